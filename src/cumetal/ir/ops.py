@@ -1,0 +1,152 @@
+"""The kernel IR's operations: the single source of truth for what each one computes.
+
+Every back end (CPU engine, AIR, MSL) implements exactly these operations; the PTX lowering
+(``cumetal.passes``) expresses each PTX instruction's semantics as a sequence of them. Each entry
+says how many destinations and arguments it has, which attributes it takes, and its semantics.
+
+Conventions
+- ``T`` is the destination type unless an entry says otherwise. Integer ops wrap modulo 2**bits.
+- Float results that are NaN are the *canonical NaN* of their type (f32 0x7FFFFFFF, f64
+  0x7FFFFFFFFFFFFFFF, f16 0x7FFF, bf16 0x7FFF) — what NVIDIA hardware produces for arithmetic;
+  pure bit operations (fneg, fabs, bitcast, select, moves) keep payloads.
+- Denormals are kept unless a lowering inserts ``ftz`` (PTX ``.ftz`` flushes inputs and result).
+- ``rnd`` is one of 'rn' (nearest even), 'rz' (toward zero), 'rm' (toward -inf), 'rp' (toward +inf).
+- Addresses are i64. ``space`` is one of 'global', 'shared', 'local', 'const', 'param', 'generic'.
+  global/const addresses are real device addresses; shared/local addresses are offsets in the
+  block's shared window / the thread's local frame; param addresses are offsets in the kernel's
+  parameter buffer; generic addresses are global addresses or ``SHARED_WINDOW + offset`` /
+  ``LOCAL_WINDOW + offset``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Generic-address windows for shared and local memory. Real host/device addresses on 64-bit
+# macOS and Linux are below 2**48, so these can never collide with a global address.
+SHARED_WINDOW = 0x1000_0000_0000_0000
+LOCAL_WINDOW = 0x2000_0000_0000_0000
+WINDOW_SIZE = 0x0100_0000_0000_0000
+
+ROUNDING = ("rn", "rz", "rm", "rp")
+SPACES = ("global", "shared", "local", "const", "param", "generic")
+TERMINATORS = frozenset({"br", "cbr", "brx", "ret", "exit", "trap", "unreachable"})
+
+
+@dataclass(frozen=True, slots=True)
+class OpInfo:
+    name: str
+    ndst: int | None  # None: variable
+    nargs: int | None  # None: variable
+    attrs: tuple[str, ...]  # attributes the op requires
+    doc: str
+
+
+def _op(name: str, ndst: int | None, nargs: int | None, attrs: tuple[str, ...], doc: str) -> OpInfo:
+    return OpInfo(name, ndst, nargs, attrs, doc)
+
+
+_OPS = [
+    # ---- data movement
+    _op("mov", 1, 1, (), "d = a (bit copy; types have equal width)."),
+    _op("bitcast", 1, 1, (), "Reinterpret the bits of a as type T (equal widths)."),
+    _op("select", 1, 3, (), "d = a0 ? a1 : a2 (a0 is i1)."),
+    # ---- integer arithmetic (wrapping)
+    _op("add", 1, 2, (), "Integer add modulo 2**bits."),
+    _op("sub", 1, 2, (), "Integer subtract modulo 2**bits."),
+    _op("mul", 1, 2, (), "Low bits of the product."),
+    _op("mulhi", 1, 2, ("signed",), "High half of the double-width product (signed or unsigned)."),
+    _op("div", 1, 2, ("signed",),
+        "Quotient truncated toward zero. x/0: unsigned gives all ones; signed gives -1 for x>=0 and 1 for x<0 "
+        "(as NVIDIA hardware). INT_MIN/-1 = INT_MIN."),
+    _op("rem", 1, 2, ("signed",), "Remainder with the sign of the dividend. x%0 = x. INT_MIN%-1 = 0."),
+    _op("neg", 1, 1, (), "Two's complement negation (wraps)."),
+    _op("abs", 1, 1, (), "Signed absolute value; abs(INT_MIN) = INT_MIN."),
+    _op("min", 1, 2, ("signed",), "Integer minimum."),
+    _op("max", 1, 2, ("signed",), "Integer maximum."),
+    _op("and", 1, 2, (), "Bitwise and (also on i1)."),
+    _op("or", 1, 2, (), "Bitwise or (also on i1)."),
+    _op("xor", 1, 2, (), "Bitwise xor (also on i1)."),
+    _op("not", 1, 1, (), "Bitwise complement (also on i1)."),
+    _op("shl", 1, 2, (), "a0 << a1; a1 is an unsigned i32 amount; amounts >= bits give 0."),
+    _op("lshr", 1, 2, (), "Logical right shift; a1 unsigned i32; amounts >= bits give 0."),
+    _op("ashr", 1, 2, (), "Arithmetic right shift; a1 unsigned i32; amounts >= bits fill with the sign bit."),
+    _op("popc", 1, 1, (), "Number of one bits of a (any int type); T = i32."),
+    _op("clz", 1, 1, (), "Leading zero count of a (bits of its type when a = 0); T = i32."),
+    _op("brev", 1, 1, (), "Reverse the bit order."),
+    _op("icmp", 1, 2, ("cond",), "i1 = compare a0, a1 with cond in eq ne slt sle sgt sge ult ule ugt uge."),
+    # ---- width changes
+    _op("zext", 1, 1, (), "Zero-extend a to the wider T (or copy when equal)."),
+    _op("sext", 1, 1, (), "Sign-extend a to the wider T (or copy when equal)."),
+    _op("trunc", 1, 1, (), "Keep the low bits of a."),
+    # ---- floating point (canonical NaN results)
+    _op("fadd", 1, 2, ("rnd",), "IEEE add rounded per rnd."),
+    _op("fsub", 1, 2, ("rnd",), "IEEE subtract rounded per rnd."),
+    _op("fmul", 1, 2, ("rnd",), "IEEE multiply rounded per rnd."),
+    _op("fdiv", 1, 2, ("rnd",), "IEEE divide rounded per rnd."),
+    _op("fma", 1, 3, ("rnd",), "a0*a1+a2 with a single rounding per rnd."),
+    _op("fsqrt", 1, 1, ("rnd",), "IEEE square root rounded per rnd."),
+    _op("fneg", 1, 1, (), "Flip the sign bit (payload kept)."),
+    _op("fabs", 1, 1, (), "Clear the sign bit (payload kept)."),
+    _op("fmin", 1, 2, ("nan",),
+        "Minimum; -0 < +0. nan='num': a NaN operand is ignored (both NaN -> canonical NaN); "
+        "nan='propagate': any NaN operand gives canonical NaN."),
+    _op("fmax", 1, 2, ("nan",), "Maximum; +0 > -0; NaN rule as fmin."),
+    _op("ftz", 1, 1, (), "Denormal -> zero of the same sign; other values unchanged."),
+    _op("fsat", 1, 1, (), "Clamp to [0.0, 1.0]; NaN -> +0.0."),
+    _op("fcmp", 1, 2, ("cond",),
+        "i1 = compare a0, a1 with cond in oeq one olt ole ogt oge ord uno ueq une ult ule ugt uge "
+        "(o*: false if either is NaN; u*: true if either is NaN)."),
+    _op("fapprox", 1, None, ("fn",),
+        "Approximate function fn of a: ex2 lg2 sin cos rsqrt rcp sqrt tanh (one arg) or div (two args). "
+        "Accuracy bounds are documented per fn in docs/intrinsic-map.md; back ends use the target's fast forms."),
+    _op("fcvt", 1, 1, ("rnd",), "Float -> float of another format, rounded per rnd (NaN -> canonical NaN)."),
+    _op("f2i", 1, 1, ("signed", "rnd"),
+        "Float -> integer T: round to integral per rnd, then saturate to T's range; NaN -> 0."),
+    _op("i2f", 1, 1, ("signed", "rnd"), "Integer (signed or unsigned) -> float T rounded per rnd."),
+    _op("frint", 1, 1, ("rnd",), "Round to an integral value in the same float format."),
+    # ---- memory
+    _op("load", 1, 1, ("space",), "d = *(T*)a0 in space; attrs: volatile (bool), align (bytes)."),
+    _op("store", 0, 2, ("space",), "*(typeof a1*)a0 = a1 in space."),
+    _op("atomic", 1, 2, ("space", "aop"),
+        "d = old *a0; *a0 = aop(old, a1) atomically. aop: add fadd min max umin umax fmin fmax and or xor exch "
+        "inc dec (inc: old>=a1 ? 0 : old+1; dec: old==0 || old>a1 ? a1 : old-1)."),
+    _op("atomic_cas", 1, 3, ("space",), "d = old *a0; if old == a1 then *a0 = a2 (bitwise compare)."),
+    _op("cvta_to_generic", 1, 1, ("space",), "Generic address of a shared/local/global/const address."),
+    _op("cvta_from_generic", 1, 1, ("space",), "Space address of a generic address."),
+    _op("isspacep", 1, 1, ("space",), "i1: does generic address a0 point into space?"),
+    _op("memcpy", 0, 2, ("dst_space", "src_space", "size"),
+        "Copy size bytes from a1 to a0 (cp.async lowered synchronously)."),
+    # ---- thread identity and warps (warp = 32 consecutive threads of the linearized block)
+    _op("sreg", 1, 0, ("name",),
+        "Special register: tid.x tid.y tid.z ntid.x … ctaid.* nctaid.* laneid warpid nwarpid "
+        "lanemask_eq/lt/le/gt/ge smid nsmid gridid clock clock64 globaltimer dynamic_smem_size total_smem_size."),
+    _op("shfl", 2, 4, ("mode",),
+        "(value, in_range) = shuffle a0 among the warp; mode idx up down bfly; a1 lane/delta; a2 the PTX 'c' "
+        "operand (clamp | segment mask << 8); a3 member mask. Out-of-range or non-member source: own value."),
+    _op("vote", 1, 2, ("mode",), "mode all any uni (i1) or ballot (i32) of predicate a0 over member mask a1."),
+    _op("match", 2, 2, ("mode",),
+        "mode any: d0 = mask of members whose a0 equals mine; mode all: d0 = mask if all members equal else 0, "
+        "d1 (i1) = all equal. a1 member mask."),
+    _op("redux", 1, 2, ("rop",), "Reduce a0 over member mask a1: add min max umin umax and or xor (i32)."),
+    _op("activemask", 1, 0, (), "i32 mask of the currently active lanes of my warp."),
+    _op("barrier", 0, None, ("kind",),
+        "Block barrier. kind sync (a0 = barrier id, optional a1 thread count), arrive, red (reduction via attr "
+        "rop popc/and/or; then dsts/args: see lowering), warp (a0 = member mask; __syncwarp)."),
+    _op("barrier_red", 1, 2, ("rop",), "Barrier then block-wide reduction of a1 (i1 or i32): popc (i32) and or (i1)."),
+    _op("membar", 0, 0, ("scope",), "Memory fence: scope cta, gpu, sys."),
+    # ---- calls and control flow
+    _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),
+    _op("call_indirect", None, None, (), "Call the function whose address is a0 with args a1…."),
+    _op("printf", 1, 2, (), "vprintf(format generic address a0, argument buffer generic address a1); d = i32."),
+    _op("br", 0, 0, ("target",), "Jump to block target."),
+    _op("cbr", 0, 1, ("target", "else"), "If a0 then target else else."),
+    _op("brx", 0, 1, ("targets",), "Jump to targets[a0]."),
+    _op("ret", 0, 0, (), "Return from the function (kernel: the thread finishes)."),
+    _op("exit", 0, 0, (), "The thread finishes."),
+    _op("trap", 0, 0, (), "Abort the kernel with an illegal-instruction fault."),
+    _op("unreachable", 0, 0, (), "Control never reaches here."),
+    _op("nop", 0, None, (), "No effect (prefetch, nanosleep, performance hints)."),
+]
+
+OPS: dict[str, OpInfo] = {o.name: o for o in _OPS}
