@@ -165,4 +165,16 @@ class Module:
     globals: dict[str, GlobalVar] = field(default_factory=dict)
     failed: dict[str, list] = field(default_factory=dict)  # kernel name -> [Diagnostic]
     diagnostics: list = field(default_factory=list)
-    strings: dict[str, bytes] = field(default_factory=dict)  # printf format strings by global name
+
+    def function_address(self, name: str) -> int:
+        """Opaque address of device function ``name`` (for indirect calls and function tables)."""
+        from cumetal.ir.ops import FUNC_WINDOW
+
+        return FUNC_WINDOW + 16 * list(self.functions).index(name)
+
+    def function_at(self, address: int) -> Function | None:
+        from cumetal.ir.ops import FUNC_WINDOW
+
+        index, rem = divmod(address - FUNC_WINDOW, 16)
+        names = list(self.functions)
+        return self.functions[names[index]] if rem == 0 and 0 <= index < len(names) else None

@@ -12,10 +12,12 @@ Conventions
 - Denormals are kept unless a lowering inserts ``ftz`` (PTX ``.ftz`` flushes inputs and result).
 - ``rnd`` is one of 'rn' (nearest even), 'rz' (toward zero), 'rm' (toward -inf), 'rp' (toward +inf).
 - Addresses are i64. ``space`` is one of 'global', 'shared', 'local', 'const', 'param', 'generic'.
-  global/const addresses are real device addresses; shared/local addresses are offsets in the
-  block's shared window / the thread's local frame; param addresses are offsets in the kernel's
-  parameter buffer; generic addresses are global addresses or ``SHARED_WINDOW + offset`` /
-  ``LOCAL_WINDOW + offset``.
+  global/const/param addresses are real device addresses (a kernel's parameter buffer lives in
+  device memory for the launch, so ``SymAddr(p, 'param')`` is its address + p's offset);
+  shared addresses are offsets in the block's shared memory; local addresses are offsets in the
+  thread's local memory (a stack: ``SymAddr(v, 'local')`` is the current frame's base + v's offset,
+  and a call's frame starts after the caller's ``local_size`` bytes); generic addresses are global
+  addresses or ``SHARED_WINDOW + offset`` / ``LOCAL_WINDOW + offset``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from dataclasses import dataclass
 SHARED_WINDOW = 0x1000_0000_0000_0000
 LOCAL_WINDOW = 0x2000_0000_0000_0000
 WINDOW_SIZE = 0x0100_0000_0000_0000
+# Device functions have opaque addresses (for indirect calls and function tables):
+# FUNC_WINDOW + 16 * index in Module.functions order (see Module.function_address).
+FUNC_WINDOW = 0x3000_0000_0000_0000
 
 ROUNDING = ("rn", "rz", "rm", "rp")
 SPACES = ("global", "shared", "local", "const", "param", "generic")
