@@ -128,6 +128,8 @@ class Function:
     shared_vars: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (offset, size)
     uses_dynamic_shared: bool = False
     local_size: int = 0  # bytes of per-thread local frame (.local vars and call .param buffers)
+    local_vars: dict[str, int] = field(default_factory=dict)  # name -> offset in the frame
+    calls: list[str] = field(default_factory=list)  # device functions called directly
     maxntid: tuple[int, ...] | None = None
     reqntid: tuple[int, ...] | None = None
     loc: SourceLoc = NO_LOC

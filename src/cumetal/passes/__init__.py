@@ -1,1 +1,36 @@
-"""cumetal.passes"""
+"""cumetal.passes: PTX syntax tree -> kernel IR (lowering per the intrinsic map), diagnostics."""
+
+from __future__ import annotations
+
+from cumetal.diagnostics import Diagnostic
+from cumetal.ir.nodes import Module
+
+
+class CompileError(Exception):
+    """The input cannot be used at all (syntax errors, or no kernel could be lowered)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.format() for d in diagnostics))
+
+
+def compile_ptx(text: str | bytes, filename: str = "<ptx>", *, strict: bool = False) -> Module:
+    """Parse and lower a PTX module. Kernels that cannot be lowered are listed in ``Module.failed``
+    (with diagnostics); a file with syntax errors, or in which no kernel lowered, raises CompileError."""
+    from cumetal.passes.lower import lower_module
+    from cumetal.ptx import parse
+
+    result = parse(text, filename, strict=strict)
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    if errors:
+        raise CompileError(result.diagnostics)
+    module = lower_module(result.module, filename)
+    module.diagnostics[:0] = result.diagnostics
+    if any(d.severity == "error" for d in module.diagnostics if d.message.startswith("constant memory")):
+        raise CompileError(module.diagnostics)
+    if not module.kernels and module.failed:
+        raise CompileError(module.diagnostics)
+    return module
+
+
+__all__ = ["CompileError", "compile_ptx"]

@@ -1,0 +1,337 @@
+"""PTX syntax tree -> kernel IR module.
+
+Module-level work (variables, initializers, functions) and per-function work (scopes, registers,
+parameters, labels, blocks, guards) happen here; what each instruction computes is delegated to
+its semantics function (``cumetal.passes.semantics``). A kernel whose body (or any function it
+calls) contains an instruction that cannot be lowered is reported with the reason and left out;
+the other kernels still compile.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from cumetal.diagnostics import Diagnostic
+from cumetal.ir import verify_function
+from cumetal.ir.nodes import Function, GlobalVar, Module, Param
+from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, Scope, Symbol, ir_type
+from cumetal.passes.semantics import SEMANTICS, unsupported_reason
+from cumetal.ptx import ast
+
+DYNAMIC_SHARED_ALIGN = 16
+MAX_CONSTANT_BYTES = 64 * 1024
+
+
+def _align_up(x: int, a: int) -> int:
+    return (x + a - 1) // a * a
+
+
+def _var_size(decl: ast.VarDecl | ast.Param) -> int:
+    n = PTX_SIZE.get(decl.type)
+    if n is None:
+        raise LoweringError(f"unsupported variable type .{decl.type}", decl.loc)
+    n *= getattr(decl, "vector", None) or 1
+    for d in decl.dims:
+        n *= d or 0
+    return n
+
+
+def _natural_align(decl: ast.VarDecl | ast.Param) -> int:
+    base = PTX_SIZE.get(decl.type, 1) * (getattr(decl, "vector", None) or 1)
+    return decl.align or max(1, base)
+
+
+class ModuleLowering:
+    def __init__(self, mod: ast.Module, filename: str):
+        self.ast = mod
+        self.ir = Module(filename)
+        self.symbols: dict[str, Symbol] = {}
+        self.shared_layout: dict[str, tuple[int, int]] = {}  # module-scope .shared: name -> (offset, size)
+        self.shared_end = 0
+        self.extern_shared: set[str] = set()
+        self.func_decls: dict[str, ast.Function] = {}
+        self.func_errors: dict[str, list[Diagnostic]] = {}
+
+    # ------------------------------------------------------------------ module
+    def run(self) -> Module:
+        for item in self.ast.items:
+            if isinstance(item, ast.VarDecl):
+                self._module_var(item)
+            elif isinstance(item, ast.Function):
+                if item.kind == "func":
+                    self.symbols[item.name] = Symbol("func")
+                    if item.body is not None or item.name not in self.func_decls:
+                        self.func_decls[item.name] = item
+        const_total = sum(g.size for g in self.ir.globals.values() if g.space == "const")
+        if const_total > MAX_CONSTANT_BYTES:
+            self.ir.diagnostics.append(Diagnostic(
+                "error", f"constant memory of {const_total} bytes exceeds the 64 KiB limit", ast.NO_LOC))
+        # device functions first (kernels check their callees)
+        for name, f in self.func_decls.items():
+            if f.body is None:
+                continue
+            try:
+                self.ir.functions[name] = self._function(f)
+            except LoweringError as e:
+                self.func_errors[name] = [self._diag(e, f)]
+        for item in self.ast.items:
+            if isinstance(item, ast.Function) and item.kind == "entry" and item.body is not None:
+                try:
+                    k = self._function(item)
+                    problems = self._callee_problems(k)
+                    if problems:
+                        self.ir.failed[item.name] = problems
+                    else:
+                        self.ir.kernels[item.name] = k
+                except LoweringError as e:
+                    self.ir.failed[item.name] = [self._diag(e, item)]
+        for diags in self.ir.failed.values():
+            self.ir.diagnostics.extend(diags)
+        return self.ir
+
+    def _diag(self, e: LoweringError, f: ast.Function) -> Diagnostic:
+        loc = e.loc or f.loc
+        kind = "kernel" if f.kind == "entry" else "function"
+        return Diagnostic("error", f"{kind} '{f.name}' cannot be compiled: {e}", loc)
+
+    def _callee_problems(self, k: Function) -> list[Diagnostic]:
+        seen: set[str] = set()
+        todo = list(k.calls)
+        out: list[Diagnostic] = []
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in self.func_errors:
+                out.extend(self.func_errors[name])
+            elif name in self.ir.functions:
+                todo.extend(self.ir.functions[name].calls)
+            else:
+                if name == "vprintf":
+                    continue
+                out.append(Diagnostic("error", f"kernel '{k.name}' calls '{name}', which has no body "
+                                      "(an external function: link it into the PTX or inline it)", k.loc))
+        return out
+
+    def _module_var(self, d: ast.VarDecl) -> None:
+        if d.space in ("global", "const"):
+            size = _var_size(d)
+            init, relocs = (None, [])
+            if d.init is not None:
+                init, relocs = _initializer_bytes(d, size)
+            self.ir.globals[d.name] = GlobalVar(d.name, d.space, size, _natural_align(d), init, relocs, d.loc)
+            self.symbols[d.name] = Symbol(d.space, type=d.type, size=size)
+        elif d.space == "shared":
+            if d.dims and d.dims[-1] is None:  # extern dynamic shared array: at the dynamic base
+                self.extern_shared.add(d.name)
+            else:
+                off = _align_up(self.shared_end, _natural_align(d))
+                self.shared_end = off + _var_size(d)
+                self.shared_layout[d.name] = (off, _var_size(d))
+            self.symbols[d.name] = Symbol("shared", type=d.type)
+        else:
+            self.ir.diagnostics.append(
+                Diagnostic("warning", f"module-scope .{d.space} variable '{d.name}' ignored", d.loc))
+
+    # ------------------------------------------------------------------ functions
+    def _function(self, f: ast.Function) -> Function:
+        fn = Function(f.name, "kernel" if f.kind == "entry" else "func", loc=f.loc)
+        scope = Scope()
+        fn.shared_vars.update(self.shared_layout)
+        ctx = Ctx(fn, scope, self.symbols, self.func_decls)
+        if fn.kind == "kernel":
+            self._kernel_params(f, fn, scope)
+        else:
+            self._func_params(f, fn, scope, ctx)
+        state = _FrameState(shared_end=self.shared_end)
+        assert f.body is not None
+        self._walk(f.body.statements, scope, ctx, state)
+        if not ctx.block.insts or ctx.block.insts[-1].op not in _TERMINATORS:
+            ctx.emit("ret", None)
+        dyn_base = _align_up(state.shared_end, DYNAMIC_SHARED_ALIGN)
+        for name in self.extern_shared | state.extern_shared:
+            fn.shared_vars[name] = (dyn_base, 0)
+        fn.static_shared_size = state.shared_end
+        fn.uses_dynamic_shared = bool(state.extern_shared or self.extern_shared)
+        fn.local_size = _align_up(state.local_end, 16)
+        fn.calls = sorted(ctx.calls)
+        problems = verify_function(fn)
+        if problems:
+            raise LoweringError("internal IR verification failed: " + "; ".join(problems[:3]), f.loc)
+        return fn
+
+    def _kernel_params(self, f: ast.Function, fn: Function, scope: Scope) -> None:
+        off = 0
+        for p in f.params:
+            size = _var_size(p)
+            align = p.align or max(1, PTX_SIZE.get(p.type, 1))
+            off = _align_up(off, align)
+            fn.params.append(Param(p.name, size, align, off, p.type, p.is_ptr))
+            scope.names[p.name] = Symbol("kparam", type=p.type, size=size)
+            off += size
+        fn.param_size = off
+        fn.maxntid = f.directives.get("maxntid")
+        fn.reqntid = f.directives.get("reqntid")
+
+    def _func_params(self, f: ast.Function, fn: Function, scope: Scope, ctx: Ctx) -> None:
+        # .param parameters arrive as the address of the caller's buffer (in local memory);
+        # .reg parameters arrive by value. Order: return params, then params (as in 'call').
+        for p in [*f.ret_params, *f.params]:
+            by_value = p.space == "reg"
+            v = fn.new_var(ir_type(p.type) if by_value else "i64", p.name.lstrip("%"))
+            scope.names[p.name] = Symbol("fparam", var=v, by_value=by_value, type=p.type)
+            if by_value and p in f.ret_params:
+                fn.ret_vars.append(v)
+            else:
+                fn.arg_vars.append(v)
+
+    def _declare(self, stmts: list[ast.Statement], sc: Scope, fn: Function, st: _FrameState) -> None:
+        for s in stmts:
+            if isinstance(s, ast.RegDecl):
+                if s.vector:
+                    raise LoweringError("vector registers (.v2/.v4 .reg) are not supported", s.loc)
+                t = ir_type(s.type)
+                for name in s.names:
+                    if s.count is None:
+                        sc.names[name] = Symbol("reg", var=fn.new_var(t, name.lstrip("%")), type=s.type)
+                        continue
+                    if s.count > 1_000_000:
+                        raise LoweringError(f"{s.count} registers declared for {name}", s.loc)
+                    for i in range(s.count):
+                        sc.names[f"{name}{i}"] = Symbol("reg", var=fn.new_var(t, f"{name.lstrip('%')}{i}"),
+                                                        type=s.type)
+            elif isinstance(s, ast.VarDecl):
+                sc.names[s.name] = self._function_var(s, fn, st)
+            elif isinstance(s, ast.Label):
+                unique = s.name if s.name not in st.labels else f"{s.name}${len(st.labels)}"
+                st.labels.add(unique)
+                sc.names[s.name] = Symbol("label", label=unique)
+
+    def _function_var(self, s: ast.VarDecl, fn: Function, st: _FrameState) -> Symbol:
+        if s.space == "shared":
+            if s.dims and s.dims[-1] is None:
+                st.extern_shared.add(s.name)
+            else:
+                size = _var_size(s)
+                off = _align_up(st.shared_end, _natural_align(s))
+                st.shared_end = off + size
+                fn.shared_vars[s.name] = (off, size)
+            return Symbol("shared", type=s.type)
+        if s.space in ("local", "param"):
+            if s.init is not None:
+                raise LoweringError(f"initialized .{s.space} variables are not supported", s.loc)
+            size = _var_size(s)
+            off = _align_up(st.local_end, _natural_align(s))
+            st.local_end = off + size
+            fn.local_vars[s.name] = off
+            return Symbol("local", type=s.type, size=size, offset=off)
+        if s.space in ("global", "const"):
+            self._module_var(s)
+            return self.symbols[s.name]
+        raise LoweringError(f".{s.space} variables inside functions are not supported", s.loc)
+
+    def _walk(self, stmts: list[ast.Statement], sc: Scope, ctx: Ctx, st: _FrameState) -> None:
+        self._declare(stmts, sc, ctx.fn, st)
+        for s in stmts:
+            if isinstance(s, ast.Block):
+                inner = Scope(parent=sc)
+                ctx.scope = inner
+                self._walk(s.statements, inner, ctx, st)
+                ctx.scope = sc
+            elif isinstance(s, ast.Label):
+                ctx.start_block(sc.names[s.name].label)
+            elif isinstance(s, ast.Instruction):
+                self._instruction(ctx, s)
+            elif isinstance(s, ast.UnknownInstruction):
+                raise LoweringError(f"unrecognized instruction '{s.opcode}'", s.loc)
+
+    def _instruction(self, ctx: Ctx, ins: ast.Instruction) -> None:
+        reason = unsupported_reason(ins.opcode, ins.fields)
+        if reason is not None:
+            raise LoweringError(f"'{_spelling(ins)}' is not supported: {reason}", ins.loc)
+        sem = SEMANTICS.get(ins.opcode)
+        if sem is None:
+            raise LoweringError(f"'{_spelling(ins)}' is not supported by CuMetal yet", ins.loc)
+        ctx.loc = ins.loc
+        ctx.text = _spelling(ins)
+        if ins.guard is not None:
+            ctx.guard = ctx.reg(ins.guard.reg)
+            if ctx.guard.type != "i1":
+                raise LoweringError(f"guard {ins.guard.reg} is not a predicate", ins.loc)
+            ctx.guard_negated = ins.guard.negated
+        else:
+            ctx.guard, ctx.guard_negated = None, False
+        try:
+            sem(ctx, ins)
+        except LoweringError as e:
+            if e.loc is None:
+                e.loc = ins.loc
+            raise
+        finally:
+            ctx.guard, ctx.guard_negated = None, False
+
+
+_TERMINATORS = frozenset({"br", "cbr", "brx", "ret", "exit", "trap", "unreachable"})
+
+
+@dataclass
+class _FrameState:
+    """Layout state while walking one function body."""
+
+    shared_end: int = 0
+    local_end: int = 0
+    extern_shared: set[str] = field(default_factory=set)
+    labels: set[str] = field(default_factory=set)
+
+
+def _spelling(ins: ast.Instruction) -> str:
+    return ".".join((ins.opcode, *ins.mods))
+
+
+def _initializer_bytes(d: ast.VarDecl, size: int) -> tuple[bytes, list[tuple[int, str, int]]]:
+    elem = PTX_SIZE.get(d.type, 1)
+    out = bytearray(size)
+    relocs: list[tuple[int, str, int]] = []
+    flat: list[ast.Imm | ast.Sym] = []
+
+    def flatten(x: object) -> None:
+        if isinstance(x, tuple):
+            for y in x:
+                flatten(y)
+        else:
+            flat.append(x)  # type: ignore[arg-type]
+
+    flatten(d.init)
+    is_float = d.type in ("f32", "f64", "f16")
+    for i, v in enumerate(flat):
+        off = i * elem
+        if off + elem > size:
+            raise LoweringError(f"initializer of '{d.name}' has more elements than the variable", d.loc)
+        if isinstance(v, ast.Sym):
+            relocs.append((off, v.name, v.offset))
+            continue
+        if not isinstance(v, ast.Imm):
+            raise LoweringError(f"unsupported initializer element in '{d.name}'", d.loc)
+        if is_float:
+            if v.kind in ("f32", "f64") and PTX_SIZE[d.type] * 8 == (32 if v.kind == "f32" else 64):
+                out[off:off + elem] = int(v.value).to_bytes(elem, "little")
+            else:
+                fv = float(v.value) if v.kind in ("float", "int") else _bits_to_float(v)
+                fmt = {"f32": "<f", "f64": "<d", "f16": "<e"}[d.type]
+                out[off:off + elem] = struct.pack(fmt, fv)
+        else:
+            val = int(v.value) if v.kind != "float" else int(float(v.value))
+            out[off:off + elem] = (val & ((1 << (8 * elem)) - 1)).to_bytes(elem, "little")
+    return bytes(out), relocs
+
+
+def _bits_to_float(v: ast.Imm) -> float:
+    if v.kind == "f32":
+        return struct.unpack("<f", struct.pack("<I", int(v.value)))[0]
+    return struct.unpack("<d", struct.pack("<Q", int(v.value)))[0]
+
+
+def lower_module(mod: ast.Module, filename: str) -> Module:
+    return ModuleLowering(mod, filename).run()

@@ -1,0 +1,90 @@
+"""Per-instruction semantics: for each PTX opcode root of the instruction table
+(``cumetal.ptx.table``), one function that expresses it in kernel-IR operations.
+
+Adding support for a PTX instruction = its table entry (parsing) + one ``@semantics`` function
+here. ``UNSUPPORTED`` lists the families the Apple target cannot run, with the reason reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cumetal.passes.context import Ctx
+from cumetal.ptx import ast
+
+SemanticsFn = Callable[[Ctx, ast.Instruction], None]
+SEMANTICS: dict[str, SemanticsFn] = {}
+
+# Opcode-root prefixes the target cannot support, with the reason given to the user.
+UNSUPPORTED: dict[str, str] = {
+    "cluster": "thread-block clusters do not exist on Apple GPUs",
+    "mbarrier": "mbarrier (Hopper transaction barriers) has no Metal equivalent",
+    "cp.async.bulk": "bulk/TMA asynchronous copies have no Metal equivalent",
+    "cp.reduce.async.bulk": "bulk asynchronous reductions have no Metal equivalent",
+    "wgmma": "warpgroup matrix instructions have no Metal equivalent",
+    "tcgen05": "tensor-core generation-5 instructions have no Metal equivalent",
+    "tensormap": "tensor maps (TMA descriptors) have no Metal equivalent",
+    "multimem": "multimem (NVLink multicast) has no Metal equivalent",
+    "mapa": "distributed shared memory (clusters) does not exist on Apple GPUs",
+    "getctarank": "distributed shared memory (clusters) does not exist on Apple GPUs",
+    "griddepcontrol": "programmatic dependent launch has no Metal equivalent",
+    "setmaxnreg": "register reallocation has no Metal equivalent",
+    "elect": "elect.sync is a Hopper instruction not supported yet",
+    "tex": "texture instructions are deferred to v2 (spec §8)",
+    "tld4": "texture instructions are deferred to v2 (spec §8)",
+    "txq": "texture instructions are deferred to v2 (spec §8)",
+    "suld": "surface instructions are deferred to v2 (spec §8)",
+    "sust": "surface instructions are deferred to v2 (spec §8)",
+    "sured": "surface instructions are deferred to v2 (spec §8)",
+    "suq": "surface instructions are deferred to v2 (spec §8)",
+    "istypep": "texture/surface instructions are deferred to v2 (spec §8)",
+    "wmma": "warp matrix (tensor core) instructions are not supported yet",
+    "mma": "warp matrix (tensor core) instructions are not supported yet",
+    "ldmatrix": "matrix load instructions are not supported yet",
+    "stmatrix": "matrix store instructions are not supported yet",
+    "movmatrix": "matrix instructions are not supported yet",
+    "pmevent": "performance-monitor events have no Metal equivalent",
+    "applypriority": "L2 cache priority has no Metal equivalent",
+    "discard": "cache discard has no Metal equivalent",
+    "createpolicy": "cache eviction policies have no Metal equivalent",
+    "clusterlaunchcontrol": "cluster launch control has no Metal equivalent",
+}
+
+
+def semantics(*opcodes: str) -> Callable[[SemanticsFn], SemanticsFn]:
+    def register(fn: SemanticsFn) -> SemanticsFn:
+        for op in opcodes:
+            if op in SEMANTICS:
+                raise ValueError(f"semantics for {op!r} defined twice")
+            SEMANTICS[op] = fn
+        return fn
+
+    return register
+
+
+def unsupported_reason(opcode: str, fields: dict[str, str] | None = None) -> str | None:
+    for prefix, reason in UNSUPPORTED.items():
+        if opcode == prefix or opcode.startswith(prefix + "."):
+            return reason
+    if fields:
+        for v in fields.values():
+            if v in ("e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2", "e2m1x2", "ue8m0x2"):
+                return "fp8/fp6/fp4 conversions are not supported on Apple GPUs"
+    return None
+
+
+def _load_all() -> None:
+    # Import the family modules so their @semantics decorators register.
+    from cumetal.passes.semantics import (  # noqa: F401
+        compare,
+        control,
+        convert,
+        floating,
+        integer,
+        memory,
+        sync,
+        warp,
+    )
+
+
+_load_all()

@@ -1,0 +1,210 @@
+"""Floating-point arithmetic: f32/f64, f16/bf16 (scalar and packed x2), approximations
+(PTX ISA §9.7.3–§9.7.5). ``.ftz`` flushes inputs and result; ``.sat`` clamps to [0, 1]."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cumetal.ir.nodes import Const, Value
+from cumetal.passes.context import Ctx, LoweringError, ir_type
+from cumetal.passes.semantics import semantics
+from cumetal.passes.semantics.common import i32, ptx_type, rounding
+from cumetal.ptx import ast
+
+_PACKED = {"f16x2": "f16", "bf16x2": "bf16"}
+
+
+def _ftz(ctx: Ctx, ins: ast.Instruction, v: Value) -> Value:
+    if "ftz" in ins.fields and v.type in ("f32", "f16"):
+        return ctx.emit("ftz", v.type, v)
+    return v
+
+
+def _finish(ctx: Ctx, ins: ast.Instruction, r: Value) -> Value:
+    r = _ftz(ctx, ins, r)
+    if "sat" in ins.fields:
+        r = ctx.emit("fsat", r.type, r)
+    if "relu" in ins.fields:  # max(x, 0) with NaN passed through as canonical NaN
+        r = ctx.emit("fmax", r.type, r, Const(r.type, 0), nan="propagate")
+    return r
+
+
+def _elementwise(ctx: Ctx, ins: ast.Instruction, nargs: int, fn: Callable[[list[Value], str], Value]) -> None:
+    """Run fn over the scalar type, or over both halves of a packed x2 type."""
+    t = ptx_type(ins)
+    if "dtype" in ins.fields and "atype" in ins.fields and ins.fields["dtype"] == "f32":
+        # mixed precision: operands of .atype widened exactly to f32
+        at = ins.fields["atype"]
+        args = []
+        for o in ins.operands[1:1 + nargs]:
+            if isinstance(o, ast.Reg) and ctx.reg(o.name).type in ("f16", "bf16", "i16"):
+                v = ctx.read(o, at)
+                args.append(ctx.emit("fcvt", "f32", v, rnd="rn"))
+            else:
+                args.append(ctx.read(o, "f32"))
+        ctx.write(ins.operands[0], fn(args, "f32"), "f32")
+        return
+    if t in _PACKED:
+        et = _PACKED[t]
+        packed = [ctx.read(o, "b32") for o in ins.operands[1:1 + nargs]]
+        halves = []
+        for shift in (0, 16):
+            args = []
+            for p in packed:
+                h = ctx.emit("trunc", "i16", ctx.emit("lshr", "i32", p, i32(shift)) if shift else p)
+                args.append(ctx.emit("bitcast", et, h))
+            r = fn(args, et)
+            halves.append(ctx.emit("zext", "i32", ctx.emit("bitcast", "i16", r)))
+        ctx.write(ins.operands[0], ctx.emit("or", "i32", halves[0], ctx.emit("shl", "i32", halves[1], i32(16))),
+                  "b32")
+        return
+    args = [ctx.read(o, t) for o in ins.operands[1:1 + nargs]]
+    ctx.write(ins.operands[0], fn(args, ir_type(t)), t)
+
+
+def float_binary(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
+    rnd = rounding(ins)
+
+    def f(args: list[Value], t: str) -> Value:
+        a, b = (_ftz(ctx, ins, x) for x in args)
+        return _finish(ctx, ins, ctx.emit(op, t, a, b, rnd=rnd))
+
+    _elementwise(ctx, ins, 2, f)
+
+
+def float_fma(ctx: Ctx, ins: ast.Instruction) -> None:
+    rnd = rounding(ins)
+
+    def f(args: list[Value], t: str) -> Value:
+        a, b, c = (_ftz(ctx, ins, x) for x in args)
+        return _finish(ctx, ins, ctx.emit("fma", t, a, b, c, rnd=rnd))
+
+    _elementwise(ctx, ins, 3, f)
+
+
+def float_unary(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
+    def f(args: list[Value], t: str) -> Value:
+        return _ftz(ctx, ins, ctx.emit(op, t, _ftz(ctx, ins, args[0])))
+
+    _elementwise(ctx, ins, 1, f)
+
+
+def float_minmax(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
+    if "xorsign" in ins.fields or "abs" in ins.fields:
+        raise LoweringError(".xorsign/.abs min/max are not supported yet")
+    nan = "propagate" if "NaN" in ins.fields else "num"
+    n = len(ins.operands) - 1
+
+    def f(args: list[Value], t: str) -> Value:
+        xs = [_ftz(ctx, ins, x) for x in args]
+        r = ctx.emit(op, t, xs[0], xs[1], nan=nan)
+        for extra in xs[2:]:
+            r = ctx.emit(op, t, r, extra, nan=nan)
+        return _ftz(ctx, ins, r)
+
+    _elementwise(ctx, ins, n, f)
+
+
+def float_div(ctx: Ctx, ins: ast.Instruction) -> None:
+    mode = ins.fields.get("fmode") or ins.fields.get("rnd") or "rn"
+
+    def f(args: list[Value], t: str) -> Value:
+        a, b = (_ftz(ctx, ins, x) for x in args)
+        if mode in ("approx", "full"):
+            return _ftz(ctx, ins, ctx.emit("fapprox", t, a, b, fn="div" if mode == "full" else "div_approx"))
+        return _ftz(ctx, ins, ctx.emit("fdiv", t, a, b, rnd=mode))
+
+    _elementwise(ctx, ins, 2, f)
+
+
+semantics("fma")(float_fma)
+
+
+def _approx(fn: str):
+    def lower(ctx: Ctx, ins: ast.Instruction) -> None:
+        t = ptx_type(ins) if any(k in ins.fields for k in ("type", "htype", "btype")) else "f32"
+
+        def f(args: list[Value], et: str) -> Value:
+            x = _ftz(ctx, ins, args[0])
+            if et in ("f16", "bf16"):  # evaluate in f32, round once to the half format
+                wide = ctx.emit("fcvt", "f32", x, rnd="rn")
+                r = ctx.emit("fapprox", "f32", wide, fn=fn)
+                return ctx.emit("fcvt", et, r, rnd="rn")
+            return _ftz(ctx, ins, ctx.emit("fapprox", et, x, fn=fn))
+
+        if t in _PACKED or t in ("f16", "bf16"):
+            _elementwise(ctx, ins, 1, f)
+        else:
+            args = [ctx.read(ins.operands[1], t)]
+            ctx.write(ins.operands[0], f(args, ir_type(t)), t)
+
+    return lower
+
+
+for _name in ("sin", "cos", "lg2", "ex2", "tanh", "rsqrt"):
+    semantics(_name)(_approx(_name))
+
+
+@semantics("rcp")
+def _rcp(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = "f64" if ins.mods and ins.mods[-1] == "f64" else "f32"
+    a = _ftz(ctx, ins, ctx.read(ins.operands[1], t))
+    if "approx" in ins.mods:
+        r = ctx.emit("fapprox", t, a, fn="rcp")
+    else:
+        one = Const.float(t, 1.0)
+        r = ctx.emit("fdiv", t, one, a, rnd=rounding(ins))
+    ctx.write(ins.operands[0], _ftz(ctx, ins, r), t)
+
+
+@semantics("sqrt")
+def _sqrt(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = "f64" if ins.mods and ins.mods[-1] == "f64" else "f32"
+    a = _ftz(ctx, ins, ctx.read(ins.operands[1], t))
+    if "approx" in ins.mods:
+        r = ctx.emit("fapprox", t, a, fn="sqrt")
+    else:
+        r = ctx.emit("fsqrt", t, a, rnd=rounding(ins))
+    ctx.write(ins.operands[0], _ftz(ctx, ins, r), t)
+
+
+_EXP_MASK = {"f32": (0x7F800000, 0x007FFFFF, "i32"), "f64": (0x7FF0000000000000, 0x000FFFFFFFFFFFFF, "i64")}
+
+
+@semantics("testp")
+def _testp(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    exp_mask, man_mask, it = _EXP_MASK[t]
+    bits = ctx.read(ins.operands[1], "b32" if t == "f32" else "b64")
+    e = ctx.emit("and", it, bits, Const.int(it, exp_mask))
+    m = ctx.emit("and", it, bits, Const.int(it, man_mask))
+    e_all = ctx.emit("icmp", "i1", e, Const.int(it, exp_mask), cond="eq")
+    e_zero = ctx.emit("icmp", "i1", e, Const.int(it, 0), cond="eq")
+    m_zero = ctx.emit("icmp", "i1", m, Const.int(it, 0), cond="eq")
+    m_nonzero = ctx.emit("not", "i1", m_zero)
+    op = ins.fields["op"]
+    if op == "finite":
+        r = ctx.emit("not", "i1", e_all)
+    elif op == "infinite":
+        r = ctx.emit("and", "i1", e_all, m_zero)
+    elif op == "number":
+        r = ctx.emit("not", "i1", ctx.emit("and", "i1", e_all, m_nonzero))
+    elif op == "notanumber":
+        r = ctx.emit("and", "i1", e_all, m_nonzero)
+    elif op == "normal":
+        r = ctx.emit("and", "i1", ctx.emit("not", "i1", e_all), ctx.emit("not", "i1", e_zero))
+    else:  # subnormal
+        r = ctx.emit("and", "i1", e_zero, m_nonzero)
+    ctx.write(ins.operands[0], r, "pred")
+
+
+@semantics("copysign")
+def _copysign(ctx: Ctx, ins: ast.Instruction) -> None:
+    """d = b with the sign of a."""
+    t = ptx_type(ins)
+    bt = "b32" if t == "f32" else "b64"
+    it = ir_type(bt)
+    sign = Const.int(it, 1 << (31 if t == "f32" else 63))
+    a, b = ctx.read(ins.operands[1], bt), ctx.read(ins.operands[2], bt)
+    r = ctx.emit("or", it, ctx.emit("and", it, a, sign), ctx.emit("and", it, b, ctx.emit("not", it, sign)))
+    ctx.write(ins.operands[0], r, bt)

@@ -1,0 +1,541 @@
+"""Integer arithmetic, bit manipulation, logic and shifts (PTX ISA §9.7.1, §9.7.2, §9.7.8)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cumetal.ir import types as T
+from cumetal.ir.nodes import Const, Value
+from cumetal.passes.context import Ctx, LoweringError, ir_type, is_signed
+from cumetal.passes.semantics import semantics
+from cumetal.passes.semantics.common import i32, ptx_type
+from cumetal.passes.semantics.floating import float_binary, float_fma, float_unary
+from cumetal.ptx import ast
+
+_PACKED = {"u16x2": "u16", "s16x2": "s16"}
+
+
+def _is_float_form(ins: ast.Instruction) -> bool:
+    t = ptx_type(ins)
+    return t.startswith(("f", "bf")) or "dtype" in ins.fields and ins.fields["dtype"].startswith("f")
+
+
+def _packed(ctx: Ctx, ins: ast.Instruction, half_type: str, fn: Callable[[Value, Value], Value]) -> None:
+    """Apply fn to both 16-bit halves of 32-bit packed operands."""
+    a, b = (ctx.read(o, "b32") for o in ins.operands[1:3])
+    halves = []
+    for shift in (0, 16):
+        ah = ctx.emit("trunc", "i16", ctx.emit("lshr", "i32", a, i32(shift)) if shift else a)
+        bh = ctx.emit("trunc", "i16", ctx.emit("lshr", "i32", b, i32(shift)) if shift else b)
+        halves.append(ctx.emit("zext", "i32", fn(ah, bh)))
+    hi = ctx.emit("shl", "i32", halves[1], i32(16))
+    ctx.write(ins.operands[0], ctx.emit("or", "i32", halves[0], hi), "b32")
+
+
+def _carry_var(ctx: Ctx):
+    carry = getattr(ctx, "carry", None)
+    if carry is None:
+        carry = ctx.fn.new_var("i1", "cc")
+        ctx.carry = carry  # type: ignore[attr-defined]
+    return carry
+
+
+def _saturate_s32(ctx: Ctx, wide: Value) -> Value:
+    lo = ctx.emit("max", "i64", wide, Const.int("i64", -(1 << 31)), signed=True)
+    hi = ctx.emit("min", "i64", lo, Const.int("i64", (1 << 31) - 1), signed=True)
+    return ctx.emit("trunc", "i32", hi)
+
+
+def _addsub(op: str):
+    def lower(ctx: Ctx, ins: ast.Instruction) -> None:
+        if _is_float_form(ins):
+            float_binary(ctx, ins, "fadd" if op == "add" else "fsub")
+            return
+        t = ptx_type(ins)
+        d, a_op, b_op = ins.operands[:3]
+        if t in _PACKED:
+            _packed(ctx, ins, _PACKED[t], lambda x, y: ctx.emit(op, "i16", x, y))
+            return
+        it = ir_type(t)
+        a, b = ctx.read(a_op, t), ctx.read(b_op, t)
+        if "sat" in ins.fields:  # .sat.s32: clamp the exact result
+            wa, wb = ctx.emit("sext", "i64", a), ctx.emit("sext", "i64", b)
+            ctx.write(d, _saturate_s32(ctx, ctx.emit(op, "i64", wa, wb)), t)
+            return
+        r = ctx.emit(op, it, a, b)
+        if "cc" in ins.fields:
+            carry = _carry_var(ctx)
+            # add: carry out = r < a (unsigned); sub: borrow out = a < b (unsigned)
+            c = ctx.emit("icmp", "i1", r, a, cond="ult") if op == "add" else ctx.emit("icmp", "i1", a, b, cond="ult")
+            ctx.emit_into(carry, "mov", c)
+        ctx.write(d, r, t)
+
+    return lower
+
+
+semantics("add")(_addsub("add"))
+semantics("sub")(_addsub("sub"))
+
+
+def _addsubc(op: str):
+    def lower(ctx: Ctx, ins: ast.Instruction) -> None:
+        t = ptx_type(ins)
+        it = ir_type(t)
+        d, a_op, b_op = ins.operands[:3]
+        a, b = ctx.read(a_op, t), ctx.read(b_op, t)
+        carry = _carry_var(ctx)
+        cin = ctx.emit("zext", it, carry)
+        if op == "add":
+            s1 = ctx.emit("add", it, a, b)
+            r = ctx.emit("add", it, s1, cin)
+            c1 = ctx.emit("icmp", "i1", s1, a, cond="ult")
+            c2 = ctx.emit("icmp", "i1", r, s1, cond="ult")
+        else:
+            s1 = ctx.emit("sub", it, a, b)
+            r = ctx.emit("sub", it, s1, cin)
+            c1 = ctx.emit("icmp", "i1", a, b, cond="ult")
+            c2 = ctx.emit("icmp", "i1", s1, cin, cond="ult")
+        if "cc" in ins.fields:
+            ctx.emit_into(carry, "or", c1, c2)
+        ctx.write(d, r, t)
+
+    return lower
+
+
+semantics("addc")(_addsubc("add"))
+semantics("subc")(_addsubc("sub"))
+
+
+def _wide_type(t: str) -> str:
+    return {"i16": "i32", "i32": "i64", "i64": "i64"}[t]
+
+
+def _mul_mode(ctx: Ctx, mode: str, t: str, a: Value, b: Value) -> tuple[Value, str]:
+    """Integer product per .lo/.hi/.wide; returns (value, result ptx type)."""
+    it = ir_type(t)
+    signed = is_signed(t)
+    if mode == "lo":
+        return ctx.emit("mul", it, a, b), t
+    if mode == "hi":
+        return ctx.emit("mulhi", it, a, b, signed=signed), t
+    if it == "i64":
+        raise LoweringError("mul.wide is not defined for 64-bit types")
+    wt = _wide_type(it)
+    ext = "sext" if signed else "zext"
+    wa, wb = ctx.emit(ext, wt, a), ctx.emit(ext, wt, b)
+    return ctx.emit("mul", wt, wa, wb), ("s" if signed else "u") + str(T.bits(wt))
+
+
+@semantics("mul")
+def _mul(ctx: Ctx, ins: ast.Instruction) -> None:
+    if _is_float_form(ins):
+        float_binary(ctx, ins, "fmul")
+        return
+    t = ptx_type(ins)
+    a, b = ctx.read(ins.operands[1], t), ctx.read(ins.operands[2], t)
+    r, rt = _mul_mode(ctx, ins.fields["mode"], t, a, b)
+    ctx.write(ins.operands[0], r, rt)
+
+
+@semantics("mad")
+def _mad(ctx: Ctx, ins: ast.Instruction) -> None:
+    if _is_float_form(ins):
+        float_fma(ctx, ins)
+        return
+    t = ptx_type(ins)
+    a, b = ctx.read(ins.operands[1], t), ctx.read(ins.operands[2], t)
+    mode = ins.fields["mode"]
+    prod, rt = _mul_mode(ctx, mode, t, a, b)
+    c = ctx.read(ins.operands[3], rt)
+    if "sat" in ins.fields:  # mad.hi.sat.s32: saturate (hi(a*b) + c)
+        wp, wc = ctx.emit("sext", "i64", prod), ctx.emit("sext", "i64", c)
+        ctx.write(ins.operands[0], _saturate_s32(ctx, ctx.emit("add", "i64", wp, wc)), t)
+        return
+    r = ctx.emit("add", ir_type(rt), prod, c)
+    if "cc" in ins.fields:
+        ctx.emit_into(_carry_var(ctx), "icmp", r, prod, cond="ult")
+    ctx.write(ins.operands[0], r, rt)
+
+
+@semantics("madc")
+def _madc(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    it = ir_type(t)
+    a, b = ctx.read(ins.operands[1], t), ctx.read(ins.operands[2], t)
+    prod, _ = _mul_mode(ctx, ins.fields["mode"], t, a, b)
+    c = ctx.read(ins.operands[3], t)
+    carry = _carry_var(ctx)
+    s1 = ctx.emit("add", it, prod, c)
+    r = ctx.emit("add", it, s1, ctx.emit("zext", it, carry))
+    if "cc" in ins.fields:
+        c1 = ctx.emit("icmp", "i1", s1, prod, cond="ult")
+        c2 = ctx.emit("icmp", "i1", r, s1, cond="ult")
+        ctx.emit_into(carry, "or", c1, c2)
+    ctx.write(ins.operands[0], r, t)
+
+
+def _low24(ctx: Ctx, v: Value, signed: bool) -> Value:
+    sh = ctx.emit("shl", "i32", v, i32(8))
+    return ctx.emit("sext" if signed else "zext", "i64", ctx.emit("ashr" if signed else "lshr", "i32", sh, i32(8)))
+
+
+def _mul24(ctx: Ctx, ins: ast.Instruction) -> Value:
+    t = ptx_type(ins)
+    signed = is_signed(t)
+    a, b = (_low24(ctx, ctx.read(o, t), signed) for o in ins.operands[1:3])
+    p = ctx.emit("mul", "i64", a, b)  # exact 48-bit product
+    if ins.fields["mode"] == "lo":
+        return ctx.emit("trunc", "i32", p)
+    return ctx.emit("trunc", "i32", ctx.emit("lshr", "i64", p, i32(16)))
+
+
+@semantics("mul24")
+def _mul24_sem(ctx: Ctx, ins: ast.Instruction) -> None:
+    ctx.write(ins.operands[0], _mul24(ctx, ins), ptx_type(ins))
+
+
+@semantics("mad24")
+def _mad24(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    p = _mul24(ctx, ins)
+    c = ctx.read(ins.operands[3], t)
+    if "sat" in ins.fields:
+        wide = ctx.emit("add", "i64", ctx.emit("sext", "i64", p), ctx.emit("sext", "i64", c))
+        ctx.write(ins.operands[0], _saturate_s32(ctx, wide), t)
+        return
+    ctx.write(ins.operands[0], ctx.emit("add", "i32", p, c), t)
+
+
+@semantics("sad")
+def _sad(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    it = ir_type(t)
+    a, b, c = (ctx.read(o, t) for o in ins.operands[1:4])
+    signed = is_signed(t)
+    hi = ctx.emit("max", it, a, b, signed=signed)
+    lo = ctx.emit("min", it, a, b, signed=signed)
+    ctx.write(ins.operands[0], ctx.emit("add", it, c, ctx.emit("sub", it, hi, lo)), t)
+
+
+def _divrem(op: str):
+    def lower(ctx: Ctx, ins: ast.Instruction) -> None:
+        if op == "div" and _is_float_form(ins):
+            from cumetal.passes.semantics.floating import float_div
+
+            float_div(ctx, ins)
+            return
+        t = ptx_type(ins)
+        a, b = (ctx.read(o, t) for o in ins.operands[1:3])
+        ctx.write(ins.operands[0], ctx.emit(op, ir_type(t), a, b, signed=is_signed(t)), t)
+
+    return lower
+
+
+semantics("div")(_divrem("div"))
+semantics("rem")(_divrem("rem"))
+
+
+def _unary_int_or_float(int_op: str, float_op: str):
+    def lower(ctx: Ctx, ins: ast.Instruction) -> None:
+        if _is_float_form(ins):
+            float_unary(ctx, ins, float_op)
+            return
+        t = ptx_type(ins)
+        ctx.write(ins.operands[0], ctx.emit(int_op, ir_type(t), ctx.read(ins.operands[1], t)), t)
+
+    return lower
+
+
+semantics("abs")(_unary_int_or_float("abs", "fabs"))
+semantics("neg")(_unary_int_or_float("neg", "fneg"))
+
+
+def _minmax(op: str):
+    def lower(ctx: Ctx, ins: ast.Instruction) -> None:
+        if _is_float_form(ins):
+            from cumetal.passes.semantics.floating import float_minmax
+
+            float_minmax(ctx, ins, "f" + op)
+            return
+        t = ptx_type(ins)
+        if t in _PACKED:
+            signed = t.startswith("s")
+            relu = "relu" in ins.fields
+
+            def half(x: Value, y: Value) -> Value:
+                r = ctx.emit(op, "i16", x, y, signed=signed)
+                return ctx.emit("max", "i16", r, Const.int("i16", 0), signed=True) if relu else r
+
+            _packed(ctx, ins, _PACKED[t], half)
+            return
+        it = ir_type(t)
+        a, b = (ctx.read(o, t) for o in ins.operands[1:3])
+        r = ctx.emit(op, it, a, b, signed=is_signed(t))
+        if "relu" in ins.fields:
+            r = ctx.emit("max", it, r, Const.int(it, 0), signed=True)
+        ctx.write(ins.operands[0], r, t)
+
+    return lower
+
+
+semantics("min")(_minmax("min"))
+semantics("max")(_minmax("max"))
+
+
+@semantics("popc", "clz")
+def _count(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    ctx.write(ins.operands[0], ctx.emit(ins.opcode, "i32", ctx.read(ins.operands[1], t)), "u32")
+
+
+@semantics("brev")
+def _brev(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    ctx.write(ins.operands[0], ctx.emit("brev", ir_type(t), ctx.read(ins.operands[1], t)), t)
+
+
+@semantics("bfind")
+def _bfind(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Position of the most significant non-sign bit; 0xFFFFFFFF when none."""
+    t = ptx_type(ins)
+    it = ir_type(t)
+    n = T.bits(it)
+    a = ctx.read(ins.operands[1], t)
+    if is_signed(t):  # for negative values look for the most significant 0: invert first
+        neg = ctx.emit("icmp", "i1", a, Const.int(it, 0), cond="slt")
+        a = ctx.emit("select", it, neg, ctx.emit("not", it, a), a)
+    lz = ctx.emit("clz", "i32", a)
+    none = ctx.emit("icmp", "i1", lz, i32(n), cond="eq")
+    pos = ctx.emit("sub", "i32", i32(n - 1), lz)
+    if "shiftamt" in ins.fields:
+        pos = lz  # the shift amount that brings the found bit to the top
+    ctx.write(ins.operands[0], ctx.emit("select", "i32", none, i32(0xFFFFFFFF), pos), "u32")
+
+
+@semantics("bfe")
+def _bfe(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Extract len bits at pos (each taken from bits 0..7 of b, c); sign-extend for .s types."""
+    t = ptx_type(ins)
+    it = ir_type(t)
+    n = T.bits(it)
+    a = ctx.read(ins.operands[1], t)
+    pos = ctx.emit("and", "i32", ctx.read(ins.operands[2], "u32"), i32(0xFF))
+    ln = ctx.emit("and", "i32", ctx.read(ins.operands[3], "u32"), i32(0xFF))
+    shifted = ctx.emit("lshr", it, a, pos)
+    # keep = len bits (len >= n keeps all): mask = len >= n ? ~0 : (1 << len) - 1
+    one = Const.int(it, 1)
+    mask = ctx.emit("sub", it, ctx.emit("shl", it, one, ln), one)
+    full = ctx.emit("icmp", "i1", ln, i32(n), cond="uge")
+    mask = ctx.emit("select", it, full, Const.int(it, -1), mask)
+    field = ctx.emit("and", it, shifted, mask)
+    if is_signed(t):
+        # sign bit = bit min(pos+len-1, n-1) of a; zero length gives 0
+        top = ctx.emit("min", "i32", ctx.emit("sub", "i32", ctx.emit("add", "i32", pos, ln), i32(1)), i32(n - 1),
+                       signed=False)
+        sbit = ctx.emit("and", it, ctx.emit("lshr", it, a, top), one)
+        negative = ctx.emit("and", "i1", ctx.emit("icmp", "i1", sbit, one, cond="eq"),
+                            ctx.emit("icmp", "i1", ln, i32(0), cond="ne"))
+        ext = ctx.emit("or", it, field, ctx.emit("not", it, mask))
+        field = ctx.emit("select", it, negative, ext, field)
+        zero_len = ctx.emit("icmp", "i1", ln, i32(0), cond="eq")
+        field = ctx.emit("select", it, zero_len, Const.int(it, 0), field)
+    ctx.write(ins.operands[0], field, t)
+
+
+@semantics("bfi")
+def _bfi(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Insert the low len bits of a into b at pos."""
+    t = ptx_type(ins)
+    it = ir_type(t)
+    n = T.bits(it)
+    a, b = ctx.read(ins.operands[1], t), ctx.read(ins.operands[2], t)
+    pos = ctx.emit("and", "i32", ctx.read(ins.operands[3], "u32"), i32(0xFF))
+    ln = ctx.emit("and", "i32", ctx.read(ins.operands[4], "u32"), i32(0xFF))
+    one = Const.int(it, 1)
+    mask = ctx.emit("sub", it, ctx.emit("shl", it, one, ln), one)
+    mask = ctx.emit("select", it, ctx.emit("icmp", "i1", ln, i32(n), cond="uge"), Const.int(it, -1), mask)
+    mask = ctx.emit("shl", it, mask, pos)
+    ins_bits = ctx.emit("and", it, ctx.emit("shl", it, a, pos), mask)
+    r = ctx.emit("or", it, ctx.emit("and", it, b, ctx.emit("not", it, mask)), ins_bits)
+    ctx.write(ins.operands[0], r, t)
+
+
+@semantics("dp4a", "dp2a")
+def _dp(ctx: Ctx, ins: ast.Instruction) -> None:
+    at, bt = ins.fields["atype"], ins.fields["btype"]
+    a, b = ctx.read(ins.operands[1], "b32"), ctx.read(ins.operands[2], "b32")
+    c = ctx.read(ins.operands[3], "b32")
+    acc: Value = c
+    four = ins.opcode == "dp4a"
+    hi = ins.fields.get("mode") == "hi"
+    for i in range(4 if four else 2):
+        a_bits = 8 if four else 16
+        a_elem = _byte_elem(ctx, a, i * a_bits, a_bits, is_signed(at))
+        b_elem = _byte_elem(ctx, b, (i + (2 if hi else 0)) * 8 if not four else i * 8, 8, is_signed(bt))
+        acc = ctx.emit("add", "i32", acc, ctx.emit("mul", "i32", a_elem, b_elem))
+    signed_result = is_signed(at) or is_signed(bt)
+    ctx.write(ins.operands[0], acc, "s32" if signed_result else "u32")
+
+
+def _byte_elem(ctx: Ctx, v: Value, shift: int, width: int, signed: bool) -> Value:
+    up = ctx.emit("shl", "i32", v, i32(32 - shift - width))
+    return ctx.emit("ashr" if signed else "lshr", "i32", up, i32(32 - width))
+
+
+# ---------------------------------------------------------------------------------- logic
+def _bitwise(op: str):
+    def lower(ctx: Ctx, ins: ast.Instruction) -> None:
+        t = ptx_type(ins)
+        args = [ctx.read(o, t) for o in ins.operands[1:]]
+        ctx.write(ins.operands[0], ctx.emit(op, ir_type(t), *args), t)
+
+    return lower
+
+
+for _op in ("and", "or", "xor", "not"):
+    semantics(_op)(_bitwise(_op))
+
+
+@semantics("cnot")
+def _cnot(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    it = ir_type(t)
+    z = ctx.emit("icmp", "i1", ctx.read(ins.operands[1], t), Const.int(it, 0), cond="eq")
+    ctx.write(ins.operands[0], ctx.emit("zext", it, z), t)
+
+
+def _shift_amount(ctx: Ctx, op: ast.Operand) -> Value:
+    return ctx.read(op, "u32")  # PTX: shift amounts are unsigned 32-bit, clamped by the op
+
+
+@semantics("shl")
+def _shl(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    a = ctx.read(ins.operands[1], t)
+    ctx.write(ins.operands[0], ctx.emit("shl", ir_type(t), a, _shift_amount(ctx, ins.operands[2])), t)
+
+
+@semantics("shr")
+def _shr(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    a = ctx.read(ins.operands[1], t)
+    op = "ashr" if is_signed(t) else "lshr"
+    ctx.write(ins.operands[0], ctx.emit(op, ir_type(t), a, _shift_amount(ctx, ins.operands[2])), t)
+
+
+@semantics("shf")
+def _shf(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Funnel shift of the 64-bit value b:a by c (clamped to 32 or taken mod 32)."""
+    a, b = ctx.read(ins.operands[1], "b32"), ctx.read(ins.operands[2], "b32")
+    c = ctx.read(ins.operands[3], "u32")
+    if ins.fields["mode"] == "clamp":
+        n = ctx.emit("min", "i32", c, i32(32), signed=False)
+    else:
+        n = ctx.emit("and", "i32", c, i32(31))
+    wide = ctx.emit("or", "i64", ctx.emit("shl", "i64", ctx.emit("zext", "i64", b), i32(32)),
+                    ctx.emit("zext", "i64", a))
+    if ins.fields["dir"] == "l":
+        r = ctx.emit("trunc", "i32", ctx.emit("lshr", "i64", ctx.emit("shl", "i64", wide, n), i32(32)))
+    else:
+        r = ctx.emit("trunc", "i32", ctx.emit("lshr", "i64", wide, n))
+    ctx.write(ins.operands[0], r, "b32")
+
+
+@semantics("lop3")
+def _lop3(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Arbitrary 3-input logic: bit i of the LUT gives the result for (a,b,c) bits = i's pattern."""
+    if "boolop" in ins.fields:
+        raise LoweringError("lop3 with a predicate output is not supported yet")
+    a, b, c = (ctx.read(o, "b32") for o in ins.operands[1:4])
+    lut_op = ins.operands[4]
+    if not isinstance(lut_op, ast.Imm) or lut_op.kind != "int":
+        raise LoweringError("lop3 needs an immediate lookup table")
+    lut = int(lut_op.value) & 0xFF
+    # Sum of minterms: for each set LUT bit i (a=bit2 of i? — PTX: ta=0xF0, tb=0xCC, tc=0xAA)
+    acc: Value = Const.int("i32", 0)
+    na, nb, nc = (ctx.emit("not", "i32", x) for x in (a, b, c))
+    for i in range(8):
+        if not (lut >> i) & 1:
+            continue
+        term = ctx.emit("and", "i32", a if i & 4 else na, b if i & 2 else nb)
+        term = ctx.emit("and", "i32", term, c if i & 1 else nc)
+        acc = ctx.emit("or", "i32", acc, term)
+    ctx.write(ins.operands[0], acc, "b32")
+
+
+@semantics("prmt")
+def _prmt(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Byte permute of {b, a} selected by c (default mode, or f4e/b4e/rc8/ecl/ecr/rc16)."""
+    a, b = ctx.read(ins.operands[1], "b32"), ctx.read(ins.operands[2], "b32")
+    c = ctx.read(ins.operands[3], "b32")
+    wide = ctx.emit("or", "i64", ctx.emit("shl", "i64", ctx.emit("zext", "i64", b), i32(32)),
+                    ctx.emit("zext", "i64", a))
+    mode = ins.fields.get("mode")
+
+    def byte(idx: Value) -> Value:  # byte idx (0..7) of {b, a}
+        sh = ctx.emit("shl", "i32", idx, i32(3))
+        return ctx.emit("and", "i32", ctx.emit("trunc", "i32", ctx.emit("lshr", "i64", wide, sh)), i32(0xFF))
+
+    result: Value = Const.int("i32", 0)
+    for k in range(4):
+        if mode is None:
+            sel = ctx.emit("and", "i32", ctx.emit("lshr", "i32", c, i32(4 * k)), i32(0xF))
+            idx = ctx.emit("and", "i32", sel, i32(7))
+            val = byte(idx)
+            msb = ctx.emit("icmp", "i1", ctx.emit("and", "i32", sel, i32(8)), i32(0), cond="ne")
+            sign = ctx.emit("and", "i32", ctx.emit("lshr", "i32", val, i32(7)), i32(1))
+            rep = ctx.emit("mul", "i32", sign, i32(0xFF))
+            val = ctx.emit("select", "i32", msb, rep, val)
+        else:
+            s = ctx.emit("and", "i32", c, i32(3))
+            idx = _prmt_mode_index(ctx, mode, k, s)
+            val = byte(idx)
+        result = ctx.emit("or", "i32", result, ctx.emit("shl", "i32", val, i32(8 * k)))
+    ctx.write(ins.operands[0], result, "b32")
+
+
+def _prmt_mode_index(ctx: Ctx, mode: str, k: int, s: Value) -> Value:
+    if mode == "f4e":  # forward 4 extract: bytes s, s+1, s+2, s+3 (mod 8)
+        return ctx.emit("and", "i32", ctx.emit("add", "i32", s, i32(k)), i32(7))
+    if mode == "b4e":  # backward 4 extract: s, s-1, s-2, s-3 (mod 8)
+        return ctx.emit("and", "i32", ctx.emit("sub", "i32", ctx.emit("add", "i32", s, i32(8)), i32(k)), i32(7))
+    if mode == "rc8":  # replicate byte s
+        return s
+    if mode == "ecl":  # edge clamp left: byte max(s, k)? PTX: k>=s ? k : s
+        return ctx.emit("max", "i32", s, i32(k), signed=False)
+    if mode == "ecr":  # edge clamp right: k<=s ? k : s
+        return ctx.emit("min", "i32", s, i32(k), signed=False)
+    if mode == "rc16":  # replicate 16-bit half s&1
+        base = ctx.emit("shl", "i32", ctx.emit("and", "i32", s, i32(1)), i32(1))
+        return ctx.emit("add", "i32", base, i32(k & 1))
+    raise LoweringError(f"prmt mode .{mode} is not supported")
+
+
+@semantics("szext")
+def _szext(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    a = ctx.read(ins.operands[1], "b32")
+    n = ctx.read(ins.operands[2], "u32")
+    if ins.fields["mode"] == "clamp":
+        n = ctx.emit("min", "i32", n, i32(32), signed=False)
+    else:
+        n = ctx.emit("and", "i32", n, i32(31))
+    sh = ctx.emit("sub", "i32", i32(32), n)
+    up = ctx.emit("shl", "i32", a, sh)
+    r = ctx.emit("ashr" if is_signed(t) else "lshr", "i32", up, sh)
+    r = ctx.emit("select", "i32", ctx.emit("icmp", "i1", n, i32(0), cond="eq"), i32(0), r)
+    ctx.write(ins.operands[0], r, t)
+
+
+@semantics("bmsk")
+def _bmsk(ctx: Ctx, ins: ast.Instruction) -> None:
+    a, b = ctx.read(ins.operands[1], "u32"), ctx.read(ins.operands[2], "u32")
+    if ins.fields["mode"] == "clamp":
+        a = ctx.emit("min", "i32", a, i32(32), signed=False)
+        b = ctx.emit("min", "i32", b, i32(32), signed=False)
+    else:
+        a = ctx.emit("and", "i32", a, i32(31))
+        b = ctx.emit("and", "i32", b, i32(31))
+    ones = ctx.emit("sub", "i32", ctx.emit("shl", "i32", i32(1), b), i32(1))
+    ones = ctx.emit("select", "i32", ctx.emit("icmp", "i1", b, i32(32), cond="uge"), i32(0xFFFFFFFF), ones)
+    ctx.write(ins.operands[0], ctx.emit("shl", "i32", ones, a), "b32")

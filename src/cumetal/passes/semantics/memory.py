@@ -1,0 +1,241 @@
+"""Data movement: mov, ld/ldu/st (scalar and vector, every state space), cvta, isspacep,
+atomics (atom, red), cp.async (lowered to synchronous copies, per the intrinsic map)."""
+
+from __future__ import annotations
+
+from cumetal.ir import types as T
+from cumetal.ir.nodes import Const, Inst, Value
+from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, ir_type
+from cumetal.passes.semantics import semantics
+from cumetal.passes.semantics.common import i32, ptx_type
+from cumetal.ptx import ast
+
+_SPACE = {"global": "global", "shared": "shared", "shared::cta": "shared", "local": "local",
+          "const": "const", "param": "param", "param::entry": "param", "param::func": "param",
+          None: "generic"}
+
+
+def state_space(ins: ast.Instruction) -> str:
+    ss = ins.fields.get("ss")
+    if ss == "shared::cluster":
+        raise LoweringError("distributed shared memory (.shared::cluster) does not exist on Apple GPUs")
+    if ss == "tex":
+        raise LoweringError(".tex state space is not supported")
+    try:
+        return _SPACE[ss]
+    except KeyError:
+        raise LoweringError(f"state space .{ss} is not supported") from None
+
+
+def _elements(op: ast.Operand) -> tuple[ast.Operand, ...]:
+    return op.elems if isinstance(op, ast.Vector) else (op,)
+
+
+def _vec_count(ins: ast.Instruction) -> int:
+    v = ins.fields.get("vec")
+    return int(v[1:]) if v else 1
+
+
+def _mem_type(t: str) -> tuple[str, str]:
+    """(IR type moved, PTX type used to read/write registers) for a memory access of .t"""
+    if t == "b128":
+        raise LoweringError(".b128 memory accesses are not supported yet")
+    return ir_type(t), t
+
+
+# ------------------------------------------------------------------------------------- mov
+@semantics("mov")
+def _mov(ctx: Ctx, ins: ast.Instruction) -> None:
+    t = ptx_type(ins)
+    d, a = ins.operands[0], ins.operands[1]
+    if isinstance(d, ast.Vector) or isinstance(a, ast.Vector):
+        _mov_pack(ctx, t, d, a)
+        return
+    ctx.write(d, ctx.read(a, t), t)
+
+
+def _mov_pack(ctx: Ctx, t: str, d: ast.Operand, a: ast.Operand) -> None:
+    """mov.b64 %rd, {%r1, %r2} packs (element 0 lowest); mov.b64 {%r1, %r2}, %rd unpacks."""
+    total = T.bits(ir_type(t))
+    it = ir_type(t)
+    if isinstance(a, ast.Vector):
+        n = len(a.elems)
+        w = total // n
+        et = f"b{w}"
+        acc: Value = Const.int(it, 0)
+        for i, e in enumerate(a.elems):
+            v = ctx.emit("zext", it, ctx.read(e, et)) if w < total else ctx.read(e, et)
+            acc = ctx.emit("or", it, acc, ctx.emit("shl", it, v, i32(i * w)) if i else v)
+        ctx.write(d, acc, t)
+        return
+    assert isinstance(d, ast.Vector)
+    n = len(d.elems)
+    w = total // n
+    src = ctx.read(a, t)
+    for i, e in enumerate(d.elems):
+        part = ctx.emit("lshr", it, src, i32(i * w)) if i else src
+        ctx.write(e, ctx.emit("trunc", T.int_type(w), part), f"b{w}")
+
+
+# ------------------------------------------------------------------------------------- ld / st
+def _load_store(ctx: Ctx, ins: ast.Instruction, store: bool) -> None:
+    space = state_space(ins)
+    t = ptx_type(ins)
+    mt, rt = _mem_type(t)
+    size = PTX_SIZE[t]
+    n = _vec_count(ins)
+    if store:
+        addr_op, val_op = ins.operands[0], ins.operands[1]
+    else:
+        val_op, addr_op = ins.operands[0], ins.operands[1]
+    addr, eff_space = ctx.address(addr_op, space)
+    elems = _elements(val_op)
+    if len(elems) != n:
+        raise LoweringError(f"vector of {len(elems)} elements for a .v{n} access")
+    volatile = ins.fields.get("sem") == "volatile" or "volatile" in ins.mods
+    for i, e in enumerate(elems):
+        a = ctx.add_offset(addr, i * size)
+        align = size * n if i == 0 else size
+        if store:
+            v = ctx.read(e, rt)
+            ctx.emit("store", None, a, v, space=eff_space, volatile=volatile, align=align)
+        elif isinstance(e, ast.Sink):
+            continue
+        else:
+            v = ctx.emit("load", mt, a, space=eff_space, volatile=volatile, align=align)
+            ctx.write(e, v, rt)
+
+
+@semantics("ld", "ldu")
+def _ld(ctx: Ctx, ins: ast.Instruction) -> None:
+    _load_store(ctx, ins, store=False)
+
+
+@semantics("st")
+def _st(ctx: Ctx, ins: ast.Instruction) -> None:
+    _load_store(ctx, ins, store=True)
+
+
+@semantics("prefetch", "prefetchu")
+def _prefetch(ctx: Ctx, ins: ast.Instruction) -> None:
+    ctx.emit("nop", None)  # a cache hint: no effect on results
+
+
+# ------------------------------------------------------------------------------------- cvta
+@semantics("cvta")
+def _cvta(ctx: Ctx, ins: ast.Instruction) -> None:
+    space = state_space(ins)
+    size_t = ins.fields.get("size") or ins.fields.get("type") or "u64"
+    to = "to" in ins.fields or "to" in ins.mods
+    src = ins.operands[1]
+    if isinstance(src, (ast.Sym,)) or (isinstance(src, ast.Reg) and ctx._is_nonreg_symbol(src.name)):
+        a = ctx.symbol_address(src.name, getattr(src, "offset", 0))
+    else:
+        a = ctx.as_i64(ctx.read(src, size_t))
+    if space in ("global", "const", "param"):
+        r = a  # these spaces use real addresses: the generic address is the same
+    else:
+        r = ctx.emit("cvta_from_generic" if to else "cvta_to_generic", "i64", a, space=space)
+    ctx.write(ins.operands[0], r, "u64" if T.bits(ir_type(size_t)) == 64 else "u32")
+
+
+@semantics("isspacep")
+def _isspacep(ctx: Ctx, ins: ast.Instruction) -> None:
+    space = state_space(ins)
+    a = ctx.as_i64(ctx.read(ins.operands[1], "u64"))
+    ctx.write(ins.operands[0], ctx.emit("isspacep", "i1", a, space=space), "pred")
+
+
+# ------------------------------------------------------------------------------------- atomics
+_INT_AOP = {"add": "add", "and": "and", "or": "or", "xor": "xor", "exch": "exch", "inc": "inc", "dec": "dec"}
+
+
+def _atomic(ctx: Ctx, ins: ast.Instruction, has_result: bool) -> None:
+    space = state_space(ins)
+    if space in ("const", "param", "local"):
+        raise LoweringError(f"atomics on .{space} memory are not allowed")
+    t = ptx_type(ins)
+    if ins.fields.get("vec"):
+        raise LoweringError("vector atomics are not supported yet")
+    op = ins.fields["op"]
+    it = ir_type(t)
+    first = 1 if has_result else 0
+    addr, eff_space = ctx.address(ins.operands[first], space)
+    b = ctx.read(ins.operands[first + 1], t)
+    if t in ("f16x2", "bf16x2"):
+        raise LoweringError(f"atom on .{t} is not supported yet")
+    is_float = t in ("f16", "bf16", "f32", "f64")
+    if op == "cas":
+        c = ctx.read(ins.operands[first + 2], t)
+        r = ctx.emit("atomic_cas", it, addr, b, c, space=eff_space)
+    else:
+        if op in ("min", "max"):
+            aop = ("f" + op) if is_float else (op if t.startswith("s") else "u" + op)
+        elif op == "add":
+            aop = "fadd" if is_float else "add"
+        elif op in _INT_AOP and not is_float:
+            aop = _INT_AOP[op]
+        elif op == "exch":
+            aop = "exch"
+        else:
+            raise LoweringError(f"atomic .{op} on .{t} is not supported")
+        r = ctx.emit("atomic", it, addr, b, space=eff_space, aop=aop)
+    if has_result:
+        ctx.write(ins.operands[0], r, t)
+
+
+@semantics("atom")
+def _atom(ctx: Ctx, ins: ast.Instruction) -> None:
+    _atomic(ctx, ins, has_result=True)
+
+
+@semantics("red")
+def _red(ctx: Ctx, ins: ast.Instruction) -> None:
+    _atomic(ctx, ins, has_result=False)
+
+
+# ------------------------------------------------------------------------------------- cp.async
+@semantics("cp.async")
+def _cp_async(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Copy cp-size bytes global -> shared now (zero-filling past src-size): Apple GPUs have no
+    asynchronous copy engine, so the copy is complete before the next instruction (intrinsic map)."""
+    dst_op, src_op, size_op = ins.operands[:3]
+    if not isinstance(size_op, ast.Imm):
+        raise LoweringError("cp.async needs an immediate copy size")
+    size = int(size_op.value)
+    if size not in (4, 8, 16):
+        raise LoweringError(f"cp.async copy size {size} is not 4, 8 or 16")
+    dst, dspace = ctx.address(dst_op, "shared")
+    src, sspace = ctx.address(src_op, "global")
+    src_size: Value | None = None
+    hinted = any("cache_hint" in m for m in ins.mods)
+    extras = ins.operands[3:len(ins.operands) - (1 if hinted else 0)]
+    if extras:
+        extra = extras[0]
+        if isinstance(extra, ast.Reg) and ctx.reg(extra.name).type == "i1":  # ignore-src predicate
+            ignore = ctx.read(extra, "pred")
+            src_size = ctx.emit("select", "i32", ignore, i32(0), i32(size))
+        else:
+            src_size = ctx.read(extra, "u32")
+    if src_size is None:
+        for off in range(0, size, 4):
+            v = ctx.emit("load", "i32", ctx.add_offset(src, off), space=sspace, align=4)
+            ctx.emit("store", None, ctx.add_offset(dst, off), v, space=dspace, align=4)
+        return
+    # zero-fill: byte granularity, each byte loaded only when it lies below src-size
+    for off in range(size):
+        inside = ctx.emit("icmp", "i1", i32(off), src_size, cond="ult")
+        if ctx.guard is not None:
+            g = ctx.emit("not", "i1", ctx.guard) if ctx.guard_negated else ctx.guard
+            inside = ctx.emit("and", "i1", inside, g)
+        byte = ctx.fn.new_var("i8", "cpb")
+        ctx.append(Inst("mov", (byte,), (Const.int("i8", 0),)))
+        ctx.append(Inst("load", (byte,), (ctx.add_offset(src, off),), {"space": sspace, "align": 1},
+                        guard=inside))
+        ctx.emit("store", None, ctx.add_offset(dst, off), byte, space=dspace, align=1)
+
+
+@semantics("cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all")
+def _cp_async_group(ctx: Ctx, ins: ast.Instruction) -> None:
+    # Copies already completed synchronously in this thread; a fence orders them for the thread.
+    ctx.emit("membar", None, scope="cta")

@@ -1,0 +1,54 @@
+"""Barriers and memory ordering: bar/barrier (sync, arrive, red), bar.warp.sync, membar, fence."""
+
+from __future__ import annotations
+
+from cumetal.ir.nodes import Const
+from cumetal.passes.context import Ctx
+from cumetal.passes.semantics import semantics
+from cumetal.ptx import ast
+
+
+def _barrier(ctx: Ctx, ins: ast.Instruction) -> None:
+    mode = next((m for m in ("sync", "arrive", "red") if m in ins.mods), "sync")
+    if mode == "red":
+        rop = ins.fields.get("redop") or next(m for m in ("popc", "and", "or") if m in ins.mods)
+        bid = ctx.read(ins.operands[1], "u32")
+        pred = ctx.read(ins.operands[-1], "pred")
+        rt = "i32" if rop == "popc" else "i1"
+        r = ctx.emit("barrier_red", rt, bid, pred, rop=rop)
+        ctx.write(ins.operands[0], r, "u32" if rop == "popc" else "pred")
+        return
+    args = [ctx.read(o, "u32") for o in ins.operands]
+    if not args:
+        args = [Const.int("i32", 0)]
+    ctx.emit("barrier", None, *args, kind=mode)
+
+
+semantics("bar", "barrier")(_barrier)
+
+
+@semantics("bar.warp.sync")
+def _syncwarp(ctx: Ctx, ins: ast.Instruction) -> None:
+    ctx.emit("barrier", None, ctx.read(ins.operands[0], "b32"), kind="warp")
+
+
+_SCOPE = {"cta": "cta", "gl": "gpu", "gpu": "gpu", "sys": "sys", "cluster": "gpu"}
+
+
+@semantics("membar")
+def _membar(ctx: Ctx, ins: ast.Instruction) -> None:
+    level = ins.fields.get("level") or ins.fields.get("scope") or (ins.mods[0] if ins.mods else "gl")
+    if level == "proxy":
+        ctx.emit("nop", None)
+        return
+    ctx.emit("membar", None, scope=_SCOPE.get(level, "gpu"))
+
+
+@semantics("fence")
+def _fence(ctx: Ctx, ins: ast.Instruction) -> None:
+    if any(m.startswith("proxy") for m in ins.mods) or "mbarrier_init" in ins.mods:
+        # proxy fences order the async (TMA) proxy, which CuMetal never uses
+        ctx.emit("nop", None)
+        return
+    scope = ins.fields.get("scope") or next((m for m in ins.mods if m in _SCOPE), "gpu")
+    ctx.emit("membar", None, scope=_SCOPE.get(scope, "gpu"))
