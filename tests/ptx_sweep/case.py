@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 # Float formats a buffer may hold; bf16 lives in uint16 arrays because numpy has no bfloat16.
-FLOAT_FORMATS = ("f16", "bf16", "f32", "f64")
+FLOAT_FORMATS = ("f16", "bf16", "f32", "f64", "f16x2", "bf16x2")
 
 
 @dataclass(frozen=True, eq=False)

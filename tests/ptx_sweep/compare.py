@@ -83,7 +83,13 @@ def _rule_ok(rule: str, exp: np.ndarray, got: np.ndarray, fmt: str | None) -> np
 
 
 def element_ok(rule: str, exp: np.ndarray, got: np.ndarray, fmt: str | None) -> np.ndarray:
-    """Boolean per element: does got match exp under rule (alternatives joined by '|')."""
+    """Boolean per element: does got match exp under rule (alternatives joined by '|').
+
+    Packed formats ('f16x2', 'bf16x2') pass when both halves pass.
+    """
+    if fmt in ("f16x2", "bf16x2"):
+        halves = element_ok(rule, as_bits(exp).view(np.uint16), as_bits(got).view(np.uint16), fmt[:-2])
+        return halves.reshape(-1, 2).all(axis=1)
     ok = np.zeros(exp.shape, dtype=bool)
     for alt in rule.split("|"):
         ok |= _rule_ok(alt.strip(), exp, got, fmt)
@@ -93,6 +99,10 @@ def element_ok(rule: str, exp: np.ndarray, got: np.ndarray, fmt: str | None) -> 
 def _fmt_value(v: np.ndarray, fmt: str | None) -> str:
     b = int(as_bits(np.asarray(v).reshape(1))[0])
     width = np.asarray(v).dtype.itemsize * 2
+    if fmt in ("f16x2", "bf16x2"):
+        lo, hi = b & 0xFFFF, b >> 16
+        pair = to_float(np.array([lo, hi], dtype=np.uint16), fmt[:-2])
+        return f"0x{b:0{width}x} (lo {pair[0]!r}, hi {pair[1]!r})"
     if fmt:
         return f"0x{b:0{width}x} ({to_float(np.array([b], dtype=f'u{width // 2}'), fmt)[0]!r})"
     return f"0x{b:0{width}x} ({int(np.asarray(v).reshape(1)[0])})"

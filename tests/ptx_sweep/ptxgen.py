@@ -33,7 +33,7 @@ _STORAGE = {
     "u32": ("uint32", None), "s32": ("int32", None), "b32": ("uint32", None),
     "u64": ("uint64", None), "s64": ("int64", None), "b64": ("uint64", None),
     "f16": ("uint16", "f16"), "bf16": ("uint16", "bf16"),
-    "f16x2": ("uint32", None), "bf16x2": ("uint32", None),
+    "f16x2": ("uint32", "f16x2"), "bf16x2": ("uint32", "bf16x2"),
     "f32": ("uint32", "f32"), "f64": ("uint64", "f64"),
 }
 

@@ -28,6 +28,7 @@ F32_EDGES = [
     0x00800000, 0x80800000,  # smallest normals
     0x3F800000, 0xBF800000, 0x3F000000, 0x3FC00000, 0x40400000, 0x3EAAAAAB,  # 1 -1 .5 1.5 3 1/3
     0x40490FDB, 0x4B800001, 0x4B7FFFFF, 0x3F800001,  # pi, 2^24+2, 2^24-1, 1+ulp
+    0x33800000, 0x34000000, 0x3F7FFFFF, 0x3FBFFFFF,  # 2^-24 2^-23 (rounding ties), 1-ulp/2, ~1.5
     0x7F7FFFFF, 0xFF7FFFFF,  # +-max
     0x7F800000, 0xFF800000,  # +-inf
     0x7FC00000, 0xFFC00000, 0x7FC12345, 0x7F800001, 0x7FA00000,  # qNaN, -qNaN, payload, sNaNs
@@ -39,7 +40,7 @@ F64_EDGES = [
     0x0010000000000000,
     0x3FF0000000000000, 0xBFF0000000000000, 0x3FE0000000000000, 0x3FF8000000000000,
     0x4008000000000000, 0x3FD5555555555555, 0x400921FB54442D18, 0x3FF0000000000001,
-    0x4340000000000001, 0x433FFFFFFFFFFFFF,
+    0x4340000000000001, 0x433FFFFFFFFFFFFF, 0x3CA0000000000000, 0x3FEFFFFFFFFFFFFF,
     0x7FEFFFFFFFFFFFFF, 0xFFEFFFFFFFFFFFFF,
     0x7FF0000000000000, 0xFFF0000000000000,
     0x7FF8000000000000, 0xFFF8000000000000, 0x7FF8000000012345, 0x7FF0000000000001,
@@ -74,7 +75,8 @@ def random_floats(ty: str, n: int, lo: float, hi: float, salt: int = 0) -> np.nd
     """Random finite floats in [lo, hi) as bit patterns of ty (f32/f64/f16)."""
     vals = rng(salt).uniform(lo, hi, size=n)
     npt = {"f32": np.float32, "f64": np.float64, "f16": np.float16}[ty]
-    return vals.astype(npt).view(_DT[ty])
+    with np.errstate(over="ignore"):  # out-of-range values become infinities, which are wanted edges
+        return vals.astype(npt).view(_DT[ty])
 
 
 def edges(ty: str) -> np.ndarray:
