@@ -333,7 +333,17 @@ def validate_metallib(
     try:
         lib = read_metallib(data)
     except MetallibFormatError as exc:
-        return [exc.problem]
+        found = [exc.problem]
+        if len(data) >= HEADER_SIZE and bytes(data[:4]) == b"MTLB":
+            (stated,) = struct.unpack_from("<Q", data, 0x10)
+            if stated != len(data):  # the likely cause of most unreadable files: truncation
+                found.insert(
+                    0,
+                    Problem(
+                        "header.file_size", f"header says {stated} bytes, the file has {len(data)}", 0x10
+                    ),
+                )
+        return found
     found = validate_container(lib)
     if check_schema:
         from cumetal.backends.air.air_schema import check_module_schema  # llvmlite only when needed
