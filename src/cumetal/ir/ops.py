@@ -103,7 +103,8 @@ _OPS = [
         "i1 = compare a0, a1 with cond in oeq one olt ole ogt oge ord uno ueq une ult ule ugt uge "
         "(o*: false if either is NaN; u*: true if either is NaN)."),
     _op("fapprox", 1, None, ("fn",),
-        "Approximate function fn of a: ex2 lg2 sin cos rsqrt rcp sqrt tanh (one arg) or div (two args). "
+        "Approximate function fn of a: ex2 lg2 sin cos rsqrt rcp sqrt tanh (one arg), or div (div.full: "
+        "max 2 ulp) / div_approx (two args). "
         "Accuracy bounds are documented per fn in docs/intrinsic-map.md; back ends use the target's fast forms."),
     _op("fcvt", 1, 1, ("rnd",), "Float -> float of another format, rounded per rnd (NaN -> canonical NaN)."),
     _op("f2i", 1, 1, ("signed", "rnd"),

@@ -22,7 +22,7 @@ def _int_range(t: str) -> tuple[int, int]:
 
 
 def _rnd(ins: ast.Instruction) -> str | None:
-    r = ins.fields.get("irnd") or ins.fields.get("rnd") or ins.fields.get("frnd")
+    r = ins.fields.get("irnd") or ins.fields.get("rnd") or ins.fields.get("frnd2")
     if r in ("rna", "rs"):
         raise LoweringError(f"cvt with .{r} rounding is not supported")
     return r
@@ -118,7 +118,7 @@ def _cvt_pack(ctx: Ctx, ins: ast.Instruction, dt: str) -> None:
 @semantics("cvt.pack")
 def _cvt_pack_int(ctx: Ctx, ins: ast.Instruction) -> None:
     """cvt.pack.sat.dtype.atype{.btype} d, a, b{, c}: saturate a, b to dtype and pack (b low)."""
-    dt, at = ins.fields["dtype"], ins.fields["atype"]
+    dt, at = ins.fields["ctype"], ins.fields["abtype"]
     n = T.bits(ir_type(dt)) if dt not in ("u4", "s4", "u2", "s2") else int(dt[1:])
     lo, hi = ((-(1 << (n - 1)), (1 << (n - 1)) - 1) if dt.startswith("s") else (0, (1 << n) - 1))
     vals: list[Value] = []

@@ -15,8 +15,8 @@ _SPACE = {"global": "global", "shared": "shared", "shared::cta": "shared", "loca
           None: "generic"}
 
 
-def state_space(ins: ast.Instruction) -> str:
-    ss = ins.fields.get("ss")
+def state_space(ins: ast.Instruction, slot: str = "ss") -> str:
+    ss = ins.fields.get(slot)
     if ss == "shared::cluster":
         raise LoweringError("distributed shared memory (.shared::cluster) does not exist on Apple GPUs")
     if ss == "tex":
@@ -124,9 +124,9 @@ def _prefetch(ctx: Ctx, ins: ast.Instruction) -> None:
 # ------------------------------------------------------------------------------------- cvta
 @semantics("cvta")
 def _cvta(ctx: Ctx, ins: ast.Instruction) -> None:
-    space = state_space(ins)
-    size_t = ins.fields.get("size") or ins.fields.get("type") or "u64"
-    to = "to" in ins.fields or "to" in ins.mods
+    space = state_space(ins, "space")
+    size_t = ins.fields["size"]
+    to = "to" in ins.fields
     src = ins.operands[1]
     if isinstance(src, (ast.Sym,)) or (isinstance(src, ast.Reg) and ctx._is_nonreg_symbol(src.name)):
         a = ctx.symbol_address(src.name, getattr(src, "offset", 0))
@@ -141,7 +141,7 @@ def _cvta(ctx: Ctx, ins: ast.Instruction) -> None:
 
 @semantics("isspacep")
 def _isspacep(ctx: Ctx, ins: ast.Instruction) -> None:
-    space = state_space(ins)
+    space = state_space(ins, "space")
     a = ctx.as_i64(ctx.read(ins.operands[1], "u64"))
     ctx.write(ins.operands[0], ctx.emit("isspacep", "i1", a, space=space), "pred")
 

@@ -11,7 +11,7 @@ from cumetal.ptx import ast
 def _barrier(ctx: Ctx, ins: ast.Instruction) -> None:
     mode = next((m for m in ("sync", "arrive", "red") if m in ins.mods), "sync")
     if mode == "red":
-        rop = ins.fields.get("redop") or next(m for m in ("popc", "and", "or") if m in ins.mods)
+        rop = "popc" if "popc" in ins.fields else ins.fields["op"]
         bid = ctx.read(ins.operands[1], "u32")
         pred = ctx.read(ins.operands[-1], "pred")
         rt = "i32" if rop == "popc" else "i1"
@@ -37,7 +37,7 @@ _SCOPE = {"cta": "cta", "gl": "gpu", "gpu": "gpu", "sys": "sys", "cluster": "gpu
 
 @semantics("membar")
 def _membar(ctx: Ctx, ins: ast.Instruction) -> None:
-    level = ins.fields.get("level") or ins.fields.get("scope") or (ins.mods[0] if ins.mods else "gl")
+    level = ins.fields.get("level", "proxy")
     if level == "proxy":
         ctx.emit("nop", None)
         return
