@@ -1,0 +1,58 @@
+"""Metadata: strings, uniqued tuples and values wrapped as metadata (what ``!air.kernel`` needs).
+
+Nodes are structural (frozen): two equal tuples are one node, as LLVM uniques them.
+Distinct nodes and debug-info nodes are not modelled: Apple's AIR kernels do not need them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .values import Constant, Value
+
+
+class Metadata:
+    pass
+
+
+@dataclass(frozen=True)
+class MDString(Metadata):
+    value: str
+
+
+@dataclass(frozen=True)
+class ValueAsMetadata(Metadata):
+    """A module-level value (constant, global or function) used as metadata: ``i32 1``, ``@fn``."""
+
+    value: Constant
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.value, Constant):
+            raise TypeError(f"only constants and globals can be metadata operands, got {self.value!r}")
+
+
+@dataclass(frozen=True)
+class MDNode(Metadata):
+    operands: tuple[Metadata | None, ...]
+
+
+MDLike = Metadata | Value | str | None | Iterable["MDLike"]
+
+
+def md(item: MDLike) -> Metadata | None:
+    """Convert Python structure to metadata: ``str`` -> MDString, constants/globals -> value
+    metadata, lists/tuples -> tuples (recursively), ``None`` -> null operand."""
+    if item is None or isinstance(item, Metadata):
+        return item
+    if isinstance(item, str):
+        return MDString(item)
+    if isinstance(item, Value):
+        return ValueAsMetadata(item)  # type: ignore[arg-type]
+    if isinstance(item, Iterable):
+        return MDNode(tuple(md(x) for x in item))
+    raise TypeError(f"cannot convert {item!r} to metadata")
+
+
+def md_tuple(*items: MDLike) -> MDNode:
+    return MDNode(tuple(md(x) for x in items))
