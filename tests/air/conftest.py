@@ -38,12 +38,16 @@ fetch_script = _load_fetch_script()
 
 
 @pytest.fixture(scope="session")
-def mlx_metallib_bytes() -> bytes:
+def mlx_metallib_path() -> Path:
     try:
-        path = fetch_script.fetch_mlx_metallib()
+        return fetch_script.fetch_mlx_metallib()
     except fetch_script.FetchError as exc:
         pytest.skip(f"Apple's mlx.metallib is not available here: {exc}")
-    return path.read_bytes()
+
+
+@pytest.fixture(scope="session")
+def mlx_metallib_bytes(mlx_metallib_path) -> bytes:
+    return mlx_metallib_path.read_bytes()
 
 
 @pytest.fixture(scope="session")

@@ -94,7 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="air_inspect", description="Show the contents of a .metallib file.")
     parser.add_argument("file", help=".metallib file")
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of a summary")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on bad usage (0 for --help); return it instead
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         with open(args.file, "rb") as fh:
             data = fh.read()

@@ -29,9 +29,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="check the AIR metadata of N randomly chosen modules only (large libraries)",
     )
     parser.add_argument("--seed", type=int, default=0, help="random seed for --schema-sample (default 0)")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on bad usage (0 for --help); return it instead
+        return exc.code if isinstance(exc.code, int) else 2
     if args.schema_sample is not None and args.schema_sample < 0:
-        parser.error("--schema-sample must not be negative")
+        print("air_validate: --schema-sample must not be negative", file=sys.stderr)
+        return 2
     try:
         with open(args.file, "rb") as fh:
             data = fh.read()
