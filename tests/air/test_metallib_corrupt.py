@@ -5,6 +5,7 @@ breaks, naming the byte offset and/or kernel. Damage is applied at offsets found
 from __future__ import annotations
 
 import hashlib
+import random
 import struct
 from pathlib import Path
 
@@ -189,3 +190,31 @@ def test_garbage_is_rejected_without_traceback():
     for blob in (b"", b"MTLB", b"MTLB" + bytes(84), bytes(range(256)) * 4):
         found = validate_metallib(blob)
         assert found and found[0].offset is not None
+
+
+def test_platform_word(original):
+    data = bytearray(original)
+    struct.pack_into("<H", data, 4, 0x0001)  # iOS per third-party notes; not a macOS library
+    assert_has(problems(data), "header.platform", offset=0x04)
+
+
+def test_random_damage_never_raises(original):
+    """Seeded random damage (bit flips, truncation, header values, inserted bytes): the validator
+    always answers with located problems, never an exception."""
+    rng = random.Random(11)
+    for _ in range(300):
+        data = bytearray(original)
+        kind = rng.randrange(4)
+        if kind == 0:
+            for _ in range(rng.randint(1, 4)):
+                data[rng.randrange(min(len(data), 0x400))] ^= 1 << rng.randrange(8)
+        elif kind == 1:
+            data = data[: rng.randrange(len(data))]
+        elif kind == 2:
+            at = rng.randrange(0x10, 0x58, 8)
+            struct.pack_into("<Q", data, at, rng.randrange(1 << rng.choice([8, 16, 32, 64])))
+        else:
+            at = rng.randrange(len(data))
+            data[at:at] = bytes(rng.randrange(1, 9))
+        for problem in validate_metallib(bytes(data), check_schema=False):
+            assert problem.offset is not None or problem.kernel is not None, str(problem)

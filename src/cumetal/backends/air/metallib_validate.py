@@ -16,6 +16,8 @@ from cumetal.backends.air.metallib import (
     FUNCTION_TYPE_NAMES,
     HEADER_FIELD_OFFSETS,
     HEADER_SIZE,
+    PLATFORM_MACOS,
+    TARGET_OS_MACOS,
     Metallib,
     MetallibFunction,
     read_metallib,
@@ -39,6 +41,15 @@ def _check_header(lib: Metallib) -> list[Problem]:
                 "header.function_list_offset",
                 f"function list at 0x{h.function_list.offset:x}, expected 0x58",
                 0x18,
+            )
+        )
+    if (h.platform, h.target_os) != (PLATFORM_MACOS, TARGET_OS_MACOS):
+        # Only macOS values were seen (0x8001, 0x81); CuMetal targets macOS alone.
+        found.append(
+            Problem(
+                "header.platform",
+                f"platform word 0x{h.platform:04x} / target OS 0x{h.target_os:02x} are not macOS (0x8001 / 0x81)",
+                0x04 if h.platform != PLATFORM_MACOS else 0x0B,
             )
         )
     if h.file_type != 0:
@@ -275,6 +286,8 @@ def _check_reflection(lib: Metallib) -> list[Problem]:
                     Problem("reflection.missing", "RFLT tag but no RLST section", tag.offset, f.name)
                 )
         return found
+    if rlst.size < 4:
+        return [Problem("reflection.count", "RLST section is shorter than its u32 count", rlst.offset)]
     (count,) = struct.unpack_from("<I", lib.data, rlst.offset)
     if count != len(lib.functions):
         found.append(
@@ -348,8 +361,10 @@ def validate_metallib(
     if check_schema:
         from cumetal.backends.air.air_schema import check_module_schema  # llvmlite only when needed
 
+        # Damaged modules (hash or wrapper) are not handed to LLVM: the container finding says enough.
+        damaged = {p.kernel for p in found if p.rule == "function.hash" or p.rule.startswith("module.")}
         for f in lib.functions:
-            if schema_sample is not None and f.index not in schema_sample:
+            if f.name in damaged or (schema_sample is not None and f.index not in schema_sample):
                 continue
             found.extend(check_function_schema(lib, f, check_module_schema))
     return found
