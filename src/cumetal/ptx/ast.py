@@ -70,6 +70,7 @@ class Address:
     base: Reg | Sym | None
     offset: int = 0
     coords: Vector | None = None
+    sampler: Reg | Sym | None = None  # added: texture instructions in independent mode, [tex, smp, {c}]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,7 @@ class ParamList:
     items: tuple[Operand, ...]
 
 
-Operand = Union[Reg, Imm, Sym, Sink, Vector, Address, Pair, ParamList]
+Operand = Union[Reg, Imm, Sym, Sink, Vector, Address, Pair, ParamList]  # noqa: UP007
 
 
 # ----------------------------------------------------------------------------- statements
@@ -164,7 +165,7 @@ class VarDecl:
 
 
 # Initializer: nested tuples of scalars; scalars are Imm or Sym.
-Initializer = Union[Imm, Sym, tuple]
+Initializer = Union[Imm, Sym, tuple]  # noqa: UP007
 
 
 @dataclass(slots=True)
@@ -203,7 +204,19 @@ class CallPrototype:
     noreturn: bool = False
 
 
-Statement = Union[Instruction, UnknownInstruction, Label, RegDecl, VarDecl, Pragma, LocDirective, Block, CallPrototype]
+@dataclass(slots=True)
+class TargetList:
+    """Added: ``tbl: .branchtargets L1, L2;`` (for ``brx.idx``) or ``.calltargets f1, f2;``."""
+
+    label: str
+    kind: str  # 'branchtargets' | 'calltargets'
+    targets: tuple[str, ...]
+    loc: SourceLoc
+
+
+Statement = Union[  # noqa: UP007
+    Instruction, UnknownInstruction, Label, RegDecl, VarDecl, Pragma, LocDirective, Block, CallPrototype, TargetList
+]
 
 
 # ----------------------------------------------------------------------------- functions / module
@@ -254,12 +267,21 @@ class SectionDirective:
 
 
 @dataclass(slots=True)
+class Alias:
+    """Added: module-level ``.alias name, target;`` (a function alias)."""
+
+    name: str
+    target: str
+    loc: SourceLoc
+
+
+@dataclass(slots=True)
 class Module:
     filename: str
     version: tuple[int, int] = (0, 0)
     targets: tuple[str, ...] = ()
     address_size: int = 64
-    items: list[Function | VarDecl | FileDirective | SectionDirective | Pragma] = field(default_factory=list)
+    items: list[Function | VarDecl | FileDirective | SectionDirective | Pragma | Alias] = field(default_factory=list)
 
     @property
     def functions(self) -> list[Function]:
