@@ -1,0 +1,67 @@
+"""cuLaunchKernel: validate the configuration, pack the parameters, enqueue."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from cumetal.driver.enums import CUresult
+from cumetal.driver.errors import CudaError, api
+from cumetal.driver.faults import fault_result
+from cumetal.driver.kernel_params import pack_launch_params
+from cumetal.driver.modules import max_dynamic_shared, max_threads
+from cumetal.driver.state import STATE
+
+R = CUresult
+
+
+def _dim(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what} must be an int, got {type(value).__name__}")
+    v = int(value)
+    if not 0 <= v < 2**32:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what}={v} is not an unsigned int")
+    return v
+
+
+@api(0)
+def cuLaunchKernel(  # noqa: N802
+    f: Any,
+    gridDimX: Any, gridDimY: Any, gridDimZ: Any,  # noqa: N803
+    blockDimX: Any, blockDimY: Any, blockDimZ: Any,  # noqa: N803
+    sharedMemBytes: Any, hStream: Any, kernelParams: Any, extra: Any,  # noqa: N803
+) -> tuple:
+    ctx = STATE.current()
+    fn = STATE.function(f)
+    if fn.module.context is not ctx:
+        raise CudaError(R.CUDA_ERROR_INVALID_CONTEXT, "the function's module was loaded in another context")
+    info = ctx.device.info
+    grid = (_dim(gridDimX, "gridDimX"), _dim(gridDimY, "gridDimY"), _dim(gridDimZ, "gridDimZ"))
+    block = (_dim(blockDimX, "blockDimX"), _dim(blockDimY, "blockDimY"), _dim(blockDimZ, "blockDimZ"))
+    shared = _dim(sharedMemBytes, "sharedMemBytes")
+    kernel = fn.kernel
+    if 0 in grid or 0 in block:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"grid {grid} and block {block} must not have a 0 dimension")
+    for axis, (g, gmax) in enumerate(zip(grid, info.max_grid_dim, strict=True)):
+        if g > gmax:
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"grid dimension {'xyz'[axis]}={g} exceeds {gmax}")
+    for axis, (b, bmax) in enumerate(zip(block, info.max_block_dim, strict=True)):
+        if b > bmax:
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"block dimension {'xyz'[axis]}={b} exceeds {bmax}")
+    threads = math.prod(block)
+    limit = max_threads(fn)
+    if threads > limit:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
+                        f"{threads} threads per block exceed the kernel's limit of {limit}")
+    if kernel.reqntid and tuple(kernel.reqntid) + (1,) * (3 - len(kernel.reqntid)) != block:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"kernel '{kernel.name}' requires block {kernel.reqntid} (.reqntid)")
+    if shared > max_dynamic_shared(fn):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
+                        f"{shared} bytes of dynamic shared memory requested; {max_dynamic_shared(fn)} available "
+                        f"({kernel.static_shared_size} static of {info.shared_memory_per_block})")
+    params = pack_launch_params(kernelParams, extra, kernel.params, kernel.param_size)
+    stream = STATE.stream(hStream, ctx)
+    fault = ctx.device.enqueue_launch(stream, fn.module.image, kernel.name, grid, block, shared, params)
+    if fault is not None:
+        raise CudaError(fault_result(fault))  # the device logged the details on stderr
+    return ()

@@ -1,0 +1,236 @@
+"""Modules and functions: loading PTX, finding kernels and globals, function attributes."""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+from cumetal.driver.enums import CUfunction_attribute, CUjit_option, CUresult
+from cumetal.driver.errors import CudaError, api
+from cumetal.driver.handles import CUdeviceptr, CUfunction, CUmodule
+from cumetal.driver.state import STATE, FunctionRec, LoadedModule
+from cumetal.runtime.compile import ModuleLoadError, compile_image
+
+R = CUresult
+F = CUfunction_attribute
+_LOAD_ERRORS = {
+    "invalid_image": R.CUDA_ERROR_INVALID_IMAGE,
+    "invalid_ptx": R.CUDA_ERROR_INVALID_PTX,
+    "unsupported": R.CUDA_ERROR_NO_BINARY_FOR_GPU,
+}
+
+
+def _image_bytes(image: Any) -> bytes | str:
+    if isinstance(image, str):
+        return image
+    if isinstance(image, int | np.integer) and not isinstance(image, bool):
+        if int(image) == 0:
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "image is NULL")
+        return ctypes.string_at(int(image))  # a NUL-terminated PTX string at that address
+    try:
+        return np.frombuffer(image, dtype=np.uint8).tobytes()
+    except (TypeError, ValueError, BufferError):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
+                        f"image must be PTX text (str/bytes), a buffer or an address; got {type(image).__name__}") from None
+
+
+def _load(image: Any, filename: str) -> tuple:
+    ctx = STATE.current()
+    data = _image_bytes(image)
+    try:
+        ir_module = compile_image(data, filename)
+    except ModuleLoadError as e:
+        raise CudaError(_LOAD_ERRORS[e.kind], f"{filename}: {e.message}") from None
+    if not ir_module.kernels and ir_module.failed:
+        raise CudaError(R.CUDA_ERROR_INVALID_PTX, f"{filename}: no kernel could be compiled:\n" +
+                        _failures_text(ir_module.failed))
+    if ir_module.failed:
+        print(f"cumetal: {filename}: these kernels cannot run (cuModuleGetFunction will return "
+              f"CUDA_ERROR_NOT_SUPPORTED):\n{_failures_text(ir_module.failed)}", file=sys.stderr, flush=True)
+    try:
+        img = ctx.device.load_module(ir_module)
+    except MemoryError as e:
+        raise CudaError(R.CUDA_ERROR_OUT_OF_MEMORY, str(e)) from None
+    except ValueError as e:
+        raise CudaError(R.CUDA_ERROR_INVALID_IMAGE, f"{filename}: {e}") from None
+    with STATE.lock:
+        rec = LoadedModule(STATE.new_id(), ctx, img)
+        STATE.objects[rec.handle] = rec
+        ctx.modules.add(rec.handle)
+    return (CUmodule(rec.handle),)
+
+
+def _failures_text(failed: dict) -> str:
+    lines = []
+    for name, diags in failed.items():
+        lines.append(f"  kernel '{name}':")
+        lines.extend(f"    {d}" for d in diags)
+    return "\n".join(lines)
+
+
+@api(1)
+def cuModuleLoadData(image: Any) -> tuple:  # noqa: N802
+    return _load(image, "<cuModuleLoadData>")
+
+
+@api(1)
+def cuModuleLoadDataEx(image: Any, numOptions: Any, options: Any, optionValues: Any) -> tuple:  # noqa: N802, N803
+    """JIT options are accepted and ignored (there is no JIT log to fill: errors go to stderr)."""
+    n = int(numOptions) if hasattr(numOptions, "__index__") else -1
+    opts = list(options or [])
+    vals = list(optionValues or [])
+    if n < 0 or len(opts) != n or len(vals) != n:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
+                        f"numOptions={numOptions!r} but {len(opts)} options and {len(vals)} values given")
+    for o in opts:
+        try:
+            CUjit_option(int(o))
+        except (ValueError, TypeError):
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{o!r} is not a CUjit_option") from None
+    return _load(image, "<cuModuleLoadDataEx>")
+
+
+@api(1)
+def cuModuleLoad(fname: Any) -> tuple:  # noqa: N802
+    STATE.current()
+    if isinstance(fname, bytes):
+        fname = os.fsdecode(fname)
+    if not isinstance(fname, str | os.PathLike):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"fname must be a path, got {type(fname).__name__}")
+    path = os.fspath(fname)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise CudaError(R.CUDA_ERROR_FILE_NOT_FOUND, f"{path}: no such file") from None
+    except OSError as e:
+        raise CudaError(R.CUDA_ERROR_FILE_NOT_FOUND, f"{path}: {e.strerror}") from None
+    return _load(data, path)
+
+
+@api(0)
+def cuModuleUnload(hmod: Any) -> tuple:  # noqa: N802
+    STATE.require_init()
+    rec = STATE.module(hmod)
+    with STATE.lock:
+        for fh in rec.functions.values():
+            STATE.objects.pop(fh, None)
+        STATE.objects.pop(rec.handle, None)
+        rec.context.modules.discard(rec.handle)
+    rec.context.device.unload_module(rec.image)
+    return ()
+
+
+def _name(name: Any) -> str:
+    if isinstance(name, bytes):
+        return name.decode("utf-8", "replace")
+    if isinstance(name, str):
+        return name
+    raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"name must be str or bytes, got {type(name).__name__}")
+
+
+@api(1)
+def cuModuleGetFunction(hmod: Any, name: Any) -> tuple:  # noqa: N802
+    STATE.require_init()
+    rec = STATE.module(hmod)
+    n = _name(name)
+    module = rec.image.module
+    with STATE.lock:
+        if n in rec.functions:
+            return (CUfunction(rec.functions[n]),)
+        if n in module.kernels:
+            fn = FunctionRec(STATE.new_id(), rec, module.kernels[n])
+            STATE.objects[fn.handle] = fn
+            rec.functions[n] = fn.handle
+            return (CUfunction(fn.handle),)
+    if n in module.failed:
+        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"kernel '{n}' could not be compiled:\n" +
+                        _failures_text({n: module.failed[n]}))
+    raise CudaError(R.CUDA_ERROR_NOT_FOUND, f"no kernel named '{n}' in the module"
+                    + (f" (kernels: {', '.join(module.kernels)})" if module.kernels else ""))
+
+
+@api(2)
+def cuModuleGetGlobal(hmod: Any, name: Any) -> tuple:  # noqa: N802
+    STATE.require_init()
+    rec = STATE.module(hmod)
+    n = _name(name)
+    if n not in rec.image.symbols:
+        raise CudaError(R.CUDA_ERROR_NOT_FOUND, f"no global named '{n}' in the module")
+    addr, size = rec.image.symbols[n]
+    return (CUdeviceptr(addr), size)
+
+
+def max_threads(fn: FunctionRec) -> int:
+    limit = STATE.device.info.max_threads_per_block
+    for dims in (fn.kernel.reqntid, fn.kernel.maxntid):
+        if dims:
+            limit = min(limit, math.prod(dims))
+    return limit
+
+
+def max_dynamic_shared(fn: FunctionRec) -> int:
+    total = STATE.device.info.shared_memory_per_block
+    return fn.max_dynamic_shared or max(0, total - fn.kernel.static_shared_size)
+
+
+@api(1)
+def cuFuncGetAttribute(attrib: Any, hfunc: Any) -> tuple:  # noqa: N802
+    STATE.require_init()
+    try:
+        attr = F(int(attrib))
+    except (ValueError, TypeError):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{attrib!r} is not a CUfunction_attribute") from None
+    fn = STATE.function(hfunc)
+    k = fn.kernel
+    cc = STATE.device.info.compute_capability
+    values = {
+        F.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: max_threads(fn),
+        F.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: k.static_shared_size,
+        F.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: sum(
+            g.size for g in fn.module.image.module.globals.values() if g.space == "const"),
+        F.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: k.local_size,
+        F.CU_FUNC_ATTRIBUTE_NUM_REGS: 0,  # no register allocation happens on this device
+        F.CU_FUNC_ATTRIBUTE_PTX_VERSION: cc[0] * 10 + cc[1],
+        F.CU_FUNC_ATTRIBUTE_BINARY_VERSION: cc[0] * 10 + cc[1],
+        F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: max_dynamic_shared(fn),
+        F.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: -1,
+    }
+    if attr == F.CU_FUNC_ATTRIBUTE_MAX:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "CU_FUNC_ATTRIBUTE_MAX is not an attribute")
+    return (int(values.get(attr, 0)),)
+
+
+@api(0)
+def cuFuncSetAttribute(hfunc: Any, attrib: Any, value: Any) -> tuple:  # noqa: N802
+    STATE.require_init()
+    fn = STATE.function(hfunc)
+    try:
+        attr = F(int(attrib))
+    except (ValueError, TypeError):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{attrib!r} is not a CUfunction_attribute") from None
+    v = int(value)
+    if attr == F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        room = STATE.device.info.shared_memory_per_block - fn.kernel.static_shared_size
+        if not 0 <= v <= room:
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"at most {room} bytes of dynamic shared memory fit")
+        fn.max_dynamic_shared = v
+    elif attr == F.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        if not -1 <= v <= 100:
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "carveout is a percentage (or -1)")
+    elif attr not in (F.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, F.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+                      F.CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH, F.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                      F.CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{attr.name} is read-only")
+    return ()
+
+
+@api(1)
+def cuFuncGetName(hfunc: Any) -> tuple:  # noqa: N802
+    STATE.require_init()
+    return (STATE.function(hfunc).kernel.name.encode(),)

@@ -1,0 +1,188 @@
+"""The device protocol: what the driver API needs from a backend.
+
+One protocol serves every backend (the eager CPU device now; Metal later). It is shaped for an
+asynchronous device:
+
+* a **stream** is an ordered queue of operations; ``enqueue_*`` only promises ordering within the
+  stream. An eager device may run the operation before returning (the CPU device does).
+* an **event** is recorded into a stream and completes when everything before it in that stream
+  has completed; it carries a timestamp when created with timing.
+* **faults** are collected per stream. ``enqueue_launch`` returns a fault it already knows about
+  (eager devices), and the fault stays pending on the stream until a synchronizing call
+  (``synchronize``, ``synchronize_all``, ``event_synchronize``) hands it back, exactly once.
+* host memory is addressed by plain integers: the devices share the process's address space
+  (unified memory), so a copy is ``(dst, src, nbytes)`` whichever side each address is on.
+  ``keepalive`` lets a caller pin the Python object owning host memory until the copy has run.
+* device printf output is written to stdout when the kernel completes; a kernel fault is also
+  logged on stderr (kernel, instruction, address) when it is detected.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from cumetal.ir import Module as IRModule
+
+FAULT_CODES = ("illegal_address", "misaligned_address", "illegal_instruction", "trap", "timeout", "launch_failure")
+
+
+@dataclass(frozen=True)
+class DeviceFault:
+    """A kernel that failed on the device. ``code`` is one of :data:`FAULT_CODES`."""
+
+    code: str
+    message: str
+    kernel: str
+
+    def __str__(self) -> str:
+        return f"kernel '{self.kernel}': {self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """Static properties the driver reports through cuDeviceGetAttribute and friends."""
+
+    name: str
+    total_memory: int
+    multiprocessor_count: int
+    warp_size: int = 32
+    max_threads_per_block: int = 1024
+    max_block_dim: tuple[int, int, int] = (1024, 1024, 1024)
+    max_grid_dim: tuple[int, int, int] = (2**31 - 1, 65535, 65535)
+    shared_memory_per_block: int = 32 * 1024
+    total_constant_memory: int = 64 * 1024
+    compute_capability: tuple[int, int] = (8, 0)
+    clock_rate_khz: int = 1_000_000
+    max_threads_per_multiprocessor: int = 1024
+    registers_per_block: int = 65536
+    l2_cache_size: int = 0
+    integrated: bool = True
+    concurrent_kernels: bool = False
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+class ModuleImage:
+    """A module loaded on a device: the IR plus the device addresses of its globals."""
+
+    def __init__(self, module: IRModule, symbols: dict[str, tuple[int, int]]) -> None:
+        self.module = module
+        self.symbols = symbols  # name -> (device address, size in bytes)
+
+    def symbol_addresses(self) -> dict[str, int]:
+        return {name: addr for name, (addr, _size) in self.symbols.items()}
+
+
+class Stream:
+    """Base of a device's stream objects (opaque to the driver)."""
+
+    def __init__(self, *, blocking: bool = True, legacy_default: bool = False) -> None:
+        self.blocking = blocking  # False: CU_STREAM_NON_BLOCKING (no implicit sync with the null stream)
+        self.legacy_default = legacy_default
+        self.pending_faults: list[DeviceFault] = []
+
+    def take_faults(self) -> list[DeviceFault]:
+        faults, self.pending_faults = self.pending_faults, []
+        return faults
+
+
+class Event:
+    """Base of a device's event objects (opaque to the driver)."""
+
+    def __init__(self, *, timing: bool = True) -> None:
+        self.timing = timing
+        self.recorded = False
+
+
+class Device(ABC):
+    """A device that can hold memory, load modules and run kernels in stream order."""
+
+    info: DeviceInfo
+
+    # ---- memory (addresses are in the process's address space)
+    @abstractmethod
+    def allocate(self, size: int, *, host: bool = False) -> int:
+        """Allocate ``size`` bytes (zeroed, 256-byte aligned). Raises MemoryError when exhausted."""
+
+    @abstractmethod
+    def free(self, address: int) -> None:
+        """Free an allocation by its base address, after work already enqueued that may use it."""
+
+    @abstractmethod
+    def allocation(self, address: int) -> tuple[int, int, bool] | None:
+        """``(base, size, is_host)`` of the live allocation containing ``address``, or None."""
+
+    @abstractmethod
+    def memory_info(self) -> tuple[int, int]:
+        """``(free, total)`` bytes."""
+
+    # ---- modules
+    @abstractmethod
+    def load_module(self, module: IRModule) -> ModuleImage:
+        """Allocate and initialize the module's globals; prepare its kernels."""
+
+    @abstractmethod
+    def unload_module(self, image: ModuleImage) -> None: ...
+
+    # ---- streams and work
+    @abstractmethod
+    def create_stream(self, *, blocking: bool = True, legacy_default: bool = False) -> Stream: ...
+
+    @abstractmethod
+    def destroy_stream(self, stream: Stream) -> None:
+        """Release the stream once its enqueued work has completed."""
+
+    @abstractmethod
+    def enqueue_copy(self, stream: Stream, dst: int, src: int, nbytes: int, keepalive: Any = None) -> None: ...
+
+    @abstractmethod
+    def enqueue_memset(self, stream: Stream, dst: int, pattern: bytes, count: int) -> None:
+        """Write ``count`` copies of ``pattern`` (1, 2 or 4 bytes) from ``dst``."""
+
+    @abstractmethod
+    def enqueue_launch(
+        self,
+        stream: Stream,
+        image: ModuleImage,
+        kernel: str,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        dynamic_shared: int,
+        params: bytes,
+    ) -> DeviceFault | None:
+        """Run ``kernel`` with the packed parameter buffer ``params`` after earlier stream work."""
+
+    @abstractmethod
+    def stream_wait_event(self, stream: Stream, event: Event) -> None: ...
+
+    @abstractmethod
+    def stream_done(self, stream: Stream) -> bool: ...
+
+    @abstractmethod
+    def synchronize(self, stream: Stream) -> list[DeviceFault]:
+        """Wait for the stream's work; return (and clear) its pending faults."""
+
+    @abstractmethod
+    def synchronize_all(self, streams: list[Stream]) -> list[DeviceFault]: ...
+
+    # ---- events
+    @abstractmethod
+    def create_event(self, *, timing: bool = True) -> Event: ...
+
+    @abstractmethod
+    def destroy_event(self, event: Event) -> None: ...
+
+    @abstractmethod
+    def record_event(self, stream: Stream, event: Event) -> None: ...
+
+    @abstractmethod
+    def event_done(self, event: Event) -> bool: ...
+
+    @abstractmethod
+    def event_synchronize(self, event: Event) -> list[DeviceFault]:
+        """Wait for the event; return (and clear) pending faults of the stream it was recorded in."""
+
+    @abstractmethod
+    def event_elapsed_ms(self, start: Event, end: Event) -> float:
+        """Milliseconds between two completed, timed events."""
