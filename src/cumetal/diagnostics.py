@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cumetal.ptx.ast import NO_LOC, SourceLoc
+from cumetal.source import NO_LOC, SourceLoc
 
 SEVERITIES = ("error", "warning", "note")
 

@@ -8,7 +8,7 @@ from cumetal.ir.nodes import Const, Function, Inst, Module, SymAddr, Value, Var
 
 def _val(v: Value) -> str:
     if isinstance(v, Var):
-        return f"%{v.name or 'v'}{v.id}"
+        return f"%{v.name}.{v.id}" if v.name else f"%v{v.id}"
     if isinstance(v, Const):
         return f"{v.type}:0x{v.bits:x}"
     if isinstance(v, SymAddr):

@@ -12,7 +12,7 @@ import struct
 from dataclasses import dataclass, field
 
 from cumetal.ir import types as T
-from cumetal.ptx.ast import NO_LOC, SourceLoc
+from cumetal.source import NO_LOC, SourceLoc
 
 
 @dataclass(eq=False, slots=True)

@@ -102,13 +102,19 @@ class Ctx:
         self.loc: ast.SourceLoc = ast.NO_LOC
         self.text = ""
         self._label_count = 0
+        self.temps: set[int] = set()  # ids of lowering temporaries (foldable into registers)
         self.calls: set[str] = set()  # names of device functions called (direct)
         self.indirect_calls = False
 
     # ------------------------------------------------------------------ emission
-    def emit(self, op: str, dst_type: str | None, *args: Value, **attrs) -> Var | None:
-        """Append ``op`` (guarded by the current instruction's guard); return its result var."""
+    def emit(self, op: str, dst_type: str | None, *args: Value, **attrs) -> Value | None:
+        """Append ``op`` (guarded by the current instruction's guard); return its result var
+        (or a constant, when a width change or bitcast of a constant folds away)."""
+        if op in _FOLDABLE and dst_type and isinstance(args[0], Const) and len(args) == 1:
+            return _fold_cast(op, dst_type, args[0])
         dst = self.fn.new_var(dst_type) if dst_type else None
+        if dst is not None:
+            self.temps.add(dst.id)
         self.append(Inst(op, (dst,) if dst else (), tuple(args), attrs))
         return dst
 
@@ -325,6 +331,15 @@ class Ctx:
     def _is_nonreg_symbol(self, name: str) -> bool:
         sym = self.lookup(name)
         return sym is not None and sym.kind not in ("reg",)
+
+
+_FOLDABLE = frozenset({"zext", "sext", "trunc", "bitcast"})
+
+
+def _fold_cast(op: str, t: str, c: Const) -> Const:
+    if op == "sext":
+        return Const.int(t, T.to_signed(c.bits, c.type))
+    return Const(t, c.bits & T.mask(t))  # zext, trunc and bitcast keep the bit pattern
 
 
 _TERMINATORS = frozenset({"br", "cbr", "brx", "ret", "exit", "trap", "unreachable"})

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from cumetal.diagnostics import Diagnostic
 from cumetal.ir import verify_function
 from cumetal.ir.nodes import Function, GlobalVar, Module, Param
+from cumetal.passes.cleanup import drop_unreachable, fold_temporaries
 from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, Scope, Symbol, ir_type
 from cumetal.passes.semantics import SEMANTICS, unsupported_reason
 from cumetal.ptx import ast
@@ -157,6 +158,8 @@ class ModuleLowering:
         fn.uses_dynamic_shared = bool(state.extern_shared or self.extern_shared)
         fn.local_size = _align_up(state.local_end, 16)
         fn.calls = sorted(ctx.calls)
+        fold_temporaries(fn, ctx.temps)
+        drop_unreachable(fn)
         problems = verify_function(fn)
         if problems:
             raise LoweringError("internal IR verification failed: " + "; ".join(problems[:3]), f.loc)

@@ -10,15 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-
-@dataclass(frozen=True, slots=True)
-class SourceLoc:
-    file: str
-    line: int  # 1-based
-    col: int  # 1-based
-
-
-NO_LOC = SourceLoc("<none>", 0, 0)
+from cumetal.source import NO_LOC, SourceLoc  # noqa: F401  (re-exported)
 
 
 # ----------------------------------------------------------------------------- operands
