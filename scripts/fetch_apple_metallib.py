@@ -102,13 +102,14 @@ def _download_wheel(dest: Path) -> Path:
         sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
         "--platform", "macosx_14_0_arm64", "--python-version", "3.12",
         f"mlx-metal=={MLX_VERSION}", "-d", str(dest), "--disable-pip-version-check", "-q",
+        "--retries", "1", "--timeout", "30",  # offline machines: fail in about a minute, not five
     ]  # fmt: skip
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise FetchError(f"pip download of mlx-metal=={MLX_VERSION} failed: {exc}") from exc
     if done.returncode != 0 or not wheel.exists():
-        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
         raise FetchError(f"pip download of mlx-metal=={MLX_VERSION} failed: {' | '.join(tail) or 'no wheel'}")
     return wheel
 

@@ -58,6 +58,15 @@ def test_mlx_container_rules_hold(mlx_lib):
     assert validate_container(mlx_lib) == []
 
 
+def test_mlx_flipped_byte_names_the_kernel(mlx_lib, mlx_metallib_bytes):
+    victim = mlx_lib.functions[12_345]
+    data = bytearray(mlx_metallib_bytes)
+    data[victim.module_offset + victim.module_size // 2] ^= 0x01
+    found = validate_metallib(bytes(data), check_schema=False)
+    assert [(p.rule, p.kernel) for p in found] == [("function.hash", victim.name)]
+    assert found[0].offset == victim.group.find("HASH").offset
+
+
 def test_mlx_schema_on_random_sample(mlx_metallib_bytes):
     sample = set(random.Random(2024).sample(range(MLX_KERNELS), 200))
     assert validate_metallib(mlx_metallib_bytes, schema_sample=sample) == []
