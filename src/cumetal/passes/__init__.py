@@ -25,12 +25,25 @@ def compile_ptx(text: str | bytes, filename: str = "<ptx>", *, strict: bool = Fa
     if errors:
         raise CompileError(result.diagnostics)
     module = lower_module(result.module, filename)
+    _attach_source_lines(module.diagnostics, text, filename)
     module.diagnostics[:0] = result.diagnostics
     if any(d.severity == "error" for d in module.diagnostics if d.message.startswith("constant memory")):
         raise CompileError(module.diagnostics)
     if not module.kernels and module.failed:
         raise CompileError(module.diagnostics)
     return module
+
+
+def _attach_source_lines(diagnostics: list[Diagnostic], text: str | bytes, filename: str) -> None:
+    """Give lowering diagnostics their source line, so they print with a caret like parse errors."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    lines = None
+    for d in diagnostics:
+        if d.source_line is None and d.loc.file == filename and d.loc.line > 0:
+            lines = lines or text.splitlines()
+            if d.loc.line <= len(lines):
+                d.source_line = lines[d.loc.line - 1]
 
 
 __all__ = ["CompileError", "compile_ptx"]

@@ -278,6 +278,9 @@ class Ctx:
             return SymAddr(name, sym.kind, "i64", offset)
         if sym.kind == "kparam":
             return SymAddr(name, "param", "i64", offset)
+        if sym.kind == "kernel":
+            raise LoweringError(f"taking the address of kernel '{name}' means dynamic parallelism (kernels "
+                                "launching kernels), which Metal cannot do (spec §2.2)")
         if sym.kind == "fparam" and not sym.by_value and sym.var is not None:
             return self.add_offset(sym.var, offset)
         if sym.kind == "reg" and sym.var is not None:

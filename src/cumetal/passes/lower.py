@@ -60,6 +60,8 @@ class ModuleLowering:
             if isinstance(item, ast.VarDecl):
                 self._module_var(item)
             elif isinstance(item, ast.Function):
+                if item.kind == "entry":
+                    self.symbols.setdefault(item.name, Symbol("kernel"))
                 if item.kind == "func":
                     self.symbols[item.name] = Symbol("func")
                     if item.body is not None or item.name not in self.func_decls:

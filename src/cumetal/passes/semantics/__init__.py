@@ -18,6 +18,7 @@ SEMANTICS: dict[str, SemanticsFn] = {}
 # Opcode-root prefixes the target cannot support, with the reason given to the user.
 UNSUPPORTED: dict[str, str] = {
     "cluster": "thread-block clusters do not exist on Apple GPUs",
+    "barrier.cluster": "thread-block clusters do not exist on Apple GPUs",
     "mbarrier": "mbarrier (Hopper transaction barriers) has no Metal equivalent",
     "cp.async.bulk": "bulk/TMA asynchronous copies have no Metal equivalent",
     "cp.reduce.async.bulk": "bulk asynchronous reductions have no Metal equivalent",
