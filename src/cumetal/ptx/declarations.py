@@ -68,29 +68,26 @@ class TokenCursor:
             self.start = m.start(kind)
             self.end = m.end()
             return
+        while kind == JUNK:  # report once per line and skip the rest of that line
+            start = m.start(kind)
+            ch = m.group(kind)
+            shown = repr(ch) if not ch.isprintable() or ch == "\ufffd" else f"'{ch}'"
+            self.diag("error", f"invalid character {shown}", start)
+            nl = self.text.find("\n", start)
+            m = _match(self.text, len(self.text) if nl < 0 else nl)
+            kind = m.lastgroup
         self.kind = kind
         self.val = m.group(kind)
         self.start = m.start(kind)
         self.end = m.end()
-        if kind == JUNK or kind == BADCOMMENT or kind == BADSTR:
-            self._bad_token(kind)
-
-    def _bad_token(self, kind: str) -> None:
-        text = self.text
         if kind == BADCOMMENT:
             self.diag("error", "unterminated /* comment", self.start)
-            self.kind, self.val, self.start, self.end = EOF, "", len(text), len(text)
+            n = len(self.text)
+            self.kind, self.val, self.start, self.end = EOF, "", n, n
         elif kind == BADSTR:
             self.diag("error", "unterminated string literal", self.start)
             self.kind = STRING
             self.val = self.val + '"'
-        else:  # junk: report once per line and skip the rest of that line
-            ch = self.val
-            shown = repr(ch) if not ch.isprintable() or ch == "\ufffd" else f"'{ch}'"
-            self.diag("error", f"invalid character {shown}", self.start)
-            nl = text.find("\n", self.start)
-            self.end = len(text) if nl < 0 else nl
-            self.advance()
 
     def describe(self) -> str:
         if self.kind == EOF:

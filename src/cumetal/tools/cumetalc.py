@@ -1,0 +1,204 @@
+"""``cumetalc``: the nvcc-like CuMetal compiler driver.
+
+    cumetalc --parse-only kernel.ptx …       syntax check (exit 0 clean, 1 errors, 2 usage)
+    cumetalc --coverage kernel.ptx           which opcodes the file uses and whether CuMetal runs them
+    cumetalc kernel.ptx -o kernel.metallib   compile (back ends are wired in by later stages)
+
+Output modes are entries of ``MODES``: a later stage adds ``--emit=ir|msl|metallib`` by registering
+a handler there; the argument parsing and diagnostics plumbing stay as they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from cumetal import __version__
+from cumetal.ptx import ast as A
+from cumetal.ptx import parse
+from cumetal.ptx.parser import ParseResult
+from cumetal.ptx.printer import instruction_text
+from cumetal.ptx.table import TABLE
+
+PROG = "cumetalc"
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _ArgParser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = _ArgParser(
+        prog=PROG,
+        description="CuMetal compiler driver: PTX in; parse, check coverage, or compile.",
+        epilog="Exit status: 0 success, 1 errors in the input, 2 usage errors.",
+    )
+    p.add_argument("inputs", nargs="*", metavar="INPUT", help="PTX files (.ptx)")
+    p.add_argument("-o", dest="output", metavar="OUT", help="output file (default: stdout for reports)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--parse-only", action="store_true", help="only check the syntax of the inputs")
+    mode.add_argument("--coverage", action="store_true",
+                      help="list the opcodes the inputs use with counts and CuMetal support status")
+    p.add_argument("--ptx-strict", action="store_true",
+                   help="unrecognised PTX instructions are errors instead of warnings")
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    return p
+
+
+@dataclass
+class Job:
+    """What a mode handler gets: parsed inputs (diagnostics already printed) and options."""
+
+    args: argparse.Namespace
+    results: list[tuple[str, ParseResult]]
+    out: TextIO
+    err: TextIO
+
+
+def _mode_parse_only(job: Job) -> int:
+    return 0
+
+
+def _mode_coverage(job: Job) -> int:
+    from cumetal.passes.support import opcode_support  # the lowering layer owns the answer
+
+    counts: Counter[str] = Counter()
+    first: dict[str, A.Instruction | A.UnknownInstruction] = {}
+    for _, res in job.results:
+        for ins in iter_instructions(res.module):
+            key = instruction_text(ins).split(" ", 1)[0] if isinstance(ins, A.Instruction) else ins.opcode
+            counts[key] += 1
+            first.setdefault(key, ins)
+    rows = []
+    by_status: Counter[str] = Counter()
+    for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        ins = first[key]
+        if isinstance(ins, A.UnknownInstruction):
+            status, reason = "unknown", ins.reason
+        else:
+            status, reason = opcode_support(ins)
+        by_status[status] += n
+        rows.append((key, n, status, reason))
+    w = max([len("opcode")] + [len(r[0]) for r in rows])
+    lines = [f"{'opcode':<{w}}  {'count':>7}  {'status':<12} reason"]
+    for key, n, status, reason in rows:
+        lines.append(f"{key:<{w}}  {n:>7}  {status:<12} {reason}".rstrip())
+    total = sum(counts.values())
+    summary = ", ".join(f"{c} {s}" for s, c in sorted(by_status.items()))
+    lines.append(f"{total} instructions, {len(counts)} distinct opcodes: {summary or 'none'}")
+    blocking = by_status["unsupported"] + by_status["unknown"] + by_status["not yet"]
+    lines.append("verdict: " + ("every instruction is supported" if total and not blocking else
+                                f"{blocking} instruction(s) cannot run on CuMetal yet" if blocking else
+                                "no instructions"))
+    _write(job, "\n".join(lines) + "\n")
+    return 0
+
+
+def _mode_compile(job: Job) -> int:
+    job.err.write(f"{PROG}: error: code generation is not available yet; use --parse-only or --coverage\n")
+    return 1
+
+
+# name -> (handler, selected?) ; later stages add e.g. "emit" for --emit=ir|msl|metallib
+MODES: dict[str, Callable[[Job], int]] = {
+    "parse-only": _mode_parse_only,
+    "coverage": _mode_coverage,
+    "compile": _mode_compile,
+}
+
+
+def _select_mode(args: argparse.Namespace) -> str:
+    if args.parse_only:
+        return "parse-only"
+    if args.coverage:
+        return "coverage"
+    return "compile"
+
+
+def iter_instructions(module: A.Module):
+    """Every Instruction / UnknownInstruction of the module's function bodies, in order."""
+    for fn in module.functions:
+        if fn.body is None:
+            continue
+        stack = [iter(fn.body.statements)]
+        while stack:
+            for s in stack[-1]:
+                if isinstance(s, A.Instruction | A.UnknownInstruction):
+                    yield s
+                elif isinstance(s, A.Block):
+                    stack.append(iter(s.statements))
+                    break
+            else:
+                stack.pop()
+
+
+def _write(job: Job, text: str) -> None:
+    if job.args.output:
+        Path(job.args.output).write_text(text)
+    else:
+        job.out.write(text)
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = build_arg_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as e:
+        err.write(f"{PROG}: error: {e} (see '{PROG} --help')\n")
+        return 2
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    if args.version:
+        out.write(f"{PROG} (CuMetal) {__version__}; PTX ISA up to 9.x, {len(TABLE)} instruction roots\n")
+        return 0
+    if not args.inputs:
+        err.write(f"{PROG}: error: no input files (see '{PROG} --help')\n")
+        return 2
+    mode = _select_mode(args)
+    results: list[tuple[str, ParseResult]] = []
+    failed = False
+    for name in args.inputs:
+        if name.endswith((".cu", ".cuh")):
+            err.write(f"{PROG}: error: {name}: CUDA C++ input is not supported yet (give PTX)\n")
+            failed = True
+            continue
+        try:
+            data = Path(name).read_bytes()
+        except OSError as e:
+            err.write(f"{PROG}: error: cannot read '{name}': {e.strerror or e}\n")
+            failed = True
+            continue
+        res = parse(data, name, strict=args.ptx_strict)
+        for d in res.diagnostics:
+            err.write(d.format() + "\n")
+        n_err = sum(1 for d in res.diagnostics if d.severity == "error")
+        n_warn = sum(1 for d in res.diagnostics if d.severity == "warning")
+        if n_err or n_warn:
+            err.write(f"{name}: {n_err} error(s), {n_warn} warning(s)\n")
+        failed |= n_err > 0
+        results.append((name, res))
+    if failed:
+        return 1
+    try:
+        return MODES[mode](Job(args, results, out, err))
+    except OSError as e:
+        err.write(f"{PROG}: error: cannot write '{args.output}': {e.strerror or e}\n")
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
