@@ -14,7 +14,7 @@ pointers, so CuMetal writes the bitcode itself.  See docs/bitcode-writer.md.
 from .attributes import Attribute, attrs, enum_attr, int_attr, string_attr, type_attr
 from .builder import IRBuilder
 from .instructions import Instruction, Phi, Switch
-from .metadata import MDNode, MDString, Metadata, ValueAsMetadata, md, md_tuple
+from .metadata import SELF, DistinctMDNode, MDNode, MDString, Metadata, ValueAsMetadata, md, md_tuple
 from .module import AIR_DATALAYOUT, Module
 from .printer import to_llvm_text
 from .types import (
@@ -82,7 +82,7 @@ from .writer import write_bitcode
 __all__ = [
     "AIR_DATALAYOUT", "Argument", "ArrayType", "Attribute", "BFLOAT", "BasicBlock", "Constant",
     "ConstantAggregate", "ConstantExpr", "ConstantFP", "ConstantInt", "ConstantNull", "ConstantString",
-    "DOUBLE", "FLOAT", "FloatType", "Function", "FunctionType", "GlobalVariable", "HALF", "I1", "I16",
+    "DOUBLE", "DistinctMDNode", "SELF", "FLOAT", "FloatType", "Function", "FunctionType", "GlobalVariable", "HALF", "I1", "I16",
     "I32", "I64", "I8", "IRBuilder", "Instruction", "IntType", "LABEL", "METADATA", "MDNode", "MDString",
     "Metadata", "Module", "NamedStructType", "Phi", "PointerType", "Poison", "StructType", "Switch", "Type",
     "Undef", "VOID", "Value", "ValueAsMetadata", "VectorType", "array", "attrs", "const_addrspacecast",

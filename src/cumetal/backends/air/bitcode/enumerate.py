@@ -16,7 +16,7 @@ from .instructions import (
     Instruction,
     Load,
 )
-from .metadata import MDNode, MDString, Metadata, ValueAsMetadata
+from .metadata import DistinctMDNode, MDNode, MDString, Metadata, ValueAsMetadata
 from .module import Module
 from .types import (
     ArrayType,
@@ -127,14 +127,14 @@ class ModuleEnumeration:
             self._md_seen.add(m)
             self.md_strings.append(m)
             return
+        self._md_seen.add(m)  # before the operands: distinct nodes may form cycles
         if isinstance(m, ValueAsMetadata):
             self._add_module_constant(m.value)
-        elif isinstance(m, MDNode):
+        elif isinstance(m, (MDNode, DistinctMDNode)):
             for op in m.operands:
                 self._walk_md(op, pending)
         else:
             raise TypeError(f"unsupported metadata {m!r}")
-        self._md_seen.add(m)
         pending.append(m)
 
     def md_kind_id(self, name: str) -> int:

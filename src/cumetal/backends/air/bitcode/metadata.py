@@ -1,7 +1,8 @@
 """Metadata: strings, uniqued tuples and values wrapped as metadata (what ``!air.kernel`` needs).
 
 Nodes are structural (frozen): two equal tuples are one node, as LLVM uniques them.
-Distinct nodes and debug-info nodes are not modelled: Apple's AIR kernels do not need them.
+``DistinctMDNode`` has identity and may refer to itself (Apple's alias-scope nodes do:
+``!25 = distinct !{!25, !26, !"air-alias-scope-arg(0)"}``).  Debug-info nodes are not modelled.
 """
 
 from __future__ import annotations
@@ -35,6 +36,25 @@ class ValueAsMetadata(Metadata):
 @dataclass(frozen=True)
 class MDNode(Metadata):
     operands: tuple[Metadata | None, ...]
+
+
+class _Self:
+    def __repr__(self) -> str:
+        return "SELF"
+
+
+SELF = _Self()  # placeholder for a distinct node's reference to itself
+
+
+class DistinctMDNode(Metadata):
+    """``distinct !{...}``: never merged with an equal node."""
+
+    def __init__(self, *items: MDLike | _Self) -> None:
+        self.operands: tuple[Metadata | None, ...] = tuple(
+            self if x is SELF else md(x) for x in items)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return f"<DistinctMDNode {len(self.operands)} operands>"
 
 
 MDLike = Metadata | Value | str | None | Iterable["MDLike"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .attributes import EMPTY, AttrSet
-from .metadata import MDLike, MDNode, md
+from .metadata import DistinctMDNode, MDLike, MDNode, md
 from .types import FunctionType, NamedStructType, Type
 from .values import Constant, Function, GlobalValue, GlobalVariable
 
@@ -22,7 +22,7 @@ class Module:
         self.datalayout = datalayout
         self.globals: list[GlobalVariable] = []
         self.functions: list[Function] = []
-        self.named_metadata: dict[str, list[MDNode]] = {}
+        self.named_metadata: dict[str, list[MDNode | DistinctMDNode]] = {}
         self.struct_types: list[NamedStructType] = []
         self._symbols: dict[str, GlobalValue] = {}
 
@@ -67,12 +67,12 @@ class Module:
         return self._symbols.get(name)
 
     # -- metadata
-    def add_named_metadata(self, name: str, *nodes: MDLike) -> list[MDNode]:
+    def add_named_metadata(self, name: str, *nodes: MDLike) -> list[MDNode | DistinctMDNode]:
         """Append operands to ``!name`` (created if missing). Each operand must be a tuple."""
         ops = self.named_metadata.setdefault(name, [])
         for n in nodes:
             node = md(n)
-            if not isinstance(node, MDNode):
+            if not isinstance(node, (MDNode, DistinctMDNode)):
                 raise TypeError(f"operands of !{name} must be metadata tuples, got {n!r}")
             ops.append(node)
         return ops

@@ -37,7 +37,7 @@ from .instructions import (
     Unreachable,
     fmf_text,
 )
-from .metadata import MDNode, MDString, Metadata, ValueAsMetadata
+from .metadata import DistinctMDNode, MDNode, MDString, Metadata, ValueAsMetadata
 from .module import Module
 from .names import escape_bytes, quote_name
 from .types import ArrayType, NamedStructType, PointerType, VectorType, VoidType
@@ -151,7 +151,7 @@ class _Printer:
     def print(self) -> str:
         m, out = self.m, []
         for node in self.e.md_nodes:
-            if isinstance(node, MDNode):
+            if isinstance(node, (MDNode, DistinctMDNode)):
                 self.md_numbers[node] = len(self.md_numbers)
         if m.source_filename:
             out.append(f'source_filename = "{escape_bytes(m.source_filename.encode())}"')
@@ -174,7 +174,8 @@ class _Printer:
             out.append(f"!{quote_name(name)} = !{{{', '.join(self.md_ref(n) for n in nodes)}}}")
         for node, num in self.md_numbers.items():
             body = ", ".join(self.md_ref(op) for op in node.operands)  # type: ignore[attr-defined]
-            out.append(f"!{num} = !{{{body}}}")
+            distinct = "distinct " if isinstance(node, DistinctMDNode) else ""
+            out.append(f"!{num} = {distinct}!{{{body}}}")
         return "\n".join(out) + "\n"
 
     def global_var(self, g: GlobalVariable) -> str:

@@ -49,7 +49,7 @@ from .instructions import (
     Unreachable,
     fmf_bits,
 )
-from .metadata import MDNode, ValueAsMetadata
+from .metadata import DistinctMDNode, MDNode, ValueAsMetadata
 from .module import Module
 from .types import (
     ArrayType,
@@ -369,8 +369,9 @@ class _ModuleWriter:
         for m in e.md_nodes:
             if isinstance(m, ValueAsMetadata):
                 w.record(2, [e.type_id(m.value.type), e.value_ids[m.value]])
-            elif isinstance(m, MDNode):
-                w.record(3, [0 if op is None else e.md_ids[op] + 1 for op in m.operands])
+            elif isinstance(m, (MDNode, DistinctMDNode)):
+                code = 5 if isinstance(m, DistinctMDNode) else 3
+                w.record(code, [0 if op is None else e.md_ids[op] + 1 for op in m.operands])
         for name, nodes in self.m.named_metadata.items():
             w.record(4, _chars(name))
             w.record(10, [e.md_ids[n] for n in nodes])
