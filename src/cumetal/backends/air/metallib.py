@@ -132,7 +132,7 @@ class HeaderExtension:
 
 @dataclass(frozen=True, slots=True)
 class Metallib:
-    data: bytes
+    data: bytes = field(repr=False)  # the whole file; kept out of repr (mlx's is 146 MB)
     header: MetallibHeader
     functions: tuple[MetallibFunction, ...]
     extension: HeaderExtension
