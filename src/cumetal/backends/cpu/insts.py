@@ -1,0 +1,320 @@
+"""Compile one non-terminator IR instruction into a closure ``f(ctx, m)``.
+
+``m`` is None when every lane of the activation executes the step (the fast path: whole arrays,
+no indexing) or a sorted index array of the active lanes. Operand fetchers are chosen once at
+compile time, so the hot loop does no dispatch on op names or operand kinds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from cumetal.backends.cpu import memspace, warp
+from cumetal.backends.cpu.dtypes import MEM_DT, UDT
+from cumetal.backends.cpu.elementwise import ELEMENTWISE, elementwise_fn
+from cumetal.backends.cpu.printf import format_printf
+from cumetal.backends.cpu.state import Ctx, Fault
+from cumetal.ir.nodes import Const, Function, Inst, SymAddr, Var
+from cumetal.ir.ops import LOCAL_WINDOW, SHARED_WINDOW
+
+Step = Callable[[Ctx, "np.ndarray | None"], None]
+Getter = Callable[[Ctx, "np.ndarray | None"], object]
+
+NSMID = 8  # SMs the CPU device reports (%nsmid); %smid = linear CTA id mod NSMID
+
+
+# ----------------------------------------------------------------------------- operands
+def getter(v, fn: Function) -> Getter:
+    if isinstance(v, Var):
+        i = v.id
+
+        def get_var(ctx: Ctx, m):
+            r = ctx.R[i]
+            return r if m is None else r[m]
+        return get_var
+    if isinstance(v, Const):
+        val = np.bool_(v.bits & 1) if v.type == "i1" else UDT[v.type].type(v.bits)
+        return lambda ctx, m: val
+    if isinstance(v, SymAddr):
+        return _sym_getter(v, fn)
+    raise TypeError(f"bad operand {v!r}")
+
+
+def _sym_getter(v: SymAddr, fn: Function) -> Getter:
+    name, off, space = v.name, v.offset, v.space
+    if space in ("global", "const"):
+        def get_global(ctx: Ctx, m):
+            try:
+                return np.uint64(ctx.batch.symbols[name] + off)
+            except KeyError:
+                raise Fault("illegal_address", f"module symbol '{name}' has no device address "
+                                               f"(kernel {ctx.batch.kernel.name})") from None
+        return get_global
+    if space == "param":
+        def get_param(ctx: Ctx, m):
+            for p in ctx.batch.kernel.params:
+                if p.name == name:
+                    return np.uint64(ctx.batch.param_base + p.offset + off)
+            raise Fault("illegal_instruction", f"unknown kernel parameter '{name}'")
+        return get_param
+    if space == "shared":
+        if name in fn.shared_vars:
+            c = np.uint64(fn.shared_vars[name][0] + off)
+            return lambda ctx, m: c
+
+        def get_shared(ctx: Ctx, m):
+            sv = ctx.batch.kernel.shared_vars
+            base = sv[name][0] if name in sv else (ctx.batch.kernel.static_shared_size + 15) // 16 * 16
+            return np.uint64(base + off)
+        return get_shared
+    if space == "local":
+        lv = getattr(fn, "local_vars", {}) or {}
+        c = np.uint64(lv.get(name, 0) + off)
+
+        def get_local(ctx: Ctx, m):
+            return (ctx.frame if m is None else ctx.frame[m]) + c
+        return get_local
+    if space == "func":
+        def get_func(ctx: Ctx, m):
+            return np.uint64(ctx.batch.module.function_address(name) + off)
+        return get_func
+    raise TypeError(f"bad symbol space {space!r}")
+
+
+def put(ctx: Ctx, m, d: int, dt: np.dtype, res) -> None:
+    """Write a result into register ``d`` for the active lanes."""
+    if m is None:
+        if type(res) is not np.ndarray or res.ndim == 0 or res.dtype != dt:
+            res = _fix(res, dt, ctx.n)
+        ctx.R[d] = res
+    else:
+        ctx.R[d][m] = res
+
+
+def _fix(res, dt: np.dtype, n: int) -> np.ndarray:
+    a = np.asarray(res)
+    if a.dtype != dt:
+        a = a.view(dt) if a.dtype.itemsize == dt.itemsize and a.ndim and a.dtype.kind != "b" else a.astype(dt)
+    if a.ndim == 0:
+        a = np.full(n, a, dtype=dt)
+    return a
+
+
+# ----------------------------------------------------------------------------- special registers
+def sreg(ctx: Ctx, m, name: str) -> np.ndarray:
+    b = ctx.batch
+    slot = ctx.slot if m is None else ctx.slot[m]
+    cta = ctx.cta if m is None else ctx.cta[m]
+    tid = slot - cta * (b.wpc * 32)
+    bx, by, bz = b.block
+    gx, gy, gz = b.grid
+    base, _, comp = name.partition(".")
+    if base == "tid":
+        v = {"x": tid % bx, "y": tid // bx % by, "z": tid // (bx * by)}[comp]
+    elif base == "ntid":
+        v = {"x": bx, "y": by, "z": bz}[comp]
+    elif base == "ctaid":
+        c = cta + b.cta0
+        v = {"x": c % gx, "y": c // gx % gy, "z": c // (gx * gy)}[comp]
+    elif base == "nctaid":
+        v = {"x": gx, "y": gy, "z": gz}[comp]
+    elif base == "laneid":
+        v = slot & 31
+    elif base == "warpid":
+        v = tid >> 5
+    elif base == "nwarpid":
+        v = b.wpc
+    elif base.startswith("lanemask_"):
+        ln = (slot & 31).astype(np.uint64)
+        one = np.uint64(1)
+        v = {"eq": one << ln, "lt": (one << ln) - one, "le": (one << (ln + one)) - one,
+             "gt": ~((one << (ln + one)) - one), "ge": ~((one << ln) - one)}[base[9:]]
+        v = v & np.uint64(0xFFFFFFFF)
+    elif base == "smid":
+        v = (cta + b.cta0) % NSMID
+    elif base == "nsmid":
+        v = NSMID
+    elif base == "gridid":
+        v = 1
+    elif base in ("clock", "clock64"):
+        v = time.perf_counter_ns() - int(b.t0 * 1e9) + b.steps * 16
+    elif base == "globaltimer":
+        v = time.time_ns()
+    elif base == "dynamic_smem_size":
+        v = b.dynamic_shared
+    elif base == "total_smem_size":
+        v = b.shared_stride
+    else:
+        raise Fault("illegal_instruction", f"unknown special register %{name}")
+    return np.asarray(v).astype(np.uint64)
+
+
+# ----------------------------------------------------------------------------- compile one instruction
+def compile_inst(inst: Inst, fn: Function) -> Step | None:
+    """The step of one non-control instruction (None for instructions with no effect)."""
+    op = inst.op
+    if op in ("membar", "nop"):
+        return None
+    gets = [getter(a, fn) for a in inst.args]
+    body = _body(inst, fn, gets)
+    if inst.guard is None:
+        return body
+    gid, neg = inst.guard.id, inst.guard_negated
+
+    def guarded(ctx: Ctx, m):
+        g = ctx.R[gid] if m is None else ctx.R[gid][m]
+        if neg:
+            g = ~g
+        if m is None:
+            if g.all():
+                body(ctx, None)
+                return
+            sub = np.flatnonzero(g)
+        else:
+            sub = m[g]
+        if len(sub):
+            body(ctx, sub)
+    return guarded
+
+
+def _body(inst: Inst, fn: Function, gets: list[Getter]) -> Step:
+    op = inst.op
+    dst = inst.dsts[0] if inst.dsts else None
+    d = dst.id if dst is not None else -1
+    dt = UDT[dst.type] if dst is not None else None
+    if op in ELEMENTWISE:
+        f = elementwise_fn(inst)
+        if len(gets) == 1:
+            g0 = gets[0]
+            return lambda ctx, m: put(ctx, m, d, dt, f(g0(ctx, m)))
+        if len(gets) == 2:
+            g0, g1 = gets
+            return lambda ctx, m: put(ctx, m, d, dt, f(g0(ctx, m), g1(ctx, m)))
+        if len(gets) == 3:
+            g0, g1, g2 = gets
+            return lambda ctx, m: put(ctx, m, d, dt, f(g0(ctx, m), g1(ctx, m), g2(ctx, m)))
+        return lambda ctx, m: put(ctx, m, d, dt, f(*(g(ctx, m) for g in gets)))
+    at = inst.attrs
+    if op == "load":
+        space = at["space"]
+        mdt = MEM_DT[dst.type]
+        g0 = gets[0]
+        if dst.type == "i1":
+            return lambda ctx, m: put(ctx, m, d, dt, memspace.load(ctx, m, g0(ctx, m), space, mdt, inst) != 0)
+        return lambda ctx, m: put(ctx, m, d, dt, memspace.load(ctx, m, g0(ctx, m), space, mdt, inst))
+    if op == "store":
+        space = at["space"]
+        vt = inst.args[1].type
+        mdt = MEM_DT[vt]
+        g0, g1 = gets
+        return lambda ctx, m: memspace.store(ctx, m, g0(ctx, m), g1(ctx, m), space, mdt, inst)
+    if op in ("atomic", "atomic_cas"):
+        space = at["space"]
+        aop = at["aop"] if op == "atomic" else "cas"
+        t = dst.type
+        if op == "atomic":
+            g0, g1 = gets
+            return lambda ctx, m: put(ctx, m, d, dt, memspace.atomic(
+                ctx, m, g0(ctx, m), g1(ctx, m), None, space, aop, t, dt, inst))
+        g0, gc, gn = gets
+        return lambda ctx, m: put(ctx, m, d, dt, memspace.atomic(
+            ctx, m, g0(ctx, m), gn(ctx, m), gc(ctx, m), space, "cas", t, dt, inst))
+    if op in ("cvta_to_generic", "cvta_from_generic"):
+        space = at["space"]
+        g0 = gets[0]
+        delta = {"shared": SHARED_WINDOW, "local": LOCAL_WINDOW}.get(space, 0)
+        sign = 1 if op == "cvta_to_generic" else -1
+        dd = np.uint64(delta)
+
+        def cvta(ctx: Ctx, m):
+            a = np.asarray(g0(ctx, m), dtype=np.uint64)
+            put(ctx, m, d, dt, (a + dd if sign > 0 else a - dd).astype(dt))
+        return cvta
+    if op == "isspacep":
+        space = at["space"]
+        g0 = gets[0]
+
+        def isspacep(ctx: Ctx, m):
+            top = np.asarray(g0(ctx, m), dtype=np.uint64) >> np.uint64(56)
+            if space == "shared":
+                r = top == SHARED_WINDOW >> 56
+            elif space == "local":
+                r = top == LOCAL_WINDOW >> 56
+            else:
+                r = (top != SHARED_WINDOW >> 56) & (top != LOCAL_WINDOW >> 56)
+            put(ctx, m, d, dt, r)
+        return isspacep
+    if op == "memcpy":
+        size = int(at["size"])
+        ds, ss = at["dst_space"], at["src_space"]
+        g0, g1 = gets
+
+        def memcpy(ctx: Ctx, m):
+            a0 = np.asarray(g0(ctx, m), dtype=np.uint64)
+            a1 = np.asarray(g1(ctx, m), dtype=np.uint64)
+            for k in range(size):
+                kk = np.uint64(k)
+                v = memspace.load(ctx, m, a1 + kk, ss, np.dtype(np.uint8), inst)
+                memspace.store(ctx, m, a0 + kk, v, ds, np.dtype(np.uint8), inst)
+        return memcpy
+    if op == "sreg":
+        name = at["name"]
+        return lambda ctx, m: put(ctx, m, d, dt, sreg(ctx, m, name).astype(dt))
+    if op == "activemask":
+        return lambda ctx, m: put(ctx, m, d, dt, warp.activemask(ctx, m))
+    if op == "vote":
+        mode = at["mode"]
+        g0, g1 = gets
+        return lambda ctx, m: put(ctx, m, d, dt, warp.vote(ctx, m, mode, g0(ctx, m), g1(ctx, m)))
+    if op == "shfl":
+        mode = at["mode"]
+        d1 = inst.dsts[1].id
+        g0, g1, g2, g3 = gets
+
+        def shfl(ctx: Ctx, m):
+            v, ok = warp.shfl(ctx, m, mode, g0(ctx, m), g1(ctx, m), g2(ctx, m), g3(ctx, m), dt)
+            put(ctx, m, d, dt, v)
+            put(ctx, m, d1, np.dtype(bool), ok)
+        return shfl
+    if op == "match":
+        mode = at["mode"]
+        d1 = inst.dsts[1].id
+        vdt = UDT[inst.args[0].type]
+        g0, g1 = gets
+
+        def match(ctx: Ctx, m):
+            v, ok = warp.match(ctx, m, mode, g0(ctx, m), g1(ctx, m), vdt)
+            put(ctx, m, d, dt, v)
+            put(ctx, m, d1, np.dtype(bool), ok)
+        return match
+    if op == "redux":
+        rop = at["rop"]
+        g0, g1 = gets
+        return lambda ctx, m: put(ctx, m, d, dt, warp.redux(ctx, m, rop, g0(ctx, m), g1(ctx, m)))
+    if op == "printf":
+        g0, g1 = gets
+        return lambda ctx, m: put(ctx, m, d, dt, _printf(ctx, m, g0(ctx, m), g1(ctx, m), inst))
+    raise Fault("illegal_instruction", f"the CPU engine does not implement op '{op}' ({inst.text or op})")
+
+
+def _printf(ctx: Ctx, m, fmt, args, inst: Inst) -> np.ndarray:
+    lanes = ctx.lanes(m)
+    fmt = np.broadcast_to(np.asarray(fmt, dtype=np.uint64), lanes.shape)
+    args = np.broadcast_to(np.asarray(args, dtype=np.uint64), lanes.shape)
+    out = np.zeros(len(lanes), dtype=np.uint32)
+    cache: dict[int, bytes] = {}
+    for j, lane in enumerate(lanes.tolist()):
+        fa, aa = int(fmt[j]), int(args[j])
+        text = cache.get(fa)
+        if text is None:
+            text = cache[fa] = memspace.read_cstring(ctx, lane, fa, inst)
+        s, count = format_printf(
+            text,
+            lambda off, size, lane=lane, aa=aa: memspace.read_bytes(ctx, lane, aa + off, size, inst),
+            lambda addr, lane=lane: memspace.read_cstring(ctx, lane, addr, inst))
+        ctx.batch.printf.append(s)
+        out[j] = count
+    return out

@@ -1,0 +1,138 @@
+"""Kernel launch on the CPU engine: argument checks, the parameter buffer, batching of CTAs."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from cumetal.backends.cpu.engine import MAX_CALL_DEPTH, code_for, run
+from cumetal.backends.cpu.state import Batch, Ctx, Fault, KernelFault, LaunchOutcome
+from cumetal.ir.nodes import Function, Module
+
+LANE_BUDGET = 1 << 20  # most lanes in one batch
+BYTES_BUDGET = 256 << 20  # registers + local memory + shared memory of one batch
+RECURSIVE_STACK = 16 << 10  # local bytes per thread when the call graph is recursive
+MAX_THREADS_PER_BLOCK = 1024
+
+
+def _calls(fn: Function) -> set[str]:
+    out = set()
+    for b in fn.blocks:
+        for i in b.insts:
+            if i.op == "call":
+                out.add(i.attrs["callee"])
+    return out
+
+
+def _has_indirect(fn: Function) -> bool:
+    return any(i.op == "call_indirect" for b in fn.blocks for i in b.insts)
+
+
+def stack_bytes(kernel: Function, module: Module) -> int:
+    """Local memory one thread needs: the deepest chain of frames (16-byte aligned), or
+    RECURSIVE_STACK when the call graph has a cycle (recursion or indirect calls into one)."""
+    memo: dict[str, int] = {}
+    onpath: set[str] = set()
+
+    def frame(fn: Function) -> int:
+        return (fn.local_size + 15) // 16 * 16
+
+    def depth(fn: Function) -> int | None:
+        if fn.name in memo:
+            return memo[fn.name]
+        if fn.name in onpath:
+            return None
+        onpath.add(fn.name)
+        callees = set(_calls(fn))
+        if _has_indirect(fn):
+            callees |= set(module.functions)
+        best = 0
+        for c in callees:
+            f = module.functions.get(c)
+            if f is None:
+                continue
+            d = depth(f)
+            if d is None:
+                onpath.discard(fn.name)
+                return None
+            best = max(best, d)
+        onpath.discard(fn.name)
+        memo[fn.name] = frame(fn) + best
+        return memo[fn.name]
+
+    d = depth(kernel)
+    return RECURSIVE_STACK if d is None else d
+
+
+def _check_shape(name: str, v) -> tuple[int, int, int]:
+    try:
+        t = tuple(int(x) for x in v)
+    except (TypeError, ValueError):
+        raise Fault("invalid_launch", f"{name} must be three integers, got {v!r}") from None
+    if len(t) != 3 or min(t) < 1:
+        raise Fault("invalid_launch", f"{name} must be three positive integers, got {v!r}")
+    return t  # type: ignore[return-value]
+
+
+def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
+           block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
+           *, watchdog_s: float | None = None) -> LaunchOutcome:
+    """Run ``kernel`` over the grid; faults come back in the outcome, never as exceptions."""
+    printf: list[str] = []
+    param_base = None
+    old_limit = sys.getrecursionlimit()
+    try:
+        grid = _check_shape("grid", grid)
+        block = _check_shape("block", block)
+        tpb = block[0] * block[1] * block[2]
+        if tpb > MAX_THREADS_PER_BLOCK:
+            raise Fault("invalid_launch", f"{tpb} threads per block exceed {MAX_THREADS_PER_BLOCK}")
+        if dynamic_shared < 0:
+            raise Fault("invalid_launch", f"negative dynamic shared memory size {dynamic_shared}")
+        if len(params) < kernel.param_size:
+            raise Fault("invalid_launch", f"kernel {kernel.name} takes {kernel.param_size} bytes of parameters, "
+                        f"got {len(params)}")
+        code = code_for(kernel)
+        param_base = memory.alloc(max(len(params), 1))
+        if params:
+            memory.write(param_base, bytes(params))
+        dyn_base = (kernel.static_shared_size + 15) // 16 * 16
+        shared_size = dyn_base + dynamic_shared if (dynamic_shared or kernel.uses_dynamic_shared) \
+            else kernel.static_shared_size
+        local = stack_bytes(kernel, module)
+        per_lane = sum(dt.itemsize for dt in code.var_dtypes) + local + 64
+        per_cta = per_lane * tpb + shared_size
+        ctas_per_batch = max(1, min(LANE_BUDGET // tpb, BYTES_BUDGET // max(per_cta, 1)))
+        total = grid[0] * grid[1] * grid[2]
+        deadline = time.perf_counter() + watchdog_s if watchdog_s else None
+        sys.setrecursionlimit(max(old_limit, 20 * MAX_CALL_DEPTH + 1000))
+        with np.errstate(all="ignore"):
+            for c0 in range(0, total, ctas_per_batch):
+                nctas = min(ctas_per_batch, total - c0)
+                batch = Batch(memory, module, kernel, grid, block, c0, nctas, symbols, param_base,
+                              shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
+                run(_root_ctx(batch, code))
+        return LaunchOutcome(None, printf)
+    except Fault as f:
+        return LaunchOutcome(KernelFault(f.code, f.message), printf)
+    except RecursionError:
+        return LaunchOutcome(KernelFault("illegal_address", f"call stack overflow in kernel {kernel.name}"), printf)
+    finally:
+        sys.setrecursionlimit(old_limit)
+        if param_base is not None:
+            memory.free(param_base)
+
+
+def _root_ctx(batch: Batch, code) -> Ctx:
+    tpb, wpc = batch.tpb, batch.wpc
+    n = batch.nctas * tpb
+    rlane = np.arange(n, dtype=np.intp)
+    cta = rlane // tpb
+    slot = cta * (wpc * 32) + (rlane - cta * tpb)
+    frame = np.zeros(n, dtype=np.uint64)
+    return Ctx(batch, code, cta, slot, rlane, frame, 0)
+
+
+

@@ -1,0 +1,113 @@
+"""Execution state of the CPU engine: the launch/batch (``Batch``) and one function activation
+over a set of lanes (``Ctx``), plus the engine's fault exception and outcome types."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cumetal.ir.nodes import Function, Module
+
+# Program counters: segment numbers are small; parked lanes carry WAIT + their next segment;
+# finished lanes carry RET (returned from a device function) or EXIT (thread finished).
+WAIT = 1 << 24
+RET = 1 << 30
+EXIT = RET + 1
+
+
+@dataclass(frozen=True, slots=True)
+class KernelFault:
+    """Why a launch failed, as a CUDA error: ``code`` is one of illegal_address,
+    misaligned_address, trap, timeout, illegal_instruction, invalid_launch."""
+
+    code: str
+    message: str
+
+
+@dataclass(slots=True)
+class LaunchOutcome:
+    fault: KernelFault | None
+    printf: list[str] = field(default_factory=list)
+
+
+class Fault(Exception):
+    """Raised inside the engine; becomes ``LaunchOutcome.fault``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(eq=False)
+class Batch:
+    """One batch of whole CTAs of a launch, and the launch-wide facts the lanes need."""
+
+    mem: object  # DeviceMemory
+    module: Module
+    kernel: Function
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    cta0: int  # linear id of the batch's first CTA
+    nctas: int
+    symbols: dict[str, int]
+    param_base: int
+    shared_size: int  # bytes of shared memory per CTA (static + dynamic)
+    dynamic_shared: int
+    local_stride: int  # bytes of local memory (stack) per lane
+    deadline: float | None
+    watchdog_s: float | None
+    printf: list[str]
+    tpb: int = 0
+    wpc: int = 0  # warps per CTA
+    shared: np.ndarray | None = None
+    local: np.ndarray | None = None
+    shared_stride: int = 0
+    steps: int = 0
+    t0: float = field(default_factory=time.perf_counter)
+
+    def __post_init__(self) -> None:
+        bx, by, bz = self.block
+        self.tpb = bx * by * bz
+        self.wpc = (self.tpb + 31) // 32
+        self.shared_stride = (self.shared_size + 15) // 16 * 16
+        if self.shared_stride:
+            self.shared = np.zeros(self.nctas * self.shared_stride, dtype=np.uint8)
+        if self.local_stride:
+            self.local = np.zeros(self.nctas * self.tpb * self.local_stride, dtype=np.uint8)
+
+    @property
+    def nslots(self) -> int:
+        return self.nctas * self.wpc * 32
+
+
+class Ctx:
+    """One activation of a function over ``n`` lanes: registers, program counters and the
+    lanes' identities (CTA in batch, warp slot, root lane, local frame base)."""
+
+    __slots__ = ("batch", "code", "n", "R", "pc", "cta", "slot", "rlane", "frame", "depth",
+                 "wait_kind", "wait_mask", "bar_val", "bar_red")
+
+    def __init__(self, batch: Batch, code, cta: np.ndarray, slot: np.ndarray, rlane: np.ndarray,
+                 frame: np.ndarray, depth: int) -> None:
+        self.batch = batch
+        self.code = code
+        self.n = n = len(cta)
+        self.R = [np.zeros(n, dtype=dt) for dt in code.var_dtypes]  # calloc'd: untouched pages are free
+        self.pc = np.zeros(n, dtype=np.int32)
+        self.cta = cta
+        self.slot = slot
+        self.rlane = rlane
+        self.frame = frame
+        self.depth = depth
+        self.wait_kind = self.wait_mask = self.bar_val = self.bar_red = None
+        if code.has_barriers:
+            self.wait_kind = np.zeros(n, dtype=np.int8)
+            self.wait_mask = np.zeros(n, dtype=np.uint32)
+            self.bar_val = np.zeros(n, dtype=np.uint32)
+            self.bar_red = np.full(n, -1, dtype=np.int32)
+
+    def lanes(self, m: np.ndarray | None) -> np.ndarray:
+        return np.arange(self.n) if m is None else m
