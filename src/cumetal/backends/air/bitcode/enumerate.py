@@ -68,7 +68,7 @@ def attr_list(fn_attrs: AttrSet, ret_attrs: AttrSet, params: list[AttrSet]) -> A
 
 
 class ModuleEnumeration:
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, extra_md_kinds: tuple[str, ...] = ()) -> None:
         self.module = module
         self.types: list[Type] = []
         self.type_ids: dict[Type, int] = {}
@@ -83,7 +83,7 @@ class ModuleEnumeration:
         self.attr_group_ids: dict[tuple[int, AttrSet], int] = {}
         self.attr_lists: list[AttrList] = []
         self.attr_list_ids: dict[AttrList, int] = {}
-        self.md_kinds: dict[str, int] = {k: i for i, k in enumerate(FIXED_MD_KINDS)}
+        self.md_kinds: dict[str, int] = {k: i for i, k in enumerate(FIXED_MD_KINDS + extra_md_kinds)}
         self._md_seen: set[Metadata] = set()
 
         for gv in self.global_values:

@@ -94,6 +94,10 @@ UNNAMED_ADDR_CODES = {None: 0, "unnamed_addr": 1, "local_unnamed_addr": 2}
 # Operand-bundle tags every LLVM 14 context registers (written for fidelity; readers tolerate any).
 BUNDLE_TAGS = ("deopt", "funclet", "gc-transition", "cfguardtarget", "preallocated", "gc-live",
                "clang.arc.attachedcall")
+# What Apple's LLVM-14 fork registers on top (seen in every mlx.metallib module, checked with
+# llvm-bcanalyzer-14): two metadata kinds after LLVM 14's fixed list, one operand-bundle tag.
+APPLE_MD_KINDS = ("heapallocsite", "air.function_groups")
+APPLE_BUNDLE_TAGS = ("ptrauth",)
 
 
 def _chars(s: str) -> list[int]:
@@ -108,19 +112,22 @@ def _signed_vbr(v: int) -> int:
     return v << 1 if v >= 0 else ((-v) << 1) | 1
 
 
-def write_bitcode(module: Module, producer: str = "") -> bytes:
+def write_bitcode(module: Module, producer: str = "", apple_tables: bool = True) -> bytes:
     """Serialise ``module`` as raw LLVM-14 bitcode (``BC\\xC0\\xDE``...).
 
     ``producer`` goes in the identification block; Apple's compiler writes an empty string there
-    (upstream LLVM writes e.g. ``LLVM14.0.6``), so empty is the default.
+    (upstream LLVM writes e.g. ``LLVM14.0.6``), so empty is the default.  ``apple_tables`` adds the
+    metadata kinds and operand-bundle tag Apple's toolchain registers beyond upstream LLVM 14, so
+    the module-level tables match Apple's byte for byte in content; upstream readers accept both.
     """
-    return _ModuleWriter(module, producer).write()
+    return _ModuleWriter(module, producer, apple_tables).write()
 
 
 class _ModuleWriter:
-    def __init__(self, module: Module, producer: str) -> None:
+    def __init__(self, module: Module, producer: str, apple_tables: bool) -> None:
         self.m = module
-        self.e = ModuleEnumeration(module)
+        self.e = ModuleEnumeration(module, APPLE_MD_KINDS if apple_tables else ())
+        self.bundle_tags = BUNDLE_TAGS + (APPLE_BUNDLE_TAGS if apple_tables else ())
         self.w = BitstreamWriter()
         self.producer = producer
         self.strtab = bytearray()
@@ -379,7 +386,7 @@ class _ModuleWriter:
 
     def _operand_bundle_tags(self) -> None:
         self.w.enter_block(OPERAND_BUNDLE_TAGS_BLOCK, 3)
-        for tag in BUNDLE_TAGS:
+        for tag in self.bundle_tags:
             self.w.record(1, _chars(tag))
         self.w.exit_block()
 
