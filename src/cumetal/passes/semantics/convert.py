@@ -25,7 +25,7 @@ def _rnd(ins: ast.Instruction) -> str | None:
     r = ins.fields.get("irnd") or ins.fields.get("rnd") or ins.fields.get("frnd2")
     if r in ("rna", "rs"):
         raise LoweringError(f"cvt with .{r} rounding is not supported")
-    return r
+    return {"rni": "rn", "rzi": "rz", "rmi": "rm", "rpi": "rp"}.get(r, r) if r else None
 
 
 def int_to_int(ctx: Ctx, v: Value, at: str, dt: str, sat: bool) -> Value:
