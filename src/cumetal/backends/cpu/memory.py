@@ -176,11 +176,16 @@ class DeviceMemory:
         """
         if addrs.size == 0:
             return None, np.zeros(0, dtype=np.intp)
+        pow2 = itemsize & (itemsize - 1) == 0
         if itemsize > 1:
             # Alignment is a property of the address alone: checking it first is cheap and it is
-            # what the load/store unit rejects before any translation happens.
-            mis = (addrs & np.uint64(itemsize - 1)) if itemsize & (itemsize - 1) == 0 else addrs % np.uint64(itemsize)
-            if mis.any():
+            # what the load/store unit rejects before any translation happens. For power-of-two
+            # sizes one OR-reduction (no temporary array) clears the common all-aligned case.
+            if pow2 and not int(np.bitwise_or.reduce(addrs)) & (itemsize - 1):
+                mis = None
+            else:
+                mis = (addrs & np.uint64(itemsize - 1)) if pow2 else addrs % np.uint64(itemsize)
+            if mis is not None and mis.any():
                 lane = int(np.flatnonzero(mis)[0])
                 raise MemoryFault("misaligned_address", int(addrs[lane]), lane,
                                   f"{itemsize}-byte access must be {itemsize}-byte aligned")
@@ -189,9 +194,10 @@ class DeviceMemory:
         found = self.find(lo)
         if found is not None and hi + itemsize <= found[0].end:
             alloc = found[0]
-            rel = addrs - np.uint64(alloc.base)
-            if itemsize & (itemsize - 1) == 0:  # power of two: a shift, and a free int64 view
-                return alloc, (rel >> np.uint64(itemsize.bit_length() - 1)).view(np.int64)
+            rel = np.subtract(addrs, np.uint64(alloc.base))
+            if pow2:  # a shift in place, and a free int64 view: no further temporaries
+                np.right_shift(rel, np.uint64(itemsize.bit_length() - 1), out=rel)
+                return alloc, rel.view(np.int64)
             return alloc, (rel // np.uint64(itemsize)).astype(np.intp)
         bases, sizes = self._tables()
         pos = np.searchsorted(bases, addrs, side="right").astype(np.intp) - 1
@@ -214,7 +220,8 @@ class DeviceMemory:
     def _as_addrs(addrs: np.ndarray) -> np.ndarray:
         a = np.asarray(addrs)
         if a.dtype != np.uint64:
-            a = a.astype(np.uint64)
+            # int64 addresses reinterpret for free; negative ones become huge (and fault)
+            a = a.view(np.uint64) if a.dtype == np.int64 else a.astype(np.uint64)
         return a.reshape(-1)
 
     # ------------------------------------------------------------------ kernel accessors
@@ -224,7 +231,7 @@ class DeviceMemory:
         a = self._as_addrs(addrs)
         alloc, idx = self._resolve(a, dt.itemsize)
         if alloc is not None:
-            return alloc.typed(dt)[idx]
+            return np.take(alloc.typed(dt), idx)
         out = np.empty(a.size, dtype=dt)
         if a.size == 0:
             return out
@@ -298,8 +305,8 @@ def _store_last_wins(target: np.ndarray, idx: np.ndarray, vals: np.ndarray) -> N
     skips the sort.
     """
     if idx.size > 1:
-        d = np.diff(idx)
-        if not ((d > 0).all() or (d < 0).all()):
+        head, tail = idx[:-1], idx[1:]
+        if not ((tail > head).all() or (tail < head).all()):  # bool temporaries only
             order = np.argsort(idx, kind="stable")
             s = idx[order]
             keep = np.empty(s.size, dtype=bool)
@@ -349,8 +356,7 @@ def _sequential_rmw(
     v = np.ascontiguousarray(v)
     if c is not None:
         c = np.ascontiguousarray(c)
-    d = np.diff(a.astype(np.int64, copy=False)) if a.size > 1 else None
-    if d is None or (d > 0).all() or (d < 0).all():
+    if a.size <= 1 or (a[1:] > a[:-1]).all() or (a[1:] < a[:-1]).all():
         # Distinct addresses (the common, coalesced case): one vectorized round.
         old = mem.gather(a, dt)
         mem.scatter(a, _apply(op, old, v, c))
