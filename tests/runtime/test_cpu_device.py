@@ -176,3 +176,15 @@ def test_engine_crash_becomes_launch_failed(kernels, monkeypatch, capsys):
     assert "internal error in the CPU engine" in err and "boom" in err and "Traceback" not in err
     assert cu.cuCtxSynchronize() == (R.CUDA_ERROR_LAUNCH_FAILED,)
     assert cu.cuCtxSynchronize() == (R.CUDA_SUCCESS,)
+
+
+def test_synchronous_copy_reports_a_pending_fault_once(kernels, monkeypatch):
+    monkeypatch.setattr(cpu_pkg, "launch", Recorder(fault=SimpleNamespace(code="misaligned_address", message="x")),
+                        raising=False)
+    f = check(cu.cuModuleGetFunction(kernels, "write_past_end"))
+    d = check(cu.cuMemAlloc(64))
+    assert cu.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, 0, ((d, 16), (None, ctypes.c_int)), None)[0] == 716
+    out = np.zeros(16, np.uint8)
+    assert cu.cuMemcpyDtoH(out, d, 16) == (R.CUDA_ERROR_MISALIGNED_ADDRESS,)  # the copy itself was done
+    assert cu.cuCtxSynchronize() == (R.CUDA_SUCCESS,)
+    assert cu.cuMemcpyDtoH(out, d, 16) == (R.CUDA_SUCCESS,)
