@@ -56,7 +56,8 @@ class FB:
 
     def op(self, op: str, t: str | None, *args, guard: Var | None = None, neg: bool = False,
            argt: str | None = None, **attrs) -> Var | None:
-        at = argt or t or "i32"
+        known = [a.type for a in args if isinstance(a, (Var, SymAddr)) and a.type != "i1"]
+        at = argt or (known[0] if known else None) or (t if t != "i1" else None) or "i32"
         vals = tuple(self._val(a, at) for a in args)
         dst = (self.var(t),) if t else ()
         self.cur.insts.append(Inst(op, dst, vals, attrs, guard, neg, text=f"{op}.{t or ''}"))
@@ -64,7 +65,7 @@ class FB:
 
     def multi(self, op: str, ts: tuple[str, ...], *args, argt: str = "i32", **attrs) -> tuple[Var, ...]:
         dst = tuple(self.var(t) for t in ts)
-        vals = tuple(self._val(a, argt) for a in args)
+        vals = tuple(self._val(a, argt if k == 0 or argt != "i32" else "i32") for k, a in enumerate(args))
         self.cur.insts.append(Inst(op, dst, vals, attrs, text=op))
         return dst
 

@@ -203,7 +203,7 @@ def _round_fraction(q: Fraction) -> float:
     try:
         return q.numerator / q.denominator
     except OverflowError:
-        return math.copysign(math.inf, q)
+        return math.inf if q > 0 else -math.inf
 
 
 def _slow_lanes(idx: np.ndarray, fn) -> None:
@@ -290,7 +290,7 @@ def fdiv(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
     res = np.where(y < 0, -rem, rem)
     res = np.where(np.isfinite(q) & (y != 0) & np.isfinite(y), res, 0.0)
     if t != "f64":
-        return round_pair(q, res, t, mode)
+        return round_pair(q, res / np.where(y == 0, 1.0, np.abs(y)), t, mode)  # ~ x/y - q
     ovf = np.isinf(q) & np.isfinite(x) & (y != 0)
     res = np.where(ovf, -q, res)
     ax, ay, aq = np.abs(x), np.abs(y), np.abs(q)
@@ -315,8 +315,8 @@ def fsqrt(a: np.ndarray, t: str, mode: str) -> np.ndarray:
     rem = (x - p) - pe  # sign of x - s*s = sign of sqrt(x) - s
     rem = np.where(np.isfinite(s) & (s > 0), rem, 0.0)
     if t != "f64":
-        return round_pair(s, rem, t, mode)
-    hard = (x > 0) & (x < _SAFE_LO)
+        return round_pair(s, rem / np.where(s > 0, 2 * s, 1.0), t, mode)  # ~ sqrt(x) - s
+    hard = (x > 0) & ((x < _SAFE_LO) | (x > _SAFE_HI)) & np.isfinite(x)
     if hard.any():
         xs, ss = np.broadcast_arrays(x, s)
         rem = np.broadcast_to(rem, ss.shape).copy()

@@ -210,7 +210,7 @@ def atomic(ctx: Ctx, m: np.ndarray | None, addr, val, cmp, space: str, aop: str,
         mm = m if sel is None else _sub(m, sel)
         vv = v if sel is None else v[sel]
         cc = None if c is None else (c if sel is None else c[sel])
-        raw = _strip(a, sp)
+        raw = _strip(a, sp) if space == "generic" else a
         if sp in ("shared", "local"):
             buf, idx = _region(ctx, mm, raw, n, sp, inst, a)
             owner_bytes = idx.astype(np.uint64) * np.uint64(n)
