@@ -35,7 +35,8 @@ PERF_DIRECTIVES = frozenset((
     ".abi_preserve_control",
 ))
 MAX_INIT_DEPTH = 64
-_NEWLINE_OR_SYNC = re.compile(r"[;}\n]")
+# everything up to the next brace, skipping comments and strings
+_BRACE_SCAN = re.compile(r'(?:[^{}"/]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|"(?:[^"\\\n]|\\.)*"|/(?![/*]))*')
 _match = _MASTER.match
 
 
@@ -165,18 +166,33 @@ class TokenCursor:
             self.advance()
 
     def skip_balanced(self) -> None:
-        """Skip a '{ … }' group without recursion (current token is '{')."""
-        depth = 0
-        while self.kind != EOF:
-            if self.kind == PUNCT:
-                if self.val == "{":
-                    depth += 1
-                elif self.val == "}":
-                    depth -= 1
-                    if depth == 0:
-                        self.advance()
-                        return
-            self.advance()
+        """Skip a '{ … }' group without recursion (current token is '{'); jumps brace to brace with
+        one regex match each (DWARF sections are large and brace-free inside)."""
+        text = self.text
+        n = len(text)
+        depth = 1
+        pos = self.end
+        while pos < n:
+            pos = _BRACE_SCAN.match(text, pos).end()
+            if pos >= n:
+                break
+            c = text[pos]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    self.end = pos + 1
+                    self.start = pos
+                    self.val = "}"
+                    self.advance()
+                    return
+            elif c == "/" and text.startswith("/*", pos):
+                self.diag("error", "unterminated /* comment", pos)
+                break
+            pos += 1  # '/', or the '"' of an unterminated string
+        self.end = n
+        self.advance()
 
     def int_token(self, what: str) -> int | None:
         neg = False

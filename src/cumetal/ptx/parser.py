@@ -168,6 +168,19 @@ class _Parser(DeclarationParser):
     def instruction(self, guard: A.Guard | None) -> A.Instruction | A.UnknownInstruction:
         start = self.start
         opcode = self.val
+        m = _FAST_OPS.match(self.text, self.end)
+        if m is not None:
+            # fast path: one-line operand list without comments/strings, split by a regex, each
+            # operand text looked up in a cache (real files repeat the same operands constantly)
+            fast = self.fast_operands(m.start(1), m.end(1))
+            if fast is not None:
+                if fast is _FAILED:
+                    return self.malformed(start, None, guard)
+                semi = m.end() - 1
+                self.end = m.end()
+                self.advance()
+                return self.finish(start, semi, opcode, fast, guard)
+            self.end = len(opcode) + start
         self.advance()
         operands: list[A.Operand] = []
         if not (self.kind == PUNCT and self.val == ";"):
@@ -187,13 +200,17 @@ class _Parser(DeclarationParser):
                 return self.malformed(start, "expected ';' after the instruction", guard)
         end = self.start
         self.advance()  # ';'
+        return self.finish(start, end, opcode, tuple(operands), guard)
+
+    def finish(self, start: int, end: int, opcode: str, ops: tuple, guard: A.Guard | None
+               ) -> A.Instruction | A.UnknownInstruction:
+        """Decode the opcode against the table and pick the form whose operand shape fits."""
         dec = decode(opcode)
         loc = self.loc(start)
         if dec.root is None:
             msg = f"unknown instruction '{opcode}'"
             self.diag("error" if self.strict else "warning", msg, loc)
             return A.UnknownInstruction(self.text[start:end].rstrip(), opcode, loc, msg, guard)
-        ops = tuple(operands)
         for form, fields in dec.candidates:
             if _shape_ok(form.operands, form.min_operands, ops):
                 return A.Instruction(dec.root, fields, ops, loc, dec.mods, guard, form.index)
@@ -206,6 +223,36 @@ class _Parser(DeclarationParser):
             msg = f"wrong operands for '{opcode}': expected '{dec.candidates[0][0].text.partition(' ')[2]}'"
         self.diag("error", msg, loc)
         return A.UnknownInstruction(self.text[start:end].rstrip(), opcode, loc, msg, guard)
+
+    def fast_operands(self, s: int, e: int) -> tuple | object | None:
+        """Operands of text[s:e] (no ';'): a tuple, None to take the token path instead (nothing
+        reported), or _FAILED after a reported syntax error."""
+        if s == e:
+            return ()
+        cache = self._op_cache
+        ops = []
+        pos = s
+        text = self.text
+        for m in _PIECE.finditer(text, s, e):
+            if m.start() != pos:
+                return None
+            pos = m.end()
+            piece = m.group(1)
+            op = cache.get(piece)
+            if op is None:
+                self.end = m.start(1)
+                self.advance()
+                op = self.operand()
+                if op is None:
+                    return _FAILED
+                if self.start < m.end(1):
+                    return None
+                if _context_free(op):
+                    cache[piece] = op
+            ops.append(op)
+        if pos != e:
+            return None
+        return tuple(ops)
 
     def malformed(self, start: int, msg: str | None, guard: A.Guard | None) -> A.UnknownInstruction:
         """Resynchronise after a syntax error inside an instruction; keep it as UnknownInstruction."""
@@ -394,6 +441,28 @@ class _Parser(DeclarationParser):
                 return A.ParamList(tuple(items))
             self.diag("error", f"expected ',' or ')' in argument list, found {self.describe()}", self.start)
             return None
+
+
+_FAILED = object()
+_FAST_OPS = re.compile(r"[ \t]*((?:[^;{}\"/\n]|\{[^;{}\"/\n]*\})*?)[ \t]*;")
+_PIECE = re.compile(r"[ \t]*((?:\{[^}]*\}|\[[^\]]*\]|[^,{\[ \t]|[ \t]+(?=[^, \t]))+)[ \t]*(?:,|$)")
+
+
+def _context_free(op: A.Operand) -> bool:
+    """True if the operand's meaning does not depend on scope (no symbol, no register without %)."""
+    t = type(op)
+    if t is A.Reg:
+        return op.name[0] == "%"
+    if t is A.Imm or t is A.Sink:
+        return True
+    if t is A.Address:
+        return (op.base is None or _context_free(op.base)) and op.sampler is None and (
+            op.coords is None or _context_free(op.coords))
+    if t is A.Vector:
+        return all(_context_free(x) for x in op.elems)
+    if t is A.Pair:
+        return _context_free(op.first) and _context_free(op.second)
+    return False
 
 
 def _imm(kind: str, val: str) -> A.Imm:
