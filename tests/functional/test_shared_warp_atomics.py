@@ -145,7 +145,7 @@ def test_atomic_mix_under_contention(gpu):
 
 
 def test_atomic_cas_loop_gives_a_permutation(gpu):
-    n = 1500
+    n = 512
     d_c, d_order = gpu.zeros(1, np.int32), gpu.zeros(n, np.int32)
     gpu.run(gpu.kernel("atomics", "cas_counter"), ((n + 255) // 256,), (256,), [(d_c, None), (d_order, None), (n, I32)])
     assert gpu.from_device(d_c, 1, np.int32)[0] == n
