@@ -46,7 +46,9 @@ def atomic_case(name: str, instr: str, ty: str, *, space: str = "global", mode: 
         grid = 1
     block = THREADS // grid
     mem_init = init if init is not None else np.zeros(k, dtype=dt)
-    mem = Buf("mem", dt, k, init=mem_init.astype(dt), output=True, fmt=fmt)
+    # After exch the memory holds whichever operand came last: not fixed, so it is checked only as
+    # part of the olds multiset (olds[THREADS] = final value).
+    mem = Buf("mem", dt, k, init=mem_init.astype(dt), output=not exch_final, fmt=fmt)
     params: list[Buf] = [mem]
     vals, load_const = _operand(ty, mode, const)
     if vals is not None:

@@ -54,7 +54,10 @@ def cases() -> list[Case]:
                         rule=backend_rule("sqrt.approx.f32")))
         out.append(unop(FAM, _n(f"rsqrt.approx{m}.f32"), f"rsqrt.approx{m}.f32", "f32", pos,
                         rule=backend_rule("rsqrt.approx.f32")))
-    specials = V.edges("f32")[[0, 1, 2, 5, 21, 22, 23, 24, 25, 27]]  # zeros, denormals, infs, NaNs
+    # sin/cos.approx are specified on -100pi..100pi only: specials (zeros, denormals, infinities, NaNs)
+    # plus in-range values; far-out values are implementation-defined (the H200 returns 0 for FLT_MAX).
+    specials = np.array([0, 0x80000000, 1, 0x80000001, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FC12345,
+                         0x7F800001], dtype=np.uint32)
     trig = np.concatenate([specials, V.random_floats("f32", 256, -100 * np.pi, 100 * np.pi, 31),
                            V.random_floats("f32", 128, -np.pi, np.pi, 32)])
     for fn in ("sin", "cos"):
