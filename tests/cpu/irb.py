@@ -92,8 +92,9 @@ class FB:
     def load(self, t: str, addr, space: str = "global") -> Var:
         return self.op("load", t, addr, space=space, argt="i64")
 
-    def store(self, addr, val, space: str = "global") -> None:
-        self.cur.insts.append(Inst("store", (), (self._val(addr, "i64"), val), {"space": space}, text="st"))
+    def store(self, addr, val, space: str = "global", t: str = "i32") -> None:
+        args = (self._val(addr, "i64"), self._val(val, t))
+        self.cur.insts.append(Inst("store", (), args, {"space": space}, text="st"))
 
     def br(self, label: str) -> None:
         self.op("br", None, target=label)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 from irb import FB, run
@@ -131,14 +133,13 @@ def test_width_changes_and_compare() -> None:
         bb.store(bb.addr(bb.param("out"), i, 1), bb.op("select", "i8", p, 1, 0))
         bb.ret()
         r = run(bb.done(), 1, n, a, b, np.zeros(n, np.uint8))
-        sx = [T.to_signed(v, "i16") for v in a.tolist()]
-        sy = [T.to_signed(v, "i16") for v in b.tolist()]
-        ux, uy = a.tolist(), b.tolist()
-        cmp = {"eq": lambda i: ux[i] == uy[i], "ne": lambda i: ux[i] != uy[i], "slt": lambda i: sx[i] < sy[i],
-               "sle": lambda i: sx[i] <= sy[i], "sgt": lambda i: sx[i] > sy[i], "sge": lambda i: sx[i] >= sy[i],
-               "ult": lambda i: ux[i] < uy[i], "ule": lambda i: ux[i] <= uy[i], "ugt": lambda i: ux[i] > uy[i],
-               "uge": lambda i: ux[i] >= uy[i]}[cond]
-        assert r.get(2, np.zeros(n, np.uint8)).tolist() == [int(cmp(i)) for i in range(n)], cond
+        signed = cond[0] == "s"
+        xs = [T.to_signed(v, "i16") if signed else v for v in a.tolist()]
+        ys = [T.to_signed(v, "i16") if signed else v for v in b.tolist()]
+        pyop = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+                "gt": operator.gt, "ge": operator.ge}[cond if cond in ("eq", "ne") else cond[1:]]
+        want = [int(pyop(x, y)) for x, y in zip(xs, ys, strict=True)]
+        assert r.get(2, np.zeros(n, np.uint8)).tolist() == want, cond
 
 
 def test_float_ops_through_the_engine() -> None:
