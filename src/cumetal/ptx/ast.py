@@ -63,6 +63,7 @@ class Address:
     offset: int = 0
     coords: Vector | None = None
     sampler: Reg | Sym | None = None  # added: texture instructions in independent mode, [tex, smp, {c}]
+    unified: bool = False  # added: ``[a].unified`` (ld on unified addresses)
 
 
 @dataclass(frozen=True, slots=True)

@@ -293,7 +293,12 @@ class _Parser(DeclarationParser):
             if val == "[":
                 return self.address()
             if val == "{":
-                return self.vector()
+                vec = self.vector()
+                if vec is not None and self.kind == PUNCT and self.val == "|":  # {d0, d1, d2, d3}|p
+                    self.advance()
+                    second = self.operand()
+                    return None if second is None else A.Pair(vec, second)
+                return vec
             if val == "(":
                 return self.param_list()
             if val == "!":
@@ -394,7 +399,11 @@ class _Parser(DeclarationParser):
             self.diag("error", f"expected ']', found {self.describe()}", self.start)
             return None
         self.advance()
-        return A.Address(base, offset, coords, sampler)
+        unified = False
+        if self.kind == "dir" and self.val == ".unified":
+            unified = True
+            self.advance()
+        return A.Address(base, offset, coords, sampler, unified)
 
     def _cached_advance(self) -> A.Operand:
         op = self._op_cache[self.val]

@@ -204,7 +204,7 @@ def operand_text(o: A.Operand) -> str:
             inner += ", " + operand_text(o.sampler)
         if o.coords is not None:
             inner += ", " + operand_text(o.coords)
-        return f"[{inner}]"
+        return f"[{inner}]" + (".unified" if o.unified else "")
     if t is A.Pair:
         return f"{operand_text(o.first)}|{operand_text(o.second)}"
     if t is A.ParamList:

@@ -21,31 +21,33 @@ _DIMS = ("1d", "2d", "3d", "4d", "5d")
 _LOAD_MODE = ("tile", "tile::gather4", "tile::scatter4", "im2col", "im2col::w", "im2col::w::128",
               "im2col_no_offs")
 _BULK_SPACES = ("global", "shared::cta", "shared::cluster", "shared")
+_L2_EVICT = ("L2::evict_normal", "L2::evict_first", "L2::evict_last")
+_MULTIMEM_TYPES = _LDST_TYPES + NARROW_FP + ("e4m3x2", "e5m2x2", "e4m3x4", "e5m2x4")
 
 ENTRIES = [
     I("mov", "mov.type d, a", type=_MOV_TYPES),
     I(
         "ld",
         "ld{.weak}{.ss}{.cop}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
-        "ld{.weak}{.ss}{.evict}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
+        "ld{.weak}{.ss}{.evict}{.evict2}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
         "ld.volatile{.ss}{.prefetch_size}{.vec}.type d, [a]",
-        ("ld.lsem.scope{.ss}{.evict}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
+        ("ld.lsem.scope{.ss}{.evict}{.evict2}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
          _LDSEM),
         "ld.mmio.relaxed.sys{.global}.type d, [a]",
         "ld.global{.cop}.nc{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
-        "ld.global.nc{.evict}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
-        cop=("ca", "cg", "cs", "lu", "cv"), type=_LDST_TYPES,
+        "ld.global.nc{.evict}{.evict2}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
+        cop=("ca", "cg", "cs", "lu", "cv"), type=_LDST_TYPES, evict2=_L2_EVICT,
     ),
     I("ldu", "ldu{.ss}{.vec}.type d, [a]", ss=("global",), type=_LDST_TYPES),
     I(
         "st",
         "st{.weak}{.ss}{.cop}{.cache_hint}{.vec}.type [a], b{, cache_policy}",
-        "st{.weak}{.ss}{.evict}{.cache_hint}{.vec}.type [a], b{, cache_policy}",
+        "st{.weak}{.ss}{.evict}{.evict2}{.cache_hint}{.vec}.type [a], b{, cache_policy}",
         "st.volatile{.ss}{.vec}.type [a], b",
-        ("st.ssem.scope{.ss}{.evict}{.cache_hint}{.vec}.type [a], b{, cache_policy}",
+        ("st.ssem.scope{.ss}{.evict}{.evict2}{.cache_hint}{.vec}.type [a], b{, cache_policy}",
          {"ssem": ("relaxed", "release")}),
         "st.mmio.relaxed.sys{.global}.type [a], b",
-        cop=("wb", "cg", "cs", "wt"), type=_LDST_TYPES,
+        cop=("wb", "cg", "cs", "wt"), type=_LDST_TYPES, evict2=_L2_EVICT,
     ),
     I("st.async",
       "st.async{.sem}{.scope}{.ss}{.completion}{.vec}.type [a], b{, [mbar]}",
@@ -54,9 +56,9 @@ ENTRIES = [
     I("multimem.ld_reduce",
       "multimem.ld_reduce{.sem}{.scope}{.ss}.op{.acc_prec}{.vec}.type d, [a]",
       sem=("weak", "relaxed", "acquire"), ss=("global",), op=("min", "max", "add", "and", "or", "xor"),
-      acc_prec=("acc::f32", "acc::f16"), type=_LDST_TYPES + NARROW_FP),
+      acc_prec=("acc::f32", "acc::f16"), type=_MULTIMEM_TYPES),
     I("multimem.st", "multimem.st{.sem}{.scope}{.ss}{.vec}.type [a], b",
-      sem=("weak", "relaxed", "release"), ss=("global",), type=_LDST_TYPES + NARROW_FP),
+      sem=("weak", "relaxed", "release"), ss=("global",), type=_MULTIMEM_TYPES),
     I("multimem.red", "multimem.red{.sem}{.scope}{.ss}.op{.vec}.type [a], b",
       sem=("relaxed", "release"), ss=("global",), op=_REDOPS, type=_LDST_TYPES),
     I("multimem.cp.async.bulk", "multimem.cp.async.bulk.dst.src.bulk_group{.cache_hint} "

@@ -35,13 +35,13 @@ ENTRIES_TEXTURE = [
 
 
 def _video(op: str):
-    return I(op, f"{op}.dtype.atype.btype{{.sat}} d, a, b", f"{op}.dtype.atype.btype.op2 d, a, b, c",
+    return I(op, f"{op}.dtype.atype.btype{{.sat}} d, a, b", f"{op}.dtype.atype.btype{{.sat}}.op2 d, a, b, c",
              f"{op}.dtype.atype.btype{{.sat}} d, a, b, c",
              dtype=_V, atype=_V, btype=_V, op2=("add", "min", "max"))
 
 
 def _simd_video(op: str):
-    return I(op, f"{op}.dtype.atype.btype{{.sat}} d, a, b, c", f"{op}.dtype.atype.btype.add d, a, b, c",
+    return I(op, f"{op}.dtype.atype.btype{{.sat}} d, a, b, c", f"{op}.dtype.atype.btype{{.sat}}.add d, a, b, c",
              dtype=_V, atype=_V, btype=_V)
 
 
