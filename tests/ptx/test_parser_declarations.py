@@ -330,3 +330,16 @@ def test_out_of_order_modifiers_decode_and_print_canonically() -> None:
     assert ld.fields == {"ss": "global", "nc": "nc", "type": "f32"}
     text = print_module(res.module)
     assert "add.rn.ftz.f32 %f1, %f2, %f3;" in text and "ld.global.nc.f32 %f1, [%rd1];" in text
+
+
+def test_unified_address_and_vector_pair_round_trip() -> None:
+    res = parse(".entry k() { ld.global.f32 %f1, [%rd1].unified;\n"
+                " tex.3d.v4.s32.s32 {%r1, %r2, %r3, %r4}|%p1, [tex_a, {%f1, %f2, %f3, %f4}];\n"
+                " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex_a, smp, {%f5, %f6}]; }")
+    assert res.diagnostics == []
+    ld, tex, tex2 = res.module.functions[0].body.statements
+    assert ld.operands[1] == A.Address(A.Reg("%rd1"), unified=True)
+    assert isinstance(tex.operands[0], A.Pair) and isinstance(tex.operands[0].first, A.Vector)
+    assert tex2.operands[1].sampler == A.Sym("smp") and tex2.operands[1].base == A.Sym("tex_a")
+    again = parse(print_module(res.module))
+    assert again.diagnostics == [] and structure(again.module) == structure(res.module)
