@@ -1,0 +1,424 @@
+"""Floating-point operations of the kernel IR in AIR, exact where AIR has no exact operation.
+
+* Results that are NaN become the IR's canonical NaN (compare + select after each arithmetic op).
+* Directed rounding (rz/rm/rp) of add/sub/mul/div/sqrt: the round-to-nearest result plus the sign
+  of its exact error, from an error-free transformation (TwoSum for add/sub, an fma residual for
+  mul/div/sqrt), then one step to the neighbouring float; overflow gives the largest finite value
+  where the mode says so, and an exact zero sum is -0 under rm.
+* bf16 values travel as i16 bits; their arithmetic is done in f32 and rounded explicitly.
+* Float -> integer saturates and maps NaN to 0 by compare + select; the in-range integral value is
+  then converted with ``air.convert.*`` (exact). Integer -> float with directed rounding checks
+  the round-to-nearest result by converting it back (exact integers), then steps.
+* fma with directed rounding uses the sign of fma(a, b, c - s) corrected by the TwoSum error of
+  c - s: exact unless that last sum underflows (see docs/air-abi.md).
+"""
+
+from __future__ import annotations
+
+from cumetal.backends.air import bitcode as bc
+from cumetal.backends.air.lower_context import FnLowerer, air_suffix, llty
+from cumetal.ir import nodes as N
+from cumetal.ir import types as T
+
+CANON = {"f16": 0x7FFF, "bf16": 0x7FFF, "f32": 0x7FFFFFFF, "f64": 0x7FFFFFFFFFFFFFFF}
+SIGN = {"f16": 0x8000, "bf16": 0x8000, "f32": 0x80000000, "f64": 0x8000000000000000}
+EXP = {"f16": 0x7C00, "bf16": 0x7F80, "f32": 0x7F800000, "f64": 0x7FF0000000000000}
+MAXF = {"f16": 0x7BFF, "bf16": 0x7F7F, "f32": 0x7F7FFFFF, "f64": 0x7FEFFFFFFFFFFFFF}
+
+
+def ibits(t: str) -> str:
+    return T.int_type(T.bits(t))
+
+
+# ---------------------------------------------------------------------------------------- bits
+def to_bits(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    return v if t == "bf16" else k.b.bitcast(v, llty(ibits(t)))
+
+
+def from_bits(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    return v if t == "bf16" else k.b.bitcast(v, llty(t))
+
+
+def is_nan(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    if t == "bf16":
+        mag = k.b.and_(v, k.int_of("i16", 0x7FFF))
+        return k.b.icmp("ugt", mag, k.int_of("i16", 0x7F80))
+    return k.b.fcmp("uno", v, v)
+
+
+def canon(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    """NaN -> the canonical NaN of ``t``; other values unchanged."""
+    return k.b.select(is_nan(k, t, v), k.const(t, CANON[t]), v)
+
+
+def bf16_to_f32(k: FnLowerer, v: bc.Value) -> bc.Value:
+    return k.b.bitcast(k.b.shl(k.b.zext(v, bc.I32), k.i32(16)), bc.FLOAT)
+
+
+def f32_to_bf16(k: FnLowerer, v: bc.Value, rnd: str = "rn") -> bc.Value:
+    """Round f32 to bf16 bits per ``rnd`` (NaN -> canonical)."""
+    b = k.b
+    bits = b.bitcast(v, bc.I32)
+    lo = b.and_(bits, k.i32(0xFFFF))
+    trunc = b.lshr(bits, k.i32(16))
+    neg = b.icmp("ne", b.and_(bits, k.i32(0x80000000)), k.i32(0))
+    inexact = b.icmp("ne", lo, k.i32(0))
+    if rnd == "rn":
+        up = b.add(bits, b.add(k.i32(0x7FFF), b.and_(trunc, k.i32(1))))
+        r = b.lshr(up, k.i32(16))
+    elif rnd == "rz":
+        r = trunc
+    else:  # magnitude grows when rounding away from zero in the mode's direction
+        away = b.and_(inexact, neg if rnd == "rm" else b.xor(neg, bc.const_int(bc.I1, 1)))
+        r = b.add(trunc, b.zext(away, bc.I32))
+    r16 = b.trunc(r, bc.I16)
+    nan = b.fcmp("uno", v, v)
+    return b.select(nan, k.int_of("i16", CANON["bf16"]), r16)
+
+
+# --------------------------------------------------------------------------- directed rounding
+def next_up(k: FnLowerer, t: str, r: bc.Value) -> bc.Value:
+    """The next float toward +inf of finite ``r`` (as the IR type's LLVM value)."""
+    it = ibits(t)
+    bits = to_bits(k, t, r)
+    sign = k.b.icmp("ne", k.b.and_(bits, k.int_of(it, SIGN[t])), k.int_of(it, 0))
+    is_zero = k.b.icmp("eq", k.b.and_(bits, k.int_of(it, ~SIGN[t])), k.int_of(it, 0))
+    stepped = k.b.select(sign, k.b.sub(bits, k.int_of(it, 1)), k.b.add(bits, k.int_of(it, 1)))
+    return from_bits(k, t, k.b.select(is_zero, k.int_of(it, 1), stepped))
+
+
+def next_down(k: FnLowerer, t: str, r: bc.Value) -> bc.Value:
+    return neg_bits(k, t, next_up(k, t, neg_bits(k, t, r)))
+
+
+def neg_bits(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    it = ibits(t)
+    return from_bits(k, t, k.b.xor(to_bits(k, t, v), k.int_of(it, SIGN[t])))
+
+
+def fzero(t: str) -> bc.Constant:
+    return FnLowerer.const(t, 0)
+
+
+def apply_direction(k: FnLowerer, t: str, rnd: str, r: bc.Value, err_pos: bc.Value, err_neg: bc.Value,
+                    finite_inputs: bc.Value | None) -> bc.Value:
+    """Given the nearest result ``r`` and whether the exact value is above (``err_pos``) or below
+    (``err_neg``) it, return the result rounded per ``rnd`` (t is f16/f32/f64)."""
+    b = k.b
+    is_inf = b.fcmp("oeq", k.air(f"air.fabs.{t}", llty(t), [r]), k.const(t, EXP[t]))
+    positive = b.fcmp("ogt", r, fzero(t))
+    negative = b.fcmp("olt", r, fzero(t))
+    if rnd == "rp":
+        out = b.select(err_pos, next_up(k, t, r), r)
+    elif rnd == "rm":
+        out = b.select(err_neg, next_down(k, t, r), r)
+    else:  # rz
+        out = b.select(b.and_(err_pos, negative), next_up(k, t, r),
+                       b.select(b.and_(err_neg, positive), next_down(k, t, r), r))
+    finite_r = b.select(is_inf, r, out)  # do not step infinities or NaNs
+    out = b.select(b.fcmp("uno", r, r), r, finite_r)
+    if finite_inputs is not None:  # overflow: a rounded-to-nearest infinity from finite inputs
+        ovf = b.and_(is_inf, finite_inputs)
+        maxv = k.const(t, MAXF[t])
+        if rnd == "rz":
+            capped = b.select(positive, maxv, neg_bits(k, t, maxv))
+        elif rnd == "rm":
+            capped = b.select(positive, maxv, r)
+        else:
+            capped = b.select(negative, neg_bits(k, t, maxv), r)
+        out = b.select(ovf, capped, out)
+    return out
+
+
+def is_finite(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    return k.b.fcmp("olt", k.air(f"air.fabs.{t}", llty(t), [v]), k.const(t, EXP[t]))
+
+
+def _sign_flags(k: FnLowerer, t: str, e: bc.Value) -> tuple[bc.Value, bc.Value]:
+    return k.b.fcmp("ogt", e, fzero(t)), k.b.fcmp("olt", e, fzero(t))
+
+
+def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Value:
+    b = k.b
+    if op == "fma":
+        r = k.air(f"air.fma.{t}", llty(t), a)
+    elif op == "fsqrt":
+        r = k.air(f"air.sqrt.{t}", llty(t), a)
+    else:
+        r = b.binop(op, a[0], a[1])
+    if rnd == "rn":
+        return r
+    x = a[0]
+    if op in ("fadd", "fsub"):
+        y = a[1] if op == "fadd" else b.fneg(a[1])
+        bb = b.fsub(r, x)
+        e = b.fadd(b.fsub(x, b.fsub(r, bb)), b.fsub(y, bb))  # TwoSum error: x + y = r + e exactly
+        pos, neg = _sign_flags(k, t, e)
+        out = apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, y)))
+        if rnd == "rm":  # an exact zero sum of opposite signs is -0 when rounding down
+            it = ibits(t)
+            sgn = b.and_(b.or_(to_bits(k, t, x), to_bits(k, t, y)), k.int_of(it, SIGN[t]))
+            out = b.select(b.fcmp("oeq", r, fzero(t)), from_bits(k, t, sgn), out)
+        return out
+    if op == "fmul":
+        e = k.air(f"air.fma.{t}", llty(t), [x, a[1], b.fneg(r)])
+        pos, neg = _sign_flags(k, t, e)
+        return apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, a[1])))
+    if op == "fdiv":
+        rem = k.air(f"air.fma.{t}", llty(t), [b.fneg(r), a[1], x])  # x - r*y, exact
+        flip = b.fcmp("olt", a[1], fzero(t))
+        rpos, rneg = _sign_flags(k, t, rem)
+        pos = b.select(flip, rneg, rpos)
+        neg = b.select(flip, rpos, rneg)
+        return apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, a[1])))
+    if op == "fsqrt":
+        rem = k.air(f"air.fma.{t}", llty(t), [b.fneg(r), r, x])
+        pos, neg = _sign_flags(k, t, rem)
+        return apply_direction(k, t, rnd, r, pos, neg, None)
+    # fma: sign of (a*b + c) - r  ~  fma(a, b, c - r) + TwoSum error of (c - r)
+    c = a[2]
+    d = b.fsub(c, r)
+    bb = b.fsub(d, c)
+    dlo = b.fadd(b.fsub(c, b.fsub(d, bb)), b.fsub(b.fneg(r), bb))
+    e = b.fadd(k.air(f"air.fma.{t}", llty(t), [x, a[1], d]), dlo)
+    pos, neg = _sign_flags(k, t, e)
+    fin = b.and_(b.and_(is_finite(k, t, x), is_finite(k, t, a[1])), is_finite(k, t, c))
+    return apply_direction(k, t, rnd, r, pos, neg, fin)
+
+
+def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    rnd = inst.attrs.get("rnd", "rn")
+    if t == "bf16":
+        wide = [bf16_to_f32(k, x) for x in a]
+        r = _arith(k, "f32", inst.op, "rn" if inst.op != "fma" else rnd, wide)
+        return f32_to_bf16(k, r, "rn" if inst.op == "fma" else rnd)
+    return canon(k, t, _arith(k, t, inst.op, rnd, a))
+
+
+# ------------------------------------------------------------------------------ sign and tests
+def lower_fneg(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    return neg_bits(k, inst.dsts[0].type, a[0])
+
+
+def lower_fabs(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    return from_bits(k, t, k.b.and_(to_bits(k, t, a[0]), k.int_of(ibits(t), ~SIGN[t])))
+
+
+def lower_ftz(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    it = ibits(t)
+    bits = to_bits(k, t, a[0])
+    denormal = k.b.icmp("eq", k.b.and_(bits, k.int_of(it, EXP[t])), k.int_of(it, 0))
+    return from_bits(k, t, k.b.select(denormal, k.b.and_(bits, k.int_of(it, SIGN[t])), bits))
+
+
+def _widen(k: FnLowerer, t: str, v: bc.Value) -> tuple[str, bc.Value]:
+    return ("f32", bf16_to_f32(k, v)) if t == "bf16" else (t, v)
+
+
+def lower_fsat(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    wt, x = _widen(k, t, a[0])
+    one = bc.const_float(llty(wt), 1.0)
+    r = k.b.select(k.b.fcmp("oge", x, one), one, k.b.select(k.b.fcmp("ogt", x, fzero(wt)), x, fzero(wt)))
+    return f32_to_bf16(k, r) if t == "bf16" else r
+
+
+_FCMP = ("oeq", "one", "olt", "ole", "ogt", "oge", "ord", "uno", "ueq", "une", "ult", "ule", "ugt", "uge")
+
+
+def lower_fcmp(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    cond = inst.attrs["cond"]
+    if cond not in _FCMP:
+        raise k.error(f"unknown float comparison {cond!r}")
+    t = inst.args[0].type
+    x = _widen(k, t, a[0])[1]
+    y = _widen(k, t, a[1])[1]
+    return k.b.fcmp(cond, x, y)
+
+
+def lower_fminmax(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    wt, x = _widen(k, t, a[0])
+    _, y = _widen(k, t, a[1])
+    b = k.b
+    it = ibits(wt)
+    is_min = inst.op == "fmin"
+    less = b.fcmp("olt" if is_min else "ogt", x, y)
+    pick = b.select(less, x, y)
+    # equal values: -0 < +0, so min ORs the sign bits and max ANDs them
+    xb, yb = to_bits(k, wt, x), to_bits(k, wt, y)
+    eq_bits = b.or_(xb, yb) if is_min else b.and_(xb, yb)
+    r = b.select(b.fcmp("oeq", x, y), from_bits(k, wt, eq_bits), pick)
+    xn, yn = b.fcmp("uno", x, x), b.fcmp("uno", y, y)
+    if inst.attrs.get("nan") == "propagate":
+        r = b.select(b.or_(xn, yn), k.const(wt, CANON[wt]), r)
+    else:
+        r = b.select(xn, y, b.select(yn, x, r))
+        r = b.select(b.and_(xn, yn), k.const(wt, CANON[wt]), r)
+    del it
+    return f32_to_bf16(k, r) if t == "bf16" else r
+
+
+# ------------------------------------------------------------------------------ approximations
+_APPROX = {"ex2": "air.fast_exp2", "lg2": "air.log2", "sin": "air.fast_sin", "cos": "air.fast_cos",
+           "rsqrt": "air.rsqrt", "sqrt": "air.fast_sqrt", "tanh": "air.tanh"}
+
+
+def lower_fapprox(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    fn = inst.attrs["fn"]
+    wt, x = _widen(k, t, a[0])
+    if fn in ("div", "div_approx"):
+        r = k.b.fdiv(x, _widen(k, t, a[1])[1])
+    elif fn == "rcp":
+        r = k.b.fdiv(bc.const_float(llty(wt), 1.0), x)
+    elif fn in _APPROX:
+        name = _APPROX[fn]
+        if wt != "f32" and name.startswith("air.fast_"):
+            name = "air." + name[len("air.fast_"):]  # fast_* forms exist for f32 only
+        r = k.air(f"{name}.{wt}", llty(wt), [x])
+    else:
+        raise k.error(f"approximate function {fn!r} has no AIR lowering")
+    return f32_to_bf16(k, r) if t == "bf16" else canon(k, wt, r)
+
+
+# ---------------------------------------------------------------------------------- conversions
+def _rnd(inst: N.Inst) -> str:
+    r = inst.attrs.get("rnd") or "rn"
+    return r[:2]  # 'rni' (integral rounding of f2i/frint) -> 'rn'
+
+
+def round_integral(k: FnLowerer, t: str, rnd: str, x: bc.Value) -> bc.Value:
+    """Round float ``x`` of type t (f16/f32/f64) to an integral value of the same type."""
+    if rnd == "rn":
+        return k.air(f"air.rint.{t}", llty(t), [x])
+    if rnd == "rm":
+        return k.air(f"air.floor.{t}", llty(t), [x])
+    if rnd == "rp":
+        return k.air(f"air.ceil.{t}", llty(t), [x])
+    neg = k.b.fcmp("olt", x, fzero(t))
+    return k.b.select(neg, k.air(f"air.ceil.{t}", llty(t), [x]), k.air(f"air.floor.{t}", llty(t), [x]))
+
+
+def lower_frint(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    wt, x = _widen(k, t, a[0])
+    r = round_integral(k, wt, _rnd(inst), x)
+    return f32_to_bf16(k, r) if t == "bf16" else canon(k, wt, r)
+
+
+def _int_bounds(t: str, signed: bool) -> tuple[int, int]:
+    n = T.bits(t)
+    return (-(1 << (n - 1)), (1 << (n - 1)) - 1) if signed else (0, (1 << n) - 1)
+
+
+def lower_f2i(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    dt = inst.dsts[0].type
+    st = inst.args[0].type
+    signed = bool(inst.attrs.get("signed"))
+    wt, x = _widen(k, st, a[0])
+    if wt == "f16":  # f16 -> integer through f32 (exact)
+        x = k.b.fpext(x, bc.FLOAT)
+        wt = "f32"
+    b = k.b
+    r = round_integral(k, wt, _rnd(inst), x)
+    lo, hi = _int_bounds(dt, signed)
+    # Compare against the bounds as floats: lo is a power of two (exact); hi + 1 is too.
+    lo_f = bc.const_float(llty(wt), float(lo))
+    hi1_f = bc.const_float(llty(wt), float(hi + 1))
+    below = b.fcmp("olt", r, lo_f)
+    above = b.fcmp("oge", r, hi1_f)
+    nan = b.fcmp("uno", r, r)
+    safe = b.select(b.or_(b.or_(below, above), nan), fzero(wt), r)
+    conv_t = dt if dt != "i1" else "i8"
+    v = k.air(f"air.convert.{air_suffix(conv_t, signed)}.f.{wt}", llty(conv_t), [safe])
+    if conv_t != dt:
+        v = b.trunc(v, llty(dt))
+    v = b.select(below, k.int_of(dt, lo), v)
+    v = b.select(above, k.int_of(dt, hi), v)
+    return b.select(nan, k.int_of(dt, 0), v)
+
+
+def lower_i2f(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    dt = inst.dsts[0].type
+    st = inst.args[0].type
+    signed = bool(inst.attrs.get("signed"))
+    rnd = _rnd(inst)
+    b = k.b
+    x = a[0]
+    if st == "i1":
+        x, st = b.zext(x, bc.I8), "i8"
+    if dt == "bf16":  # via f32: exact for <= 24-bit sources, else rounded twice (documented)
+        f = k.air(f"air.convert.f.f32.{air_suffix(st, signed)}", bc.FLOAT, [x])
+        return f32_to_bf16(k, f, rnd)
+    r = k.air(f"air.convert.f.{dt}.{air_suffix(st, signed)}", llty(dt), [x])
+    if rnd == "rn" or T.bits(st) < {"f16": 11, "f32": 24, "f64": 53}[dt]:
+        return r
+    # Directed: convert the nearest result back to a 64-bit integer (exact: it is integral) and
+    # compare with the source. 2**63 (signed) / 2**64 (unsigned) do not fit: above every source.
+    wide_t = "i64"
+    xs = (b.sext if signed else b.zext)(x, bc.I64) if st != "i64" else x
+    limit = bc.const_float(llty(dt), float(1 << 63) if signed or st != "i64" else float(1 << 64))
+    conv_src = r if dt != "f16" else b.fpext(r, bc.FLOAT)
+    ct = dt if dt != "f16" else "f32"
+    too_big = b.fcmp("oge", conv_src, bc.const_float(llty(ct), float(1 << 63) if signed or st != "i64"
+                                                    else float(1 << 64)))
+    del limit
+    use_signed = signed or st != "i64"
+    safe = b.select(too_big, fzero(ct), conv_src)
+    back = k.air(f"air.convert.{air_suffix(wide_t, use_signed)}.f.{ct}", bc.I64, [safe])
+    lt = "slt" if use_signed else "ult"
+    gt = "sgt" if use_signed else "ugt"
+    err_pos = b.and_(b.icmp(gt, xs, back), b.xor(too_big, bc.const_int(bc.I1, 1)))
+    err_neg = b.or_(b.icmp(lt, xs, back), too_big)
+    return apply_direction(k, dt, rnd, r, err_pos, err_neg, None)
+
+
+def lower_fcvt(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    dt = inst.dsts[0].type
+    st = inst.args[0].type
+    rnd = _rnd(inst)
+    b = k.b
+    x = a[0]
+    if st == dt:
+        return canon(k, dt, x)
+    if st == "bf16":
+        x, st = bf16_to_f32(k, x), "f32"
+        if dt == "f32":
+            return canon(k, dt, x)
+    if dt == "bf16":
+        if st != "f32":
+            x = b.fpext(x, bc.FLOAT) if st == "f16" else _narrow(k, "f64", "f32", "rz", x, sticky=True)
+        return f32_to_bf16(k, x, rnd)
+    if T.bits(dt) > T.bits(st):
+        return canon(k, dt, b.fpext(x, llty(dt)))
+    return canon(k, dt, _narrow(k, st, dt, rnd, x))
+
+
+def _narrow(k: FnLowerer, st: str, dt: str, rnd: str, x: bc.Value, sticky: bool = False) -> bc.Value:
+    """Float narrowing per rnd: nearest via fptrunc, directed by comparing the widened result.
+    ``sticky``: round to odd (keeps an inexact result distinguishable for a second rounding)."""
+    b = k.b
+    r = b.fptrunc(x, llty(dt))
+    if rnd == "rn" and not sticky:
+        return r
+    back = b.fpext(r, llty(st))
+    pos = b.fcmp("ogt", x, back)
+    neg = b.fcmp("olt", x, back)
+    if sticky:  # round to odd: truncate toward zero, then set the last bit when inexact
+        rz = apply_direction(k, dt, "rz", r, pos, neg, is_finite(k, st, x))
+        inexact = b.fcmp("one", x, b.fpext(rz, llty(st)))
+        it = ibits(dt)
+        return from_bits(k, dt, b.or_(to_bits(k, dt, rz), b.zext(inexact, llty(it))))
+    return apply_direction(k, dt, rnd, r, pos, neg, is_finite(k, st, x))
+
+
+HANDLERS = {
+    "fadd": lower_arith, "fsub": lower_arith, "fmul": lower_arith, "fdiv": lower_arith, "fma": lower_arith,
+    "fsqrt": lower_arith, "fneg": lower_fneg, "fabs": lower_fabs, "ftz": lower_ftz, "fsat": lower_fsat,
+    "fcmp": lower_fcmp, "fmin": lower_fminmax, "fmax": lower_fminmax, "fapprox": lower_fapprox,
+    "frint": lower_frint, "f2i": lower_f2i, "i2f": lower_i2f, "fcvt": lower_fcvt,
+}

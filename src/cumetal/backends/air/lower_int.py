@@ -1,0 +1,203 @@
+"""Integer, bit and width-change operations of the kernel IR in AIR.
+
+Every IR rule that LLVM leaves undefined is made explicit with compare + select, so the AIR is
+exact on any target: shifts by >= the width (0, or the sign for ashr), division by zero and
+INT_MIN / -1 (NVIDIA's results, see ``cumetal.ir.ops``).
+"""
+
+from __future__ import annotations
+
+from cumetal.backends.air import bitcode as bc
+from cumetal.backends.air.lower_context import FnLowerer, air_suffix, llty
+from cumetal.ir import nodes as N
+from cumetal.ir import types as T
+
+_BINOPS = {"add": "add", "sub": "sub", "mul": "mul", "and": "and", "or": "or", "xor": "xor"}
+
+
+def lower_binop(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    return k.b.binop(_BINOPS[inst.op], a[0], a[1])
+
+
+def lower_shift(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    ty = llty(t)
+    width = T.bits(t)
+    amount = a[1]  # unsigned i32
+    too_big = k.b.icmp("uge", amount, k.i32(width))
+    if width > 32:
+        amt = k.b.zext(amount, ty)
+    elif width < 32:
+        amt = k.b.trunc(k.b.select(too_big, k.i32(0), amount), ty)
+    else:
+        amt = amount
+    if width >= 32:  # keep the LLVM shift amount in range (an out-of-range shift is poison)
+        amt = k.b.select(too_big, bc.zero(ty), amt)
+    op = inst.op
+    shifted = k.b.binop(op, a[0], amt)
+    if op == "ashr":
+        fill = k.b.ashr(a[0], k.int_of(t, width - 1))
+        return k.b.select(too_big, fill, shifted)
+    return k.b.select(too_big, bc.zero(ty), shifted)
+
+
+def lower_neg(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    return k.b.sub(bc.zero(a[0].type), a[0])
+
+
+def lower_not(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    return k.b.xor(a[0], k.int_of(t, -1))
+
+
+def lower_abs(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    neg = k.b.sub(bc.zero(a[0].type), a[0])
+    return k.b.select(k.b.icmp("slt", a[0], bc.zero(a[0].type)), neg, a[0])
+
+
+def lower_minmax(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    signed = bool(inst.attrs.get("signed"))
+    if t in ("i16", "i32", "i64") or (t == "i8" and not signed):  # names Apple emits (section 8.4)
+        return k.air(f"air.{inst.op}.{air_suffix(t, signed)}", llty(t), [a[0], a[1]])
+    pred = ("s" if signed else "u") + ("lt" if inst.op == "min" else "gt")
+    return k.b.select(k.b.icmp(pred, a[0], a[1]), a[0], a[1])
+
+
+def lower_divrem(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    ty = llty(t)
+    x, y = a
+    zero = bc.zero(ty)
+    one = k.int_of(t, 1)
+    ones = k.int_of(t, -1)
+    is_zero = k.b.icmp("eq", y, zero)
+    signed = bool(inst.attrs.get("signed"))
+    if not signed:
+        safe = k.b.select(is_zero, one, y)
+        if inst.op == "div":
+            return k.b.select(is_zero, ones, k.b.udiv(x, safe))
+        return k.b.select(is_zero, x, k.b.urem(x, safe))
+    # -1 divisors are handled apart: INT_MIN / -1 overflows in LLVM (undefined), here it wraps.
+    is_m1 = k.b.icmp("eq", y, ones)
+    safe = k.b.select(k.b.or_(is_zero, is_m1), one, y)
+    if inst.op == "div":
+        q = k.b.sdiv(x, safe)
+        q = k.b.select(is_m1, k.b.sub(zero, x), q)
+        by_zero = k.b.select(k.b.icmp("slt", x, zero), one, ones)  # NVIDIA: x/0 = x<0 ? 1 : -1
+        return k.b.select(is_zero, by_zero, q)
+    r = k.b.srem(x, safe)
+    r = k.b.select(is_m1, zero, r)
+    return k.b.select(is_zero, x, r)
+
+
+def lower_mulhi(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    signed = bool(inst.attrs.get("signed"))
+    width = T.bits(t)
+    if width < 64:
+        wide = llty(T.int_type(width * 2))
+        ext = k.b.sext if signed else k.b.zext
+        p = k.b.mul(ext(a[0], wide), ext(a[1], wide))
+        return k.b.trunc(k.b.lshr(p, bc.const_int(wide, width)), llty(t))
+    return _mulhi64(k, a[0], a[1], signed)
+
+
+def _mulhi64(k: FnLowerer, x: bc.Value, y: bc.Value, signed: bool) -> bc.Value:
+    """High 64 bits of a 64x64 product from 32-bit halves (AIR has no i128)."""
+    b = k.b
+    m32 = k.i64(0xFFFFFFFF)
+    c32 = k.i64(32)
+    x0, x1 = b.and_(x, m32), b.lshr(x, c32)
+    y0, y1 = b.and_(y, m32), b.lshr(y, c32)
+    p00 = b.mul(x0, y0)
+    p01 = b.mul(x0, y1)
+    p10 = b.mul(x1, y0)
+    p11 = b.mul(x1, y1)
+    mid = b.add(b.add(b.lshr(p00, c32), b.and_(p01, m32)), b.and_(p10, m32))
+    hi = b.add(b.add(b.add(p11, b.lshr(p01, c32)), b.lshr(p10, c32)), b.lshr(mid, c32))
+    if signed:  # unsigned high part minus the two's-complement corrections
+        zero = k.i64(0)
+        hi = b.sub(hi, b.select(b.icmp("slt", x, zero), y, zero))
+        hi = b.sub(hi, b.select(b.icmp("slt", y, zero), x, zero))
+    return hi
+
+
+def lower_popc(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    src_t = inst.args[0].type
+    x = a[0]
+    if src_t == "i64":
+        lo = k.b.trunc(x, bc.I32)
+        hi = k.b.trunc(k.b.lshr(x, k.i64(32)), bc.I32)
+        return k.b.add(k.air("air.popcount.i32", bc.I32, [lo]), k.air("air.popcount.i32", bc.I32, [hi]))
+    if src_t != "i32":
+        x = k.b.zext(x, bc.I32)
+    return k.air("air.popcount.i32", bc.I32, [x])
+
+
+def lower_clz(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    src_t = inst.args[0].type
+    ty = llty(src_t)
+    r = k.llvm_intrinsic(f"llvm.ctlz.{src_t}", ty, [a[0], bc.const_int(bc.I1, 0)])
+    if src_t == "i64":
+        return k.b.trunc(r, bc.I32)
+    if src_t != "i32":
+        return k.b.zext(r, bc.I32)
+    return r
+
+
+def lower_brev(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    return k.llvm_intrinsic(f"llvm.bitreverse.{t}", llty(t), [a[0]])
+
+
+_ICMP = {"eq": "eq", "ne": "ne", "slt": "slt", "sle": "sle", "sgt": "sgt", "sge": "sge",
+         "ult": "ult", "ule": "ule", "ugt": "ugt", "uge": "uge"}
+
+
+def lower_icmp(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    cond = inst.attrs["cond"]
+    if inst.args[0].type == "i1" and cond not in ("eq", "ne"):
+        # i1 as a 1-bit integer: unsigned compares are fine in LLVM, signed ones treat 1 as -1 (as IR).
+        pass
+    return k.b.icmp(_ICMP[cond], a[0], a[1])
+
+
+def lower_width(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    src, dst = inst.args[0].type, inst.dsts[0].type
+    sb, db = T.bits(src), T.bits(dst)
+    x = a[0]
+    if T.is_float(src) or T.is_float(dst):  # width ops on float bits: go through the integer view
+        x = k.b.bitcast(x, llty(T.int_type(sb))) if src != "bf16" and T.is_float(src) else x
+    if db == sb:
+        r = x
+    elif inst.op == "trunc" or db < sb:
+        r = k.b.trunc(x, llty(T.int_type(db)))
+    elif inst.op == "sext":
+        r = k.b.sext(x, llty(T.int_type(db)))
+    else:
+        r = k.b.zext(x, llty(T.int_type(db)))
+    if T.is_float(dst) and dst != "bf16":
+        r = k.b.bitcast(r, llty(dst))
+    return r
+
+
+def lower_mov(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    dst = llty(inst.dsts[0].type)
+    if str(a[0].type) == str(dst):
+        return a[0]
+    return k.b.bitcast(a[0], dst)
+
+
+def lower_select(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    return k.b.select(a[0], a[1], a[2])
+
+
+HANDLERS = {
+    "add": lower_binop, "sub": lower_binop, "mul": lower_binop, "and": lower_binop, "or": lower_binop,
+    "xor": lower_binop, "shl": lower_shift, "lshr": lower_shift, "ashr": lower_shift, "neg": lower_neg,
+    "not": lower_not, "abs": lower_abs, "min": lower_minmax, "max": lower_minmax, "div": lower_divrem,
+    "rem": lower_divrem, "mulhi": lower_mulhi, "popc": lower_popc, "clz": lower_clz, "brev": lower_brev,
+    "icmp": lower_icmp, "zext": lower_width, "sext": lower_width, "trunc": lower_width, "mov": lower_mov,
+    "bitcast": lower_mov, "select": lower_select,
+}

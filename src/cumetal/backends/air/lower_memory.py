@@ -1,0 +1,381 @@
+"""Memory operations of the kernel IR in AIR: address spaces, generic dispatch, atomics, printf.
+
+IR addresses are i64. Device addresses (spaces global/const/param) become ``addrspace(1)``
+pointers by ``inttoptr(address + addr_delta)`` (``addr_delta`` from launch_info: 0 where CuMetal
+device pointers are GPU addresses). Shared addresses are offsets into the threadgroup binding
+(``addrspace(3)``), local addresses offsets into the thread's local stack (an ``alloca``,
+address space 0). A generic address is dispatched at run time on the IR windows
+(``SHARED_WINDOW`` / ``LOCAL_WINDOW``; anything else is a device address).
+
+Atomics are ``air.atomic.{global,local}.*`` calls (Apple never emits atomicrmw/cmpxchg). What AIR
+lacks is expanded: inc/dec/fmin/fmax/exch-of-float and non-f32 float adds as a compare-and-swap loop
+on ``air.atomic.*.cmpxchg.weak.i32``; 64-bit atomics as a critical section under a lock word of
+launch_info (each lane takes and releases the lock within one loop iteration, so SIMD-lockstep
+execution cannot deadlock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cumetal.backends.air import bitcode as bc
+from cumetal.backends.air.abi import metal_abi
+from cumetal.backends.air.lower_context import FnLowerer, llty
+from cumetal.ir import nodes as N
+from cumetal.ir import types as T
+from cumetal.ir.ops import LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE
+
+DEVICE_SPACES = ("global", "const", "param")
+
+
+def mem_type(t: str) -> bc.Type:
+    return bc.I8 if t == "i1" else llty(t)
+
+
+def pointer(k: FnLowerer, space: str, addr: bc.Value, elem: bc.Type) -> bc.Value:
+    """A typed pointer for IR address ``addr`` in ``space`` (not generic)."""
+    b = k.b
+    if space in DEVICE_SPACES:
+        return b.inttoptr(b.add(addr, k.ctx.delta), bc.ptr(elem, 1))
+    if space == "shared":
+        p = b.gep(bc.I8, k.ctx.shared, [addr])
+        return b.bitcast(p, bc.ptr(elem, 3))
+    if space == "local":
+        p = b.gep(bc.I8, k.ctx.local, [addr])
+        return b.bitcast(p, bc.ptr(elem, 0))
+    raise k.error(f"no pointer for space {space!r}")
+
+
+def in_window(k: FnLowerer, addr: bc.Value, window: int) -> bc.Value:
+    return k.b.icmp("ult", k.b.sub(addr, k.i64(window)), k.i64(WINDOW_SIZE))
+
+
+def by_space(k: FnLowerer, space: str, addr: bc.Value, body: Callable[[str, bc.Value], bc.Value | None],
+             result: bc.Type | None) -> bc.Value | None:
+    """Run ``body(space, space_address)`` for ``addr``; a generic address is dispatched at run time
+    into shared, local or device code, joined by a phi when there is a ``result``."""
+    if space != "generic":
+        return body(space, addr)
+    b = k.b
+    is_shared = in_window(k, addr, SHARED_WINDOW)
+    is_local = in_window(k, addr, LOCAL_WINDOW)
+    s_bb, not_s = k.new_block("gen.shared"), k.new_block("gen.notshared")
+    l_bb, g_bb, join = k.new_block("gen.local"), k.new_block("gen.global"), k.new_block("gen.join")
+    b.cond_br(is_shared, s_bb, not_s)
+    k.goto(not_s)
+    b.cond_br(is_local, l_bb, g_bb)
+    incoming = []
+    for bb, sp, base in ((s_bb, "shared", SHARED_WINDOW), (l_bb, "local", LOCAL_WINDOW), (g_bb, "global", 0)):
+        k.goto(bb)
+        v = body(sp, b.sub(addr, k.i64(base)) if base else addr)
+        incoming.append((v, k.b.block))
+        b.br(join)
+    k.goto(join)
+    if result is None:
+        return None
+    return b.phi(result, incoming)
+
+
+def lower_load(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    elem = mem_type(t)
+    space = inst.attrs["space"]
+    volatile = bool(inst.attrs.get("volatile"))
+    align = inst.attrs.get("align") or T.bytes_of(t)
+    fast = k.param_pointer(inst.args[0], elem) if space == "param" else None
+
+    def body(sp: str, addr: bc.Value) -> bc.Value:
+        p = fast if fast is not None else pointer(k, sp, addr, elem)
+        return k.b.load(elem, p, align=align, volatile=volatile)
+
+    v = by_space(k, space, a[0], body, elem)
+    return k.b.trunc(v, bc.I1) if t == "i1" else v
+
+
+def lower_store(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> None:
+    t = inst.args[1].type
+    elem = mem_type(t)
+    value = k.b.zext(a[1], bc.I8) if t == "i1" else a[1]
+    space = inst.attrs["space"]
+    volatile = bool(inst.attrs.get("volatile"))
+    align = inst.attrs.get("align") or T.bytes_of(t)
+    fast = k.param_pointer(inst.args[0], elem) if space == "param" else None
+
+    def body(sp: str, addr: bc.Value) -> None:
+        p = fast if fast is not None else pointer(k, sp, addr, elem)
+        k.b.store(value, p, align=align, volatile=volatile)
+
+    by_space(k, space, a[0], body, None)
+
+
+def lower_memcpy(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> None:
+    size = int(inst.attrs["size"])
+    dst_space, src_space = inst.attrs["dst_space"], inst.attrs["src_space"]
+    for i in range(size):  # cp.async sizes are 4, 8 or 16 bytes
+        off = k.i64(i)
+        byte = by_space(k, src_space, k.b.add(a[1], off),
+                        lambda sp, ad: k.b.load(bc.I8, pointer(k, sp, ad, bc.I8), align=1), bc.I8)
+        by_space(k, dst_space, k.b.add(a[0], off),
+                 lambda sp, ad, byte=byte: k.b.store(byte, pointer(k, sp, ad, bc.I8), align=1), None)
+
+
+# ------------------------------------------------------------------------------- address casts
+def lower_cvta_to_generic(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    space = inst.attrs["space"]
+    base = {"shared": SHARED_WINDOW, "local": LOCAL_WINDOW}.get(space, 0)
+    return k.b.add(a[0], k.i64(base)) if base else a[0]
+
+
+def lower_cvta_from_generic(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    space = inst.attrs["space"]
+    base = {"shared": SHARED_WINDOW, "local": LOCAL_WINDOW}.get(space, 0)
+    return k.b.sub(a[0], k.i64(base)) if base else a[0]
+
+
+def lower_isspacep(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    space = inst.attrs["space"]
+    if space == "shared":
+        return in_window(k, a[0], SHARED_WINDOW)
+    if space == "local":
+        return in_window(k, a[0], LOCAL_WINDOW)
+    # global/const/param: any address outside the shared and local windows
+    either = k.b.or_(in_window(k, a[0], SHARED_WINDOW), in_window(k, a[0], LOCAL_WINDOW))
+    return k.b.xor(either, bc.const_int(bc.I1, 1))
+
+
+# ------------------------------------------------------------------------------------- atomics
+ORDER_RELAXED = 0
+SCOPE = {"global": 2, "shared": 1}
+AIR_SPACE = {"global": "global", "shared": "local"}
+TRUE = bc.const_int(bc.I1, 1)
+
+
+def _native_name(aop: str, t: str) -> str | None:
+    """The air.atomic operation suffix for a native 32-bit RMW, or None (needs a CAS loop)."""
+    if t == "i32":
+        return {"add": "add.u.i32", "min": "min.s.i32", "max": "max.s.i32", "umin": "min.u.i32",
+                "umax": "max.u.i32", "and": "and.u.i32", "or": "or.u.i32", "xor": "xor.u.i32",
+                "exch": "xchg.i32"}.get(aop)
+    if t == "f32" and aop == "fadd":
+        return "add.f32"
+    return None
+
+
+def rmw_value(k: FnLowerer, aop: str, t: str, old: bc.Value, v: bc.Value) -> bc.Value:
+    """The value an RMW stores given the old one, per cumetal.ir.ops (integers as bits)."""
+    b = k.b
+    if aop in ("add", "and", "or", "xor"):
+        return b.binop(aop, old, v)
+    if aop == "exch":
+        return v
+    if aop in ("min", "max", "umin", "umax"):
+        pred = {"min": "slt", "max": "sgt", "umin": "ult", "umax": "ugt"}[aop]
+        return b.select(b.icmp(pred, old, v), old, v)
+    if aop == "inc":
+        return b.select(b.icmp("uge", old, v), bc.zero(old.type), b.add(old, bc.const_int(old.type, 1)))
+    if aop == "dec":
+        wrap = b.or_(b.icmp("eq", old, bc.zero(old.type)), b.icmp("ugt", old, v))
+        return b.select(wrap, v, b.sub(old, bc.const_int(old.type, 1)))
+    # float ops on the bits of type t
+    from cumetal.backends.air import lower_float as F
+
+    ft = t
+    fo, fv = F.from_bits(k, ft, old), F.from_bits(k, ft, v)
+    if ft == "bf16":
+        fo, fv = F.bf16_to_f32(k, fo), F.bf16_to_f32(k, fv)
+    wt = "f32" if ft == "bf16" else ft
+    if aop == "fadd":
+        r = F.canon(k, wt, b.fadd(fo, fv))
+    elif aop in ("fmin", "fmax"):
+        r = F.lower_fminmax(k, N.Inst(aop, (N.Var(0, wt),), (), {"nan": "num"}), [fo, fv])
+    else:
+        raise k.error(f"atomic operation {aop!r} has no AIR lowering")
+    if ft == "bf16":
+        return F.f32_to_bf16(k, r)
+    return F.to_bits(k, ft, r)
+
+
+def _cas32(k: FnLowerer, sp: str, p: bc.Value, expected: bc.Value, desired: bc.Value) -> bc.Value:
+    """air.atomic.<sp>.cmpxchg.weak.i32: returns the value found; ``expected`` travels in an alloca."""
+    slot = k.entry_alloca(bc.I32, "cas.expected")
+    k.b.store(expected, slot, align=4)
+    name = f"air.atomic.{AIR_SPACE[sp]}.cmpxchg.weak.i32"
+    pty = bc.ptr(bc.I32, 1 if sp == "global" else 3)
+    return k.air(name, bc.I32, [p, slot, desired, k.i32(ORDER_RELAXED), k.i32(ORDER_RELAXED), k.i32(SCOPE[sp]), TRUE],
+                 kind="atomic", params=[pty, bc.ptr(bc.I32, 0), bc.I32, bc.I32, bc.I32, bc.I32, bc.I1])
+
+
+def _atomic_load32(k: FnLowerer, sp: str, p: bc.Value) -> bc.Value:
+    return k.air(f"air.atomic.{AIR_SPACE[sp]}.load.i32", bc.I32, [p, k.i32(ORDER_RELAXED), k.i32(SCOPE[sp]), TRUE],
+                 kind="atomic")
+
+
+def _cas_loop(k: FnLowerer, sp: str, addr: bc.Value, t: str, update: Callable[[bc.Value], bc.Value],
+              sub_word: bool = False) -> bc.Value:
+    """Old value of a 32-bit (or narrower, inside its aligned word) RMW done by a CAS loop."""
+    b = k.b
+    bits = T.bits(t)
+    word_addr = b.and_(addr, k.i64(~3)) if sub_word else addr
+    p = pointer(k, sp, word_addr, bc.I32)
+    shift = b.trunc(b.shl(b.and_(addr, k.i64(3)), k.i64(3)), bc.I32) if sub_word else None
+    first = _atomic_load32(k, sp, p)
+    pre = b.block
+    loop, done = k.new_block("cas.loop"), k.new_block("cas.done")
+    b.br(loop)
+    k.goto(loop)
+    cur = b.phi(bc.I32, [(first, pre)])
+    if sub_word:
+        old = b.trunc(b.lshr(cur, shift), llty(T.int_type(bits)))
+        new_part = b.zext(update(old), bc.I32)
+        mask = b.shl(k.i32((1 << bits) - 1), shift)
+        new = b.or_(b.and_(cur, b.xor(mask, k.i32(-1))), b.shl(new_part, shift))
+    else:
+        old = cur
+        new = update(old)
+    seen = _cas32(k, sp, p, cur, new)
+    cur.add_incoming(seen, k.b.block)
+    b.cond_br(b.icmp("eq", seen, cur), done, loop)
+    k.goto(done)
+    return old
+
+
+def _locked64(k: FnLowerer, sp: str, addr: bc.Value, update: Callable[[bc.Value], bc.Value]) -> bc.Value:
+    """64-bit RMW in a critical section under launch_info lock word hash(addr)."""
+    b = k.b
+    ctx = k.ctx
+    locks = metal_abi.INFO_HEADER_WORDS + 2 * len(k.irm.globals)
+    idx = b.and_(b.lshr(addr, k.i64(3)), k.i64(metal_abi.DEFAULT_LOCKS - 1))
+    lock = b.gep(bc.I32, ctx.info, [b.add(idx, k.i64(locks))])
+    p = pointer(k, sp, addr, bc.I64)
+    result = k.entry_alloca(bc.I64, "locked.old")
+    loop, crit, latch, done = (k.new_block("lock.try"), k.new_block("lock.held"), k.new_block("lock.retry"),
+                               k.new_block("lock.done"))
+    b.br(loop)
+    k.goto(loop)
+    got = b.icmp("eq", _cas32(k, "global", lock, k.i32(0), k.i32(1)), k.i32(0))
+    b.cond_br(got, crit, latch)
+    k.goto(crit)
+    old = b.load(bc.I64, p, align=8, volatile=True)
+    b.store(update(old), p, align=8, volatile=True)
+    b.store(old, result, align=8)
+    k.air("air.atomic.global.store.i32", bc.VOID, [lock, k.i32(0), k.i32(ORDER_RELAXED), k.i32(SCOPE["global"]), TRUE],
+          kind="atomic")
+    b.br(done)
+    k.goto(latch)
+    b.br(loop)
+    k.goto(done)
+    return b.load(bc.I64, result, align=8)
+
+
+def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Value,
+               cmp: bc.Value | None = None) -> bc.Value:
+    """Old value of an RMW (``aop`` 'cas' with ``cmp``) at ``addr`` in global or shared space."""
+    b = k.b
+    from cumetal.backends.air import lower_float as F
+
+    it = T.int_type(T.bits(t))
+    vb = F.to_bits(k, t, v) if T.is_float(t) else v
+    if aop == "cas":
+        cb = F.to_bits(k, t, cmp) if T.is_float(t) else cmp
+
+        def update(old: bc.Value) -> bc.Value:
+            return b.select(b.icmp("eq", old, cb), vb, old)
+    else:
+        def update(old: bc.Value) -> bc.Value:
+            return rmw_value(k, aop, t, old, vb)
+
+    if sp == "local":  # thread-private memory: a plain read-modify-write is atomic
+        p = pointer(k, sp, addr, llty(it))
+        old = b.load(llty(it), p, align=T.bytes_of(t))
+        b.store(update(old), p, align=T.bytes_of(t))
+        res = old
+    elif T.bits(t) == 64:
+        res = _locked64(k, sp, addr, update)
+    elif aop == "cas" and T.bits(t) == 32:
+        p = pointer(k, sp, addr, bc.I32)
+        res = _cas32(k, sp, p, cb, vb)
+    elif (native := _native_name(aop, t)) is not None and not (sp == "shared" and t == "f32"):
+        elem = bc.FLOAT if t == "f32" else bc.I32
+        p = pointer(k, sp, addr, elem)
+        r = k.air(f"air.atomic.{AIR_SPACE[sp]}.{native}", elem,
+                  [p, v if t == "f32" else vb, k.i32(ORDER_RELAXED), k.i32(SCOPE[sp]), TRUE], kind="atomic")
+        return r
+    else:
+        res = _cas_loop(k, sp, addr, it, update, sub_word=T.bits(t) < 32)
+    return F.from_bits(k, t, res) if T.is_float(t) else res
+
+
+def lower_atomic(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    aop = inst.attrs["aop"]
+    space = inst.attrs["space"]
+    space = "global" if space in DEVICE_SPACES else space
+    return by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, aop, a[1]), llty(t))
+
+
+def lower_atomic_cas(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    t = inst.dsts[0].type
+    space = inst.attrs["space"]
+    space = "global" if space in DEVICE_SPACES else space
+    return by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, "cas", a[2], a[1]), llty(t))
+
+
+# ------------------------------------------------------------------------------------- printf
+PRINTF_ARG_BYTES = 256  # most argument bytes copied per record (CUDA's own limit is larger)
+
+
+def lower_printf(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """Append ``{u32 record bytes, u32 argument bytes, u64 format address, arguments}`` to the
+    printf ring (buffer 2); d = 0, or -1 when the ring is full (the record is counted as dropped).
+    The argument buffer is copied from thread-local memory (where PTX's vprintf call puts it)."""
+    b = k.b
+    ctx = k.ctx
+    if ctx.printf is None:
+        raise k.error("printf needs the printf binding (internal ABI mismatch)")
+    fmt, args = a
+    is_local = in_window(k, args, LOCAL_WINDOW)
+    off = b.sub(args, k.i64(LOCAL_WINDOW))
+    room = b.sub(k.i64(ctx.stack_bytes), off)
+    room = b.select(b.icmp("ult", room, k.i64(PRINTF_ARG_BYTES)), room, k.i64(PRINTF_ARG_BYTES))
+    nbytes = b.select(is_local, room, k.i64(0))
+    rec = b.and_(b.add(nbytes, k.i64(16 + 7)), k.i64(~7))
+    rec32 = b.trunc(rec, bc.I32)
+    used_p = ctx.printf  # word 0: used bytes, word 1: capacity, word 2: dropped records
+    start = k.air("air.atomic.global.add.u.i32", bc.I32, [used_p, rec32, k.i32(0), k.i32(2), TRUE], kind="atomic")
+    cap = b.load(bc.I32, b.gep(bc.I32, used_p, [1]), align=4)
+    end = b.add(b.zext(start, bc.I64), rec)
+    fits = b.icmp("ule", end, b.zext(cap, bc.I64))
+    ok_bb, drop_bb, join = k.new_block("printf.write"), k.new_block("printf.drop"), k.new_block("printf.join")
+    b.cond_br(fits, ok_bb, drop_bb)
+    k.goto(drop_bb)
+    k.air("air.atomic.global.add.u.i32", bc.I32, [b.gep(bc.I32, used_p, [2]), k.i32(1), k.i32(0), k.i32(2), TRUE],
+          kind="atomic")
+    b.br(join)
+    k.goto(ok_bb)
+    data = b.bitcast(b.gep(bc.I32, used_p, [metal_abi.PRINTF_HEADER_BYTES // 4]), bc.ptr(bc.I8, 1))
+    base = b.gep(bc.I8, data, [b.zext(start, bc.I64)])
+    b.store(rec32, b.bitcast(base, bc.ptr(bc.I32, 1)), align=4)
+    b.store(b.trunc(nbytes, bc.I32), b.bitcast(b.gep(bc.I8, base, [4]), bc.ptr(bc.I32, 1)), align=4)
+    b.store(fmt, b.bitcast(b.gep(bc.I8, base, [8]), bc.ptr(bc.I64, 1)), align=4)
+    # copy loop over the argument bytes (local memory -> ring)
+    pre = b.block
+    loop, after = k.new_block("printf.copy"), k.new_block("printf.copied")
+    b.cond_br(b.icmp("eq", nbytes, k.i64(0)), after, loop)
+    k.goto(loop)
+    i = b.phi(bc.I64, [(k.i64(0), pre)])
+    byte = b.load(bc.I8, b.gep(bc.I8, ctx.local, [b.add(off, i)]), align=1)
+    b.store(byte, b.gep(bc.I8, base, [b.add(i, k.i64(16))]), align=1)
+    nxt = b.add(i, k.i64(1))
+    i.add_incoming(nxt, loop)
+    b.cond_br(b.icmp("ult", nxt, nbytes), loop, after)
+    k.goto(after)
+    b.br(join)
+    k.goto(join)
+    return b.phi(bc.I32, [(k.i32(0), after), (k.i32(-1), drop_bb)])
+
+
+HANDLERS = {
+    "load": lower_load, "store": lower_store, "memcpy": lower_memcpy, "atomic": lower_atomic,
+    "atomic_cas": lower_atomic_cas, "cvta_to_generic": lower_cvta_to_generic,
+    "cvta_from_generic": lower_cvta_from_generic, "isspacep": lower_isspacep, "printf": lower_printf,
+}
