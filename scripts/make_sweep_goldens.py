@@ -106,6 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     prov = _provenance(cu, _git_hash(args.git_hash))
     prov["cases_per_family"] = counts
     prov["problems"] = len(report)
+    old_path = args.out / "provenance.json"
+    if set(fams) != set(FAMILIES) and old_path.exists():
+        # A partial run: keep the full run's record and note which families were redone.
+        full = json.loads(old_path.read_text())
+        full.setdefault("partial_regenerations", []).append(
+            {k: prov[k] for k in ("gpu", "driver_version", "date_utc", "script_git_hash")} | {"families": fams})
+        full["cases_per_family"].update(counts)
+        full["problems"] = full.get("problems", 0) + len(report)
+        prov = full
     (args.out / "provenance.json").write_text(json.dumps(prov, indent=2) + "\n")
     (args.out / "report.txt").write_text("\n".join(report) + ("\n" if report else ""))
     print("\n".join(report) if report else "all cases ran and were deterministic")

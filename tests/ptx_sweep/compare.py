@@ -31,6 +31,11 @@ def as_bits(arr: np.ndarray) -> np.ndarray:
 def to_float(bits: np.ndarray, fmt: str) -> np.ndarray:
     """Bit patterns of fmt -> float64 values."""
     bits = as_bits(bits)
+    with np.errstate(invalid="ignore"):  # signalling NaNs quieten when widened; any NaN will do here
+        return _to_float(bits, fmt)
+
+
+def _to_float(bits: np.ndarray, fmt: str) -> np.ndarray:
     if fmt == "f16":
         return bits.astype(np.uint16).view(np.float16).astype(np.float64)
     if fmt == "bf16":
