@@ -185,6 +185,8 @@ class Ctx:
         if isinstance(op, ast.Imm):
             return self.immediate(op, ptx_type)
         if isinstance(op, ast.Sym):
+            if op.name == "WARP_SZ":  # PTX's warp-size constant (Apple SIMD-groups are 32 wide too)
+                return Const.int(t, 32)
             addr = self.symbol_address(op.name, op.offset)
             return self.convert_reg(addr, t, ptx_type)
         raise LoweringError(f"operand {_describe(op)} cannot be used as a .{ptx_type} value")

@@ -274,6 +274,10 @@ class ModuleLowering:
             if e.loc is None:
                 e.loc = ins.loc
             raise
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as e:
+            # a form the semantics did not anticipate: report it at the instruction, never crash
+            raise LoweringError(f"'{_spelling(ins)}' could not be lowered (internal: {type(e).__name__}: {e}); "
+                                "please report this", ins.loc) from e
         finally:
             ctx.guard, ctx.guard_negated = None, False
 

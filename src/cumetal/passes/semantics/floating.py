@@ -191,8 +191,9 @@ def _testp(ctx: Ctx, ins: ast.Instruction) -> None:
         r = ctx.emit("not", "i1", ctx.emit("and", "i1", e_all, m_nonzero))
     elif op == "notanumber":
         r = ctx.emit("and", "i1", e_all, m_nonzero)
-    elif op == "normal":
-        r = ctx.emit("and", "i1", ctx.emit("not", "i1", e_all), ctx.emit("not", "i1", e_zero))
+    elif op == "normal":  # NVIDIA counts ±0 as normal (sweep goldens): not inf/NaN and not subnormal
+        r = ctx.emit("and", "i1", ctx.emit("not", "i1", e_all),
+                     ctx.emit("not", "i1", ctx.emit("and", "i1", e_zero, m_nonzero)))
     else:  # subnormal
         r = ctx.emit("and", "i1", e_zero, m_nonzero)
     ctx.write(ins.operands[0], r, "pred")

@@ -144,7 +144,7 @@ def _mad(ctx: Ctx, ins: ast.Instruction) -> None:
         return
     t = ptx_type(ins)
     a, b = ctx.read(ins.operands[1], t), ctx.read(ins.operands[2], t)
-    mode = ins.fields["mode"]
+    mode = ins.fields.get("mode") or "hi"  # 'mad.hi.sat.s32' spells .hi as a literal
     prod, rt = _mul_mode(ctx, mode, t, a, b)
     c = ctx.read(ins.operands[3], rt)
     if "sat" in ins.fields:  # mad.hi.sat.s32: saturate (hi(a*b) + c)
@@ -312,49 +312,59 @@ def _bfind(ctx: Ctx, ins: ast.Instruction) -> None:
     ctx.write(ins.operands[0], ctx.emit("select", "i32", none, i32(0xFFFFFFFF), pos), "u32")
 
 
+def _field_operands(ctx: Ctx, ins: ast.Instruction, pos_op: ast.Operand, len_op: ast.Operand,
+                    n: int) -> tuple[Value, Value]:
+    """pos and len of bfe/bfi: their low 8 bits for 32-bit types (PTX ISA); NVIDIA hardware masks
+    neither for 64-bit types (sweep goldens: len 257 takes the whole field, pos 259 is past the end)."""
+    pos, ln = ctx.read(pos_op, "u32"), ctx.read(len_op, "u32")
+    if n == 32:
+        pos = ctx.emit("and", "i32", pos, i32(0xFF))
+        ln = ctx.emit("and", "i32", ln, i32(0xFF))
+    return pos, ln
+
+
+def _low_mask(ctx: Ctx, it: str, width: Value) -> Value:
+    """(1 << width) - 1 of type it, all ones when width >= bits."""
+    n = T.bits(it)
+    one = Const.int(it, 1)
+    m = ctx.emit("sub", it, ctx.emit("shl", it, one, width), one)
+    return ctx.emit("select", it, ctx.emit("icmp", "i1", width, i32(n), cond="uge"), Const.int(it, -1), m)
+
+
 @semantics("bfe")
 def _bfe(ctx: Ctx, ins: ast.Instruction) -> None:
-    """Extract len bits at pos (each taken from bits 0..7 of b, c); sign-extend for .s types."""
+    """d[i] = (i < len && pos+i <= msb) ? a[pos+i] : sbit; sbit = signed ? a[min(pos+len-1, msb)] : 0;
+    len 0 gives 0 (PTX ISA bfe)."""
     t = ptx_type(ins)
     it = ir_type(t)
     n = T.bits(it)
     a = ctx.read(ins.operands[1], t)
-    pos = ctx.emit("and", "i32", ctx.read(ins.operands[2], "u32"), i32(0xFF))
-    ln = ctx.emit("and", "i32", ctx.read(ins.operands[3], "u32"), i32(0xFF))
-    shifted = ctx.emit("lshr", it, a, pos)
-    # keep = len bits (len >= n keeps all): mask = len >= n ? ~0 : (1 << len) - 1
-    one = Const.int(it, 1)
-    mask = ctx.emit("sub", it, ctx.emit("shl", it, one, ln), one)
-    full = ctx.emit("icmp", "i1", ln, i32(n), cond="uge")
-    mask = ctx.emit("select", it, full, Const.int(it, -1), mask)
-    field = ctx.emit("and", it, shifted, mask)
+    pos, ln = _field_operands(ctx, ins, ins.operands[2], ins.operands[3], n)
+    avail = ctx.emit("sub", "i32", i32(n), ctx.emit("min", "i32", pos, i32(n), signed=False))
+    width = ctx.emit("min", "i32", ln, avail, signed=False)
+    mask = _low_mask(ctx, it, width)
+    field = ctx.emit("and", it, ctx.emit("lshr", it, a, pos), mask)
+    zero_len = ctx.emit("icmp", "i1", ln, i32(0), cond="eq")
     if is_signed(t):
-        # sign bit = bit min(pos+len-1, n-1) of a; zero length gives 0
-        top = ctx.emit("min", "i32", ctx.emit("sub", "i32", ctx.emit("add", "i32", pos, ln), i32(1)), i32(n - 1),
-                       signed=False)
-        sbit = ctx.emit("and", it, ctx.emit("lshr", it, a, top), one)
-        negative = ctx.emit("and", "i1", ctx.emit("icmp", "i1", sbit, one, cond="eq"),
-                            ctx.emit("icmp", "i1", ln, i32(0), cond="ne"))
-        ext = ctx.emit("or", it, field, ctx.emit("not", it, mask))
-        field = ctx.emit("select", it, negative, ext, field)
-        zero_len = ctx.emit("icmp", "i1", ln, i32(0), cond="eq")
-        field = ctx.emit("select", it, zero_len, Const.int(it, 0), field)
-    ctx.write(ins.operands[0], field, t)
+        clamped_pos = ctx.emit("min", "i32", pos, i32(n), signed=False)
+        last = ctx.emit("sub", "i32", ctx.emit("add", "i32", clamped_pos,
+                                               ctx.emit("min", "i32", ln, i32(n), signed=False)), i32(1))
+        top = ctx.emit("min", "i32", last, i32(n - 1), signed=False)
+        sbit = ctx.emit("and", it, ctx.emit("lshr", it, a, top), Const.int(it, 1))
+        negative = ctx.emit("icmp", "i1", sbit, Const.int(it, 0), cond="ne")
+        field = ctx.emit("select", it, negative, ctx.emit("or", it, field, ctx.emit("not", it, mask)), field)
+    ctx.write(ins.operands[0], ctx.emit("select", it, zero_len, Const.int(it, 0), field), t)
 
 
 @semantics("bfi")
 def _bfi(ctx: Ctx, ins: ast.Instruction) -> None:
-    """Insert the low len bits of a into b at pos."""
+    """Insert the low len bits of a into b at pos (bits past the top are dropped)."""
     t = ptx_type(ins)
     it = ir_type(t)
     n = T.bits(it)
     a, b = ctx.read(ins.operands[1], t), ctx.read(ins.operands[2], t)
-    pos = ctx.emit("and", "i32", ctx.read(ins.operands[3], "u32"), i32(0xFF))
-    ln = ctx.emit("and", "i32", ctx.read(ins.operands[4], "u32"), i32(0xFF))
-    one = Const.int(it, 1)
-    mask = ctx.emit("sub", it, ctx.emit("shl", it, one, ln), one)
-    mask = ctx.emit("select", it, ctx.emit("icmp", "i1", ln, i32(n), cond="uge"), Const.int(it, -1), mask)
-    mask = ctx.emit("shl", it, mask, pos)
+    pos, ln = _field_operands(ctx, ins, ins.operands[3], ins.operands[4], n)
+    mask = ctx.emit("shl", it, _low_mask(ctx, it, ln), pos)
     ins_bits = ctx.emit("and", it, ctx.emit("shl", it, a, pos), mask)
     r = ctx.emit("or", it, ctx.emit("and", it, b, ctx.emit("not", it, mask)), ins_bits)
     ctx.write(ins.operands[0], r, t)
