@@ -1,0 +1,304 @@
+"""Kernel IR -> Metal Shading Language source (one ``kernel void`` per IR kernel)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cumetal.backends.msl import ops_memory as M
+from cumetal.backends.msl import ops_scalar as S
+from cumetal.backends.msl import ops_warp as W
+from cumetal.backends.msl.abi import argument_abi, global_index, local_stack_bytes, reachable_functions
+from cumetal.backends.msl.fp64 import FP64_MODES
+from cumetal.backends.msl.prelude import prelude
+from cumetal.backends.msl.printf import arg_layout, conversions, printf_formats, resolve_format
+from cumetal.backends.msl.structurize import Structurizer, build_cfg, dispatch_loop, is_reducible
+from cumetal.backends.msl.values import EmitError, const_text, msl_type, symaddr_text, var_name
+from cumetal.ir import nodes as N
+from cumetal.ir import types as T
+
+_EXPR = {
+    **{op: S.integer for op in ("add", "sub", "mul", "and", "or", "xor", "not", "neg", "abs", "min", "max",
+                                "mulhi", "div", "rem", "shl", "lshr", "ashr")},
+    "popc": S.bitcount, "clz": S.bitcount, "brev": S.bitcount, "icmp": S.icmp,
+    "zext": S.width, "sext": S.width, "trunc": S.width,
+    "mov": S.move, "bitcast": S.move, "select": S.move,
+    "fadd": S.float_arith, "fsub": S.float_arith, "fmul": S.float_arith, "fdiv": S.float_arith,
+    "fma": S.float_arith, "fsqrt": S.float_arith,
+    "fneg": S.float_unary, "fabs": S.float_unary, "ftz": S.float_unary, "fsat": S.float_unary,
+    "frint": S.float_unary, "fmin": S.float_minmax, "fmax": S.float_minmax, "fcmp": S.fcmp,
+    "fapprox": S.fapprox, "fcvt": S.fcvt, "f2i": S.f2i, "i2f": S.i2f,
+    "load": M.load, "atomic": M.atomic, "atomic_cas": M.atomic_cas, "cvta_to_generic": M.cvta,
+    "cvta_from_generic": M.cvta, "isspacep": M.isspacep, "printf": M.printf, "sreg": W.sreg,
+}
+_STMT = {
+    "store": M.store, "memcpy": M.memcpy, "shfl": W.shfl, "vote": W.vote, "redux": W.redux, "match": W.match,
+    "activemask": W.activemask, "barrier": W.barrier, "barrier_red": W.barrier_red, "membar": W.membar,
+}
+BUILTINS = [("uint3", "cm_tid", "thread_position_in_threadgroup"),
+            ("uint3", "cm_ctaid", "threadgroup_position_in_grid"),
+            ("uint3", "cm_ntid", "threads_per_threadgroup"),
+            ("uint3", "cm_nctaid", "threadgroups_per_grid"),
+            ("uint", "cm_lane", "thread_index_in_simdgroup"),
+            ("uint", "cm_warp", "simdgroup_index_in_threadgroup")]
+LOOP_HOOK = "CM_LOOP_HOOK(cm);"
+
+
+@dataclass
+class EmitResult:
+    """The emitted source plus what a launcher needs to know about it."""
+
+    source: str
+    fp64: str
+    printf_formats: list[bytes]
+    warnings: list[str] = field(default_factory=list)
+    local_bytes: dict[str, int] = field(default_factory=dict)  # kernel -> per-thread local memory
+
+
+class FnEmitter:
+    def __init__(self, mod: ModuleEmitter, fn: N.Function) -> None:
+        self.mod = mod
+        self.module = mod.module
+        self.fn = fn
+        self.fp64 = mod.fp64
+        self.uses_jump = False
+
+    # ---- values
+    def ty(self, t: str) -> str:
+        if t == "f64":
+            self.mod.uses_f64 = True
+        return msl_type(t, self.fp64)
+
+    def v(self, x: N.Value) -> str:
+        if isinstance(x, N.Var):
+            if x.type == "f64":
+                self.mod.uses_f64 = True
+            return var_name(x)
+        if isinstance(x, N.Const):
+            if x.type == "f64":
+                self.mod.uses_f64 = True
+            return const_text(x, self.fp64)
+        return symaddr_text(x, self.module, self.fn, self.mod.globals)
+
+    def note_fp64_rounding(self, inst: N.Inst, rnd: str) -> None:
+        if rnd != "rn":
+            self.mod.warn(f"{self.fn.name}: {inst.op}.{rnd}.f64 rounds to nearest under --fp64=emulate")
+
+    def require_f64_atomic(self) -> None:
+        self.mod.uses_f64 = True
+
+    def printf_site(self, inst: N.Inst) -> tuple[int, int, int]:
+        fmt = resolve_format(self.fn, self.module, inst)
+        _offsets, size = arg_layout(fmt)
+        return self.mod.formats.index(fmt), size, len(conversions(fmt))
+
+    # ---- instructions
+    def inst(self, i: N.Inst) -> list[str]:
+        if i.op in _EXPR:
+            expr = _EXPR[i.op](self, i)
+            stmts = [f"{self.v(i.dsts[0])} = {expr};"]
+        elif i.op in _STMT:
+            stmts = _STMT[i.op](self, i)
+        elif i.op == "call":
+            stmts = self.call(i)
+        elif i.op == "call_indirect":
+            stmts = self.call_indirect(i)
+        elif i.op == "nop":
+            return []
+        else:
+            raise EmitError(f"{self.fn.name}: op '{i.op}' cannot be emitted here")
+        if i.text and i.op not in ("mov",):
+            stmts[0] = stmts[0] + f"  // {i.text.strip()}" if len(stmts) == 1 else stmts[0]
+        if i.guard is not None:
+            g = self.v(i.guard)
+            cond = f"!{g}" if i.guard_negated else g
+            return [f"if ({cond}) {{"] + ["  " + s for s in stmts] + ["}"]
+        return stmts
+
+    def call(self, i: N.Inst) -> list[str]:
+        callee = self.module.functions.get(i.attrs["callee"])
+        if callee is None:
+            raise EmitError(f"{self.fn.name}: call to unknown function '{i.attrs['callee']}'")
+        frame = f"cm_frame + {_align16(self.fn.local_size)}"
+        args = ", ".join(["cm", frame] + [self.v(a) for a in i.args] + [self.v(d) for d in i.dsts])
+        return [f"{fn_name(callee.name)}({args});", "if (cm.dead) return;"]
+
+    def call_indirect(self, i: N.Inst) -> list[str]:
+        target, *args = i.args
+        frame = f"cm_frame + {_align16(self.fn.local_size)}"
+        lines = ["{", f"  ulong cm_fa = {self.v(target)};"]
+        first = True
+        for name, f in self.module.functions.items():
+            if f.ret_vars or len(f.arg_vars) != len(args) or any(
+                    a.type != p.type for a, p in zip(args, f.arg_vars, strict=True)):
+                continue
+            call_args = ", ".join(["cm", frame] + [self.v(a) for a in args])
+            kw = "if" if first else "else if"
+            lines.append(f"  {kw} (cm_fa == 0x{self.module.function_address(name):x}ul) "
+                         f"{fn_name(name)}({call_args});")
+            first = False
+        lines.append(("  else " if not first else "  ") + "{ cm_fault(cm, 4u, cm_fa); }")
+        lines += ["  if (cm.dead) return;", "}"]
+        return lines
+
+    # ---- blocks and structure
+    def body(self, b: N.Block) -> list[str]:
+        out: list[str] = []
+        for i in b.insts[:-1]:
+            out += self.inst(i)
+        t = b.terminator
+        if t is not None and t.guard is not None:
+            raise EmitError(f"{self.fn.name}: guarded terminator in block {b.label}")
+        return out
+
+    def cond(self, b: N.Block) -> str:
+        t = b.terminator
+        assert t is not None
+        return self.v(t.args[0])
+
+    def term(self, b: N.Block) -> list[str]:
+        t = b.terminator
+        assert t is not None
+        if t.op == "trap":
+            return ["cm_fault(cm, 3u, 0ul);", "return;"]
+        if t.op == "exit" and self.fn.kind == "func":
+            return ["cm.dead = true;", "return;"]
+        return ["return;"]
+
+    def statements(self) -> list[str]:
+        cfg = build_cfg(self.fn)
+        if is_reducible(cfg):
+            s = Structurizer(self.fn, cfg, self.body, self.cond, self.term, self.cond, LOOP_HOOK)
+            lines = s.emit()
+            self.uses_jump = s.uses_jump
+            return lines
+        self.mod.warn(f"{self.fn.name}: irreducible control flow; emitted as a dispatch loop")
+        return dispatch_loop(self.fn, cfg, self.body, self.cond, self.term, self.cond, LOOP_HOOK)
+
+    def declarations(self, skip: set[int]) -> list[str]:
+        seen: dict[int, N.Var] = {}
+        for b in self.fn.blocks:
+            for i in b.insts:
+                for v in (*i.dsts, *i.args, *( [i.guard] if i.guard is not None else [])):
+                    if isinstance(v, N.Var) and v.id not in skip:
+                        seen.setdefault(v.id, v)
+        out = []
+        for v in sorted(seen.values(), key=lambda x: x.id):
+            out.append(f"{self.ty(v.type)} {var_name(v)} = {_zero(v.type, self.fp64)};")
+        return out
+
+
+class ModuleEmitter:
+    def __init__(self, module: N.Module, fp64: str) -> None:
+        if fp64 not in FP64_MODES:
+            raise ValueError(f"--fp64 must be one of {', '.join(FP64_MODES)}, not {fp64!r}")
+        self.module = module
+        self.fp64 = fp64
+        self.globals = global_index(module)
+        self.formats = printf_formats(module)
+        self.uses_f64 = False
+        self.warnings: list[str] = []
+
+    def warn(self, msg: str) -> None:
+        if msg not in self.warnings:
+            self.warnings.append(msg)
+
+    def function(self, fn: N.Function) -> list[str]:
+        em = FnEmitter(self, fn)
+        params = ["thread cm_ctx& cm", "ulong cm_frame"]
+        params += [f"{em.ty(v.type)} {var_name(v)}" for v in fn.arg_vars]
+        params += [f"thread {em.ty(v.type)}& {var_name(v)}" for v in fn.ret_vars]
+        body = em.statements()
+        decls = em.declarations({v.id for v in (*fn.arg_vars, *fn.ret_vars)})
+        if em.uses_jump:
+            decls.insert(0, "int cm_j = 0;")
+        return ([f"void {fn_name(fn.name)}({', '.join(params)}) {{"] + _indent(decls + body) + ["}"])
+
+    def kernel(self, k: N.Function) -> list[str]:
+        em = FnEmitter(self, k)
+        body = em.statements()
+        decls = em.declarations(set())
+        bindings = argument_abi(k, self.module)
+        params = []
+        roles = set()
+        for bd in bindings:
+            attr = f"buffer({bd.index})" if bd.kind == "buffer" else f"threadgroup({bd.index})"
+            params.append(f"{bd.msl_type} {bd.msl_name} [[{attr}]]")
+            roles.add(bd.role)
+        params += [f"{t} {n} [[{a}]]" for t, n, a in BUILTINS]
+        local = local_stack_bytes(k, self.module)
+        head = []
+        ntid = k.reqntid or k.maxntid
+        if ntid:
+            total = 1
+            for n in ntid:
+                total *= n
+            head.append(f"[[max_total_threads_per_threadgroup({total})]]")
+        head.append(f"kernel void {k.name}(")
+        sig = head[:-1] + [head[-1] + ("\n    " + ",\n    ".join(params)) + ") {"]
+        setup = [f"thread ulong cm_localmem[{local // 8}];",
+                 "cm_ctx cm;",
+                 "cm.tid = cm_tid; cm.ntid = cm_ntid; cm.ctaid = cm_ctaid; cm.nctaid = cm_nctaid;",
+                 "cm.lane = cm_lane; cm.warp = cm_warp;",
+                 "cm.params = cm_params; cm.info = cm_info; cm.shared = cm_shared;",
+                 f"cm.printf_buf = {'cm_printf' if 'printf' in roles else 'nullptr'};",
+                 "cm.local = (thread uchar*)cm_localmem; cm.clock = 0; cm.dead = false;",
+                 "ulong cm_frame = 0;"]
+        if em.uses_jump:
+            setup.append("int cm_j = 0;")
+        return sig + _indent(setup + decls + body) + ["}"]
+
+    def emit(self) -> EmitResult:
+        parts: list[str] = []
+        needed: set[str] = set()
+        for k in self.module.kernels.values():
+            needed.update(f.name for f in reachable_functions(k, self.module) if f.kind == "func")
+        funcs = [f for name, f in self.module.functions.items() if name in needed]
+        # prototypes first: device functions may call each other in any order
+        bodies: list[str] = []
+        protos: list[str] = []
+        for f in funcs:
+            lines = self.function(f)
+            protos.append(lines[0][:-2] + ";")
+            bodies.append("\n".join(lines))
+        kernels = ["\n".join(self.kernel(k)) for k in self.module.kernels.values()]
+        mode = "none" if not self.uses_f64 else ("emulate" if self.fp64 == "emulate" else "native")
+        if self.uses_f64 and self.fp64 in ("native", "warn"):
+            self.warn("the module uses double: Apple GPUs reject FP64 in compute pipelines "
+                      "(use --fp64=emulate for float-float emulation)")
+        header = [f"// Generated by CuMetal from {self.module.filename} (fp64={self.fp64}). Do not edit.",
+                  prelude(mode).rstrip(), "// ---- kernels"]
+        parts = header + protos + bodies + kernels
+        local = {k.name: local_stack_bytes(k, self.module) for k in self.module.kernels.values()}
+        return EmitResult("\n\n".join(parts) + "\n", self.fp64, self.formats, self.warnings, local)
+
+
+def fn_name(name: str) -> str:
+    return "cmf_" + "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def _align16(n: int) -> int:
+    return (n + 15) // 16 * 16
+
+
+def _zero(t: str, fp64: str) -> str:
+    if t == "i1":
+        return "false"
+    if t == "f32":
+        return "0.0f"
+    if t == "f64":
+        return "float2(0.0f, 0.0f)" if fp64 == "emulate" else "0.0"
+    return f"{msl_type(t, fp64)}(0)" if T.bits(t) < 32 else "0"
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["  " + ln if ln else ln for ln in lines]
+
+
+def emit_module(module: N.Module, *, fp64: str = "native") -> EmitResult:
+    """Emit MSL for every kernel of ``module`` (and the device functions they use)."""
+    return ModuleEmitter(module, fp64).emit()
+
+
+def emit_msl(module: N.Module, *, fp64: str = "native") -> str:
+    """The MSL source of ``module``; see :func:`emit_module` for the warnings and side tables."""
+    return emit_module(module, fp64=fp64).source

@@ -1,0 +1,135 @@
+"""MSL for memory operations: loads, stores, atomics, address-space conversions, copies, printf."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cumetal.backends.msl.ops_scalar import bits_of, from_bits
+from cumetal.backends.msl.values import EmitError
+from cumetal.ir import types as T
+from cumetal.ir.nodes import Inst, SymAddr
+
+if TYPE_CHECKING:
+    from cumetal.backends.msl.emit import FnEmitter
+
+_ACCESS = {"global": "global", "const": "global", "param": "global", "shared": "shared", "local": "local",
+           "generic": "generic"}
+SPACE_CODE = {"global": 0, "const": 0, "param": 0, "shared": 1, "local": 2, "generic": 3}
+# atomic op codes understood by cm_aop32/cm_atomic32/cm_aop64 in the prelude
+AOP_CODE = {"add": 0, "and": 1, "or": 2, "xor": 3, "exch": 4, "umin": 5, "umax": 6, "min": 7, "max": 8,
+            "inc": 9, "dec": 10, "fadd": 11, "fmin": 12, "fmax": 13}
+
+
+def _mem_type(em: FnEmitter, t: str) -> str:
+    """Type of the memory word moved for a register of IR type t."""
+    if t == "f64" and em.fp64 == "emulate":
+        return "ulong"
+    if t == "i1":
+        return "uchar"
+    return em.ty(t)
+
+
+def load(em: FnEmitter, i: Inst) -> str:
+    d = i.dsts[0].type
+    mt = _mem_type(em, d)
+    addr = i.args[0]
+    space = i.attrs["space"]
+    if space == "param" and isinstance(addr, SymAddr) and addr.space == "param":
+        p = next(p for p in em.fn.params if p.name == addr.name)
+        expr = f"*(device {mt}*)(cm.params + {p.offset + addr.offset})"
+    else:
+        expr = f"cm_ld_{_ACCESS[space]}<{mt}>(cm, {em.v(addr)})"
+    if d == "f64" and em.fp64 == "emulate":
+        return f"cm_dd_from_bits({expr})"
+    if d == "i1":
+        return f"({expr} != 0)"
+    return expr
+
+
+def store(em: FnEmitter, i: Inst) -> list[str]:
+    addr, val = i.args
+    mt = _mem_type(em, val.type)
+    v = em.v(val)
+    if val.type == "f64" and em.fp64 == "emulate":
+        v = f"cm_dd_to_bits({v})"
+    elif val.type == "i1":
+        v = f"uchar({v} ? 1 : 0)"
+    return [f"cm_st_{_ACCESS[i.attrs['space']]}<{mt}>(cm, {em.v(addr)}, {v});"]
+
+
+def atomic(em: FnEmitter, i: Inst) -> str:
+    d = i.dsts[0].type
+    addr, val = i.args
+    space = SPACE_CODE[i.attrs["space"]]
+    aop = i.attrs["aop"]
+    if aop not in AOP_CODE:
+        raise EmitError(f"atomic operation {aop}")
+    n = T.bits(d)
+    v = em.v(val)
+    a = em.v(addr)
+    if n == 32:
+        if aop in ("fadd", "fmin", "fmax") and d != "f32":
+            raise EmitError(f"atomic {aop} on {d}")
+        arg = f"as_type<uint>({v})" if d == "f32" else v
+        r = f"cm_atomic32(cm, {a}, {space}u, {AOP_CODE[aop]}, {arg})"
+        return f"as_type<float>({r})" if d == "f32" else r
+    if n == 64:
+        if aop in ("fmin", "fmax"):
+            raise EmitError(f"atomic {aop} on f64")
+        if aop == "fadd":
+            em.require_f64_atomic()
+        arg = bits_of(em, d, v) if d == "f64" else v
+        r = f"cm_atomic64(cm, {a}, {space}u, {AOP_CODE[aop]}, {arg}, 0ul)"
+        return from_bits(em, d, r) if d == "f64" else r
+    if n == 16:
+        code = {"add": 0, "exch": 4}.get(aop)
+        if aop == "fadd":
+            code = 14 if d == "f16" else 15
+        if code is None:
+            raise EmitError(f"16-bit atomic {aop}")
+        return f"cm_atomic16(cm, {a}, {space}u, {code}, uint({v}))"
+    raise EmitError(f"atomic on {d}")
+
+
+def atomic_cas(em: FnEmitter, i: Inst) -> str:
+    d = i.dsts[0].type
+    addr, cmp, new = i.args
+    space = SPACE_CODE[i.attrs["space"]]
+    a = em.v(addr)
+    c, v = em.v(cmp), em.v(new)
+    n = T.bits(d)
+    if T.is_float(d):
+        c, v = bits_of(em, d, c), bits_of(em, d, v)
+    if n == 32:
+        r = f"cm_atomic_cas32(cm, {a}, {space}u, {c}, {v})"
+    elif n == 64:
+        r = f"cm_atomic64(cm, {a}, {space}u, 16, {c}, {v})"
+    elif n == 16:
+        r = f"cm_atomic16(cm, {a}, {space}u, 16, uint({c}) | (uint({v}) << 16))"
+    else:
+        raise EmitError(f"compare-and-swap on {d}")
+    return from_bits(em, d, r) if T.is_float(d) else r
+
+
+def cvta(em: FnEmitter, i: Inst) -> str:
+    code = {"shared": 1, "local": 2}.get(i.attrs["space"], 0)
+    fn = "cm_to_generic" if i.op == "cvta_to_generic" else "cm_from_generic"
+    return f"{fn}({em.v(i.args[0])}, {code}u)"
+
+
+def isspacep(em: FnEmitter, i: Inst) -> str:
+    code = {"shared": 1, "local": 2}.get(i.attrs["space"], 0)
+    return f"cm_isspace({em.v(i.args[0])}, {code}u)"
+
+
+def memcpy(em: FnEmitter, i: Inst) -> list[str]:
+    dst, src = (em.v(x) for x in i.args)
+    size = int(i.attrs["size"])
+    ds, ss = _ACCESS[i.attrs["dst_space"]], _ACCESS[i.attrs["src_space"]]
+    return [f"for (uint cm_k = 0; cm_k < {size}u; ++cm_k) "
+            f"cm_st_{ds}<uchar>(cm, {dst} + cm_k, cm_ld_{ss}<uchar>(cm, {src} + cm_k));"]
+
+
+def printf(em: FnEmitter, i: Inst) -> str:
+    fmt_id, nbytes, nargs = em.printf_site(i)
+    return f"cm_printf(cm, {fmt_id}u, {em.v(i.args[1])}, {nbytes}u, {nargs}u)"

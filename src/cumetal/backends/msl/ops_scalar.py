@@ -1,0 +1,331 @@
+"""MSL for the IR's integer, float and conversion operations (semantics: cumetal/ir/ops.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cumetal.backends.msl.values import FORMATS, ROUND, EmitError, signed_type
+from cumetal.ir import types as T
+from cumetal.ir.nodes import Inst
+
+if TYPE_CHECKING:
+    from cumetal.backends.msl.emit import FnEmitter
+
+_SMIN = {"i8": "char(-128)", "i16": "short(-32768)", "i32": "int(0x80000000u)", "i64": "long(0x8000000000000000ul)"}
+_ICMP = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=",
+         "ugt": ">", "uge": ">="}
+FCMP_CODES = {c: i for i, c in enumerate("oeq one olt ole ogt oge ord uno ueq une ult ule ugt uge".split())}
+_BOOL_OP = {"and": "&&", "or": "||", "xor": "!="}
+_FBIN = {"fadd": "cm_fadd", "fsub": "cm_fsub", "fmul": "cm_fmul", "fdiv": "cm_fdiv"}
+_DD = {"fadd": "cm_dd_add", "fsub": "cm_dd_sub", "fmul": "cm_dd_mul", "fdiv": "cm_dd_div"}
+
+
+def integer(em: FnEmitter, i: Inst) -> str:
+    d = i.dsts[0]
+    t = d.type
+    ty = em.ty(t)
+    a = [em.v(x) for x in i.args]
+    op = i.op
+    if t == "i1":
+        if op == "not":
+            return f"!{a[0]}"
+        if op in ("and", "or", "xor"):
+            return f"({a[0]} {_BOOL_OP[op]} {a[1]})"
+        raise EmitError(f"{op} on predicates")
+    bits = T.bits(t)
+    if op in ("add", "sub", "mul", "and", "or", "xor"):
+        sym = {"add": "+", "sub": "-", "mul": "*", "and": "&", "or": "|", "xor": "^"}[op]
+        return f"{ty}({a[0]} {sym} {a[1]})"
+    if op == "not":
+        return f"{ty}(~{a[0]})"
+    if op == "neg":
+        return f"{ty}(0 - {a[0]})"
+    if op == "abs":
+        return f"{ty}({signed_type(t)}({a[0]}) < 0 ? 0 - {a[0]} : {a[0]})"
+    if op in ("min", "max"):
+        cmp = "<" if op == "min" else ">"
+        if i.attrs["signed"]:
+            s = signed_type(t)
+            return f"({s}({a[0]}) {cmp} {s}({a[1]}) ? {a[0]} : {a[1]})"
+        return f"({a[0]} {cmp} {a[1]} ? {a[0]} : {a[1]})"
+    if op == "mulhi":
+        if bits == 8:
+            if i.attrs["signed"]:
+                return f"uchar((int(char({a[0]})) * int(char({a[1]}))) >> 8)"
+            return f"uchar((uint({a[0]}) * uint({a[1]})) >> 8)"
+        return f"cm_mulhi_{'s' if i.attrs['signed'] else 'u'}{bits}({a[0]}, {a[1]})"
+    if op in ("div", "rem"):
+        if i.attrs["signed"]:
+            s = signed_type(t)
+            return f"{ty}(cm_s{op}<{s}>({s}({a[0]}), {s}({a[1]}), {_SMIN[t]}))"
+        return f"cm_u{op}<{ty}>({a[0]}, {a[1]})"
+    if op == "shl":
+        return f"cm_shl<{ty}>({a[0]}, {a[1]}, {bits}u)"
+    if op == "lshr":
+        return f"cm_lshr<{ty}>({a[0]}, {a[1]}, {bits}u)"
+    if op == "ashr":
+        s = signed_type(t)
+        return f"{ty}(cm_ashr<{s}>({s}({a[0]}), {a[1]}, {bits}u))"
+    raise EmitError(f"integer op {op}")
+
+
+def bitcount(em: FnEmitter, i: Inst) -> str:
+    x = i.args[0]
+    a = em.v(x)
+    n = T.bits(x.type)
+    if i.op == "popc":
+        return f"uint(popcount({'ulong' if n == 64 else 'uint'}({a})))"
+    if i.op == "clz":
+        if n == 64:
+            return f"cm_clz64({a})"
+        return f"(uint(clz(uint({a}))) - {32 - n}u)"
+    # brev
+    ty = em.ty(x.type)
+    if n == 64:
+        return f"cm_brev64({a})"
+    return f"{ty}(reverse_bits(uint({a})) >> {32 - n}u)"
+
+
+def icmp(em: FnEmitter, i: Inst) -> str:
+    c = i.attrs["cond"]
+    a, b = (em.v(x) for x in i.args)
+    t = i.args[0].type
+    if c[0] == "s" and t != "i1":
+        s = signed_type(t)
+        a, b = f"{s}({a})", f"{s}({b})"
+    return f"({a} {_ICMP[c]} {b})"
+
+
+def width(em: FnEmitter, i: Inst) -> str:
+    d = i.dsts[0].type
+    x = i.args[0]
+    a = em.v(x)
+    ty = em.ty(d)
+    if i.op == "trunc":
+        return f"(({a} & 1) != 0)" if d == "i1" else f"{ty}({a})"
+    if x.type == "i1":
+        return f"({a} ? {ty}(~{ty}(0)) : {ty}(0))" if i.op == "sext" else f"{ty}({a} ? 1 : 0)"
+    if i.op == "sext" and x.type != d:
+        return f"{ty}({signed_type(d)}({signed_type(x.type)}({a})))"
+    return f"{ty}({a})"
+
+
+# ---------------------------------------------------------------------------- floats
+def bits_of(em: FnEmitter, t: str, text: str) -> str:
+    """Raw bits (ulong-convertible) of a float value expression of type t."""
+    if t in ("f16", "bf16"):
+        return text
+    if t == "f32":
+        return f"as_type<uint>({text})"
+    return f"cm_dd_to_bits({text})" if em.fp64 == "emulate" else f"as_type<ulong>({text})"
+
+
+def from_bits(em: FnEmitter, t: str, text: str) -> str:
+    if t in ("f16", "bf16"):
+        return f"ushort({text})"
+    if t == "f32":
+        return f"as_type<float>(uint({text}))"
+    return f"cm_dd_from_bits({text})" if em.fp64 == "emulate" else f"as_type<double>(ulong({text}))"
+
+
+def _to_f32(t: str, text: str) -> str:
+    return f"cm_h2f({text})" if t == "f16" else f"cm_b2f({text})"
+
+
+def _from_f32(t: str, text: str, mode: str) -> str:
+    return f"cm_f2h({text}, {mode})" if t == "f16" else f"cm_f2b({text}, {mode})"
+
+
+def float_arith(em: FnEmitter, i: Inst) -> str:
+    t = i.dsts[0].type
+    op = i.op
+    a = [em.v(x) for x in i.args]
+    rnd = i.attrs.get("rnd", "rn")
+    mode = ROUND[rnd]
+    if t == "f64" and em.fp64 == "emulate":
+        em.note_fp64_rounding(i, rnd)
+        if op in _DD:
+            return f"{_DD[op]}({a[0]}, {a[1]})"
+        if op == "fma":
+            return f"cm_dd_fma({a[0]}, {a[1]}, {a[2]})"
+        if op == "fsqrt":
+            return f"cm_dd_sqrt({a[0]})"
+    if t in ("f16", "bf16"):
+        f = [_to_f32(t, x) for x in a]
+        if op in _FBIN:
+            return _from_f32(t, f"{_FBIN[op]}({f[0]}, {f[1]}, {mode})", mode)
+        if op == "fma":
+            return _from_f32(t, f"cm_ffma({f[0]}, {f[1]}, {f[2]}, {mode})", mode)
+        return _from_f32(t, f"cm_fsqrt({f[0]}, {mode})", mode)
+    if rnd == "rn" and op in ("fadd", "fsub", "fmul"):
+        sym = {"fadd": "+", "fsub": "-", "fmul": "*"}[op]
+        return f"cm_canon({a[0]} {sym} {a[1]})"
+    if op in _FBIN:
+        return f"{_FBIN[op]}({a[0]}, {a[1]}, {mode})"
+    if op == "fma":
+        return f"cm_canon(fma({a[0]}, {a[1]}, {a[2]}))" if rnd == "rn" else f"cm_ffma({a[0]}, {a[1]}, {a[2]}, {mode})"
+    return f"cm_fsqrt({a[0]}, {mode})"
+
+
+def float_unary(em: FnEmitter, i: Inst) -> str:
+    t = i.dsts[0].type
+    op = i.op
+    a = em.v(i.args[0])
+    emulate = t == "f64" and em.fp64 == "emulate"
+    if op in ("fneg", "fabs"):
+        if emulate:
+            return f"cm_dd_neg({a})" if op == "fneg" else f"cm_dd_abs({a})"
+        if t in ("f16", "bf16"):
+            return f"ushort({a} ^ 0x8000u)" if op == "fneg" else f"ushort({a} & 0x7FFFu)"
+        if t == "f32":
+            m = "^ 0x80000000u" if op == "fneg" else "& 0x7FFFFFFFu"
+            return f"as_type<float>(as_type<uint>({a}) {m})"
+        m = "^ 0x8000000000000000ul" if op == "fneg" else "& 0x7FFFFFFFFFFFFFFFul"
+        return f"as_type<double>(as_type<ulong>({a}) {m})"
+    if op == "ftz":
+        if emulate:
+            return a  # f64 subnormals are far below the pair's range: already zero
+        if t in ("f16", "bf16"):
+            e = "0x7C00u" if t == "f16" else "0x7F80u"
+            return f"(({a} & {e}) == 0 ? ushort({a} & 0x8000u) : {a})"
+        return f"cm_ftz({a})"
+    if op == "fsat":
+        if emulate:
+            return f"(isnan({a}.x) || {a}.x < 0.0f ? float2(0.0f, 0.0f) : ({a}.x >= 1.0f && !({a}.x == 1.0f && {a}.y < 0.0f)) ? float2(1.0f, 0.0f) : {a})"
+        if t in ("f16", "bf16"):
+            return _from_f32(t, f"cm_fsat({_to_f32(t, a)})", "CM_RN")
+        return f"cm_fsat({a})"
+    if op == "frint":
+        mode = ROUND[i.attrs["rnd"]]
+        if emulate:
+            return f"cm_dd_from_bits(cm_frint_bits(cm_dd_to_bits({a}), 52, 11, {mode}))"
+        if t in ("f16", "bf16"):
+            return _from_f32(t, f"cm_frint({_to_f32(t, a)}, {mode})", "CM_RN")
+        return f"cm_frint({a}, {mode})"
+    raise EmitError(f"float op {op}")
+
+
+def float_minmax(em: FnEmitter, i: Inst) -> str:
+    t = i.dsts[0].type
+    a, b = (em.v(x) for x in i.args)
+    prop = "true" if i.attrs["nan"] == "propagate" else "false"
+    fn = "cm_fmin" if i.op == "fmin" else "cm_fmax"
+    if t == "f64" and em.fp64 == "emulate":
+        return f"cm_dd_{i.op}({a}, {b}, {prop})"
+    if t in ("f16", "bf16"):
+        return _from_f32(t, f"{fn}({_to_f32(t, a)}, {_to_f32(t, b)}, {prop})", "CM_RN")
+    return f"{fn}({a}, {b}, {prop})"
+
+
+def fcmp(em: FnEmitter, i: Inst) -> str:
+    t = i.args[0].type
+    a, b = (em.v(x) for x in i.args)
+    code = FCMP_CODES[i.attrs["cond"]]
+    if t == "f64" and em.fp64 == "emulate":
+        return f"cm_dd_fcmp({a}, {b}, {code})"
+    if t in ("f16", "bf16"):
+        a, b = _to_f32(t, a), _to_f32(t, b)
+    return f"cm_fcmp({a}, {b}, {code})"
+
+
+def fapprox(em: FnEmitter, i: Inst) -> str:
+    t = i.dsts[0].type
+    fn = i.attrs["fn"]
+    a = [em.v(x) for x in i.args]
+    if t == "f64":
+        if em.fp64 == "emulate":
+            one = "float2(1.0f, 0.0f)"
+            table = {"rcp": f"cm_dd_div({one}, {a[0]})", "sqrt": f"cm_dd_sqrt({a[0]})",
+                     "rsqrt": f"cm_dd_div({one}, cm_dd_sqrt({a[0]}))"}
+            if fn in ("div", "div_approx"):
+                return f"cm_dd_div({a[0]}, {a[1]})"
+        else:
+            table = {"rcp": f"cm_canon(1.0 / {a[0]})", "sqrt": f"cm_canon(sqrt({a[0]}))",
+                     "rsqrt": f"cm_canon(rsqrt({a[0]}))"}
+            if fn in ("div", "div_approx"):
+                return f"cm_fdiv({a[0]}, {a[1]}, CM_RN)"
+        if fn not in table:
+            raise EmitError(f"{fn}.approx on f64 is not supported")
+        return table[fn]
+    f = a if t == "f32" else [_to_f32(t, x) for x in a]
+    table = {"ex2": f"exp2({f[0]})", "lg2": f"log2({f[0]})", "sin": f"sin({f[0]})", "cos": f"cos({f[0]})",
+             "rsqrt": f"rsqrt({f[0]})", "rcp": f"(1.0f / {f[0]})", "sqrt": f"sqrt({f[0]})", "tanh": f"tanh({f[0]})"}
+    if fn == "div":
+        expr = f"cm_fdiv({f[0]}, {f[1]}, CM_RN)"
+    elif fn == "div_approx":
+        expr = f"({f[0]} / {f[1]})"
+    elif fn in table:
+        expr = table[fn]
+    else:
+        raise EmitError(f"approximate function {fn} is not supported")
+    expr = f"cm_canon({expr})"
+    return expr if t == "f32" else _from_f32(t, expr, "CM_RN")
+
+
+# ---------------------------------------------------------------------------- conversions
+def fcvt(em: FnEmitter, i: Inst) -> str:
+    dt = i.dsts[0].type
+    x = i.args[0]
+    st = x.type
+    a = em.v(x)
+    mode = ROUND[i.attrs["rnd"]]
+    if st == dt:
+        return a
+    if dt == "f32" and st == "f16":
+        return f"cm_h2f({a})"
+    if dt == "f32" and st == "bf16":
+        return f"cm_b2f({a})"
+    if dt == "f64" and st == "f32" and em.fp64 != "emulate":
+        return f"cm_canon(double({a}))"
+    sm, se = FORMATS[st]
+    dm, de = FORMATS[dt]
+    return from_bits(em, dt, f"cm_fcvt_bits({bits_of(em, st, a)}, {sm}, {se}, {dm}, {de}, {mode})")
+
+
+def f2i(em: FnEmitter, i: Inst) -> str:
+    dt = i.dsts[0].type
+    x = i.args[0]
+    m, e = FORMATS[x.type]
+    signed = "true" if i.attrs["signed"] else "false"
+    mode = ROUND[i.attrs["rnd"]]
+    expr = f"cm_f2i_bits({bits_of(em, x.type, em.v(x))}, {m}, {e}, {mode}, {signed}, {T.bits(dt)})"
+    return f"(({expr}) != 0)" if dt == "i1" else f"{em.ty(dt)}({expr})"
+
+
+def i2f(em: FnEmitter, i: Inst) -> str:
+    dt = i.dsts[0].type
+    x = i.args[0]
+    a = em.v(x)
+    m, e = FORMATS[dt]
+    mode = ROUND[i.attrs["rnd"]]
+    if x.type == "i1":
+        a = f"({a} ? 1u : 0u)"
+        src = "i32"
+    else:
+        src = x.type
+    if i.attrs["signed"] and x.type != "i1":
+        bits = f"cm_s2f_bits(long({signed_type(src)}({a})), {m}, {e}, {mode})"
+    else:
+        bits = f"cm_i2f_bits(ulong({a}), false, {m}, {e}, {mode})"
+    return from_bits(em, dt, bits)
+
+
+def move(em: FnEmitter, i: Inst) -> str:
+    d = i.dsts[0].type
+    x = i.args[0]
+    a = em.v(x)
+    if i.op == "select":
+        return f"({a} ? {em.v(i.args[1])} : {em.v(i.args[2])})"
+    if x.type == d or {x.type, d} <= {"i16", "f16", "bf16"}:
+        return a
+    if d == "i1":
+        return f"({a} != 0)"
+    if x.type == "i1":
+        return f"{em.ty(d)}({a} ? 1 : 0)"
+    if T.is_float(x.type) and T.is_float(d):
+        return from_bits(em, d, bits_of(em, x.type, a))
+    if T.is_float(x.type):
+        return f"{em.ty(d)}({bits_of(em, x.type, a)})"
+    if T.is_float(d):
+        return from_bits(em, d, a)
+    return f"{em.ty(d)}({a})"

@@ -1,0 +1,415 @@
+// msl-sim: the Metal Shading Language builtins that CuMetal's emitted MSL uses, implemented with
+// CPU semantics so that the emitted source compiles as C++ (g++ >= 12, -std=c++17) and runs here.
+//
+// Threads of a threadgroup are user-mode fibers (ucontext) run by one OS worker thread; worker
+// threads take threadgroups in parallel, so device atomics really contend. A fiber runs until it
+// reaches a threadgroup barrier or a SIMD-group function. SIMD-group functions combine exactly the
+// lanes of the SIMD-group (32 threads) that wait at the same call site (source line): the "active
+// threads" of Metal's model for structured code. Accesses are checked against the launch's
+// allocation table, the threadgroup size and the local frame; a bad access ends the launch with a
+// fault code instead of a crash.
+#ifndef CUMETAL_MSL_SIM_H
+#define CUMETAL_MSL_SIM_H
+
+#include <atomic>
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+#include <ucontext.h>
+
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
+
+struct uint3 { uint x, y, z; };
+struct float2 {
+  float x, y;
+  float2() : x(0), y(0) {}
+  float2(float a, float b) : x(a), y(b) {}
+};
+
+namespace cm_sim {
+
+struct Alloc { ulong base, end; };
+
+// Shared with Python (ctypes): keep the field order in sync with sim/launcher.py.
+struct Launch {
+  uint grid[3];
+  uint block[3];
+  ulong shared_bytes;
+  ulong local_bytes;
+  const Alloc* allocs;
+  ulong nallocs;
+  ulong stack_bytes;
+  double timeout_s;
+  int workers;
+  int fault_code;
+  ulong fault_addr;
+};
+
+struct Builtins {
+  uint3 tid, ctaid, ntid, nctaid;
+  uint lane, warp;
+  uchar* shared;
+};
+
+enum { RUN = 0, SIMD = 1, BAR = 2, DONE = 3 };
+
+struct Fiber {
+  ucontext_t ctx;
+  int state;
+  int site;
+  ulong payload;
+  ulong snap[32];
+  uint snap_mask;
+  char* stack;
+};
+
+struct Worker {
+  Launch* L;
+  ucontext_t sched;
+  std::vector<Fiber> fibers;
+  int cur;
+  int nthreads;
+  uchar* shared;
+  uint3 ctaid;
+  void (*thunk)(void*, const Builtins&);
+  void* fn;
+  ulong ticks;
+  std::chrono::steady_clock::time_point deadline;
+};
+
+inline thread_local Worker* tw = nullptr;
+inline std::atomic<int> g_abort{0};
+
+[[noreturn]] inline void leave_fiber() {
+  Worker* w = tw;
+  w->fibers[w->cur].state = DONE;
+  setcontext(&w->sched);
+  std::abort();
+}
+
+inline void fault(uint code, ulong addr) {
+  Worker* w = tw;
+  int expected = 0;
+  if (__atomic_compare_exchange_n(&w->L->fault_code, &expected, (int)code, false, __ATOMIC_SEQ_CST,
+                                  __ATOMIC_SEQ_CST))
+    w->L->fault_addr = addr;
+  g_abort.store(1);
+  leave_fiber();
+}
+
+inline void check_global(ulong a, uint n) {
+  Launch* L = tw->L;
+  if (n > 1 && (a & (n - 1))) fault(2, a);
+  ulong lo = 0, hi = L->nallocs;
+  while (lo < hi) {  // last allocation with base <= a
+    ulong mid = (lo + hi) / 2;
+    if (L->allocs[mid].base <= a) lo = mid + 1; else hi = mid;
+  }
+  if (lo == 0 || a + n > L->allocs[lo - 1].end) fault(1, a);
+}
+inline void check_window(ulong a, uint n, ulong size, ulong window) {
+  if (n > 1 && (a & (n - 1))) fault(2, a + window);
+  if (a + n > size || a + n < a) fault(1, a + window);
+}
+inline void loop_tick() {
+  Worker* w = tw;
+  if ((++w->ticks & 0xFFFF) == 0) {
+    if (g_abort.load()) leave_fiber();
+    if (std::chrono::steady_clock::now() > w->deadline) fault(5, 0);
+  }
+}
+
+inline void yield_to_scheduler() {
+  Worker* w = tw;
+  swapcontext(&w->fibers[w->cur].ctx, &w->sched);
+  if (g_abort.load()) leave_fiber();
+}
+
+inline void fiber_main() {
+  Worker* w = tw;
+  int i = w->cur;
+  uint bx = w->L->block[0], by = w->L->block[1];
+  Builtins b;
+  b.tid = {uint(i) % bx, (uint(i) / bx) % by, uint(i) / (bx * by)};
+  b.ctaid = w->ctaid;
+  b.ntid = {w->L->block[0], w->L->block[1], w->L->block[2]};
+  b.nctaid = {w->L->grid[0], w->L->grid[1], w->L->grid[2]};
+  b.lane = uint(i) & 31;
+  b.warp = uint(i) >> 5;
+  b.shared = w->shared;
+  w->thunk(w->fn, b);
+  w = tw;
+  w->fibers[w->cur].state = DONE;
+  setcontext(&w->sched);
+}
+
+// SIMD-group rendezvous: wait until the lanes at this call site are grouped; snap[] then holds
+// their payloads and snap_mask the group.
+inline Fiber& simd_wait(int site, ulong payload) {
+  Worker* w = tw;
+  Fiber& f = w->fibers[w->cur];
+  f.payload = payload;
+  f.site = site;
+  f.state = SIMD;
+  yield_to_scheduler();
+  return tw->fibers[tw->cur];
+}
+
+inline void run_block(Worker* w) {
+  int n = w->nthreads;
+  for (int i = 0; i < n; ++i) {
+    Fiber& f = w->fibers[i];
+    getcontext(&f.ctx);
+    f.ctx.uc_stack.ss_sp = f.stack;
+    f.ctx.uc_stack.ss_size = w->L->stack_bytes;
+    f.ctx.uc_link = nullptr;
+    makecontext(&f.ctx, (void (*)())fiber_main, 0);
+    f.state = RUN;
+  }
+  for (;;) {
+    for (int i = 0; i < n; ++i) {
+      while (w->fibers[i].state == RUN) {
+        w->cur = i;
+        swapcontext(&w->sched, &w->fibers[i].ctx);
+        if (g_abort.load()) return;
+      }
+    }
+    bool progress = false;
+    for (int base = 0; base < n; base += 32) {
+      int end = base + 32 < n ? base + 32 : n;
+      int site = -1;
+      for (int i = base; i < end; ++i)
+        if (w->fibers[i].state == SIMD) { site = w->fibers[i].site; break; }
+      if (site < 0) continue;
+      uint mask = 0;
+      ulong vals[32];
+      for (int i = base; i < end; ++i)
+        if (w->fibers[i].state == SIMD && w->fibers[i].site == site) {
+          mask |= 1u << (i - base);
+          vals[i - base] = w->fibers[i].payload;
+        }
+      for (int i = base; i < end; ++i)
+        if ((mask >> (i - base)) & 1) {
+          Fiber& f = w->fibers[i];
+          std::memcpy(f.snap, vals, sizeof vals);
+          f.snap_mask = mask;
+          f.state = RUN;
+        }
+      progress = true;
+    }
+    if (progress) continue;
+    bool any_bar = false;
+    for (int i = 0; i < n; ++i) any_bar |= w->fibers[i].state == BAR;
+    if (!any_bar) return;  // all done
+    for (int i = 0; i < n; ++i)
+      if (w->fibers[i].state == BAR) w->fibers[i].state = RUN;
+  }
+}
+
+inline void worker_main(Launch* L, std::atomic<long>* next, void (*thunk)(void*, const Builtins&), void* fn) {
+  Worker w;
+  w.L = L;
+  w.nthreads = int(L->block[0] * L->block[1] * L->block[2]);
+  w.fibers.resize(w.nthreads);
+  std::vector<char*> stacks;
+  for (auto& f : w.fibers) { f.stack = (char*)std::malloc(L->stack_bytes); stacks.push_back(f.stack); }
+  std::vector<uchar> shared(L->shared_bytes + 16);
+  w.shared = shared.data();
+  w.thunk = thunk;
+  w.fn = fn;
+  w.ticks = 0;
+  w.deadline = std::chrono::steady_clock::now() +
+               std::chrono::microseconds((long)(L->timeout_s * 1e6));
+  tw = &w;
+  long nblocks = long(L->grid[0]) * L->grid[1] * L->grid[2];
+  for (;;) {
+    long b = next->fetch_add(1);
+    if (b >= nblocks || g_abort.load()) break;
+    w.ctaid = {uint(b % L->grid[0]), uint((b / L->grid[0]) % L->grid[1]), uint(b / (long(L->grid[0]) * L->grid[1]))};
+    std::memset(w.shared, 0, L->shared_bytes);
+    run_block(&w);
+    if (std::chrono::steady_clock::now() > w.deadline && !g_abort.load()) {
+      int expected = 0;
+      __atomic_compare_exchange_n(&L->fault_code, &expected, 5, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+      g_abort.store(1);
+    }
+  }
+  for (char* s : stacks) std::free(s);
+  tw = nullptr;
+}
+
+template <class F> inline void thunk_of(void* p, const Builtins& b) { (*(F*)p)(b); }
+
+template <class F> inline int run(Launch* L, F f) {
+  g_abort.store(0);
+  L->fault_code = 0;
+  L->fault_addr = 0;
+  std::atomic<long> next{0};
+  long nblocks = long(L->grid[0]) * L->grid[1] * L->grid[2];
+  int nw = L->workers < 1 ? 1 : L->workers;
+  if (nw > nblocks) nw = int(nblocks);
+  if (nw <= 1) {
+    worker_main(L, &next, &thunk_of<F>, &f);
+  } else {
+    std::vector<std::thread> ts;
+    for (int i = 0; i < nw; ++i) ts.emplace_back(worker_main, L, &next, &thunk_of<F>, (void*)&f);
+    for (auto& t : ts) t.join();
+  }
+  return L->fault_code;
+}
+
+// ---- SIMD-group functions (site = source line of the call)
+template <typename T> inline ulong to_bits(T v) { ulong r = 0; std::memcpy(&r, &v, sizeof(T)); return r; }
+template <typename T> inline T from_bits(ulong b) { T v; std::memcpy(&v, &b, sizeof(T)); return v; }
+
+struct simd_vote {
+  ulong v;
+  explicit operator ulong() const { return v; }
+};
+
+template <typename T> inline T shuffle_at(int site, T v, ushort src) {
+  Fiber& f = simd_wait(site, to_bits(v));
+  uint s = src & 31;
+  return ((f.snap_mask >> s) & 1) ? from_bits<T>(f.snap[s]) : v;
+}
+inline simd_vote ballot_at(int site, bool p) {
+  Fiber& f = simd_wait(site, p ? 1 : 0);
+  ulong m = 0;
+  for (int i = 0; i < 32; ++i)
+    if (((f.snap_mask >> i) & 1) && f.snap[i]) m |= 1ul << i;
+  return simd_vote{m};
+}
+inline simd_vote active_at(int site) {
+  Fiber& f = simd_wait(site, 0);
+  return simd_vote{f.snap_mask};
+}
+template <typename T, class Op> inline T reduce_at(int site, T v, Op op) {
+  Fiber& f = simd_wait(site, to_bits(v));
+  bool first = true;
+  T acc = v;
+  for (int i = 0; i < 32; ++i)
+    if ((f.snap_mask >> i) & 1) {
+      T x = from_bits<T>(f.snap[i]);
+      acc = first ? x : op(acc, x);
+      first = false;
+    }
+  return acc;
+}
+inline void simd_barrier_at(int site) { simd_wait(site, 0); }
+inline void tg_barrier() {
+  Worker* w = tw;
+  w->fibers[w->cur].state = BAR;
+  yield_to_scheduler();
+}
+
+}  // namespace cm_sim
+
+// ---- the metal namespace subset
+namespace metal {
+template <typename T, typename U> inline T as_type(U u) {
+  static_assert(sizeof(T) == sizeof(U), "as_type needs equal sizes");
+  T t;
+  std::memcpy(&t, &u, sizeof(T));
+  return t;
+}
+using std::ceil; using std::fabs; using std::floor; using std::fma; using std::isinf; using std::isnan;
+using std::rint; using std::sqrt; using std::trunc; using std::exp2; using std::log2; using std::sin;
+using std::cos; using std::tanh;
+inline float rsqrt(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline uint clz(uint x) { return x ? uint(__builtin_clz(x)) : 32u; }
+inline ulong clz(ulong x) { return x ? ulong(__builtin_clzl(x)) : 64ul; }
+inline uint popcount(uint x) { return uint(__builtin_popcount(x)); }
+inline ulong popcount(ulong x) { return ulong(__builtin_popcountl(x)); }
+inline uint reverse_bits(uint x) {
+  uint r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+namespace precise {
+inline float divide(float a, float b) { return a / b; }
+inline float sqrt(float a) { return std::sqrt(a); }
+}  // namespace precise
+namespace fast {
+inline float divide(float a, float b) { return a / b; }
+}  // namespace fast
+
+enum memory_order { memory_order_relaxed = __ATOMIC_RELAXED, memory_order_seq_cst = __ATOMIC_SEQ_CST };
+enum class mem_flags { mem_none = 0, mem_device = 1, mem_threadgroup = 2, mem_texture = 4 };
+inline mem_flags operator|(mem_flags a, mem_flags b) { return mem_flags(int(a) | int(b)); }
+enum thread_scope { thread_scope_thread, thread_scope_simdgroup, thread_scope_threadgroup, thread_scope_device };
+
+struct atomic_uint { uint v; };
+struct atomic_int { int v; };
+template <typename A, typename T>
+inline bool atomic_compare_exchange_weak_explicit(A* a, T* expected, T desired, memory_order, memory_order) {
+  return __atomic_compare_exchange_n(&a->v, expected, desired, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+#define CM_SIM_RMW(NAME, BUILTIN)                                                     \
+  inline uint NAME(atomic_uint* a, uint v, memory_order) { return BUILTIN(&a->v, v, __ATOMIC_SEQ_CST); } \
+  inline int NAME(atomic_int* a, int v, memory_order) { return BUILTIN(&a->v, v, __ATOMIC_SEQ_CST); }
+CM_SIM_RMW(atomic_fetch_add_explicit, __atomic_fetch_add)
+CM_SIM_RMW(atomic_fetch_sub_explicit, __atomic_fetch_sub)
+CM_SIM_RMW(atomic_fetch_and_explicit, __atomic_fetch_and)
+CM_SIM_RMW(atomic_fetch_or_explicit, __atomic_fetch_or)
+CM_SIM_RMW(atomic_fetch_xor_explicit, __atomic_fetch_xor)
+CM_SIM_RMW(atomic_exchange_explicit, __atomic_exchange_n)
+#undef CM_SIM_RMW
+template <typename A, typename T> inline T cm_sim_fetch_min(A* a, T v) {
+  T old = __atomic_load_n(&a->v, __ATOMIC_SEQ_CST);
+  while (v < old && !__atomic_compare_exchange_n(&a->v, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+  return old;
+}
+template <typename A, typename T> inline T cm_sim_fetch_max(A* a, T v) {
+  T old = __atomic_load_n(&a->v, __ATOMIC_SEQ_CST);
+  while (v > old && !__atomic_compare_exchange_n(&a->v, &old, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+  return old;
+}
+inline uint atomic_fetch_min_explicit(atomic_uint* a, uint v, memory_order) { return cm_sim_fetch_min(a, v); }
+inline int atomic_fetch_min_explicit(atomic_int* a, int v, memory_order) { return cm_sim_fetch_min(a, v); }
+inline uint atomic_fetch_max_explicit(atomic_uint* a, uint v, memory_order) { return cm_sim_fetch_max(a, v); }
+inline int atomic_fetch_max_explicit(atomic_int* a, int v, memory_order) { return cm_sim_fetch_max(a, v); }
+inline uint atomic_load_explicit(atomic_uint* a, memory_order) { return __atomic_load_n(&a->v, __ATOMIC_SEQ_CST); }
+inline void atomic_store_explicit(atomic_uint* a, uint v, memory_order) { __atomic_store_n(&a->v, v, __ATOMIC_SEQ_CST); }
+inline void atomic_thread_fence(mem_flags, memory_order, thread_scope = thread_scope_device) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+inline void threadgroup_barrier(mem_flags) { cm_sim::tg_barrier(); }
+using cm_sim::simd_vote;
+template <typename T> inline T cm_sim_add(T a, T b) { return T(a + b); }
+}  // namespace metal
+
+// Call sites of SIMD-group functions are told apart by their source line.
+#define simd_shuffle(v, l) ::cm_sim::shuffle_at(__LINE__, (v), (l))
+#define simd_ballot(p) ::cm_sim::ballot_at(__LINE__, (p))
+#define simd_active_threads_mask() ::cm_sim::active_at(__LINE__)
+#define simd_sum(v) ::cm_sim::reduce_at(__LINE__, (v), [](auto a, auto b) { return decltype(a)(a + b); })
+#define simd_min(v) ::cm_sim::reduce_at(__LINE__, (v), [](auto a, auto b) { return a < b ? a : b; })
+#define simd_max(v) ::cm_sim::reduce_at(__LINE__, (v), [](auto a, auto b) { return a > b ? a : b; })
+#define simd_and(v) ::cm_sim::reduce_at(__LINE__, (v), [](auto a, auto b) { return decltype(a)(a & b); })
+#define simd_or(v) ::cm_sim::reduce_at(__LINE__, (v), [](auto a, auto b) { return decltype(a)(a | b); })
+#define simd_xor(v) ::cm_sim::reduce_at(__LINE__, (v), [](auto a, auto b) { return decltype(a)(a ^ b); })
+#define simdgroup_barrier(f) ::cm_sim::simd_barrier_at(__LINE__)
+
+// Hooks of the emitted prelude: checked memory, loop watchdog, faults that end the launch.
+#define CM_CHECK_GLOBAL(cm, a, n) ::cm_sim::check_global((a), (n))
+#define CM_CHECK_SHARED(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->shared_bytes, 0x1000000000000000ul)
+#define CM_CHECK_LOCAL(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->local_bytes, 0x2000000000000000ul)
+#define CM_LOOP_HOOK(cm) ::cm_sim::loop_tick()
+#define CM_FAULT_HOOK(cm, code, a) ::cm_sim::fault((code), (a))
+
+// MSL address-space qualifiers and function kinds have no CPU meaning.
+#define device
+#define threadgroup
+#define constant const
+#define thread
+#define kernel
+#endif

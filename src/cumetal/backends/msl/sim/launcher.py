@@ -1,0 +1,203 @@
+"""Compile emitted MSL with g++ (cached by source hash), load it with ctypes, launch grids.
+
+Device pointers are host addresses (unified memory, as on Apple GPUs), so kernels dereference
+them directly; every global access is checked against the allocation table given to the launch,
+so a bad access ends the launch with a fault instead of a crash. msl-sim cannot catch: an access
+through a pointer into the middle of a *different* live allocation, races, or code in the host
+process corrupting memory. Threadgroup and local accesses are checked against their sizes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from cumetal.backends.msl import abi
+from cumetal.backends.msl.emit import BUILTINS, EmitResult, emit_module
+from cumetal.backends.msl.printf import decode_ring
+from cumetal.ir import nodes as N
+
+SIM_DIR = Path(__file__).resolve().parent
+CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-attributes", "-ffp-contract=off",
+            "-fno-fast-math", "-w"]
+
+
+class SimCompileError(Exception):
+    """g++ rejected the emitted MSL (a back-end bug or an MSL construct msl-sim lacks)."""
+
+
+class _Alloc(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_uint64), ("end", ctypes.c_uint64)]
+
+
+class _Launch(ctypes.Structure):  # keep in sync with cm_sim::Launch
+    _fields_ = [("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3), ("shared_bytes", ctypes.c_uint64),
+                ("local_bytes", ctypes.c_uint64), ("allocs", ctypes.POINTER(_Alloc)), ("nallocs", ctypes.c_uint64),
+                ("stack_bytes", ctypes.c_uint64), ("timeout_s", ctypes.c_double), ("workers", ctypes.c_int),
+                ("fault_code", ctypes.c_int), ("fault_addr", ctypes.c_uint64)]
+
+
+@dataclass
+class SimResult:
+    fault: str | None  # abi.FAULT_CODES name, or None
+    fault_address: int
+    printf: str
+    printf_dropped: int
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("CUMETAL_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "cumetal")
+    return Path(root) / "msl-sim"
+
+
+def _trampoline(k: N.Function, module: N.Module) -> str:
+    bindings = [b for b in abi.argument_abi(k, module) if b.kind == "buffer"]
+    args = [f"({b.msl_type.replace('device ', '').replace('constant ', 'const ')})bufs[{i}]"
+            for i, b in enumerate(bindings)]
+    args.append("(uchar*)b.shared")
+    args += [f"b.{n[3:]}" for _t, n, _a in BUILTINS]
+    return (f'extern "C" int cm_sim_entry_{k.name}(cm_sim::Launch* L, void** bufs) {{\n'
+            f"  return cm_sim::run(L, [=](const cm_sim::Builtins& b) {{ {k.name}({', '.join(args)}); }});\n}}\n")
+
+
+def _compile(tu: str) -> Path:
+    header = (SIM_DIR / "cumetal_msl_sim.h").read_bytes()
+    key = hashlib.sha256(tu.encode() + header + " ".join(CXXFLAGS).encode()).hexdigest()[:24]
+    out = cache_dir() / f"{key}.so"
+    if out.exists():
+        return out
+    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
+    if not cxx:
+        raise SimCompileError("msl-sim needs a C++ compiler (g++); none found on PATH")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "kernel.cpp"
+        src.write_text(tu)
+        tmp_so = Path(tmp) / "kernel.so"
+        proc = subprocess.run([cxx, *CXXFLAGS, "-I", str(SIM_DIR), "-x", "c++", str(src), "-o", str(tmp_so)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SimCompileError("g++ rejected the emitted MSL:\n" + "\n".join(proc.stderr.splitlines()[:40]))
+        shutil.move(str(tmp_so), str(out))  # atomic publish into the cache
+    return out
+
+
+def allocate_globals(module: N.Module) -> tuple[dict[str, int], list[np.ndarray]]:
+    """Host storage for the module's globals (initializers and relocations applied)."""
+    keep: list[np.ndarray] = []
+    addrs: dict[str, int] = {}
+    for g in module.globals.values():
+        buf = np.zeros(max(g.size, 1) + 256, dtype=np.uint8)
+        base = buf.ctypes.data
+        pad = (-base) % 256
+        view = buf[pad:pad + max(g.size, 1)]
+        if g.init:
+            view[:len(g.init[:g.size])] = np.frombuffer(bytes(g.init[:g.size]), dtype=np.uint8)
+        keep.append(view)
+        addrs[g.name] = view.ctypes.data
+    for g, view in zip(module.globals.values(), keep, strict=True):
+        for off, target, addend in g.relocs:
+            value = addrs[target] if target in addrs else module.function_address(target)
+            view[off:off + 8] = np.frombuffer(struct.pack("<Q", (value + addend) % 2**64), dtype=np.uint8)
+    return addrs, keep
+
+
+class MslProgram:
+    """A module emitted as MSL and compiled for msl-sim."""
+
+    def __init__(self, module: N.Module, emitted: EmitResult) -> None:
+        self.module = module
+        self.emitted = emitted
+        # The one textual change msl-sim makes: ``threadgroup`` is an (empty) macro in C++, which
+        # would also rewrite the attribute [[threadgroup(0)]].
+        source = emitted.source.replace("[[threadgroup(", "[[cm_threadgroup(")
+        tu = source + "\n// ---- msl-sim entry points\n" + "".join(
+            _trampoline(k, module) for k in module.kernels.values())
+        self.library = ctypes.CDLL(str(_compile(tu)))
+        self._globals_keep: list[np.ndarray] = []
+        self._own_globals: dict[str, int] | None = None
+
+    @property
+    def source(self) -> str:
+        return self.emitted.source
+
+    def own_globals(self) -> dict[str, int]:
+        if self._own_globals is None:
+            self._own_globals, self._globals_keep = allocate_globals(self.module)
+        return self._own_globals
+
+    def run(self, kernel: str, grid: tuple[int, int, int], block: tuple[int, int, int], params: bytes,
+            dynamic_shared: int = 0, *, allocations: Iterable[tuple[int, int]] = (),
+            global_addrs: dict[str, int] | None = None, printf_capacity: int = 1 << 20,
+            timeout_s: float = 60.0, workers: int | None = None) -> SimResult:
+        k = self.module.kernels.get(kernel)
+        if k is None:
+            raise KeyError(f"no kernel '{kernel}' in module {self.module.filename}")
+        grid = tuple(int(x) for x in grid)  # type: ignore[assignment]
+        block = tuple(int(x) for x in block)  # type: ignore[assignment]
+        if len(grid) != 3 or len(block) != 3 or min(grid + block) < 1:
+            raise ValueError(f"grid {grid} and block {block} must be three positive sizes")
+        if block[0] * block[1] * block[2] > 1024:
+            raise ValueError(f"block {block} has more than 1024 threads")
+        if len(params) < k.param_size:
+            raise ValueError(f"kernel '{kernel}' takes {k.param_size} parameter bytes, got {len(params)}")
+        gaddrs = dict(self.own_globals()) if global_addrs is None else dict(global_addrs)
+        param_buf = (ctypes.c_uint8 * max(len(params), 16)).from_buffer_copy(bytes(params).ljust(16, b"\0"))
+        total_shared = abi.shared_bytes(k, dynamic_shared)
+        info = bytearray(abi.pack_launch_info(self.module, params_addr=ctypes.addressof(param_buf),
+                                              global_addrs=gaddrs, dynamic_shared=dynamic_shared,
+                                              total_shared=total_shared - abi.REDUCTION_SCRATCH))
+        info_buf = (ctypes.c_uint8 * len(info)).from_buffer(info)
+        ring = bytearray(abi.PRINTF_HEADER_BYTES + printf_capacity)
+        struct.pack_into("<I", ring, 4, printf_capacity)
+        ring_buf = (ctypes.c_uint8 * len(ring)).from_buffer(ring)
+        ranges = [(int(b), int(b) + int(n)) for b, n in allocations]
+        ranges.append((ctypes.addressof(param_buf), ctypes.addressof(param_buf) + len(params)))
+        if global_addrs is None:
+            ranges += [(v.ctypes.data, v.ctypes.data + v.size) for v in self._globals_keep]
+        ranges.sort()
+        allocs = (_Alloc * max(len(ranges), 1))(*[_Alloc(b, e) for b, e in ranges])
+        local = self.emitted.local_bytes[kernel]
+        launch = _Launch((ctypes.c_uint32 * 3)(*grid), (ctypes.c_uint32 * 3)(*block), total_shared, local,
+                         allocs, len(ranges), 256 * 1024 + local, float(timeout_s),
+                         int(workers or os.environ.get("CUMETAL_MSL_SIM_WORKERS", 0) or os.cpu_count() or 1), 0, 0)
+        bindings = [b for b in abi.argument_abi(k, self.module) if b.kind == "buffer"]
+        by_role = {"params": param_buf, "launch_info": info_buf, "printf": ring_buf, "constant": info_buf}
+        bufs = (ctypes.c_void_p * len(bindings))(*[ctypes.addressof(by_role[b.role]) for b in bindings])
+        entry = getattr(self.library, f"cm_sim_entry_{kernel}")
+        entry.restype = ctypes.c_int
+        entry(ctypes.byref(launch), bufs)
+        code = launch.fault_code
+        fault = abi.FAULT_CODES.get(code, f"fault {code}") if code else None
+        text, dropped = decode_ring(bytes(ring), self.emitted.printf_formats,
+                                    lambda a: _read_cstring(a, ranges))
+        return SimResult(fault, int(launch.fault_addr), text, dropped)
+
+
+def _read_cstring(addr: int, ranges: list[tuple[int, int]]) -> bytes:
+    for b, e in ranges:
+        if b <= addr < e:
+            raw = ctypes.string_at(addr, min(e - addr, 4096))
+            return raw.split(b"\0", 1)[0]
+    return b"(bad address)"
+
+
+def build_program(module: N.Module, fp64: str = "native") -> MslProgram:
+    """Emit ``module`` as MSL and compile it for msl-sim."""
+    return MslProgram(module, emit_module(module, fp64=fp64))
+
+
+def run_msl(program: MslProgram, kernel_name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
+            param_buffer: bytes, dynamic_shared: int = 0, **kw) -> SimResult:
+    """Launch ``kernel_name`` of a compiled program; see :meth:`MslProgram.run` for the options."""
+    return program.run(kernel_name, grid, block, param_buffer, dynamic_shared, **kw)
