@@ -317,6 +317,15 @@ def test_int_to_f32_round_to_nearest(src: str) -> None:
     np.testing.assert_array_equal(o["d"][exact], ref[exact].view(np.uint32))
 
 
+def _narrow(v: int, dst: str, reg_bits: int) -> int:
+    """cvt to dst keeps the low bits; a signed narrow result is sign-extended into the register."""
+    w = int(dst[1:])
+    v &= (1 << w) - 1
+    if dst[0] == "s" and v >> (w - 1):
+        v -= 1 << w
+    return v & ((1 << reg_bits) - 1)
+
+
 def test_int_to_int_cvt_truncates_and_saturates() -> None:
     for src in ("u32", "s32", "u64", "s64"):
         for dst in ("u8", "s8", "u16", "s16", "u32", "s32"):
@@ -327,19 +336,13 @@ def test_int_to_int_cvt_truncates_and_saturates() -> None:
             lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if dst[0] == "s" else (0, (1 << w) - 1)
             vals = _ints(i["a"])
             reg_bits = o["d"].dtype.itemsize * 8
-
-            def wrap(v: int) -> int:
-                v &= (1 << w) - 1
-                if dst[0] == "s" and v >> (w - 1):
-                    v -= 1 << w  # cvt to a signed narrow type sign-extends into the register
-                return v & ((1 << reg_bits) - 1)
-
             d = o["d"].view(f"u{reg_bits // 8}")
-            np.testing.assert_array_equal(d, np.array([wrap(v) for v in vals], dtype=d.dtype), err_msg=f"{dst}<-{src}")
+            ref = [_narrow(v, dst, reg_bits) for v in vals]
+            np.testing.assert_array_equal(d, np.array(ref, dtype=d.dtype), err_msg=f"{dst}<-{src}")
             if f"cvt_sat_{dst}_{src}" in CASES:
                 _, o = io(f"cvt_sat_{dst}_{src}")
                 d = o["d"].view(f"u{reg_bits // 8}")
-                ref = [wrap(min(max(v, lo), hi)) for v in vals]
+                ref = [_narrow(min(max(v, lo), hi), dst, reg_bits) for v in vals]
                 np.testing.assert_array_equal(d, np.array(ref, dtype=d.dtype), err_msg=f"sat {dst}<-{src}")
 
 
