@@ -45,7 +45,9 @@ def _load(image: Any, filename: str) -> tuple:
     try:
         ir_module = compile_image(data, filename)
     except ModuleLoadError as e:
-        raise CudaError(_LOAD_ERRORS[e.kind], f"{filename}: {e.message}") from None
+        # compiler diagnostics already start with FILE:LINE:COL
+        text = e.message if e.message.startswith(filename) else f"{filename}: {e.message}"
+        raise CudaError(_LOAD_ERRORS[e.kind], text) from None
     if not ir_module.kernels and ir_module.failed:
         raise CudaError(R.CUDA_ERROR_INVALID_PTX, f"{filename}: no kernel could be compiled:\n" +
                         _failures_text(ir_module.failed))
