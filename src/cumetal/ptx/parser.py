@@ -8,6 +8,7 @@ resynchronises at the next ``;``, ``}`` or statement-starting line. Nothing a fi
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field
 
@@ -46,10 +47,18 @@ def parse(text: str | bytes, filename: str = "<input>", strict: bool = False) ->
         except UnicodeDecodeError as e:
             bad_utf8_at = len(e.object[: e.start].decode("utf-8", errors="replace"))
             text = bytes(text).decode("utf-8", errors="replace")
-    p = _Parser(text, filename, strict, sink)
-    if bad_utf8_at >= 0:
-        p.diag("warning", "file is not valid UTF-8; invalid bytes were replaced", bad_utf8_at)
-    module = p.parse_module()
+    # The tree is acyclic; without this, the cyclic GC re-walks the growing tree again and again
+    # and large files parse in super-linear time.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        p = _Parser(text, filename, strict, sink)
+        if bad_utf8_at >= 0:
+            p.diag("warning", "file is not valid UTF-8; invalid bytes were replaced", bad_utf8_at)
+        module = p.parse_module()
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     return ParseResult(module, sink.diagnostics)
 
 
@@ -58,6 +67,7 @@ class _Parser(DeclarationParser):
         super().__init__(text, filename, sink)
         self.strict = strict
         self._op_cache: dict[str, A.Operand] = {}
+        self._form_cache: dict[tuple, tuple] = {}
         self._plain_regs: dict[str, int] = {}  # register names without '%' visible in this scope
 
     # ------------------------------------------------------------------ function bodies
@@ -205,15 +215,23 @@ class _Parser(DeclarationParser):
     def finish(self, start: int, end: int, opcode: str, ops: tuple, guard: A.Guard | None
                ) -> A.Instruction | A.UnknownInstruction:
         """Decode the opcode against the table and pick the form whose operand shape fits."""
-        dec = decode(opcode)
         loc = self.loc(start)
+        # the chosen form depends only on the opcode text and the operand kinds: cache it
+        key = (opcode, tuple(map(type, ops)))
+        hit = self._form_cache.get(key)
+        if hit is not None:
+            root, fields, mods, index = hit
+            return A.Instruction(root, dict(fields), ops, loc, mods, guard, index)
+        dec = decode(opcode)
         if dec.root is None:
             msg = f"unknown instruction '{opcode}'"
             self.diag("error" if self.strict else "warning", msg, loc)
             return A.UnknownInstruction(self.text[start:end].rstrip(), opcode, loc, msg, guard)
         for form, fields in dec.candidates:
             if _shape_ok(form.operands, form.min_operands, ops):
-                return A.Instruction(dec.root, fields, ops, loc, dec.mods, guard, form.index)
+                if len(self._form_cache) < 100_000:
+                    self._form_cache[key] = (dec.root, fields, dec.mods, form.index)
+                return A.Instruction(dec.root, dict(fields), ops, loc, dec.mods, guard, form.index)
         if dec.bad_mods:
             bad = ", ".join("." + m for m in dec.bad_mods)
             msg = f"unknown modifier {bad} for '{dec.root}'"
@@ -230,9 +248,19 @@ class _Parser(DeclarationParser):
         if s == e:
             return ()
         cache = self._op_cache
+        text = self.text
+        optext = text[s:e]
+        if "{" not in optext:  # common case: split on commas, every operand already cached
+            ops = []
+            for piece in optext.split(","):
+                op = cache.get(piece.strip())
+                if op is None:
+                    break
+                ops.append(op)
+            else:
+                return tuple(ops)
         ops = []
         pos = s
-        text = self.text
         for m in _PIECE.finditer(text, s, e):
             if m.start() != pos:
                 return None
