@@ -152,3 +152,12 @@ def test_random_mutations_never_raise() -> None:
             b[rng.randrange(len(b))] = rng.choice(b"{}[]();,.%@!-+|<>=\"/*\x00x9 \n")
         cut = rng.randrange(len(b) + 1)
         parse(bytes(b[:cut]), "mut.ptx")
+
+
+def test_crlf_line_endings_and_byte_order_mark() -> None:
+    src = "\ufeff" + HEAD.replace("\n", "\r\n") + ".entry k()\r\n{\r\n\tadd.s32 %r1, %r2;\r\n\tret;\r\n}\r\n"
+    res = parse(src.encode("utf-8"), "crlf.ptx")
+    [d] = res.diagnostics
+    assert (d.loc.line, d.loc.col) == (6, 2)
+    assert d.format().splitlines()[1] == "   add.s32 %r1, %r2;"
+    assert res.module.version == (8, 0) and isinstance(_body(res)[1], A.Instruction)

@@ -23,7 +23,7 @@ BADSTR = "badstr"  # unterminated string
 BADCOMMENT = "badcomment"  # unterminated /* comment
 JUNK = "junk"  # any character PTX does not use
 
-_SKIP = r"(?:\s+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*"
+_SKIP = r"(?:[\s\ufeff]+|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*"  # a byte-order mark counts as space
 _MASTER = re.compile(
     _SKIP
     + r"(?:"
