@@ -86,6 +86,7 @@ class DeviceMemory:
         self._allocs: list[Allocation] = []
         self._np_bases: np.ndarray | None = None
         self._np_sizes: np.ndarray | None = None
+        self._np_allocs: list[Allocation] = []
 
     # ------------------------------------------------------------------ table management
     def alloc(self, size: int, *, host: bool = False) -> int:
@@ -126,16 +127,18 @@ class DeviceMemory:
     def find(self, addr: int) -> tuple[Allocation, int] | None:
         """The live allocation containing byte ``addr`` and the offset into it, or None."""
         addr = int(addr)
-        i = bisect.bisect_right(self._bases, addr) - 1
-        if i < 0:
-            return None
-        alloc = self._allocs[i]
+        with self._lock:  # the two parallel lists change together under the lock
+            i = bisect.bisect_right(self._bases, addr) - 1
+            if i < 0:
+                return None
+            alloc = self._allocs[i]
         if addr >= alloc.end:
             return None
         return alloc, addr - alloc.base
 
     def allocations(self) -> list[Allocation]:
-        return list(self._allocs)
+        with self._lock:
+            return list(self._allocs)
 
     def _range(self, addr: int, n: int) -> tuple[Allocation, int]:
         found = self.find(addr)
@@ -162,20 +165,23 @@ class DeviceMemory:
         self.view(addr, src.size)[:] = src
 
     # ------------------------------------------------------------------ lane lookups
-    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._np_bases is None:
-            self._np_bases = np.array(self._bases, dtype=np.uint64)
-            self._np_sizes = np.array([a.size for a in self._allocs], dtype=np.uint64)
-        return self._np_bases, self._np_sizes  # type: ignore[return-value]
+    def _tables(self) -> tuple[np.ndarray, np.ndarray, list[Allocation]]:
+        with self._lock:
+            if self._np_bases is None:
+                self._np_allocs = list(self._allocs)
+                self._np_sizes = np.array([a.size for a in self._allocs], dtype=np.uint64)
+                self._np_bases = np.array(self._bases, dtype=np.uint64)
+            return self._np_bases, self._np_sizes, self._np_allocs  # type: ignore[return-value]
 
-    def _resolve(self, addrs: np.ndarray, itemsize: int) -> tuple[Allocation | None, np.ndarray]:
+    def _resolve(self, addrs: np.ndarray, itemsize: int) -> tuple[Allocation | list[Allocation], np.ndarray]:
         """Check every lane and locate it.
 
         Returns ``(alloc, element_index)`` when all lanes fall in one allocation (the fast path),
-        else ``(None, allocation_index_per_lane)``. Raises MemoryFault for the first bad lane.
+        else ``(allocations, index_into_allocations_per_lane)``. Raises MemoryFault for the first
+        bad lane.
         """
         if addrs.size == 0:
-            return None, np.zeros(0, dtype=np.intp)
+            return [], np.zeros(0, dtype=np.intp)
         pow2 = itemsize & (itemsize - 1) == 0
         if itemsize > 1:
             # Alignment is a property of the address alone: checking it first is cheap and it is
@@ -199,7 +205,7 @@ class DeviceMemory:
                 np.right_shift(rel, np.uint64(itemsize.bit_length() - 1), out=rel)
                 return alloc, rel.view(np.int64)
             return alloc, (rel // np.uint64(itemsize)).astype(np.intp)
-        bases, sizes = self._tables()
+        bases, sizes, allocs = self._tables()
         pos = np.searchsorted(bases, addrs, side="right").astype(np.intp) - 1
         valid = pos >= 0
         idx = np.where(valid, pos, 0)
@@ -214,7 +220,7 @@ class DeviceMemory:
         if not valid.all():
             lane = int(np.flatnonzero(~valid)[0])
             raise MemoryFault("illegal_address", int(addrs[lane]), lane, "outside every live allocation")
-        return None, idx
+        return allocs, idx
 
     @staticmethod
     def _as_addrs(addrs: np.ndarray) -> np.ndarray:
@@ -229,14 +235,12 @@ class DeviceMemory:
         """Load one ``dtype`` element per lane address."""
         dt = np.dtype(dtype)
         a = self._as_addrs(addrs)
-        alloc, idx = self._resolve(a, dt.itemsize)
-        if alloc is not None:
-            return np.take(alloc.typed(dt), idx)
+        where, idx = self._resolve(a, dt.itemsize)
+        if isinstance(where, Allocation):
+            return np.take(where.typed(dt), idx)
         out = np.empty(a.size, dtype=dt)
-        if a.size == 0:
-            return out
         for ai in np.unique(idx):
-            al = self._allocs[int(ai)]
+            al = where[int(ai)]
             sel = idx == ai
             out[sel] = al.typed(dt)[((a[sel] - np.uint64(al.base)) // np.uint64(dt.itemsize)).astype(np.intp)]
         return out
@@ -249,12 +253,12 @@ class DeviceMemory:
         if v.shape != a.shape:
             raise ValueError(f"scatter: {a.size} addresses but {v.size} values")
         dt = v.dtype
-        alloc, idx = self._resolve(a, dt.itemsize)
-        if alloc is not None:
-            _store_last_wins(alloc.typed(dt), idx, v)
+        where, idx = self._resolve(a, dt.itemsize)
+        if isinstance(where, Allocation):
+            _store_last_wins(where.typed(dt), idx, v)
             return
         for ai in np.unique(idx):
-            al = self._allocs[int(ai)]
+            al = where[int(ai)]
             sel = idx == ai
             el = ((a[sel] - np.uint64(al.base)) // np.uint64(dt.itemsize)).astype(np.intp)
             _store_last_wins(al.typed(dt), el, v[sel])
