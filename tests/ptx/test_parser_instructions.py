@@ -228,6 +228,24 @@ tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2;
 atom.relaxed.cluster.shared::cluster.add.u32 %r1, [%r2], 1;
 """
 
+SM100 = """
+tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;
+tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd1, %rd2, %r3, %p1;
+tcgen05.mma.cta_group::1.kind::tf32 [%r2], [%r4], %rd2, %r3, {%r5, %r6, %r7, %r8}, %p1;
+tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [%r2], %rd1, %rd2, %r3, [%r9], [%r10], %p1;
+tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%rd5];
+tcgen05.ld.sync.aligned.32x32b.x4.b32 {%r11, %r12, %r13, %r14}, [%r2];
+tcgen05.wait::ld.sync.aligned;
+tcgen05.st.sync.aligned.16x64b.x1.b32 [%r2], {%r11};
+tcgen05.wait::st.sync.aligned;
+tcgen05.cp.cta_group::1.128x256b [%r2], %rd3;
+tcgen05.shift.cta_group::1.down [%r2];
+tcgen05.fence::before_thread_sync;
+tcgen05.fence::after_thread_sync;
+tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r2, 32;
+"""
+
 
 def kernel(body: str, target: str = "sm_80", version: str = "8.0") -> str:
     return f""".version {version}
@@ -248,7 +266,8 @@ def _lines(block: str) -> list[str]:
     return [ln.strip() for ln in block.strip().splitlines() if ln.strip()]
 
 
-ALL = [(ln, "sm_80", "9.0") for ln in _lines(SM80)] + [(ln, "sm_90a", "9.0") for ln in _lines(SM90)]
+ALL = ([(ln, "sm_80", "9.0") for ln in _lines(SM80)] + [(ln, "sm_90a", "9.0") for ln in _lines(SM90)]
+       + [(ln, "sm_100a", "9.0") for ln in _lines(SM100)])
 
 
 def _instructions(mod: A.Module) -> list[A.Statement]:
@@ -273,7 +292,8 @@ def _ptxas() -> str | None:
 
 
 @pytest.mark.skipif(_ptxas() is None, reason="ptxas not installed")
-@pytest.mark.parametrize("target,block", [("sm_80", SM80), ("sm_90a", SM90)], ids=["sm_80", "sm_90a"])
+@pytest.mark.parametrize("target,block", [("sm_80", SM80), ("sm_90a", SM90), ("sm_100a", SM100)],
+                         ids=["sm_80", "sm_90a", "sm_100a"])
 def test_ptxas_accepts_snippets_and_printed_output(target: str, block: str) -> None:
     """ptxas is the oracle: the snippets are valid PTX, and so is what the printer writes."""
     src = kernel(block, target, "9.0")

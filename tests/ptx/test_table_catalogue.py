@@ -26,7 +26,8 @@ mbarrier.arrive_drop mbarrier.test_wait mbarrier.try_wait mbarrier.pending_count
 clusterlaunchcontrol.try_cancel clusterlaunchcontrol.query_cancel
 wmma.load wmma.store wmma.mma mma wgmma.fence wgmma.commit_group wgmma.wait_group wgmma.mma_async
 wgmma.mma_async.sp tcgen05.alloc tcgen05.dealloc tcgen05.relinquish_alloc_permit tcgen05.ld tcgen05.st
-tcgen05.wait tcgen05.cp tcgen05.shift tcgen05.mma tcgen05.commit
+tcgen05.wait::ld tcgen05.wait::st tcgen05.cp tcgen05.shift tcgen05.mma tcgen05.commit
+tcgen05.fence::before_thread_sync tcgen05.fence::after_thread_sync
 vadd vsub vabsdiff vmin vmax vshl vshr vmad vset vadd2 vsub2 vavrg2 vabsdiff2 vmin2 vmax2 vadd4 vsub4
 vavrg4 vabsdiff4 vmin4 vmax4 vset2 vset4
 trap brkpt pmevent

@@ -67,7 +67,8 @@ ENTRIES = [
       "tcgen05.st.sync.aligned.shape.num{.unpack}.b32 [taddr], imm_half_splitoff, r",
       shape=("16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"),
       num=tuple(f"x{n}" for n in (1, 2, 4, 8, 16, 32, 64, 128)), unpack=("unpack::16b",)),
-    I("tcgen05.wait", "tcgen05.wait.operation.sync.aligned", operation=("ld", "st")),
+    I("tcgen05.wait::ld", "tcgen05.wait::ld.sync.aligned"),
+    I("tcgen05.wait::st", "tcgen05.wait::st.sync.aligned"),
     I("tcgen05.cp", "tcgen05.cp.cta_group.shape{.multicast}{.dst_fmt}{.src_fmt} [taddr], s_desc",
       shape=("128x256b", "4x256b", "128x128b", "64x128b", "32x128b"),
       multicast=("warpx2::02_13", "warpx2::01_23", "warpx4"), dst_fmt=("b8x16",),
@@ -75,7 +76,7 @@ ENTRIES = [
     I("tcgen05.shift", "tcgen05.shift.cta_group.down [taddr]"),
     I("tcgen05.mma",
       "tcgen05.mma{.ws}{.sp}.cta_group.kind{.block_scale}{.scale_vec}{.collector}{.ashift} [d], *a, b, "
-      "*c{, e}{, f}{, g}{, h}{, i}{, j}",
+      "*c{, *e}{, *f}{, *g}{, *h}{, *i}{, *j}",
       ws=("ws",), sp=("sp",), kind=_KIND, block_scale=("block_scale",), scale_vec=_SCALE_VEC,
       collector=tuple(f"collector::{b}::{u}" for b in ("a", "b0", "b1", "b2", "b3")
                       for u in ("fill", "use", "lastuse", "discard")),
