@@ -139,6 +139,16 @@ class Structurizer:
             d = cfg.idom[n]
             if d is not None:
                 self.children[d].append(n)
+        self.loop_body: dict[str, set[str]] = {}
+        for h in self.loop_headers:
+            body = {h}
+            todo = [n for n in cfg.pred[h] if cfg.rpo[n] >= cfg.rpo[h]]
+            while todo:
+                n = todo.pop()
+                if n not in body:
+                    body.add(n)
+                    todo.extend(cfg.pred[n])
+            self.loop_body[h] = body
         self.next_id = 1
         self.uses_jump = False
 
@@ -151,18 +161,27 @@ class Structurizer:
     def _tree(self, x: str, ctx: list[_Region]) -> tuple[list[str], set[int]]:
         merges = sorted((c for c in self.children[x] if c in self.merge), key=self.cfg.rpo.__getitem__)
         if x in self.loop_headers:
-            r = _Region("loop", self._new_id(), x)
-            inner, esc = self._within(x, merges, ctx + [r])
-            lines = ["while (true) {", f"  {self.loop_hook}"] + _indent(inner) + ["}"]
-            return self._close(lines, esc, r, ctx)
-        return self._within(x, merges, ctx)
+            # merge nodes outside the loop follow it; those inside are placed within its body
+            body = self.loop_body[x]
+            outer = [m for m in merges if m not in body]
+            inner = [m for m in merges if m in body]
+            return self._wrap(outer, ctx, lambda c: self._loop(x, inner, c))
+        return self._wrap(merges, ctx, lambda c: self._node(x, c))
 
-    def _within(self, x: str, merges: list[str], ctx: list[_Region]) -> tuple[list[str], set[int]]:
+    def _loop(self, x: str, merges: list[str], ctx: list[_Region]) -> tuple[list[str], set[int]]:
+        r = _Region("loop", self._new_id(), x)
+        inner, esc = self._wrap(merges, ctx + [r], lambda c: self._node(x, c))
+        lines = ["while (true) {", f"  {self.loop_hook}"] + _indent(inner) + ["}"]
+        return self._close(lines, esc, r, ctx)
+
+    def _wrap(self, merges: list[str], ctx: list[_Region],
+              make: Callable[[list[_Region]], tuple[list[str], set[int]]]) -> tuple[list[str], set[int]]:
+        """``do { make() } while (false); <merge node>`` for each merge node, the last one outermost."""
         if not merges:
-            return self._node(x, ctx)
+            return make(ctx)
         y = merges[-1]
         r = _Region("block", self._new_id(), y)
-        inner, esc = self._within(x, merges[:-1], ctx + [r])
+        inner, esc = self._wrap(merges[:-1], ctx + [r], make)
         lines = ["do {"] + _indent(inner) + ["} while (false);"]
         lines, esc = self._close(lines, esc, r, ctx)
         after, esc2 = self._tree(y, ctx)
