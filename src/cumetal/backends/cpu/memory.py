@@ -200,11 +200,7 @@ class DeviceMemory:
         found = self.find(lo)
         if found is not None and hi + itemsize <= found[0].end:
             alloc = found[0]
-            rel = np.subtract(addrs, np.uint64(alloc.base))
-            if pow2:  # a shift in place, and a free int64 view: no further temporaries
-                np.right_shift(rel, np.uint64(itemsize.bit_length() - 1), out=rel)
-                return alloc, rel.view(np.int64)
-            return alloc, (rel // np.uint64(itemsize)).astype(np.intp)
+            return alloc, _element_index(addrs, alloc.base, itemsize)
         bases, sizes, allocs = self._tables()
         pos = np.searchsorted(bases, addrs, side="right").astype(np.intp) - 1
         valid = pos >= 0
@@ -239,10 +235,10 @@ class DeviceMemory:
         if isinstance(where, Allocation):
             return np.take(where.typed(dt), idx)
         out = np.empty(a.size, dtype=dt)
-        for ai in np.unique(idx):
+        for ai in _present(idx, len(where)):
             al = where[int(ai)]
             sel = idx == ai
-            out[sel] = al.typed(dt)[((a[sel] - np.uint64(al.base)) // np.uint64(dt.itemsize)).astype(np.intp)]
+            out[sel] = np.take(al.typed(dt), _element_index(a[sel], al.base, dt.itemsize))
         return out
 
     def scatter(self, addrs: np.ndarray, values: np.ndarray) -> None:
@@ -257,10 +253,10 @@ class DeviceMemory:
         if isinstance(where, Allocation):
             _store_last_wins(where.typed(dt), idx, v)
             return
-        for ai in np.unique(idx):
+        for ai in _present(idx, len(where)):
             al = where[int(ai)]
             sel = idx == ai
-            el = ((a[sel] - np.uint64(al.base)) // np.uint64(dt.itemsize)).astype(np.intp)
+            el = _element_index(a[sel], al.base, dt.itemsize)
             _store_last_wins(al.typed(dt), el, v[sel])
 
     def atomic(
@@ -299,6 +295,20 @@ class DeviceMemory:
         if a.size == 0:
             return np.empty(0, dtype=dt)
         return _sequential_rmw(self, op, a, v, c, dt)
+
+
+def _element_index(addrs: np.ndarray, base: int, itemsize: int) -> np.ndarray:
+    """Element numbers of (checked) addresses inside an allocation starting at ``base``."""
+    rel = np.subtract(addrs, np.uint64(base))
+    if itemsize & (itemsize - 1) == 0:  # a shift in place and a free int64 view: no more temporaries
+        np.right_shift(rel, np.uint64(itemsize.bit_length() - 1), out=rel)
+        return rel.view(np.int64)
+    return (rel // np.uint64(itemsize)).astype(np.intp)
+
+
+def _present(idx: np.ndarray, n: int) -> np.ndarray:
+    """The distinct allocation indices in ``idx`` (a counting pass: cheaper than a sort)."""
+    return np.flatnonzero(np.bincount(idx, minlength=n))
 
 
 def _store_last_wins(target: np.ndarray, idx: np.ndarray, vals: np.ndarray) -> None:
