@@ -1,0 +1,162 @@
+"""air-sim: run the AIR modules that go into a ``.metallib`` on the CPU (``CUMETAL_BACKEND=air-sim``).
+
+``launch_air`` has the signature and outcome types of ``cumetal.backends.cpu.launch``. The kernel's
+AIR module (the same bitcode ``compile_metallib`` packs) is read back with llvmlite, instrumented
+for bounds checks and the watchdog (``instrument.py``), JIT-compiled, and run by a C runtime
+(``runtime.c``) that implements the air.* functions and schedules each thread of a threadgroup
+as a fiber, one threadgroup after another. Bindings follow the runtime's one Metal ABI
+(``cumetal.backends.msl.abi``): the parameter buffer, launch_info, the printf ring and the
+threadgroup memory are set up here exactly as a Metal launch would set them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+
+import numpy as np
+
+from cumetal.backends.air.lower_context import AirLoweringError
+from cumetal.backends.air.lower_function import stack_bytes
+from cumetal.backends.air.sim import runtime_lib
+from cumetal.backends.air.sim.compile import K_PTR, SimCompileError, compile_kernel
+from cumetal.backends.air.sim.runtime_lib import FAULT_NAMES, SimBuildError, SimLaunch
+from cumetal.backends.cpu.printf import format_printf
+from cumetal.backends.cpu.state import KernelFault, LaunchOutcome
+from cumetal.backends.msl import abi as metal_abi
+from cumetal.ir.nodes import Function, Module
+
+__all__ = ["launch_air", "LaunchOutcome", "KernelFault"]
+
+MAX_THREADS_PER_BLOCK = 1024
+PRINTF_CAPACITY = 1 << 20
+FIBER_STACK_BASE = 128 << 10  # JIT frames of the kernel and its callees, on top of local memory
+
+
+def _shape(name: str, v) -> tuple[int, int, int] | str:
+    try:
+        t = tuple(int(x) for x in v)
+    except (TypeError, ValueError):
+        return f"{name} must be three integers, got {v!r}"
+    if len(t) != 3 or min(t) < 1 or max(t) >= 1 << 32:
+        return f"{name} must be three positive 32-bit integers, got {v!r}"
+    return t  # type: ignore[return-value]
+
+
+def _cstring(memory, addr: int, limit: int = 1 << 16) -> bytes:
+    found = memory.find(addr)
+    if found is None:
+        return b"(bad string address)"
+    alloc, off = found
+    data = alloc.data[off: off + limit].tobytes()
+    end = data.find(b"\0")
+    return data if end < 0 else data[:end]
+
+
+def _printf_records(memory, ring: int) -> list[str]:
+    used, cap, _dropped, _ = struct.unpack("<4I", memory.read(ring, 16))
+    data = memory.read(ring + metal_abi.PRINTF_HEADER_BYTES, min(used, cap))
+    out = []
+    pos = 0
+    while pos + 16 <= len(data):
+        rec, nbytes, fmt = struct.unpack_from("<IIQ", data, pos)
+        if rec < 16:
+            break
+        args = data[pos + 16: pos + 16 + nbytes]
+
+        def read(off: int, size: int, args: bytes = args) -> bytes:
+            return args[off: off + size].ljust(size, b"\0")
+
+        text, _count = format_printf(_cstring(memory, fmt), read, lambda a: _cstring(memory, a))
+        out.append(text)
+        pos += rec
+    return out
+
+
+def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
+               block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
+               *, watchdog_s: float | None = None) -> LaunchOutcome:
+    """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome."""
+    grid_t, block_t = _shape("grid", grid), _shape("block", block)
+    for t in (grid_t, block_t):
+        if isinstance(t, str):
+            return LaunchOutcome(KernelFault("invalid_launch", t))
+    tpb = block_t[0] * block_t[1] * block_t[2]
+    if tpb > MAX_THREADS_PER_BLOCK:
+        return LaunchOutcome(KernelFault("invalid_launch", f"{tpb} threads per block exceed {MAX_THREADS_PER_BLOCK}"))
+    if dynamic_shared < 0:
+        return LaunchOutcome(KernelFault("invalid_launch", f"negative dynamic shared memory size {dynamic_shared}"))
+    if len(params) < kernel.param_size:
+        return LaunchOutcome(KernelFault(
+            "invalid_launch", f"kernel {kernel.name} takes {kernel.param_size} bytes of parameters, got {len(params)}"))
+    missing = [g for g in module.globals if g not in symbols]
+    if missing:
+        return LaunchOutcome(KernelFault("invalid_launch", f"no device address for module globals {missing}"))
+    try:
+        ck = compile_kernel(kernel, module)
+    except (AirLoweringError, SimCompileError, SimBuildError) as exc:
+        return LaunchOutcome(KernelFault("illegal_instruction", str(exc)))
+
+    owned: list[int] = []
+    printf: list[str] = []
+    try:
+        param_buf = memory.alloc(max(len(params), 1))
+        owned.append(param_buf)
+        if params:
+            memory.write(param_buf, bytes(params))
+        total_shared = metal_abi.shared_bytes(kernel, dynamic_shared)
+        info = metal_abi.pack_launch_info(module, params_addr=param_buf, global_addrs=symbols,
+                                          dynamic_shared=dynamic_shared, total_shared=total_shared)
+        info_buf = memory.alloc(len(info))
+        owned.append(info_buf)
+        memory.write(info_buf, info)
+        roles = {"params": param_buf, "launch_info": info_buf, "constant": info_buf}
+        if any(role == "printf" for _, role in ck.arg_kinds):
+            ring = memory.alloc(metal_abi.PRINTF_HEADER_BYTES + PRINTF_CAPACITY)
+            owned.append(ring)
+            memory.write(ring, struct.pack("<4I", 0, PRINTF_CAPACITY, 0, 0))
+            roles["printf"] = ring
+        shared = np.zeros(total_shared, dtype=np.uint8)
+        allocs = sorted(memory.allocations(), key=lambda a: a.base)
+        bases = np.array([a.base for a in allocs], dtype=np.uint64)
+        sizes = np.array([a.size for a in allocs], dtype=np.uint64)
+
+        launch = SimLaunch()
+        launch.entry = ck.entry
+        launch.nargs = len(ck.arg_kinds)
+        for i, (kind, role) in enumerate(ck.arg_kinds):
+            launch.kinds[i] = kind
+            launch.values[i] = roles[role] if kind == K_PTR else 0
+        launch.grid[:] = grid_t
+        launch.block[:] = block_t
+        launch.alloc_base = bases.ctypes.data
+        launch.alloc_size = sizes.ctypes.data
+        launch.nalloc = len(allocs)
+        launch.shared = shared.ctypes.data
+        launch.shared_size = total_shared
+        for i, (lo, hi) in enumerate(ck.as3_ranges[: runtime_lib.MAX_AS3]):
+            launch.as3_lo[i], launch.as3_hi[i] = lo, hi
+        launch.nas3 = min(len(ck.as3_ranges), runtime_lib.MAX_AS3)
+        launch.timeout_s = float(watchdog_s or 0.0)
+        launch.stack_size = FIBER_STACK_BASE + (stack_bytes(kernel, module) + 4095) // 4096 * 4096
+        runtime_lib.runtime().sim_run(ctypes.byref(launch))
+
+        if "printf" in roles:
+            printf = _printf_records(memory, roles["printf"])
+        if launch.fault:
+            name = FAULT_NAMES.get(launch.fault, "illegal_instruction")
+            msg = launch.message.decode(errors="replace")
+            if name in ("illegal_address", "misaligned_address"):
+                msg = f"{msg} at address 0x{launch.fault_addr:x} in kernel {kernel.name}"
+            elif name == "timeout":
+                msg = f"kernel {kernel.name} exceeded the {watchdog_s} s watchdog"
+            return LaunchOutcome(KernelFault(name, msg), printf)
+        code, = struct.unpack("<I", memory.read(info_buf + 4 * metal_abi.INFO_FAULT_CODE, 4))
+        if code:
+            name = metal_abi.FAULT_CODES.get(code, "illegal_instruction")
+            what = "trap instruction executed" if name == "trap" else "call of a non-function address"
+            return LaunchOutcome(KernelFault(name, f"{what} in kernel {kernel.name}"), printf)
+        return LaunchOutcome(None, printf)
+    finally:
+        for addr in owned:
+            memory.free(addr)

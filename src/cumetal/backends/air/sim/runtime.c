@@ -1,0 +1,456 @@
+/* air-sim runtime: CPU implementations of the air.* functions CuMetal's AIR uses, and a
+ * deterministic fiber scheduler that runs the threads of one threadgroup at a time.
+ *
+ * Each GPU thread is a fiber (ucontext) on one OS thread. A fiber runs until it reaches a
+ * threadgroup barrier, a SIMD-group operation, finishes, or faults. SIMD-group operations are
+ * resolved per SIMD-group once all its unfinished lanes are blocked: the lanes waiting at the
+ * same call site (return address) form the active set. A barrier is released when every
+ * unfinished thread of the group waits at one. No state can deadlock: some SIMD-group operation
+ * or the barrier can always be resolved. Device accesses are checked against the allocation table
+ * (the instrumented loads/stores and the atomics call sim_check) and a fault stops the launch
+ * with a code instead of touching memory. The watchdog is checked at loop headers and yields.
+ *
+ * Symbols are named after the air.* functions with '.' replaced by '_'; Python registers them
+ * under their dotted names for the JIT.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include <ucontext.h>
+#include <sys/mman.h>
+
+enum { K_PTR = 0, K_TID, K_CTAID, K_NTID, K_NCTAID, K_TINDEX, K_LANE, K_WARP, K_SHARED };
+enum { F_NONE = 0, F_ILLEGAL = 1, F_MISALIGNED = 2, F_TRAP = 3, F_ILLINSTR = 4, F_TIMEOUT = 5, F_INTERNAL = 6 };
+enum { S_RUN = 0, S_BAR, S_SIMD, S_DONE };
+enum { OP_SHUF32 = 1, OP_SHUF64, OP_SUM, OP_MIN_S, OP_MIN_U, OP_MAX_S, OP_MAX_U, OP_AND, OP_OR, OP_XOR,
+       OP_SGBAR, OP_SUM_F32, OP_MIN_F32, OP_MAX_F32 };
+
+#define MAX_ARGS 32
+#define MAX_AS3 8
+
+typedef struct {
+    /* inputs */
+    void (*entry)(uint8_t *slots);
+    int32_t nargs;
+    int32_t kinds[MAX_ARGS];
+    uint64_t values[MAX_ARGS];
+    uint32_t grid[3], block[3];
+    const uint64_t *alloc_base, *alloc_size;
+    int64_t nalloc;
+    uint8_t *shared;
+    uint64_t shared_size;
+    uint64_t as3_lo[MAX_AS3], as3_hi[MAX_AS3];
+    int32_t nas3;
+    double timeout_s; /* 0: none */
+    uint64_t stack_size;
+    /* outputs */
+    int32_t fault;
+    uint64_t fault_addr;
+    uint64_t blocks_run;
+    char message[256];
+} sim_launch;
+
+typedef struct {
+    ucontext_t ctx;
+    int state;
+    int op;
+    void *site;
+    uint64_t val, arg, result;
+    uint8_t *slots;
+    uint8_t *stack;
+} fiber;
+
+static sim_launch *L;
+static fiber *F;
+static int nfib, cur;
+static ucontext_t sched_ctx;
+static uint64_t ticks;
+static double deadline;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void yield_to_scheduler(void) { swapcontext(&F[cur].ctx, &sched_ctx); }
+
+static void fault(int code, uint64_t addr, const char *what) {
+    if (!L->fault) {
+        L->fault = code;
+        L->fault_addr = addr;
+        snprintf(L->message, sizeof L->message, "%s", what);
+    }
+    F[cur].state = S_DONE;
+    yield_to_scheduler(); /* never resumed */
+    abort();
+}
+
+static void watchdog(void) {
+    if (deadline > 0 && now() > deadline) fault(F_TIMEOUT, 0, "watchdog timeout");
+}
+
+void sim_tick(void) {
+    if ((++ticks & 0xFFFF) == 0) watchdog();
+}
+
+/* ------------------------------------------------------------------ memory checks */
+static int in_device(uint64_t a, uint64_t n) {
+    int64_t lo = 0, hi = L->nalloc - 1, found = -1;
+    while (lo <= hi) { /* last base <= a */
+        int64_t mid = (lo + hi) / 2;
+        if (L->alloc_base[mid] <= a) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    if (found < 0) return 0;
+    uint64_t off = a - L->alloc_base[found], size = L->alloc_size[found];
+    return off <= size && n <= size - off;
+}
+
+static int in_threadgroup(uint64_t a, uint64_t n) {
+    uint64_t s = (uint64_t)(uintptr_t)L->shared;
+    if (a >= s && a - s <= L->shared_size && n <= L->shared_size - (a - s)) return 1;
+    for (int i = 0; i < L->nas3; i++)
+        if (a >= L->as3_lo[i] && a + n <= L->as3_hi[i] && a + n >= a) return 1;
+    return 0;
+}
+
+static void check(const void *p, uint64_t n, uint64_t align, int space) {
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    sim_tick();
+    if (align > 1 && (a & (align - 1))) fault(F_MISALIGNED, a, "misaligned access");
+    if (space == 3 ? !in_threadgroup(a, n) : !in_device(a, n))
+        fault(F_ILLEGAL, a, space == 3 ? "threadgroup access out of bounds" : "outside every live allocation");
+}
+
+void sim_check1(const void *p, uint64_t n, uint64_t align) { check(p, n, align, 1); }
+void sim_check3(const void *p, uint64_t n, uint64_t align) { check(p, n, align, 3); }
+
+/* ------------------------------------------------------------------ barriers and SIMD ops */
+void air_wg_barrier(uint32_t flags, uint32_t scope) {
+    (void)flags; (void)scope;
+    F[cur].state = S_BAR;
+    yield_to_scheduler();
+}
+
+static uint64_t simd(int op, uint64_t val, uint64_t arg, void *site) {
+    fiber *f = &F[cur];
+    f->op = op; f->val = val; f->arg = arg; f->site = site;
+    f->state = S_SIMD;
+    yield_to_scheduler();
+    return f->result;
+}
+
+#define SITE __builtin_return_address(0)
+
+void air_simdgroup_barrier(uint32_t flags, uint32_t scope) { (void)flags; (void)scope; simd(OP_SGBAR, 0, 0, SITE); }
+uint32_t air_simd_shuffle_u_i32(uint32_t v, uint32_t lane) { return (uint32_t)simd(OP_SHUF32, v, lane & 0xFFFF, SITE); }
+typedef uint32_t v2u __attribute__((vector_size(8)));
+v2u air_simd_shuffle_u_v2i32(v2u v, uint32_t lane) {
+    uint64_t x; memcpy(&x, &v, 8);
+    uint64_t r = simd(OP_SHUF64, x, lane & 0xFFFF, SITE);
+    v2u out; memcpy(&out, &r, 8); return out;
+}
+uint32_t air_simd_sum_u_i32(uint32_t v) { return (uint32_t)simd(OP_SUM, v, 0, SITE); }
+uint32_t air_simd_sum_s_i32(uint32_t v) { return (uint32_t)simd(OP_SUM, v, 0, SITE); }
+int32_t air_simd_min_s_i32(int32_t v) { return (int32_t)simd(OP_MIN_S, (uint32_t)v, 0, SITE); }
+uint32_t air_simd_min_u_i32(uint32_t v) { return (uint32_t)simd(OP_MIN_U, v, 0, SITE); }
+int32_t air_simd_max_s_i32(int32_t v) { return (int32_t)simd(OP_MAX_S, (uint32_t)v, 0, SITE); }
+uint32_t air_simd_max_u_i32(uint32_t v) { return (uint32_t)simd(OP_MAX_U, v, 0, SITE); }
+uint32_t air_simd_and_u_i32(uint32_t v) { return (uint32_t)simd(OP_AND, v, 0, SITE); }
+uint32_t air_simd_or_u_i32(uint32_t v) { return (uint32_t)simd(OP_OR, v, 0, SITE); }
+uint32_t air_simd_xor_u_i32(uint32_t v) { return (uint32_t)simd(OP_XOR, v, 0, SITE); }
+
+static void resolve(int *lanes, int n) {
+    /* lanes[]: fiber indices of one group at one site, ascending */
+    fiber *first = &F[lanes[0]];
+    int op = first->op;
+    if (op == OP_SHUF32 || op == OP_SHUF64) {
+        int base = lanes[0] & ~31;
+        for (int i = 0; i < n; i++) {
+            fiber *f = &F[lanes[i]];
+            int src = base + (int)(f->arg & 31);
+            f->result = f->val; /* an inactive source lane: own value */
+            for (int j = 0; j < n; j++)
+                if (lanes[j] == src) { f->result = F[src].val; break; }
+        }
+    } else if (op == OP_SGBAR) {
+        /* nothing to compute */
+    } else {
+        uint64_t acc = first->val;
+        for (int i = 1; i < n; i++) {
+            uint64_t v = F[lanes[i]].val;
+            switch (op) {
+            case OP_SUM: acc = (uint32_t)(acc + v); break;
+            case OP_MIN_S: acc = ((int32_t)v < (int32_t)acc) ? v : acc; break;
+            case OP_MAX_S: acc = ((int32_t)v > (int32_t)acc) ? v : acc; break;
+            case OP_MIN_U: acc = ((uint32_t)v < (uint32_t)acc) ? v : acc; break;
+            case OP_MAX_U: acc = ((uint32_t)v > (uint32_t)acc) ? v : acc; break;
+            case OP_AND: acc &= v; break;
+            case OP_OR: acc |= v; break;
+            case OP_XOR: acc ^= v; break;
+            default: break;
+            }
+        }
+        for (int i = 0; i < n; i++) F[lanes[i]].result = acc;
+    }
+    for (int i = 0; i < n; i++) F[lanes[i]].state = S_RUN;
+}
+
+/* ------------------------------------------------------------------ atomics */
+#define TRUE_ORDER(o, s, v) (void)(o); (void)(s); (void)(v)
+#define GLOBAL_RMW(NAME, T, EXPR) \
+    T air_atomic_global_##NAME(T *p, T v, uint32_t o, uint32_t s, uint32_t vol) { \
+        TRUE_ORDER(o, s, vol); check(p, sizeof(T), sizeof(T), 1); T old = *p; *p = (EXPR); return old; } \
+    T air_atomic_local_##NAME(T *p, T v, uint32_t o, uint32_t s, uint32_t vol) { \
+        TRUE_ORDER(o, s, vol); check(p, sizeof(T), sizeof(T), 3); T old = *p; *p = (EXPR); return old; }
+
+GLOBAL_RMW(add_u_i32, uint32_t, old + v)
+GLOBAL_RMW(and_u_i32, uint32_t, old & v)
+GLOBAL_RMW(or_u_i32, uint32_t, old | v)
+GLOBAL_RMW(xor_u_i32, uint32_t, old ^ v)
+GLOBAL_RMW(min_u_i32, uint32_t, v < old ? v : old)
+GLOBAL_RMW(max_u_i32, uint32_t, v > old ? v : old)
+GLOBAL_RMW(min_s_i32, int32_t, v < old ? v : old)
+GLOBAL_RMW(max_s_i32, int32_t, v > old ? v : old)
+GLOBAL_RMW(xchg_i32, uint32_t, v)
+GLOBAL_RMW(add_f32, float, old + v)
+
+uint32_t air_atomic_global_load_i32(uint32_t *p, uint32_t o, uint32_t s, uint32_t vol) {
+    TRUE_ORDER(o, s, vol); check(p, 4, 4, 1); return *p;
+}
+uint32_t air_atomic_local_load_i32(uint32_t *p, uint32_t o, uint32_t s, uint32_t vol) {
+    TRUE_ORDER(o, s, vol); check(p, 4, 4, 3); return *p;
+}
+void air_atomic_global_store_i32(uint32_t *p, uint32_t v, uint32_t o, uint32_t s, uint32_t vol) {
+    TRUE_ORDER(o, s, vol); check(p, 4, 4, 1); *p = v;
+}
+/* Strong compare-and-swap (weak in name; CuMetal's AIR treats the hardware's as strong, which a
+ * spurious failure would not break: every use is a retry loop or checks the returned value). */
+uint32_t air_atomic_global_cmpxchg_weak_i32(uint32_t *p, uint32_t *expected, uint32_t desired, uint32_t so,
+                                            uint32_t fo, uint32_t s, uint32_t vol) {
+    (void)so; (void)fo; (void)s; (void)vol;
+    check(p, 4, 4, 1);
+    uint32_t old = *p;
+    if (old == *expected) *p = desired; else *expected = old;
+    return old;
+}
+uint32_t air_atomic_local_cmpxchg_weak_i32(uint32_t *p, uint32_t *expected, uint32_t desired, uint32_t so,
+                                           uint32_t fo, uint32_t s, uint32_t vol) {
+    (void)so; (void)fo; (void)s; (void)vol;
+    check(p, 4, 4, 3);
+    uint32_t old = *p;
+    if (old == *expected) *p = desired; else *expected = old;
+    return old;
+}
+
+/* ------------------------------------------------------------------ math and conversions */
+uint32_t air_popcount_i32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
+#define MINMAX(T, S) \
+    T air_min_##S(T a, T b) { return a < b ? a : b; } \
+    T air_max_##S(T a, T b) { return a > b ? a : b; }
+MINMAX(int16_t, s_i16) MINMAX(int32_t, s_i32) MINMAX(int64_t, s_i64)
+MINMAX(uint8_t, u_i8) MINMAX(uint16_t, u_i16) MINMAX(uint32_t, u_i32) MINMAX(uint64_t, u_i64)
+
+#define F1(NAME, EXPR32, EXPR64) \
+    float air_##NAME##_f32(float x) { return EXPR32; } \
+    double air_##NAME##_f64(double x) { return EXPR64; }
+F1(fabs, fabsf(x), fabs(x)) F1(rint, rintf(x), rint(x)) F1(floor, floorf(x), floor(x)) F1(ceil, ceilf(x), ceil(x))
+F1(sqrt, sqrtf(x), sqrt(x)) F1(rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x)) F1(log2, log2f(x), log2(x))
+F1(tanh, tanhf(x), tanh(x)) F1(exp2, exp2f(x), exp2(x)) F1(sin, sinf(x), sin(x)) F1(cos, cosf(x), cos(x))
+float air_fast_exp2_f32(float x) { return exp2f(x); }
+float air_fast_sin_f32(float x) { return sinf(x); }
+float air_fast_cos_f32(float x) { return cosf(x); }
+float air_fast_sqrt_f32(float x) { return sqrtf(x); }
+float air_fma_f32(float a, float b, float c) { return fmaf(a, b, c); }
+double air_fma_f64(double a, double b, double c) { return fma(a, b, c); }
+
+/* half precision: bit-exact conversions (the JIT also calls __extendhfsf2/__truncsfhf2) */
+static float half_bits_to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, man = h & 0x3FF, bits;
+    if (exp == 0) {
+        if (man == 0) bits = sign;
+        else { /* subnormal: normalise */
+            int e = -1;
+            do { e++; man <<= 1; } while (!(man & 0x400));
+            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3FF) << 13);
+        }
+    } else if (exp == 31) bits = sign | 0x7F800000 | (man << 13);
+    else bits = sign | ((exp + 127 - 15) << 23) | (man << 13);
+    float f; memcpy(&f, &bits, 4); return f;
+}
+
+static uint16_t double_to_half_bits(double d) {
+    uint64_t b; memcpy(&b, &d, 8);
+    uint16_t sign = (uint16_t)((b >> 48) & 0x8000);
+    int exp = (int)((b >> 52) & 0x7FF);
+    uint64_t man = b & 0xFFFFFFFFFFFFFull;
+    if (exp == 0x7FF) return sign | 0x7C00 | (man ? (uint16_t)(0x200 | (man >> 42)) : 0);
+    int e = exp - 1023 + 15;
+    if (e >= 31) return sign | 0x7C00;
+    /* value = 1.man * 2^(exp-1023); produce an 11-bit significand with round-to-nearest-even */
+    uint64_t sig = man | (1ull << 52);
+    int shift = 42; /* 52 - 10 */
+    if (e <= 0) { shift += 1 - e; e = 0; }
+    if (exp == 0 || shift > 63) return sign; /* zero or far below the smallest subnormal */
+    uint64_t q = sig >> shift, rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    /* q may carry into the exponent; adding works because the fields are adjacent */
+    uint32_t out = (e == 0) ? (uint32_t)q : (((uint32_t)e << 10) + (uint32_t)(q - 0x400));
+    if (out >= 0x7C00) return sign | 0x7C00;
+    return sign | (uint16_t)out;
+}
+
+float __extendhfsf2(_Float16 h) { uint16_t b; memcpy(&b, &h, 2); return half_bits_to_float(b); }
+_Float16 __truncsfhf2(float f) { uint16_t b = double_to_half_bits((double)f); _Float16 h; memcpy(&h, &b, 2); return h; }
+_Float16 __truncdfhf2(double d) { uint16_t b = double_to_half_bits(d); _Float16 h; memcpy(&h, &b, 2); return h; }
+_Float16 air_fma_f16(_Float16 a, _Float16 b, _Float16 c) {
+    uint16_t x, y, z; memcpy(&x, &a, 2); memcpy(&y, &b, 2); memcpy(&z, &c, 2);
+    /* the product of two halves is exact in double, and so is the sum with a half: one rounding */
+    double r = (double)half_bits_to_float(x) * half_bits_to_float(y) + half_bits_to_float(z);
+    uint16_t o = double_to_half_bits(r); _Float16 h; memcpy(&h, &o, 2); return h;
+}
+#define H1(NAME, FN) _Float16 air_##NAME##_f16(_Float16 a) { \
+    uint16_t x; memcpy(&x, &a, 2); uint16_t o = double_to_half_bits(FN(half_bits_to_float(x))); \
+    _Float16 h; memcpy(&h, &o, 2); return h; }
+H1(rint, rint) H1(floor, floor) H1(ceil, ceil) H1(sqrt, sqrt) H1(fabs, fabs) H1(log2, log2) H1(tanh, tanh)
+H1(exp2, exp2) H1(sin, sin) H1(cos, cos)
+_Float16 air_rsqrt_f16(_Float16 a) { uint16_t x; memcpy(&x, &a, 2);
+    uint16_t o = double_to_half_bits(1.0 / sqrt(half_bits_to_float(x))); _Float16 h; memcpy(&h, &o, 2); return h; }
+
+/* integer <-> float conversions (inputs are in range: the lowering saturates first) */
+#define CV_FI(DT, DN, ST, SN) DT air_convert_##DN##_f_##SN(ST x) { return (DT)x; }
+#define CV_ALL_FROM(ST, SN) \
+    CV_FI(int8_t, s_i8, ST, SN) CV_FI(int16_t, s_i16, ST, SN) CV_FI(int32_t, s_i32, ST, SN) \
+    CV_FI(int64_t, s_i64, ST, SN) CV_FI(uint8_t, u_i8, ST, SN) CV_FI(uint16_t, u_i16, ST, SN) \
+    CV_FI(uint32_t, u_i32, ST, SN) CV_FI(uint64_t, u_i64, ST, SN)
+CV_ALL_FROM(float, f32) CV_ALL_FROM(double, f64)
+#define CV_IF(DT, DN, ST, SN) DT air_convert_f_##DN##_##SN(ST x) { return (DT)x; }
+#define CV_ALL_TO(DT, DN) \
+    CV_IF(DT, DN, int8_t, s_i8) CV_IF(DT, DN, int16_t, s_i16) CV_IF(DT, DN, int32_t, s_i32) \
+    CV_IF(DT, DN, int64_t, s_i64) CV_IF(DT, DN, uint8_t, u_i8) CV_IF(DT, DN, uint16_t, u_i16) \
+    CV_IF(DT, DN, uint32_t, u_i32) CV_IF(DT, DN, uint64_t, u_i64)
+CV_ALL_TO(float, f32) CV_ALL_TO(double, f64)
+/* to half: through double is exact for <= 32-bit sources; 64-bit sources round once in double
+ * only when |x| < 2^53, which is the documented limit of this simulator helper */
+#define CV_H(ST, SN) _Float16 air_convert_f_f16_##SN(ST x) { uint16_t o = double_to_half_bits((double)x); \
+    _Float16 h; memcpy(&h, &o, 2); return h; }
+CV_H(int8_t, s_i8) CV_H(int16_t, s_i16) CV_H(int32_t, s_i32) CV_H(int64_t, s_i64)
+CV_H(uint8_t, u_i8) CV_H(uint16_t, u_i16) CV_H(uint32_t, u_i32) CV_H(uint64_t, u_i64)
+
+/* ------------------------------------------------------------------ scheduler */
+static void trampoline(void) {
+    L->entry(F[cur].slots);
+    F[cur].state = S_DONE;
+    swapcontext(&F[cur].ctx, &sched_ctx);
+}
+
+static void put_u3(uint8_t *slot, uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t v[4] = {a, b, c, 0};
+    memcpy(slot, v, 16);
+}
+
+int sim_run(sim_launch *launch) {
+    L = launch;
+    L->fault = F_NONE;
+    L->blocks_run = 0;
+    ticks = 0;
+    deadline = L->timeout_s > 0 ? now() + L->timeout_s : 0;
+    uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
+    nfib = (int)(bx * by * bz);
+    F = calloc((size_t)nfib, sizeof(fiber));
+    uint8_t *slots = calloc((size_t)nfib * L->nargs * 16 + 16, 1);
+    size_t stack_total = (size_t)nfib * L->stack_size;
+    uint8_t *stacks = mmap(NULL, stack_total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                           -1, 0);
+    int *group = malloc(sizeof(int) * 32);
+    if (!F || !slots || stacks == MAP_FAILED || !group) {
+        L->fault = F_INTERNAL;
+        snprintf(L->message, sizeof L->message, "air-sim: cannot allocate %d fibers", nfib);
+        free(F); free(slots); free(group);
+        if (stacks != MAP_FAILED) munmap(stacks, stack_total);
+        return L->fault;
+    }
+    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    for (uint64_t blk = 0; blk < nblocks && !L->fault; blk++) {
+        uint32_t cx = (uint32_t)(blk % L->grid[0]), cy = (uint32_t)((blk / L->grid[0]) % L->grid[1]),
+                 cz = (uint32_t)(blk / ((uint64_t)L->grid[0] * L->grid[1]));
+        if (L->shared_size) memset(L->shared, 0, L->shared_size);
+        for (int t = 0; t < nfib; t++) {
+            fiber *f = &F[t];
+            f->state = S_RUN;
+            f->slots = slots + (size_t)t * L->nargs * 16;
+            f->stack = stacks + (size_t)t * L->stack_size;
+            uint32_t tx = t % bx, ty = (t / bx) % by, tz = t / (bx * by);
+            for (int i = 0; i < L->nargs; i++) {
+                uint8_t *s = f->slots + 16 * i;
+                uint32_t v32 = 0;
+                switch (L->kinds[i]) {
+                case K_PTR: memcpy(s, &L->values[i], 8); continue;
+                case K_SHARED: { uint64_t p = (uint64_t)(uintptr_t)L->shared; memcpy(s, &p, 8); continue; }
+                case K_TID: put_u3(s, tx, ty, tz); continue;
+                case K_CTAID: put_u3(s, cx, cy, cz); continue;
+                case K_NTID: put_u3(s, bx, by, bz); continue;
+                case K_NCTAID: put_u3(s, L->grid[0], L->grid[1], L->grid[2]); continue;
+                case K_TINDEX: v32 = (uint32_t)t; break;
+                case K_LANE: v32 = (uint32_t)(t & 31); break;
+                case K_WARP: v32 = (uint32_t)(t >> 5); break;
+                default: break;
+                }
+                memcpy(s, &v32, 4);
+            }
+            getcontext(&f->ctx);
+            f->ctx.uc_stack.ss_sp = f->stack;
+            f->ctx.uc_stack.ss_size = L->stack_size;
+            f->ctx.uc_link = NULL;
+            makecontext(&f->ctx, trampoline, 0);
+        }
+        for (;;) {
+            int running = 0;
+            for (cur = 0; cur < nfib && !L->fault; cur++) {
+                if (F[cur].state != S_RUN) continue;
+                running = 1;
+                swapcontext(&sched_ctx, &F[cur].ctx);
+            }
+            if (L->fault) break;
+            int done = 1, resolved = 0, at_bar = 0;
+            for (int w = 0; w < nfib; w += 32) {
+                int end = w + 32 < nfib ? w + 32 : nfib, waiting = -1;
+                for (int t = w; t < end; t++) {
+                    if (F[t].state != S_DONE) done = 0;
+                    if (F[t].state == S_BAR) at_bar = 1;
+                    if (F[t].state == S_SIMD && waiting < 0) waiting = t;
+                }
+                if (waiting < 0) continue;
+                int n = 0;
+                for (int t = waiting; t < end; t++)
+                    if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
+                        group[n++] = t;
+                resolve(group, n);
+                resolved = 1;
+            }
+            if (done) break;
+            if (!resolved && at_bar)
+                for (int t = 0; t < nfib; t++)
+                    if (F[t].state == S_BAR) F[t].state = S_RUN;
+            if (!resolved && !at_bar && !running) {
+                L->fault = F_INTERNAL;
+                snprintf(L->message, sizeof L->message, "air-sim scheduler: no thread can proceed");
+                break;
+            }
+            if (deadline > 0 && now() > deadline) {
+                L->fault = F_TIMEOUT;
+                snprintf(L->message, sizeof L->message, "watchdog timeout");
+                break;
+            }
+        }
+        L->blocks_run++;
+    }
+    free(F); free(slots); free(group);
+    munmap(stacks, stack_total);
+    F = NULL;
+    return L->fault;
+}
