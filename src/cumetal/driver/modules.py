@@ -71,7 +71,9 @@ def _failures_text(failed: dict) -> str:
     lines = []
     for name, diags in failed.items():
         lines.append(f"  kernel '{name}':")
-        lines.extend(f"    {d}" for d in diags)
+        for d in diags:
+            text = d.format() if hasattr(d, "format") else str(d)
+            lines.extend(f"    {line}" for line in text.splitlines())
     return "\n".join(lines)
 
 
