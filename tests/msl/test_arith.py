@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
 from conftest import compile_module, launch
 from elementwise import kernel
 

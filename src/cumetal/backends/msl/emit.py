@@ -52,6 +52,7 @@ class EmitResult:
     printf_formats: list[bytes]
     warnings: list[str] = field(default_factory=list)
     local_bytes: dict[str, int] = field(default_factory=dict)  # kernel -> per-thread local memory
+    kernel_names: dict[str, str] = field(default_factory=dict)  # IR kernel name -> MSL function name
 
 
 class FnEmitter:
@@ -233,7 +234,7 @@ class ModuleEmitter:
             for n in ntid:
                 total *= n
             head.append(f"[[max_total_threads_per_threadgroup({total})]]")
-        head.append(f"kernel void {k.name}(")
+        head.append(f"kernel void {kernel_name(k.name)}(")
         sig = head[:-1] + [head[-1] + ("\n    " + ",\n    ".join(params)) + ") {"]
         setup = [f"thread ulong cm_localmem[{local // 8}];",
                  "cm_ctx cm;",
@@ -269,7 +270,27 @@ class ModuleEmitter:
                   prelude(mode).rstrip(), "// ---- kernels"]
         parts = header + protos + bodies + kernels
         local = {k.name: local_stack_bytes(k, self.module) for k in self.module.kernels.values()}
-        return EmitResult("\n\n".join(parts) + "\n", self.fp64, self.formats, self.warnings, local)
+        names = {k: kernel_name(k) for k in self.module.kernels}
+        return EmitResult("\n\n".join(parts) + "\n", self.fp64, self.formats, self.warnings, local, names)
+
+
+# C++14 / MSL words that cannot name a function (kernels keep their PTX name where possible,
+# because the runtime looks functions up by name).
+_RESERVED = frozenset("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
+class compl const constexpr const_cast continue decltype default delete do double dynamic_cast else enum explicit
+export extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr
+operator or or_eq private protected public register reinterpret_cast return short signed sizeof static
+static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename union
+unsigned using virtual void volatile wchar_t while xor xor_eq kernel vertex fragment device constant thread
+threadgroup threadgroup_imageblock ray_data object_data half uint ushort uchar ulong main metal""".split())
+
+
+def kernel_name(name: str) -> str:
+    """The MSL function name of a kernel: its own name when that is a valid, free identifier."""
+    ok = name.replace("_", "a").isalnum() and not name[0].isdigit() and name.isascii()
+    if ok and name not in _RESERVED and not name.startswith(("cm_", "cmf_", "cmk_")):
+        return name
+    return "cmk_" + "".join(c if c.isalnum() else "_" for c in name)
 
 
 def fn_name(name: str) -> str:

@@ -60,14 +60,14 @@ def cache_dir() -> Path:
     return Path(root) / "msl-sim"
 
 
-def _trampoline(k: N.Function, module: N.Module) -> str:
+def _trampoline(k: N.Function, module: N.Module, msl_name: str) -> str:
     bindings = [b for b in abi.argument_abi(k, module) if b.kind == "buffer"]
     args = [f"({b.msl_type.replace('device ', '').replace('constant ', 'const ')})bufs[{i}]"
             for i, b in enumerate(bindings)]
     args.append("(uchar*)b.shared")
     args += [f"b.{n[3:]}" for _t, n, _a in BUILTINS]
-    return (f'extern "C" int cm_sim_entry_{k.name}(cm_sim::Launch* L, void** bufs) {{\n'
-            f"  return cm_sim::run(L, [=](const cm_sim::Builtins& b) {{ {k.name}({', '.join(args)}); }});\n}}\n")
+    return (f'extern "C" int cm_sim_entry_{msl_name}(cm_sim::Launch* L, void** bufs) {{\n'
+            f"  return cm_sim::run(L, [=](const cm_sim::Builtins& b) {{ {msl_name}({', '.join(args)}); }});\n}}\n")
 
 
 def _compile(tu: str) -> Path:
@@ -122,7 +122,7 @@ class MslProgram:
         # would also rewrite the attribute [[threadgroup(0)]].
         source = emitted.source.replace("[[threadgroup(", "[[cm_threadgroup(")
         tu = source + "\n// ---- msl-sim entry points\n" + "".join(
-            _trampoline(k, module) for k in module.kernels.values())
+            _trampoline(k, module, emitted.kernel_names[k.name]) for k in module.kernels.values())
         self.library = ctypes.CDLL(str(_compile(tu)))
         self._globals_keep: list[np.ndarray] = []
         self._own_globals: dict[str, int] | None = None
@@ -174,7 +174,7 @@ class MslProgram:
         bindings = [b for b in abi.argument_abi(k, self.module) if b.kind == "buffer"]
         by_role = {"params": param_buf, "launch_info": info_buf, "printf": ring_buf, "constant": info_buf}
         bufs = (ctypes.c_void_p * len(bindings))(*[ctypes.addressof(by_role[b.role]) for b in bindings])
-        entry = getattr(self.library, f"cm_sim_entry_{kernel}")
+        entry = getattr(self.library, f"cm_sim_entry_{self.emitted.kernel_names[kernel]}")
         entry.restype = ctypes.c_int
         entry(ctypes.byref(launch), bufs)
         code = launch.fault_code
