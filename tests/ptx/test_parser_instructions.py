@@ -187,6 +187,66 @@ ret;
 """
 
 SM90 = """
+wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, %rd1, %rd2, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m64n8k32.f16.e4m3.e4m3 {%r1, %r2}, %rd1, %rd2, %p1, 1, 1;
+wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8 {%r1, %r2, %r3, %r4}, %rd1, %rd2, %p1;
+wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd2, %p1, 1, 1, 1;
+mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%f5, %f6, %f7, %f8}, %r9, 0x0;
+mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};
+mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd5, %fd6};
+mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc {%r1, %r2}, {%r3}, {%r4}, {%r5, %r6};
+cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 256;
+cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], 256, [%r3];
+cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r1], 256;
+cp.async.bulk.prefetch.L2.global [%rd1], 256;
+cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd1, {%r2, %r3}], [%r4];
+cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r4];
+cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}];
+cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3, %r5}], [%r4], {%h1};
+cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2}], [%r4], %h1;
+cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2}], [%r4], %rd5;
+multimem.st.relaxed.gpu.global.b32 [%rd1], %r1;
+multimem.red.relaxed.gpu.global.add.u32 [%rd1], %r1;
+multimem.ld_reduce.relaxed.gpu.global.add.acc::f32.v2.f16x2 {%r1, %r2}, [%rd1];
+fence.proxy.async.global;
+fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;
+fence.acq_rel.cluster;
+membar.sys;
+tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;
+tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, 64;
+prefetch.param.tensormap [%rd1];
+createpolicy.fractional.L2::evict_last.b64 %rd1, 1.0;
+createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd1, 0.5;
+applypriority.global.L2::evict_normal [%rd1], 128;
+discard.global.L2 [%rd1], 128;
+ld.global.L2::cache_hint.b32 %r1, [%rd1], %rd2;
+ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];
+st.global.L1::no_allocate.v2.f32 [%rd1], {%f1, %f2};
+ld.shared::cluster.u32 %r1, [%r2];
+st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.s32 [%r1], {%r2, %r3}, [%r4];
+mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r1];
+mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p1, [%r1], %r2, 1000;
+mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r1], 256;
+mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r1], 256;
+mbarrier.arrive_drop.shared.b64 %rd1, [%r1];
+cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];
+barrier.cluster.arrive;
+barrier.cluster.wait;
+barrier.cta.sync.aligned 1, 64;
+bar.cta.red.or.pred %p1, 2, %p2;
+atom.global.v2.f32.add {%f3, %f4}, [%rd1], {%f1, %f2};
+red.global.add.noftz.bf16x2 [%rd1], %r1;
+red.shared::cluster.add.u32 [%r1], 1;
+cvt.rn.satfinite.e5m2x2.f16x2 %h1, %r1;
+cvt.rn.bf16x2.f32 %r1, %f1, %f2;
+cvt.rn.tf32.f32 %r1, %f1;
+cvt.rn.f16x2.e5m2x2 %r1, %h1;
+mov.b128 %q1, {%rd1, %rd2};
+mov.b64 {%r1, %r2}, %rd1;
+redux.sync.min.u32 %r1, %r2, -1;
+alloca.u64 %rd1, 64;
+stacksave.u64 %rd1;
+stackrestore.u64 %rd1;
 add.rn.bf16 %h1, %h2, %h3;
 mbarrier.init.shared::cta.b64 [%r1], 32;
 mbarrier.arrive.shared::cta.b64 %rd1, [%r1];
@@ -307,3 +367,34 @@ def test_ptxas_accepts_snippets_and_printed_output(target: str, block: str) -> N
             proc = subprocess.run([_ptxas(), f"-arch={target}", path, "-o", os.devnull],
                                   capture_output=True, text=True, timeout=300)
             assert proc.returncode == 0, f"{name}: {proc.stderr[:2000]}"
+
+
+# Invalid PTX: ptxas rejects each line, and so must the parser (an error, not a silent accept).
+INVALID = [
+    "prefetch.global.tensormap [%rd1];",
+    "atom.global.v2.f32.add [%rd1], {%f1, %f2};",
+    "add.sat.f64 %fd1, %fd2, %fd3;",
+    "ld.global.u32 %r1, %rd1;",
+    "bar.sync;",
+    "shfl.sync.down.b32 %r1, %r2, 1, 31;",
+    "mov.u32 %r1 %r2;",
+    "cvt.f32 %f1, %r1;",
+    "setp.lt.s32 %r1, %r2;",
+    "st.global.f32 %f1, [%rd1];",
+]
+
+
+@pytest.mark.parametrize("line", INVALID)
+def test_invalid_instruction_is_an_error_like_ptxas(line: str) -> None:
+    src = kernel("\t" + line, "sm_90a", "9.0")
+    res = parse(src, "bad.ptx")
+    assert [d.loc.line for d in res.errors] == [18], "\n".join(d.format() for d in res.diagnostics)
+    if _ptxas() is None:
+        pytest.skip("ptxas not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bad.ptx")
+        with open(path, "w") as f:
+            f.write(src)
+        proc = subprocess.run([_ptxas(), "-arch=sm_90a", path, "-o", os.devnull],
+                              capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0

@@ -119,34 +119,28 @@ def compile_form(
             slot = Slot(field, frozenset(v.lstrip(".") for v in sets[name]), optional, False)
         else:
             slot = Slot(literal_slot.get(name, name), frozenset((name,)), optional, True)
-        if slot.name in names and slot.literal:
-            slot = _rename_literal(slot, slots, names)
-        if slot.name in names:
+        if slot.name in names and slot.literal and slot.name != "type":
+            slot = Slot(name, slot.values, slot.optional, True)  # e.g. a second state space
+        if slot.name in names and slot.name != "type":
             raise ValueError(f"form {text!r}: slot {slot.name!r} used twice; name the slots")
         names.add(slot.name)
         slots.append(slot)
+    # several literal types in one form (``.s32.b1.b1.s32``) are dtype, atype, btype, ctype in order,
+    # as the manual names them
+    typed = [i for i, sl in enumerate(slots) if sl.name == "type"]
+    if len(typed) > 1:
+        if len(typed) > len(_TYPE_SEQ) or any(not slots[i].literal for i in typed):
+            raise ValueError(f"form {text!r}: slot 'type' used twice; name the slots")
+        for i, new_name in zip(typed, _TYPE_SEQ, strict=False):
+            if new_name in names:
+                raise ValueError(f"form {text!r}: slot {new_name!r} used twice; name the slots")
+            slots[i] = Slot(new_name, slots[i].values, slots[i].optional, True)
     operands = _compile_operands(ops, text)
     nmin = sum(1 for o in operands if not o.optional)
     return Form(root, text, tuple(slots), operands, index, nmin)
 
 
 _TYPE_SEQ = ("dtype", "atype", "btype", "ctype")
-
-
-def _rename_literal(slot: Slot, slots: list[Slot], names: set[str]) -> Slot:
-    """Two literal types in one form (``.pred.b128``) become dtype, atype, … as in the manual;
-    other repeated literal kinds are named by their own value."""
-    if slot.name == "type":
-        for i, s in enumerate(slots):
-            if s.name == "type" and s.literal:
-                slots[i] = Slot("dtype", s.values, s.optional, True)
-                names.discard("type")
-                names.add("dtype")
-        for n in _TYPE_SEQ[1:]:
-            if n not in names:
-                return Slot(n, slot.values, slot.optional, True)
-    value = next(iter(slot.values))
-    return Slot(value, slot.values, slot.optional, True)
 
 
 def _compile_operands(ops: str, text: str) -> tuple[OperandSpec, ...]:

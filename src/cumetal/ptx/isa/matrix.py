@@ -25,14 +25,16 @@ ENTRIES = [
     I("wmma.mma",
       "wmma.mma.sync.aligned.alayout.blayout.shape{.rnd}.dtype.ctype{.satfinite} d, a, b, c",
       "wmma.mma.sync.aligned.alayout.blayout.shape{.rnd}.dtype.atype.btype.ctype{.satfinite} d, a, b, c",
-      "wmma.mma.bop.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 d, a, b, c",
+      ("wmma.mma.bop.popc.sync.aligned.alayout.blayout.shape.s32.b1.b1.s32 d, a, b, c",
+       {"alayout": ("row",), "blayout": ("col",), "shape": ("m8n8k128",)}),
       alayout=_LAYOUT, blayout=_LAYOUT, shape=_WMMA_SHAPES, dtype=_MMA_TYPES, atype=_MMA_TYPES,
       btype=_MMA_TYPES, ctype=_MMA_TYPES, bop=("xor", "and")),
     I("mma",
       "mma.sync.aligned.shape{.alayout}{.blayout}{.kind}{.block_scale}{.scale_vec}{.satfinite}"
       "{.rnd}.dtype.atype.btype.ctype{.stype} d, a, b, c{, sa}{, ida}{, sb}{, idb}",
-      "mma.sync.aligned.shape.row.col.s32.b1.b1.s32.bop.popc d, a, b, c",
-      "mma.sp_kind.sync.aligned.shape.row.col{.kind}{.block_scale}{.scale_vec}{.satfinite}"
+      ("mma.sync.aligned.shape.alayout.blayout.s32.b1.b1.s32.bop.popc d, a, b, c",
+       {"alayout": ("row",), "blayout": ("col",)}),
+      "mma.sp_kind.sync.aligned.shape.alayout.blayout{.kind}{.block_scale}{.scale_vec}{.satfinite}"
       ".dtype.atype.btype.ctype{.stype} d, a, b, c, e, f{, sa}{, ida}{, sb}{, idb}",
       shape=_MMA_SHAPES + ("m16n8k48",), alayout=_LAYOUT, blayout=_LAYOUT, kind=_KIND,
       block_scale=("block_scale",), scale_vec=_SCALE_VEC, dtype=_MMA_TYPES, atype=_MMA_TYPES,
