@@ -320,7 +320,7 @@ template <typename T, typename U> inline T as_type(U u) {
   std::memcpy(&t, &u, sizeof(T));
   return t;
 }
-using std::ceil; using std::fabs; using std::floor; using std::fma; using std::isinf; using std::isnan;
+using std::ceil; using std::fabs; using std::floor; using std::fma; using std::isinf; using std::isnan; using std::isfinite;
 using std::rint; using std::sqrt; using std::trunc; using std::exp2; using std::log2; using std::sin;
 using std::cos; using std::tanh;
 inline float rsqrt(float x) { return 1.0f / std::sqrt(x); }
