@@ -7,6 +7,8 @@ so ``add.ftz.rn.f32`` comes back as ``add.rn.ftz.f32``. ``.loc``/``.file``/``.se
 from __future__ import annotations
 
 import dataclasses
+import math
+import struct
 
 from cumetal.ptx import ast as A
 from cumetal.ptx.table import TABLE
@@ -117,7 +119,10 @@ def _imm(i: A.Imm) -> str:
     if i.kind == "f64":
         return f"0d{int(i.value):016X}"
     if i.kind == "float":
-        return repr(float(i.value))
+        v = float(i.value)
+        if math.isfinite(v):
+            return repr(v)
+        return f"0d{struct.unpack('<Q', struct.pack('<d', v))[0]:016X}"  # inf/nan have no decimal form
     return str(i.value)
 
 
