@@ -16,7 +16,7 @@ from cumetal.diagnostics import Diagnostic, DiagnosticSink
 from cumetal.ptx import ast as A
 from cumetal.ptx.declarations import DeclarationParser
 from cumetal.ptx.forms import ADDRESS, PLIST, VALUE
-from cumetal.ptx.lexer import EOF, FLOAT, HEXF, INT, PUNCT, STRING, WORD, int_value
+from cumetal.ptx.lexer import EOF, FLOAT, HEXF, INT, PUNCT, WORD, int_value
 from cumetal.ptx.table import decode
 
 MAX_BLOCK_DEPTH = 200  # nested { } scopes; deeper input is reported and skipped
@@ -539,4 +539,4 @@ def _shape_ok(specs: tuple, nmin: int, ops: tuple) -> bool:
     return True
 
 
-__all__ = ["ParseResult", "parse", "STRING"]
+__all__ = ["ParseResult", "parse"]
