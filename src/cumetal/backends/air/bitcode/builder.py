@@ -17,6 +17,7 @@ from .instructions import (
     FCmp,
     Fence,
     FNeg,
+    Freeze,
     GetElementPtr,
     ICmp,
     InsertElement,
@@ -113,6 +114,9 @@ class IRBuilder:
 
     def frem(self, a: Value, b: Value, fmf: Flags = frozenset(), name: str = "") -> Instruction:
         return self.binop("frem", a, b, fmf, name)
+
+    def freeze(self, a: Value, name: str = "") -> Instruction:
+        return self.insert(Freeze(a), name)
 
     def fneg(self, a: Value, fmf: Flags = frozenset(), name: str = "") -> Instruction:
         return self.insert(FNeg(a, fmf), name)

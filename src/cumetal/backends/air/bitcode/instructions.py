@@ -148,9 +148,8 @@ class FNeg(Instruction):
 def check_cast(op: str, src: Type, dst: Type) -> None:
     if op not in CAST_OPCODES:
         raise ValueError(f"unknown cast {op!r}")
-    if isinstance(src, VectorType) != isinstance(dst, VectorType) or (
-            isinstance(src, VectorType) and isinstance(dst, VectorType) and src.count != dst.count
-            and op != "bitcast"):
+    if op != "bitcast" and (isinstance(src, VectorType) != isinstance(dst, VectorType) or (
+            isinstance(src, VectorType) and isinstance(dst, VectorType) and src.count != dst.count)):
         raise TypeError(f"{op} from {src} to {dst}: vector shapes differ")
     s, d = src.scalar(), dst.scalar()
     ok = {
@@ -167,7 +166,7 @@ def check_cast(op: str, src: Type, dst: Type) -> None:
         "inttoptr": isinstance(s, IntType) and isinstance(d, PointerType),
         "addrspacecast": isinstance(s, PointerType) and isinstance(d, PointerType)
         and s.addrspace != d.addrspace,
-        "bitcast": (isinstance(s, PointerType) and isinstance(d, PointerType) and s.addrspace == d.addrspace)
+        "bitcast": (isinstance(src, PointerType) and isinstance(dst, PointerType) and s.addrspace == d.addrspace)
         or (not isinstance(s, PointerType) and not isinstance(d, PointerType)
             and is_first_class(src) and is_first_class(dst)
             and not isinstance(src, (ArrayType, StructType, NamedStructType))
@@ -568,6 +567,17 @@ def _scope(s: str) -> str:
     if s not in SYNC_SCOPES:
         raise ValueError(f"unknown sync scope {s!r}")
     return s
+
+
+class Freeze(Instruction):
+    opcode = "freeze"
+
+    def __init__(self, value: Value, name: str = "") -> None:
+        super().__init__(value.type, name)
+        self.value = value
+
+    def operands(self) -> list[Value]:
+        return [self.value]
 
 
 class Fence(Instruction):

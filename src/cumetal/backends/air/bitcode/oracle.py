@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 _TIMEOUT_S = 60
@@ -44,6 +45,19 @@ def llvm_dis(bitcode: bytes) -> str:
     """Disassemble bitcode; the ``; ModuleID`` line (it names the input file) is dropped."""
     text = _run("llvm-dis", ["-o", "-", "-"], bitcode).decode()
     return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("; ModuleID"))
+
+
+def llvm_dis_many(modules: list[bytes]) -> list[str]:
+    """Disassemble many modules with one llvm-dis-14 process (its start-up dominates small files)."""
+    if not modules:
+        return []
+    with tempfile.TemporaryDirectory(prefix="cumetal-dis-") as tmp:
+        paths = [Path(tmp) / f"m{i}.bc" for i in range(len(modules))]
+        for p, data in zip(paths, modules, strict=True):
+            p.write_bytes(data)
+        _run("llvm-dis", [str(p) for p in paths], b"")
+        return ["".join(line for line in p.with_suffix(".ll").read_text().splitlines(keepends=True)
+                        if not line.startswith("; ModuleID")) for p in paths]
 
 
 def llvm_as(text: str) -> bytes:

@@ -22,6 +22,7 @@ from .instructions import (
     FCmp,
     Fence,
     FNeg,
+    Freeze,
     GetElementPtr,
     ICmp,
     InsertElement,
@@ -329,6 +330,8 @@ class _Printer:
             return "unreachable"
         if isinstance(inst, Call):
             return self._call(inst)
+        if isinstance(inst, Freeze):
+            return f"freeze {t(inst.value)}"
         if isinstance(inst, Fence):
             return f"fence{self._scope(inst.syncscope)} {inst.ordering}"
         if isinstance(inst, AtomicRMW):

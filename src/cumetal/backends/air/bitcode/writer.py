@@ -34,6 +34,7 @@ from .instructions import (
     FCmp,
     Fence,
     FNeg,
+    Freeze,
     GetElementPtr,
     ICmp,
     InsertElement,
@@ -570,6 +571,8 @@ class _FunctionWriter:
             w.record(15)
         elif isinstance(inst, Call):
             self._call(inst)
+        elif isinstance(inst, Freeze):
+            w.record(58, vt(inst.value))
         elif isinstance(inst, Fence):
             w.record(36, [ORDERINGS[inst.ordering], SYNC_SCOPES[inst.syncscope]])
         elif isinstance(inst, AtomicRMW):
