@@ -47,22 +47,61 @@ def _provenance(cu, git_hash: str) -> dict:
     dev = cu.cuDeviceGet(0)[1]
     name = cu.cuDeviceGetName(128, dev)[1]
     name = name.split(b"\0")[0].decode() if isinstance(name, bytes) else str(name)
-    smi = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                         capture_output=True, text=True)
+    try:
+        smi = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True).stdout
+    except OSError:  # no NVIDIA tools on this machine
+        smi = ""
     major = cu.cuDeviceGetAttribute(cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)[1]
     minor = cu.cuDeviceGetAttribute(cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)[1]
-    import cuda.bindings
+    try:
+        import cuda.bindings as cb
+
+        bindings_version = getattr(cb, "__version__", "unknown")
+    except ImportError:  # another driver module (e.g. cumetal.driver in a dry run)
+        bindings_version = "n/a"
     return {
         "gpu": name,
         "compute_capability": f"{major}.{minor}",
-        "driver_version": smi.stdout.strip() or None,
+        "driver_version": smi.strip() or None,
         "cuda_driver_api_version": int(cu.cuDriverGetVersion()[1]),
-        "cuda_bindings_version": getattr(cuda.bindings, "__version__", "unknown"),
+        "cuda_bindings_version": bindings_version,
         "numpy_version": np.__version__,
         "date_utc": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "script_git_hash": git_hash,
         "ptx_jit": "PTX loaded with cuModuleLoadData (driver JIT for the device's own arch)",
     }
+
+
+def _check(cu, fams: list[str], golden_dir: Path, out: Path) -> int:
+    """Run the cases and compare with goldens taken elsewhere (e.g. another GPU model)."""
+    from tests.ptx_sweep.golden import GoldenStore
+
+    store = GoldenStore(golden_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    lines: list[str] = []
+    n = bit_identical = 0
+    for case in (c for c in all_cases() if c.family in fams):
+        n += 1
+        try:
+            got = run_case(cu, case)
+            expected = store.get(case)
+        except (DriverError, LookupError) as e:
+            lines.append(f"ERROR {case.name}: {e}")
+            continue
+        diffs = compare_case(case, expected, got)
+        if diffs:
+            lines.append("MISMATCH " + "\n".join(diffs))
+        elif all(np.array_equal(expected[k], got[k]) for k in expected):
+            bit_identical += 1
+        else:
+            lines.append(f"WITHIN RULE, NOT BIT-IDENTICAL {case.name}")
+    summary = f"{n} cases; {bit_identical} bit-identical; {len(lines)} other (listed)"
+    prov = _provenance(cu, _git_hash(None))
+    (out / "check.txt").write_text(json.dumps(prov) + "\n" + summary + "\n" + "\n".join(lines) + "\n")
+    print(summary)
+    print("\n".join(lines[:200]))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", default=",".join(FAMILIES))
     ap.add_argument("--repeat", default="special,memory,atomics,warp",
                     help="families run twice to check the hardware result is reproducible")
+    ap.add_argument("--check-against", type=Path, default=None, metavar="GOLDEN_DIR",
+                    help="compare this GPU's results with stored goldens instead of writing goldens "
+                         "(report in --out/check.txt)")
     ap.add_argument("--git-hash", default=None, help="recorded when the tree has no .git (e.g. a copied tree)")
     args = ap.parse_args(argv)
 
@@ -80,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(fams) - set(FAMILIES))
     if unknown:
         ap.error(f"unknown families: {', '.join(unknown)} (known: {', '.join(FAMILIES)})")
+    if args.check_against is not None:
+        return _check(cu, fams, args.check_against, args.out)
     repeat = set(args.repeat.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
     report: list[str] = []
