@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import compile_module, launch
-from elementwise import kernel
+from msl_elementwise import kernel
+from msl_testing import compile_module, launch
 
 F32_MODES = ("rn", "rz", "rm", "rp")
 N = 512

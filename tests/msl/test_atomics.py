@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from conftest import compile_module, launch
+from msl_testing import compile_module, launch
 
 PTX = r"""
 .visible .entry counters(.param .u64 c, .param .u64 olds)

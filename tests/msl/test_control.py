@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from msl_irbuild import FnBuilder, c32, module
+from msl_testing import HEADER, launch
 
-from conftest import HEADER, launch
 from cumetal.backends.msl import emit_module
 from cumetal.backends.msl.sim import build_program
 from cumetal.backends.msl.structurize import build_cfg, is_reducible
 from cumetal.ir import verify
-from irbuild import FnBuilder, c32, module
 
 LOOPS = r"""
 .visible .entry nested(.param .u64 out, .param .u32 n)

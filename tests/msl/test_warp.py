@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from conftest import compile_module, launch
+from msl_testing import compile_module, launch
 
 WARP = r"""
 .visible .entry warp(.param .u64 out)

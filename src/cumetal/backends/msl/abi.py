@@ -104,7 +104,7 @@ def argument_abi(kernel: N.Function, module: N.Module | None = None) -> list[Buf
                       "hidden launch words (see abi.py INFO_*)"),
     ]
     if module is not None and uses_printf(kernel, module):
-        out.append(BufferBinding("buffer", PRINTF_INDEX, "printf", "cm_printf", "device uint*",
+        out.append(BufferBinding("buffer", PRINTF_INDEX, "printf", "cm_printf_ring", "device uint*",
                                  "printf ring buffer"))
     if module is not None and any(g.space == "const" for g in module.globals.values()):
         out.append(BufferBinding("buffer", CONSTANT_INDEX, "constant", "cm_const", "constant uchar*",

@@ -241,7 +241,7 @@ class ModuleEmitter:
                  "cm.tid = cm_tid; cm.ntid = cm_ntid; cm.ctaid = cm_ctaid; cm.nctaid = cm_nctaid;",
                  "cm.lane = cm_lane; cm.warp = cm_warp;",
                  "cm.params = cm_params; cm.info = cm_info; cm.shared = cm_shared;",
-                 f"cm.printf_buf = {'cm_printf' if 'printf' in roles else 'nullptr'};",
+                 f"cm.printf_buf = {'cm_printf_ring' if 'printf' in roles else 'nullptr'};",
                  "cm.local = (thread uchar*)cm_localmem; cm.clock = 0; cm.dead = false;",
                  "ulong cm_frame = 0;"]
         if em.uses_jump:

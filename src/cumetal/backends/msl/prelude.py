@@ -614,7 +614,8 @@ inline ulong cm_atomic64(thread cm_ctx& cm, ulong a, uint space, int op, ulong v
 """
 
 PRELUDE_PRINTF = r"""
-// ---- printf: append {u32 format id, u32 argument bytes, argument bytes padded to 8} to the ring
+// ---- printf: append {u32 format id + 1, u32 argument bytes, argument bytes padded to 8} to the ring
+// (a zero word marks where the records written end: reservations past the capacity write nothing)
 inline uint cm_printf(thread cm_ctx& cm, uint fmt_id, ulong args, uint nbytes, uint nargs) {
   device uint* ring = cm.printf_buf;
   uint total = 8 + ((nbytes + 7) & ~7u);
@@ -624,7 +625,7 @@ inline uint cm_printf(thread cm_ctx& cm, uint fmt_id, ulong args, uint nbytes, u
     return uint(-1);
   }
   device uint* rec = ring + 4 + off / 4;
-  rec[0] = fmt_id;
+  rec[0] = fmt_id + 1;
   rec[1] = nbytes;
   for (uint i = 0; i < nbytes / 4; ++i) rec[2 + i] = cm_ld_generic<uint>(cm, args + 4 * i);
   return nargs;

@@ -1,7 +1,7 @@
 """Device printf for the MSL back end: format-string table, argument layout and the host decoder.
 
 Ring buffer (binding ``buffer(2)``, see abi.py): a 16-byte header ``u32 used, u32 capacity,
-u32 dropped, u32 0`` then records ``u32 format_id, u32 arg_bytes, arg bytes (padded to 8)``.
+u32 dropped, u32 0`` then records ``u32 format_id + 1, u32 arg_bytes, arg bytes (padded to 8)``.
 The argument bytes are CUDA's vprintf buffer verbatim: each argument aligned to its size, floats
 promoted to double, ``%s`` and ``%p`` as 64-bit addresses. A record that does not fit is dropped
 and counted (as CUDA drops output past its buffer).
@@ -172,7 +172,10 @@ def decode_ring(ring: bytes, formats: list[bytes], read_cstring: Callable[[int],
     pos = 16
     out = bytearray()
     while pos + 8 <= end:
-        fmt_id, nbytes = struct.unpack_from("<II", ring, pos)
+        fmt_word, nbytes = struct.unpack_from("<II", ring, pos)
+        if fmt_word == 0:  # the first reservation that did not fit: nothing written from here on
+            break
+        fmt_id = fmt_word - 1
         total = 8 + (nbytes + 7) // 8 * 8
         if pos + total > end:
             break
