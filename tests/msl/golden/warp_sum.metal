@@ -1,0 +1,68 @@
+// ---- kernels
+
+kernel void warp_sum(
+    device uchar* cm_params [[buffer(0)]],
+    device uint* cm_info [[buffer(1)]],
+    threadgroup uchar* cm_shared [[threadgroup(0)]],
+    uint3 cm_tid [[thread_position_in_threadgroup]],
+    uint3 cm_ctaid [[threadgroup_position_in_grid]],
+    uint3 cm_ntid [[threads_per_threadgroup]],
+    uint3 cm_nctaid [[threadgroups_per_grid]],
+    uint cm_lane [[thread_index_in_simdgroup]],
+    uint cm_warp [[simdgroup_index_in_threadgroup]]) {
+  thread ulong cm_localmem[2];
+  cm_ctx cm;
+  cm.tid = cm_tid; cm.ntid = cm_ntid; cm.ctaid = cm_ctaid; cm.nctaid = cm_nctaid;
+  cm.lane = cm_lane; cm.warp = cm_warp;
+  cm.params = cm_params; cm.info = cm_info; cm.shared = cm_shared;
+  cm.printf_buf = nullptr;
+  cm.local = (thread uchar*)cm_localmem; cm.clock = 0; cm.dead = false;
+  ulong cm_frame = 0;
+  bool p1_1 = false;
+  uint r1_3 = 0;
+  uint r2_4 = 0;
+  uint r3_5 = 0;
+  uint r4_6 = 0;
+  float f1_11 = 0.0f;
+  float f2_12 = 0.0f;
+  ulong rd1_15 = 0;
+  ulong rd2_16 = 0;
+  ulong rd3_17 = 0;
+  ulong v_20 = 0;
+  uint v_25 = 0;
+  bool v_26 = false;
+  rd1_15 = *(device ulong*)(cm.params + 0);  // ld.param.u64
+  r1_3 = uint(cm.tid.x);  // mov.u32
+  v_20 = ulong(r1_3);  // mul.wide.u32
+  rd2_16 = ulong(v_20 * 4ul);  // mul.wide.u32
+  rd3_17 = ulong(rd1_15 + rd2_16);  // add.s64
+  f1_11 = cm_ld_global<float>(cm, rd3_17);  // ld.global.f32
+  r2_4 = 0x10u;
+  while (true) {
+    CM_LOOP_HOOK(cm);
+    r3_5 = uint(as_type<uint>(f1_11));  // mov.b32
+    {
+      uint cm_l = cm.lane, cm_b = r2_4 & 31u, cm_c = 0x1fu;
+      uint cm_seg = (cm_c >> 8) & 31u;
+      uint cm_max = (cm_l & cm_seg) | (cm_c & 31u & ~cm_seg), cm_min = cm_l & cm_seg;
+      int cm_jj = int(cm_l + cm_b);
+      bool cm_p = cm_jj <= int(cm_max);
+      uint cm_src = cm_p ? uint(cm_jj) : cm_l;
+      uint cm_m = 0xffffffffu & uint(ulong(simd_active_threads_mask()));
+      uint cm_v = simd_shuffle(r3_5, ushort(cm_src));
+      v_25 = (cm_p && ((cm_m >> cm_src) & 1u)) ? cm_v : r3_5;
+      v_26 = cm_p;
+    }
+    r4_6 = v_25;
+    f2_12 = as_type<float>(uint(r4_6));  // mov.b32
+    f1_11 = cm_canon(f1_11 + f2_12);  // add.f32
+    r2_4 = cm_lshr<uint>(r2_4, 1u, 32u);  // shr.u32
+    p1_1 = (r2_4 != 0u);  // setp.ne.u32
+    if (p1_1) {
+      continue;
+    } else {
+      cm_st_global<float>(cm, rd3_17, f1_11);  // st.global.f32
+      return;
+    }
+  }
+}
