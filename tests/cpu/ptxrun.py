@@ -30,6 +30,7 @@ class Device:
                 target = self.symbols[sym] if sym in self.symbols else module.function_address(sym)
                 self.mem.write(self.symbols[g.name] + off, struct.pack("<Q", target + addend))
         self.printf: list[str] = []
+        self.watchdog_s = 60.0
 
     def kernel(self, prefix: str) -> Function:
         hits = [k for name, k in self.module.kernels.items() if prefix in name]
@@ -53,7 +54,7 @@ class Device:
             buf[p.offset: p.offset + len(data)] = data
         grid = grid if isinstance(grid, tuple) else (grid, 1, 1)
         block = block if isinstance(block, tuple) else (block, 1, 1)
-        out = launch(fn, self.module, self.mem, grid, block, shared, bytes(buf), self.symbols, watchdog_s=60)
+        out = launch(fn, self.module, self.mem, grid, block, shared, bytes(buf), self.symbols, watchdog_s=self.watchdog_s)
         self.printf += out.printf
         return out
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from cumetal.backends.cpu.cfg import block_order
 from cumetal.backends.cpu.dtypes import UDT
-from cumetal.backends.cpu.insts import compile_inst, getter
+from cumetal.backends.cpu.insts import compile_inst, expand, getter
 from cumetal.backends.cpu.memspace import where_text
 from cumetal.backends.cpu.state import EXIT, RET, WAIT, Ctx, Fault
 from cumetal.ir.nodes import Function, Inst
@@ -163,7 +163,8 @@ def _terminator(inst: Inst, fn: Function, code: Code, first_seg: dict[str, int],
     other = fall
 
     def guarded(ctx: Ctx, m):
-        g = ctx.R[gid] if m is None else ctx.R[gid][m]
+        g = expand(ctx, gid)
+        g = g if m is None else g[m]
         if neg:
             g = ~g
         lanes = ctx.lanes(m)
@@ -185,7 +186,14 @@ def _guard_split(inst: Inst, ctx: Ctx, m, nxt: int):
     execute (None = all) or an empty array."""
     if inst.guard is None:
         return m
-    g = ctx.R[inst.guard.id] if m is None else ctx.R[inst.guard.id][m]
+    g = ctx.R[inst.guard.id]
+    if g.ndim == 0:
+        if bool(g) != inst.guard_negated:
+            return m
+        ctx.pc[slice(None) if m is None else m] = nxt
+        return np.zeros(0, dtype=np.intp)
+    if m is not None:
+        g = g[m]
     if inst.guard_negated:
         g = ~g
     if m is None and g.all():
@@ -285,7 +293,7 @@ def _barrier_reduce(ctx: Ctx, lanes: np.ndarray) -> None:
         else:
             r = count[c] > 0
         d = inst.dsts[0]
-        ctx.R[d.id][sel] = r.astype(UDT[d.type]) if d.type != "i1" else r.astype(bool)
+        expand(ctx, d.id)[sel] = r.astype(UDT[d.type]) if d.type != "i1" else r.astype(bool)
     ctx.bar_red[lanes] = -1
 
 
@@ -311,7 +319,7 @@ def _enter(ctx: Ctx, m, callee: Function, arg_vals: list, inst: Inst) -> tuple[C
         a = np.asarray(val)
         if a.dtype != dt:
             a = a.astype(dt)
-        sub.R[av.id] = np.full(sub.n, a, dtype=dt) if a.ndim == 0 else a.copy()
+        sub.R[av.id] = a if a.ndim == 0 else a.copy()
     run(sub)
     return sub, lanes
 
@@ -327,7 +335,7 @@ def _finish_call(ctx: Ctx, m, sub: Ctx, lanes: np.ndarray, dsts, callee: Functio
         if m is None:
             ctx.R[dv.id] = val
         else:
-            ctx.R[dv.id][m] = val
+            expand(ctx, dv.id)[m] = val
     if exited.any():
         ctx.pc[lanes] = np.where(exited, EXIT, nxt)
         return False

@@ -263,6 +263,7 @@ def fmul(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
     x, y = to_f64(a, t), to_f64(b, t)
     if t != "f64":
         return round_pair(x * y, None, t, mode)  # the f64 product of narrow floats is exact
+    x, y = np.atleast_1d(x, y)
     p, e = two_prod(x, y)
     ovf = np.isinf(p) & np.isfinite(x) & np.isfinite(y)
     e = np.where(ovf, -p, e)
@@ -283,7 +284,7 @@ def fmul(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
 def fdiv(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
     if t in ("f32", "f64", "f16") and mode == "rn":
         return from_native(native(a, t) / native(b, t), t)
-    x, y = to_f64(a, t), to_f64(b, t)
+    x, y = np.atleast_1d(to_f64(a, t), to_f64(b, t))
     q = x / y
     p, pe = two_prod(q, y)
     rem = (x - p) - pe
@@ -309,7 +310,7 @@ def fdiv(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
 def fsqrt(a: np.ndarray, t: str, mode: str) -> np.ndarray:
     if t in ("f32", "f64", "f16") and mode == "rn":
         return from_native(np.sqrt(native(a, t)), t)
-    x = to_f64(a, t)
+    x = np.atleast_1d(to_f64(a, t))
     s = np.sqrt(x)
     p, pe = two_prod(s, s)
     rem = (x - p) - pe  # sign of x - s*s = sign of sqrt(x) - s
@@ -347,7 +348,7 @@ def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, t: str, mode: str) -> np.nd
 
 
 def _fma64(x: np.ndarray, y: np.ndarray, z: np.ndarray, mode: str) -> np.ndarray:
-    x, y, z = (np.ascontiguousarray(v, dtype=F64) for v in np.broadcast_arrays(x, y, z))
+    x, y, z = (np.ascontiguousarray(v, dtype=F64) for v in np.broadcast_arrays(*np.atleast_1d(x, y, z)))
     p, pe = two_prod(x, y)
     s, e1 = two_sum(p, z)
     tt, t_err = two_sum(e1, pe)
@@ -526,7 +527,7 @@ def fapprox(fn: str, args: list[np.ndarray], t: str) -> np.ndarray:
             r = np.sqrt(x)
         elif fn == "tanh":
             r = np.tanh(x)
-        elif fn == "div":
+        elif fn in ("div", "div_approx"):
             r = x / to_f64(args[1], t)
         else:
             raise ValueError(f"unknown approximate function {fn!r}")

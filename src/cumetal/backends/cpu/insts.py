@@ -33,7 +33,7 @@ def getter(v, fn: Function) -> Getter:
 
         def get_var(ctx: Ctx, m):
             r = ctx.R[i]
-            return r if m is None else r[m]
+            return r if (m is None or r.ndim == 0) else r[m]
         return get_var
     if isinstance(v, Const):
         val = np.bool_(v.bits & 1) if v.type == "i1" else UDT[v.type].type(v.bits)
@@ -85,26 +85,52 @@ def _sym_getter(v: SymAddr, fn: Function) -> Getter:
 
 
 def put(ctx: Ctx, m, d: int, dt: np.dtype, res) -> None:
-    """Write a result into register ``d`` for the active lanes."""
+    """Write a result into register ``d`` for the active lanes.
+
+    A register holds either one value per lane or, while every lane has the same value, a single
+    0-d array (a *uniform* register: parameters, constants and values computed from them cost one
+    element instead of one per lane). A masked write into a uniform register expands it first.
+    """
     if m is None:
-        if type(res) is not np.ndarray or res.ndim == 0 or res.dtype != dt:
+        if type(res) is not np.ndarray or res.dtype != dt or res.shape != (ctx.n,):
             res = _fix(res, dt, ctx.n)
         ctx.R[d] = res
     else:
-        ctx.R[d][m] = res
+        r = ctx.R[d]
+        if r.ndim == 0:
+            r = ctx.R[d] = np.full(ctx.n, r, dtype=dt)
+        r[m] = res
+
+
+def expand(ctx: Ctx, d: int) -> np.ndarray:
+    """Register ``d`` as one value per lane (expanding a uniform register)."""
+    r = ctx.R[d]
+    if r.ndim == 0:
+        r = ctx.R[d] = np.full(ctx.n, r, dtype=r.dtype)
+    return r
 
 
 def _fix(res, dt: np.dtype, n: int) -> np.ndarray:
     a = np.asarray(res)
     if a.dtype != dt:
         a = a.view(dt) if a.dtype.itemsize == dt.itemsize and a.ndim and a.dtype.kind != "b" else a.astype(dt)
-    if a.ndim == 0:
-        a = np.full(n, a, dtype=dt)
+    if a.shape != (n,) and a.size == 1:
+        a = a.reshape(())
     return a
 
 
 # ----------------------------------------------------------------------------- special registers
 def sreg(ctx: Ctx, m, name: str) -> np.ndarray:
+    """Special register ``name`` for the active lanes (per-lane values cached per activation)."""
+    if name.startswith(("clock", "globaltimer")):
+        return _sreg(ctx, m, name)
+    v = ctx.cache.get(name)
+    if v is None:
+        v = ctx.cache[name] = _sreg(ctx, None, name)
+    return v if (m is None or v.ndim == 0) else v[m]
+
+
+def _sreg(ctx: Ctx, m, name: str) -> np.ndarray:
     b = ctx.batch
     slot = ctx.slot if m is None else ctx.slot[m]
     cta = ctx.cta if m is None else ctx.cta[m]
@@ -113,7 +139,7 @@ def sreg(ctx: Ctx, m, name: str) -> np.ndarray:
     gx, gy, gz = b.grid
     base, _, comp = name.partition(".")
     if base == "tid":
-        v = {"x": tid % bx, "y": tid // bx % by, "z": tid // (bx * by)}[comp]
+        v = {"x": tid % bx if (by, bz) != (1, 1) else tid, "y": tid // bx % by, "z": tid // (bx * by)}[comp]
     elif base == "ntid":
         v = {"x": bx, "y": by, "z": bz}[comp]
     elif base == "ctaid":
@@ -147,9 +173,12 @@ def sreg(ctx: Ctx, m, name: str) -> np.ndarray:
         v = b.dynamic_shared
     elif base == "total_smem_size":
         v = b.shared_stride
+    elif base.startswith(("envreg", "reserved_smem_offset")) or base == "pm0":
+        v = 0  # driver-provided environment registers: nothing is passed on the CPU device
     else:
         raise Fault("illegal_instruction", f"unknown special register %{name}")
-    return np.asarray(v).astype(np.uint64)
+    return np.asarray(v).astype(np.uint32 if name not in ("clock64", "globaltimer") and "lanemask" not in name
+                                else np.uint64)
 
 
 # ----------------------------------------------------------------------------- compile one instruction
@@ -165,7 +194,13 @@ def compile_inst(inst: Inst, fn: Function) -> Step | None:
     gid, neg = inst.guard.id, inst.guard_negated
 
     def guarded(ctx: Ctx, m):
-        g = ctx.R[gid] if m is None else ctx.R[gid][m]
+        g = ctx.R[gid]
+        if g.ndim == 0:
+            if bool(g) != neg:
+                body(ctx, m)
+            return
+        if m is not None:
+            g = g[m]
         if neg:
             g = ~g
         if m is None:
@@ -262,7 +297,7 @@ def _body(inst: Inst, fn: Function, gets: list[Getter]) -> Step:
         return memcpy
     if op == "sreg":
         name = at["name"]
-        return lambda ctx, m: put(ctx, m, d, dt, sreg(ctx, m, name).astype(dt))
+        return lambda ctx, m: put(ctx, m, d, dt, sreg(ctx, m, name).astype(dt))  # a copy: the cache stays intact
     if op == "activemask":
         return lambda ctx, m: put(ctx, m, d, dt, warp.activemask(ctx, m))
     if op == "vote":

@@ -119,6 +119,10 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         return LaunchOutcome(KernelFault(f.code, f.message), printf)
     except RecursionError:
         return LaunchOutcome(KernelFault("illegal_address", f"call stack overflow in kernel {kernel.name}"), printf)
+    except (MemoryError, ValueError, TypeError, KeyError, IndexError, NotImplementedError) as e:
+        # an IR construct the engine cannot execute (or a bug): a failed launch, never a traceback
+        return LaunchOutcome(KernelFault("illegal_instruction", f"kernel {kernel.name}: the CPU engine cannot "
+                                         f"execute this kernel: {type(e).__name__}: {e}"), printf)
     finally:
         sys.setrecursionlimit(old_limit)
         if param_base is not None:
@@ -129,8 +133,8 @@ def _root_ctx(batch: Batch, code) -> Ctx:
     tpb, wpc = batch.tpb, batch.wpc
     n = batch.nctas * tpb
     rlane = np.arange(n, dtype=np.intp)
-    cta = rlane // tpb
-    slot = cta * (wpc * 32) + (rlane - cta * tpb)
+    cta = np.repeat(np.arange(batch.nctas, dtype=np.intp), tpb)
+    slot = rlane if tpb == wpc * 32 else cta * (wpc * 32) + (rlane - cta * tpb)
     frame = np.zeros(n, dtype=np.uint64)
     return Ctx(batch, code, cta, slot, rlane, frame, 0)
 

@@ -99,7 +99,14 @@ def _as_addr(addr, count: int) -> np.ndarray:
 
 def load(ctx: Ctx, m: np.ndarray | None, addr, space: str, dt: np.dtype, inst: Inst) -> np.ndarray:
     count = ctx.n if m is None else len(m)
-    addr = _as_addr(addr, count)
+    a = np.asarray(addr, dtype=np.uint64)
+    if a.ndim == 0 and space not in ("shared", "local") and count:
+        top = int(a) >> 56
+        if space != "generic" or top not in (_TOP_SHARED, _TOP_LOCAL):
+            # one address for every lane (a parameter, a constant): one element, a uniform result
+            one = a.reshape(1)
+            return _load(ctx, None if m is None else m[:1], one, "global", dt, inst, one).reshape(())
+    addr = _as_addr(a, count)
     if space == "generic":
         parts = _split_generic(addr)
         if len(parts) == 1 and parts[0][1] is None:

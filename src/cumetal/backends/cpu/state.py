@@ -88,14 +88,15 @@ class Ctx:
     lanes' identities (CTA in batch, warp slot, root lane, local frame base)."""
 
     __slots__ = ("batch", "code", "n", "R", "pc", "cta", "slot", "rlane", "frame", "depth",
-                 "wait_kind", "wait_mask", "bar_val", "bar_red")
+                 "wait_kind", "wait_mask", "bar_val", "bar_red", "cache")
 
     def __init__(self, batch: Batch, code, cta: np.ndarray, slot: np.ndarray, rlane: np.ndarray,
                  frame: np.ndarray, depth: int) -> None:
         self.batch = batch
         self.code = code
         self.n = n = len(cta)
-        self.R = [np.zeros(n, dtype=dt) for dt in code.var_dtypes]  # calloc'd: untouched pages are free
+        self.R = [np.zeros((), dtype=dt) for dt in code.var_dtypes]  # uniform zeros until written
+        self.cache: dict = {}
         self.pc = np.zeros(n, dtype=np.int32)
         self.cta = cta
         self.slot = slot
