@@ -258,6 +258,57 @@ def control_flow() -> Module:
     return m
 
 
+def forward_references() -> Module:
+    """Every operand position reading a value defined in a block laid out later (relative IDs
+    wrap around 2^32; typed forms carry the type)."""
+    m = Module("fwd", triple=TRIPLE, datalayout=AIR_DATALAYOUT)
+    sink = m.declare("air.sink", fn_type(VOID, [I32, FLOAT, vector(FLOAT, 4)]))
+    f = m.add_function("f", fn_type(I32, [I32, FLOAT, vector(FLOAT, 4), ptr(I32, 1)]),
+                       arg_names=["a", "x", "v", "p"])
+    a, x, v, p = f.args
+    entry, use, tail, define = (f.append_block(n) for n in ("entry", "use", "tail", "define"))
+    b = IRBuilder(define)
+    li = b.add(a, i32(7), name="li")
+    lf = b.fmul(x, x, name="lf")
+    lv = b.fadd(v, v, name="lv")
+    lc = b.icmp("eq", a, li, name="lc")
+    lp = b.gep(I32, p, [li], name="lp")
+    lagg = b.insert_value(undef(struct([I32, FLOAT])), li, 0, name="lagg")
+    b.br(use)
+    b = IRBuilder(use)
+    b.add(a, li, name="s1")
+    b.icmp("ult", a, li, name="c1")
+    b.select(lc, x, lf, name="s2")
+    b.select(lc, lf, x, name="s3")
+    b.insert_element(v, lf, li, name="s4")
+    b.extract_element(lv, li, name="s5")
+    b.shuffle_vector(v, lv, [0, 5], name="s6")
+    b.shuffle_vector(lv, v, [1, 4], name="s6b")
+    b.extract_value(lagg, 1, name="s7")
+    b.call(sink, [li, lf, lv])
+    b.store(li, lp, align=4)
+    b.load(I32, lp, align=4, name="s8")
+    b.zext(li, I64, name="s9")
+    b.fneg(lf, name="s10")
+    b.freeze(li, name="s11")
+    b.cond_br(lc, tail, define)
+    b = IRBuilder(tail)
+    b.switch(li, use, [(1, define)])
+    b = IRBuilder(entry)
+    b.br(define)
+    f.blocks[:] = [entry, use, tail, define]
+    g = m.add_function("g", fn_type(I32, [I32]), arg_names=["a"])
+    e, r, d = g.append_block("entry"), g.append_block("r"), g.append_block("d")
+    b = IRBuilder(d)
+    late = b.mul(g.args[0], g.args[0], name="late")
+    b.br(r)
+    b = IRBuilder(r)
+    b.ret(late)
+    b = IRBuilder(e)
+    b.br(d)
+    return m
+
+
 def air_calls() -> Module:
     """Declared air.* functions with vector and half types, attributes, tail calls, varargs, fastcc."""
     m = Module("calls", triple=TRIPLE, datalayout=AIR_DATALAYOUT)
@@ -375,6 +426,7 @@ def every_instruction() -> Module:
     ev = b.extract_value(agg, [2, 1], name="ev")
     iv = b.insert_value(agg, ev, [2, 0], name="iv")
     b.insert_value(iv, x, 1, name="iv2")
+    b.freeze(b.add(a, poison(I32), name="maybe_poison"), name="frozen")
     b.fence("acquire", "singlethread")
     b.fence("seq_cst")
     b.atomic_rmw("add", p, a, "monotonic", name="rmw")
@@ -430,6 +482,7 @@ ALL = {
     "vector_add": vector_add,
     "globals_and_constants": globals_and_constants,
     "control_flow": control_flow,
+    "forward_references": forward_references,
     "air_calls": air_calls,
     "every_instruction": every_instruction,
     "float_constants": float_constants,
