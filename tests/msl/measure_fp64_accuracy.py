@@ -44,7 +44,7 @@ def main() -> None:
         "fma": ulps(run("d_fma", a, b, c), exact_fma, np.maximum(np.abs(a * b), np.abs(c))),
         "load/store": ulps(run("d_mov", a), a, a),
     }
-    print(f"| op | samples | exact | median ulp | p99 ulp | max ulp | max rel. error |")
+    print("| op | samples | exact | median ulp | p99 ulp | max ulp | max rel. error |")
     print("|---|---|---|---|---|---|---|")
     for op, e in rows.items():
         rel = e.max() * 2.0**-52

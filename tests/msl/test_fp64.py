@@ -25,6 +25,8 @@ PTX = "".join(kernel(f"d_{k}", ins, "f64", ("f64", "f64", "f64")) for k, (ins, _
     kernel("d_to_s64", "cvt.rzi.s64.f64 {d}, {a}", "s64", ("f64",)),
     kernel("d_lt", "setp.lt.f64 {d}, {a}, {b}", "pred", ("f64", "f64")),
     kernel("d_mov", "mov.f64 {d}, {a}", "f64", ("f64",)),
+    *(kernel(f"d_add_{m}", f"add.{m}.f64 {{d}}, {{a}}, {{b}}", "f64", ("f64", "f64")) for m in ("rz", "rm", "rp")),
+    *(kernel(f"d_div_{m}", f"div.{m}.f64 {{d}}, {{a}}, {{b}}", "f64", ("f64", "f64")) for m in ("rz", "rm", "rp")),
 ])
 
 
@@ -64,6 +66,25 @@ def test_native_fp64_is_ieee(native, rng):
     fma = run(native, "d_fma", np.float64, a, b, c)
     exact = [float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in zip(a[:300], b[:300], c[:300], strict=True)]
     assert (fma[:300] == np.array(exact)).all(), "one rounding (Fraction -> float rounds to nearest)"
+
+
+def round_f64(q: Fraction, mode: str) -> float:
+    near = float(q)
+    lo = near if Fraction(near) <= q else math.nextafter(near, -math.inf)
+    if Fraction(lo) == q:
+        return lo
+    hi = math.nextafter(lo, math.inf)
+    return {"rz": lo if q > 0 else hi, "rm": lo, "rp": hi}[mode]
+
+
+@pytest.mark.parametrize("mode", ["rz", "rm", "rp"])
+def test_native_fp64_directed_rounding(native, rng, mode):
+    a, b, _ = inputs(rng, 500)
+    got_add = run(native, f"d_add_{mode}", np.float64, a, b)
+    got_div = run(native, f"d_div_{mode}", np.float64, a, b)
+    for x, y, s, d in zip(a, b, got_add, got_div, strict=True):
+        assert s == round_f64(Fraction(x) + Fraction(y), mode), (x, y)
+        assert d == round_f64(Fraction(x) / Fraction(y), mode), (x, y)
 
 
 def test_emulated_fp64_accuracy(emulate, rng):

@@ -13,13 +13,14 @@ import re
 import struct
 from collections.abc import Callable
 
+from cumetal.backends.msl.values import EmitError
 from cumetal.ir import nodes as N
 
 _CONV = re.compile(rb"%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|j|z|t|L)?([diouxXeEfFgGaAcspn%])")
 
 
-class PrintfError(Exception):
-    pass
+class PrintfError(EmitError):
+    """A printf the MSL back end cannot lower (its format is not a compile-time string)."""
 
 
 def conversions(fmt: bytes) -> list[tuple[bytes, int]]:
