@@ -37,6 +37,14 @@ class ValueAsMetadata(Metadata):
 class MDNode(Metadata):
     operands: tuple[Metadata | None, ...]
 
+    def __hash__(self) -> int:  # cached: metadata trees are hashed often and can be deep
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = hash(self.operands)
+            object.__setattr__(self, "_hash", h)
+            return h
+
 
 class _Self:
     def __repr__(self) -> str:

@@ -118,6 +118,14 @@ class ConstantAggregate(Constant):
         else:
             raise TypeError(f"aggregate constant of non-aggregate type {t}")
 
+    def __hash__(self) -> int:  # cached: nested constants are hashed often
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = hash((type(self), self.type, self.elements))
+            object.__setattr__(self, "_hash", h)
+            return h
+
 
 @dataclass(frozen=True)
 class ConstantString(Constant):
@@ -136,6 +144,14 @@ class ConstantExpr(Constant):
     operands: tuple[Constant, ...]
     source_type: Type | None = None  # getelementptr source element type
     inbounds: bool = False
+
+    def __hash__(self) -> int:  # cached: nested constants are hashed often
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = hash((type(self), self.type, self.operands))
+            object.__setattr__(self, "_hash", h)
+            return h
 
 
 class GlobalValue(Constant):
