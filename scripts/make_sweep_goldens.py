@@ -73,7 +73,7 @@ def _provenance(cu, git_hash: str) -> dict:
     }
 
 
-def _check(cu, fams: list[str], golden_dir: Path, out: Path) -> int:
+def _check(cu, fams: list[str], golden_dir: Path, out: Path, git_hash: str | None) -> int:
     """Run the cases and compare with goldens taken elsewhere (e.g. another GPU model)."""
     from tests.ptx_sweep.golden import GoldenStore
 
@@ -97,7 +97,7 @@ def _check(cu, fams: list[str], golden_dir: Path, out: Path) -> int:
         else:
             lines.append(f"WITHIN RULE, NOT BIT-IDENTICAL {case.name}")
     summary = f"{n} cases; {bit_identical} bit-identical; {len(lines)} other (listed)"
-    prov = _provenance(cu, _git_hash(None))
+    prov = _provenance(cu, _git_hash(git_hash))
     (out / "check.txt").write_text(json.dumps(prov) + "\n" + summary + "\n" + "\n".join(lines) + "\n")
     print(summary)
     print("\n".join(lines[:200]))
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown families: {', '.join(unknown)} (known: {', '.join(FAMILIES)})")
     if args.check_against is not None:
-        return _check(cu, fams, args.check_against, args.out)
+        return _check(cu, fams, args.check_against, args.out, args.git_hash)
     repeat = set(args.repeat.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
     report: list[str] = []
