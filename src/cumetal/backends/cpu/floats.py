@@ -332,6 +332,8 @@ def fsqrt(a: np.ndarray, t: str, mode: str) -> np.ndarray:
 def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, t: str, mode: str) -> np.ndarray:
     """a*b + c with a single rounding."""
     x, y, z = to_f64(a, t), to_f64(b, t), to_f64(c, t)
+    if t == "f32" and mode == "rn":
+        return _fma32_rn(x, y, z)
     if t != "f64":
         p = x * y  # exact for f32 and narrower
         s, e = two_sum(p, z)
@@ -345,6 +347,26 @@ def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, t: str, mode: str) -> np.nd
                 out = np.where(fix, out.dtype.type(1 << (8 * out.dtype.itemsize - 1)), out)
         return out
     return _fma64(x, y, z, mode)
+
+
+def _fma32_rn(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """f32 fma, nearest: the f64 sum of the exact product and c rounds correctly to f32 unless it
+    lands exactly on an f32 midpoint (low 29 bits 1000…0) or in f32's subnormal range; only those
+    lanes need the error term."""
+    s = x * y + z
+    r = s.astype(np.float32)
+    bits = np.asarray(s).view(np.uint64)
+    cand = ((bits & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)) | (np.abs(s) < 2.0 ** -125)
+    out = r.view(np.uint32)
+    if cand.any():
+        idx = np.flatnonzero(np.atleast_1d(cand))
+        xs, ys, zs = (np.broadcast_to(np.atleast_1d(v), np.atleast_1d(s).shape)[idx] for v in (x, y, z))
+        p = xs * ys
+        ss, e = two_sum(p, zs)
+        e = np.where(np.isfinite(ss), e, 0.0)
+        out = np.atleast_1d(out).copy()
+        out[idx] = round_f32(ss, e, "rn").view(np.uint32)
+    return canon(out, np.isnan(s), "f32")
 
 
 def _fma64(x: np.ndarray, y: np.ndarray, z: np.ndarray, mode: str) -> np.ndarray:

@@ -62,8 +62,8 @@ def _region(ctx: Ctx, m: np.ndarray | None, off: np.ndarray, k: int, space: str,
         buf, size, stride, owner = b.shared, b.shared_size, b.shared_stride, ctx.cta
     else:
         buf, size, stride, owner = b.local, b.local_stride, b.local_stride, ctx.rlane
-    bad = off > np.uint64(max(size - k, 0)) if size >= k else np.ones(off.shape, dtype=bool)
-    if bad.any():
+    if size < k or (off.size and int(off.max()) > size - k):
+        bad = off > np.uint64(max(size - k, 0)) if size >= k else np.ones(off.shape, dtype=bool)
         i = int(np.flatnonzero(bad)[0])
         raise _fault(ctx, "illegal_address", int(shown[i]), m, i, inst, space,
                      f"outside the {size}-byte {space} memory" + (" (local stack overflow?)" if space == "local" else ""))
@@ -73,9 +73,16 @@ def _region(ctx: Ctx, m: np.ndarray | None, off: np.ndarray, k: int, space: str,
             i = int(np.flatnonzero(mis)[0])
             raise _fault(ctx, "misaligned_address", int(shown[i]), m, i, inst, space,
                          f"{k}-byte access must be {k}-byte aligned")
-    own = owner if m is None else owner[m]
-    byte = own.astype(np.uint64) * np.uint64(stride) + off
-    return buf, (byte // np.uint64(k)).astype(np.intp)
+    key = "base:" + space
+    base = ctx.cache.get(key)
+    if base is None:  # byte offset of each lane's CTA slice / stack slice, computed once
+        base = ctx.cache[key] = owner.astype(np.uint64) * np.uint64(stride)
+    if m is not None:
+        base = base[m]
+    byte = base + off
+    if k > 1:
+        byte >>= np.uint64(k.bit_length() - 1)
+    return buf, byte.view(np.int64)
 
 
 def _split_generic(addr: np.ndarray) -> list[tuple[str, np.ndarray | None]]:
