@@ -202,6 +202,7 @@ class _Parser:
         self.defs: dict[str, Value] = {}
         self.blocks: dict[str, BasicBlock] = {}
         self.fn: Function | None = None
+        self.arg_tokens: dict[Function, list[str]] = {}  # argument names as written (%0 or %name)
 
     # -- token helpers
     @property
@@ -748,7 +749,7 @@ class _Parser:
             attributes=frozenset(fn_attrs), unnamed_addr=unnamed, section=section, align=align, **kw)
         for g in groups:
             self.group_fixups.append((fn, "attributes", g))
-        fn._arg_tokens = names  # type: ignore[attr-defined]
+        self.arg_tokens[fn] = names
         if self.tok.kind == "mdname" and self.tok.line == self.toks[self.i - 1].line:
             raise self.error("function metadata attachments (such as !dbg debug info) are not supported")
         if is_def and self.tok.text != "{":
@@ -758,14 +759,14 @@ class _Parser:
     def function_body(self, fn: Function) -> None:
         self.fn = fn
         self.locals, self.defs, self.blocks = {}, {}, {}
-        for a, tokname in zip(fn.args, fn._arg_tokens, strict=True):  # type: ignore[attr-defined]
+        for a, tokname in zip(fn.args, self.arg_tokens[fn], strict=True):
             if tokname:
                 self.locals[tokname] = self.defs[tokname] = a
         self.expect("{")
         order: list[BasicBlock] = []
         current: BasicBlock | None = None
         # An unlabelled entry block takes the slot after the unnamed arguments (phis may name it).
-        entry_slot = str(sum(1 for n in fn._arg_tokens if n.isdigit()))  # type: ignore[attr-defined]
+        entry_slot = str(sum(1 for n in self.arg_tokens[fn] if n.isdigit()))
         while not self.accept("}"):
             if self.tok.kind == "label":
                 current = self.block(self.next().text[:-1])

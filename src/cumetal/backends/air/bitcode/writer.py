@@ -10,9 +10,11 @@ with llvm-bcanalyzer-14.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .attributes import ENUM_KINDS, INT_KINDS, TYPE_KINDS, Attribute
 from .bitstream import AbbrevOp, BitstreamWriter, vbr6_lengths_blob
-from .enumerate import ModuleEnumeration, sub_constants
+from .enumerate import AttrList, ModuleEnumeration, attr_list, sub_constants
 from .instructions import (
     BINARY_OPCODES,
     CAST_OPCODES,
@@ -340,7 +342,7 @@ class _ModuleWriter:
                 raise TypeError(f"cannot encode constant {c!r}")
         w.exit_block()
 
-    def _constant_expr(self, c: ConstantExpr, vid) -> None:  # noqa: ANN001
+    def _constant_expr(self, c: ConstantExpr, vid: Callable[[Constant], int]) -> None:
         w, tid = self.w, self.e.type_id
         if c.op in CAST_OPCODES:
             (op,) = c.operands
@@ -398,9 +400,7 @@ class _ModuleWriter:
         self.w.exit_block()
 
 
-def _fn_attr_list(f: Function):  # noqa: ANN202
-    from .enumerate import attr_list
-
+def _fn_attr_list(f: Function) -> AttrList:
     return attr_list(f.attributes, f.ret_attributes, f.param_attributes)
 
 
