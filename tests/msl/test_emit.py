@@ -165,3 +165,28 @@ def test_fp64_policy():
     assert "double" not in emulated.source and "cm_dd_fma" in kernel and not emulated.warnings
     with pytest.raises(ValueError, match="fp64"):
         emit_msl(m, fp64="fast")
+
+
+def test_unsupported_input_gives_clear_errors():
+    from msl_irbuild import FnBuilder, module
+
+    from cumetal.backends.msl import EmitError
+    from cumetal.ir import nodes as N
+
+    rec = N.Function("rec", "func", blocks=[N.Block("entry", [N.Inst("call", (), (), {"callee": "rec"}),
+                                                              N.Inst("ret")])])
+    b = FnBuilder("k", [])
+    b.block("entry")
+    b.op("call", None, callee="rec")
+    b.term("ret")
+    m = module(b.fn)
+    m.functions["rec"] = rec
+    with pytest.raises(EmitError, match="recursive call chain"):
+        emit_msl(m)
+    b2 = FnBuilder("p", [("fmt", 8)])
+    b2.block("entry")
+    fmt = b2.param_ptr("fmt")
+    b2.op("printf", "i32", fmt, N.Const.int("i64", 0))
+    b2.term("ret")
+    with pytest.raises(EmitError, match="printf format is not a string constant"):
+        emit_msl(module(b2.fn))

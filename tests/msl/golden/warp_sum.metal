@@ -37,7 +37,7 @@ kernel void warp_sum(
   rd2_16 = ulong(v_20 * 4ul);  // mul.wide.u32
   rd3_17 = ulong(rd1_15 + rd2_16);  // add.s64
   f1_11 = cm_ld_global<float>(cm, rd3_17);  // ld.global.f32
-  r2_4 = 0x10u;
+  r2_4 = 0x10u;  // mov.u32
   while (true) {
     CM_LOOP_HOOK(cm);
     r3_5 = uint(as_type<uint>(f1_11));  // mov.b32
@@ -53,7 +53,7 @@ kernel void warp_sum(
       v_25 = (cm_p && ((cm_m >> cm_src) & 1u)) ? cm_v : r3_5;
       v_26 = cm_p;
     }
-    r4_6 = v_25;
+    r4_6 = v_25;  // shfl.sync.down.b32
     f2_12 = as_type<float>(uint(r4_6));  // mov.b32
     f1_11 = cm_canon(f1_11 + f2_12);  // add.f32
     r2_4 = cm_lshr<uint>(r2_4, 1u, 32u);  // shr.u32

@@ -585,25 +585,32 @@ inline ulong cm_atomic64(thread cm_ctx& cm, ulong a, uint space, int op, ulong v
     cm_st_local<ulong>(cm, a, cm_aop64(op, old, v, c));
     return old;
   }
+  // resolve (and, under msl-sim, check) the address before taking the lock
+  device atomic_uint* gp = (device atomic_uint*)0;
+  threadgroup atomic_uint* sp = (threadgroup atomic_uint*)0;
+  if (space == 1) {
+    CM_CHECK_SHARED(cm, a, 8);
+    sp = (threadgroup atomic_uint*)(cm.shared + a);
+  } else {
+    gp = (device atomic_uint*)cm_gptr(cm, a, 8);
+  }
   ulong old = 0;
   bool done = false;
   device atomic_uint* lock = cm_lock_word(cm, a, space);
   while (!done) {
+    CM_LOOP_HOOK(cm);
     uint free_word = 0;
     if (atomic_compare_exchange_weak_explicit(lock, &free_word, 1u, memory_order_relaxed, memory_order_relaxed)) {
       if (space == 1) {
-        CM_CHECK_SHARED(cm, a, 8);
-        threadgroup atomic_uint* p = (threadgroup atomic_uint*)(cm.shared + a);
-        old = ulong(atomic_load_explicit(p, memory_order_relaxed)) | (ulong(atomic_load_explicit(p + 1, memory_order_relaxed)) << 32);
+        old = ulong(atomic_load_explicit(sp, memory_order_relaxed)) | (ulong(atomic_load_explicit(sp + 1, memory_order_relaxed)) << 32);
         ulong nw = cm_aop64(op, old, v, c);
-        atomic_store_explicit(p, uint(nw), memory_order_relaxed);
-        atomic_store_explicit(p + 1, uint(nw >> 32), memory_order_relaxed);
+        atomic_store_explicit(sp, uint(nw), memory_order_relaxed);
+        atomic_store_explicit(sp + 1, uint(nw >> 32), memory_order_relaxed);
       } else {
-        device atomic_uint* p = (device atomic_uint*)cm_gptr(cm, a, 8);
-        old = ulong(atomic_load_explicit(p, memory_order_relaxed)) | (ulong(atomic_load_explicit(p + 1, memory_order_relaxed)) << 32);
+        old = ulong(atomic_load_explicit(gp, memory_order_relaxed)) | (ulong(atomic_load_explicit(gp + 1, memory_order_relaxed)) << 32);
         ulong nw = cm_aop64(op, old, v, c);
-        atomic_store_explicit(p, uint(nw), memory_order_relaxed);
-        atomic_store_explicit(p + 1, uint(nw >> 32), memory_order_relaxed);
+        atomic_store_explicit(gp, uint(nw), memory_order_relaxed);
+        atomic_store_explicit(gp + 1, uint(nw >> 32), memory_order_relaxed);
       }
       atomic_store_explicit(lock, 0u, memory_order_relaxed);
       done = true;

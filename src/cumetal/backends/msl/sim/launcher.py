@@ -169,7 +169,7 @@ class MslProgram:
         allocs = (_Alloc * max(len(ranges), 1))(*[_Alloc(b, e) for b, e in ranges])
         local = self.emitted.local_bytes[kernel]
         launch = _Launch((ctypes.c_uint32 * 3)(*grid), (ctypes.c_uint32 * 3)(*block), total_shared, local,
-                         allocs, len(ranges), 256 * 1024 + local, float(timeout_s),
+                         allocs, len(ranges), 128 * 1024 + local, float(timeout_s),
                          int(workers or os.environ.get("CUMETAL_MSL_SIM_WORKERS", 0) or os.cpu_count() or 1), 0, 0)
         bindings = [b for b in abi.argument_abi(k, self.module) if b.kind == "buffer"]
         by_role = {"params": param_buf, "launch_info": info_buf, "printf": ring_buf, "constant": info_buf}
