@@ -11,7 +11,7 @@ from cumetal.backends.cpu.engine import MAX_CALL_DEPTH, code_for, run
 from cumetal.backends.cpu.state import Batch, Ctx, Fault, KernelFault, LaunchOutcome
 from cumetal.ir.nodes import Function, Module
 
-LANE_BUDGET = 1 << 20  # most lanes in one batch
+LANE_BUDGET = 1 << 15  # most lanes in one batch: lane arrays stay cache-sized (measured best, see docs)
 BYTES_BUDGET = 256 << 20  # registers + local memory + shared memory of one batch
 RECURSIVE_STACK = 16 << 10  # local bytes per thread when the call graph is recursive
 MAX_THREADS_PER_BLOCK = 1024
