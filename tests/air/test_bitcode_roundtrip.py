@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 import struct
 
-import llvmlite.binding as llvm
 import numpy as np
 import pytest
 from test_bitcode_samples import ALL, BFLOAT_BITS, DOUBLE_BITS, FLOAT_BITS, HALF_BITS, float_constants
 
 from cumetal.backends.air.bitcode import oracle, to_llvm_text, write_bitcode
+
+llvm = pytest.importorskip("llvmlite.binding")
 
 needs_llvm14 = pytest.mark.skipif(not oracle.available(), reason="llvm-14 tools not installed "
                                   "(apt-get install llvm-14)")
