@@ -96,11 +96,6 @@ def test_coverage_to_file(good: Path, tmp_path: Path) -> None:
     assert rc == 0 and out == "" and "add.s32" in dest.read_text()
 
 
-def test_compile_says_codegen_not_available(good: Path) -> None:
-    rc, _, err = run([str(good)])
-    assert rc == 1 and "code generation is not available yet" in err
-
-
 def test_version_and_help() -> None:
     rc, out, _ = run(["--version"])
     assert rc == 0 and out.startswith("cumetalc (CuMetal) ")

@@ -14,18 +14,26 @@ class CompileError(Exception):
         super().__init__("\n".join(d.format() for d in diagnostics))
 
 
+def lower_parsed(result, text: str | bytes, filename: str) -> Module:
+    """Lower an already-parsed PTX module (``cumetal.ptx.parse`` result without errors); lowering
+    diagnostics get their source lines. Kernels that cannot be lowered are in ``Module.failed``."""
+    from cumetal.passes.lower import lower_module
+
+    module = lower_module(result.module, filename)
+    _attach_source_lines(module.diagnostics, text, filename)
+    return module
+
+
 def compile_ptx(text: str | bytes, filename: str = "<ptx>", *, strict: bool = False) -> Module:
     """Parse and lower a PTX module. Kernels that cannot be lowered are listed in ``Module.failed``
     (with diagnostics); a file with syntax errors, or in which no kernel lowered, raises CompileError."""
-    from cumetal.passes.lower import lower_module
     from cumetal.ptx import parse
 
     result = parse(text, filename, strict=strict)
     errors = [d for d in result.diagnostics if d.severity == "error"]
     if errors:
         raise CompileError(result.diagnostics)
-    module = lower_module(result.module, filename)
-    _attach_source_lines(module.diagnostics, text, filename)
+    module = lower_parsed(result, text, filename)
     module.diagnostics[:0] = result.diagnostics
     if any(d.severity == "error" for d in module.diagnostics if d.message.startswith("constant memory")):
         raise CompileError(module.diagnostics)
@@ -46,4 +54,4 @@ def _attach_source_lines(diagnostics: list[Diagnostic], text: str | bytes, filen
                 d.source_line = lines[d.loc.line - 1]
 
 
-__all__ = ["CompileError", "compile_ptx"]
+__all__ = ["CompileError", "compile_ptx", "lower_parsed"]

@@ -2,7 +2,9 @@
 
     cumetalc --parse-only kernel.ptx …       syntax check (exit 0 clean, 1 errors, 2 usage)
     cumetalc --coverage kernel.ptx           which opcodes the file uses and whether CuMetal runs them
-    cumetalc kernel.ptx -o kernel.metallib   compile (back ends are wired in by later stages)
+    cumetalc kernel.ptx -o kernel.metallib   compile to Apple AIR in a .metallib (the default output)
+    cumetalc kernel.ptx --emit=msl -o k.metal  Metal Shading Language
+    cumetalc kernel.ptx --emit=ir            the kernel IR the CPU backend runs
 
 Output modes are entries of ``MODES``: a later stage adds ``--emit=ir|msl|metallib`` by registering
 a handler there; the argument parsing and diagnostics plumbing stay as they are.
@@ -51,6 +53,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
     mode.add_argument("--parse-only", action="store_true", help="only check the syntax of the inputs")
     mode.add_argument("--coverage", action="store_true",
                       help="list the opcodes the inputs use with counts and CuMetal support status")
+    p.add_argument("--emit", choices=("metallib", "msl", "ir"), default="metallib",
+                   help="what to compile to: Apple AIR in a .metallib (default), Metal Shading Language, "
+                        "or the kernel IR")
+    p.add_argument("--fp64", choices=("native", "emulate", "warn"), default="native",
+                   help="double precision in MSL output: native double, float-float emulation, or warn")
     p.add_argument("--ptx-strict", action="store_true",
                    help="unrecognised PTX instructions are errors instead of warnings")
     p.add_argument("--version", action="store_true", help="print the version and exit")
@@ -107,8 +114,72 @@ def _mode_coverage(job: Job) -> int:
 
 
 def _mode_compile(job: Job) -> int:
-    job.err.write(f"{PROG}: error: code generation is not available yet; use --parse-only or --coverage\n")
-    return 1
+    """Lower every input to the kernel IR, then emit what --emit asks for. A kernel that cannot be
+    compiled is reported (FILE:LINE:COL) and left out; the others are still written."""
+    from cumetal.passes import lower_parsed
+
+    status = 0
+    outputs: list[tuple[str, str | bytes]] = []
+    for name, res in job.results:
+        module = lower_parsed(res, Path(name).read_bytes(), name)
+        for d in module.diagnostics:
+            job.err.write(d.format() + "\n")
+        if module.failed:
+            status = 1
+        if not module.kernels:
+            job.err.write(f"{PROG}: error: {name}: no kernel could be compiled\n")
+            status = 1
+            continue
+        try:
+            outputs.append((name, _EMITTERS[job.args.emit](module, job.args)))
+        except _EmitFailure as e:
+            job.err.write(f"{PROG}: error: {name}: {e}\n")
+            status = 1
+    if not outputs:
+        return 1
+    if len(outputs) > 1 and job.args.output:
+        job.err.write(f"{PROG}: error: -o with {len(outputs)} inputs: compile one input per output file\n")
+        return 2
+    for name, data in outputs:
+        target = job.args.output or (None if isinstance(data, str) else str(Path(name).with_suffix(".metallib")))
+        if target is None:
+            job.out.write(data)
+        elif isinstance(data, bytes):
+            Path(target).write_bytes(data)
+        else:
+            Path(target).write_text(data)
+    return status
+
+
+class _EmitFailure(Exception):
+    pass
+
+
+def _emit_ir(module, args) -> str:
+    from cumetal.ir import dump_module
+
+    return dump_module(module)
+
+
+def _emit_msl(module, args) -> str:
+    from cumetal.backends.msl import EmitError, emit_msl
+
+    try:
+        return emit_msl(module, fp64=args.fp64)
+    except EmitError as e:
+        raise _EmitFailure(f"MSL generation failed: {e}") from e
+
+
+def _emit_metallib(module, args) -> bytes:
+    from cumetal.backends.air.lower import AirLoweringError, compile_metallib
+
+    try:
+        return compile_metallib(module)
+    except AirLoweringError as e:
+        raise _EmitFailure(f"AIR generation failed: {e}") from e
+
+
+_EMITTERS = {"ir": _emit_ir, "msl": _emit_msl, "metallib": _emit_metallib}
 
 
 # name -> (handler, selected?) ; later stages add e.g. "emit" for --emit=ir|msl|metallib

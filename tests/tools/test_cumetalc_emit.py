@@ -1,0 +1,77 @@
+"""cumetalc output modes: --emit=ir|msl|metallib, per-kernel failures, exit codes."""
+
+from __future__ import annotations
+
+import io
+import pathlib
+import shutil
+
+from cumetal.backends.air.metallib import read_metallib
+from cumetal.backends.air.metallib_validate import validate_metallib
+from cumetal.ir import dump_module
+from cumetal.passes import compile_ptx
+from cumetal.tools.cumetalc import main
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+VADD = ROOT / "examples/vector_add.ptx"
+MIXED = """.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry ok_kernel(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ret;
+}
+.visible .entry hopper_only()
+{
+  .reg .b64 %rd<2>;
+  .shared .align 8 .b64 bar0;
+  mbarrier.init.shared.b64 [bar0], 32;
+  ret;
+}
+"""
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_emit_ir_is_the_kernel_ir():
+    code, out, err = run(str(VADD), "--emit=ir")
+    assert code == 0 and err == ""
+    assert out == dump_module(compile_ptx(VADD.read_bytes(), str(VADD)))
+
+
+def test_default_output_is_a_valid_metallib_next_to_the_input(tmp_path):
+    src = tmp_path / "vector_add.ptx"
+    shutil.copy(VADD, src)
+    code, out, err = run(str(src))
+    assert code == 0, err
+    data = (tmp_path / "vector_add.metallib").read_bytes()
+    assert validate_metallib(data) == []
+    assert [f.name for f in read_metallib(data).functions] == ["vector_add"]
+
+
+def test_emit_msl(tmp_path):
+    code, _, err = run(str(VADD), "--emit=msl", "-o", str(tmp_path / "k.metal"))
+    assert code == 0, err
+    assert "kernel void vector_add(" in (tmp_path / "k.metal").read_text()
+
+
+def test_unsupported_kernel_is_reported_and_the_rest_is_written(tmp_path):
+    src = tmp_path / "mixed.ptx"
+    src.write_text(MIXED)
+    code, _, err = run(str(src), "-o", str(tmp_path / "mixed.metallib"))
+    assert code == 1
+    assert f"{src}:14:3: error: kernel 'hopper_only' cannot be compiled" in err
+    assert [f.name for f in read_metallib((tmp_path / "mixed.metallib").read_bytes()).functions] == ["ok_kernel"]
+
+
+def test_no_compilable_kernel_is_an_error(tmp_path):
+    src = tmp_path / "bad.ptx"
+    src.write_text(MIXED.split(".visible .entry ok_kernel")[0] + ".visible .entry k()\n{\n  trap.foo;\n}\n")
+    code, _, err = run(str(src), "--emit=ir")
+    assert code == 1 and err
