@@ -138,3 +138,17 @@ class FnLowerer:
         self.b.cond_br(cond, then, join)
         self.goto(then)
         return then, join
+
+
+# air.* / llvm.* functions the lowering may call that Apple's compiler was NOT seen emitting
+# (reference/air-intrinsics-observed.txt); each follows Apple's naming pattern and is listed in
+# docs/air-abi.md as unverified until a Mac accepts it.
+UNVERIFIED_INTRINSICS = (
+    r"air\.atomic\.global\.(and|xor)\.u\.i32", r"air\.atomic\.global\.(min|max)\.s\.i32",
+    r"air\.atomic\.global\.max\.u\.i32", r"air\.atomic\.global\.xchg\.i32",
+    r"air\.atomic\.local\.(and|or|xor|min|max)\.[su]\.i32", r"air\.atomic\.local\.(xchg|load)\.i32",
+    r"air\.simd_(and|or|xor)\.u\.i32",
+    r"air\.(fma|sqrt|rsqrt|fabs|floor|ceil|rint|log2|tanh|exp2|sin|cos)\.f(16|64)",
+    r"air\.convert\.[fsu]\.[a-z0-9]+\.[fsu]\.f64", r"air\.convert\.f\.f64\.[su]\.i(8|16|32|64)",
+    r"llvm\.(ctlz|bitreverse)\.i(8|16|32|64)",
+)

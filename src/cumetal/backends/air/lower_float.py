@@ -138,6 +138,43 @@ def _sign_flags(k: FnLowerer, t: str, e: bc.Value) -> tuple[bc.Value, bc.Value]:
     return k.b.fcmp("ogt", e, fzero(t)), k.b.fcmp("olt", e, fzero(t))
 
 
+# Scaling used to keep residuals of tiny results out of the subnormal range (exact: powers of 2).
+SCALE = {"f16": 12, "f32": 64, "f64": 512}
+TINY = {"f16": -6, "f32": -60, "f64": -500}
+
+
+def _pow2(k: FnLowerer, t: str, e: int) -> bc.Constant:
+    return bc.const_float(llty(t), 2.0 ** e)
+
+
+def _fabs(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    return k.air(f"air.fabs.{t}", llty(t), [v])
+
+
+def _scale(k: FnLowerer, t: str, v: bc.Value, e: int) -> bc.Value:
+    return k.b.fmul(v, _pow2(k, t, e))
+
+
+# Two scalings that lift the product of the two smallest subnormals into the subnormal range.
+ZSCALE = {"f16": (12, 12), "f32": (100, 50), "f64": (1000, 75)}
+
+
+def _product_sign(k: FnLowerer, t: str, x: bc.Value, y: bc.Value) -> bc.Value:
+    """A value with the sign of the exact product x*y, nonzero iff both are nonzero (finite)."""
+    b = k.b
+    small_x = b.fcmp("olt", _fabs(k, t, x), _fabs(k, t, y))
+    small = b.select(small_x, x, y)
+    large = b.select(small_x, y, x)
+    s1, s2 = ZSCALE[t]
+    # when the rounded product is 0, the smaller factor is below 2**(emin/2): scaling cannot overflow
+    return b.fmul(_scale(k, t, _scale(k, t, small, s1), s2), large)
+
+
+def _is_tiny(k: FnLowerer, t: str, v: bc.Value, factor: int = 1) -> bc.Value:
+    """|v| < 2**(TINY*factor/2 ...): small enough that scaling by 2**SCALE stays finite."""
+    return k.b.fcmp("olt", _fabs(k, t, v), _pow2(k, t, TINY[t] if factor == 1 else -SCALE[t] // 2))
+
+
 def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Value:
     b = k.b
     if op == "fma":
@@ -161,18 +198,38 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Val
             out = b.select(b.fcmp("oeq", r, fzero(t)), from_bits(k, t, sgn), out)
         return out
     if op == "fmul":
-        e = k.air(f"air.fma.{t}", llty(t), [x, a[1], b.fneg(r)])
+        y = a[1]
+        e = k.air(f"air.fma.{t}", llty(t), [x, y, b.fneg(r)])
+        # A subnormal product's error may underflow: redo the residual with the smaller factor
+        # and r scaled by 2**SCALE (exact), which keeps its sign.
+        small_x = b.fcmp("olt", _fabs(k, t, x), _fabs(k, t, y))
+        sx = b.select(small_x, _scale(k, t, x, SCALE[t]), x)
+        sy = b.select(small_x, y, _scale(k, t, y, SCALE[t]))
+        es = k.air(f"air.fma.{t}", llty(t), [sx, sy, b.fneg(_scale(k, t, r, SCALE[t]))])
+        e = b.select(_is_tiny(k, t, r), es, e)
+        e = b.select(b.fcmp("oeq", r, fzero(t)), _product_sign(k, t, x, y), e)
         pos, neg = _sign_flags(k, t, e)
-        return apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, a[1])))
+        return apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, y)))
     if op == "fdiv":
-        rem = k.air(f"air.fma.{t}", llty(t), [b.fneg(r), a[1], x])  # x - r*y, exact
+        rem = k.air(f"air.fma.{t}", llty(t), [b.fneg(r), a[1], x])  # sign of x - r*y
+        rem_s = k.air(f"air.fma.{t}", llty(t), [b.fneg(_scale(k, t, r, SCALE[t])), a[1], _scale(k, t, x, SCALE[t])])
+        half = SCALE[t] // 2
+        scalable = b.and_(b.fcmp("olt", _fabs(k, t, x), _pow2(k, t, -half)),
+                          b.fcmp("olt", _fabs(k, t, r), _pow2(k, t, half)))
+        rem = b.select(scalable, rem_s, rem)
         flip = b.fcmp("olt", a[1], fzero(t))
         rpos, rneg = _sign_flags(k, t, rem)
         pos = b.select(flip, rneg, rpos)
         neg = b.select(flip, rpos, rneg)
-        return apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, a[1])))
+        nonzero = b.fcmp("one", a[1], fzero(t))  # x/0 is an exact infinity, not an overflow
+        fin = b.and_(b.and_(is_finite(k, t, x), is_finite(k, t, a[1])), nonzero)
+        return apply_direction(k, t, rnd, r, pos, neg, fin)
     if op == "fsqrt":
         rem = k.air(f"air.fma.{t}", llty(t), [b.fneg(r), r, x])
+        half = SCALE[t] // 2
+        rs = _scale(k, t, r, half)
+        rem_s = k.air(f"air.fma.{t}", llty(t), [b.fneg(rs), rs, _scale(k, t, x, 2 * half)])
+        rem = b.select(_is_tiny(k, t, x), rem_s, rem)
         pos, neg = _sign_flags(k, t, rem)
         return apply_direction(k, t, rnd, r, pos, neg, None)
     # fma: sign of (a*b + c) - r  ~  fma(a, b, c - r) + TwoSum error of (c - r)
@@ -180,10 +237,29 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Val
     d = b.fsub(c, r)
     bb = b.fsub(d, c)
     dlo = b.fadd(b.fsub(c, b.fsub(d, bb)), b.fsub(b.fneg(r), bb))
-    e = b.fadd(k.air(f"air.fma.{t}", llty(t), [x, a[1], d]), dlo)
+    y = a[1]
+    e = b.fadd(k.air(f"air.fma.{t}", llty(t), [x, y, d]), dlo)
+    # tiny product and small correction: the same with everything scaled by 2**SCALE (exact)
+    small_x = b.fcmp("olt", _fabs(k, t, x), _fabs(k, t, y))
+    sx = b.select(small_x, _scale(k, t, x, SCALE[t]), x)
+    sy = b.select(small_x, y, _scale(k, t, y, SCALE[t]))
+    es = b.fadd(k.air(f"air.fma.{t}", llty(t), [sx, sy, _scale(k, t, d, SCALE[t])]), _scale(k, t, dlo, SCALE[t]))
+    use_scaled = b.and_(_is_tiny(k, t, e), b.fcmp("olt", _fabs(k, t, d), _pow2(k, t, SCALE[t])))
+    e = b.select(use_scaled, es, e)
+    # c == r exactly: the error is the product alone, whose sign survives any underflow this way
+    exact_c = b.and_(b.fcmp("oeq", d, fzero(t)), b.fcmp("oeq", dlo, fzero(t)))
+    e = b.select(exact_c, _product_sign(k, t, x, y), e)
     pos, neg = _sign_flags(k, t, e)
     fin = b.and_(b.and_(is_finite(k, t, x), is_finite(k, t, a[1])), is_finite(k, t, c))
-    return apply_direction(k, t, rnd, r, pos, neg, fin)
+    out = apply_direction(k, t, rnd, r, pos, neg, fin)
+    if rnd == "rm":  # an exact zero sum is -0 unless both addends (a*b and c) are +0
+        it = ibits(t)
+        sign = k.int_of(it, SIGN[t])
+        prod_sign = b.and_(b.xor(to_bits(k, t, x), to_bits(k, t, y)), sign)
+        zsign = b.or_(prod_sign, b.and_(to_bits(k, t, c), sign))
+        exact_zero = b.and_(b.fcmp("oeq", r, fzero(t)), b.fcmp("oeq", e, fzero(t)))
+        out = b.select(exact_zero, from_bits(k, t, zsign), out)
+    return out
 
 
 def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
@@ -374,7 +450,8 @@ def lower_i2f(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     gt = "sgt" if use_signed else "ugt"
     err_pos = b.and_(b.icmp(gt, xs, back), b.xor(too_big, bc.const_int(bc.I1, 1)))
     err_neg = b.or_(b.icmp(lt, xs, back), too_big)
-    return apply_direction(k, dt, rnd, r, err_pos, err_neg, None)
+    # integers are finite: a rounded-to-nearest infinity is an overflow (capped per the mode)
+    return apply_direction(k, dt, rnd, r, err_pos, err_neg, bc.const_int(bc.I1, 1))
 
 
 def lower_fcvt(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:

@@ -100,6 +100,7 @@ def lower_shfl(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> list[bc.Value]:
     b = k.b
     t = inst.dsts[0].type
     value, bb, c, member = a
+    bb = b.and_(bb, k.i32(31))  # PTX uses the low five bits of the lane/delta operand
     lane = k.ctx.lane
     mode = inst.attrs["mode"]
     seg = b.and_(b.lshr(c, k.i32(8)), k.i32(0x1F))
