@@ -1,13 +1,15 @@
-"""Choosing the device behind the driver API: ``CUMETAL_BACKEND`` (default ``cpu``)."""
+"""Choosing the device behind the driver API: ``CUMETAL_BACKEND`` (default ``cpu``; on macOS
+with a Metal GPU the default is ``metal``)."""
 
 from __future__ import annotations
 
 import os
+import sys
 
 from cumetal.runtime.protocol import Device
 
-AVAILABLE = ("cpu",)
-PLANNED = ("metal", "air-sim", "msl-sim")
+AVAILABLE = ("cpu", "metal")
+PLANNED = ("air-sim", "msl-sim")
 
 
 class BackendError(Exception):
@@ -20,7 +22,11 @@ def backend_name() -> str:
 
 def open_device(name: str | None = None) -> Device:
     """Create the device for backend ``name`` (default: from the environment)."""
+    if name is None and not os.environ.get("CUMETAL_BACKEND", "").strip() and sys.platform == "darwin":
+        return _metal_or_cpu()
     name = name or backend_name()
+    if name == "metal":
+        return _metal()
     if name == "cpu":
         from cumetal.runtime.cpu_device import CpuDevice
 
@@ -30,3 +36,23 @@ def open_device(name: str | None = None) -> Device:
     raise BackendError(
         f"unknown CUMETAL_BACKEND={name!r}; expected one of {', '.join(AVAILABLE + PLANNED)}"
     )
+
+
+def _metal() -> Device:
+    from cumetal.runtime.metal import MetalInitError, MetalUnavailable, open_metal_device
+
+    try:
+        return open_metal_device()
+    except (MetalUnavailable, MetalInitError) as e:
+        raise BackendError(f"CUMETAL_BACKEND='metal' cannot be used: {e}") from None
+
+
+def _metal_or_cpu() -> Device:
+    """macOS without an explicit choice: Metal when it works, else the CPU device (said on stderr)."""
+    from cumetal.runtime.metal import MetalInitError, MetalUnavailable, open_metal_device
+
+    try:
+        return open_metal_device()
+    except (MetalUnavailable, MetalInitError) as e:
+        print(f"cumetal: the Metal backend cannot be used ({e}); using the CPU device", file=sys.stderr, flush=True)
+        return open_device("cpu")
