@@ -98,7 +98,7 @@ def put(ctx: Ctx, m, d: int, dt: np.dtype, res) -> None:
     else:
         r = ctx.R[d]
         if r.ndim == 0:
-            r = ctx.R[d] = np.full(ctx.n, r, dtype=dt)
+            r = ctx.R[d] = _spread(r, ctx.n)
         r[m] = res
 
 
@@ -106,8 +106,13 @@ def expand(ctx: Ctx, d: int) -> np.ndarray:
     """Register ``d`` as one value per lane (expanding a uniform register)."""
     r = ctx.R[d]
     if r.ndim == 0:
-        r = ctx.R[d] = np.full(ctx.n, r, dtype=r.dtype)
+        r = ctx.R[d] = _spread(r, ctx.n)
     return r
+
+
+def _spread(r: np.ndarray, n: int) -> np.ndarray:
+    """A uniform value as one element per lane (zeros come from calloc: pages appear on first touch)."""
+    return np.zeros(n, dtype=r.dtype) if not r else np.full(n, r, dtype=r.dtype)
 
 
 def _fix(res, dt: np.dtype, n: int) -> np.ndarray:
@@ -134,19 +139,25 @@ def _sreg(ctx: Ctx, m, name: str) -> np.ndarray:
     b = ctx.batch
     slot = ctx.slot if m is None else ctx.slot[m]
     cta = ctx.cta if m is None else ctx.cta[m]
-    tid = slot - cta * (b.wpc * 32)
     bx, by, bz = b.block
     gx, gy, gz = b.grid
     base, _, comp = name.partition(".")
+    axis = "xyz".find(comp)
+    if base in ("tid", "warpid"):
+        tid = slot - cta * (b.wpc * 32)
     if base == "tid":
-        v = {"x": tid % bx if (by, bz) != (1, 1) else tid, "y": tid // bx % by, "z": tid // (bx * by)}[comp]
+        # the component of each linear thread id, from a table of one block's threads
+        lin = np.arange(b.tpb, dtype=np.uint32)
+        table = (lin % bx, lin // bx % by, lin // (bx * by))[axis]
+        v = table[tid]
     elif base == "ntid":
-        v = {"x": bx, "y": by, "z": bz}[comp]
+        v = (bx, by, bz)[axis]
     elif base == "ctaid":
-        c = cta + b.cta0
-        v = {"x": c % gx, "y": c // gx % gy, "z": c // (gx * gy)}[comp]
+        c = np.arange(b.cta0, b.cta0 + b.nctas, dtype=np.uint64)
+        table = (c % gx, c // gx % gy, c // (gx * gy))[axis].astype(np.uint32)
+        v = table[cta]
     elif base == "nctaid":
-        v = {"x": gx, "y": gy, "z": gz}[comp]
+        v = (gx, gy, gz)[axis]
     elif base == "laneid":
         v = slot & 31
     elif base == "warpid":
