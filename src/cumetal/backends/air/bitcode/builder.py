@@ -32,7 +32,7 @@ from .instructions import (
     Switch,
     Unreachable,
 )
-from .types import I32, I64, IntType, Type
+from .types import I32, I64, VOID, IntType, Type, VoidType
 from .values import BasicBlock, ConstantInt, Value
 
 Flags = set[str] | frozenset[str] | str
@@ -50,7 +50,7 @@ class IRBuilder:
             raise RuntimeError("IRBuilder has no insertion block")
         if self.block.terminator is not None:
             raise ValueError(f"block %{self.block.name} already ends in a terminator")
-        if name and inst.type.__class__.__name__ != "VoidType":
+        if name and not isinstance(inst.type, VoidType):
             inst.name = self.block.parent.unique_local_name(name)
         inst.parent = self.block
         self.block.instructions.append(inst)
@@ -240,10 +240,11 @@ class IRBuilder:
 
     def ret(self, value: Value | None = None) -> Instruction:
         fn = self.block.parent if self.block else None
-        want = fn.ftype.ret if fn else None
-        got = value.type if value is not None else None
-        if fn is not None and (str(want) != "void" or got is not None) and want != got:
-            raise TypeError(f"ret {got or 'void'} in @{fn.name} returning {want}")
+        if fn is not None:
+            want = fn.ftype.ret
+            got = VOID if value is None else value.type
+            if want != got:
+                raise TypeError(f"ret {got} in @{fn.name} returning {want}")
         return self.insert(Ret(value))
 
     def ret_void(self) -> Instruction:
