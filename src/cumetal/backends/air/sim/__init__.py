@@ -138,6 +138,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             launch.as3_lo[i], launch.as3_hi[i] = lo, hi
         launch.nas3 = min(len(ck.as3_ranges), runtime_lib.MAX_AS3)
         launch.timeout_s = float(watchdog_s or 0.0)
+        launch.direct = int(ck.direct)
         launch.stack_size = FIBER_STACK_BASE + (stack_bytes(kernel, module) + 4095) // 4096 * 4096
         runtime_lib.runtime().sim_run(ctypes.byref(launch))
 

@@ -37,6 +37,7 @@ class CompiledKernel:
     entry: int
     arg_kinds: list[tuple[int, str | None]]  # (K_*, binding role for K_PTR)
     as3_ranges: list[tuple[int, int]]
+    direct: bool  # no barrier or SIMD-group call: threads can run as plain calls, without fibers
     compile_s: float = 0.0
 
 
@@ -109,6 +110,8 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
         host.verify()
         runtime_lib.runtime()
         missing = []
+        convergent = ("air.wg.barrier", "air.simdgroup.barrier", "air.simd_")
+        direct = not any(f.is_declaration and f.name.startswith(convergent) for f in host.functions)
         for f in host.functions:
             if not f.is_declaration or f.name.startswith("llvm."):
                 continue
@@ -134,6 +137,6 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
             if str(g.type).startswith("ptr addrspace(3)"):
                 lo = engine.get_global_value_address(g.name)
                 as3.append((lo, lo + tm.target_data.get_abi_size(g.global_value_type)))
-        ck = CompiledKernel(kernel.name, engine, entry, kinds, as3, time.perf_counter() - t0)
+        ck = CompiledKernel(kernel.name, engine, entry, kinds, as3, direct, time.perf_counter() - t0)
         _cache[key] = ck
         return ck

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <math.h>
 #include <time.h>
+#include <setjmp.h>
 #include <ucontext.h>
 #include <sys/mman.h>
 
@@ -47,6 +48,7 @@ typedef struct {
     int32_t nas3;
     double timeout_s; /* 0: none */
     uint64_t stack_size;
+    int32_t direct; /* 1: the kernel has no barrier or SIMD-group call: run threads as plain calls */
     /* outputs */
     int32_t fault;
     uint64_t fault_addr;
@@ -62,14 +64,19 @@ typedef struct {
     uint64_t val, arg, result;
     uint8_t *slots;
     uint8_t *stack;
+    int started;
+    jmp_buf jb; /* where the fiber resumes after a yield */
 } fiber;
 
 static sim_launch *L;
 static fiber *F;
 static int nfib, cur;
 static ucontext_t sched_ctx;
+static jmp_buf sched_jb; /* where a yielding fiber returns to the scheduler */
 static uint64_t ticks;
 static double deadline;
+static jmp_buf direct_exit; /* direct mode: where a faulting thread returns to */
+static int64_t last_alloc = -1; /* one-entry cache of the allocation table lookup */
 
 static double now(void) {
     struct timespec ts;
@@ -77,7 +84,13 @@ static double now(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void yield_to_scheduler(void) { swapcontext(&F[cur].ctx, &sched_ctx); }
+static void fault(int code, uint64_t addr, const char *what);
+static void yield_to_scheduler(void) {
+    if (L->direct) fault(F_INTERNAL, 0, "air-sim: barrier or SIMD-group call in a kernel run without fibers");
+    /* Switching by _setjmp/_longjmp saves no signal mask (swapcontext makes a system call each
+     * time); ucontext is only used to enter a fiber's stack the first time. */
+    if (!_setjmp(F[cur].jb)) _longjmp(sched_jb, 1);
+}
 
 static void fault(int code, uint64_t addr, const char *what) {
     if (!L->fault) {
@@ -86,8 +99,8 @@ static void fault(int code, uint64_t addr, const char *what) {
         snprintf(L->message, sizeof L->message, "%s", what);
     }
     F[cur].state = S_DONE;
-    yield_to_scheduler(); /* never resumed */
-    abort();
+    if (L->direct) _longjmp(direct_exit, 1);
+    _longjmp(sched_jb, 1); /* never resumed */
 }
 
 static void watchdog(void) {
@@ -100,6 +113,10 @@ void sim_tick(void) {
 
 /* ------------------------------------------------------------------ memory checks */
 static int in_device(uint64_t a, uint64_t n) {
+    if (last_alloc >= 0) {
+        uint64_t off = a - L->alloc_base[last_alloc], size = L->alloc_size[last_alloc];
+        if (a >= L->alloc_base[last_alloc] && off <= size && n <= size - off) return 1;
+    }
     int64_t lo = 0, hi = L->nalloc - 1, found = -1;
     while (lo <= hi) { /* last base <= a */
         int64_t mid = (lo + hi) / 2;
@@ -107,6 +124,7 @@ static int in_device(uint64_t a, uint64_t n) {
     }
     if (found < 0) return 0;
     uint64_t off = a - L->alloc_base[found], size = L->alloc_size[found];
+    last_alloc = found;
     return off <= size && n <= size - off;
 }
 
@@ -345,7 +363,9 @@ CV_H(uint8_t, u_i8) CV_H(uint16_t, u_i16) CV_H(uint32_t, u_i32) CV_H(uint64_t, u
 static void trampoline(void) {
     L->entry(F[cur].slots);
     F[cur].state = S_DONE;
-    swapcontext(&F[cur].ctx, &sched_ctx);
+    /* Switching by _setjmp/_longjmp saves no signal mask (swapcontext makes a system call each
+     * time); ucontext is only used to enter a fiber's stack the first time. */
+    if (!_setjmp(F[cur].jb)) _longjmp(sched_jb, 1);
 }
 
 static void put_u3(uint8_t *slot, uint32_t a, uint32_t b, uint32_t c) {
@@ -353,10 +373,33 @@ static void put_u3(uint8_t *slot, uint32_t a, uint32_t b, uint32_t c) {
     memcpy(slot, v, 16);
 }
 
+static void fill_slots(fiber *f, int t, uint32_t cx, uint32_t cy, uint32_t cz) {
+    uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
+    uint32_t tx = t % bx, ty = (t / bx) % by, tz = t / (bx * by);
+    for (int i = 0; i < L->nargs; i++) {
+        uint8_t *s = f->slots + 16 * i;
+        uint32_t v32 = 0;
+        switch (L->kinds[i]) {
+        case K_PTR: memcpy(s, &L->values[i], 8); continue;
+        case K_SHARED: { uint64_t p = (uint64_t)(uintptr_t)L->shared; memcpy(s, &p, 8); continue; }
+        case K_TID: put_u3(s, tx, ty, tz); continue;
+        case K_CTAID: put_u3(s, cx, cy, cz); continue;
+        case K_NTID: put_u3(s, bx, by, bz); continue;
+        case K_NCTAID: put_u3(s, L->grid[0], L->grid[1], L->grid[2]); continue;
+        case K_TINDEX: v32 = (uint32_t)t; break;
+        case K_LANE: v32 = (uint32_t)(t & 31); break;
+        case K_WARP: v32 = (uint32_t)(t >> 5); break;
+        default: break;
+        }
+        memcpy(s, &v32, 4);
+    }
+}
+
 int sim_run(sim_launch *launch) {
     L = launch;
     L->fault = F_NONE;
     L->blocks_run = 0;
+    last_alloc = -1;
     ticks = 0;
     deadline = L->timeout_s > 0 ? now() + L->timeout_s : 0;
     uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
@@ -384,36 +427,33 @@ int sim_run(sim_launch *launch) {
             f->state = S_RUN;
             f->slots = slots + (size_t)t * L->nargs * 16;
             f->stack = stacks + (size_t)t * L->stack_size;
-            uint32_t tx = t % bx, ty = (t / bx) % by, tz = t / (bx * by);
-            for (int i = 0; i < L->nargs; i++) {
-                uint8_t *s = f->slots + 16 * i;
-                uint32_t v32 = 0;
-                switch (L->kinds[i]) {
-                case K_PTR: memcpy(s, &L->values[i], 8); continue;
-                case K_SHARED: { uint64_t p = (uint64_t)(uintptr_t)L->shared; memcpy(s, &p, 8); continue; }
-                case K_TID: put_u3(s, tx, ty, tz); continue;
-                case K_CTAID: put_u3(s, cx, cy, cz); continue;
-                case K_NTID: put_u3(s, bx, by, bz); continue;
-                case K_NCTAID: put_u3(s, L->grid[0], L->grid[1], L->grid[2]); continue;
-                case K_TINDEX: v32 = (uint32_t)t; break;
-                case K_LANE: v32 = (uint32_t)(t & 31); break;
-                case K_WARP: v32 = (uint32_t)(t >> 5); break;
-                default: break;
-                }
-                memcpy(s, &v32, 4);
+            fill_slots(f, t, cx, cy, cz);
+            if (L->direct) {
+                cur = t;
+                if (!_setjmp(direct_exit)) L->entry(f->slots);
+                if (L->fault) break;
+                continue;
             }
-            getcontext(&f->ctx);
+            if (blk == 0) getcontext(&f->ctx);
             f->ctx.uc_stack.ss_sp = f->stack;
             f->ctx.uc_stack.ss_size = L->stack_size;
             f->ctx.uc_link = NULL;
+            f->started = 0;
             makecontext(&f->ctx, trampoline, 0);
         }
-        for (;;) {
-            int running = 0;
+        for (; !L->direct;) {
+            volatile int running = 0;
             for (cur = 0; cur < nfib && !L->fault; cur++) {
                 if (F[cur].state != S_RUN) continue;
                 running = 1;
-                swapcontext(&sched_ctx, &F[cur].ctx);
+                if (!_setjmp(sched_jb)) {
+                    if (!F[cur].started) {
+                        F[cur].started = 1;
+                        swapcontext(&sched_ctx, &F[cur].ctx);
+                    } else {
+                        _longjmp(F[cur].jb, 1);
+                    }
+                }
             }
             if (L->fault) break;
             int done = 1, resolved = 0, at_bar = 0;
@@ -448,6 +488,10 @@ int sim_run(sim_launch *launch) {
             }
         }
         L->blocks_run++;
+        if (!L->fault && deadline > 0 && now() > deadline) {
+            L->fault = F_TIMEOUT;
+            snprintf(L->message, sizeof L->message, "watchdog timeout");
+        }
     }
     free(F); free(slots); free(group);
     munmap(stacks, stack_total);
