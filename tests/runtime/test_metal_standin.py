@@ -305,8 +305,9 @@ class RecDevice(_Obj):
     def newLibraryWithSource_options_error_(self, source: str, options: Any, error: Any) -> tuple:  # noqa: N802
         self._log("newLibraryWithSource:options:error:", f"<{len(source)} chars>", options, error)
         self.metal.sources.append(source)
-        if self.metal.reject_source is not None:
-            return None, RecError(0, self.metal.reject_source)
+        why = self.metal.reject_source(source) if callable(self.metal.reject_source) else self.metal.reject_source
+        if why is not None:
+            return None, RecError(0, why)
         return RecLibrary(self.metal, re.findall(r"kernel void (\w+)\(", source)), None
 
     def newLibraryWithURL_error_(self, url: str, error: Any) -> tuple:  # noqa: N802
@@ -339,7 +340,7 @@ class RecordingMetal(MetalFactory):
         self.simd_width = 32
         self.cores: int | None = None
         self.max_threads: dict[str, int] = {}
-        self.reject_source: str | None = None
+        self.reject_source: Any = None  # an error text, or source -> error text | None
         self.reject_pipeline: dict[str, str] = {}
         self.hold = False
         self.fail_next: tuple[int, str] | None = None
