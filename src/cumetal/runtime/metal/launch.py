@@ -109,27 +109,31 @@ def _poke(address: int, data: bytes) -> None:
 def encode_launch(bridge: Bridge, cb: Any, arena: Arena, pipeline: Any, module: IRModule, kernel: IRFunction,
                   symbols: dict[str, tuple[int, int]], block: LaunchBlock, grid: tuple[int, int, int],
                   threads: tuple[int, int, int], dynamic_shared: int) -> None:
-    enc = bridge.compute_encoder(cb)
-    bridge.set_pipeline(enc, pipeline)
+    # Work out every binding before opening the encoder: an unknown one is refused with nothing
+    # half-encoded.
+    buffers: list[tuple[int, int | None]] = []  # (index, arena address; None: setBytes)
     shared_len = 0
     for b in abi.argument_abi(kernel, module):
         if b.kind == "threadgroup":
             shared_len = abi.shared_bytes(kernel, dynamic_shared)
-            continue
-        if b.role == "params":
-            if block.params_addr:
-                bridge.set_buffer(enc, arena.buffer, arena.offset(block.params_addr), b.index)
-            else:
-                bridge.set_bytes(enc, block.params, b.index)
+        elif b.role == "params":
+            buffers.append((b.index, block.params_addr or None))
         elif b.role == "launch_info":
-            bridge.set_buffer(enc, arena.buffer, arena.offset(block.info_addr), b.index)
+            buffers.append((b.index, block.info_addr))
         elif b.role == "printf":
-            bridge.set_buffer(enc, arena.buffer, arena.offset(block.printf_addr), b.index)
+            buffers.append((b.index, block.printf_addr))
         elif b.role == "constant":
             consts = [symbols[g.name][0] for g in module.globals.values() if g.space == "const" and g.name in symbols]
-            bridge.set_buffer(enc, arena.buffer, arena.offset(min(consts)), b.index)
-        else:  # a binding this launcher does not know: refuse rather than dispatch a broken kernel
+            buffers.append((b.index, min(consts)))
+        else:
             raise ValueError(f"argument ABI binding '{b.role}' at index {b.index} is not supported")
+    enc = bridge.compute_encoder(cb)
+    bridge.set_pipeline(enc, pipeline)
+    for index, address in buffers:
+        if address is None:
+            bridge.set_bytes(enc, block.params, index)
+        else:
+            bridge.set_buffer(enc, arena.buffer, arena.offset(address), index)
     bridge.use_resource(enc, arena.buffer, USAGE_READ | USAGE_WRITE)
     bridge.set_threadgroup_memory(enc, shared_len, abi.SHARED_INDEX)
     bridge.dispatch(enc, grid, threads)
