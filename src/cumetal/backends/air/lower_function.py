@@ -21,7 +21,6 @@ from cumetal.ir import nodes as N
 HANDLERS = {**lower_int.HANDLERS, **lower_float.HANDLERS, **lower_memory.HANDLERS, **lower_warp.HANDLERS}
 UINT3 = bc.vector(bc.I32, 3)
 RECURSIVE_STACK = 16 << 10  # local bytes per thread when the call graph is recursive
-RED_SCRATCH = "__cumetal_barrier_red"
 
 # Hidden context parameters of device functions (name, type)
 CTX_PARAMS: tuple[tuple[str, bc.Type], ...] = (
@@ -118,11 +117,11 @@ class FunctionLowering(FnLowerer):
         return self.eb.alloca(ty, align=8, name=name)
 
     def red_scratch(self) -> bc.Value:
-        g = self.m.get(RED_SCRATCH)
-        if g is None:
-            g = self.m.add_global(RED_SCRATCH, bc.array(bc.I32, 2), 3, linkage="internal",
-                                  initializer=bc.undef(bc.array(bc.I32, 2)), align=4)
-        return self.b.gep(bc.array(bc.I32, 2), g, [0, 0], inbounds=True)
+        """The 16-byte barrier-reduction scratch after the program's shared memory (abi.py)."""
+        b = self.b
+        off = b.load(bc.I32, b.gep(bc.I32, self.ctx.info, [metal_abi.INFO_TOTAL_SMEM]), align=4)
+        p = b.gep(bc.I8, self.ctx.shared, [b.zext(off, bc.I64)])
+        return b.bitcast(p, bc.ptr(bc.I32, 3))
 
     # ------------------------------------------------------------------ values
     def param_pointer_ok(self, v: N.Value) -> bool:

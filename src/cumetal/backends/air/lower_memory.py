@@ -321,57 +321,56 @@ def lower_atomic_cas(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 
 # ------------------------------------------------------------------------------------- printf
-PRINTF_ARG_BYTES = 256  # most argument bytes copied per record (CUDA's own limit is larger)
-
-
 def lower_printf(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    """Append ``{u32 record bytes, u32 argument bytes, u64 format address, arguments}`` to the
-    printf ring (buffer 2); d = 0, or -1 when the ring is full (the record is counted as dropped).
-    The argument buffer is copied from thread-local memory (where PTX's vprintf call puts it)."""
+    """Append a record to the printf ring (buffer 2) in the ABI's format (msl/printf.py):
+    ``{u32 format id + 1, u32 argument bytes, vprintf argument bytes padded to 8}`` after the
+    16-byte header ``{used, capacity, dropped, 0}``. The format must be a module string known at
+    compile time (its id indexes ``printf_formats(module)``); d = number of arguments, or -1 when
+    the record does not fit (it is then counted as dropped)."""
+    from cumetal.backends.msl.printf import (
+        PrintfError,
+        arg_layout,
+        conversions,
+        printf_formats,
+        resolve_format,
+    )
+
     b = k.b
     ctx = k.ctx
     if ctx.printf is None:
         raise k.error("printf needs the printf binding (internal ABI mismatch)")
-    fmt, args = a
-    is_local = in_window(k, args, LOCAL_WINDOW)
-    off = b.sub(args, k.i64(LOCAL_WINDOW))
-    room = b.sub(k.i64(ctx.stack_bytes), off)
-    room = b.select(b.icmp("ult", room, k.i64(PRINTF_ARG_BYTES)), room, k.i64(PRINTF_ARG_BYTES))
-    nbytes = b.select(is_local, room, k.i64(0))
-    rec = b.and_(b.add(nbytes, k.i64(16 + 7)), k.i64(~7))
-    rec32 = b.trunc(rec, bc.I32)
-    used_p = ctx.printf  # word 0: used bytes, word 1: capacity, word 2: dropped records
-    start = k.air("air.atomic.global.add.u.i32", bc.I32, [used_p, rec32, k.i32(0), k.i32(2), TRUE], kind="atomic")
-    cap = b.load(bc.I32, b.gep(bc.I32, used_p, [1]), align=4)
-    end = b.add(b.zext(start, bc.I64), rec)
-    fits = b.icmp("ule", end, b.zext(cap, bc.I64))
+    try:
+        fmt = resolve_format(k.irfn, k.irm, inst)
+        fmt_id = printf_formats(k.irm).index(fmt)
+    except PrintfError as exc:
+        raise k.error(str(exc)) from None
+    _, nbytes = arg_layout(fmt)
+    nargs = len(conversions(fmt))
+    total = 8 + (nbytes + 7) // 8 * 8
+    ring = ctx.printf
+    off = k.air("air.atomic.global.add.u.i32", bc.I32, [ring, k.i32(total), k.i32(0), k.i32(2), TRUE], kind="atomic")
+    cap = b.load(bc.I32, b.gep(bc.I32, ring, [1]), align=4)
+    end = b.add(off, k.i32(total))
+    fits = b.and_(b.icmp("ule", end, cap), b.icmp("uge", end, off))
     ok_bb, drop_bb, join = k.new_block("printf.write"), k.new_block("printf.drop"), k.new_block("printf.join")
     b.cond_br(fits, ok_bb, drop_bb)
     k.goto(drop_bb)
-    k.air("air.atomic.global.add.u.i32", bc.I32, [b.gep(bc.I32, used_p, [2]), k.i32(1), k.i32(0), k.i32(2), TRUE],
+    k.air("air.atomic.global.add.u.i32", bc.I32, [b.gep(bc.I32, ring, [2]), k.i32(1), k.i32(0), k.i32(2), TRUE],
           kind="atomic")
     b.br(join)
     k.goto(ok_bb)
-    data = b.bitcast(b.gep(bc.I32, used_p, [metal_abi.PRINTF_HEADER_BYTES // 4]), bc.ptr(bc.I8, 1))
-    base = b.gep(bc.I8, data, [b.zext(start, bc.I64)])
-    b.store(rec32, b.bitcast(base, bc.ptr(bc.I32, 1)), align=4)
-    b.store(b.trunc(nbytes, bc.I32), b.bitcast(b.gep(bc.I8, base, [4]), bc.ptr(bc.I32, 1)), align=4)
-    b.store(fmt, b.bitcast(b.gep(bc.I8, base, [8]), bc.ptr(bc.I64, 1)), align=4)
-    # copy loop over the argument bytes (local memory -> ring)
-    pre = b.block
-    loop, after = k.new_block("printf.copy"), k.new_block("printf.copied")
-    b.cond_br(b.icmp("eq", nbytes, k.i64(0)), after, loop)
-    k.goto(loop)
-    i = b.phi(bc.I64, [(k.i64(0), pre)])
-    byte = b.load(bc.I8, b.gep(bc.I8, ctx.local, [b.add(off, i)]), align=1)
-    b.store(byte, b.gep(bc.I8, base, [b.add(i, k.i64(16))]), align=1)
-    nxt = b.add(i, k.i64(1))
-    i.add_incoming(nxt, loop)
-    b.cond_br(b.icmp("ult", nxt, nbytes), loop, after)
-    k.goto(after)
+    rec = b.gep(bc.I32, ring, [b.zext(b.add(b.lshr(off, k.i32(2)), k.i32(metal_abi.PRINTF_HEADER_BYTES // 4)),
+                                      bc.I64)])
+    b.store(k.i32(fmt_id + 1), rec, align=4)
+    b.store(k.i32(nbytes), b.gep(bc.I32, rec, [1]), align=4)
+    for i in range(nbytes // 4):  # the vprintf buffer, 4 bytes at a time, from wherever it lives
+        word = by_space(k, "generic", b.add(a[1], k.i64(4 * i)),
+                        lambda sp, ad: k.b.load(bc.I32, pointer(k, sp, ad, bc.I32), align=4), bc.I32)
+        b.store(word, b.gep(bc.I32, rec, [2 + i]), align=4)
+    done = b.block
     b.br(join)
     k.goto(join)
-    return b.phi(bc.I32, [(k.i32(0), after), (k.i32(-1), drop_bb)])
+    return b.phi(bc.I32, [(k.i32(nargs), done), (k.i32(-1), drop_bb)])
 
 
 HANDLERS = {

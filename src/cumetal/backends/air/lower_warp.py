@@ -214,8 +214,9 @@ def lower_barrier(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> None:
 
 
 def lower_barrier_red(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    """Barrier + block-wide popc/and/or: two counters (true votes, participants) in a static
-    threadgroup global, reset by thread 0 between barriers."""
+    """Barrier + block-wide popc/and/or: two counters (true votes, participants) in the ABI's
+    reduction scratch (threadgroup memory at the offset launch_info word INFO_TOTAL_SMEM names),
+    reset by thread 0 between barriers."""
     b = k.b
     rop = inst.attrs["rop"]
     p = a[1]

@@ -21,7 +21,6 @@ from cumetal.backends.air.lower_function import stack_bytes
 from cumetal.backends.air.sim import runtime_lib
 from cumetal.backends.air.sim.compile import K_PTR, SimCompileError, compile_kernel
 from cumetal.backends.air.sim.runtime_lib import FAULT_NAMES, SimBuildError, SimLaunch
-from cumetal.backends.cpu.printf import format_printf
 from cumetal.backends.cpu.state import KernelFault, LaunchOutcome
 from cumetal.backends.msl import abi as metal_abi
 from cumetal.ir.nodes import Function, Module
@@ -53,24 +52,14 @@ def _cstring(memory, addr: int, limit: int = 1 << 16) -> bytes:
     return data if end < 0 else data[:end]
 
 
-def _printf_records(memory, ring: int) -> list[str]:
-    used, cap, _dropped, _ = struct.unpack("<4I", memory.read(ring, 16))
-    data = memory.read(ring + metal_abi.PRINTF_HEADER_BYTES, min(used, cap))
-    out = []
-    pos = 0
-    while pos + 16 <= len(data):
-        rec, nbytes, fmt = struct.unpack_from("<IIQ", data, pos)
-        if rec < 16:
-            break
-        args = data[pos + 16: pos + 16 + nbytes]
+def _printf_text(memory, ring: int, module: Module) -> list[str]:
+    """Decode the printf ring with the ABI's decoder (msl/printf.py), one string per launch."""
+    from cumetal.backends.msl.printf import decode_ring, printf_formats
 
-        def read(off: int, size: int, args: bytes = args) -> bytes:
-            return args[off: off + size].ljust(size, b"\0")
-
-        text, _count = format_printf(_cstring(memory, fmt), read, lambda a: _cstring(memory, a))
-        out.append(text)
-        pos += rec
-    return out
+    used, cap = struct.unpack("<2I", memory.read(ring, 8))
+    data = memory.read(ring, metal_abi.PRINTF_HEADER_BYTES + min(used, cap))
+    text, _dropped = decode_ring(data, printf_formats(module), lambda a: _cstring(memory, a))
+    return [text] if text else []
 
 
 def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
@@ -106,7 +95,8 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             memory.write(param_buf, bytes(params))
         total_shared = metal_abi.shared_bytes(kernel, dynamic_shared)
         info = metal_abi.pack_launch_info(module, params_addr=param_buf, global_addrs=symbols,
-                                          dynamic_shared=dynamic_shared, total_shared=total_shared)
+                                          dynamic_shared=dynamic_shared,
+                                          total_shared=total_shared - metal_abi.REDUCTION_SCRATCH)
         info_buf = memory.alloc(len(info))
         owned.append(info_buf)
         memory.write(info_buf, info)
@@ -143,7 +133,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
         runtime_lib.runtime().sim_run(ctypes.byref(launch))
 
         if "printf" in roles:
-            printf = _printf_records(memory, roles["printf"])
+            printf = _printf_text(memory, roles["printf"], module)
         if launch.fault:
             name = FAULT_NAMES.get(launch.fault, "illegal_instruction")
             msg = launch.message.decode(errors="replace")
