@@ -8,6 +8,7 @@ next to the numpy equivalent, plus launch latency and per-instruction interprete
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import struct
 import sys
@@ -21,6 +22,7 @@ from cumetal.backends.cpu.memory import DeviceMemory
 from cumetal.ir import Block, Const, Function, Inst, Module, Param, SymAddr
 from cumetal.passes import compile_ptx
 
+REPEAT = 3  # engine timings: best of 3 (the machine may be shared)
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "ptx" / "nvcc" / "sm80"
 
 
@@ -37,12 +39,12 @@ def _params(fn: Function, *vals) -> bytes:
     return bytes(buf)
 
 
-def _time(f, repeat: int = 1) -> float:
+def _time(f, repeat: int = 1, clock=time.perf_counter) -> float:
     best = float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = clock()
         f()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, clock() - t0)
     return best
 
 
@@ -71,7 +73,7 @@ def bench_vector_add(n: int) -> tuple[float, float]:
     a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     d = Dev()
     pa, pb, pc = d.put(a), d.put(b), d.put(np.zeros(n, np.float32))
-    t = _time(lambda: d.run(fn, mod, ((n + 255) // 256, 1, 1), (256, 1, 1), _params(fn, pa, pb, pc, n)))
+    t = _time(lambda: d.run(fn, mod, ((n + 255) // 256, 1, 1), (256, 1, 1), _params(fn, pa, pb, pc, n)), REPEAT)
     assert np.array_equal(d.get(pc, a), a + b)
     return t, _time(lambda: a + b, 5)
 
@@ -83,7 +85,7 @@ def bench_reduce(n: int) -> tuple[float, float]:
     grid = n // 512
     d = Dev()
     px, po = d.put(x), d.put(np.zeros(grid, np.float32))
-    t = _time(lambda: d.run(fn, mod, (grid, 1, 1), (256, 1, 1), _params(fn, px, po, n)))
+    t = _time(lambda: d.run(fn, mod, (grid, 1, 1), (256, 1, 1), _params(fn, px, po, n)), REPEAT)
     got = d.get(po, np.zeros(grid, np.float32)).astype(np.float64).sum()
     assert abs(got - x.astype(np.float64).sum()) < 1e-4 * n
     return t, _time(lambda: x.sum(), 5)
@@ -99,7 +101,7 @@ def bench_matmul(size: int) -> tuple[float, float]:
     pa, pb, pc = d.put(a), d.put(b), d.put(np.zeros((size, size), np.float32))
     g = (size + 15) // 16
     t = _time(lambda: d.run(fn, mod, (g, g, 1), (16, 16, 1),
-                            _params(fn, pa, pb, pc, size, size, size, 1.0, 0.0)))
+                            _params(fn, pa, pb, pc, size, size, size, 1.0, 0.0)), REPEAT)
     np.testing.assert_allclose(d.get(pc, a), a @ b, rtol=1e-4)
     return t, _time(lambda: a @ b, 3)
 
@@ -133,10 +135,13 @@ def bench_overhead() -> dict[str, float]:
     out = d.put(np.zeros(1, np.uint32))
     res = {}
     for lanes in (32, 1 << 16):
-        t = _time(lambda lanes=lanes: d.run(fn, mod, (lanes // 32, 1, 1), (32, 1, 1), struct.pack("<Q", out)), 3)
-        res[lanes] = t
-    return {"block_inst_ns": res[32] / k * 1e9,
-            "lane_inst_ns": res[1 << 16] / (k * (1 << 16)) * 1e9}
+        for clock in (time.perf_counter, time.process_time):
+            res[lanes, clock] = _time(lambda lanes=lanes: d.run(fn, mod, (lanes // 32, 1, 1), (32, 1, 1),
+                                                                struct.pack("<Q", out)), 3, clock)
+    wall, cpu = time.perf_counter, time.process_time
+    return {"block_inst_ns": res[32, wall] / k * 1e9, "block_inst_cpu_ns": res[32, cpu] / k * 1e9,
+            "lane_inst_ns": res[1 << 16, wall] / (k * (1 << 16)) * 1e9,
+            "lane_inst_cpu_ns": res[1 << 16, cpu] / (k * (1 << 16)) * 1e9}
 
 
 def bench_empty_launch(n: int = 300) -> float:
@@ -158,7 +163,7 @@ def main() -> None:
     n = 1 << (16 if args.quick else 24)
     size = 64 if args.quick else 512
     print(f"# CPU engine benchmark — {platform.processor() or platform.machine()}, Python {sys.version.split()[0]}, "
-          f"numpy {np.__version__}")
+          f"numpy {np.__version__}, load average {os.getloadavg()[0]:.1f}, best of {REPEAT}")
     print("| workload | engine | numpy | ratio |")
     print("|---|---|---|---|")
     for label, (t, tn) in (
@@ -170,8 +175,10 @@ def main() -> None:
     lat = bench_empty_launch()
     print(f"| empty kernel launch (1 thread) | {lat * 1e6:.0f} us | - | - |")
     ov = bench_overhead()
-    print(f"| interpreter overhead per block-instruction (one IR op, 32 lanes) | {ov['block_inst_ns']:.0f} ns | - | - |")
-    print(f"| cost per lane-instruction (i32 add, 65536 lanes) | {ov['lane_inst_ns']:.2f} ns | - | - |")
+    print(f"| interpreter overhead per block-instruction (one IR op, 32 lanes) | {ov['block_inst_ns']:.0f} ns "
+          f"(CPU {ov['block_inst_cpu_ns']:.0f} ns) | - | - |")
+    print(f"| cost per lane-instruction (i32 add, 65536 lanes) | {ov['lane_inst_ns']:.2f} ns "
+          f"(CPU {ov['lane_inst_cpu_ns']:.2f} ns) | - | - |")
 
 
 if __name__ == "__main__":

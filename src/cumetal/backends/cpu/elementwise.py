@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from cumetal.backends.cpu import floats as F
+from cumetal.backends.cpu import nanrules
 from cumetal.backends.cpu.dtypes import SDT, UDT
 from cumetal.ir import types as T
 from cumetal.ir.nodes import Inst
@@ -60,11 +61,10 @@ def _divrem(a: np.ndarray, b: np.ndarray, t: str, signed: bool, want_rem: bool) 
     a, b = np.broadcast_arrays(np.asarray(a, dtype=dt), np.asarray(b, dtype=dt))
     zero = b == 0
     one = dt.type(1)
+    ones = dt.type(T.mask(t))  # x/0 and x%0 give all ones (NVIDIA hardware, signed and unsigned)
     if not signed:
         bs = np.where(zero, one, b)
-        if want_rem:
-            return np.where(zero, a, a % bs)
-        return np.where(zero, dt.type(T.mask(t)), a // bs)
+        return np.where(zero, ones, a % bs if want_rem else a // bs)
     n = _bits_of(t)
     sb = dt.type(1 << (n - 1))
     an, bn = (a & sb) != 0, (b & sb) != 0
@@ -74,10 +74,10 @@ def _divrem(a: np.ndarray, b: np.ndarray, t: str, signed: bool, want_rem: bool) 
     if want_rem:
         r = ua % ub
         r = np.where(an, (~r) + one, r)
-        return np.where(zero, a, r)
+        return np.where(zero, ones, r)
     q = ua // ub
     q = np.where(an != bn, (~q) + one, q)
-    return np.where(zero, np.where(an, one, dt.type(T.mask(t))), q)
+    return np.where(zero, ones, q)
 
 
 def _shift(a: np.ndarray, amt: np.ndarray, t: str, kind: str) -> np.ndarray:
@@ -157,6 +157,14 @@ def _minmax(a: np.ndarray, b: np.ndarray, t: str, signed: bool, is_max: bool) ->
 # ----------------------------------------------------------------------------- dispatcher
 def elementwise_fn(inst: Inst) -> Fn:
     """The numpy implementation of one elementwise instruction."""
+    f = _elementwise(inst)
+    if inst.op in nanrules.PRIORITY and inst.dsts and inst.dsts[0].type == "f64":
+        op = inst.op
+        return lambda *xs: nanrules.f64_result(op, f(*xs), xs)
+    return f
+
+
+def _elementwise(inst: Inst) -> Fn:
     op, at = inst.op, inst.attrs
     d = inst.dsts[0].type if inst.dsts else None
     a0 = inst.args[0].type if inst.args else None

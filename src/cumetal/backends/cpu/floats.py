@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from cumetal.backends.cpu import nanrules
 from cumetal.backends.cpu.dtypes import CANON_NAN, FDT, UDT
 
 F64 = np.float64
@@ -473,6 +474,17 @@ def frint(a: np.ndarray, t: str, mode: str) -> np.ndarray:
 
 
 def fcvt(a: np.ndarray, src: str, dst: str, mode: str) -> np.ndarray:
+    out = _fcvt(a, src, dst, mode)
+    if src != dst:
+        nan = np.isnan(to_f64(a, src))
+        if nan.any():
+            special = nanrules.convert_nan(a, src, dst)
+            if special is not None:
+                out = np.where(nan, special, out).astype(out.dtype)
+    return out
+
+
+def _fcvt(a: np.ndarray, src: str, dst: str, mode: str) -> np.ndarray:
     if src == dst:
         return canon(np.array(a, copy=True), np.isnan(to_f64(a, src)), src)
     x = to_f64(a, src)
@@ -515,8 +527,8 @@ def f2i(a: np.ndarray, src: str, dst_bits: int, signed: bool, mode: str) -> np.n
     else:
         lo_v, hi_lim = 0.0, 2.0 ** dst_bits
         maxint, minint = (1 << dst_bits) - 1, 0
-    over = v >= hi_lim
-    under = v < lo_v
+    over = (v >= hi_lim) & ~nan
+    under = (v < lo_v) & ~nan
     safe = np.where(nan | over | under, 0.0, v)
     udt = np.dtype(f"u{max(1, dst_bits // 8)}")
     if signed:
@@ -525,6 +537,9 @@ def f2i(a: np.ndarray, src: str, dst_bits: int, signed: bool, mode: str) -> np.n
         out = safe.astype(np.uint64).astype(udt)
     out = np.where(over, udt.type(maxint & ((1 << dst_bits) - 1)), out)
     out = np.where(under, udt.type(minint & ((1 << dst_bits) - 1)), out)
+    nan_val = nanrules.f2i_nan(src, dst_bits)
+    if nan_val and nan.any():
+        out = np.where(nan, udt.type(nan_val), out)
     return out
 
 
