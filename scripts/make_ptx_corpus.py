@@ -5,7 +5,7 @@ The PTX is committed, so the tests never need these compilers; this script is ho
 to remake it. Compilers and what they compile:
 
 * nvcc 13.0 (/usr/local/bin/nvcc): every ``tests/corpus/cuda/*.cu`` for sm_80 and sm_90, subsets for
-  sm_75 / sm_86 and with ``-lineinfo`` / ``-use_fast_math`` / ``-rdc=true`` / ``-G``;
+  sm_75 / sm_86 and with ``-lineinfo`` / ``-use_fast_math`` / ``-rdc=true`` / ``-G`` / ``-Xcicc -O0``;
 * NVRTC 13.0 (pip wheels): a subset, ``--gpu-architecture=compute_80`` (and a few compute_90);
 * clang-19 (apt) with the CUDA 13 headers: every ``.cu`` it accepts, sm_80 at -O2 plus -O0, -g and
   sm_90 subsets; and SDK-free through the self-written ``tests/corpus/cuda/clang_rt/cumetal_rt.h``;
@@ -76,6 +76,9 @@ NVCC_RDC = [
 NVCC_DEBUG = [
     "vector_add", "warp_shuffle", "device_functions", "struct_by_value", "histogram", "scan", "coop_groups_tile",
     "half_math", "atomics_scoped", "tiled_matmul", "printf_kernel", "wmma_gemm",
+]
+NVCC_DEVICE_O0 = [  # -Xcicc -O0: unoptimised device code (plain -O0 only changes host code)
+    "vector_add", "device_functions", "struct_by_value", "atomics_int", "warp_partial_mask", "tiled_matmul",
 ]
 NVRTC_80 = [
     "vector_add", "saxpy_templates", "transpose_2d", "stencil_3d", "shared_dynamic", "reduce_shared",
@@ -185,6 +188,7 @@ def gen_nvcc(corpus: Corpus) -> None:
     plan += [("sm80_fastmath", s, ["-arch=sm_80", "-use_fast_math"]) for s in NVCC_FAST_MATH]
     plan += [("rdc", s, [f"-arch=sm_{max(80, min_sm(srcs[s]))}", "-rdc=true"]) for s in NVCC_RDC]
     plan += [("sm80_G", s, ["-arch=sm_80", "-G"]) for s in NVCC_DEBUG]
+    plan += [("sm80_O0", s, ["-arch=sm_80", "-Xcicc", "-O0"]) for s in NVCC_DEVICE_O0]
     for variant, stem, flags in plan:
         path = srcs[stem]
         src_rel = str(path.relative_to(CORPUS))
