@@ -350,7 +350,7 @@ def gen_numba(corpus: Corpus) -> None:
 
     from numba import cuda
 
-    version = f"numba-cuda {dist_version('numba-cuda')}, NVVM {'.'.join(map(str, cuda.cudadrv.nvvm.NVVM().get_version()))}"
+    version = f"numba-cuda {dist_version('numba-cuda')}, nvidia-nvvm {dist_version('nvidia-nvvm')}"
     path = PY_SRC / "numba_kernels.py"
     mod = load_module(path)
     for case in mod.CASES:
