@@ -51,6 +51,32 @@ def canon(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
     return k.b.select(is_nan(k, t, v), k.const(t, CANON[t]), v)
 
 
+# f64 NaN results follow NVIDIA hardware (the IR's rule, measured by the PTX sweep): a NaN operand
+# propagates, quieted, sign and payload kept, chosen by a per-op priority; a NaN made from
+# non-NaN operands is 0xFFF8000000000000.
+F64_NAN_PRIORITY = {"fadd": (1, 0), "fsub": (1, 0), "fmul": (1, 0), "fmin": (1, 0), "fmax": (1, 0),
+                    "fdiv": (0, 1), "fma": (1, 2, 0), "fsqrt": (0,), "frint": (0,), "fapprox": (0, 1)}
+F64_DEFAULT_NAN = 0xFFF8000000000000
+F64_QUIET = 1 << 51
+
+
+def f64_nan(k: FnLowerer, op: str, r: bc.Value, args: list[bc.Value]) -> bc.Value:
+    """``r`` (f64) with a NaN result replaced by the hardware's NaN for ``op``."""
+    b = k.b
+    res: bc.Value = k.const("f64", F64_DEFAULT_NAN)
+    for i in reversed(F64_NAN_PRIORITY.get(op, (0,))):
+        if i < len(args):
+            a = args[i]
+            quiet = b.bitcast(b.or_(b.bitcast(a, bc.I64), k.i64(F64_QUIET)), bc.DOUBLE)
+            res = b.select(b.fcmp("uno", a, a), quiet, res)
+    return b.select(b.fcmp("uno", r, r), res, r)
+
+
+def nan_result(k: FnLowerer, t: str, op: str, r: bc.Value, args: list[bc.Value]) -> bc.Value:
+    """The IR's NaN result: f64 per ``f64_nan``, other formats the canonical NaN."""
+    return f64_nan(k, op, r, args) if t == "f64" else canon(k, t, r)
+
+
 def bf16_to_f32(k: FnLowerer, v: bc.Value) -> bc.Value:
     return k.b.bitcast(k.b.shl(k.b.zext(v, bc.I32), k.i32(16)), bc.FLOAT)
 
@@ -269,7 +295,7 @@ def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         wide = [bf16_to_f32(k, x) for x in a]
         r = _arith(k, "f32", inst.op, "rn" if inst.op != "fma" else rnd, wide)
         return f32_to_bf16(k, r, "rn" if inst.op == "fma" else rnd)
-    return canon(k, t, _arith(k, t, inst.op, rnd, a))
+    return nan_result(k, t, inst.op, _arith(k, t, inst.op, rnd, a), a)
 
 
 # ------------------------------------------------------------------------------ sign and tests
@@ -335,6 +361,8 @@ def lower_fminmax(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         r = b.select(xn, y, b.select(yn, x, r))
         r = b.select(b.and_(xn, yn), k.const(wt, CANON[wt]), r)
     del it
+    if t == "f64":
+        return f64_nan(k, inst.op, r, [x, y])
     return f32_to_bf16(k, r) if t == "bf16" else r
 
 
@@ -358,7 +386,7 @@ def lower_fapprox(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         r = k.air(f"{name}.{wt}", llty(wt), [x])
     else:
         raise k.error(f"approximate function {fn!r} has no AIR lowering")
-    return f32_to_bf16(k, r) if t == "bf16" else canon(k, wt, r)
+    return f32_to_bf16(k, r) if t == "bf16" else nan_result(k, wt, "fapprox", r, [x])
 
 
 # ---------------------------------------------------------------------------------- conversions
@@ -383,7 +411,7 @@ def lower_frint(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     t = inst.dsts[0].type
     wt, x = _widen(k, t, a[0])
     r = round_integral(k, wt, _rnd(inst), x)
-    return f32_to_bf16(k, r) if t == "bf16" else canon(k, wt, r)
+    return f32_to_bf16(k, r) if t == "bf16" else nan_result(k, wt, "frint", r, [x])
 
 
 def _int_bounds(t: str, signed: bool) -> tuple[int, int]:
@@ -415,7 +443,9 @@ def lower_f2i(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         v = b.trunc(v, llty(dt))
     v = b.select(below, k.int_of(dt, lo), v)
     v = b.select(above, k.int_of(dt, hi), v)
-    return b.select(nan, k.int_of(dt, 0), v)
+    # NaN: 0 into <= 32 bits from f32/f16/bf16; 1 << (bits - 1) from f64 or into 64 bits (NVIDIA)
+    nan_value = 1 << (T.bits(dt) - 1) if (st == "f64" or T.bits(dt) == 64) else 0
+    return b.select(nan, k.int_of(dt, nan_value), v)
 
 
 def lower_i2f(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
@@ -455,6 +485,43 @@ def lower_i2f(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 
 def lower_fcvt(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    dt = inst.dsts[0].type
+    st = inst.args[0].type
+    r = _fcvt(k, inst, a)
+    if st == dt:
+        return r
+    special = _convert_nan(k, st, dt, a[0])
+    return r if special is None else k.b.select(is_nan(k, st, a[0]), special, r)
+
+
+def _convert_nan(k: FnLowerer, st: str, dt: str, x: bc.Value) -> bc.Value | None:
+    """NVIDIA's NaN of a float conversion (the IR's rule), or None for dt's canonical NaN:
+    f64 -> f32/f16: quiet NaN with the sign; f32/f16/bf16 -> f64: payload kept and quieted;
+    bf16 -> f32: the exact bit widening."""
+    b = k.b
+    if st == "f64" and dt in ("f32", "f16"):
+        sign = b.lshr(b.bitcast(x, bc.I64), k.i64(63))
+        if dt == "f32":
+            return b.bitcast(b.or_(k.i32(0x7FC00000), b.shl(b.trunc(sign, bc.I32), k.i32(31))), bc.FLOAT)
+        bits16 = b.or_(k.int_of("i16", 0x7E00), b.shl(b.trunc(sign, bc.I16), k.int_of("i16", 15)))
+        return b.bitcast(bits16, bc.HALF)
+    if dt == "f64" and st in ("f32", "f16", "bf16"):
+        width, man_bits = {"f32": (32, 23), "f16": (16, 10), "bf16": (32, 23)}[st]
+        raw = to_bits(k, st, x)
+        wide = b.zext(raw, bc.I64)
+        if st == "bf16":
+            wide = b.shl(wide, k.i64(16))
+        sign = b.and_(b.lshr(wide, k.i64(width - 1)), k.i64(1))
+        man = b.and_(wide, k.i64((1 << man_bits) - 1))
+        bits = b.or_(b.or_(b.shl(sign, k.i64(63)), k.i64(0x7FF0000000000000 | F64_QUIET)),
+                     b.shl(man, k.i64(52 - man_bits)))
+        return b.bitcast(bits, bc.DOUBLE)
+    if st == "bf16" and dt == "f32":
+        return b.bitcast(b.shl(b.zext(x, bc.I32), k.i32(16)), bc.FLOAT)
+    return None
+
+
+def _fcvt(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     dt = inst.dsts[0].type
     st = inst.args[0].type
     rnd = _rnd(inst)

@@ -73,22 +73,22 @@ def lower_divrem(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     ones = k.int_of(t, -1)
     is_zero = k.b.icmp("eq", y, zero)
     signed = bool(inst.attrs.get("signed"))
+    # x/0 and x%0 give all ones, signed or not (NVIDIA hardware, as the IR defines)
     if not signed:
         safe = k.b.select(is_zero, one, y)
         if inst.op == "div":
             return k.b.select(is_zero, ones, k.b.udiv(x, safe))
-        return k.b.select(is_zero, x, k.b.urem(x, safe))
+        return k.b.select(is_zero, ones, k.b.urem(x, safe))
     # -1 divisors are handled apart: INT_MIN / -1 overflows in LLVM (undefined), here it wraps.
     is_m1 = k.b.icmp("eq", y, ones)
     safe = k.b.select(k.b.or_(is_zero, is_m1), one, y)
     if inst.op == "div":
         q = k.b.sdiv(x, safe)
         q = k.b.select(is_m1, k.b.sub(zero, x), q)
-        by_zero = k.b.select(k.b.icmp("slt", x, zero), one, ones)  # NVIDIA: x/0 = x<0 ? 1 : -1
-        return k.b.select(is_zero, by_zero, q)
+        return k.b.select(is_zero, ones, q)
     r = k.b.srem(x, safe)
     r = k.b.select(is_m1, zero, r)
-    return k.b.select(is_zero, x, r)
+    return k.b.select(is_zero, ones, r)
 
 
 def lower_mulhi(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
