@@ -217,7 +217,7 @@ L_cm4:                                            ; preds = %L_L__BB0_3
   %73 = select i1 %72, i32 1, i32 %69
   %74 = srem i32 %68, %73
   %75 = select i1 %71, i32 0, i32 %74
-  %76 = select i1 %70, i32 %68, i32 %75
+  %76 = select i1 %70, i32 -1, i32 %75
   store i32 %76, i32* %r17, align 4
   %77 = load i32, i32* %r17, align 4
   %78 = icmp uge i32 2, 32
