@@ -98,6 +98,8 @@ def ref_bits(t: str, mode: str, op: str, *xs: int) -> int:
     v = [value(x, t) for x in xs]
     if any(math.isnan(x) for x in v):
         return nan_result(t, op, xs)
+    if op == "fma" and math.isinf(v[2]) and math.isfinite(v[0]) and math.isfinite(v[1]):
+        return encode(v[2], t)  # the exact product is finite, however large
     if any(math.isinf(x) for x in v) or (op == "fdiv" and v[1] == 0) or (op == "fsqrt" and v[0] < 0):
         with np.errstate(all="ignore"):
             a = [np.float64(x) for x in v]

@@ -82,6 +82,7 @@ def test_fma_f64_ties_and_cancellation(mode: str) -> None:
         cases.append((a, b, -(a * b)))  # massive cancellation: the result is the product's error
         cases.append((a, -b, float(rng.normal()) * 2.0 ** int(rng.integers(-1070, -1000))))  # subnormal c
         cases.append((2.0 ** -540 * a, 2.0 ** -530 * b, 0.0))  # product in the subnormal range
+        cases.append((1.7e308, -2.3e100 * b, float("inf")))  # product overflows f64 but is finite
     ins = [np.array([_bits(x[i], "f64") for x in cases], dtype=np.uint64) for i in range(3)]
     _check("f64", mode, "fma", ins)
 

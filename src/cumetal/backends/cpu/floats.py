@@ -389,6 +389,8 @@ def _fma64(x: np.ndarray, y: np.ndarray, z: np.ndarray, mode: str) -> np.ndarray
     # exact products (x or y zero) and non-finite operands: IEEE special-value rules
     if special.any():
         sp = x * y + z
+        # a finite product that overflows f64 is still finite: an infinite c decides alone
+        sp = np.where(np.isfinite(x) & np.isfinite(y) & np.isinf(z), z, sp)
         if mode == "rm":
             pz = x * y
             zero = (sp == 0) & ~(np.isnan(pz))
