@@ -218,7 +218,11 @@ def check_parse(name: str, data: bytes | str, strict: bool = False) -> list[str]
     elapsed = time.perf_counter() - t0
     if elapsed > PER_INPUT_SECONDS:
         problems.append(f"{name}: took {elapsed:.1f} s")
+    raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
+    max_line = raw.count(b"\n") + raw.count(b"\r") + 2  # generous: CR, CRLF or LF line ends
     for d in res.diagnostics:
+        if not 0 <= d.loc.line <= max_line or d.loc.col < 0:
+            problems.append(f"{name}: diagnostic at impossible place {d.loc.line}:{d.loc.col}: {d.message[:100]}")
         try:
             text = d.format()
         except Exception as e:
