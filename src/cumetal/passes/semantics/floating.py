@@ -62,12 +62,18 @@ def _elementwise(ctx: Ctx, ins: ast.Instruction, nargs: int, fn: Callable[[list[
     ctx.write(ins.operands[0], fn(args, ir_type(t)), t)
 
 
+def _ftz_attr(ins: ast.Instruction, t: str) -> dict:
+    """The op-level .ftz (exact-result tininess test, ops.py); the separate ftz ops around the op
+    stay, so a back end that only implements those still flushes inputs and rounded results."""
+    return {"ftz": True} if "ftz" in ins.fields and t in ("f32", "f16") else {}
+
+
 def float_binary(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
     rnd = rounding(ins)
 
     def f(args: list[Value], t: str) -> Value:
         a, b = (_ftz(ctx, ins, x) for x in args)
-        return _finish(ctx, ins, ctx.emit(op, t, a, b, rnd=rnd))
+        return _finish(ctx, ins, ctx.emit(op, t, a, b, rnd=rnd, **_ftz_attr(ins, t)))
 
     _elementwise(ctx, ins, 2, f)
 
@@ -77,7 +83,7 @@ def float_fma(ctx: Ctx, ins: ast.Instruction) -> None:
 
     def f(args: list[Value], t: str) -> Value:
         a, b, c = (_ftz(ctx, ins, x) for x in args)
-        return _finish(ctx, ins, ctx.emit("fma", t, a, b, c, rnd=rnd))
+        return _finish(ctx, ins, ctx.emit("fma", t, a, b, c, rnd=rnd, **_ftz_attr(ins, t)))
 
     _elementwise(ctx, ins, 3, f)
 
@@ -112,7 +118,7 @@ def float_div(ctx: Ctx, ins: ast.Instruction) -> None:
         a, b = (_ftz(ctx, ins, x) for x in args)
         if mode in ("approx", "full"):
             return _ftz(ctx, ins, ctx.emit("fapprox", t, a, b, fn="div" if mode == "full" else "div_approx"))
-        return _ftz(ctx, ins, ctx.emit("fdiv", t, a, b, rnd=mode))
+        return _ftz(ctx, ins, ctx.emit("fdiv", t, a, b, rnd=mode, **_ftz_attr(ins, t)))
 
     _elementwise(ctx, ins, 2, f)
 
@@ -153,7 +159,7 @@ def _rcp(ctx: Ctx, ins: ast.Instruction) -> None:
         r = ctx.emit("fapprox", t, a, fn="rcp")
     else:
         one = Const.float(t, 1.0)
-        r = ctx.emit("fdiv", t, one, a, rnd=rounding(ins))
+        r = ctx.emit("fdiv", t, one, a, rnd=rounding(ins), **_ftz_attr(ins, t))
     ctx.write(ins.operands[0], _ftz(ctx, ins, r), t)
 
 
@@ -164,7 +170,7 @@ def _sqrt(ctx: Ctx, ins: ast.Instruction) -> None:
     if "approx" in ins.mods:
         r = ctx.emit("fapprox", t, a, fn="sqrt")
     else:
-        r = ctx.emit("fsqrt", t, a, rnd=rounding(ins))
+        r = ctx.emit("fsqrt", t, a, rnd=rounding(ins), **_ftz_attr(ins, t))
     ctx.write(ins.operands[0], _ftz(ctx, ins, r), t)
 
 

@@ -179,7 +179,8 @@ def _atomic(ctx: Ctx, ins: ast.Instruction, has_result: bool) -> None:
             aop = "exch"
         else:
             raise LoweringError(f"atomic .{op} on .{t} is not supported")
-        r = ctx.emit("atomic", it, addr, b, space=eff_space, aop=aop)
+        extra = {"ftz": True} if aop == "fadd" and t == "f32" else {}  # atom.add.f32 flushes (PTX ISA)
+        r = ctx.emit("atomic", it, addr, b, space=eff_space, aop=aop, **extra)
     if has_result:
         ctx.write(ins.operands[0], r, t)
 
