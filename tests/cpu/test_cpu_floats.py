@@ -211,8 +211,15 @@ def test_canonical_nan_and_payload_rules() -> None:
     qnan_payload = np.array([0x7FC01234, 0xFFC00001], dtype=np.uint32)
     one = np.uint32(0x3F800000)
     assert F.fadd(qnan_payload, one, "f32", "rn").tolist() == [0x7FFFFFFF, 0x7FFFFFFF]
-    assert F.fneg(qnan_payload, "f32").tolist() == [0xFFC01234, 0x7FC00001]  # payload kept
-    assert F.fabs(qnan_payload, "f32").tolist() == [0x7FC01234, 0x7FC00001]
+    # hardware: f32 neg/abs of a NaN give the canonical NaN; f64 keeps the NaN, quieted, sign unchanged
+    assert F.fneg(qnan_payload, "f32").tolist() == [0x7FFFFFFF, 0x7FFFFFFF]
+    assert F.fabs(qnan_payload, "f32").tolist() == [0x7FFFFFFF, 0x7FFFFFFF]
+    assert F.fneg(np.array([0x3F800000], dtype=np.uint32), "f32").tolist() == [0xBF800000]
+    from cumetal.backends.cpu.elementwise import elementwise_fn
+    from cumetal.ir import Inst, Var
+    neg64 = elementwise_fn(Inst("fneg", (Var(0, "f64"),), (Var(1, "f64"),)))
+    assert neg64(np.array([0xFFF0000000000001, 0x3FF0000000000000], dtype=np.uint64)).tolist() == [
+        0xFFF8000000000001, 0xBFF0000000000000]
     inf = np.array([0x7F800000], dtype=np.uint32)
     assert F.fsub(inf, inf, "f32", "rn").tolist() == [0x7FFFFFFF]
 
@@ -248,3 +255,21 @@ def test_struct_reference_self_check() -> None:
     for v in (1.0, -2.5, 2.0 ** -149, 65504.0):
         assert value(encode(v, "f32"), "f32") == v
     assert struct.pack("<f", value(encode(1.5, "bf16"), "bf16")) == struct.pack("<f", 1.5)
+
+
+def test_ftz_attribute_flushes_inputs_and_tiny_exact_results() -> None:
+    from cumetal.backends.cpu.elementwise import elementwise_fn
+    from cumetal.ir import Inst, Var
+
+    def op(name: str, t: str, n: int, **attrs):
+        return elementwise_fn(Inst(name, (Var(0, t),), tuple(Var(i + 1, t) for i in range(n)), attrs))
+    u = np.uint32
+    mul = op("fmul", "f32", 2, rnd="rn", ftz=True)
+    # exact product just below the smallest normal rounds up to it in IEEE, but is tiny before rounding
+    a = np.array([0x00800000, 0x80800000, 0x00000010, 0x3F800000], dtype=u)
+    b = np.array([0x3F7FFFFF, 0x3F7FFFFF, 0x3F800000, 0x00800000], dtype=u)
+    assert mul(a, b).tolist() == [0, 0x80000000, 0, 0x00800000]
+    assert op("fmul", "f32", 2, rnd="rn")(a, b).tolist()[:2] == [0x00800000, 0x80800000]  # no ftz: IEEE
+    add = op("fadd", "f32", 2, rnd="rn", ftz=True)
+    assert add(np.array([0x00000005], dtype=u), np.array([0x00800000], dtype=u)).tolist() == [0x00800000]
+    assert add(np.array([0x00C00000], dtype=u), np.array([0x80800000], dtype=u)).tolist() == [0]

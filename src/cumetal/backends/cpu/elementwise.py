@@ -158,10 +158,24 @@ def _minmax(a: np.ndarray, b: np.ndarray, t: str, signed: bool, is_max: bool) ->
 def elementwise_fn(inst: Inst) -> Fn:
     """The numpy implementation of one elementwise instruction."""
     f = _elementwise(inst)
-    if inst.op in nanrules.PRIORITY and inst.dsts and inst.dsts[0].type == "f64":
+    t = inst.dsts[0].type if inst.dsts else None
+    if inst.attrs.get("ftz") and inst.op in _FTZ_OPS and t in ("f32", "f16", "bf16"):
+        f = _with_ftz(inst.op, f, t)
+    if inst.op in nanrules.PRIORITY and t == "f64":
         op = inst.op
         return lambda *xs: nanrules.f64_result(op, f(*xs), xs)
     return f
+
+
+_FTZ_OPS = frozenset({"fadd", "fsub", "fmul", "fdiv", "fma", "fsqrt"})
+
+
+def _with_ftz(op: str, f: Fn, t: str) -> Fn:
+    """The op with PTX .ftz: subnormal operands read as zero, tiny exact results become zero."""
+    def run(*xs):
+        flushed = [F.ftz(x, t) for x in xs]
+        return F.ftz_result(op, f(*flushed), flushed, t)
+    return run
 
 
 def _elementwise(inst: Inst) -> Fn:

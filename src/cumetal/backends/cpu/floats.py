@@ -245,17 +245,60 @@ def fadd(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
 
 
 def fsub(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
-    return fadd(a, fneg(b, t), t, mode)
+    return fadd(a, flip_sign(b), t, mode)
 
 
-def fneg(a: np.ndarray, t: str) -> np.ndarray:
+def flip_sign(a: np.ndarray) -> np.ndarray:
     a = np.asarray(a)
     return a ^ a.dtype.type(1 << (8 * a.dtype.itemsize - 1))
 
 
+def fneg(a: np.ndarray, t: str) -> np.ndarray:
+    """Sign flipped; a NaN becomes the canonical NaN (f64 NaNs: see nanrules.f64_result)."""
+    return _nan_canon_narrow(flip_sign(a), a, t)
+
+
 def fabs(a: np.ndarray, t: str) -> np.ndarray:
     a = np.asarray(a)
-    return a & a.dtype.type((1 << (8 * a.dtype.itemsize - 1)) - 1)
+    return _nan_canon_narrow(a & a.dtype.type((1 << (8 * a.dtype.itemsize - 1)) - 1), a, t)
+
+
+def _nan_canon_narrow(out: np.ndarray, a: np.ndarray, t: str) -> np.ndarray:
+    if t == "f64":
+        return out
+    return canon(out, np.isnan(to_f64(a, t)), t)
+
+
+MIN_NORMAL = {"f32": 2.0 ** -126, "f16": 2.0 ** -14, "bf16": 2.0 ** -126, "f64": 2.0 ** -1022}
+
+
+def ftz_result(op: str, out: np.ndarray, args: list, t: str) -> np.ndarray:
+    """PTX .ftz on a result: zero (keeping the sign) where the *exact* result is below the
+    smallest normal — NVIDIA detects tininess before rounding. ``args`` are the flushed operands."""
+    xs = [to_f64(a, t) for a in args]
+    lim = MIN_NORMAL[t]
+    if op in ("fadd", "fsub", "fma"):
+        if op == "fma":
+            hi, lo = two_sum(xs[0] * xs[1], xs[2])
+        else:
+            hi, lo = two_sum(xs[0], -xs[1] if op == "fsub" else xs[1])
+    elif op == "fmul":
+        hi, lo = xs[0] * xs[1], 0.0
+    elif op == "fdiv":
+        hi = xs[0] / xs[1]
+        p, pe = two_prod(hi, xs[1])
+        rem = (xs[0] - p) - pe
+        lo = np.where(xs[1] < 0, -rem, rem)
+    else:
+        return out
+    ah = np.abs(hi)
+    lo = np.where(np.isfinite(lo), lo, 0.0)
+    tiny = (ah < lim) | ((ah == lim) & (np.sign(lo) == -np.sign(hi)) & (lo != 0))
+    if not np.any(tiny):
+        return out
+    out = np.asarray(out)
+    sign = out.dtype.type(1 << (8 * out.dtype.itemsize - 1))
+    return np.where(tiny, out & sign, out)
 
 
 def fmul(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:

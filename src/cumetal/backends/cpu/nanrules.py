@@ -1,7 +1,8 @@
 """NaN results as NVIDIA hardware produces them where they are not simply the canonical NaN.
 
 Measured on H200 by the PTX sweep (tests/ptx_sweep/golden; summary in the lead's sweep findings):
-- f64 arithmetic propagates a NaN operand, quieted (bit 51 set), sign and payload kept, choosing
+- f64 arithmetic (fneg/fabs included, which leave a NaN's sign alone) propagates a NaN operand,
+  quieted (bit 51 set), sign and payload kept, choosing
   among NaN operands by a per-op priority (add/sub/mul/min/max: b then a; div: a then b;
   fma(a, b, c): b, c, a); a NaN made from non-NaN operands is 0xFFF8000000000000.
 - Float conversions: f64->f32 / f64->f16 give the quiet NaN with the operand's sign;
@@ -18,7 +19,8 @@ QUIET64 = np.uint64(1 << 51)
 DEFAULT_NAN64 = np.uint64(0xFFF8000000000000)
 
 PRIORITY = {"fadd": (1, 0), "fsub": (1, 0), "fmul": (1, 0), "fmin": (1, 0), "fmax": (1, 0),
-            "fdiv": (0, 1), "fma": (1, 2, 0), "fsqrt": (0,), "frint": (0,), "fapprox": (0, 1)}
+            "fdiv": (0, 1), "fma": (1, 2, 0), "fsqrt": (0,), "frint": (0,), "fapprox": (0, 1),
+            "fneg": (0,), "fabs": (0,)}
 """Operand indices in the order hardware prefers them when several are NaN."""
 
 
