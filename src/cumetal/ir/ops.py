@@ -13,9 +13,10 @@ Conventions
     Priority when several operands are NaN: fadd/fsub/fmul/fmin/fmax: a1 then a0; fdiv: a0 then a1;
     fma: a1, then a2, then a0. A NaN made from non-NaN operands (0*inf, inf-inf, 0/0, sqrt(-x)) is
     0xFFF8000000000000.
-- Optional attribute ``ftz`` (bool) on fadd fsub fmul fdiv fma fsqrt (f32 and f16): subnormal operands
-  are read as zero of their sign, and a result whose *exact, unrounded* magnitude is below the smallest
-  normal becomes zero of its sign (NVIDIA detects tininess before rounding).
+- Optional attribute ``ftz`` (bool) on fmul (f32 and f16): subnormal operands are read as zero of
+  their sign, and a result whose *exact, unrounded* magnitude is below the smallest normal becomes zero
+  of its sign (NVIDIA's mul.ftz detects tininess before rounding; its fma.ftz does not, so other ops
+  flush with separate ``ftz`` ops after rounding).
 - Denormals are kept unless an op's ``ftz`` attribute or an ``ftz`` op says otherwise.
 - ``rnd`` is one of 'rn' (nearest even), 'rz' (toward zero), 'rm' (toward -inf), 'rp' (toward +inf).
 - Addresses are i64. ``space`` is one of 'global', 'shared', 'local', 'const', 'param', 'generic'.
@@ -104,7 +105,8 @@ _OPS = [
         "Minimum; -0 < +0. nan='num': a NaN operand is ignored (both NaN -> the NaN rules); "
         "nan='propagate': any NaN operand gives a NaN per the NaN rules."),
     _op("fmax", 1, 2, ("nan",), "Maximum; +0 > -0; NaN rule as fmin."),
-    _op("ftz", 1, 1, (), "Denormal -> zero of the same sign; other values unchanged."),
+    _op("ftz", 1, 1, (), "Denormal -> zero of the same sign; a NaN follows the NaN rules (f32 canonical); "
+        "other values unchanged."),
     _op("fsat", 1, 1, (), "Clamp to [0.0, 1.0]; NaN -> +0.0."),
     _op("fcmp", 1, 2, ("cond",),
         "i1 = compare a0, a1 with cond in oeq one olt ole ogt oge ord uno ueq une ult ule ugt uge "

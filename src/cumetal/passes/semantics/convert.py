@@ -64,8 +64,11 @@ def _cvt(ctx: Ctx, ins: ast.Instruction) -> None:
     if dt in ("f16x2", "bf16x2"):
         _cvt_pack(ctx, ins, dt)
         return
-    if dt == "tf32" or at == "tf32":
-        raise LoweringError("tf32 conversions are not supported yet")
+    if dt == "tf32":
+        _cvt_tf32(ctx, ins)
+        return
+    if at == "tf32":
+        raise LoweringError("conversions from tf32 are not supported yet")
     sat = "sat" in ins.fields
     ftz = "ftz" in ins.fields
     rnd = _rnd(ins)
@@ -98,6 +101,33 @@ def _cvt(ctx: Ctx, ins: ast.Instruction) -> None:
     if "relu" in ins.fields and _is_float(dt):
         r = ctx.emit("fmax", di, r, Const(di, 0), nan="propagate")
     ctx.write(ins.operands[0], r, dt)
+
+
+def _cvt_tf32(ctx: Ctx, ins: ast.Instruction) -> None:
+    """cvt.{rna,rn,rz}{.satfinite}.tf32.f32: round away the low 13 mantissa bits of an f32 (the
+    result stays in an f32 register); infinities and NaNs pass unchanged (NVIDIA keeps the payload)."""
+    r = ins.fields.get("rnd") or ins.fields.get("frnd2") or "rn"
+    bits = ctx.read(ins.operands[1], "b32")
+    if r == "rna":
+        up = ctx.emit("add", "i32", bits, i32(0x1000))
+    elif r == "rn":
+        odd = ctx.emit("and", "i32", ctx.emit("lshr", "i32", bits, i32(13)), i32(1))
+        up = ctx.emit("add", "i32", bits, ctx.emit("add", "i32", i32(0xFFF), odd))
+    elif r == "rz":
+        up = bits
+    else:
+        raise LoweringError(f"cvt.{r}.tf32.f32 is not supported")
+    rounded = ctx.emit("and", "i32", up, i32(0xFFFFE000))
+    mag = ctx.emit("and", "i32", bits, i32(0x7FFFFFFF))
+    special = ctx.emit("icmp", "i1", mag, i32(0x7F800000), cond="uge")  # inf or NaN: not rounded
+    r32 = ctx.emit("select", "i32", special, bits, rounded)
+    if "satfinite" in ins.fields:  # overflow to inf becomes the largest finite tf32
+        became_inf = ctx.emit("and", "i1", ctx.emit("not", "i1", special),
+                              ctx.emit("icmp", "i1", ctx.emit("and", "i32", r32, i32(0x7FFFFFFF)), i32(0x7F800000),
+                                       cond="eq"))
+        sign = ctx.emit("and", "i32", bits, i32(0x80000000))
+        r32 = ctx.emit("select", "i32", became_inf, ctx.emit("or", "i32", sign, i32(0x7F7FE000)), r32)
+    ctx.write(ins.operands[0], r32, "b32")
 
 
 def _cvt_pack(ctx: Ctx, ins: ast.Instruction, dt: str) -> None:

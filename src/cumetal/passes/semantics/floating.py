@@ -15,7 +15,7 @@ _PACKED = {"f16x2": "f16", "bf16x2": "bf16"}
 
 
 def _ftz(ctx: Ctx, ins: ast.Instruction, v: Value) -> Value:
-    if "ftz" in ins.fields and v.type in ("f32", "f16"):
+    if "ftz" in ins.fields and v.type in ("f32", "f16", "f64"):  # f64: only rcp/rsqrt.approx.ftz.f64
         return ctx.emit("ftz", v.type, v)
     return v
 
@@ -62,10 +62,11 @@ def _elementwise(ctx: Ctx, ins: ast.Instruction, nargs: int, fn: Callable[[list[
     ctx.write(ins.operands[0], fn(args, ir_type(t)), t)
 
 
-def _ftz_attr(ins: ast.Instruction, t: str) -> dict:
-    """The op-level .ftz (exact-result tininess test, ops.py); the separate ftz ops around the op
-    stay, so a back end that only implements those still flushes inputs and rounded results."""
-    return {"ftz": True} if "ftz" in ins.fields and t in ("f32", "f16") else {}
+def _ftz_attr(ins: ast.Instruction, t: str, op: str) -> dict:
+    """The op-level .ftz (exact-result tininess test, ops.py) — measured for mul only: NVIDIA's fma.ftz
+    keeps a result that rounds up to the smallest normal. The separate ftz ops around the op stay, so a
+    back end that only implements those still flushes inputs and rounded results."""
+    return {"ftz": True} if op == "fmul" and "ftz" in ins.fields and t in ("f32", "f16") else {}
 
 
 def float_binary(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
@@ -73,7 +74,7 @@ def float_binary(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
 
     def f(args: list[Value], t: str) -> Value:
         a, b = (_ftz(ctx, ins, x) for x in args)
-        return _finish(ctx, ins, ctx.emit(op, t, a, b, rnd=rnd, **_ftz_attr(ins, t)))
+        return _finish(ctx, ins, ctx.emit(op, t, a, b, rnd=rnd, **_ftz_attr(ins, t, op)))
 
     _elementwise(ctx, ins, 2, f)
 
@@ -83,7 +84,7 @@ def float_fma(ctx: Ctx, ins: ast.Instruction) -> None:
 
     def f(args: list[Value], t: str) -> Value:
         a, b, c = (_ftz(ctx, ins, x) for x in args)
-        return _finish(ctx, ins, ctx.emit("fma", t, a, b, c, rnd=rnd, **_ftz_attr(ins, t)))
+        return _finish(ctx, ins, ctx.emit("fma", t, a, b, c, rnd=rnd))
 
     _elementwise(ctx, ins, 3, f)
 
@@ -118,7 +119,7 @@ def float_div(ctx: Ctx, ins: ast.Instruction) -> None:
         a, b = (_ftz(ctx, ins, x) for x in args)
         if mode in ("approx", "full"):
             return _ftz(ctx, ins, ctx.emit("fapprox", t, a, b, fn="div" if mode == "full" else "div_approx"))
-        return _ftz(ctx, ins, ctx.emit("fdiv", t, a, b, rnd=mode, **_ftz_attr(ins, t)))
+        return _ftz(ctx, ins, ctx.emit("fdiv", t, a, b, rnd=mode))
 
     _elementwise(ctx, ins, 2, f)
 
@@ -159,7 +160,7 @@ def _rcp(ctx: Ctx, ins: ast.Instruction) -> None:
         r = ctx.emit("fapprox", t, a, fn="rcp")
     else:
         one = Const.float(t, 1.0)
-        r = ctx.emit("fdiv", t, one, a, rnd=rounding(ins), **_ftz_attr(ins, t))
+        r = ctx.emit("fdiv", t, one, a, rnd=rounding(ins))
     ctx.write(ins.operands[0], _ftz(ctx, ins, r), t)
 
 
@@ -170,7 +171,7 @@ def _sqrt(ctx: Ctx, ins: ast.Instruction) -> None:
     if "approx" in ins.mods:
         r = ctx.emit("fapprox", t, a, fn="sqrt")
     else:
-        r = ctx.emit("fsqrt", t, a, rnd=rounding(ins), **_ftz_attr(ins, t))
+        r = ctx.emit("fsqrt", t, a, rnd=rounding(ins))
     ctx.write(ins.operands[0], _ftz(ctx, ins, r), t)
 
 
