@@ -293,3 +293,24 @@ def test_struct_of_params_layout() -> None:
     b.ret()
     r = run(b.done(), 1, 4, np.zeros(4, np.uint32), scalars=struct.pack("<IIQ", 40, 0, 2))
     assert r.get(0, np.zeros(4, np.uint32)).tolist() == [42] * 4
+
+
+def test_bf16_atomic_add_in_lane_order() -> None:
+    b = FB("k", ["vals", "acc", "old"])
+    t = b.sreg("tid.x")
+    v = b.load("bf16", b.addr(b.param("vals"), t, 2))
+    old = b.op("atomic", "bf16", b.param("acc"), v, space="global", aop="fadd", argt="i64")
+    b.store(b.addr(b.param("old"), t, 2), old, t="bf16")
+    b.ret()
+    vals = (np.arange(40, dtype=np.float32) * 0.37 + 1).view(np.uint32) >> 16
+    vals = vals.astype(np.uint16)
+    r = run(b.done(), 1, 40, vals, np.zeros(1, np.uint16), np.zeros(40, np.uint16))
+    assert r.fault is None
+    from cumetal.backends.cpu import floats as F
+    cur = np.zeros(1, np.uint16)
+    olds = []
+    for x in vals:
+        olds.append(int(cur[0]))
+        cur = F.fadd(cur, np.array([x], np.uint16), "bf16", "rn")
+    assert r.get(2, np.zeros(40, np.uint16)).tolist() == olds
+    assert int(r.get(1, np.zeros(1, np.uint16))[0]) == int(cur[0])

@@ -204,10 +204,9 @@ def atomic(ctx: Ctx, m: np.ndarray | None, addr, val, cmp, space: str, aop: str,
     addr = _as_addr(addr, count)
     op, kind = _AOP[aop]
     n = udt.itemsize
+    if kind == "f" and t == "bf16":
+        return _atomic_bf16(ctx, m, addr, val, space, aop, inst)
     if kind == "f":
-        if t == "bf16":
-            raise Fault("illegal_instruction", f"bf16 atomics are not supported by the CPU engine in "
-                        f"{where_text(ctx, None, inst)}")
         opdt = np.dtype(f"f{n}")
     else:
         opdt = np.dtype(f"{kind}{n}")
@@ -246,6 +245,61 @@ def atomic(ctx: Ctx, m: np.ndarray | None, addr, val, cmp, space: str, aop: str,
     # old values are earlier results: flushed as the hardware stores them (a subnormal *final*
     # value left in memory is not flushed: documented deviation)
     return ftz_bits(out, t) if ftz else out
+
+
+def _atomic_bf16(ctx: Ctx, m, addr: np.ndarray, val, space: str, aop: str, inst: Inst) -> np.ndarray:
+    """bf16 fadd/fmin/fmax atomics (numpy has no bf16): lane order, one round per colliding lane."""
+    from cumetal.backends.cpu import floats as F
+
+    count = len(addr)
+    v = np.asarray(val, dtype=np.uint16)
+    v = np.full(count, v, dtype=np.uint16) if v.ndim == 0 else v
+    if aop == "fadd":
+        def op(a, b):
+            return F.fadd(a, b, "bf16", "rn")
+    else:
+        def op(a, b):
+            return F.fmin(a, b, "bf16", "num", aop == "fmax")
+    out = np.empty(count, dtype=np.uint16)
+    parts = _split_generic(addr) if space == "generic" else [(space, None)]
+    for sp, sel in parts:
+        a = addr if sel is None else addr[sel]
+        mm = m if sel is None else _sub(m, sel)
+        raw = _strip(a, sp) if space == "generic" else a
+        if sp in ("shared", "local"):
+            buf, idx = _region(ctx, mm, raw, 2, sp, inst, a)
+            mem = _BufferMemory(buf)
+            keys = idx.astype(np.uint64) * np.uint64(2)
+        else:
+            mem = ctx.batch.mem
+            keys = raw
+            try:
+                mem.gather(keys, np.dtype(np.uint16))  # checks every lane before anything is written
+            except MemoryFault as e:
+                raise _fault(ctx, e.kind, e.address, mm, e.lane, inst, sp) from None
+        vv = v if sel is None else v[sel]
+        order = np.argsort(keys, kind="stable")
+        sk, sv = keys[order], vv[order]
+        first = np.ones(len(sk), dtype=bool)
+        first[1:] = sk[1:] != sk[:-1]
+        starts = np.flatnonzero(first)
+        lengths = np.diff(np.append(starts, len(sk)))
+        cur = mem.gather(sk[starts], np.dtype(np.uint16))
+        old_sorted = np.empty(len(sk), dtype=np.uint16)
+        for k in range(int(lengths.max()) if len(lengths) else 0):
+            rows = np.flatnonzero(lengths > k)
+            lanes = starts[rows] + k
+            prev = cur[rows]
+            old_sorted[lanes] = prev
+            cur[rows] = op(prev, sv[lanes])
+        mem.scatter(sk[starts], cur)
+        old = np.empty(len(sk), dtype=np.uint16)
+        old[order] = old_sorted
+        if sel is None:
+            out = old
+        else:
+            out[sel] = old
+    return out
 
 
 # ----------------------------------------------------------------------------- host-side reads
