@@ -83,6 +83,15 @@ class Batch:
         return self.nctas * self.wpc * 32
 
 
+def _frozen_zero(dt: np.dtype) -> np.ndarray:
+    z = np.zeros((), dtype=dt)
+    z.flags.writeable = False
+    return z
+
+
+_ZERO = {np.dtype(t): _frozen_zero(np.dtype(t)) for t in (np.bool_, np.uint8, np.uint16, np.uint32, np.uint64)}
+
+
 class Ctx:
     """One activation of a function over ``n`` lanes: registers, program counters and the
     lanes' identities (CTA in batch, warp slot, root lane, local frame base)."""
@@ -95,7 +104,7 @@ class Ctx:
         self.batch = batch
         self.code = code
         self.n = n = len(cta)
-        self.R = [np.zeros((), dtype=dt) for dt in code.var_dtypes]  # uniform zeros until written
+        self.R = [_ZERO[dt] for dt in code.var_dtypes]  # uniform zeros until written (never written in place)
         self.cache: dict = {}
         self.pc = np.zeros(n, dtype=np.int32)
         self.cta = cta
