@@ -104,8 +104,9 @@ def _cvt(ctx: Ctx, ins: ast.Instruction) -> None:
 
 
 def _cvt_tf32(ctx: Ctx, ins: ast.Instruction) -> None:
-    """cvt.{rna,rn,rz}{.satfinite}.tf32.f32: round away the low 13 mantissa bits of an f32 (the
-    result stays in an f32 register); infinities and NaNs pass unchanged (NVIDIA keeps the payload)."""
+    """cvt.{rna,rn,rz}{.satfinite}.tf32.f32: round away the low 13 mantissa bits of an f32 (the result
+    stays in an f32 register). NaN/inf, as NVIDIA does: .rna truncates them (0x7F800001 -> inf),
+    .rn gives the tf32 canonical NaN 0x7FFFE000."""
     r = ins.fields.get("rnd") or ins.fields.get("frnd2") or "rn"
     bits = ctx.read(ins.operands[1], "b32")
     if r == "rna":
@@ -117,10 +118,14 @@ def _cvt_tf32(ctx: Ctx, ins: ast.Instruction) -> None:
         up = bits
     else:
         raise LoweringError(f"cvt.{r}.tf32.f32 is not supported")
-    rounded = ctx.emit("and", "i32", up, i32(0xFFFFE000))
+    mask = i32(0xFFFFE000)
+    rounded = ctx.emit("and", "i32", up, mask)
     mag = ctx.emit("and", "i32", bits, i32(0x7FFFFFFF))
     special = ctx.emit("icmp", "i1", mag, i32(0x7F800000), cond="uge")  # inf or NaN: not rounded
-    r32 = ctx.emit("select", "i32", special, bits, rounded)
+    r32 = ctx.emit("select", "i32", special, ctx.emit("and", "i32", bits, mask), rounded)
+    if r == "rn":
+        is_nan = ctx.emit("icmp", "i1", mag, i32(0x7F800000), cond="ugt")
+        r32 = ctx.emit("select", "i32", is_nan, i32(0x7FFFE000), r32)
     if "satfinite" in ins.fields:  # overflow to inf becomes the largest finite tf32
         became_inf = ctx.emit("and", "i1", ctx.emit("not", "i1", special),
                               ctx.emit("icmp", "i1", ctx.emit("and", "i32", r32, i32(0x7FFFFFFF)), i32(0x7F800000),

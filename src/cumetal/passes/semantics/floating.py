@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cumetal.ir.nodes import Const, Value
-from cumetal.passes.context import Ctx, LoweringError, ir_type
+from cumetal.passes.context import Ctx, ir_type
 from cumetal.passes.semantics import semantics
 from cumetal.passes.semantics.common import i32, ptx_type, rounding
 from cumetal.ptx import ast
@@ -97,16 +97,25 @@ def float_unary(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
 
 
 def float_minmax(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
-    if "xorsign" in ins.fields or "abs" in ins.fields:
-        raise LoweringError(".xorsign/.abs min/max are not supported yet")
     nan = "propagate" if "NaN" in ins.fields else "num"
+    xorsign = "xorsign" in ins.fields
     n = len(ins.operands) - 1
 
     def f(args: list[Value], t: str) -> Value:
         xs = [_ftz(ctx, ins, x) for x in args]
+        if xorsign:  # .xorsign.abs: min/max of |a|, |b| with the sign sign(a) ^ sign(b)
+            it = {"f32": "i32", "f16": "i16", "bf16": "i16"}[t]
+            top = Const.int(it, 1 << (int(it[1:]) - 1))
+            signs = [ctx.emit("and", it, ctx.emit("bitcast", it, x), top) for x in xs[:2]]
+            sign = ctx.emit("xor", it, signs[0], signs[1])
+            xs = [ctx.emit("fabs", t, x) for x in xs]
         r = ctx.emit(op, t, xs[0], xs[1], nan=nan)
         for extra in xs[2:]:
             r = ctx.emit(op, t, r, extra, nan=nan)
+        if xorsign:
+            is_nan = ctx.emit("fcmp", "i1", r, r, cond="uno")
+            signed = ctx.emit("bitcast", t, ctx.emit("or", it, ctx.emit("bitcast", it, r), sign))
+            r = ctx.emit("select", t, is_nan, r, signed)
         return _ftz(ctx, ins, r)
 
     _elementwise(ctx, ins, n, f)

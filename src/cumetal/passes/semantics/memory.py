@@ -161,9 +161,12 @@ def _atomic(ctx: Ctx, ins: ast.Instruction, has_result: bool) -> None:
     it = ir_type(t)
     first = 1 if has_result else 0
     addr, eff_space = ctx.address(ins.operands[first], space)
+    if t in ("f16x2", "bf16x2", "bf16") or (t == "f16" and op == "add"):
+        if op != "add":
+            raise LoweringError(f"atom.{op} on .{t} is not supported")
+        _half_atomic_add(ctx, ins, t, addr, eff_space, has_result)
+        return
     b = ctx.read(ins.operands[first + 1], t)
-    if t in ("f16x2", "bf16x2"):
-        raise LoweringError(f"atom on .{t} is not supported yet")
     is_float = t in ("f16", "bf16", "f32", "f64")
     if op == "cas":
         c = ctx.read(ins.operands[first + 2], t)
@@ -183,6 +186,48 @@ def _atomic(ctx: Ctx, ins: ast.Instruction, has_result: bool) -> None:
         r = ctx.emit("atomic", it, addr, b, space=eff_space, aop=aop, **extra)
     if has_result:
         ctx.write(ins.operands[0], r, t)
+
+
+def _half_atomic_add(ctx: Ctx, ins: ast.Instruction, t: str, addr: Value, space: str, has_result: bool) -> None:
+    """atom/red.add.noftz on f16, bf16, f16x2, bf16x2: a compare-and-swap loop over the containing
+    word (Metal has no half-precision atomic add; spec §8 "Half-precision atomics")."""
+    packed = t.endswith("x2")
+    et = t[:-2] if packed else t
+    wt = "i32" if packed else "i16"
+    first = 1 if has_result else 0
+    b = ctx.read(ins.operands[first + 1], "b32" if packed else "b16")
+    guard, negated = ctx.guard, ctx.guard_negated
+    after = ctx.fresh_label()
+    if guard is not None:  # lanes whose guard fails must not enter the loop
+        body = ctx.fresh_label()
+        then, other = (after, body) if negated else (body, after)
+        ctx.append(Inst("cbr", (), (guard,), {"target": then, "else": other}))
+        ctx.guard = None
+        ctx.start_block(body)
+    loop = ctx.fresh_label()
+    ctx.start_block(loop)
+    old = ctx.emit("load", wt, addr, space=space, volatile=True, align=4 if packed else 2)
+    if packed:
+        halves = []
+        for shift in (0, 16):
+            def half(v: Value, sh: int = shift) -> Value:
+                h = ctx.emit("trunc", "i16", ctx.emit("lshr", "i32", v, i32(sh)) if sh else v)
+                return ctx.emit("bitcast", et, h)
+            s = ctx.emit("fadd", et, half(old), half(b), rnd="rn")
+            halves.append(ctx.emit("zext", "i32", ctx.emit("bitcast", "i16", s)))
+        new = ctx.emit("or", "i32", halves[0], ctx.emit("shl", "i32", halves[1], i32(16)))
+    else:
+        s = ctx.emit("fadd", et, ctx.emit("bitcast", et, old), ctx.emit("bitcast", et, b), rnd="rn")
+        new = ctx.emit("bitcast", "i16", s)
+    seen = ctx.emit("atomic_cas", wt, addr, old, new, space=space)
+    done = ctx.emit("icmp", "i1", seen, old, cond="eq")
+    exit_label = ctx.fresh_label()
+    ctx.append(Inst("cbr", (), (done,), {"target": exit_label, "else": loop}))
+    ctx.start_block(exit_label)
+    if has_result:
+        ctx.write(ins.operands[0], seen, "b32" if packed else "b16")
+    ctx.start_block(after)
+    ctx.guard, ctx.guard_negated = guard, negated
 
 
 @semantics("atom")
