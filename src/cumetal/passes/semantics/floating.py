@@ -96,6 +96,13 @@ def float_unary(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
     _elementwise(ctx, ins, 1, f)
 
 
+def _high_word_only(ctx: Ctx, v: Value) -> Value:
+    """rcp/rsqrt.approx.ftz.f64 read only the upper 32 bits of their operand on NVIDIA hardware
+    (sweep: 0x7FF0000000000001 behaves as +inf); keeping that makes the results agree exactly."""
+    bits = ctx.emit("and", "i64", ctx.emit("bitcast", "i64", v), Const.int("i64", 0xFFFFFFFF00000000))
+    return ctx.emit("bitcast", "f64", bits)
+
+
 def float_minmax(ctx: Ctx, ins: ast.Instruction, op: str) -> None:
     nan = "propagate" if "NaN" in ins.fields else "num"
     xorsign = "xorsign" in ins.fields
@@ -146,6 +153,8 @@ def _approx(fn: str):
                 wide = ctx.emit("fcvt", "f32", x, rnd="rn")
                 r = ctx.emit("fapprox", "f32", wide, fn=fn)
                 return ctx.emit("fcvt", et, r, rnd="rn")
+            if et == "f64" and "ftz" in ins.fields:
+                x = _high_word_only(ctx, x)
             return _ftz(ctx, ins, ctx.emit("fapprox", et, x, fn=fn))
 
         if t in _PACKED or t in ("f16", "bf16"):
@@ -166,6 +175,8 @@ def _rcp(ctx: Ctx, ins: ast.Instruction) -> None:
     t = "f64" if ins.mods and ins.mods[-1] == "f64" else "f32"
     a = _ftz(ctx, ins, ctx.read(ins.operands[1], t))
     if "approx" in ins.mods:
+        if t == "f64":
+            a = _high_word_only(ctx, a)
         r = ctx.emit("fapprox", t, a, fn="rcp")
     else:
         one = Const.float(t, 1.0)
