@@ -28,7 +28,6 @@ STORAGE_MODE_SHARED = 0  # MTLResourceStorageModeShared (MTLStorageModeShared <<
 USAGE_READ = 1  # MTLResourceUsageRead
 USAGE_WRITE = 2  # MTLResourceUsageWrite
 GPU_FAMILY_APPLE7 = 1007  # MTLGPUFamilyApple7 (M1 generation)
-LANGUAGE_VERSION_3_0 = (3 << 16) | 0  # MTLLanguageVersion3_0: integer<->pointer casts, gpuAddress era
 
 # MTLCommandBufferStatus
 STATUS_NOT_ENQUEUED, STATUS_ENQUEUED, STATUS_COMMITTED, STATUS_SCHEDULED, STATUS_COMPLETED, STATUS_ERROR = range(6)
@@ -99,12 +98,15 @@ class PyObjCFactory(MetalFactory):
 
     def compile_options(self) -> Any:
         opts = self.Metal.MTLCompileOptions.alloc().init()
+        # The language version is left at its default (the newest the OS supports).
         opts.setFastMathEnabled_(False)
-        opts.setLanguageVersion_(LANGUAGE_VERSION_3_0)
+        if hasattr(opts, "setMathMode_"):  # macOS 15 replaces fastMathEnabled with these two
+            opts.setMathMode_(getattr(self.Metal, "MTLMathModeSafe", 0))
+            opts.setMathFloatingPointFunctions_(getattr(self.Metal, "MTLMathFloatingPointFunctionsPrecise", 1))
         return opts
 
     def size(self, width: int, height: int, depth: int) -> Any:
-        return self.Metal.MTLSize(width, height, depth)
+        return self.Metal.MTLSizeMake(width, height, depth)
 
     def range(self, location: int, length: int) -> Any:
         return self.Foundation.NSMakeRange(location, length)
