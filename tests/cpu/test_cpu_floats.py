@@ -273,3 +273,15 @@ def test_ftz_attribute_flushes_inputs_and_tiny_exact_results() -> None:
     add = op("fadd", "f32", 2, rnd="rn", ftz=True)
     assert add(np.array([0x00000005], dtype=u), np.array([0x00800000], dtype=u)).tolist() == [0x00800000]
     assert add(np.array([0x00C00000], dtype=u), np.array([0x80800000], dtype=u)).tolist() == [0]
+
+
+@pytest.mark.parametrize("fn,ref", [("ex2", np.exp2), ("lg2", np.log2), ("sin", np.sin), ("cos", np.cos),
+                                    ("rsqrt", lambda x: 1 / np.sqrt(x)), ("rcp", lambda x: 1 / x),
+                                    ("sqrt", np.sqrt), ("tanh", np.tanh)])
+def test_fapprox_f32_within_one_ulp_of_float64_math(fn: str, ref) -> None:
+    x = np.random.default_rng(9).uniform(0.01, 20, size=500).astype(np.float32)
+    got = F.fapprox(fn, [x.view(np.uint32)], "f32").view(np.float32)
+    want = ref(x.astype(np.float64))
+    assert (np.abs(got - want) <= np.spacing(np.abs(want).astype(np.float32))).all()
+    div = F.fapprox("div_approx", [x.view(np.uint32), x[::-1].copy().view(np.uint32)], "f32").view(np.float32)
+    assert np.allclose(div, x.astype(np.float64) / x[::-1], rtol=2 ** -23)
