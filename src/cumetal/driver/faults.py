@@ -18,6 +18,7 @@ FAULT_RESULTS: dict[str, CUresult] = {
     "assert": R.CUDA_ERROR_ASSERT,
     "timeout": R.CUDA_ERROR_LAUNCH_TIMEOUT,
     "launch_failure": R.CUDA_ERROR_LAUNCH_FAILED,
+    "out_of_resources": R.CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
 }
 
 

@@ -25,7 +25,8 @@ from typing import Any
 
 from cumetal.ir import Module as IRModule
 
-FAULT_CODES = ("illegal_address", "misaligned_address", "illegal_instruction", "trap", "timeout", "launch_failure")
+FAULT_CODES = ("illegal_address", "misaligned_address", "illegal_instruction", "trap", "timeout", "launch_failure",
+               "out_of_resources")
 
 
 @dataclass(frozen=True)
