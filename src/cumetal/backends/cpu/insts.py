@@ -127,7 +127,7 @@ def _fix(res, dt: np.dtype, n: int) -> np.ndarray:
 # ----------------------------------------------------------------------------- special registers
 def sreg(ctx: Ctx, m, name: str) -> np.ndarray:
     """Special register ``name`` for the active lanes (per-lane values cached per activation)."""
-    if name.startswith(("clock", "globaltimer")):
+    if name.startswith(("clock", "globaltimer", "pm")):
         return _sreg(ctx, m, name)
     v = ctx.cache.get(name)
     if v is None:
@@ -184,8 +184,18 @@ def _sreg(ctx: Ctx, m, name: str) -> np.ndarray:
         v = b.dynamic_shared
     elif base == "total_smem_size":
         v = b.shared_stride
-    elif base.startswith(("envreg", "reserved_smem_offset")) or base == "pm0":
-        v = 0  # driver-provided environment registers: nothing is passed on the CPU device
+    elif base in ("clusterid", "nclusterid"):  # every CTA is its own cluster of one
+        return _sreg(ctx, m, name.replace("clusterid", "ctaid"))
+    elif base in ("cluster_ctaid", "cluster_ctarank", "is_explicit_cluster"):
+        v = 0
+    elif base in ("cluster_nctaid", "cluster_nctarank"):
+        v = 1
+    elif base == "aggr_smem_size":
+        v = b.shared_stride
+    elif base in ("globaltimer_lo", "globaltimer_hi"):
+        v = (time.time_ns() >> (32 if base.endswith("hi") else 0)) & 0xFFFFFFFF
+    elif base.startswith(("envreg", "reserved_smem_offset", "pm")):
+        v = 0  # driver environment and performance-monitor registers: nothing on the CPU device
     else:
         raise Fault("illegal_instruction", f"unknown special register %{name}")
     return np.asarray(v).astype(np.uint32 if name not in ("clock64", "globaltimer") and "lanemask" not in name
