@@ -315,6 +315,31 @@ inline FLT cm_overflow(FLT r, int mode) {
   return keep_inf ? r : (neg ? -MAXVAL : MAXVAL);
 }
 inline int cm_sgn(FLT x) { return x > 0 ? 1 : (x < 0 ? -1 : 0); }
+// Exact power-of-two scaling, so residuals of tiny (subnormal) results are computed exactly.
+inline FLT cm_pow2(FLT, int n) { return as_type<FLT>(UBITS(n + EBIAS) << MANTB); }  // type tag, exponent
+inline FLT cm_scale(FLT x, int n) {
+  while (n > 60) { x *= cm_pow2(ZEROF, 60); n -= 60; }
+  while (n < -60) { x *= cm_pow2(ZEROF, -60); n += 60; }
+  return x * cm_pow2(ZEROF, n);
+}
+// x = m * 2^k with 1 <= |m| < 2 (x finite and nonzero)
+inline FLT cm_frexp1(FLT x, thread int& k) {
+  k = 0;
+  if ((as_type<UBITS>(x) & EXPBITS) == 0) { x *= cm_pow2(ZEROF, 60); k = -60; }
+  UBITS b = as_type<UBITS>(x);
+  k += int((b & EXPBITS) >> MANTB) - EBIAS;
+  return as_type<FLT>((b & ~EXPBITS) | (UBITS(EBIAS) << MANTB));
+}
+// sign of a*b - p - q, exactly (a, b finite and nonzero; p, q the rounded product and a residual)
+inline int cm_mul_residual_sign(FLT a, FLT b, FLT p, FLT q) {
+  int ka = 0, kb = 0;
+  FLT ma = cm_frexp1(a, ka), mb = cm_frexp1(b, kb);
+  FLT e = fma(ma, mb, -cm_scale(p, -(ka + kb)));
+  FLT qq = cm_scale(q, -(ka + kb));
+  return e > qq ? 1 : (e < qq ? -1 : 0);
+}
+// true when a residual computed by fma at the original scale may be inexact
+inline bool cm_tiny(FLT x) { return fabs(x) < cm_pow2(ZEROF, MANTB + 4 - EBIAS); }
 inline FLT cm_fadd(FLT a, FLT b, int mode) {
   FLT s = a + b;
   if (isnan(s)) return cm_canon(s);
@@ -333,12 +358,9 @@ inline FLT cm_fmul(FLT a, FLT b, int mode) {
   if (isnan(p)) return cm_canon(p);
   if (mode == CM_RN) return p;
   if (isinf(p)) return (isinf(a) || isinf(b)) ? p : cm_overflow(p, mode);
-  FLT err = fma(a, b, -p);  // exact unless the product is subnormal
-  if (p == 0 && err == 0) {
-    if (a != 0 && b != 0) return cm_adjust(p, ((cm_bits(a) ^ cm_bits(b)) & SIGNBITS) ? -1 : 1, mode);
-    return p;
-  }
-  return cm_adjust(p, cm_sgn(err), mode);
+  if (a == 0 || b == 0) return p;
+  if (cm_tiny(p) || cm_tiny(a) || cm_tiny(b)) return cm_adjust(p, cm_mul_residual_sign(a, b, p, ZEROF), mode);
+  return cm_adjust(p, cm_sgn(fma(a, b, -p)), mode);  // the product's error, exact in this range
 }
 // correctly rounded division: fix a (faithful) quotient with exact remainders
 inline FLT cm_fdiv(FLT a, FLT b, int mode) {
@@ -350,6 +372,8 @@ inline FLT cm_fdiv(FLT a, FLT b, int mode) {
     return cm_adjust(q, cm_sgn(a) * cm_sgn(b), mode);
   }
   if (isinf(a) || isinf(b)) return q;
+  if (cm_tiny(q) || cm_tiny(a) || cm_tiny(b))  // sign(a/b - q) = -sign(q*b - a) * sign(b)
+    return mode == CM_RN ? q : cm_adjust(q, -cm_mul_residual_sign(q, b, a, ZEROF) * cm_sgn(b), mode);
   FLT r = fma(-q, b, a);  // a - q*b exactly
   int err = cm_sgn(r) * cm_sgn(b);  // sign of a/b - q
   if (mode == CM_RN) {
@@ -366,6 +390,7 @@ inline FLT cm_fsqrt(FLT a, int mode) {
   FLT s = sqrt(a);
   if (isnan(s)) return cm_canon(s);
   if (s == 0 || isinf(s)) return s;
+  if (cm_tiny(a)) return mode == CM_RN ? s : cm_adjust(s, -cm_mul_residual_sign(s, s, a, ZEROF), mode);
   FLT r = fma(-s, s, a);
   int err = cm_sgn(r);
   if (mode == CM_RN) {
@@ -394,7 +419,14 @@ inline FLT cm_ffma(FLT a, FLT b, FLT c, int mode) {
   if (isinf(r)) return (isinf(a) || isinf(b) || isinf(c)) ? r : cm_overflow(r, mode);
   FLT ph = a * b, pl = fma(a, b, -ph);
   if (isinf(ph)) return r;  // product overflow with finite result: rare, left at rn
-  return cm_adjust(r, cm_sign4(ph, pl, c, -r), mode);
+  int sg = cm_sign4(ph, pl, c, -r);
+  if (sg == 0 && a != 0 && b != 0) sg = cm_mul_residual_sign(a, b, ph, pl);  // pl may have rounded
+  if (r == 0 && sg == 0) {  // exact zero: IEEE 754 sign rules for the rounding direction
+    bool ps = ((cm_bits(a) ^ cm_bits(b)) & SIGNBITS) != 0;
+    bool same = (a == 0 || b == 0) && c == 0 && ps == ((cm_bits(c) & SIGNBITS) != 0);
+    return same ? (ps ? -ZEROF : ZEROF) : (mode == CM_RM ? -ZEROF : ZEROF);
+  }
+  return cm_adjust(r, sg, mode);
 }
 inline FLT cm_fmin(FLT a, FLT b, bool propagate) {
   if (isnan(a) || isnan(b)) {
@@ -412,7 +444,7 @@ inline FLT cm_fmax(FLT a, FLT b, bool propagate) {
   if (a == b) return as_type<FLT>(cm_bits(a) & cm_bits(b));
   return a > b ? a : b;
 }
-inline FLT cm_fsat(FLT a) { return isnan(a) ? ZEROF : (a < ZEROF ? ZEROF : (a > ONEF ? ONEF : a)); }
+inline FLT cm_fsat(FLT a) { return (isnan(a) || a <= ZEROF) ? ZEROF : (a > ONEF ? ONEF : a); }
 inline FLT cm_frint(FLT a, int mode) {
   FLT r = mode == CM_RN ? rint(a) : mode == CM_RZ ? trunc(a) : mode == CM_RM ? floor(a) : ceil(a);
   return cm_canon(r);
@@ -642,10 +674,12 @@ inline uint cm_printf(thread cm_ctx& cm, uint fmt_id, ulong args, uint nbytes, u
 
 _FLOAT_PARAMS = {
     "float": {"FLT": "float", "UBITS": "uint", "CANONBITS": "0x7FFFFFFFu", "SIGNBITS": "0x80000000u",
-              "EXPBITS": "0x7F800000u", "ONEBIT": "1u", "MAXVAL": "FLT_MAX", "ZEROF": "0.0f", "ONEF": "1.0f"},
+              "EXPBITS": "0x7F800000u", "ONEBIT": "1u", "MAXVAL": "FLT_MAX", "ZEROF": "0.0f", "ONEF": "1.0f",
+              "MANTB": "23", "EBIAS": "127"},
     "double": {"FLT": "double", "UBITS": "ulong", "CANONBITS": "0x7FFFFFFFFFFFFFFFul",
                "SIGNBITS": "0x8000000000000000ul", "EXPBITS": "0x7FF0000000000000ul", "ONEBIT": "1ul",
-               "MAXVAL": "DBL_MAX", "ZEROF": "0.0", "ONEF": "1.0"},
+               "MAXVAL": "DBL_MAX", "ZEROF": "0.0", "ONEF": "1.0",
+               "MANTB": "52", "EBIAS": "1023"},
 }
 
 

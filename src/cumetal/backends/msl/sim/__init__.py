@@ -1,5 +1,12 @@
 """msl-sim: run emitted MSL on the CPU by compiling it as C++ against ``cumetal_msl_sim.h``."""
 
-from cumetal.backends.msl.sim.launcher import MslProgram, SimCompileError, SimResult, build_program, run_msl
+from cumetal.backends.msl.sim.launcher import (
+    MslProgram,
+    SimCompileError,
+    SimResult,
+    build_batch,
+    build_program,
+    run_msl,
+)
 
-__all__ = ["MslProgram", "SimCompileError", "SimResult", "build_program", "run_msl"]
+__all__ = ["MslProgram", "SimCompileError", "SimResult", "build_batch", "build_program", "run_msl"]

@@ -60,14 +60,21 @@ def cache_dir() -> Path:
     return Path(root) / "msl-sim"
 
 
-def _trampoline(k: N.Function, module: N.Module, msl_name: str) -> str:
+def _trampoline(k: N.Function, module: N.Module, msl_name: str, prefix: str = "") -> str:
     bindings = [b for b in abi.argument_abi(k, module) if b.kind == "buffer"]
     args = [f"({b.msl_type.replace('device ', '').replace('constant ', 'const ')})bufs[{i}]"
             for i, b in enumerate(bindings)]
     args.append("(uchar*)b.shared")
     args += [f"b.{n[3:]}" for _t, n, _a in BUILTINS]
-    return (f'extern "C" int cm_sim_entry_{msl_name}(cm_sim::Launch* L, void** bufs) {{\n'
-            f"  return cm_sim::run(L, [=](const cm_sim::Builtins& b) {{ {msl_name}({', '.join(args)}); }});\n}}\n")
+    scope = f"{prefix}::" if prefix else ""
+    return (f'extern "C" int cm_sim_entry_{prefix}{msl_name}(cm_sim::Launch* L, void** bufs) {{\n'
+            f"  return cm_sim::run(L, [=](const cm_sim::Builtins& b) {{ {scope}{msl_name}({', '.join(args)}); }});\n}}\n")
+
+
+def _sim_text(source: str) -> str:
+    # The one textual change msl-sim makes: ``threadgroup`` is an (empty) macro in C++, which
+    # would also rewrite the attribute [[threadgroup(0)]].
+    return source.replace("[[threadgroup(", "[[cm_threadgroup(")
 
 
 def _compile(tu: str) -> Path:
@@ -115,15 +122,16 @@ def allocate_globals(module: N.Module) -> tuple[dict[str, int], list[np.ndarray]
 class MslProgram:
     """A module emitted as MSL and compiled for msl-sim."""
 
-    def __init__(self, module: N.Module, emitted: EmitResult) -> None:
+    def __init__(self, module: N.Module, emitted: EmitResult, library: ctypes.CDLL | None = None,
+                 prefix: str = "") -> None:
         self.module = module
         self.emitted = emitted
-        # The one textual change msl-sim makes: ``threadgroup`` is an (empty) macro in C++, which
-        # would also rewrite the attribute [[threadgroup(0)]].
-        source = emitted.source.replace("[[threadgroup(", "[[cm_threadgroup(")
-        tu = source + "\n// ---- msl-sim entry points\n" + "".join(
-            _trampoline(k, module, emitted.kernel_names[k.name]) for k in module.kernels.values())
-        self.library = ctypes.CDLL(str(_compile(tu)))
+        self.prefix = prefix
+        if library is None:
+            tu = _sim_text(emitted.source) + "\n// ---- msl-sim entry points\n" + "".join(
+                _trampoline(k, module, emitted.kernel_names[k.name]) for k in module.kernels.values())
+            library = ctypes.CDLL(str(_compile(tu)))
+        self.library = library
         self._globals_keep: list[np.ndarray] = []
         self._own_globals: dict[str, int] | None = None
 
@@ -174,7 +182,7 @@ class MslProgram:
         bindings = [b for b in abi.argument_abi(k, self.module) if b.kind == "buffer"]
         by_role = {"params": param_buf, "launch_info": info_buf, "printf": ring_buf, "constant": info_buf}
         bufs = (ctypes.c_void_p * len(bindings))(*[ctypes.addressof(by_role[b.role]) for b in bindings])
-        entry = getattr(self.library, f"cm_sim_entry_{self.emitted.kernel_names[kernel]}")
+        entry = getattr(self.library, f"cm_sim_entry_{self.prefix}{self.emitted.kernel_names[kernel]}")
         entry.restype = ctypes.c_int
         entry(ctypes.byref(launch), bufs)
         code = launch.fault_code
@@ -195,6 +203,24 @@ def _read_cstring(addr: int, ranges: list[tuple[int, int]]) -> bytes:
 def build_program(module: N.Module, fp64: str = "native") -> MslProgram:
     """Emit ``module`` as MSL and compile it for msl-sim."""
     return MslProgram(module, emit_module(module, fp64=fp64))
+
+
+def build_batch(modules: list[N.Module], fp64: str = "native") -> list[MslProgram]:
+    """Compile many modules into one library (one g++ run): each module's kernels go into their own
+    C++ namespace after one shared prelude. A msl-sim speed device for large test sweeps; the MSL
+    for Metal is always one source per module (``emit_module``)."""
+    from cumetal.backends.msl.prelude import prelude
+
+    emitted = [emit_module(m, fp64=fp64) for m in modules]
+    parts = [prelude("emulate" if fp64 == "emulate" else "native")]
+    entries = []
+    for i, (m, e) in enumerate(zip(modules, emitted, strict=True)):
+        body = e.source[e.source.index("// ---- kernels"):]
+        parts.append(f"namespace cmb{i} {{\n{body}\n}}  // namespace cmb{i}\n")
+        entries += [_trampoline(k, m, e.kernel_names[k.name], f"cmb{i}") for k in m.kernels.values()]
+    tu = _sim_text("\n".join(parts)) + "\n// ---- msl-sim entry points\n" + "".join(entries)
+    library = ctypes.CDLL(str(_compile(tu)))
+    return [MslProgram(m, e, library, f"cmb{i}") for i, (m, e) in enumerate(zip(modules, emitted, strict=True))]
 
 
 def run_msl(program: MslProgram, kernel_name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
