@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ for the ptx_sweep package
+from cumetal.backends.msl.sim import build_batch, build_program  # noqa: E402
 from ptx_sweep.case import Buf, Case  # noqa: E402
 from ptx_sweep.compare import compare_case  # noqa: E402
 from ptx_sweep.golden import GoldenStore  # noqa: E402
-
-from cumetal.backends.msl.sim import build_batch, build_program  # noqa: E402
 
 _PACK = {"u32": "I", "s32": "i", "u64": "Q", "s64": "q", "f32": "f", "f64": "d", "u16": "H", "s16": "h"}
 
