@@ -1,7 +1,9 @@
 """Exact IEEE arithmetic on lane arrays, with every rounding mode of the IR.
 
 Values travel as unsigned bit patterns (see ``dtypes``); these functions view them as floats,
-compute, and return bit patterns again, with NaN results replaced by the canonical NaN.
+compute, and return bit patterns again, with NaN results replaced by the canonical NaN of the
+format (f64 NaN propagation per hardware is applied on top, by ``nanrules``). The rounding
+machinery lives in ``rounding``.
 
 How directed rounding is made exact without a hardware rounding-mode switch:
 - An f32/f16/bf16 result is first computed as an f64 pair ``hi + lo`` whose sum is the exact
@@ -21,195 +23,31 @@ How directed rounding is made exact without a hardware rounding-mode switch:
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
 from cumetal.backends.cpu import nanrules
-from cumetal.backends.cpu.dtypes import CANON_NAN, FDT, UDT
+from cumetal.backends.cpu.rounding import (
+    F64,
+    SAFE_HI,
+    SAFE_LO,
+    adjust64,
+    canon,
+    frac,
+    from_native,
+    native,
+    residual_sign,
+    round_f32,
+    round_fraction,
+    round_pair,
+    slow_lanes,
+    step,
+    to_f64,
+    two_prod,
+    two_sum,
+)
 
-F64 = np.float64
-INF = F64(np.inf)
-_SPLIT = F64(134217729.0)  # 2**27 + 1: Veltkamp splitter for f64
-_SAFE_HI = 2.0 ** 900
-_SAFE_LO = 2.0 ** -900
-
-
-# ----------------------------------------------------------------------------- conversions of bits
-def to_f64(bits: np.ndarray, t: str) -> np.ndarray:
-    """Exact value of float bits of type ``t`` as f64."""
-    b = np.asarray(bits)
-    if t == "f64":
-        return b.view(np.float64)
-    if t == "bf16":
-        return (b.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(F64)
-    return b.view(FDT[t]).astype(F64)
-
-
-def native(bits: np.ndarray, t: str) -> np.ndarray:
-    """Bits viewed as the numpy float type (bf16 widened exactly to f32)."""
-    b = np.asarray(bits)
-    if t == "bf16":
-        return (b.astype(np.uint32) << np.uint32(16)).view(np.float32)
-    return b.view(FDT[t])
-
-
-def canon(bits: np.ndarray, isnan: np.ndarray, t: str) -> np.ndarray:
-    """Replace NaN lanes by the canonical NaN of ``t``."""
-    if isnan.any():
-        return np.where(isnan, UDT[t].type(CANON_NAN[t]), bits)
-    return bits
-
-
-def from_native(x: np.ndarray, t: str) -> np.ndarray:
-    """Bits of a native-typed float result of type ``t`` (f16/f32/f64), NaN canonical."""
-    x = np.asarray(x, dtype=FDT[t])
-    return canon(x.view(UDT[t]), np.isnan(x), t)
-
-
-# ----------------------------------------------------------------------------- error-free transforms
-def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """s = fl(a + b) and the exact error e with a + b = s + e (no overflow)."""
-    s = a + b
-    bb = s - a
-    e = (a - (s - bb)) + (b - bb)
-    return s, e
-
-
-def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    c = _SPLIT * a
-    hi = c - (c - a)
-    return hi, a - hi
-
-
-def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """p = fl(a * b) and the exact error (valid while nothing under/overflows)."""
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    return p, e
-
-
-# ----------------------------------------------------------------------------- rounding to f32
-def _step(r: np.ndarray, xsign: np.ndarray, res: np.ndarray, mode: str) -> np.ndarray:
-    """Move r one ulp in the direction a directed ``mode`` demands, given the sign of the exact
-    residual ``res`` = x - r and the sign of x (``xsign``, any array with x's sign)."""
-    dt = r.dtype.type
-    if mode == "rm":
-        down, up = res < 0, None
-    elif mode == "rp":
-        down, up = None, res > 0
-    elif mode in ("rz", "odd"):
-        down, up = (res < 0) & (xsign > 0), (res > 0) & (xsign < 0)
-    else:
-        raise ValueError(mode)
-    tgt = r
-    if down is not None and down.any():
-        tgt = np.where(down, dt(-np.inf), tgt)
-    if up is not None and up.any():
-        tgt = np.where(up, dt(np.inf), tgt)
-    return np.nextafter(r, tgt) if tgt is not r else r
-
-
-def round_f32(hi: np.ndarray, lo: np.ndarray | None, mode: str) -> np.ndarray:
-    """Round the exact value ``hi + lo`` (f64 pair, |lo| below half an ulp of hi; only the sign of
-    lo matters) to float32 per ``mode`` (rn rz rm rp, or 'odd': round to odd)."""
-    hi = np.asarray(hi, dtype=F64)
-    with np.errstate(over="ignore"):
-        r = hi.astype(np.float32)
-    r64 = r.astype(F64)
-    d = hi - r64  # exact: hi and r agree in their leading bits (or r overflowed: -+inf)
-    if mode == "rn":
-        if lo is None:
-            return r
-        # hi exactly halfway between r and its neighbour: lo decides (double-rounding repair)
-        nb = np.nextafter(r, np.where(d > 0, np.float32(np.inf), np.float32(-np.inf)))
-        tie = (d != 0) & (hi == (r64 + nb.astype(F64)) * 0.5) & (lo != 0) & np.isfinite(hi)
-        if tie.any():
-            r = np.where(tie & (np.sign(lo) == np.sign(d)), nb, r)
-        return r
-    res = d if lo is None else d + np.where(np.isnan(lo), 0.0, lo)
-    res = np.where(np.isfinite(hi), res, 0.0)
-    xsign = np.where(hi != 0, hi, res)
-    out = _step(r, xsign, res, "rz" if mode == "odd" else mode)
-    if mode == "odd":
-        inexact = (res != 0) & np.isfinite(out)
-        bits = out.view(np.uint32) | inexact.astype(np.uint32)
-        return bits.view(np.float32)
-    return out
-
-
-def narrow16(x32: np.ndarray, t: str, mode: str) -> np.ndarray:
-    """Round f32 values (exact, or round-to-odd intermediates) to f16/bf16 bits per mode."""
-    x32 = np.asarray(x32, dtype=np.float32)
-    nan = np.isnan(x32)
-    if t == "bf16":
-        b = x32.view(np.uint32)
-        sign = (b >> np.uint32(16)) & np.uint32(0x8000)
-        mag = b & np.uint32(0x7FFFFFFF)
-        top = mag >> np.uint32(16)
-        rem = mag & np.uint32(0xFFFF)
-        if mode == "rn":
-            top = top + ((rem > 0x8000) | ((rem == 0x8000) & ((top & np.uint32(1)) == 1))).astype(np.uint32)
-        elif mode == "rm":
-            top = top + ((rem != 0) & (sign != 0)).astype(np.uint32)
-        elif mode == "rp":
-            top = top + ((rem != 0) & (sign == 0)).astype(np.uint32)
-        out = (sign | top).astype(np.uint16)
-        return canon(out, nan, "bf16")
-    with np.errstate(over="ignore"):
-        r = x32.astype(np.float16)
-    if mode != "rn":
-        res = x32.astype(F64) - r.astype(F64)
-        res = np.where(np.isfinite(x32), res, 0.0)
-        r = _step(r, x32, res, mode)
-    return canon(r.view(np.uint16), nan, "f16")
-
-
-def round_pair(hi: np.ndarray, lo: np.ndarray | None, t: str, mode: str) -> np.ndarray:
-    """Bits of ``hi + lo`` rounded to f32/f16/bf16 per mode, NaN canonical."""
-    if t == "f32":
-        r = round_f32(hi, lo, mode)
-        return canon(r.view(np.uint32), np.isnan(r), "f32")
-    x32 = round_f32(hi, lo, "odd")
-    return narrow16(x32, t, mode)
-
-
-def adjust64(r: np.ndarray, res: np.ndarray, mode: str) -> np.ndarray:
-    """f64 result r (correctly rounded to nearest) moved per directed ``mode`` given the sign of
-    the exact residual ``res`` (x - r; NaN or 0 when exact)."""
-    if mode == "rn":
-        return r
-    res = np.where(np.isnan(res), 0.0, res)
-    xsign = np.where(r != 0, r, res)
-    return _step(r, xsign, res, mode)
-
-
-# ----------------------------------------------------------------------------- exact fallback
-def _frac(x: float) -> Fraction:
-    return Fraction(x)
-
-
-def _residual_sign(exact: Fraction, r: float) -> float:
-    if math.isinf(r):
-        return -r
-    d = exact - Fraction(r)
-    return float((d > 0) - (d < 0))
-
-
-def _round_fraction(q: Fraction) -> float:
-    """Round-to-nearest-even of an exact rational (CPython's int/int division is correctly
-    rounded, subnormals included); overflow gives infinity."""
-    try:
-        return q.numerator / q.denominator
-    except OverflowError:
-        return math.inf if q > 0 else -math.inf
-
-
-def _slow_lanes(idx: np.ndarray, fn) -> None:
-    for i in idx.tolist():
-        fn(i)
+__all__ = ["to_f64", "native", "canon", "from_native", "round_f32", "round_pair", "step"]  # re-exported
 
 
 # ----------------------------------------------------------------------------- operations
@@ -312,16 +150,16 @@ def fmul(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
     ovf = np.isinf(p) & np.isfinite(x) & np.isfinite(y)
     e = np.where(ovf, -p, e)
     ax, ay, ap = np.abs(x), np.abs(y), np.abs(p)
-    hard = (x != 0) & (y != 0) & np.isfinite(p) & ~((ax > _SAFE_LO) & (ax < _SAFE_HI) & (ay > _SAFE_LO)
-                                                   & (ay < _SAFE_HI) & (ap > _SAFE_LO) & (ap < _SAFE_HI))
+    hard = (x != 0) & (y != 0) & np.isfinite(p) & ~((ax > SAFE_LO) & (ax < SAFE_HI) & (ay > SAFE_LO)
+                                                   & (ay < SAFE_HI) & (ap > SAFE_LO) & (ap < SAFE_HI))
     if hard.any():
         e = e.copy() if e.ndim else np.array(e)
         xs, ys, ps = np.broadcast_arrays(x, y, p)
 
         def lane(i: int) -> None:
-            e[i] = _residual_sign(_frac(float(xs[i])) * _frac(float(ys[i])), float(ps[i]))
+            e[i] = residual_sign(frac(float(xs[i])) * frac(float(ys[i])), float(ps[i]))
         e = np.broadcast_to(e, ps.shape).copy()
-        _slow_lanes(np.flatnonzero(np.broadcast_to(hard, ps.shape)), lane)
+        slow_lanes(np.flatnonzero(np.broadcast_to(hard, ps.shape)), lane)
     return from_native(adjust64(p, e, mode), "f64")
 
 
@@ -340,14 +178,14 @@ def fdiv(a: np.ndarray, b: np.ndarray, t: str, mode: str) -> np.ndarray:
     res = np.where(ovf, -q, res)
     ax, ay, aq = np.abs(x), np.abs(y), np.abs(q)
     hard = (x != 0) & np.isfinite(x) & np.isfinite(y) & (y != 0) & np.isfinite(q) & ~(
-        (ax > _SAFE_LO) & (ax < _SAFE_HI) & (ay > _SAFE_LO) & (ay < _SAFE_HI) & (aq > _SAFE_LO) & (aq < _SAFE_HI))
+        (ax > SAFE_LO) & (ax < SAFE_HI) & (ay > SAFE_LO) & (ay < SAFE_HI) & (aq > SAFE_LO) & (aq < SAFE_HI))
     if hard.any():
         xs, ys, qs = np.broadcast_arrays(x, y, q)
         res = np.broadcast_to(res, qs.shape).copy()
 
         def lane(i: int) -> None:
-            res[i] = _residual_sign(_frac(float(xs[i])) / _frac(float(ys[i])), float(qs[i]))
-        _slow_lanes(np.flatnonzero(np.broadcast_to(hard, qs.shape)), lane)
+            res[i] = residual_sign(frac(float(xs[i])) / frac(float(ys[i])), float(qs[i]))
+        slow_lanes(np.flatnonzero(np.broadcast_to(hard, qs.shape)), lane)
     return from_native(adjust64(q, res, mode), "f64")
 
 
@@ -361,15 +199,15 @@ def fsqrt(a: np.ndarray, t: str, mode: str) -> np.ndarray:
     rem = np.where(np.isfinite(s) & (s > 0), rem, 0.0)
     if t != "f64":
         return round_pair(s, rem / np.where(s > 0, 2 * s, 1.0), t, mode)  # ~ sqrt(x) - s
-    hard = (x > 0) & ((x < _SAFE_LO) | (x > _SAFE_HI)) & np.isfinite(x)
+    hard = (x > 0) & ((x < SAFE_LO) | (x > SAFE_HI)) & np.isfinite(x)
     if hard.any():
         xs, ss = np.broadcast_arrays(x, s)
         rem = np.broadcast_to(rem, ss.shape).copy()
 
         def lane(i: int) -> None:
-            d = _frac(float(xs[i])) - _frac(float(ss[i])) ** 2
+            d = frac(float(xs[i])) - frac(float(ss[i])) ** 2
             rem[i] = float((d > 0) - (d < 0))
-        _slow_lanes(np.flatnonzero(np.broadcast_to(hard, ss.shape)), lane)
+        slow_lanes(np.flatnonzero(np.broadcast_to(hard, ss.shape)), lane)
     return from_native(adjust64(s, rem, mode), "f64")
 
 
@@ -423,7 +261,7 @@ def _fma64(x: np.ndarray, y: np.ndarray, z: np.ndarray, mode: str) -> np.ndarray
     ax, ay, ap, az, ar = np.abs(x), np.abs(y), np.abs(p), np.abs(z), np.abs(r)
 
     def safe(v: np.ndarray) -> np.ndarray:
-        return (v > _SAFE_LO) & (v < _SAFE_HI)
+        return (v > SAFE_LO) & (v < SAFE_HI)
     special = ~(np.isfinite(x) & np.isfinite(y) & np.isfinite(z)) | (x == 0) | (y == 0)
     gap = ar - np.nextafter(ar, 0.0)
     near_mid = np.abs(res) >= 0.5 * gap * (1 - 2.0 ** -20)
@@ -448,15 +286,15 @@ def _fma64(x: np.ndarray, y: np.ndarray, z: np.ndarray, mode: str) -> np.ndarray
 
 
 def _fma_exact(x: float, y: float, z: float, mode: str) -> float:
-    q = _frac(x) * _frac(y) + _frac(z)
+    q = frac(x) * frac(y) + frac(z)
     if q == 0:
         neg_prod = (x < 0) != (y < 0)
         both_neg = neg_prod and math.copysign(1.0, z) < 0
         if mode == "rm":
             return -0.0 if not ((not neg_prod) and math.copysign(1.0, z) > 0 and z == 0) else 0.0
         return -0.0 if both_neg and z == 0 else 0.0
-    r = _round_fraction(q)
-    res = _residual_sign(q, r)
+    r = round_fraction(q)
+    res = residual_sign(q, r)
     return float(adjust64(np.array([r]), np.array([res]), mode)[0])
 
 
