@@ -68,7 +68,7 @@ def _region(ctx: Ctx, m: np.ndarray | None, off: np.ndarray, k: int, space: str,
         i = int(np.flatnonzero(bad)[0])
         raise _fault(ctx, "illegal_address", int(shown[i]), m, i, inst, space,
                      f"outside the {size}-byte {space} memory" + (" (local stack overflow?)" if space == "local" else ""))
-    if k > 1:
+    if k > 1 and off.size and int(np.bitwise_or.reduce(off, axis=None)) & (k - 1):  # one pass, no temporary
         mis = off & np.uint64(k - 1)
         if mis.any():
             i = int(np.flatnonzero(mis)[0])
