@@ -109,3 +109,15 @@ def test_uniform_register_masked_update_and_special_registers() -> None:
     ty, tx = np.meshgrid(np.arange(3), np.arange(4), indexing="ij")
     want = (5 + np.where(tx % 2 == 1, ty, 0)) * 1000 + (ty * 4 + tx) * 10 + 2
     assert (got == want[None]).all()
+
+
+def test_launch_bounds_are_enforced() -> None:
+    b = FB("k", [])
+    b.ret()
+    fn = b.done()
+    fn.maxntid = (64,)
+    assert run(fn, 1, 128).fault.code == "invalid_launch"
+    assert run(fn, 1, 64).fault is None
+    fn.maxntid, fn.reqntid = None, (8, 2)
+    assert run(fn, 1, (8, 2, 1)).fault is None
+    assert run(fn, 1, (16, 1, 1)).fault.code == "invalid_launch"

@@ -92,6 +92,13 @@ def stack_bytes(kernel: Function, module: Module) -> int:
     return RECURSIVE_STACK if d is None else d
 
 
+def _prod(v) -> int:
+    out = 1
+    for x in v:
+        out *= int(x)
+    return out
+
+
 def _check_shape(name: str, v) -> tuple[int, int, int]:
     try:
         t = tuple(int(x) for x in v)
@@ -115,6 +122,10 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         tpb = block[0] * block[1] * block[2]
         if tpb > MAX_THREADS_PER_BLOCK:
             raise Fault("invalid_launch", f"{tpb} threads per block exceed {MAX_THREADS_PER_BLOCK}")
+        if kernel.maxntid and tpb > _prod(kernel.maxntid):
+            raise Fault("invalid_launch", f"{tpb} threads per block exceed .maxntid {kernel.maxntid} of {kernel.name}")
+        if kernel.reqntid and tuple(kernel.reqntid) + (1,) * (3 - len(kernel.reqntid)) != block:
+            raise Fault("invalid_launch", f"block {block} differs from .reqntid {kernel.reqntid} of {kernel.name}")
         if dynamic_shared < 0:
             raise Fault("invalid_launch", f"negative dynamic shared memory size {dynamic_shared}")
         if len(params) < kernel.param_size:
