@@ -201,28 +201,29 @@ def _is_tiny(k: FnLowerer, t: str, v: bc.Value, factor: int = 1) -> bc.Value:
     return k.b.fcmp("olt", _fabs(k, t, v), _pow2(k, t, TINY[t] if factor == 1 else -SCALE[t] // 2))
 
 
-def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Value:
-    b = k.b
+def _rn(k: FnLowerer, t: str, op: str, a: list[bc.Value]) -> bc.Value:
     if op == "fma":
-        r = k.air(f"air.fma.{t}", llty(t), a)
-    elif op == "fsqrt":
-        r = k.air(f"air.sqrt.{t}", llty(t), a)
-    else:
-        r = b.binop(op, a[0], a[1])
-    if rnd == "rn":
-        return r
+        return k.air(f"air.fma.{t}", llty(t), a)
+    if op == "fsqrt":
+        return k.air(f"air.sqrt.{t}", llty(t), a)
+    return k.b.binop(op, a[0], a[1])
+
+
+def _error(k: FnLowerer, t: str, op: str, r: bc.Value, a: list[bc.Value]
+           ) -> tuple[bc.Value, bc.Value, bc.Value | None, bc.Value | None]:
+    """Exact comparison of the round-to-nearest result ``r`` with the exact result: flags
+    (exact > r, exact < r), the 'finite operands' flag for overflow capping (None: cannot
+    overflow), and the bits of an exact zero result under rm (None: r's own sign is right)."""
+    b = k.b
     x = a[0]
     if op in ("fadd", "fsub"):
         y = a[1] if op == "fadd" else b.fneg(a[1])
         bb = b.fsub(r, x)
         e = b.fadd(b.fsub(x, b.fsub(r, bb)), b.fsub(y, bb))  # TwoSum error: x + y = r + e exactly
         pos, neg = _sign_flags(k, t, e)
-        out = apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, y)))
-        if rnd == "rm":  # an exact zero sum of opposite signs is -0 when rounding down
-            it = ibits(t)
-            sgn = b.and_(b.or_(to_bits(k, t, x), to_bits(k, t, y)), k.int_of(it, SIGN[t]))
-            out = b.select(b.fcmp("oeq", r, fzero(t)), from_bits(k, t, sgn), out)
-        return out
+        # an exact zero sum of opposite signs is -0 when rounding down: OR of the signs
+        zsign = b.and_(b.or_(to_bits(k, t, x), to_bits(k, t, y)), k.int_of(ibits(t), SIGN[t]))
+        return pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, y)), from_bits(k, t, zsign)
     if op == "fmul":
         y = a[1]
         e = k.air(f"air.fma.{t}", llty(t), [x, y, b.fneg(r)])
@@ -235,7 +236,7 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Val
         e = b.select(_is_tiny(k, t, r), es, e)
         e = b.select(b.fcmp("oeq", r, fzero(t)), _product_sign(k, t, x, y), e)
         pos, neg = _sign_flags(k, t, e)
-        return apply_direction(k, t, rnd, r, pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, y)))
+        return pos, neg, b.and_(is_finite(k, t, x), is_finite(k, t, y)), None
     if op == "fdiv":
         rem = k.air(f"air.fma.{t}", llty(t), [b.fneg(r), a[1], x])  # sign of x - r*y
         rem_s = k.air(f"air.fma.{t}", llty(t), [b.fneg(_scale(k, t, r, SCALE[t])), a[1], _scale(k, t, x, SCALE[t])])
@@ -245,11 +246,9 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Val
         rem = b.select(scalable, rem_s, rem)
         flip = b.fcmp("olt", a[1], fzero(t))
         rpos, rneg = _sign_flags(k, t, rem)
-        pos = b.select(flip, rneg, rpos)
-        neg = b.select(flip, rpos, rneg)
         nonzero = b.fcmp("one", a[1], fzero(t))  # x/0 is an exact infinity, not an overflow
         fin = b.and_(b.and_(is_finite(k, t, x), is_finite(k, t, a[1])), nonzero)
-        return apply_direction(k, t, rnd, r, pos, neg, fin)
+        return b.select(flip, rneg, rpos), b.select(flip, rpos, rneg), fin, None
     if op == "fsqrt":
         rem = k.air(f"air.fma.{t}", llty(t), [b.fneg(r), r, x])
         half = SCALE[t] // 2
@@ -257,13 +256,12 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Val
         rem_s = k.air(f"air.fma.{t}", llty(t), [b.fneg(rs), rs, _scale(k, t, x, 2 * half)])
         rem = b.select(_is_tiny(k, t, x), rem_s, rem)
         pos, neg = _sign_flags(k, t, rem)
-        return apply_direction(k, t, rnd, r, pos, neg, None)
+        return pos, neg, None, None
     # fma: sign of (a*b + c) - r  ~  fma(a, b, c - r) + TwoSum error of (c - r)
-    c = a[2]
+    c, y = a[2], a[1]
     d = b.fsub(c, r)
     bb = b.fsub(d, c)
     dlo = b.fadd(b.fsub(c, b.fsub(d, bb)), b.fsub(b.fneg(r), bb))
-    y = a[1]
     e = b.fadd(k.air(f"air.fma.{t}", llty(t), [x, y, d]), dlo)
     # tiny product and small correction: the same with everything scaled by 2**SCALE (exact)
     small_x = b.fcmp("olt", _fabs(k, t, x), _fabs(k, t, y))
@@ -276,36 +274,91 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Val
     exact_c = b.and_(b.fcmp("oeq", d, fzero(t)), b.fcmp("oeq", dlo, fzero(t)))
     e = b.select(exact_c, _product_sign(k, t, x, y), e)
     pos, neg = _sign_flags(k, t, e)
-    fin = b.and_(b.and_(is_finite(k, t, x), is_finite(k, t, a[1])), is_finite(k, t, c))
-    out = apply_direction(k, t, rnd, r, pos, neg, fin)
-    if rnd == "rm":  # an exact zero sum is -0 unless both addends (a*b and c) are +0
+    fin = b.and_(b.and_(is_finite(k, t, x), is_finite(k, t, y)), is_finite(k, t, c))
+    # an exact zero sum is -0 under rm unless both addends (a*b and c) are +0
+    sign = k.int_of(ibits(t), SIGN[t])
+    prod_sign = b.and_(b.xor(to_bits(k, t, x), to_bits(k, t, y)), sign)
+    zsign = b.or_(prod_sign, b.and_(to_bits(k, t, c), sign))
+    return pos, neg, fin, from_bits(k, t, zsign)
+
+
+MIN_NORMAL = {"f16": 0x0400, "f32": 0x00800000, "f64": 0x0010000000000000}
+
+
+def flush_operand(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
+    """A subnormal read as zero of its sign (other values, NaN included, unchanged)."""
+    it = ibits(t)
+    bits = to_bits(k, t, v)
+    denormal = k.b.icmp("eq", k.b.and_(bits, k.int_of(it, EXP[t])), k.int_of(it, 0))
+    return from_bits(k, t, k.b.select(denormal, k.b.and_(bits, k.int_of(it, SIGN[t])), bits))
+
+
+def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool = False,
+           odd: bool = False) -> bc.Value:
+    """``op`` of the IR with rounding ``rnd`` (t is f16/f32/f64). ``ftz``: PTX .ftz (subnormal
+    operands read as zero; a result whose exact value is below the smallest normal becomes zero).
+    ``odd``: round to odd instead (truncate, set the last bit when inexact) for a later, narrower
+    rounding."""
+    b = k.b
+    if ftz:
+        a = [flush_operand(k, t, x) for x in a]
+    r = _rn(k, t, op, a)
+    if rnd == "rn" and not ftz and not odd:
+        return r
+    pos, neg, fin, zsign = _error(k, t, op, r, a)
+    if odd:
+        rz = apply_direction(k, t, "rz", r, pos, neg, fin)
+        inexact = b.zext(b.or_(pos, neg), llty(ibits(t)))
+        finite = is_finite(k, t, rz)
+        out = b.select(finite, from_bits(k, t, b.or_(to_bits(k, t, rz), inexact)), rz)
+    else:
+        out = r if rnd == "rn" else apply_direction(k, t, rnd, r, pos, neg, fin)
+    if rnd == "rm" and zsign is not None and not odd:
+        exact_zero = b.and_(b.fcmp("oeq", r, fzero(t)), b.xor(b.or_(pos, neg), bc.const_int(bc.I1, 1)))
+        out = b.select(exact_zero, zsign, out)
+    if ftz and op != "fsqrt":
+        # tininess before rounding: exact below MIN iff r below MIN, or r == MIN and exact on the zero side
+        mag = _fabs(k, t, r)
+        minv = k.const(t, MIN_NORMAL[t])
+        toward_zero = b.select(b.fcmp("ogt", r, fzero(t)), neg, pos)
+        tiny = b.or_(b.fcmp("olt", mag, minv), b.and_(b.fcmp("oeq", mag, minv), toward_zero))
         it = ibits(t)
-        sign = k.int_of(it, SIGN[t])
-        prod_sign = b.and_(b.xor(to_bits(k, t, x), to_bits(k, t, y)), sign)
-        zsign = b.or_(prod_sign, b.and_(to_bits(k, t, c), sign))
-        exact_zero = b.and_(b.fcmp("oeq", r, fzero(t)), b.fcmp("oeq", e, fzero(t)))
-        out = b.select(exact_zero, from_bits(k, t, zsign), out)
+        signed_zero = from_bits(k, t, b.and_(to_bits(k, t, out), k.int_of(it, SIGN[t])))
+        out = b.select(tiny, signed_zero, out)
     return out
 
 
 def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     t = inst.dsts[0].type
     rnd = inst.attrs.get("rnd", "rn")
+    ftz = bool(inst.attrs.get("ftz")) and t in ("f16", "f32", "bf16")
     if t == "bf16":
+        # f32 rounded to odd, then to bf16 per rnd: one correct rounding (24 >= 8 + 2 bits)
+        # (bf16 shares f32's exponent range, so .ftz's flushing is decided exactly in f32)
         wide = [bf16_to_f32(k, x) for x in a]
-        r = _arith(k, "f32", inst.op, "rn" if inst.op != "fma" else rnd, wide)
-        return f32_to_bf16(k, r, "rn" if inst.op == "fma" else rnd)
-    return nan_result(k, t, inst.op, _arith(k, t, inst.op, rnd, a), a)
+        return f32_to_bf16(k, _arith(k, "f32", inst.op, "rz", wide, ftz=ftz, odd=True), rnd)
+    return nan_result(k, t, inst.op, _arith(k, t, inst.op, rnd, a, ftz=ftz), a)
 
 
 # ------------------------------------------------------------------------------ sign and tests
+def _sign_op_nan(k: FnLowerer, t: str, x: bc.Value, r: bc.Value) -> bc.Value:
+    """fneg/fabs of a NaN: the canonical NaN (f32/f16/bf16); f64: the input quieted, sign kept."""
+    b = k.b
+    if t == "f64":
+        quiet = b.bitcast(b.or_(b.bitcast(x, bc.I64), k.i64(F64_QUIET)), bc.DOUBLE)
+        return b.select(b.fcmp("uno", x, x), quiet, r)
+    return b.select(is_nan(k, t, x), k.const(t, CANON[t]), r)
+
+
 def lower_fneg(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    return neg_bits(k, inst.dsts[0].type, a[0])
+    t = inst.dsts[0].type
+    return _sign_op_nan(k, t, a[0], neg_bits(k, t, a[0]))
 
 
 def lower_fabs(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     t = inst.dsts[0].type
-    return from_bits(k, t, k.b.and_(to_bits(k, t, a[0]), k.int_of(ibits(t), ~SIGN[t])))
+    r = from_bits(k, t, k.b.and_(to_bits(k, t, a[0]), k.int_of(ibits(t), ~SIGN[t])))
+    return _sign_op_nan(k, t, a[0], r)
 
 
 def lower_ftz(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
@@ -313,6 +366,8 @@ def lower_ftz(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     it = ibits(t)
     bits = to_bits(k, t, a[0])
     denormal = k.b.icmp("eq", k.b.and_(bits, k.int_of(it, EXP[t])), k.int_of(it, 0))
+    # A pure bit operation, NaNs unchanged: what the CPU engine does and NVIDIA shows
+    # (cvt.rn.ftz.f32.f64 of a NaN gives 0x7FC00000; rcp.approx.ftz.f64 reads a NaN's high word).
     return from_bits(k, t, k.b.select(denormal, k.b.and_(bits, k.int_of(it, SIGN[t])), bits))
 
 

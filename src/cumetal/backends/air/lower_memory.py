@@ -306,11 +306,17 @@ def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Va
 
 
 def lower_atomic(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    from cumetal.backends.air.lower_float import flush_operand
+
     t = inst.dsts[0].type
     aop = inst.attrs["aop"]
     space = inst.attrs["space"]
     space = "global" if space in DEVICE_SPACES else space
-    return by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, aop, a[1]), llty(t))
+    # attr ftz (f32 atom.add): the operand is flushed, and the old value returned flushed
+    ftz = aop == "fadd" and bool(inst.attrs.get("ftz")) and t in ("f32", "f16", "f64")
+    v = flush_operand(k, t, a[1]) if ftz else a[1]
+    old = by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, aop, v), llty(t))
+    return flush_operand(k, t, old) if ftz else old
 
 
 def lower_atomic_cas(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
