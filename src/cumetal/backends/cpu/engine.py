@@ -24,9 +24,10 @@ from cumetal.backends.cpu.dtypes import UDT
 from cumetal.backends.cpu.insts import compile_inst, expand, getter
 from cumetal.backends.cpu.memspace import where_text
 from cumetal.backends.cpu.state import EXIT, RET, WAIT, Ctx, Fault
-from cumetal.ir.nodes import Function, Inst
+from cumetal.ir.nodes import Function, Inst, Var
 
 MAX_CALL_DEPTH = 200
+COMPACT_MIN = 4  # masked segments with at least this many instructions run on compacted lanes
 WATCHDOG_EVERY = 64  # steps between watchdog checks
 
 Term = Callable[[Ctx, "np.ndarray | None"], "int | None"]
@@ -36,7 +37,7 @@ Term = Callable[[Ctx, "np.ndarray | None"], "int | None"]
 class Code:
     fn: Function
     var_dtypes: list[np.dtype]
-    segs: list[tuple[tuple, Term]] = field(default_factory=list)
+    segs: list[tuple[tuple, Term, tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
     has_barriers: bool = False
     red_insts: list[Inst] = field(default_factory=list)
 
@@ -91,8 +92,33 @@ def _compile(fn: Function) -> Code:
         ti = textual.index(label)
         fall = first_seg[textual[ti + 1]] if ti + 1 < len(textual) else None
         term = _terminator(ender, fn, code, first_seg, i + 1, fall)
-        code.segs.append((steps, term))
+        gather, written = _body_registers(body)
+        code.segs.append((steps, term, gather, written))
     return code
+
+
+def _body_registers(body: list[Inst]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Registers a compacted run of ``body`` must bring in (read, or first written under a guard)
+    and those it must write back."""
+    seen: set[int] = set()
+    gather: list[int] = []
+    written: list[int] = []
+    for inst in body:
+        reads = [a.id for a in inst.args if isinstance(a, Var)]
+        if inst.guard is not None:
+            reads.append(inst.guard.id)
+        for v in reads:
+            if v not in seen:
+                seen.add(v)
+                gather.append(v)
+        for d in inst.dsts:
+            if d.id not in seen:
+                seen.add(d.id)
+                if inst.guard is not None:
+                    gather.append(d.id)
+            if d.id not in written:
+                written.append(d.id)
+    return tuple(gather), tuple(written)
 
 
 # ----------------------------------------------------------------------------- terminators
@@ -408,9 +434,20 @@ def run(ctx: Ctx) -> None:
             if len(m) == n:
                 m = None
             cur = p
-        body, term = segs[cur]
-        for step in body:
-            step(ctx, m)
+        body, term, gather, written = segs[cur]
+        if m is None or len(body) < COMPACT_MIN:
+            for step in body:
+                step(ctx, m)
+        else:
+            # a masked run of several instructions: gather the active lanes' registers once, run
+            # the instructions on dense arrays, scatter the results back
+            sub = ctx.compact(m, gather)
+            for step in body:
+                step(sub, None)
+            for v in written:
+                r = sub.R[v]
+                if r is not ctx.R[v]:
+                    expand(ctx, v)[m] = r
         cur = term(ctx, m)
         if cur is not None and m is not None:
             cur = None  # only the whole-activation fast path may skip the rescan

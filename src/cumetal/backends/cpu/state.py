@@ -119,5 +119,21 @@ class Ctx:
             self.bar_val = np.zeros(n, dtype=np.uint32)
             self.bar_red = np.full(n, -1, dtype=np.int32)
 
+    def compact(self, m: np.ndarray, regs: tuple[int, ...]) -> Ctx:
+        """A view of lanes ``m`` as a dense activation: registers ``regs`` gathered, others shared
+        (they are overwritten as a whole before any read). Only for running non-control steps."""
+        sub = Ctx.__new__(Ctx)
+        sub.batch, sub.code, sub.n, sub.depth = self.batch, self.code, len(m), self.depth
+        sub.R = list(self.R)
+        for v in regs:
+            r = self.R[v]
+            if r.ndim:
+                sub.R[v] = r[m]
+        sub.cta, sub.slot, sub.rlane, sub.frame = self.cta[m], self.slot[m], self.rlane[m], self.frame[m]
+        sub.pc = None
+        sub.wait_kind = sub.wait_mask = sub.bar_val = sub.bar_red = None
+        sub.cache = {}
+        return sub
+
     def lanes(self, m: np.ndarray | None) -> np.ndarray:
         return np.arange(self.n) if m is None else m
