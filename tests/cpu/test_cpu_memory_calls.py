@@ -314,3 +314,17 @@ def test_bf16_atomic_add_in_lane_order() -> None:
         cur = F.fadd(cur, np.array([x], np.uint16), "bf16", "rn")
     assert r.get(2, np.zeros(40, np.uint16)).tolist() == olds
     assert int(r.get(1, np.zeros(1, np.uint16))[0]) == int(cur[0])
+
+
+def test_runaway_recursion_faults_instead_of_crashing() -> None:
+    f, (n,) = _func("forever", ["i32"], "i32")
+    (r,) = f.multi("call", ("i32",), f.op("add", "i32", n, 1), callee="forever")
+    f.inst(Inst("mov", (f.fn.ret_vars[0],), (r,)))
+    f.ret()
+    mod = Module("t")
+    mod.functions["forever"] = f.done()
+    b = FB("k", [])
+    b.multi("call", ("i32",), b.sreg("tid.x"), callee="forever")
+    b.ret()
+    r = run(b.done(), 1, 32, module=mod)
+    assert r.fault is not None and r.fault.code == "illegal_address" and "stack overflow" in r.fault.message
