@@ -19,6 +19,7 @@ from cumetal.ir import nodes as N
 from cumetal.ir import types as T
 
 _AXIS = {"x": 0, "y": 1, "z": 2}
+NSMID = 8  # SMs reported, as the CPU device (%nsmid; %smid = linear CTA id mod NSMID)
 MEM_DEVICE_AND_THREADGROUP = 3  # MSL mem_flags::mem_device | mem_threadgroup
 SCOPE_THREADGROUP = 1
 
@@ -45,14 +46,30 @@ def lower_sreg(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         lt = b.sub(one, k.i32(1))
         le = b.or_(lt, one)
         r = {"eq": one, "lt": lt, "le": le, "gt": b.xor(le, k.i32(-1)), "ge": b.xor(lt, k.i32(-1))}[name[9:]]
-    elif name in ("dynamic_smem_size", "total_smem_size"):
+    elif name in ("dynamic_smem_size", "total_smem_size", "aggr_smem_size"):
         word = metal_abi.INFO_DYNAMIC_SMEM if name == "dynamic_smem_size" else metal_abi.INFO_TOTAL_SMEM
         r = b.load(bc.I32, b.gep(bc.I32, c.info, [word]), align=4)
-    elif name in ("smid", "gridid", "clock", "clock64", "globaltimer"):
-        # No AIR source for these: 0 (documented). Kernels may only use them for timing/ids.
-        r = bc.zero(llty(t))
-    elif name == "nsmid":
+    elif base in ("clusterid", "nclusterid") and axis in _AXIS:  # every CTA is a cluster of one
+        r = b.extract_element(c.ctaid if base == "clusterid" else c.nctaid, k.i32(_AXIS[axis]))
+    elif base in ("cluster_ctaid", "cluster_ctarank", "is_explicit_cluster"):
+        r = k.i32(0)
+    elif base in ("cluster_nctaid", "cluster_nctarank"):
         r = k.i32(1)
+    elif name == "smid":  # as the CPU device: linear CTA id mod NSMID
+        x, y = b.extract_element(c.ctaid, k.i32(0)), b.extract_element(c.ctaid, k.i32(1))
+        z = b.extract_element(c.ctaid, k.i32(2))
+        nx, ny = b.extract_element(c.nctaid, k.i32(0)), b.extract_element(c.nctaid, k.i32(1))
+        linear = b.add(x, b.mul(nx, b.add(y, b.mul(ny, z))))
+        r = b.urem(linear, k.i32(NSMID))
+    elif name == "nsmid":
+        r = k.i32(NSMID)
+    elif name == "gridid":
+        r = k.i32(1)
+    elif name in ("clock", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi") \
+            or name.startswith(("envreg", "reserved_smem_offset", "pm")):
+        # No AIR source (no clock or timer intrinsic in Apple output; no driver environment):
+        # 0, documented. Kernels may only use these for timing and statistics.
+        r = bc.zero(llty(t))
     else:
         raise k.error(f"special register %{name} has no AIR lowering")
     if str(r.type) != str(llty(t)):
