@@ -37,17 +37,8 @@ MAX_SEED_BYTES = 40_000  # seeds are the smaller corpus files, so 1,200 mutants 
 DIAG_LINE = re.compile(r"^(?P<file>[^\n]+?):(?:(?P<line>\d+):(?P<col>\d+):)? (?P<sev>error|warning|note): \S")
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "ptx"
 
-# Parser bugs this fuzzer found, written up in .work/parser-bugs.md (helper section, numbers 1-5).
-# strict=True: once a bug is fixed the test XPASSes and fails, so the marker gets removed.
-KNOWN_BUG = {
-    "recursion": "RecursionError on deeply nested {vector} / (param list) operands (parser-bugs 1, 2)",
-    "float-overflow": "decimal float overflow accepted; prints as 0d... of another kind (parser-bugs 3)",
-    "range": "register-range / array-dimension overflow and negative counts accepted (parser-bugs 4, 5)",
-}
-
-
-def known_bug(key: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=KNOWN_BUG[key])
+# Parser bugs this fuzzer found (.work/parser-bugs.md 1-5: deep nesting recursion, float constant
+# overflow, out-of-range register counts and array sizes) are fixed; their inputs stay below as tests.
 
 
 class ParseTimeout(Exception):
@@ -248,7 +239,6 @@ def test_seed_pool_is_real_corpus() -> None:
     assert all(s.lstrip().startswith(b"//") for s in seeds())
 
 
-@known_bug("recursion")
 def test_mutants_only_produce_diagnostics() -> None:
     problems: list[str] = []
     kinds: dict[str, int] = {}
@@ -292,14 +282,14 @@ NASTY: list = [  # (name, data, expect_errors) or pytest.param(...) of the same
     ("huge-line", _entry(b".reg .b32 %r<4>;" + b" add.s32 %r1, %r2, %r3;" * 20_000), False),
     ("huge-line-garbage", b"x" * 3_000_000, True),
     ("huge-register-range", _entry(b".reg .b32 %r<100000000>;\nmov.u32 %r99999999, 1;"), False),
-    pytest.param("register-range-overflow", _entry(b".reg .b32 %r<99999999999999999999999>;"), True, marks=known_bug("range")),
-    pytest.param("negative-register-range", _entry(b".reg .b32 %r<-5>;"), True, marks=known_bug("range")),
-    pytest.param("huge-array", HEAD + b".global .b8 g[999999999999999999999999];\n", True, marks=known_bug("range")),
+    pytest.param("register-range-overflow", _entry(b".reg .b32 %r<99999999999999999999999>;"), True),
+    pytest.param("negative-register-range", _entry(b".reg .b32 %r<-5>;"), True),
+    pytest.param("huge-array", HEAD + b".global .b8 g[999999999999999999999999];\n", True),
     ("deep-braces", _entry(b"{" * 100_000 + b"}" * 100_000), None),
     ("deep-braces-unbalanced", _entry(b"{" * 100_000), True),
     ("deep-closing", _entry(b"}" * 100_000), True),
-    pytest.param("deep-parens", _entry(b"call.uni f, " + b"(" * 50_000 + b");"), True, marks=known_bug("recursion")),
-    pytest.param("deep-vector", _entry(b"mov.b64 %rd1, " + b"{" * 20_000 + b"%r1" + b"}" * 20_000 + b";"), True, marks=known_bug("recursion")),
+    pytest.param("deep-parens", _entry(b"call.uni f, " + b"(" * 50_000 + b");"), True),
+    pytest.param("deep-vector", _entry(b"mov.b64 %rd1, " + b"{" * 20_000 + b"%r1" + b"}" * 20_000 + b";"), True),
     ("unterminated-block-comment", VALID[:500] + b"/* never closed " + VALID[500:], True),
     ("unterminated-string", HEAD + b'.file 1 "never closed\n' + VALID, True),
     ("unterminated-entry", VALID[: VALID.rindex(b"}")], True),
@@ -312,7 +302,7 @@ NASTY: list = [  # (name, data, expect_errors) or pytest.param(...) of the same
     ("many-unknown-opcodes", _entry(b"bogus.op %r1;\n" * 50_000), False),  # warnings, not errors
     ("huge-float-literals", _entry(b"mov.f32 %f1, 0f" + b"F" * 5000 + b";\nmov.f64 %fd1, 1e999999;"), True),
     ("version-overflow", b".version 99999999999999999999999.9999999999999999\n.target sm_80\n", None),
-    pytest.param("float-overflow", _entry(b".reg .f64 %fd<3>;\nadd.f64 %fd1, %fd2, 1e99999;"), True, marks=known_bug("float-overflow")),
+    pytest.param("float-overflow", _entry(b".reg .f64 %fd<3>;\nadd.f64 %fd1, %fd2, 1e99999;"), True),
     ("control-chars", _entry(bytes(range(1, 32)) * 1000), True),
     ("lone-surrogates", VALID[:200] + "\ud800\udfff".encode("utf-8", "surrogatepass") + VALID[200:], None),
     ("section-unterminated", HEAD + b".section .debug_info {\n.b8 1, 2, 3\n" * 2000, True),

@@ -207,6 +207,10 @@ class TokenCursor:
         return -v if neg else v
 
 
+# Largest register count / array size accepted (ptxas reports larger constants as overflows).
+MAX_COUNT = 1 << 40
+
+
 class DeclarationParser(TokenCursor):
     """Module-level grammar; ``parse_block`` (function bodies) comes from the subclass."""
 
@@ -545,8 +549,12 @@ class DeclarationParser(TokenCursor):
             if self.kind == PUNCT and self.val == "]":
                 out.append(None)
             else:
+                at = self.start
                 n = self.int_token("an array size")
                 if n is None:
+                    return None
+                if not 0 <= n < MAX_COUNT:
+                    self.diag("error", f"array size {n} is out of range", at)
                     return None
                 out.append(n)
             if not self.expect_punct("]"):
@@ -728,8 +736,12 @@ class DeclarationParser(TokenCursor):
                 return A.Imm(bits ^ 0x8000_0000 if neg else bits, "f32")
             return A.Imm(bits ^ 0x8000_0000_0000_0000 if neg else bits, "f64")
         if k == FLOAT:
+            f = float(v)
+            if f in (float("inf"), float("-inf")):
+                self.diag("error", f"floating-point constant '{v}' overflows", self.start)
+                return None
             self.advance()
-            return A.Imm(-float(v) if neg else float(v), "float")
+            return A.Imm(-f if neg else f, "float")
         self.diag("error", f"expected an initializer value, found {self.describe()}", self.start)
         return None
 
@@ -769,7 +781,11 @@ class DeclarationParser(TokenCursor):
             self.advance()
             if self.kind == PUNCT and self.val == "<":
                 self.advance()
+                at = self.start
                 n = self.int_token("a register count")
+                if n is not None and not 0 < n < MAX_COUNT:
+                    self.diag("error", f"register count {n} is out of range", at)
+                    n = None
                 if n is None or not self.expect_punct(">"):
                     self.resync(start)
                     break

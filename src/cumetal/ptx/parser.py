@@ -9,6 +9,7 @@ resynchronises at the next ``;``, ``}`` or statement-starting line. Nothing a fi
 from __future__ import annotations
 
 import gc
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -292,7 +293,8 @@ class _Parser(DeclarationParser):
                                     guard)
 
     # ------------------------------------------------------------------ operands
-    def operand(self) -> A.Operand | None:
+    def operand(self, pair_ok: bool = True) -> A.Operand | None:
+        """One operand; ``pair_ok`` False for the second half of 'd|p' (no chains, no recursion)."""
         kind = self.kind
         val = self.val
         if kind == WORD:
@@ -303,9 +305,12 @@ class _Parser(DeclarationParser):
                 self.advance()
             if self.kind == PUNCT:
                 v = self.val
-                if v == "|":
+                if v == "|" and pair_ok:
                     self.advance()
-                    second = self.operand()
+                    if self.kind == PUNCT:  # 'd|p' pairs two plain operands; no chains or nesting
+                        self.diag("error", f"expected a register after '|', found {self.describe()}", self.start)
+                        return None
+                    second = self.operand(pair_ok=False)
                     return None if second is None else A.Pair(op, second)
                 if (v == "+" or v == "-") and isinstance(op, A.Sym):
                     off = self.signed_offset()
@@ -314,7 +319,11 @@ class _Parser(DeclarationParser):
         if kind == INT or kind == HEXF or kind == FLOAT:
             op = self._op_cache.get(val)
             if op is None:
-                op = self._op_cache[val] = _imm(kind, val)
+                op = _imm(kind, val)
+                if kind == FLOAT and math.isinf(op.value):
+                    self.diag("error", f"floating-point constant '{val}' overflows", self.start)
+                    return None
+                self._op_cache[val] = op
             self.advance()
             return op
         if kind == PUNCT:
@@ -322,15 +331,21 @@ class _Parser(DeclarationParser):
                 return self.address()
             if val == "{":
                 vec = self.vector()
-                if vec is not None and self.kind == PUNCT and self.val == "|":  # {d0, d1, d2, d3}|p
+                if vec is not None and pair_ok and self.kind == PUNCT and self.val == "|":  # {d0, d1}|p
                     self.advance()
-                    second = self.operand()
+                    if self.kind == PUNCT:
+                        self.diag("error", f"expected a register after '|', found {self.describe()}", self.start)
+                        return None
+                    second = self.operand(pair_ok=False)
                     return None if second is None else A.Pair(vec, second)
                 return vec
             if val == "(":
                 return self.param_list()
             if val == "!":
                 self.advance()
+                if self.kind != WORD:  # '!' applies to a predicate register: no '!!…' recursion
+                    self.diag("error", "'!' must be followed by a predicate register", self.start)
+                    return None
                 inner = self.operand()
                 if isinstance(inner, A.Reg):
                     return A.Reg(inner.name, inner.component, True)
@@ -340,6 +355,9 @@ class _Parser(DeclarationParser):
                 self.advance()
                 if self.kind in (INT, HEXF, FLOAT):
                     v = _imm(self.kind, self.val)
+                    if v.kind == "float" and math.isinf(v.value):
+                        self.diag("error", f"floating-point constant '{self.val}' overflows", self.start)
+                        return None
                     self.advance()
                     return _negate(v)
                 self.diag("error", "expected a number after '-'", self.start)
@@ -443,6 +461,9 @@ class _Parser(DeclarationParser):
         self.advance()  # '{'
         elems: list[A.Operand] = []
         while True:
+            if self.kind == PUNCT and self.val in ("{", "(", "["):  # checked before recursing: no deep nesting
+                self.diag("error", "vector elements must be registers or immediates", self.start)
+                return None
             op = self.operand()
             if op is None:
                 return None
@@ -466,6 +487,9 @@ class _Parser(DeclarationParser):
             self.advance()
             return A.ParamList(())
         while True:
+            if self.kind == PUNCT and self.val == "(":  # checked before recursing: no deep nesting
+                self.diag("error", "argument lists cannot be nested", self.start)
+                return None
             op = self.operand()
             if op is None:
                 return None
