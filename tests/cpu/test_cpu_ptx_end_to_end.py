@@ -112,3 +112,50 @@ def test_dynamic_shared_reverse() -> None:
     pv = d.array(v)
     assert d.launch(d.kernel("reverse_dynamic"), 1, n, pv, n, shared=4 * n).fault is None
     assert d.read(pv, v).tolist() == v[::-1].tolist()
+
+
+def test_bitonic_sort_with_dynamic_shared_and_barriers_in_loops() -> None:
+    d = load("nvcc/sm80/bitonic_sort.ptx")
+    n, blocks = 256, 3
+    keys = RNG.integers(0, 1 << 32, size=n * blocks, dtype=np.uint64).astype(np.uint32)
+    vals = np.arange(n * blocks, dtype=np.int32)
+    pk, pv = d.array(keys), d.array(vals)
+    assert d.launch(d.kernel("bitonic_sort_block"), blocks, n, pk, pv, shared=8 * n).fault is None
+    got_k = d.read(pk, keys).reshape(blocks, n)
+    got_v = d.read(pv, vals).reshape(blocks, n)
+    assert (got_k == np.sort(keys.reshape(blocks, n), axis=1)).all()
+    assert (keys[got_v] == got_k).all()  # values travelled with their keys
+
+
+def test_blelloch_and_shuffle_scans() -> None:
+    d = load("nvcc/sm80/scan.ptx")
+    n = 512
+    x = RNG.integers(-50, 50, size=n).astype(np.int32)
+    px, po = d.array(x), d.array(np.zeros(n, np.int32))
+    assert d.launch(d.kernel("blelloch_scan"), 1, n // 2, px, po, n, shared=4 * n).fault is None
+    assert d.read(po, x).tolist() == (np.cumsum(x) - x).tolist()  # exclusive scan
+    f = RNG.integers(-8, 8, size=512).astype(np.float32)  # small integers: sums are exact
+    pf, pg = d.array(f), d.array(np.zeros(512, np.float32))
+    assert d.launch(d.kernel("block_scan_shfl"), 2, 256, pf, pg).fault is None
+    assert d.read(pg, f).tolist() == np.cumsum(f.reshape(2, 256), axis=1).ravel().tolist()
+
+
+def test_constant_memory_polynomial_and_stream_compaction() -> None:
+    d = load("nvcc/sm80/constant_memory.ptx")
+    n = 300
+    x = RNG.uniform(-1, 1, size=n).astype(np.float32)
+    px, py = d.array(x), d.array(np.zeros(n, np.float32))
+    assert d.launch(d.kernel("polynomial"), 2, 256, px, py, n).fault is None
+    coeffs = np.array([1, 0.5, 0.25, 0.125, 1e-2, 1e-3, 1e-4, 1e-5], dtype=np.float32)
+    acc = np.zeros(n, np.float32)
+    for c in coeffs[::-1]:
+        acc = acc * x + c  # nvcc contracts to fma: compare with a tolerance
+    np.testing.assert_allclose(d.read(py, x), 2 * acc - 1, rtol=1e-5, atol=1e-6)
+    v = load("nvcc/sm80/warp_vote.ptx")
+    data = np.where(RNG.random(200) < 0.4, 0, RNG.normal(size=200)).astype(np.float32)
+    pin, pout, pc = v.array(data), v.array(np.zeros(200, np.float32)), v.array(np.zeros(1, np.int32))
+    assert v.launch(v.kernel("stream_compact"), 2, 128, pin, pout, pc, 200).fault is None
+    count = int(v.read(pc, np.zeros(1, np.int32))[0])
+    kept = data[data != 0]
+    assert count == len(kept)
+    assert sorted(v.read(pout, np.zeros(200, np.float32))[:count].tolist()) == sorted(kept.tolist())
