@@ -237,11 +237,18 @@ def test_vote_ballot_match_redux(mask: int) -> None:
         rsum = b.op("redux", "i32", t, mask, rop="add")
         rmin = b.op("redux", "i32", b.op("sub", "i32", 40, t), mask, rop="min")
         rxor = b.op("redux", "i32", t, mask, rop="xor")
-        return [ballot, vall, vany, many, mall, pall, rsum, rmin, rxor]
+        key = b.op("xor", "i32", b.op("mul", "i32", t, 0x9E3779B1), 0x80000000)
+        rumin = b.op("redux", "i32", key, mask, rop="umin")
+        rumax = b.op("redux", "i32", key, mask, rop="umax")
+        rmax = b.op("redux", "i32", key, mask, rop="max")
+        rand = b.op("redux", "i32", key, mask, rop="and")
+        ror = b.op("redux", "i32", key, mask, rop="or")
+        vuni = b.op("vote", "i1", b.op("icmp", "i1", t, 1000, cond="ult"), mask, mode="uni")
+        return [ballot, vall, vany, many, mall, pall, rsum, rmin, rxor, rumin, rumax, rmax, rand, ror, vuni]
     nt = 96
-    res = run(_warp_kernel(emit, 9), 1, nt, *[np.zeros(nt, np.uint32) for _ in range(9)])
+    res = run(_warp_kernel(emit, 15), 1, nt, *[np.zeros(nt, np.uint32) for _ in range(15)])
     assert res.fault is None
-    got = [res.get(k, np.zeros(nt, np.uint32)).tolist() for k in range(9)]
+    got = [res.get(k, np.zeros(nt, np.uint32)).tolist() for k in range(15)]
     for t in range(nt):
         if not _active(t):
             continue
@@ -255,6 +262,10 @@ def test_vote_ballot_match_redux(mask: int) -> None:
                bits, 1,  # t >> 5 is the same for the whole warp
                sum(mem) & 0xFFFFFFFF, min(40 - u for u in mem) & 0xFFFFFFFF,
                np.bitwise_xor.reduce(np.array(mem)) if mem else 0]
+        keys = [((u * 0x9E3779B1) & 0xFFFFFFFF) ^ 0x80000000 for u in mem]
+        skeys = [k - (1 << 32) if k >> 31 else k for k in keys]
+        exp += [min(keys), max(keys), max(skeys) & 0xFFFFFFFF, int(np.bitwise_and.reduce(np.array(keys, np.uint64))),
+                int(np.bitwise_or.reduce(np.array(keys, np.uint64))), 1]
         assert [g[t] for g in got] == [int(e) for e in exp], t
 
 
