@@ -50,6 +50,23 @@ PTX = """
   ret;
 }
 
+.visible .entry local_index(.param .u32 i, .param .u64 out)
+{
+  .local .align 4 .b8 arr[16];
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<6>;
+  ld.param.u32 %r1, [i];
+  mov.u64 %rd1, arr;
+  cvt.u64.u32 %rd2, %r1;
+  add.u64 %rd3, %rd1, %rd2;
+  st.local.u32 [%rd3], %r1;
+  ld.local.u32 %r2, [%rd3];
+  ld.param.u64 %rd4, [out];
+  cvta.to.global.u64 %rd5, %rd4;
+  st.global.u32 [%rd5], %r2;
+  ret;
+}
+
 .visible .entry spin_barrier()
 {
 $L_top:
@@ -91,6 +108,15 @@ def test_shared_memory_bounds(module, mem):
     air, cpu = _both(module, "shared_store", mem, (1, 1, 1), (1, 1, 1), struct.pack("<I4xQ", 4096, out))
     assert air.fault is not None and air.fault.code == "illegal_address"
     assert cpu.fault is not None and cpu.fault.code == "illegal_address"
+
+
+def test_local_memory_bounds(module, mem):
+    out = mem.alloc(4)
+    ok, _ = _both(module, "local_index", mem, (1, 1, 1), (2, 1, 1), struct.pack("<I4xQ", 8, out))
+    assert ok.fault is None and struct.unpack("<I", mem.read(out, 4))[0] == 8
+    air, cpu = _both(module, "local_index", mem, (1, 1, 1), (2, 1, 1), struct.pack("<I4xQ", 1 << 20, out))
+    assert air.fault is not None and air.fault.code == "illegal_address" == cpu.fault.code
+    assert "local memory" in air.fault.message
 
 
 def test_runaway_barrier_loop_hits_the_watchdog(module, mem):

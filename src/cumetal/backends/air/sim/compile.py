@@ -23,7 +23,8 @@ BUILTIN_KINDS = {
 }
 ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: "launch_info",
                  metal_abi.PRINTF_INDEX: "printf", metal_abi.CONSTANT_INDEX: "constant"}
-HELPERS = ("sim_check1", "sim_check3", "sim_tick", "__extendhfsf2", "__truncsfhf2", "__truncdfhf2")
+HELPERS = ("sim_check0", "sim_check1", "sim_check3", "sim_local", "sim_tick", "__extendhfsf2", "__truncsfhf2",
+           "__truncdfhf2")
 
 
 class SimCompileError(RuntimeError):

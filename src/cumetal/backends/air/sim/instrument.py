@@ -4,8 +4,10 @@ The module is read back with llvmlite and changed only where the host needs it:
 
 * the triple and datalayout become the host's (the AIR code itself is target-neutral LLVM);
 * every load and store through an ``addrspace(1)`` (device) or ``addrspace(3)`` (threadgroup)
-  pointer is preceded by ``sim_check1/3(ptr, size, align)``, which faults instead of letting a
-  bad access touch host memory;
+  pointer is preceded by ``sim_check1/3(ptr, size, align)``, and every private (address space 0)
+  access that is not to an alloca itself (an IR register) by ``sim_check0``, checked against the
+  thread's local-memory stack that ``sim_local`` registers; a bad access faults instead of
+  touching host memory;
 * loop headers (targets of back edges) call ``sim_tick()`` for the watchdog;
 * an entry wrapper ``__sim_entry(ptr slots)`` loads each kernel argument from a 16-byte slot and
   calls the kernel, so the C scheduler needs no knowledge of vector calling conventions.
@@ -21,17 +23,21 @@ import re
 _DEFINE = re.compile(r"^define .*@(\"[^\"]+\"|[\w.$-]+)\(")
 _LABEL = re.compile(r"^(\"[^\"]+\"|[\w.$-]+):")
 _TARGETS = re.compile(r"label %(\"[^\"]+\"|[\w.$-]+)")
-_LOAD = re.compile(r"^\s*%[\w.$-]+ = load (?:volatile )?(.+?), ptr addrspace\(([13])\) (%[\w.$-]+|@[\w.$-]+)"
+_LOAD = re.compile(r"^\s*%[\w.$-]+ = load (?:volatile )?(.+?), ptr (?:addrspace\(([13])\) )?(%[\w.$-]+|@[\w.$-]+)"
                    r"(?:, align (\d+))?")
-_STORE = re.compile(r"^\s*store (?:volatile )?(.+), ptr addrspace\(([13])\) (%[\w.$-]+|@[\w.$-]+)"
+_STORE = re.compile(r"^\s*store (?:volatile )?(.+), ptr (?:addrspace\(([13])\) )?(%[\w.$-]+|@[\w.$-]+)"
                     r"(?:, align (\d+))?")
+_ALLOCA = re.compile(r"^\s*(%[\w.$-]+) = alloca ")
+_LOCAL_STACK = re.compile(r"^\s*%local_stack = alloca \[(\d+) x i8\]")
 _SCALAR_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "half": 2, "bfloat": 2, "float": 4,
                  "double": 8, "ptr": 8}
 _VECTOR = re.compile(r"^<(\d+) x ([\w]+)>")
 
 DECLS = """
+declare void @sim_check0(ptr, i64, i64)
 declare void @sim_check1(ptr addrspace(1), i64, i64)
 declare void @sim_check3(ptr addrspace(3), i64, i64)
+declare void @sim_local(ptr, i64)
 declare void @sim_tick()
 """
 
@@ -62,7 +68,10 @@ def _store_type(operand: str) -> str:
     return operand.split()[0]
 
 
-def _check_line(line: str) -> str | None:
+def _check_line(line: str, allocas: set[str]) -> str | None:
+    """The check call for a load/store: device and threadgroup accesses against their memory,
+    private accesses (not to an alloca itself: those are IR registers) against the thread's local
+    memory stack."""
     m = _LOAD.match(line)
     if m:
         size = type_bytes(m.group(1))
@@ -72,6 +81,10 @@ def _check_line(line: str) -> str | None:
             return None
         size = type_bytes(_store_type(m.group(1)))
     space, ptr, align = m.group(2), m.group(3), m.group(4)
+    if space is None:
+        if ptr in allocas:
+            return None
+        return f"  call void @sim_check0(ptr {ptr}, i64 {size}, i64 {align or size})"
     return f"  call void @sim_check{space}(ptr addrspace({space}) {ptr}, i64 {size}, i64 {align or size})"
 
 
@@ -93,6 +106,7 @@ def _instrument_function(lines: list[str]) -> list[str]:
             for t in _TARGETS.findall(line):
                 if t in order and order[t] <= i:
                     headers.add(t)
+    allocas = {m.group(1) for line in lines if (m := _ALLOCA.match(line))}
     out: list[str] = []
     for name, body in blocks:
         tick_pending = name in headers
@@ -102,10 +116,13 @@ def _instrument_function(lines: list[str]) -> list[str]:
             if tick_pending and j > 0 and stripped and not is_phi and not _LABEL.match(line):
                 out.append("  call void @sim_tick()")
                 tick_pending = False
-            chk = _check_line(line)
+            chk = _check_line(line, allocas)
             if chk:
                 out.append(chk)
             out.append(line)
+            stack = _LOCAL_STACK.match(line)
+            if stack:  # the kernel's local memory: what private (AS 0) accesses may touch
+                out.append(f"  call void @sim_local(ptr %local_stack, i64 {stack.group(1)})")
     return out
 
 

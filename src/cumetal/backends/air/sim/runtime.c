@@ -66,6 +66,7 @@ typedef struct {
     uint8_t *stack;
     int started;
     jmp_buf jb; /* where the fiber resumes after a yield */
+    uint64_t local_lo, local_hi; /* the thread's local memory (sim_local) */
 } fiber;
 
 static sim_launch *L;
@@ -145,6 +146,19 @@ static void check(const void *p, uint64_t n, uint64_t align, int space) {
 }
 
 void sim_check1(const void *p, uint64_t n, uint64_t align) { check(p, n, align, 1); }
+
+void sim_local(const void *p, uint64_t n) {
+    F[cur].local_lo = (uint64_t)(uintptr_t)p;
+    F[cur].local_hi = F[cur].local_lo + n;
+}
+
+void sim_check0(const void *p, uint64_t n, uint64_t align) {
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    sim_tick();
+    if (align > 1 && (a & (align - 1))) fault(F_MISALIGNED, a, "misaligned local access");
+    if (a < F[cur].local_lo || a > F[cur].local_hi || n > F[cur].local_hi - a)
+        fault(F_ILLEGAL, a, "local memory access out of bounds");
+}
 void sim_check3(const void *p, uint64_t n, uint64_t align) { check(p, n, align, 3); }
 
 /* ------------------------------------------------------------------ barriers and SIMD ops */
