@@ -192,6 +192,8 @@ def _elementwise(inst: Inst) -> Fn:
         uf = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "and": np.bitwise_and,
               "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
         dt = _u(d)
+        if all(a.type == d for a in inst.args):
+            return uf  # same container types: numpy keeps the dtype (and skips a slow casting path)
         return lambda x, y: uf(x, y, dtype=dt)
     if op == "not":
         return lambda x: np.invert(np.asarray(x, dtype=_u(d)))
