@@ -160,3 +160,19 @@ def test_the_simulated_module_is_the_metallib_module(module):
     lib = read_metallib(compile_metallib(module))
     for name in module.kernels:
         assert unwrap_bitcode(lib.module(lib.function(name))) == kernel_bitcode(module, name)
+
+
+def test_concurrent_launches_from_threads_are_safe(module, mem):
+    """The C scheduler is global state: launches from several Python threads must not interleave."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    outs = [mem.alloc(4) for _ in range(8)]
+    k = module.kernels["shared_store"]
+
+    def run(i: int):
+        return launch_air(k, module, mem, (3, 1, 1), (64, 1, 1), 0, struct.pack("<I4xQ", 4 * i, outs[i]), {})
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(run, range(8)))
+    assert all(r.fault is None for r in results)
+    assert [struct.unpack("<I", mem.read(o, 4))[0] for o in outs] == [4 * i for i in range(8)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import struct
+import threading
 
 import numpy as np
 
@@ -30,6 +31,7 @@ __all__ = ["launch_air", "LaunchOutcome", "KernelFault"]
 MAX_THREADS_PER_BLOCK = 1024
 PRINTF_CAPACITY = 1 << 20
 FIBER_STACK_BASE = 128 << 10  # JIT frames of the kernel and its callees, on top of local memory
+_RUN_LOCK = threading.Lock()  # the C runtime's scheduler state is global: one launch at a time
 
 
 def _shape(name: str, v) -> tuple[int, int, int] | str:
@@ -130,7 +132,9 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
         launch.timeout_s = float(watchdog_s or 0.0)
         launch.direct = int(ck.direct)
         launch.stack_size = FIBER_STACK_BASE + (stack_bytes(kernel, module) + 4095) // 4096 * 4096
-        runtime_lib.runtime().sim_run(ctypes.byref(launch))
+        lib = runtime_lib.runtime()
+        with _RUN_LOCK:
+            lib.sim_run(ctypes.byref(launch))
 
         if "printf" in roles:
             printf = _printf_text(memory, roles["printf"], module)
