@@ -426,9 +426,9 @@ def run(ctx: Ctx) -> None:
         if cur is None:
             p = int(pc.min())
             if p >= WAIT:
-                if p >= RET or not release(ctx):
-                    if not ((pc >= WAIT) & (pc < RET)).any():
-                        break
+                if p >= RET:  # every lane has returned or exited
+                    break
+                release(ctx)  # lanes are parked at barriers: complete them (or force a deadlock open)
                 continue
             m = np.flatnonzero(pc == p)
             if len(m) == n:
