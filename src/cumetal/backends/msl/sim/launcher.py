@@ -90,8 +90,10 @@ def _compile(tu: str) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "kernel.cpp"
         src.write_text(tu)
+        # <metal_stdlib> resolves to our header, so the emitted source compiles unchanged
+        (Path(tmp) / "metal_stdlib").write_text(f'#include "{SIM_DIR / "cumetal_msl_sim.h"}"\n')
         tmp_so = Path(tmp) / "kernel.so"
-        proc = subprocess.run([cxx, *CXXFLAGS, "-I", str(SIM_DIR), "-x", "c++", str(src), "-o", str(tmp_so)],
+        proc = subprocess.run([cxx, *CXXFLAGS, "-I", tmp, "-x", "c++", str(src), "-o", str(tmp_so)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise SimCompileError("g++ rejected the emitted MSL:\n" + "\n".join(proc.stderr.splitlines()[:40]))
