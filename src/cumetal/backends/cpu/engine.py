@@ -40,6 +40,7 @@ class Code:
     segs: list[tuple[tuple, Term, tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
     has_barriers: bool = False
     red_insts: list[Inst] = field(default_factory=list)
+    launch_facts: dict = field(default_factory=dict)  # (module id, function count) -> (stack, bytes/lane)
 
 
 _CACHE: dict[int, tuple[Function, int, Code]] = {}

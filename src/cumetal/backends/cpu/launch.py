@@ -139,8 +139,12 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         dyn_base = (kernel.static_shared_size + 15) // 16 * 16
         shared_size = dyn_base + dynamic_shared if (dynamic_shared or kernel.uses_dynamic_shared) \
             else kernel.static_shared_size
-        local = stack_bytes(kernel, module)
-        per_lane = sum(dt.itemsize for dt in code.var_dtypes) + local + 64
+        key = (id(module), len(module.functions))
+        facts = code.launch_facts.get(key)
+        if facts is None:  # stack size and register bytes per lane, once per kernel and module
+            local = stack_bytes(kernel, module)
+            facts = code.launch_facts[key] = (local, sum(dt.itemsize for dt in code.var_dtypes) + local + 64)
+        local, per_lane = facts
         per_cta = per_lane * tpb + shared_size
         ctas_per_batch = max(1, min(LANE_BUDGET // tpb, BYTES_BUDGET // max(per_cta, 1)))
         total = grid[0] * grid[1] * grid[2]
