@@ -19,7 +19,10 @@ from cumetal.passes import compile_ptx
 
 REPO = Path(__file__).resolve().parents[2]
 PTX_FILES = sorted((REPO / "tests/functional/kernels").glob("*.ptx")) + [REPO / "examples/vector_add.ptx"]
-OBSERVED = set((Path(__file__).with_name("golden") / "air-intrinsics-observed.txt").read_text().split())
+GOLDEN = Path(__file__).with_name("golden")
+OBSERVED = set((GOLDEN / "air-intrinsics-observed.txt").read_text().split())
+# Apple's declarations (llvm-dis-14 text, parameter attributes removed; reference/air-intrinsics-observed.txt)
+_DECL = re.compile(r"^declare (.+?) @([\w.]+)\((.*)\)")
 # LLVM instructions Apple's compiler never emits (it calls air.* functions instead)
 FORBIDDEN = re.compile(r"^\s*(?:%\S+ = )?(?:atomicrmw|cmpxchg|fence|fptosi|fptoui|sitofp|uitofp)\b", re.M)
 
@@ -60,6 +63,31 @@ def test_only_apple_or_documented_intrinsics_are_called(lowered):
                     re.fullmatch(p, fn.name) for p in UNVERIFIED_INTRINSICS):
                 unknown.add(fn.name)
     assert not unknown, f"calls neither Apple-observed nor documented as unverified: {sorted(unknown)}"
+
+
+def _signature(line: str) -> tuple[str, str, str] | None:
+    m = _DECL.match(line.strip())
+    if m is None:
+        return None
+    params = re.sub(r" (noundef|nocapture|readonly|writeonly|zeroext|signext|immarg)\b", "", m.group(3))
+    ret = re.sub(r"^(noundef|zeroext|signext) ", "", m.group(1))
+    return m.group(2), ret, params
+
+
+def test_air_declarations_have_apples_signatures(lowered, air):
+    apple = {}
+    for line in (GOLDEN / "air-intrinsics-observed.ll").read_text().splitlines():
+        sig = _signature(line)
+        if sig:
+            apple[sig[0]] = sig[1:]
+    compared = set()
+    for raw in lowered.values():
+        for line in air.llvm_dis_14(raw).splitlines():
+            sig = _signature(line)
+            if sig and sig[0] in apple:
+                assert sig[1:] == apple[sig[0]], f"@{sig[0]}: ours {sig[1:]}, Apple {apple[sig[0]]}"
+                compared.add(sig[0])
+    assert len(compared) >= 10, sorted(compared)
 
 
 @pytest.mark.parametrize("file", list(MODULES))
