@@ -269,7 +269,7 @@ def _entry(body: bytes) -> bytes:
     return HEAD + b".visible .entry k(.param .u64 p)\n{\n" + body + b"\n}\n"
 
 
-NASTY: list = [  # (name, data, expect_errors) or pytest.param(...) of the same
+NASTY: list[tuple[str, bytes, bool | None]] = [
     ("empty", b"", None),
     ("only-whitespace", b" \t\n\r\n\f\v   \n" * 1000, None),
     ("only-newlines", b"\n" * 200_000, None),
@@ -282,14 +282,14 @@ NASTY: list = [  # (name, data, expect_errors) or pytest.param(...) of the same
     ("huge-line", _entry(b".reg .b32 %r<4>;" + b" add.s32 %r1, %r2, %r3;" * 20_000), False),
     ("huge-line-garbage", b"x" * 3_000_000, True),
     ("huge-register-range", _entry(b".reg .b32 %r<100000000>;\nmov.u32 %r99999999, 1;"), False),
-    pytest.param("register-range-overflow", _entry(b".reg .b32 %r<99999999999999999999999>;"), True),
-    pytest.param("negative-register-range", _entry(b".reg .b32 %r<-5>;"), True),
-    pytest.param("huge-array", HEAD + b".global .b8 g[999999999999999999999999];\n", True),
+    ("register-range-overflow", _entry(b".reg .b32 %r<99999999999999999999999>;"), True),
+    ("negative-register-range", _entry(b".reg .b32 %r<-5>;"), True),
+    ("huge-array", HEAD + b".global .b8 g[999999999999999999999999];\n", True),
     ("deep-braces", _entry(b"{" * 100_000 + b"}" * 100_000), None),
     ("deep-braces-unbalanced", _entry(b"{" * 100_000), True),
     ("deep-closing", _entry(b"}" * 100_000), True),
-    pytest.param("deep-parens", _entry(b"call.uni f, " + b"(" * 50_000 + b");"), True),
-    pytest.param("deep-vector", _entry(b"mov.b64 %rd1, " + b"{" * 20_000 + b"%r1" + b"}" * 20_000 + b";"), True),
+    ("deep-parens", _entry(b"call.uni f, " + b"(" * 50_000 + b");"), True),
+    ("deep-vector", _entry(b"mov.b64 %rd1, " + b"{" * 20_000 + b"%r1" + b"}" * 20_000 + b";"), True),
     ("unterminated-block-comment", VALID[:500] + b"/* never closed " + VALID[500:], True),
     ("unterminated-string", HEAD + b'.file 1 "never closed\n' + VALID, True),
     ("unterminated-entry", VALID[: VALID.rindex(b"}")], True),
@@ -302,7 +302,7 @@ NASTY: list = [  # (name, data, expect_errors) or pytest.param(...) of the same
     ("many-unknown-opcodes", _entry(b"bogus.op %r1;\n" * 50_000), False),  # warnings, not errors
     ("huge-float-literals", _entry(b"mov.f32 %f1, 0f" + b"F" * 5000 + b";\nmov.f64 %fd1, 1e999999;"), True),
     ("version-overflow", b".version 99999999999999999999999.9999999999999999\n.target sm_80\n", None),
-    pytest.param("float-overflow", _entry(b".reg .f64 %fd<3>;\nadd.f64 %fd1, %fd2, 1e99999;"), True),
+    ("float-overflow", _entry(b".reg .f64 %fd<3>;\nadd.f64 %fd1, %fd2, 1e99999;"), True),
     ("control-chars", _entry(bytes(range(1, 32)) * 1000), True),
     ("lone-surrogates", VALID[:200] + "\ud800\udfff".encode("utf-8", "surrogatepass") + VALID[200:], None),
     ("section-unterminated", HEAD + b".section .debug_info {\n.b8 1, 2, 3\n" * 2000, True),
@@ -310,16 +310,7 @@ NASTY: list = [  # (name, data, expect_errors) or pytest.param(...) of the same
 ]
 
 
-def _name_of(item) -> str:
-    return item.values[0] if hasattr(item, "values") else item[0]
-
-
-def _plain(items: list) -> list[tuple[str, bytes, bool | None]]:
-    """Items without a known-bug marker (for the tests that loop over many inputs at once)."""
-    return [i for i in items if not hasattr(i, "values")]
-
-
-@pytest.mark.parametrize("name,data,expect_errors", NASTY, ids=[_name_of(n) for n in NASTY])
+@pytest.mark.parametrize("name,data,expect_errors", NASTY, ids=[n for n, _, _ in NASTY])
 def test_hand_made_nasty_input(name: str, data: bytes, expect_errors: bool | None) -> None:
     problems = check_parse(name + ".ptx", data)
     assert not problems, "\n".join(problems[:10])
@@ -329,7 +320,7 @@ def test_hand_made_nasty_input(name: str, data: bytes, expect_errors: bool | Non
 
 
 def test_nasty_input_as_str_is_handled_too() -> None:
-    for name, data, _ in _plain(NASTY):
+    for name, data, _ in NASTY:
         text = data.decode("utf-8", errors="surrogateescape")
         problems = check_parse(name + ".str.ptx", text)
         assert not problems, "\n".join(problems[:10])
@@ -345,7 +336,7 @@ def test_crlf_file_has_same_structure_as_lf() -> None:
 def _cli_inputs() -> list[tuple[str, bytes]]:
     step = N_MUTANTS // N_CLI_INPROCESS
     return [(f"mutant{i}", make_mutant(i)[1]) for i in range(0, N_MUTANTS, step)] + [
-        (n, d) for n, d, _ in _plain(NASTY)[:: max(1, len(NASTY) // 10)]
+        (n, d) for n, d, _ in NASTY[:: max(1, len(NASTY) // 10)]
     ]
 
 
