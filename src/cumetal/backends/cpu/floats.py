@@ -213,9 +213,9 @@ def fsqrt(a: np.ndarray, t: str, mode: str) -> np.ndarray:
 
 def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray, t: str, mode: str) -> np.ndarray:
     """a*b + c with a single rounding."""
-    x, y, z = to_f64(a, t), to_f64(b, t), to_f64(c, t)
     if t == "f32" and mode == "rn":
-        return _fma32_rn(x, y, z)
+        return _fma32_rn(native(a, t), native(b, t), native(c, t))
+    x, y, z = to_f64(a, t), to_f64(b, t), to_f64(c, t)
     if t != "f64":
         p = x * y  # exact for f32 and narrower
         s, e = two_sum(p, z)
@@ -235,14 +235,14 @@ def _fma32_rn(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
     """f32 fma, nearest: the f64 sum of the exact product and c rounds correctly to f32 unless it
     lands exactly on an f32 midpoint (low 29 bits 1000…0) or in f32's subnormal range; only those
     lanes need the error term."""
-    s = x * y + z
+    s = np.add(np.multiply(x, y, dtype=F64), z, dtype=F64)  # f32 inputs widened inside the ufuncs
     r = s.astype(np.float32)
     bits = np.asarray(s).view(np.uint64)
     cand = ((bits & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)) | (np.abs(s) < 2.0 ** -125)
     out = r.view(np.uint32)
     if cand.any():
         idx = np.flatnonzero(np.atleast_1d(cand))
-        xs, ys, zs = (np.broadcast_to(np.atleast_1d(v), np.atleast_1d(s).shape)[idx] for v in (x, y, z))
+        xs, ys, zs = (np.broadcast_to(np.atleast_1d(v), np.atleast_1d(s).shape)[idx].astype(F64) for v in (x, y, z))
         p = xs * ys
         ss, e = two_sum(p, zs)
         e = np.where(np.isfinite(ss), e, 0.0)
