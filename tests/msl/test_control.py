@@ -11,6 +11,7 @@ from msl_testing import HEADER, launch
 from cumetal.backends.msl import emit_module
 from cumetal.backends.msl.sim import build_program
 from cumetal.backends.msl.structurize import build_cfg, is_reducible
+from cumetal.ir import nodes as N
 from cumetal.ir import verify
 
 LOOPS = r"""
@@ -178,3 +179,35 @@ def test_irreducible_cfg_uses_dispatch_loop_and_runs():
     out2 = np.zeros(64, np.uint32)
     launch(prog, "switch", 1, 64, out2)
     assert out2.tolist() == [(10, 20, 30, 20)[t & 3] for t in range(64)]
+
+
+def _func(name: str, op: str, k: int) -> N.Function:
+    fn = N.Function(name, "func")
+    out, v = fn.new_var("i64", "out"), fn.new_var("i32", "v")
+    fn.arg_vars = [out, v]
+    r = fn.new_var("i32", "r")
+    fn.blocks = [N.Block("entry", [N.Inst(op, (r,), (v, c32(k))),
+                                   N.Inst("store", (), (out, r), {"space": "global", "align": 4}),
+                                   N.Inst("ret")])]
+    return fn
+
+
+def test_indirect_calls_through_function_addresses():
+    b = FnBuilder("indirect", [("out", 8)])
+    b.block("entry")
+    out = b.param_ptr("out")
+    tid = b.op("sreg", "i32", name="tid.x")
+    odd = b.op("trunc", "i1", tid)
+    fptr = b.op("select", "i64", odd, N.SymAddr("add7", "func"), N.SymAddr("mul3", "func"))
+    b.op("call_indirect", None, fptr, b.elem_addr(out, tid, 4), tid)
+    b.term("ret")
+    m = module(b.fn)
+    m.functions["add7"] = _func("add7", "add", 7)
+    m.functions["mul3"] = _func("mul3", "mul", 3)
+    m.functions["unused"] = _func("unused", "sub", 1)  # address never taken: not a candidate
+    prog = build_program(m)
+    body = prog.source[prog.source.index("kernel void indirect"):]
+    assert "cmf_add7(" in body and "cmf_mul3(" in body and "cmf_unused(" not in body
+    out_arr = np.zeros(32, np.uint32)
+    launch(prog, "indirect", 1, 32, out_arr)
+    assert out_arr.tolist() == [t + 7 if t & 1 else 3 * t for t in range(32)]

@@ -71,8 +71,30 @@ def uses_printf(kernel: N.Function, module: N.Module) -> bool:
                for inst in b.insts)
 
 
+def indirect_targets(module: N.Module, inst: N.Inst) -> list[N.Function]:
+    """Possible callees of a call_indirect: functions whose address is taken somewhere in the
+    module (an instruction operand or a global's relocation) and whose parameters match."""
+    taken = {r[1] for g in module.globals.values() for r in g.relocs}
+    for fn in [*module.functions.values(), *module.kernels.values()]:
+        for b in fn.blocks:
+            for i in b.insts:
+                taken.update(a.name for a in i.args if isinstance(a, N.SymAddr) and a.space == "func")
+    args = inst.args[1:]
+    return [f for name, f in module.functions.items() if name in taken and not f.ret_vars
+            and len(f.arg_vars) == len(args) and all(a.type == p.type for a, p in zip(args, f.arg_vars, strict=True))]
+
+
+def _callees(module: N.Module, inst: N.Inst) -> list[N.Function]:
+    if inst.op == "call":
+        f = module.functions.get(inst.attrs["callee"])
+        return [f] if f is not None else []
+    if inst.op == "call_indirect":
+        return indirect_targets(module, inst)
+    return []
+
+
 def reachable_functions(kernel: N.Function, module: N.Module) -> list[N.Function]:
-    """The kernel and every device function it may call (indirect calls: all of them)."""
+    """The kernel and every device function it may call (directly or through a taken address)."""
     seen: dict[str, N.Function] = {}
     order = [kernel]
     todo = [kernel]
@@ -80,16 +102,9 @@ def reachable_functions(kernel: N.Function, module: N.Module) -> list[N.Function
         fn = todo.pop()
         for b in fn.blocks:
             for inst in b.insts:
-                if inst.op == "call":
-                    names = [inst.attrs["callee"]]
-                elif inst.op == "call_indirect":
-                    names = list(module.functions)
-                else:
-                    continue
-                for name in names:
-                    callee = module.functions.get(name)
-                    if callee is not None and name not in seen:
-                        seen[name] = callee
+                for callee in _callees(module, inst):
+                    if callee.name not in seen:
+                        seen[callee.name] = callee
                         order.append(callee)
                         todo.append(callee)
     return order
@@ -146,11 +161,8 @@ def local_stack_bytes(kernel: N.Function, module: N.Module) -> int:
         deepest = 0
         for b in fn.blocks:
             for inst in b.insts:
-                callees = ([module.functions.get(inst.attrs["callee"])] if inst.op == "call"
-                           else list(module.functions.values()) if inst.op == "call_indirect" else [])
-                for c in callees:
-                    if c is not None:
-                        deepest = max(deepest, depth(c, stack + (fn.name,)))
+                for c in _callees(module, inst):
+                    deepest = max(deepest, depth(c, stack + (fn.name,)))
         total = _align(fn.local_size, 16) + deepest
         if fn.kind == "func":
             memo[fn.name] = total

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from cumetal.backends.msl import ops_memory as M
 from cumetal.backends.msl import ops_scalar as S
 from cumetal.backends.msl import ops_warp as W
-from cumetal.backends.msl.abi import argument_abi, global_index, local_stack_bytes, reachable_functions
+from cumetal.backends.msl.abi import (
+    argument_abi,
+    global_index,
+    indirect_targets,
+    local_stack_bytes,
+    reachable_functions,
+)
 from cumetal.backends.msl.fp64 import FP64_MODES
 from cumetal.backends.msl.prelude import prelude
 from cumetal.backends.msl.printf import arg_layout, conversions, printf_formats, resolve_format
@@ -128,10 +134,8 @@ class FnEmitter:
         frame = f"cm_frame + {_align16(self.fn.local_size)}"
         lines = ["{", f"  ulong cm_fa = {self.v(target)};"]
         first = True
-        for name, f in self.module.functions.items():
-            if f.ret_vars or len(f.arg_vars) != len(args) or any(
-                    a.type != p.type for a, p in zip(args, f.arg_vars, strict=True)):
-                continue
+        for f in indirect_targets(self.module, i):
+            name = f.name
             call_args = ", ".join(["cm", frame] + [self.v(a) for a in args])
             kw = "if" if first else "else if"
             lines.append(f"  {kw} (cm_fa == 0x{self.module.function_address(name):x}ul) "

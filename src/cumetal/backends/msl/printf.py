@@ -81,11 +81,26 @@ def _trace(fn: N.Function, v: N.Value, depth: int = 0) -> tuple[N.SymAddr, int] 
             r = _trace(fn, a, depth + 1)
             return (r[0], r[1] + b.bits) if r else None
     if d.op == "load" and isinstance(d.args[0], N.SymAddr) and d.args[0].space == "local":
-        slot = d.args[0]
-        stores = [i for b in fn.blocks for i in b.insts if i.op == "store" and isinstance(i.args[0], N.SymAddr)
-                  and i.args[0].space == "local" and i.args[0].name == slot.name and i.args[0].offset == slot.offset]
-        if len(stores) == 1 and stores[0].guard is None:
-            return _trace(fn, stores[0].args[1], depth + 1)
+        store = _reaching_store(fn, d)
+        if store is not None:
+            return _trace(fn, store.args[1], depth + 1)
+    return None
+
+
+def _reaching_store(fn: N.Function, load: N.Inst) -> N.Inst | None:
+    """The store to the same local slot just before ``load`` in its block (a call's .param slot is
+    written right before the call; slots are reused by later calls)."""
+    slot = load.args[0]
+    for b in fn.blocks:
+        for k, inst in enumerate(b.insts):
+            if inst is not load:
+                continue
+            for prev in reversed(b.insts[:k]):
+                if prev.op == "store" and prev.args[0] == slot:
+                    return prev if prev.guard is None else None
+                if prev.op in ("call", "call_indirect", "memcpy"):
+                    return None
+            return None
     return None
 
 
