@@ -313,7 +313,7 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool
         out = b.select(finite, from_bits(k, t, b.or_(to_bits(k, t, rz), inexact)), rz)
     else:
         out = r if rnd == "rn" else apply_direction(k, t, rnd, r, pos, neg, fin)
-    if rnd == "rm" and zsign is not None and not odd:
+    if rnd == "rm" and zsign is not None:
         exact_zero = b.and_(b.fcmp("oeq", r, fzero(t)), b.xor(b.or_(pos, neg), bc.const_int(bc.I1, 1)))
         out = b.select(exact_zero, zsign, out)
     if ftz and op != "fsqrt":
@@ -328,16 +328,34 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool
     return out
 
 
+MIN_NORMAL_F32 = {"f16": 2.0 ** -14, "bf16": 2.0 ** -126}
+
+
 def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     t = inst.dsts[0].type
     rnd = inst.attrs.get("rnd", "rn")
     ftz = bool(inst.attrs.get("ftz")) and t in ("f16", "f32", "bf16")
-    if t == "bf16":
-        # f32 rounded to odd, then to bf16 per rnd: one correct rounding (24 >= 8 + 2 bits)
-        # (bf16 shares f32's exponent range, so .ftz's flushing is decided exactly in f32)
-        wide = [bf16_to_f32(k, x) for x in a]
-        return f32_to_bf16(k, _arith(k, "f32", inst.op, "rz", wide, ftz=ftz, odd=True), rnd)
+    if t == "bf16" or (t == "f16" and (rnd != "rn" or ftz)):
+        return _narrow_arith(k, t, inst.op, rnd, a, ftz)
     return nan_result(k, t, inst.op, _arith(k, t, inst.op, rnd, a, ftz=ftz), a)
+
+
+def _narrow_arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool) -> bc.Value:
+    """bf16 (always) and f16 (directed or .ftz) arithmetic: the exact result rounded to odd in f32,
+    then rounded to t per rnd — one correct rounding, since 24 >= 11 + 2 bits. .ftz flushes the
+    operands in t and a result whose exact magnitude is below t's smallest normal (an odd-rounded
+    f32 equals that power of two only when exact)."""
+    b = k.b
+    if ftz:
+        a = [flush_operand(k, t, x) for x in a]
+    wide = [bf16_to_f32(k, x) if t == "bf16" else b.fpext(x, bc.FLOAT) for x in a]
+    r = _arith(k, "f32", op, rnd, wide, odd=True)
+    if ftz:
+        tiny = b.fcmp("olt", _fabs(k, "f32", r), bc.const_float(bc.FLOAT, MIN_NORMAL_F32[t]))
+        r = b.select(tiny, from_bits(k, "f32", b.and_(to_bits(k, "f32", r), k.i32(SIGN["f32"]))), r)
+    if t == "bf16":
+        return f32_to_bf16(k, r, rnd)
+    return canon(k, t, _narrow(k, "f32", "f16", rnd, r))
 
 
 # ------------------------------------------------------------------------------ sign and tests
@@ -401,7 +419,6 @@ def lower_fminmax(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     wt, x = _widen(k, t, a[0])
     _, y = _widen(k, t, a[1])
     b = k.b
-    it = ibits(wt)
     is_min = inst.op == "fmin"
     less = b.fcmp("olt" if is_min else "ogt", x, y)
     pick = b.select(less, x, y)
@@ -415,7 +432,6 @@ def lower_fminmax(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     else:
         r = b.select(xn, y, b.select(yn, x, r))
         r = b.select(b.and_(xn, yn), k.const(wt, CANON[wt]), r)
-    del it
     if t == "f64":
         return f64_nan(k, inst.op, r, [x, y])
     return f32_to_bf16(k, r) if t == "bf16" else r
@@ -503,6 +519,24 @@ def lower_f2i(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     return b.select(nan, k.int_of(dt, nan_value), v)
 
 
+def _i2f_error(k: FnLowerer, dt: str, x: bc.Value, st: str, signed: bool, r: bc.Value
+               ) -> tuple[bc.Value, bc.Value]:
+    """(exact > r, exact < r) for r = the nearest float of integer x: r converted back to a 64-bit
+    integer is exact (r is integral); 2**63 (2**64 for unsigned i64) does not fit and is above
+    every source value."""
+    b = k.b
+    use_signed = signed or st != "i64"
+    xs = (b.sext if signed else b.zext)(x, bc.I64) if st != "i64" else x
+    ct = "f32" if dt == "f16" else dt
+    conv = b.fpext(r, bc.FLOAT) if dt == "f16" else r
+    too_big = b.fcmp("oge", conv, bc.const_float(llty(ct), float(1 << 63) if use_signed else float(1 << 64)))
+    back = k.air(f"air.convert.{air_suffix('i64', use_signed)}.f.{ct}", bc.I64,
+                 [b.select(too_big, fzero(ct), conv)])
+    above = b.and_(b.icmp("sgt" if use_signed else "ugt", xs, back), b.xor(too_big, bc.const_int(bc.I1, 1)))
+    below = b.or_(b.icmp("slt" if use_signed else "ult", xs, back), too_big)
+    return above, below
+
+
 def lower_i2f(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     dt = inst.dsts[0].type
     st = inst.args[0].type
@@ -512,31 +546,20 @@ def lower_i2f(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     x = a[0]
     if st == "i1":
         x, st = b.zext(x, bc.I8), "i8"
-    if dt == "bf16":  # via f32: exact for <= 24-bit sources, else rounded twice (documented)
-        f = k.air(f"air.convert.f.f32.{air_suffix(st, signed)}", bc.FLOAT, [x])
-        return f32_to_bf16(k, f, rnd)
-    r = k.air(f"air.convert.f.{dt}.{air_suffix(st, signed)}", llty(dt), [x])
-    if rnd == "rn" or T.bits(st) < {"f16": 11, "f32": 24, "f64": 53}[dt]:
+    wt = "f32" if dt == "bf16" else dt
+    r = k.air(f"air.convert.f.{wt}.{air_suffix(st, signed)}", llty(wt), [x])
+    exact = T.bits(st) < {"f16": 11, "f32": 24, "f64": 53}[wt]
+    one = bc.const_int(bc.I1, 1)  # integers are finite: a nearest infinity is an overflow
+    if dt == "bf16":  # f32 rounded to odd, then bf16 per mode: one correct rounding
+        if not exact:
+            above, below = _i2f_error(k, wt, x, st, signed, r)
+            rz = apply_direction(k, wt, "rz", r, above, below, one)
+            r = from_bits(k, wt, b.or_(to_bits(k, wt, rz), b.zext(b.or_(above, below), bc.I32)))
+        return f32_to_bf16(k, r, rnd)
+    if rnd == "rn" or exact:
         return r
-    # Directed: convert the nearest result back to a 64-bit integer (exact: it is integral) and
-    # compare with the source. 2**63 (signed) / 2**64 (unsigned) do not fit: above every source.
-    wide_t = "i64"
-    xs = (b.sext if signed else b.zext)(x, bc.I64) if st != "i64" else x
-    limit = bc.const_float(llty(dt), float(1 << 63) if signed or st != "i64" else float(1 << 64))
-    conv_src = r if dt != "f16" else b.fpext(r, bc.FLOAT)
-    ct = dt if dt != "f16" else "f32"
-    too_big = b.fcmp("oge", conv_src, bc.const_float(llty(ct), float(1 << 63) if signed or st != "i64"
-                                                    else float(1 << 64)))
-    del limit
-    use_signed = signed or st != "i64"
-    safe = b.select(too_big, fzero(ct), conv_src)
-    back = k.air(f"air.convert.{air_suffix(wide_t, use_signed)}.f.{ct}", bc.I64, [safe])
-    lt = "slt" if use_signed else "ult"
-    gt = "sgt" if use_signed else "ugt"
-    err_pos = b.and_(b.icmp(gt, xs, back), b.xor(too_big, bc.const_int(bc.I1, 1)))
-    err_neg = b.or_(b.icmp(lt, xs, back), too_big)
-    # integers are finite: a rounded-to-nearest infinity is an overflow (capped per the mode)
-    return apply_direction(k, dt, rnd, r, err_pos, err_neg, bc.const_int(bc.I1, 1))
+    above, below = _i2f_error(k, dt, x, st, signed, r)
+    return apply_direction(k, dt, rnd, r, above, below, one)
 
 
 def lower_fcvt(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
