@@ -112,6 +112,16 @@ def _brev(a: np.ndarray, t: str) -> np.ndarray:
     return b
 
 
+_POPC8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint32)
+
+
+def _popc(a: np.ndarray) -> np.ndarray:
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(a).astype(np.uint32)
+    a = np.ascontiguousarray(np.atleast_1d(a))
+    return _POPC8[a.view(np.uint8)].reshape(a.shape + (a.dtype.itemsize,)).sum(axis=-1, dtype=np.uint32)
+
+
 def _icmp(a: np.ndarray, b: np.ndarray, t: str, cond: str) -> np.ndarray:
     if cond in ("eq", "ne"):
         return np.equal(a, b) if cond == "eq" else np.not_equal(a, b)
@@ -212,7 +222,7 @@ def _elementwise(inst: Inst) -> Fn:
     if op in ("shl", "lshr", "ashr"):
         return lambda x, s: _shift(x, s, d, op)
     if op == "popc":
-        return lambda x: np.bitwise_count(np.asarray(x, dtype=_u(a0))).astype(np.uint32)
+        return lambda x: _popc(np.asarray(x, dtype=_u(a0)))
     if op == "clz":
         return lambda x: _clz(x, a0)
     if op == "brev":
