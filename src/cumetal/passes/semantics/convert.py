@@ -74,7 +74,11 @@ def _cvt(ctx: Ctx, ins: ast.Instruction) -> None:
     rnd = _rnd(ins)
     v = ctx.read(ins.operands[1], at)
     if _is_float(at) and ftz and ir_type(at) == "f32":
+        # .ftz reads the source through the f32 unit, which also canonicalizes a NaN (sweep:
+        # cvt.ftz.f64.f32 of any NaN gives 0x7FFFFFFFE0000000)
         v = ctx.emit("ftz", "f32", v)
+        is_nan = ctx.emit("fcmp", "i1", v, v, cond="uno")
+        v = ctx.emit("select", "f32", is_nan, Const("f32", 0x7FFFFFFF), v)
     di = ir_type(dt)
     if not _is_float(at) and not _is_float(dt):
         r = int_to_int(ctx, v, at, dt, sat)
