@@ -77,16 +77,39 @@ def _setp(ctx: Ctx, ins: ast.Instruction) -> None:
     ctx.write(p_op, p, "pred")
 
 
+_ONE = {"f16": 0x3C00, "bf16": 0x3F80}
+
+
 @semantics("set")
 def _set(ctx: Ctx, ins: ast.Instruction) -> None:
+    """d = (a cmp b) [boolop c] ? 1.0 / all ones : 0; per 16-bit half for packed sources/results."""
     st, dt = ins.fields["stype"], ins.fields["dtype"]
-    if st in _PACKED or dt in ("f16x2", "bf16x2", "f16", "bf16"):
-        raise LoweringError(f"set with .{dt}/.{st} is not supported yet")
-    a, b = (ctx.read(o, st) for o in ins.operands[1:3])
     c_op = ins.operands[3] if len(ins.operands) > 3 else None
-    r = _combine(ctx, ins, compare(ctx, ins.fields["cmp"], st, a, b, "ftz" in ins.fields), c_op)
+    ftz = "ftz" in ins.fields
+    if st in _PACKED or dt in _PACKED:
+        et = _PACKED.get(st, st)
+        if st in _PACKED:
+            a, b = (ctx.read(o, "b32") for o in ins.operands[1:3])
+            pairs = list(zip(_halves(ctx, a, et), _halves(ctx, b, et), strict=True))
+        else:  # scalar source, packed result: both halves get the same answer
+            a, b = (ctx.read(o, st) for o in ins.operands[1:3])
+            pairs = [(a, b), (a, b)]
+        dt_half = _PACKED.get(dt)
+        true_half = _ONE[dt_half] if dt_half else 0xFFFF
+        halves = []
+        for x, y in pairs:
+            r = _combine(ctx, ins, compare(ctx, ins.fields["cmp"], et, x, y, ftz), c_op)
+            halves.append(ctx.emit("select", "i32", r, i32(true_half), i32(0)))
+        d = ctx.emit("or", "i32", halves[0], ctx.emit("shl", "i32", halves[1], i32(16)))
+        ctx.write(ins.operands[0], d, "b32")
+        return
+    a, b = (ctx.read(o, st) for o in ins.operands[1:3])
+    r = _combine(ctx, ins, compare(ctx, ins.fields["cmp"], st, a, b, ftz), c_op)
     if dt == "f32":
         v = ctx.emit("select", "f32", r, Const.float("f32", 1.0), Const.float("f32", 0.0))
+    elif dt in _ONE:
+        v = ctx.emit("select", "i16", r, Const.int("i16", _ONE[dt]), Const.int("i16", 0))
+        dt = "b16"
     else:
         v = ctx.emit("select", "i32", r, i32(0xFFFFFFFF), i32(0))
     ctx.write(ins.operands[0], v, dt)
