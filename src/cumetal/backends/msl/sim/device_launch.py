@@ -1,0 +1,82 @@
+"""msl-sim behind the device protocol: the same call shape as the CPU engine's ``launch`` so that a
+``CUMETAL_BACKEND=msl-sim`` device is the CPU device (same memory, copies, streams) with this run
+function (runtime/cpu_device.py ``_run`` calls ``launch`` and reads ``.fault`` and ``.printf``)."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from cumetal.backends.msl.sim.launcher import MslProgram, build_program
+from cumetal.backends.msl.values import EmitError
+from cumetal.ir.nodes import Function, Module
+
+# Modules are not weak-referenceable: keep the most recent programs (and their modules) alive.
+_PROGRAMS: OrderedDict[int, tuple[Module, str, MslProgram]] = OrderedDict()
+_MAX_PROGRAMS = 64
+
+
+@dataclass(frozen=True)
+class SimFault:
+    code: str  # runtime.protocol.FAULT_CODES
+    message: str
+
+
+@dataclass
+class SimLaunchOutcome:
+    fault: SimFault | None
+    printf: list[str] = field(default_factory=list)
+
+
+def fp64_mode() -> str:
+    """``CUMETAL_FP64`` (native | emulate | warn), default native."""
+    mode = os.environ.get("CUMETAL_FP64", "").strip().lower() or "native"
+    return mode if mode in ("native", "emulate", "warn") else "native"
+
+
+def program_for(module: Module, fp64: str) -> MslProgram:
+    """The compiled program of a module (the 64 most recent are cached)."""
+    entry = _PROGRAMS.get(id(module))
+    if entry is not None and entry[0] is module and entry[1] == fp64:
+        _PROGRAMS.move_to_end(id(module))
+        return entry[2]
+    prog = build_program(module, fp64=fp64)
+    _PROGRAMS[id(module)] = (module, fp64, prog)
+    while len(_PROGRAMS) > _MAX_PROGRAMS:
+        _PROGRAMS.popitem(last=False)
+    return prog
+
+
+def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int], block: tuple[int, int, int],
+           dynamic_shared: int, params: bytes, symbols: dict[str, int], *, watchdog_s: float | None = None,
+           fp64: str | None = None) -> SimLaunchOutcome:
+    """Run ``kernel`` under msl-sim. ``memory`` is the device's allocation table (anything with
+    ``allocations()`` yielding objects with ``base`` and ``size``); faults come back in the outcome."""
+    grid = tuple(int(x) for x in grid)  # type: ignore[assignment]
+    block = tuple(int(x) for x in block)  # type: ignore[assignment]
+    if len(grid) != 3 or len(block) != 3 or min(grid + block) < 1:
+        return SimLaunchOutcome(SimFault("launch_failure", f"bad launch shape grid={grid} block={block}"))
+    tpb = block[0] * block[1] * block[2]
+    limit = 1
+    for n in (kernel.reqntid or kernel.maxntid or (1024,)):
+        limit *= n
+    if tpb > min(limit, 1024):
+        return SimLaunchOutcome(SimFault("launch_failure", f"{tpb} threads per block exceed {min(limit, 1024)} "
+                                         f"for {kernel.name}"))
+    if dynamic_shared < 0 or len(params) < kernel.param_size:
+        return SimLaunchOutcome(SimFault("launch_failure", f"bad parameters or shared size for {kernel.name}"))
+    try:
+        prog = program_for(module, fp64 or fp64_mode())
+    except EmitError as e:
+        return SimLaunchOutcome(SimFault("launch_failure", f"MSL back end: {e}"))
+    except Exception as e:  # g++ failure: a back-end bug must not take the process down
+        return SimLaunchOutcome(SimFault("launch_failure", f"msl-sim could not build {kernel.name}: {e}"))
+    allocs = [(a.base, a.size) for a in memory.allocations()]
+    res = prog.run(kernel.name, grid, block, params, dynamic_shared, allocations=allocs, global_addrs=symbols,
+                   timeout_s=watchdog_s if watchdog_s else 1e9)
+    printf = [res.printf] if res.printf else []
+    if res.fault is None:
+        return SimLaunchOutcome(None, printf)
+    where = f" at address 0x{res.fault_address:x}" if res.fault in ("illegal_address", "misaligned_address") else ""
+    return SimLaunchOutcome(SimFault(res.fault, f"{res.fault} in kernel {kernel.name}{where} (msl-sim)"), printf)
