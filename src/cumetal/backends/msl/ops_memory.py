@@ -38,7 +38,8 @@ def load(em: FnEmitter, i: Inst) -> str:
         p = next(p for p in em.fn.params if p.name == addr.name)
         expr = f"*(device {mt}*)(cm.params + {p.offset + addr.offset})"
     else:
-        expr = f"cm_ld_{_ACCESS[space]}<{mt}>(cm, {em.v(addr)})"
+        kind = "ldv" if i.attrs.get("volatile") else "ld"
+        expr = f"cm_{kind}_{_ACCESS[space]}<{mt}>(cm, {em.v(addr)})"
     if d == "f64" and em.fp64 == "emulate":
         return f"cm_dd_from_bits({expr})"
     if d == "i1":
@@ -54,7 +55,8 @@ def store(em: FnEmitter, i: Inst) -> list[str]:
         v = f"cm_dd_to_bits({v})"
     elif val.type == "i1":
         v = f"uchar({v} ? 1 : 0)"
-    return [f"cm_st_{_ACCESS[i.attrs['space']]}<{mt}>(cm, {em.v(addr)}, {v});"]
+    kind = "stv" if i.attrs.get("volatile") else "st"
+    return [f"cm_{kind}_{_ACCESS[i.attrs['space']]}<{mt}>(cm, {em.v(addr)}, {v});"]
 
 
 def atomic(em: FnEmitter, i: Inst) -> str:

@@ -102,6 +102,35 @@ template <typename T> inline void cm_st_generic(thread cm_ctx& cm, ulong a, T v)
   if (w == CM_LOCAL_WINDOW) { cm_st_local<T>(cm, a - CM_LOCAL_WINDOW, v); return; }
   cm_st_global<T>(cm, a, v);
 }
+// volatile accesses (ld.volatile / st.volatile, spin-wait flags): never cached in registers
+template <typename T> inline T cm_ldv_global(thread cm_ctx& cm, ulong a) {
+  return *(volatile device T*)cm_gptr(cm, a, sizeof(T));
+}
+template <typename T> inline void cm_stv_global(thread cm_ctx& cm, ulong a, T v) {
+  *(volatile device T*)cm_gptr(cm, a, sizeof(T)) = v;
+}
+template <typename T> inline T cm_ldv_shared(thread cm_ctx& cm, ulong a) {
+  CM_CHECK_SHARED(cm, a, sizeof(T));
+  return *(volatile threadgroup T*)(cm.shared + a);
+}
+template <typename T> inline void cm_stv_shared(thread cm_ctx& cm, ulong a, T v) {
+  CM_CHECK_SHARED(cm, a, sizeof(T));
+  *(volatile threadgroup T*)(cm.shared + a) = v;
+}
+template <typename T> inline T cm_ldv_local(thread cm_ctx& cm, ulong a) { return cm_ld_local<T>(cm, a); }
+template <typename T> inline void cm_stv_local(thread cm_ctx& cm, ulong a, T v) { cm_st_local<T>(cm, a, v); }
+template <typename T> inline T cm_ldv_generic(thread cm_ctx& cm, ulong a) {
+  ulong w = a & CM_WINDOW_MASK;
+  if (w == CM_SHARED_WINDOW) return cm_ldv_shared<T>(cm, a - CM_SHARED_WINDOW);
+  if (w == CM_LOCAL_WINDOW) return cm_ld_local<T>(cm, a - CM_LOCAL_WINDOW);
+  return cm_ldv_global<T>(cm, a);
+}
+template <typename T> inline void cm_stv_generic(thread cm_ctx& cm, ulong a, T v) {
+  ulong w = a & CM_WINDOW_MASK;
+  if (w == CM_SHARED_WINDOW) { cm_stv_shared<T>(cm, a - CM_SHARED_WINDOW, v); return; }
+  if (w == CM_LOCAL_WINDOW) { cm_st_local<T>(cm, a - CM_LOCAL_WINDOW, v); return; }
+  cm_stv_global<T>(cm, a, v);
+}
 inline ulong cm_to_generic(ulong a, uint space) {  // 1 shared, 2 local, 0 other
   return space == 1 ? a + CM_SHARED_WINDOW : space == 2 ? a + CM_LOCAL_WINDOW : a;
 }
