@@ -335,7 +335,8 @@ def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     t = inst.dsts[0].type
     rnd = inst.attrs.get("rnd", "rn")
     ftz = bool(inst.attrs.get("ftz")) and t in ("f16", "f32", "bf16")
-    if t == "bf16" or (t == "f16" and (rnd != "rn" or ftz)):
+    # f16 fma and sqrt go through f32 too: Apple's air.fma.f16 / air.sqrt.f16 were never seen
+    if t == "bf16" or (t == "f16" and (rnd != "rn" or ftz or inst.op in ("fma", "fsqrt"))):
         return _narrow_arith(k, t, inst.op, rnd, a, ftz)
     return nan_result(k, t, inst.op, _arith(k, t, inst.op, rnd, a, ftz=ftz), a)
 
@@ -445,6 +446,10 @@ _APPROX = {"ex2": "air.fast_exp2", "lg2": "air.log2", "sin": "air.fast_sin", "co
 def lower_fapprox(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     t = inst.dsts[0].type
     fn = inst.attrs["fn"]
+    if t == "f16" and fn in _APPROX:  # f16 approximations in f32 (air.*.f16 forms were not seen)
+        wide = k.b.fpext(a[0], bc.FLOAT)
+        r = k.air(f"{_APPROX[fn]}.f32", bc.FLOAT, [wide])
+        return canon(k, t, k.b.fptrunc(r, bc.HALF))
     wt, x = _widen(k, t, a[0])
     if fn in ("div", "div_approx"):
         r = k.b.fdiv(x, _widen(k, t, a[1])[1])

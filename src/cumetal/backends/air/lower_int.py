@@ -136,19 +136,44 @@ def lower_popc(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 
 def lower_clz(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """Leading zeros by a branch-free binary search (compare + select + shift): no intrinsic
+    (Apple's name for clz was never seen), exact for every width."""
+    b = k.b
     src_t = inst.args[0].type
+    width = T.bits(src_t)
     ty = llty(src_t)
-    r = k.llvm_intrinsic(f"llvm.ctlz.{src_t}", ty, [a[0], bc.const_int(bc.I1, 0)])
-    if src_t == "i64":
-        return k.b.trunc(r, bc.I32)
-    if src_t != "i32":
-        return k.b.zext(r, bc.I32)
-    return r
+    x = a[0]
+    n = k.i32(0)
+    step = width // 2
+    while step:
+        top = b.lshr(x, bc.const_int(ty, width - step))
+        empty = b.icmp("eq", top, bc.zero(ty))  # the top `step` bits are all zero
+        n = b.add(n, b.select(empty, k.i32(step), k.i32(0)))
+        x = b.select(empty, b.shl(x, bc.const_int(ty, step)), x)
+        step //= 2
+    # x now has its top bit set, unless the input was 0 (then width leading zeros)
+    msb = b.lshr(x, bc.const_int(ty, width - 1))
+    return b.select(b.icmp("eq", msb, bc.zero(ty)), k.i32(width), n)
+
+
+_BREV_MASKS = ((1, 0x5555555555555555), (2, 0x3333333333333333), (4, 0x0F0F0F0F0F0F0F0F),
+               (8, 0x00FF00FF00FF00FF), (16, 0x0000FFFF0000FFFF), (32, 0x00000000FFFFFFFF))
 
 
 def lower_brev(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """Bit reversal by swapping ever larger groups with masks and shifts (no intrinsic)."""
+    b = k.b
     t = inst.dsts[0].type
-    return k.llvm_intrinsic(f"llvm.bitreverse.{t}", llty(t), [a[0]])
+    width = T.bits(t)
+    ty = llty(t)
+    x = a[0]
+    for shift, mask in _BREV_MASKS:
+        if shift >= width:
+            break
+        m = bc.const_int(ty, mask & T.mask(t))
+        sh = bc.const_int(ty, shift)
+        x = b.or_(b.and_(b.lshr(x, sh), m), b.shl(b.and_(x, m), sh))
+    return x
 
 
 _ICMP = {"eq": "eq", "ne": "ne", "slt": "slt", "sle": "sle", "sgt": "sgt", "sge": "sge",
@@ -156,10 +181,7 @@ _ICMP = {"eq": "eq", "ne": "ne", "slt": "slt", "sle": "sle", "sgt": "sgt", "sge"
 
 
 def lower_icmp(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    cond = inst.attrs["cond"]
-    if inst.args[0].type == "i1" and cond not in ("eq", "ne"):
-        # i1 as a 1-bit integer: unsigned compares are fine in LLVM, signed ones treat 1 as -1 (as IR).
-        pass
+    cond = inst.attrs["cond"]  # on i1, signed compares read 1 as -1, as LLVM and the IR do
     return k.b.icmp(_ICMP[cond], a[0], a[1])
 
 

@@ -166,19 +166,42 @@ def lower_vote(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 _REDUX = {  # rop -> (air function, identity for lanes outside the member mask)
     "add": ("air.simd_sum.u.i32", 0), "min": ("air.simd_min.s.i32", 0x7FFFFFFF),
     "max": ("air.simd_max.s.i32", -0x80000000), "umin": ("air.simd_min.u.i32", -1),
-    "umax": ("air.simd_max.u.i32", 0), "and": ("air.simd_and.u.i32", -1), "or": ("air.simd_or.u.i32", 0),
-    "xor": ("air.simd_xor.u.i32", 0),
+    "umax": ("air.simd_max.u.i32", 0),
 }
+_BITWISE_IDENTITY = {"and": -1, "or": 0, "xor": 0}
 
 
 def lower_redux(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     rop = inst.attrs["rop"]
+    if rop in _BITWISE_IDENTITY:
+        return _bitwise_redux(k, rop, a[0], a[1])
     if rop not in _REDUX:
         raise k.error(f"warp reduction {rop!r} has no AIR lowering")
     name, identity = _REDUX[rop]
     inm = lane_bit(k, a[1], k.ctx.lane)
     x = k.b.select(inm, a[0], k.i32(identity))
     return k.air(name, bc.I32, [x], kind="convergent")
+
+
+def _bitwise_redux(k: FnLowerer, rop: str, x: bc.Value, member: bc.Value) -> bc.Value:
+    """and/or/xor over the member-and-active lanes: 32 shuffles in a loop (Apple's simd_and/or/xor
+    names were never seen; air.simd_shuffle was)."""
+    b = k.b
+    m = b.and_(member, active_mask(k))
+    pre = b.block
+    loop, done = k.new_block("redux.loop"), k.new_block("redux.done")
+    b.br(loop)
+    k.goto(loop)
+    j = b.phi(bc.I32, [(k.i32(0), pre)])
+    acc = b.phi(bc.I32, [(k.i32(_BITWISE_IDENTITY[rop]), pre)])
+    other = shuffle(k, "i32", x, j)
+    acc2 = b.select(lane_bit(k, m, j), b.binop(rop, acc, other), acc)
+    j2 = b.add(j, k.i32(1))
+    j.add_incoming(j2, b.block)
+    acc.add_incoming(acc2, b.block)
+    b.cond_br(b.icmp("ult", j2, k.i32(32)), loop, done)
+    k.goto(done)
+    return acc2
 
 
 def lower_match(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> list[bc.Value]:
