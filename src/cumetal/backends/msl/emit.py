@@ -173,10 +173,15 @@ class FnEmitter:
         cfg = build_cfg(self.fn)
         if is_reducible(cfg):
             s = Structurizer(self.fn, cfg, self.body, self.cond, self.term, self.cond, LOOP_HOOK)
-            lines = s.emit()
-            self.uses_jump = s.uses_jump
-            return lines
-        self.mod.warn(f"{self.fn.name}: irreducible control flow; emitted as a dispatch loop")
+            try:
+                lines = s.emit()
+            except (StopIteration, AssertionError, KeyError) as e:  # a shape the structurizer misses
+                self.mod.warn(f"{self.fn.name}: structurizer fell back to a dispatch loop ({type(e).__name__})")
+            else:
+                self.uses_jump = s.uses_jump
+                return lines
+        else:
+            self.mod.warn(f"{self.fn.name}: irreducible control flow; emitted as a dispatch loop")
         return dispatch_loop(self.fn, cfg, self.body, self.cond, self.term, self.cond, LOOP_HOOK)
 
     def declarations(self, skip: set[int]) -> list[str]:
