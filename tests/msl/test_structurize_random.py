@@ -22,10 +22,9 @@ def random_graph(rng: random.Random, n: int) -> list[tuple[int, int, int, int, i
     """Per block: (mul, add, shift, target_if_bit, target_else); target n = exit."""
     out = []
     for i in range(n):
-        fwd = lambda: rng.randint(i + 1, n)  # noqa: E731 - forward edge (or exit)
-        anyb = lambda: rng.randint(0, n)  # noqa: E731 - any block, back edges included
-        t1 = anyb() if rng.random() < 0.35 else fwd()
-        t2 = anyb() if rng.random() < 0.35 else fwd()
+        # any block (back edges included) or a forward edge (or the exit)
+        t1 = rng.randint(0, n) if rng.random() < 0.35 else rng.randint(i + 1, n)
+        t2 = rng.randint(0, n) if rng.random() < 0.35 else rng.randint(i + 1, n)
         out.append((rng.randrange(1, 2**32, 2), rng.randrange(2**32), rng.randrange(32), t1, t2))
     return out
 
