@@ -26,7 +26,7 @@ from cumetal.backends.cpu.state import KernelFault, LaunchOutcome
 from cumetal.backends.msl import abi as metal_abi
 from cumetal.ir.nodes import Function, Module
 
-__all__ = ["launch_air", "LaunchOutcome", "KernelFault"]
+__all__ = ["launch", "launch_air", "LaunchOutcome", "KernelFault"]
 
 MAX_THREADS_PER_BLOCK = 1024
 PRINTF_CAPACITY = 1 << 20
@@ -155,3 +155,6 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     finally:
         for addr in owned:
             memory.free(addr)
+
+
+launch = launch_air  # the name a device backend calls (as cumetal.backends.cpu.launch)
