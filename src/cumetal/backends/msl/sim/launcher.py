@@ -28,7 +28,7 @@ from cumetal.backends.msl.printf import decode_ring
 from cumetal.ir import nodes as N
 
 SIM_DIR = Path(__file__).resolve().parent
-CXXFLAGS = ["-std=c++17", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-attributes", "-ffp-contract=off",
+CXXFLAGS = ["-std=c++14", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-attributes", "-ffp-contract=off",
             "-fno-fast-math", "-w"]
 
 
