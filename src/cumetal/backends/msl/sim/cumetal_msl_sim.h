@@ -1,5 +1,6 @@
 // msl-sim: the Metal Shading Language builtins that CuMetal's emitted MSL uses, implemented with
-// CPU semantics so that the emitted source compiles as C++ (g++ >= 12, -std=c++17) and runs here.
+// CPU semantics so that the emitted source compiles as C++ (g++ >= 12, -std=c++14: MSL's base
+// dialect) and runs here.
 //
 // Threads of a threadgroup are user-mode fibers (ucontext) run by one OS worker thread; worker
 // threads take threadgroups in parallel, so device atomics really contend. A fiber runs until it
