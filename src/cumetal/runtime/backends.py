@@ -8,8 +8,8 @@ import sys
 
 from cumetal.runtime.protocol import Device
 
-AVAILABLE = ("cpu", "metal")
-PLANNED = ("air-sim", "msl-sim")
+AVAILABLE = ("cpu", "metal", "air-sim")
+PLANNED = ("msl-sim",)
 
 
 class BackendError(Exception):
@@ -31,6 +31,10 @@ def open_device(name: str | None = None) -> Device:
         from cumetal.runtime.cpu_device import CpuDevice
 
         return CpuDevice()
+    if name == "air-sim":
+        from cumetal.runtime.air_sim_device import AirSimDevice
+
+        return AirSimDevice()
     if name in PLANNED:
         raise BackendError(f"CUMETAL_BACKEND={name!r} is not implemented yet; available: {', '.join(AVAILABLE)}")
     raise BackendError(

@@ -152,11 +152,20 @@ class CpuDevice(Device):
             stream.pending_faults.append(fault)
         return fault
 
+    engine_name = "CPU engine"
+
+    def _launcher(self):
+        """The back end's launch function (``cumetal.backends.cpu.launch`` signature); devices that
+        execute kernels differently but share this memory model override it."""
+        from cumetal.backends.cpu import launch
+
+        return launch
+
     def _run(self, image: ModuleImage, kernel: str, grid, block, dynamic_shared: int, params: bytes):
         try:
-            from cumetal.backends.cpu import launch
+            launch = self._launcher()
         except ImportError as e:
-            return DeviceFault("launch_failure", f"the CPU execution engine is not available ({e})", kernel)
+            return DeviceFault("launch_failure", f"the {self.engine_name} is not available ({e})", kernel)
         fn = image.module.kernels[kernel]
         try:
             outcome = launch(fn, image.module, self.memory, grid, block, dynamic_shared, params,
@@ -166,7 +175,7 @@ class CpuDevice(Device):
                 import traceback
 
                 traceback.print_exc()
-            return DeviceFault("launch_failure", f"internal error in the CPU engine: {e!r}", kernel)
+            return DeviceFault("launch_failure", f"internal error in the {self.engine_name}: {e!r}", kernel)
         if outcome.printf:
             sys.stdout.write("".join(outcome.printf))
             sys.stdout.flush()

@@ -1,0 +1,21 @@
+"""``CUMETAL_BACKEND=air-sim``: the CPU device's memory, streams and events, with kernels executed
+by the air-sim — the AIR modules that go into the ``.metallib``, JIT-compiled and run on Linux."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from cumetal.runtime.cpu_device import CpuDevice
+
+
+class AirSimDevice(CpuDevice):
+    engine_name = "air-sim"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "air-sim"))
+
+    def _launcher(self):
+        from cumetal.backends.air.sim import launch_air
+
+        return launch_air

@@ -1,0 +1,26 @@
+"""The whole PTX sweep (NVIDIA goldens) and the functional suite, run unchanged through the driver
+API with ``CUMETAL_BACKEND=air-sim``: the AIR modules we put in ``.metallib`` files must give the
+results the CPU backend and NVIDIA hardware give."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_sweep_and_functional_suites_pass_on_air_sim():
+    env = {**os.environ, "CUMETAL_BACKEND": "air-sim"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/functional",
+         "tests/ptx_sweep/test_sweep.py"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+    )
+    tail = proc.stdout[-3000:]
+    assert proc.returncode == 0, tail
+    passed = int(re.search(r"(\d+) passed", tail).group(1))
+    assert passed >= 850 + 30, tail  # every sweep case and every functional test ran
