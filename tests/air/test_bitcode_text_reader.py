@@ -9,14 +9,26 @@ GitHub samples are used when available (they skip otherwise).
 from __future__ import annotations
 
 import os
+from importlib import util as _importlib_util
 from pathlib import Path
 
 import pytest
-from conftest import fetch_script
 from test_bitcode_samples import ALL
 
 from cumetal.backends.air.bitcode import oracle, to_llvm_text, write_bitcode
 from cumetal.backends.air.bitcode.text_reader import LLVMTextError, parse_llvm_text
+
+
+def _air_conftest():
+    """tests/air/conftest.py by path: a bare 'import conftest' can pick another directory's."""
+    spec = _importlib_util.spec_from_file_location("air_conftest", Path(__file__).with_name("conftest.py"))
+    mod = _importlib_util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_AIR = _air_conftest()
+fetch_script = _AIR.fetch_script
 
 needs_llvm14 = pytest.mark.skipif(not oracle.available(), reason="llvm-14 tools not installed")
 # Every 400th kernel (44 modules across mlx.metallib's kernel families); CUMETAL_BITCODE_FULL=1 runs
@@ -91,10 +103,6 @@ def test_malformed_text_names_line_and_cause(text, message):
 
 
 def test_reader_handles_hand_written_air():
-    here = Path(__file__).parent / "conftest.py"
-    assert here.exists()
-    from conftest import air_text
-
-    module = parse_llvm_text(air_text())
+    module = parse_llvm_text(_AIR.air_text())
     assert [f.name for f in module.functions] == ["add_one"]
     assert module.named_metadata["air.kernel"][0].operands[0].value is module.functions[0]
