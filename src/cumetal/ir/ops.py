@@ -105,9 +105,9 @@ _OPS = [
         "Minimum; -0 < +0. nan='num': a NaN operand is ignored (both NaN -> the NaN rules); "
         "nan='propagate': any NaN operand gives a NaN per the NaN rules."),
     _op("fmax", 1, 2, ("nan",), "Maximum; +0 > -0; NaN rule as fmin."),
-    _op("ftz", 1, 1, (), "Denormal -> zero of the same sign; a NaN follows the NaN rules (f32 canonical); "
-        "other values unchanged."),
-    _op("fsat", 1, 1, (), "Clamp to [0.0, 1.0]; NaN -> +0.0."),
+    _op("ftz", 1, 1, (), "Denormal -> zero of the same sign; every other value (NaN included) unchanged "
+        "(a pure bit operation: cvt.rn.ftz.f32.f64 keeps the converted NaN 0x7FC00000)."),
+    _op("fsat", 1, 1, (), "Clamp to [0.0, 1.0]; NaN -> +0.0; -0.0 -> +0.0."),
     _op("fcmp", 1, 2, ("cond",),
         "i1 = compare a0, a1 with cond in oeq one olt ole ogt oge ord uno ueq une ult ule ugt uge "
         "(o*: false if either is NaN; u*: true if either is NaN)."),
@@ -142,8 +142,9 @@ _OPS = [
         "Special register: tid.x tid.y tid.z ntid.x … ctaid.* nctaid.* laneid warpid nwarpid "
         "lanemask_eq/lt/le/gt/ge smid nsmid gridid clock clock64 globaltimer dynamic_smem_size total_smem_size."),
     _op("shfl", 2, 4, ("mode",),
-        "(value, in_range) = shuffle a0 among the warp; mode idx up down bfly; a1 lane/delta; a2 the PTX 'c' "
-        "operand (clamp | segment mask << 8); a3 member mask. Out-of-range or non-member source: own value."),
+        "(value, in_range) = shuffle a0 among the warp; mode idx up down bfly; a1 lane/delta (its low 5 bits); "
+        "a2 the PTX 'c' operand (clamp | segment mask << 8); a3 member mask. Out-of-range, non-member or "
+        "not-executing source: own value."),
     _op("vote", 1, 2, ("mode",), "mode all any uni (i1) or ballot (i32) of predicate a0 over member mask a1."),
     _op("match", 2, 2, ("mode",),
         "mode any: d0 = mask of members whose a0 equals mine; mode all: d0 = mask if all members equal else 0, "
@@ -154,7 +155,8 @@ _OPS = [
         "Block barrier. kind sync (a0 = barrier id, optional a1 thread count), arrive, red (reduction via attr "
         "rop popc/and/or; then dsts/args: see lowering), warp (a0 = member mask; __syncwarp)."),
     _op("barrier_red", 1, 2, ("rop",), "Barrier then block-wide reduction of a1 (i1 or i32): popc (i32) and or (i1)."),
-    _op("membar", 0, 0, ("scope",), "Memory fence: scope cta, gpu, sys."),
+    _op("membar", 0, 0, ("scope",), "Memory fence: scope cta, gpu, sys (AIR: no fence intrinsic has been seen "
+        "in Apple's modules, so the AIR path emits none; see docs/air-abi.md)."),
     # ---- calls and control flow
     _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),
     _op("call_indirect", None, None, (), "Call the function whose address is a0 with args a1…."),
