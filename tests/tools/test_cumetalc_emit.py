@@ -75,3 +75,53 @@ def test_no_compilable_kernel_is_an_error(tmp_path):
     src.write_text(MIXED.split(".visible .entry ok_kernel")[0] + ".visible .entry k()\n{\n  trap.foo;\n}\n")
     code, _, err = run(str(src), "--emit=ir")
     assert code == 1 and err
+
+
+RECURSIVE = """.version 7.8
+.target sm_80
+.address_size 64
+.func (.param .b32 r) down(.param .b32 n)
+{
+  .reg .b32 %r<4>; .reg .pred %p<2>;
+  ld.param.b32 %r1, [n];
+  setp.eq.s32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  sub.s32 %r2, %r1, 1;
+  {
+    .param .b32 a; .param .b32 b;
+    st.param.b32 [a], %r2;
+    call.uni (b), down, (a);
+    ld.param.b32 %r1, [b];
+  }
+DONE:
+  st.param.b32 [r], %r1;
+  ret;
+}
+.visible .entry uses_recursion(.param .u64 p)
+{
+  .reg .b32 %r<3>;
+  {
+    .param .b32 a; .param .b32 b;
+    st.param.b32 [a], 3;
+    call.uni (b), down, (a);
+    ld.param.b32 %r1, [b];
+  }
+  ret;
+}
+.visible .entry plain(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ret;
+}
+"""
+
+
+def test_msl_refuses_only_the_recursive_kernel(tmp_path):
+    """Metal has no call stack: the recursive kernel is reported, the other one is still emitted."""
+    src = tmp_path / "rec.ptx"
+    src.write_text(RECURSIVE)
+    code, _, err = run(str(src), "--emit=msl", "-o", str(tmp_path / "rec.metal"))
+    assert code == 1 and "uses_recursion" in err and "recursive" in err
+    text = (tmp_path / "rec.metal").read_text()
+    assert "kernel void plain(" in text and "kernel void uses_recursion(" not in text

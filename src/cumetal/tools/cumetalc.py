@@ -13,6 +13,7 @@ a handler there; the argument parsing and diagnostics plumbing stay as they are.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -130,11 +131,12 @@ def _mode_compile(job: Job) -> int:
             job.err.write(f"{PROG}: error: {name}: no kernel could be compiled\n")
             status = 1
             continue
-        try:
-            outputs.append((name, _EMITTERS[job.args.emit](module, job.args)))
-        except _EmitFailure as e:
-            job.err.write(f"{PROG}: error: {name}: {e}\n")
+        data, failures = _emit_per_kernel(module, job.args)
+        for message in failures:
+            job.err.write(f"{PROG}: error: {name}: {message}\n")
             status = 1
+        if data is not None:
+            outputs.append((name, data))
     if not outputs:
         return 1
     if len(outputs) > 1 and job.args.output:
@@ -153,6 +155,28 @@ def _mode_compile(job: Job) -> int:
 
 class _EmitFailure(Exception):
     pass
+
+
+def _emit_per_kernel(module, args) -> tuple[str | bytes | None, list[str]]:
+    """Emit the module; when the back end refuses it, find the kernels it refuses (each alone),
+    report them, and emit the others — a bad kernel never costs the rest of the file."""
+    emit = _EMITTERS[args.emit]
+    try:
+        return emit(module, args), []
+    except _EmitFailure as whole:
+        failures, good = [], {}
+        for kname, kernel in module.kernels.items():
+            try:
+                emit(dataclasses.replace(module, kernels={kname: kernel}), args)
+                good[kname] = kernel
+            except _EmitFailure as e:
+                failures.append(str(e))
+        if not good:
+            return None, failures or [str(whole)]
+        try:
+            return emit(dataclasses.replace(module, kernels=good), args), failures
+        except _EmitFailure as e:
+            return None, [*failures, str(e)]
 
 
 def _emit_ir(module, args) -> str:
