@@ -18,6 +18,7 @@ SPACE_CODE = {"global": 0, "const": 0, "param": 0, "shared": 1, "local": 2, "gen
 # atomic op codes understood by cm_aop32/cm_atomic32/cm_aop64 in the prelude
 AOP_CODE = {"add": 0, "and": 1, "or": 2, "xor": 3, "exch": 4, "umin": 5, "umax": 6, "min": 7, "max": 8,
             "inc": 9, "dec": 10, "fadd": 11, "fmin": 12, "fmax": 13}
+AOP_CODE_FTZ_FADD = 17  # f32 fadd with attr ftz
 
 
 def _mem_type(em: FnEmitter, t: str) -> str:
@@ -73,7 +74,10 @@ def atomic(em: FnEmitter, i: Inst) -> str:
         if aop in ("fadd", "fmin", "fmax") and d != "f32":
             raise EmitError(f"atomic {aop} on {d}")
         arg = f"as_type<uint>({v})" if d == "f32" else v
-        r = f"cm_atomic32(cm, {a}, {space}u, {AOP_CODE[aop]}, {arg})"
+        ftz = aop == "fadd" and bool(i.attrs.get("ftz"))
+        r = f"cm_atomic32(cm, {a}, {space}u, {AOP_CODE_FTZ_FADD if ftz else AOP_CODE[aop]}, {arg})"
+        if ftz:  # the old value is read as an operand of the flushing add: flushed too (as the CPU engine)
+            return f"cm_ftz(as_type<float>({r}))"
         return f"as_type<float>({r})" if d == "f32" else r
     if n == 64:
         if aop in ("fmin", "fmax"):

@@ -136,8 +136,47 @@ def _from_f32(t: str, text: str, mode: str) -> str:
     return f"cm_f2h({text}, {mode})" if t == "f16" else f"cm_f2b({text}, {mode})"
 
 
+# Operand indices in the order NVIDIA hardware propagates them when several f64 operands are NaN
+# (ops.py module docstring); ops not listed take their operands in order.
+NAN64_PRIORITY = {"fadd": (1, 0), "fsub": (1, 0), "fmul": (1, 0), "fmin": (1, 0), "fmax": (1, 0),
+                  "fdiv": (0, 1), "fma": (1, 2, 0)}
+
+
+def nan64(em: FnEmitter, i: Inst, expr: str, a: list[str]) -> str:
+    """Native f64 result ``expr`` with ops.py's f64 NaN rules applied."""
+    order = NAN64_PRIORITY.get(i.op, tuple(range(len(a))))
+    return f"cm_nan64({expr}, {', '.join(a[k] for k in order)})"
+
+
 def float_arith(em: FnEmitter, i: Inst) -> str:
     t = i.dsts[0].type
+    if i.attrs.get("ftz"):
+        return _float_arith_ftz(em, i, t)
+    expr = _float_arith(em, i, t)
+    if t == "f64" and em.fp64 != "emulate":
+        return nan64(em, i, expr, [em.v(x) for x in i.args])
+    return expr
+
+
+def _float_arith_ftz(em: FnEmitter, i: Inst, t: str) -> str:
+    """ops.py attr ftz: subnormal operands read as zero, results whose exact value is tiny flushed."""
+    a = [em.v(x) for x in i.args]
+    mode = ROUND[i.attrs.get("rnd", "rn")]
+    if i.op == "fmul" and t == "f32":
+        return f"cm_fmul_ftz({a[0]}, {a[1]}, {mode})"
+    if i.op == "fmul" and t == "f16":
+        return f"cm_hmul_ftz({a[0]}, {a[1]}, {mode})"
+    if i.op in ("fadd", "fsub") and t in ("f32", "f16"):
+        # a sum whose exact value is below the smallest normal is representable (Hauser), so
+        # flushing the rounded result is flushing the exact one
+        fn = "cm_fsub" if i.op == "fsub" else "cm_fadd"
+        if t == "f32":
+            return f"cm_ftz({fn}(cm_ftz({a[0]}), cm_ftz({a[1]}), {mode}))"
+        return f"cm_hftz(cm_f2h({fn}(cm_h2f(cm_hftz({a[0]})), cm_h2f(cm_hftz({a[1]})), {mode}), {mode}))"
+    raise EmitError(f"{i.op} with the ftz attribute on {t}")
+
+
+def _float_arith(em: FnEmitter, i: Inst, t: str) -> str:
     op = i.op
     a = [em.v(x) for x in i.args]
     rnd = i.attrs.get("rnd", "rn")
@@ -172,16 +211,16 @@ def float_unary(em: FnEmitter, i: Inst) -> str:
     op = i.op
     a = em.v(i.args[0])
     emulate = t == "f64" and em.fp64 == "emulate"
-    if op in ("fneg", "fabs"):
+    if op in ("fneg", "fabs"):  # a NaN: canonical (f32/f16/bf16), quieted and sign kept (f64)
         if emulate:
             return f"cm_dd_neg({a})" if op == "fneg" else f"cm_dd_abs({a})"
         if t in ("f16", "bf16"):
-            return f"ushort({a} ^ 0x8000u)" if op == "fneg" else f"ushort({a} & 0x7FFFu)"
+            return f"cm_hsign({a}, {'true' if t == 'bf16' else 'false'}, {'true' if op == 'fneg' else 'false'})"
         if t == "f32":
             m = "^ 0x80000000u" if op == "fneg" else "& 0x7FFFFFFFu"
-            return f"as_type<float>(as_type<uint>({a}) {m})"
+            return f"cm_canon(as_type<float>(as_type<uint>({a}) {m}))"
         m = "^ 0x8000000000000000ul" if op == "fneg" else "& 0x7FFFFFFFFFFFFFFFul"
-        return f"as_type<double>(as_type<ulong>({a}) {m})"
+        return f"cm_nan64(as_type<double>(as_type<ulong>({a}) {m}), {a})"
     if op == "ftz":
         if emulate:
             return a  # f64 subnormals are far below the pair's range: already zero
@@ -201,7 +240,7 @@ def float_unary(em: FnEmitter, i: Inst) -> str:
             return f"cm_dd_from_bits(cm_frint_bits(cm_dd_to_bits({a}), 52, 11, {mode}))"
         if t in ("f16", "bf16"):
             return _from_f32(t, f"cm_frint({_to_f32(t, a)}, {mode})", "CM_RN")
-        return f"cm_frint({a}, {mode})"
+        return f"cm_frint({a}, {mode})" if t == "f32" else f"cm_nan64(cm_frint({a}, {mode}), {a})"
     raise EmitError(f"float op {op}")
 
 
@@ -214,6 +253,8 @@ def float_minmax(em: FnEmitter, i: Inst) -> str:
         return f"cm_dd_{i.op}({a}, {b}, {prop})"
     if t in ("f16", "bf16"):
         return _from_f32(t, f"{fn}({_to_f32(t, a)}, {_to_f32(t, b)}, {prop})", "CM_RN")
+    if t == "f64":
+        return nan64(em, i, f"{fn}({a}, {b}, {prop})", [a, b])
     return f"{fn}({a}, {b}, {prop})"
 
 
@@ -240,10 +281,10 @@ def fapprox(em: FnEmitter, i: Inst) -> str:
             if fn in ("div", "div_approx"):
                 return f"cm_dd_div({a[0]}, {a[1]})"
         else:
-            table = {"rcp": f"cm_canon(1.0 / {a[0]})", "sqrt": f"cm_canon(sqrt({a[0]}))",
-                     "rsqrt": f"cm_canon(rsqrt({a[0]}))"}
+            table = {"rcp": f"cm_nan64(1.0 / {a[0]}, {a[0]})", "sqrt": f"cm_nan64(sqrt({a[0]}), {a[0]})",
+                     "rsqrt": f"cm_nan64(rsqrt({a[0]}), {a[0]})"}
             if fn in ("div", "div_approx"):
-                return f"cm_fdiv({a[0]}, {a[1]}, CM_RN)"
+                return f"cm_nan64(cm_fdiv({a[0]}, {a[1]}, CM_RN), {a[0]}, {a[1]})"
         if fn not in table:
             raise EmitError(f"{fn}.approx on f64 is not supported")
         return table[fn]
@@ -269,14 +310,14 @@ def fcvt(em: FnEmitter, i: Inst) -> str:
     st = x.type
     a = em.v(x)
     mode = ROUND[i.attrs["rnd"]]
-    if st == dt:
-        return a
+    if st == dt and dt == "f32":
+        return f"cm_canon({a})"
     if dt == "f32" and st == "f16":
         return f"cm_h2f({a})"
     if dt == "f32" and st == "bf16":
         return f"cm_b2f({a})"
     if dt == "f64" and st == "f32" and em.fp64 != "emulate":
-        return f"cm_canon(double({a}))"
+        return f"cm_f2d({a})"
     sm, se = FORMATS[st]
     dm, de = FORMATS[dt]
     return from_bits(em, dt, f"cm_fcvt_bits({bits_of(em, st, a)}, {sm}, {se}, {dm}, {de}, {mode})")

@@ -145,16 +145,16 @@ inline bool cm_isspace(ulong a, uint space) {  // 0 global, 1 shared, 2 local
 """
 
 PRELUDE_INT = r"""
-// ---- integer semantics (ops.py): total division, clamped shifts
+// ---- integer semantics (ops.py): total division (x/0 and x%0 give all ones, as NVIDIA hardware), clamped shifts
 template <typename U> inline U cm_udiv(U a, U b) { return b == 0 ? U(~U(0)) : U(a / b); }
-template <typename U> inline U cm_urem(U a, U b) { return b == 0 ? a : U(a % b); }
+template <typename U> inline U cm_urem(U a, U b) { return b == 0 ? U(~U(0)) : U(a % b); }
 template <typename S> inline S cm_sdiv(S a, S b, S smin) {
-  if (b == 0) return a >= 0 ? S(-1) : S(1);
+  if (b == 0) return S(-1);
   if (a == smin && b == S(-1)) return smin;
   return S(a / b);
 }
 template <typename S> inline S cm_srem(S a, S b, S smin) {
-  if (b == 0) return a;
+  if (b == 0) return S(-1);
   if (a == smin && b == S(-1)) return 0;
   return S(a % b);
 }
@@ -236,11 +236,27 @@ inline int cm_unpack(ulong bits, int mb, int eb, thread bool& sign, thread int& 
   return 1;
 }
 
+// NaN of a float -> float conversion (ops.py fcvt, as NVIDIA hardware): f64 -> f32/f16 the quiet NaN
+// with the sign; f32/f16/bf16 -> f64 sign and payload kept, quieted; bf16 -> f32 the exact bits;
+// every other pair the canonical NaN.
+inline ulong cm_fcvt_nan(ulong bits, int smb, int seb, int dmb, int deb) {
+  ulong sign = (bits >> (smb + seb)) & 1;
+  ulong dexp = ((ulong(1) << deb) - 1) << dmb;
+  if (seb == 11 && deb != 11 && !(dmb == 7 && deb == 8))
+    return (sign << (dmb + deb)) | dexp | (ulong(1) << (dmb - 1));
+  if (deb == 11 && seb != 11) {
+    ulong man = bits & ((ulong(1) << smb) - 1);
+    return (sign << 63) | dexp | (man << (52 - smb)) | (ulong(1) << 51);
+  }
+  if (smb == 7 && seb == 8 && dmb == 23 && deb == 8) return bits << 16;
+  return cm_canon_bits(dmb, deb);
+}
+
 inline ulong cm_fcvt_bits(ulong bits, int smb, int seb, int dmb, int deb, int mode) {
   bool s; int e = 0; ulong sig = 0;
   int c = cm_unpack(bits, smb, seb, s, e, sig);
   ulong sbit = ulong(s ? 1 : 0) << (dmb + deb);
-  if (c == 3) return cm_canon_bits(dmb, deb);
+  if (c == 3) return (smb == dmb && seb == deb) ? cm_canon_bits(dmb, deb) : cm_fcvt_nan(bits, smb, seb, dmb, deb);
   if (c == 2) return sbit | (((ulong(1) << deb) - 1) << dmb);
   if (c == 0) return sbit;
   return cm_round_pack(s, e, sig, false, mode, dmb, deb);
@@ -273,11 +289,13 @@ inline ulong cm_s2f_bits(long v, int mb, int eb, int mode) {
   return cm_i2f_bits(v < 0 ? ulong(0) - ulong(v) : ulong(v), v < 0, mb, eb, mode);
 }
 
-// float bits -> integer of 'bits' width (signed or not): round per mode, saturate, NaN -> 0
+// float bits -> integer of 'bits' width (signed or not): round per mode, saturate. NaN (as NVIDIA
+// hardware): 0 from f32/f16/bf16 into at most 32 bits, 1 << (bits - 1) from f64 or into 64 bits.
 inline ulong cm_f2i_bits(ulong fb, int mb, int eb, int mode, bool is_signed, int bits) {
   bool s; int e = 0; ulong sig = 0;
   int c = cm_unpack(fb, mb, eb, s, e, sig);
-  if (c == 3 || c == 0) return 0;
+  if (c == 3) return (eb == 11 || bits == 64) ? (ulong(1) << (bits - 1)) : 0;
+  if (c == 0) return 0;
   ulong mag = 0;
   bool sat = c == 2 || e >= 64;
   if (!sat) {
@@ -311,11 +329,21 @@ PRELUDE_HALF = r"""
 // ---- f16 / bf16 registers hold bits (ushort); arithmetic goes through exact f32
 inline float cm_h2f(ushort h) { return as_type<float>(uint(cm_fcvt_bits(h, 10, 5, 23, 8, CM_RN))); }
 inline ushort cm_f2h(float f, int mode) { return ushort(cm_fcvt_bits(as_type<uint>(f), 23, 8, 10, 5, mode)); }
-inline float cm_b2f(ushort h) {
-  uint b = uint(h) << 16;
-  return ((b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu)) ? as_type<float>(0x7FFFFFFFu) : as_type<float>(b);
-}
+inline float cm_b2f(ushort h) { return as_type<float>(uint(h) << 16); }  // exact, NaN payload too (ops.py fcvt)
 inline ushort cm_f2b(float f, int mode) { return ushort(cm_fcvt_bits(as_type<uint>(f), 23, 8, 7, 8, mode)); }
+// sign operations on bits: a NaN gives the canonical NaN (ops.py fneg/fabs, f16/bf16)
+inline ushort cm_hsign(ushort h, bool is_bf16, bool neg) {
+  bool nan = (h & 0x7FFFu) > (is_bf16 ? 0x7F80u : 0x7C00u);
+  return nan ? ushort(0x7FFFu) : (neg ? ushort(h ^ 0x8000u) : ushort(h & 0x7FFFu));
+}
+inline ushort cm_hftz(ushort h) { return (h & 0x7C00u) == 0 ? ushort(h & 0x8000u) : h; }
+// f16 multiply with .ftz: the product of two f16 values is exact in f32, so tininess is checked on it
+inline ushort cm_hmul_ftz(ushort a, ushort b, int mode) {
+  float x = cm_h2f(cm_hftz(a)), y = cm_h2f(cm_hftz(b));
+  float p = x * y;
+  if (!isnan(p) && fabs(p) < 6.103515625e-05f) return ushort((a ^ b) & 0x8000u);
+  return cm_f2h(p, mode);
+}
 """
 
 FLOAT_TEMPLATE = r"""
@@ -473,6 +501,17 @@ inline FLT cm_fmax(FLT a, FLT b, bool propagate) {
   if (a == b) return as_type<FLT>(cm_bits(a) & cm_bits(b));
   return a > b ? a : b;
 }
+// PTX .ftz on a multiply (ops.py fmul attr ftz): subnormal operands read as zero; a result whose
+// exact value is below the smallest normal becomes zero of its sign (tininess before rounding).
+inline FLT cm_fmul_ftz(FLT a, FLT b, int mode) {
+  a = cm_ftz(a);
+  b = cm_ftz(b);
+  FLT p = cm_fmul(a, b, mode);
+  if (isnan(p) || isinf(p) || p == 0) return p;
+  FLT m = as_type<FLT>(MINNORMBITS);
+  bool tiny = fabs(p) < m || (fabs(p) == m && cm_mul_residual_sign(a, b, p, ZEROF) * cm_sgn(p) < 0);
+  return tiny ? as_type<FLT>(cm_bits(p) & SIGNBITS) : p;
+}
 inline FLT cm_fsat(FLT a) { return (isnan(a) || a <= ZEROF) ? ZEROF : (a > ONEF ? ONEF : a); }
 inline FLT cm_frint(FLT a, int mode) {
   FLT r = mode == CM_RN ? rint(a) : mode == CM_RZ ? trunc(a) : mode == CM_RM ? floor(a) : ceil(a);
@@ -495,7 +534,28 @@ PRELUDE_F64_NATIVE = r"""
 #define CM_HAVE_F64 1
 inline ulong cm_f64_bits(double x) { return as_type<ulong>(x); }
 inline double cm_f64_from(ulong b) { return as_type<double>(b); }
-inline ulong cm_f64_add_bits(ulong a, ulong b) { return as_type<ulong>(cm_canon(as_type<double>(a) + as_type<double>(b))); }
+// f64 NaN results (ops.py, as NVIDIA hardware): a NaN operand propagates quieted (sign and payload
+// kept), operands tried in the op's priority order; a NaN made from non-NaN operands is
+// 0xFFF8000000000000. r is the computed result, p0, p1, p2 the operands in priority order.
+inline double cm_q64(double x) { return as_type<double>(as_type<ulong>(x) | 0x0008000000000000ul); }
+inline double cm_nan64(double r, double p0) {
+  if (!isnan(r)) return r;
+  return isnan(p0) ? cm_q64(p0) : as_type<double>(0xFFF8000000000000ul);
+}
+inline double cm_nan64(double r, double p0, double p1) {
+  if (!isnan(r)) return r;
+  return isnan(p0) ? cm_q64(p0) : cm_nan64(r, p1);
+}
+inline double cm_nan64(double r, double p0, double p1, double p2) {
+  if (!isnan(r)) return r;
+  return isnan(p0) ? cm_q64(p0) : cm_nan64(r, p1, p2);
+}
+inline double cm_f2d(float x) {  // f32 -> f64: exact; a NaN keeps sign and payload, quieted
+  return isnan(x) ? as_type<double>(cm_fcvt_nan(as_type<uint>(x), 23, 8, 52, 11)) : double(x);
+}
+inline ulong cm_f64_add_bits(ulong a, ulong b) {
+  return as_type<ulong>(cm_nan64(as_type<double>(a) + as_type<double>(b), as_type<double>(b), as_type<double>(a)));
+}
 """
 
 PRELUDE_ATOMIC = r"""
@@ -517,6 +577,10 @@ inline uint cm_aop32(int op, uint old, uint v) {
     case 10: return (old == 0 || old > v) ? v : old - 1;
     case 11: return as_type<uint>(cm_canon(as_type<float>(old) + as_type<float>(v)));
     case 12: return as_type<uint>(cm_fmin(as_type<float>(old), as_type<float>(v), false));
+    case 17: {  // f32 add with .ftz (atom.add.f32): subnormal operands and result flushed
+      float s = cm_ftz(as_type<float>(old)) + cm_ftz(as_type<float>(v));
+      return as_type<uint>(cm_ftz(cm_canon(s)));
+    }
     default: return as_type<uint>(cm_fmax(as_type<float>(old), as_type<float>(v), false));
   }
 }
@@ -703,10 +767,11 @@ inline uint cm_printf(thread cm_ctx& cm, uint fmt_id, ulong args, uint nbytes, u
 
 _FLOAT_PARAMS = {
     "float": {"FLT": "float", "UBITS": "uint", "CANONBITS": "0x7FFFFFFFu", "SIGNBITS": "0x80000000u",
-              "EXPBITS": "0x7F800000u", "ONEBIT": "1u", "MAXVAL": "FLT_MAX", "ZEROF": "0.0f", "ONEF": "1.0f",
+              "EXPBITS": "0x7F800000u", "ONEBIT": "1u", "MINNORMBITS": "0x00800000u", "MAXVAL": "FLT_MAX", "ZEROF": "0.0f", "ONEF": "1.0f",
               "MANTB": "23", "EBIAS": "127"},
     "double": {"FLT": "double", "UBITS": "ulong", "CANONBITS": "0x7FFFFFFFFFFFFFFFul",
                "SIGNBITS": "0x8000000000000000ul", "EXPBITS": "0x7FF0000000000000ul", "ONEBIT": "1ul",
+               "MINNORMBITS": "0x0010000000000000ul",
                "MAXVAL": "DBL_MAX", "ZEROF": "0.0", "ONEF": "1.0",
                "MANTB": "52", "EBIAS": "1023"},
 }
