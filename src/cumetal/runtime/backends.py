@@ -8,8 +8,8 @@ import sys
 
 from cumetal.runtime.protocol import Device
 
-AVAILABLE = ("cpu", "metal", "air-sim")
-PLANNED = ("msl-sim",)
+AVAILABLE = ("cpu", "metal", "air-sim", "msl-sim")
+PLANNED: tuple[str, ...] = ()
 
 
 class BackendError(Exception):
@@ -35,6 +35,10 @@ def open_device(name: str | None = None) -> Device:
         from cumetal.runtime.air_sim_device import AirSimDevice
 
         return AirSimDevice()
+    if name == "msl-sim":
+        from cumetal.runtime.msl_sim_device import MslSimDevice
+
+        return MslSimDevice()
     if name in PLANNED:
         raise BackendError(f"CUMETAL_BACKEND={name!r} is not implemented yet; available: {', '.join(AVAILABLE)}")
     raise BackendError(

@@ -6,7 +6,8 @@ from cumetal.backends.msl.sim.launcher import (
     SimResult,
     build_batch,
     build_program,
+    prebuild,
     run_msl,
 )
 
-__all__ = ["MslProgram", "SimCompileError", "SimResult", "build_batch", "build_program", "run_msl"]
+__all__ = ["MslProgram", "SimCompileError", "SimResult", "build_batch", "build_program", "prebuild", "run_msl"]

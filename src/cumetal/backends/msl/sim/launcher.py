@@ -203,26 +203,113 @@ def _read_cstring(addr: int, ranges: list[tuple[int, int]]) -> bytes:
 
 
 def build_program(module: N.Module, fp64: str = "native") -> MslProgram:
-    """Emit ``module`` as MSL and compile it for msl-sim."""
-    return MslProgram(module, emit_module(module, fp64=fp64))
+    """Emit ``module`` as MSL and compile it for msl-sim (or reuse a batch library that already
+    holds the same code: see ``prebuild``)."""
+    emitted = emit_module(module, fp64=fp64)
+    found = _index_lookup(_index_key(module, emitted))
+    if found is not None:
+        return MslProgram(module, emitted, ctypes.CDLL(str(found[0])), found[1])
+    return MslProgram(module, emitted)
 
 
-def build_batch(modules: list[N.Module], fp64: str = "native") -> list[MslProgram]:
-    """Compile many modules into one library (one g++ run): each module's kernels go into their own
-    C++ namespace after one shared prelude. A msl-sim speed device for large test sweeps; the MSL
-    for Metal is always one source per module (``emit_module``)."""
+# ---- batch libraries and their index
+# Compiling is what msl-sim spends its time on (one g++ run per module), so test sweeps compile
+# many modules into one library, each in its own C++ namespace after one shared prelude. The index
+# (cache_dir()/index/<key>) maps a module's emitted kernel code to the library and namespace that
+# hold it, so a later ``build_program`` of an equal module — in another process, e.g. behind the
+# driver API — loads the batch library instead of running g++ again. The MSL for Metal is always
+# one source per module (``emit_module``).
+
+def _body(emitted: EmitResult) -> str:
+    return emitted.source[emitted.source.index("// ---- kernels"):]
+
+
+def _index_key(module: N.Module, emitted: EmitResult) -> str:
+    """Hash of everything a batch library's namespace depends on: the prelude variant, the kernel
+    code, the entry points (argument ABI), the simulator header and the compiler flags."""
+    h = hashlib.sha256()
+    h.update(b"emulate" if emitted.fp64 == "emulate" else b"native")
+    h.update(_body(emitted).encode())
+    for k in module.kernels.values():
+        h.update(_trampoline(k, module, emitted.kernel_names[k.name], "@").encode())
+    h.update((SIM_DIR / "cumetal_msl_sim.h").read_bytes())
+    h.update(" ".join(CXXFLAGS).encode())
+    return h.hexdigest()[:32]
+
+
+def _index_lookup(key: str) -> tuple[Path, str] | None:
+    entry = cache_dir() / "index" / key
+    try:
+        so_name, prefix = entry.read_text().split()
+    except (OSError, ValueError):
+        return None
+    so = cache_dir() / so_name
+    return (so, prefix) if so.exists() else None
+
+
+def _index_store(key: str, so: Path, prefix: str) -> None:
+    d = cache_dir() / "index"
+    d.mkdir(parents=True, exist_ok=True)
+    tmp = d / f".{key}.{os.getpid()}"
+    tmp.write_text(f"{so.name} {prefix}\n")
+    os.replace(tmp, d / key)  # atomic: concurrent writers store the same content
+
+
+def _batch_library(modules: list[N.Module], emitted: list[EmitResult], fp64: str) -> Path:
     from cumetal.backends.msl.prelude import prelude
 
-    emitted = [emit_module(m, fp64=fp64) for m in modules]
     parts = [prelude("emulate" if fp64 == "emulate" else "native")]
     entries = []
     for i, (m, e) in enumerate(zip(modules, emitted, strict=True)):
-        body = e.source[e.source.index("// ---- kernels"):]
-        parts.append(f"namespace cmb{i} {{\n{body}\n}}  // namespace cmb{i}\n")
+        parts.append(f"namespace cmb{i} {{\n{_body(e)}\n}}  // namespace cmb{i}\n")
         entries += [_trampoline(k, m, e.kernel_names[k.name], f"cmb{i}") for k in m.kernels.values()]
     tu = _sim_text("\n".join(parts)) + "\n// ---- msl-sim entry points\n" + "".join(entries)
-    library = ctypes.CDLL(str(_compile(tu)))
+    so = _compile(tu)
+    for i, (m, e) in enumerate(zip(modules, emitted, strict=True)):
+        _index_store(_index_key(m, e), so, f"cmb{i}")
+    return so
+
+
+def build_batch(modules: list[N.Module], fp64: str = "native") -> list[MslProgram]:
+    """Compile many modules into one library (one g++ run) and index it; the programs in order."""
+    emitted = [emit_module(m, fp64=fp64) for m in modules]
+    library = ctypes.CDLL(str(_batch_library(modules, emitted, fp64)))
     return [MslProgram(m, e, library, f"cmb{i}") for i, (m, e) in enumerate(zip(modules, emitted, strict=True))]
+
+
+def prebuild(modules: Iterable[N.Module], fp64: str = "native", *, batch: int = 40,
+             jobs: int | None = None) -> int:
+    """Compile the modules not yet in the index into batch libraries, ``jobs`` g++ runs at a time
+    (default: the CPU count); returns how many modules were compiled. Modules the back end cannot
+    emit are skipped (``build_program`` reports them), and a batch that g++ rejects is left out of
+    the index, so each of its modules is compiled (and its error reported) on its own later."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cumetal.backends.msl.values import EmitError
+
+    todo: list[tuple[N.Module, EmitResult]] = []
+    seen: set[str] = set()
+    for m in modules:
+        try:
+            e = emit_module(m, fp64=fp64)
+        except EmitError:
+            continue
+        key = _index_key(m, e)
+        if key not in seen and _index_lookup(key) is None:
+            seen.add(key)
+            todo.append((m, e))
+    groups = [todo[i:i + batch] for i in range(0, len(todo), batch)]
+
+    def one(group: list[tuple[N.Module, EmitResult]]) -> int:
+        try:
+            _batch_library([m for m, _e in group], [e for _m, e in group], fp64)
+        except SimCompileError:
+            return 0
+        return len(group)
+
+    # g++ runs in subprocesses, so threads give real parallelism here
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        return sum(pool.map(one, groups))
 
 
 def run_msl(program: MslProgram, kernel_name: str, grid: tuple[int, int, int], block: tuple[int, int, int],

@@ -1,0 +1,28 @@
+"""``CUMETAL_BACKEND=msl-sim``: the CPU device's memory, streams and events, with kernels executed
+by msl-sim — the Metal Shading Language that a Mac would compile, built as C++ by g++ against
+CuMetal's Metal-builtin header and run on Linux. ``CUMETAL_FP64`` (native | emulate | warn) picks
+how f64 is emitted (default native)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from cumetal.runtime.cpu_device import CpuDevice
+
+
+class MslSimDevice(CpuDevice):
+    engine_name = "msl-sim"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "msl-sim"))
+        self.launches = 0  # kernels run through msl-sim (lets tests prove which engine ran)
+
+    def _launcher(self):
+        from cumetal.backends.msl.sim.device_launch import launch
+
+        def counted(*args, **kwargs):
+            self.launches += 1
+            return launch(*args, **kwargs)
+
+        return counted
