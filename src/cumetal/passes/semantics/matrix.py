@@ -401,7 +401,7 @@ def _write_frag(ctx: Ctx, op: ast.Operand, regs: list[Value], frag: Frag) -> Non
 # block; alignment keeps WINDOW bits below the largest exponent, where a product's exponent is the
 # sum of its factors' exponents (its significand product, in [1, 4), is not renormalized first).
 WINDOW = 25
-_NO_EXP = -900  # exponent standing for a zero term (keeps every power of two below in f64 range)
+_NO_EXP = -1000  # alignment exponent standing for a zero term
 
 
 def _to_f32(ctx: Ctx, bits: Value, et: str) -> Value:
@@ -425,29 +425,53 @@ def _or_no_exp(ctx: Ctx, x: Value, e: Value) -> Value:
     return ctx.emit("select", "i32", is_zero, i32(_NO_EXP), e)
 
 
-def _pow2_f64(ctx: Ctx, e: Value) -> Value:
-    """2**e as f64 for an i32 exponent e within f64's normal range."""
-    biased = ctx.emit("zext", "i64", ctx.emit("add", "i32", e, i32(1023)))
-    return ctx.emit("bitcast", "f64", ctx.emit("shl", "i64", biased, i32(52)))
+def _pow2_f32(ctx: Ctx, e: Value) -> Value:
+    """2**e as f32, e clamped to the normal range [-126, 127]."""
+    e = ctx.emit("max", "i32", ctx.emit("min", "i32", e, i32(127), signed=True), i32(-126), signed=True)
+    return ctx.emit("bitcast", "f32", ctx.emit("shl", "i32", ctx.emit("add", "i32", e, i32(127)), i32(23)))
 
 
 def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
-    """(f32 term, its exponent) -> the tensor-core sum: terms truncated toward zero to multiples
-    of 2**(emax - WINDOW), added exactly (in f64: at most ~WINDOW + 8 significant bits), then
-    truncated toward zero to f32."""
+    """(f32 term, its alignment exponent) -> the tensor-core sum: every term truncated toward zero
+    to a multiple of q = 2**(emax - WINDOW), the exact sum (integers: at most WINDOW + 8 bits, no
+    f64 needed, which Apple GPUs lack), truncated toward zero to f32. Sums with an infinite or NaN
+    term are the plain IEEE sum."""
     emax = terms[0][1]
     for _, e in terms[1:]:
         emax = ctx.emit("max", "i32", emax, e, signed=True)
-    qe = ctx.emit("sub", "i32", emax, i32(WINDOW))
-    q = _pow2_f64(ctx, qe)
-    inv_q = _pow2_f64(ctx, ctx.emit("sub", "i32", i32(0), qe))
-    total: Value | None = None
+    total: Value = i64(0)
+    special: Value | None = None
+    naive: Value | None = None
     for t, _ in terms:
-        d = ctx.emit("fcvt", "f64", t, rnd="rn")
-        scaled = ctx.emit("frint", "f64", ctx.emit("fmul", "f64", d, inv_q, rnd="rn"), rnd="rz")
-        d = ctx.emit("fmul", "f64", scaled, q, rnd="rn")
-        total = d if total is None else ctx.emit("fadd", "f64", total, d, rnd="rn")
-    return ctx.emit("fcvt", "f32", total, rnd="rz")
+        tb = ctx.emit("bitcast", "i32", t)
+        field = ctx.emit("and", "i32", ctx.emit("lshr", "i32", tb, i32(23)), i32(0xFF))
+        normal = ctx.emit("icmp", "i1", field, i32(0), cond="ne")
+        m = ctx.emit("or", "i32", ctx.emit("and", "i32", tb, i32(0x7FFFFF)),
+                     ctx.emit("select", "i32", normal, i32(0x800000), i32(0)))
+        e = ctx.emit("select", "i32", normal, ctx.emit("sub", "i32", field, i32(127)), i32(-126))
+        # t / q = m * 2**(e - 23 - emax + WINDOW); the shift is at most 3 (|m| << 3 < 2**27)
+        sh = ctx.emit("add", "i32", ctx.emit("sub", "i32", e, emax), i32(WINDOW - 23))
+        up = ctx.emit("icmp", "i1", sh, i32(0), cond="sge")
+        v = ctx.emit("select", "i32", up, ctx.emit("shl", "i32", m, sh),
+                     ctx.emit("lshr", "i32", m, ctx.emit("sub", "i32", i32(0), sh)))
+        neg = ctx.emit("icmp", "i1", tb, i32(0), cond="slt")
+        v = ctx.emit("select", "i32", neg, ctx.emit("sub", "i32", i32(0), v), v)
+        total = ctx.emit("add", "i64", total, ctx.emit("sext", "i64", v))
+        inf_nan = ctx.emit("icmp", "i1", field, i32(0xFF), cond="eq")
+        special = inf_nan if special is None else ctx.emit("or", "i1", special, inf_nan)
+        naive = t if naive is None else ctx.emit("fadd", "f32", naive, t, rnd="rn")
+    # total * q, truncated: i2f truncates to 24 bits, the power-of-two scalings are exact or underflow
+    f = ctx.emit("i2f", "f32", total, signed=True, rnd="rz")
+    qe = ctx.emit("sub", "i32", emax, i32(WINDOW))
+    q1 = ctx.emit("max", "i32", ctx.emit("min", "i32", qe, i32(127), signed=True), i32(-126), signed=True)
+    f = ctx.emit("fmul", "f32", f, _pow2_f32(ctx, q1), rnd="rz")
+    f = ctx.emit("fmul", "f32", f, _pow2_f32(ctx, ctx.emit("sub", "i32", qe, q1)), rnd="rz")
+    # an exact zero keeps IEEE's sign of zero (-0 only when every term is -0)
+    zero = ctx.emit("icmp", "i1", total, i64(0), cond="eq")
+    naive_zero = ctx.emit("fcmp", "i1", naive, Const.float("f32", 0.0), cond="oeq")
+    zero_val = ctx.emit("select", "f32", naive_zero, naive, Const.float("f32", 0.0))
+    f = ctx.emit("select", "f32", zero, zero_val, f)
+    return ctx.emit("select", "f32", special, naive, f)
 
 
 def _float_dot(ctx: Ctx, c_bits: Value, ctype: str, dtype: str, pairs: list[tuple[Value, Value]], et: str,
