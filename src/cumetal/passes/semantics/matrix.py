@@ -475,14 +475,14 @@ def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
 
 
 def _float_dot(ctx: Ctx, c_bits: Value, ctype: str, dtype: str, pairs: list[tuple[Value, Value]], et: str,
-               block: int) -> Value:
+               block: int, rnd: str = "rn") -> Value:
     """D element = C + sum a*b; returns raw bits of dtype. f64: an fma chain in k order (DMMA is
     IEEE: measured exact). f16/bf16/tf32: the tensor-core model above, ``block`` products per step
     (a NaN result is the canonical 0x7fffffff, as measured)."""
     if et == "f64":
         acc = ctx.emit("bitcast", "f64", c_bits)
         for a, b in pairs:
-            acc = ctx.emit("fma", "f64", ctx.emit("bitcast", "f64", a), ctx.emit("bitcast", "f64", b), acc, rnd="rn")
+            acc = ctx.emit("fma", "f64", ctx.emit("bitcast", "f64", a), ctx.emit("bitcast", "f64", b), acc, rnd=rnd)
         return ctx.emit("bitcast", "i64", acc)
     # a subnormal input's exponent is its format's minimum (its significand is not normalized)
     emin = -14 if et == "f16" else -126
@@ -515,7 +515,7 @@ def _int_dot(ctx: Ctx, c_bits: Value, pairs: list[tuple[Value, Value]], a_signed
 
 # ----------------------------------------------------------------------------- the warp matmul
 def _matmul(ctx: Ctx, a: Frag, b: Frag, c: Frag, d: Frag, ar: list[Value], br: list[Value], cr: list[Value],
-            k: int, satfinite: bool, block: int | None = None) -> list[Value]:
+            k: int, satfinite: bool, block: int | None = None, rnd: str = "rn") -> list[Value]:
     """D slots (raw bits) = A*B + C over the warp."""
     w = Warp(ctx)
     a_cache: dict[tuple, Value] = {}
@@ -539,7 +539,7 @@ def _matmul(ctx: Ctx, a: Frag, b: Frag, c: Frag, d: Frag, ar: list[Value], br: l
         if a.etype in ("s8", "u8"):
             out.append(_int_dot(ctx, cv, pairs, a.etype == "s8", b.etype == "s8", satfinite))
         else:
-            out.append(_float_dot(ctx, cv, c.etype, d.etype, pairs, a.etype, block or k))
+            out.append(_float_dot(ctx, cv, c.etype, d.etype, pairs, a.etype, block or k, rnd))
     return out
 
 
@@ -695,7 +695,7 @@ def _wmma_mma(ctx: Ctx, ins: ast.Instruction) -> None:
     ar, br, cr = (_read_frag(ctx, ins.operands[i], fr) for i, fr in ((1, a), (2, b), (3, c)))
     # wmma.m16n16k8 (tf32) runs as two k=4 steps: its rounding matches blocks of 4 (measured)
     block = 4 if atype == "tf32" else None
-    out = _matmul(ctx, a, b, c, d, ar, br, cr, a.cols, "satfinite" in f, block)
+    out = _matmul(ctx, a, b, c, d, ar, br, cr, a.cols, "satfinite" in f, block, f.get("rnd", "rn"))
     _write_frag(ctx, ins.operands[0], _pack(ctx, out, d), d)
 
 
