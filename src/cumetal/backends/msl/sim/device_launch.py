@@ -4,6 +4,7 @@ function (runtime/cpu_device.py ``_run`` calls ``launch`` and reads ``.fault`` a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from cumetal.backends.msl.values import EmitError
 from cumetal.ir.nodes import Function, Module
 
 # Modules are not weak-referenceable: keep the most recent programs (and their modules) alive.
-_PROGRAMS: OrderedDict[int, tuple[Module, str, MslProgram]] = OrderedDict()
+_PROGRAMS: OrderedDict[tuple, tuple[Module, MslProgram]] = OrderedDict()
 _MAX_PROGRAMS = 64
 
 
@@ -35,17 +36,41 @@ def fp64_mode() -> str:
     return mode if mode in ("native", "emulate", "warn") else "native"
 
 
-def program_for(module: Module, fp64: str) -> MslProgram:
-    """The compiled program of a module (the 64 most recent are cached)."""
-    entry = _PROGRAMS.get(id(module))
-    if entry is not None and entry[0] is module and entry[1] == fp64:
-        _PROGRAMS.move_to_end(id(module))
-        return entry[2]
-    prog = build_program(module, fp64=fp64)
-    _PROGRAMS[id(module)] = (module, fp64, prog)
+def program_for(module: Module, fp64: str, kernel: str | None = None) -> MslProgram:
+    """The compiled program of a module (the 64 most recent are cached). When the back end refuses
+    the module because of some kernel (e.g. a recursive one: Metal has no call stack), the program
+    of the module reduced to ``kernel`` — so one bad kernel never costs the others; EmitError
+    only when ``kernel`` itself cannot be emitted."""
+    key = (id(module), fp64)
+    entry = _PROGRAMS.get(key)
+    if entry is not None and entry[0] is module:
+        _PROGRAMS.move_to_end(key)
+        return entry[1]
+    try:
+        prog = build_program(module, fp64=fp64)
+    except EmitError:
+        if kernel is None or len(module.kernels) == 1:
+            raise
+        alone = (id(module), fp64, kernel)
+        entry = _PROGRAMS.get(alone)
+        if entry is not None and entry[0] is module:
+            return entry[1]
+        prog = build_program(single_kernel(module, kernel), fp64=fp64)
+        _remember(alone, module, prog)
+        return prog
+    _remember(key, module, prog)
+    return prog
+
+
+def single_kernel(module: Module, kernel: str) -> Module:
+    """The module with only ``kernel`` (same functions and globals)."""
+    return dataclasses.replace(module, kernels={kernel: module.kernels[kernel]})
+
+
+def _remember(key: tuple, module: Module, prog: MslProgram) -> None:
+    _PROGRAMS[key] = (module, prog)
     while len(_PROGRAMS) > _MAX_PROGRAMS:
         _PROGRAMS.popitem(last=False)
-    return prog
 
 
 def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int], block: tuple[int, int, int],
@@ -67,7 +92,7 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
     if dynamic_shared < 0 or len(params) < kernel.param_size:
         return SimLaunchOutcome(SimFault("launch_failure", f"bad parameters or shared size for {kernel.name}"))
     try:
-        prog = program_for(module, fp64 or fp64_mode())
+        prog = program_for(module, fp64 or fp64_mode(), kernel.name)
     except EmitError as e:
         return SimLaunchOutcome(SimFault("launch_failure", f"MSL back end: {e}"))
     except Exception as e:  # g++ failure: a back-end bug must not take the process down

@@ -10,6 +10,7 @@ process corrupting memory. Threadgroup and local accesses are checked against th
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -278,9 +279,11 @@ def build_batch(modules: list[N.Module], fp64: str = "native") -> list[MslProgra
 
 
 def prebuild(modules: Iterable[N.Module], fp64: str = "native", *, batch: int = 40,
-             jobs: int | None = None) -> int:
-    """Compile the modules not yet in the index into batch libraries, ``jobs`` g++ runs at a time
-    (default: the CPU count); returns how many modules were compiled. Modules the back end cannot
+             batch_bytes: int = 1 << 20, jobs: int | None = None) -> int:
+    """Compile the modules not yet in the index into batch libraries of at most ``batch`` modules
+    and about ``batch_bytes`` of source (g++ time grows with the source, and one huge module must
+    not hold up a batch of small ones), ``jobs`` g++ runs at a time (default: the CPU count), the
+    largest batches first; returns how many modules were compiled. Modules the back end cannot
     emit are skipped (``build_program`` reports them), and a batch that g++ rejects is left out of
     the index, so each of its modules is compiled (and its error reported) on its own later."""
     from concurrent.futures import ThreadPoolExecutor
@@ -289,16 +292,30 @@ def prebuild(modules: Iterable[N.Module], fp64: str = "native", *, batch: int = 
 
     todo: list[tuple[N.Module, EmitResult]] = []
     seen: set[str] = set()
-    for m in modules:
+    def emitted(m: N.Module) -> list[tuple[N.Module, EmitResult]]:
         try:
-            e = emit_module(m, fp64=fp64)
-        except EmitError:
-            continue
-        key = _index_key(m, e)
-        if key not in seen and _index_lookup(key) is None:
-            seen.add(key)
-            todo.append((m, e))
-    groups = [todo[i:i + batch] for i in range(0, len(todo), batch)]
+            return [(m, emit_module(m, fp64=fp64))]
+        except EmitError:  # the kernels that can be emitted alone (as msl-sim's device launches them)
+            if len(m.kernels) < 2:
+                return []
+            return [x for k in m.kernels for x in emitted(dataclasses.replace(m, kernels={k: m.kernels[k]}))]
+
+    for m in modules:
+        for mm, e in emitted(m):
+            key = _index_key(mm, e)
+            if key not in seen and _index_lookup(key) is None:
+                seen.add(key)
+                todo.append((mm, e))
+    todo.sort(key=lambda me: len(me[1].source), reverse=True)
+    groups: list[list[tuple[N.Module, EmitResult]]] = []
+    size = 0
+    for me in todo:
+        n = len(_body(me[1]))
+        if not groups or len(groups[-1]) >= batch or size + n > batch_bytes:
+            groups.append([])
+            size = 0
+        groups[-1].append(me)
+        size += n
 
     def one(group: list[tuple[N.Module, EmitResult]]) -> int:
         try:
