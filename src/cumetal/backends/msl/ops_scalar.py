@@ -159,20 +159,14 @@ def float_arith(em: FnEmitter, i: Inst) -> str:
 
 
 def _float_arith_ftz(em: FnEmitter, i: Inst, t: str) -> str:
-    """ops.py attr ftz: subnormal operands read as zero, results whose exact value is tiny flushed."""
+    """ops.py attr ftz (fmul on f32 and f16): subnormal operands read as zero, a product whose exact
+    value is below the smallest normal flushed to zero of its sign."""
     a = [em.v(x) for x in i.args]
     mode = ROUND[i.attrs.get("rnd", "rn")]
     if i.op == "fmul" and t == "f32":
         return f"cm_fmul_ftz({a[0]}, {a[1]}, {mode})"
     if i.op == "fmul" and t == "f16":
         return f"cm_hmul_ftz({a[0]}, {a[1]}, {mode})"
-    if i.op in ("fadd", "fsub") and t in ("f32", "f16"):
-        # a sum whose exact value is below the smallest normal is representable (Hauser), so
-        # flushing the rounded result is flushing the exact one
-        fn = "cm_fsub" if i.op == "fsub" else "cm_fadd"
-        if t == "f32":
-            return f"cm_ftz({fn}(cm_ftz({a[0]}), cm_ftz({a[1]}), {mode}))"
-        return f"cm_hftz(cm_f2h({fn}(cm_h2f(cm_hftz({a[0]})), cm_h2f(cm_hftz({a[1]})), {mode}), {mode}))"
     raise EmitError(f"{i.op} with the ftz attribute on {t}")
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from cumetal.backends.msl.fp64 import FP64_MODES
 from cumetal.backends.msl.sim.launcher import MslProgram, build_program
 from cumetal.backends.msl.values import EmitError
 from cumetal.ir.nodes import Function, Module
@@ -30,10 +32,20 @@ class SimLaunchOutcome:
     printf: list[str] = field(default_factory=list)
 
 
+_WARNED_FP64: set[str] = set()
+
+
 def fp64_mode() -> str:
-    """``CUMETAL_FP64`` (native | emulate | warn), default native."""
+    """``CUMETAL_FP64`` (native | emulate | warn), default native; another value is said on stderr
+    (once) and native is used."""
     mode = os.environ.get("CUMETAL_FP64", "").strip().lower() or "native"
-    return mode if mode in ("native", "emulate", "warn") else "native"
+    if mode in FP64_MODES:
+        return mode
+    if mode not in _WARNED_FP64:
+        _WARNED_FP64.add(mode)
+        print(f"cumetal: CUMETAL_FP64={mode!r} is not one of {', '.join(FP64_MODES)}; using native",
+              file=sys.stderr, flush=True)
+    return "native"
 
 
 def program_for(module: Module, fp64: str, kernel: str | None = None) -> MslProgram:
