@@ -17,6 +17,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,12 +94,15 @@ def _compile(tu: str) -> Path:
         src.write_text(tu)
         # <metal_stdlib> resolves to our header, so the emitted source compiles unchanged
         (Path(tmp) / "metal_stdlib").write_text(f'#include "{SIM_DIR / "cumetal_msl_sim.h"}"\n')
-        tmp_so = Path(tmp) / "kernel.so"
+        # written next to its final name, then renamed: a rename within one directory is atomic, so
+        # another process never loads a half-written library
+        tmp_so = out.parent / f".{key}.{os.getpid()}.{threading.get_ident()}.so"
         proc = subprocess.run([cxx, *CXXFLAGS, "-I", tmp, "-x", "c++", str(src), "-o", str(tmp_so)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
+            tmp_so.unlink(missing_ok=True)
             raise SimCompileError("g++ rejected the emitted MSL:\n" + "\n".join(proc.stderr.splitlines()[:40]))
-        shutil.move(str(tmp_so), str(out))  # atomic publish into the cache
+        os.replace(tmp_so, out)
     return out
 
 
@@ -251,7 +255,7 @@ def _index_lookup(key: str) -> tuple[Path, str] | None:
 def _index_store(key: str, so: Path, prefix: str) -> None:
     d = cache_dir() / "index"
     d.mkdir(parents=True, exist_ok=True)
-    tmp = d / f".{key}.{os.getpid()}"
+    tmp = d / f".{key}.{os.getpid()}.{threading.get_ident()}"
     tmp.write_text(f"{so.name} {prefix}\n")
     os.replace(tmp, d / key)  # atomic: concurrent writers store the same content
 
