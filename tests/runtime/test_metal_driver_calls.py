@@ -363,6 +363,49 @@ def test_dynamic_shared_memory_length_and_info_words(ctx, metal):
     assert struct.unpack_from("<II", infos[0], 4 * abi.INFO_DYNAMIC_SMEM) == (1024, 1024)
 
 
+STATIC_AND_DYNAMIC_SHARED_PTX = """.version 7.8
+.target sm_80
+.address_size 64
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry both_shared(.param .u64 both_shared_param_0)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<3>;
+    .shared .align 4 .b8 fixed[100];
+    ld.param.u64 %rd1, [both_shared_param_0];
+    mov.u32 %r1, %tid.x;
+    st.shared.u32 [fixed], %r1;
+    st.shared.u32 [dyn], %r1;
+    bar.sync 0;
+    ld.shared.u32 %r2, [fixed];
+    ld.shared.u32 %r3, [dyn];
+    add.s32 %r2, %r2, %r3;
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.u32 [%rd2], %r2;
+    ret;
+}
+"""
+
+
+@pytest.mark.parametrize("library, length", [
+    ("msl", 1120 + 16),  # align16(align16(100 static) + 1000 dynamic) + 16 scratch
+    ("metallib", 1008 + 16),  # AIR: static memory is an addrspace(3) global; align16(1000) + 16 scratch
+])
+def test_threadgroup_length_follows_the_library_mode(ctx, metal, monkeypatch, library, length):
+    monkeypatch.setenv("CUMETAL_METAL_LIBRARY", library)
+    mod = ok(cu.cuModuleLoadData(STATIC_AND_DYNAMIC_SHARED_PTX.encode()))
+    fn = ok(cu.cuModuleGetFunction(mod, b"both_shared"))
+    d = ok(cu.cuMemAlloc(4))
+    infos = _info_at_dispatch(metal)
+    mark = metal.mark()
+    ok(cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 1000, 0, ((d,), (None,)), None))
+    lengths = [e for e in metal.log[mark:] if e[1] == "setThreadgroupMemoryLength:atIndex:"]
+    assert lengths == [("compute1", "setThreadgroupMemoryLength:atIndex:", length, 0)]
+    # launch_info is the same in both modes: dynamic bytes; MSL's window length without the scratch
+    # (the AIR kernel finds its scratch at align16(dynamic bytes), not through this word)
+    assert struct.unpack_from("<II", infos[0], 4 * abi.INFO_DYNAMIC_SMEM) == (1000, 1120)
+
+
 def test_parameters_whose_address_is_taken_live_in_the_arena(ctx, metal):
     mod = ok(cu.cuModuleLoadData(PADDR_PTX))
     fn = ok(cu.cuModuleGetFunction(mod, b"paddr"))

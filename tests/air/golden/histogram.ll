@@ -2,6 +2,8 @@ source_filename = "histogram"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64_v26-apple-macosx14.0.0"
 
+@cm_static_shared = internal unnamed_addr addrspace(3) global [1024 x i8] undef, align 16
+
 ; Function Attrs: convergent mustprogress nounwind
 define void @histogram(i8 addrspace(1)* noundef "air-buffer-no-alias" %cm_params, i32 addrspace(1)* noundef "air-buffer-no-alias" %cm_info, i8 addrspace(3)* noundef "air-buffer-no-alias" %cm_shared, <3 x i32> noundef %cm_tid, <3 x i32> noundef %cm_ctaid, <3 x i32> noundef %cm_ntid, <3 x i32> noundef %cm_nctaid, i32 noundef %cm_tindex, i32 noundef %cm_lane, i32 noundef %cm_warp) #0 {
 entry:
@@ -153,7 +155,7 @@ L_L__BB0_2:                                       ; preds = %L_L__BB0_2, %L_L__B
   store i64 %32, i64* %v, align 8
   %33 = load i64, i64* %v, align 8
   %34 = load i32, i32* %r14, align 4
-  %35 = getelementptr i8, i8 addrspace(3)* %cm_shared, i64 %33
+  %35 = getelementptr [1024 x i8], [1024 x i8] addrspace(3)* @cm_static_shared, i64 0, i64 %33
   %36 = bitcast i8 addrspace(3)* %35 to i32 addrspace(3)*
   store i32 %34, i32 addrspace(3)* %36, align 4
   %37 = load i32, i32* %r27, align 4
@@ -235,7 +237,7 @@ L_cm4:                                            ; preds = %L_L__BB0_3
   %87 = zext i32 %86 to i64
   store i64 %87, i64* %v3, align 8
   %88 = load i64, i64* %v3, align 8
-  %89 = getelementptr i8, i8 addrspace(3)* %cm_shared, i64 %88
+  %89 = getelementptr [1024 x i8], [1024 x i8] addrspace(3)* @cm_static_shared, i64 0, i64 %88
   %90 = bitcast i8 addrspace(3)* %89 to i32 addrspace(3)*
   %91 = call i32 @air.atomic.local.add.u.i32(i32 addrspace(3)* %90, i32 1, i32 0, i32 1, i1 true)
   store i32 %91, i32* %r21, align 4
@@ -282,7 +284,7 @@ L_L__BB0_7:                                       ; preds = %L_L__BB0_7, %L_cm5
   %114 = zext i32 %113 to i64
   store i64 %114, i64* %v5, align 8
   %115 = load i64, i64* %v5, align 8
-  %116 = getelementptr i8, i8 addrspace(3)* %cm_shared, i64 %115
+  %116 = getelementptr [1024 x i8], [1024 x i8] addrspace(3)* @cm_static_shared, i64 0, i64 %115
   %117 = bitcast i8 addrspace(3)* %116 to i32 addrspace(3)*
   %118 = load i32, i32 addrspace(3)* %117, align 4
   store i32 %118, i32* %r25, align 4

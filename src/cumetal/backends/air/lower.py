@@ -11,7 +11,16 @@ The argument ABI and everything that remains unverified without a Mac: docs/air-
 from __future__ import annotations
 
 from cumetal.backends.air import bitcode as bc
-from cumetal.backends.air.abi import ROLE_ACCESS, ROLE_ELEMENT, AirArgument, air_arguments
+from cumetal.backends.air.abi import (
+    ROLE_ACCESS,
+    ROLE_ELEMENT,
+    STATIC_SHARED_ALIGN,
+    STATIC_SHARED_GLOBAL,
+    AirArgument,
+    SharedLayout,
+    air_arguments,
+    shared_layout,
+)
 from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.backends.air.lower_function import (
     UINT3,
@@ -69,6 +78,19 @@ def _module_metadata(m: bc.Module, versions: AirVersions) -> None:
                          ["air.compile.framebuffer_fetch_enable"])
 
 
+def _static_shared_global(m: bc.Module, layout: SharedLayout) -> bc.GlobalVariable | None:
+    """The kernel's static ``__shared__`` memory as Apple declares a static threadgroup array
+    (reference section 9; mlx's ``row_reduce_simple`` ``shared_vals``): ``internal unnamed_addr
+    addrspace(3) global [N x i8] undef, align 16``, no section, no metadata. One byte array at the
+    IR's offsets (the IR keeps one layout for all static variables); its address is never compared,
+    so ``unnamed_addr`` holds."""
+    if layout.static_size == 0:
+        return None
+    return m.add_global(STATIC_SHARED_GLOBAL, bc.array(bc.I8, layout.static_size), 3, linkage="internal",
+                        initializer=bc.undef(bc.array(bc.I8, layout.static_size)), align=STATIC_SHARED_ALIGN,
+                        unnamed_addr="unnamed_addr")
+
+
 def lower_to_air(module: N.Module, kernel_name: str, versions: AirVersions = DEFAULT_VERSIONS) -> bc.Module:
     """The AIR module of kernel ``kernel_name`` (its device functions included)."""
     kernel = module.kernels.get(kernel_name)
@@ -91,12 +113,14 @@ def lower_to_air(module: N.Module, kernel_name: str, versions: AirVersions = DEF
     callees = [f.name for f in reachable_functions(kernel, module)[1:]]
     device_fns = declare_device_functions(m, module, callees)
     stack = stack_bytes(kernel, module)
+    layout = shared_layout(kernel, module)
+    static = _static_shared_global(m, layout)
     convergent = False
     for name, llfn in device_fns.items():
-        fl = FunctionLowering(m, module, module.functions[name], llfn, device_fns, stack)
+        fl = FunctionLowering(m, module, module.functions[name], llfn, device_fns, stack, layout, static)
         fl.lower()
         convergent |= fl.uses_convergent
-    kl = FunctionLowering(m, module, kernel, fn, device_fns, stack)
+    kl = FunctionLowering(m, module, kernel, fn, device_fns, stack, layout, static)
     kl.lower()
     if convergent or kl.uses_convergent:
         fn.attributes = fn.attributes | bc.attrs("convergent")

@@ -9,6 +9,7 @@ through ``self.b``.
 from __future__ import annotations
 
 from cumetal.backends.air import bitcode as bc
+from cumetal.backends.air.abi import SharedLayout
 from cumetal.ir import nodes as N
 from cumetal.ir import types as T
 
@@ -55,6 +56,10 @@ class FnLowerer:
         self.blocks: dict[str, bc.BasicBlock] = {}
         self.inst: N.Inst | None = None  # the IR instruction being lowered (for error messages)
         self.uses_convergent = False
+        # Shared-window mapping of the kernel this module is built for (air/abi.py shared_layout) and
+        # its static shared global (None when the kernel has no static shared memory).
+        self.shared_layout = SharedLayout(0, 0, True)
+        self.static_shared: bc.Value | None = None
 
     # ------------------------------------------------------------------ errors
     def error(self, message: str) -> AirLoweringError:

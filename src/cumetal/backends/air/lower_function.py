@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cumetal.backends.air import bitcode as bc
 from cumetal.backends.air import lower_float, lower_int, lower_memory, lower_warp
-from cumetal.backends.air.abi import air_arguments, metal_abi
+from cumetal.backends.air.abi import SharedLayout, air_arguments, metal_abi
 from cumetal.backends.air.lower_context import AirLoweringError, FnLowerer, llty
 from cumetal.ir import nodes as N
 
@@ -77,8 +77,11 @@ class FunctionLowering(FnLowerer):
     """Lower ``fn`` into ``llfn``; ``ctx`` is built from the kernel arguments or hidden params."""
 
     def __init__(self, module: bc.Module, ir_module: N.Module, fn: N.Function, llfn: bc.Function,
-                 device_fns: dict[str, bc.Function], stack: int) -> None:
+                 device_fns: dict[str, bc.Function], stack: int, shared: SharedLayout,
+                 static_shared: bc.Value | None) -> None:
         super().__init__(module, ir_module, fn, llfn)
+        self.shared_layout = shared  # the kernel's, also inside its device functions (same module)
+        self.static_shared = static_shared
         self.device_fns = device_fns
         self.stack = stack
         self.global_addrs: dict[str, bc.Value] = {}
@@ -117,10 +120,14 @@ class FunctionLowering(FnLowerer):
         return self.eb.alloca(ty, align=8, name=name)
 
     def red_scratch(self) -> bc.Value:
-        """The 16-byte barrier-reduction scratch after the program's shared memory (abi.py)."""
+        """The 16-byte barrier-reduction scratch in threadgroup(0), after the dynamic shared memory:
+        at align16(launch_info[INFO_DYNAMIC_SMEM]) (air/abi.py reduction_scratch_offset; static
+        shared memory is the module global, not in the binding)."""
         b = self.b
-        off = b.load(bc.I32, b.gep(bc.I32, self.ctx.info, [metal_abi.INFO_TOTAL_SMEM]), align=4)
-        p = b.gep(bc.I8, self.ctx.shared, [b.zext(off, bc.I64)])
+        dyn = b.load(bc.I32, b.gep(bc.I32, self.ctx.info, [metal_abi.INFO_DYNAMIC_SMEM]), align=4)
+        a = metal_abi.DYNAMIC_SHARED_ALIGN
+        off = b.and_(b.add(b.zext(dyn, bc.I64), self.i64(a - 1)), self.i64(-a))
+        p = b.gep(bc.I8, self.ctx.shared, [off])
         return b.bitcast(p, bc.ptr(bc.I32, 3))
 
     # ------------------------------------------------------------------ values

@@ -2,8 +2,9 @@
 
 IR addresses are i64. Device addresses (spaces global/const/param) become ``addrspace(1)``
 pointers by ``inttoptr(address + addr_delta)`` (``addr_delta`` from launch_info: 0 where CuMetal
-device pointers are GPU addresses). Shared addresses are offsets into the threadgroup binding
-(``addrspace(3)``), local addresses offsets into the thread's local stack (an ``alloca``,
+device pointers are GPU addresses). Shared addresses are offsets in the IR's shared window:
+below the dynamic base they index the kernel's static shared global ``@cm_static_shared``, from it
+on the threadgroup(0) binding (both ``addrspace(3)``; ``shared_pointer``). Local addresses are offsets into the thread's local stack (an ``alloca``,
 address space 0). A generic address is dispatched at run time on the IR windows
 (``SHARED_WINDOW`` / ``LOCAL_WINDOW``; anything else is a device address).
 
@@ -38,12 +39,38 @@ def pointer(k: FnLowerer, space: str, addr: bc.Value, elem: bc.Type) -> bc.Value
     if space in DEVICE_SPACES:
         return b.inttoptr(b.add(addr, k.ctx.delta), bc.ptr(elem, 1))
     if space == "shared":
-        p = b.gep(bc.I8, k.ctx.shared, [addr])
-        return b.bitcast(p, bc.ptr(elem, 3))
+        return b.bitcast(shared_pointer(k, addr), bc.ptr(elem, 3))
     if space == "local":
         p = b.gep(bc.I8, k.ctx.local, [addr])
         return b.bitcast(p, bc.ptr(elem, 0))
     raise k.error(f"no pointer for space {space!r}")
+
+
+def shared_pointer(k: FnLowerer, off: bc.Value) -> bc.Value:
+    """``i8 addrspace(3)*`` for shared-window offset ``off``: ``off < dyn_base`` addresses the static
+    global, the rest the threadgroup(0) binding at ``off - dyn_base``. Decided at compile time for a
+    constant offset (a shared variable's address), and for any offset when the kernel has only one of
+    the two parts; a computed offset that may reach either part gets a run-time select."""
+    b = k.b
+    lay = k.shared_layout
+    g = k.static_shared
+
+    def static(o: bc.Value) -> bc.Value:
+        assert g is not None
+        return b.gep(bc.array(bc.I8, lay.static_size), g, [k.i64(0), o])
+
+    def dynamic(o: bc.Value) -> bc.Value:
+        return b.gep(bc.I8, k.ctx.shared, [o])
+
+    if g is None:  # no static part: the dynamic base is 0, the whole window is the binding
+        return dynamic(off)
+    if isinstance(off, bc.ConstantInt):
+        # unsigned, as the run-time compare: a "negative" offset lands past the dynamic part
+        return static(off) if off.value < lay.dyn_base else dynamic(k.i64(off.value - lay.dyn_base))
+    if not lay.uses_dynamic:
+        return static(off)
+    in_static = b.icmp("ult", off, k.i64(lay.dyn_base))
+    return b.select(in_static, static(off), dynamic(b.sub(off, k.i64(lay.dyn_base))))
 
 
 def in_window(k: FnLowerer, addr: bc.Value, window: int) -> bc.Value:

@@ -367,7 +367,7 @@ class MetalDevice(Device):
             cb = self.bridge.command_buffer(s.queue)
             try:
                 encode_launch(self.bridge, cb, self.arena, kp.pipeline, module, fn, image.symbols, lb, grid,
-                              block, dynamic_shared)
+                              block, dynamic_shared, library=image.compiled.mode)
             except BaseException:
                 self.arena.free(lb.base)
                 raise

@@ -16,7 +16,9 @@ parameter buffer when it must have a device address. The encoder then receives, 
    be resident: all of them live in the arena, and declaring that one buffer covers them all
    (one call per dispatch instead of one per allocation);
 4. ``setThreadgroupMemoryLength:atIndex:`` 0 with ``abi.shared_bytes`` (static + dynamic + the
-   reduction scratch);
+   reduction scratch) for MSL libraries; for CuMetal's AIR ``.metallib`` (``CUMETAL_METAL_LIBRARY=
+   metallib``) with ``air.abi.air_threadgroup_bytes`` (dynamic + scratch: the static shared memory
+   is an ``addrspace(3)`` global of the AIR module, which Metal allocates itself);
 5. ``dispatchThreadgroups:threadsPerThreadgroup:`` with the CUDA grid and block, then
    ``endEncoding``.
 """
@@ -28,12 +30,14 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+from cumetal.backends.air.abi import air_threadgroup_bytes
 from cumetal.backends.msl import abi
 from cumetal.ir import Function as IRFunction
 from cumetal.ir import Module as IRModule
 from cumetal.ir import nodes as N
 from cumetal.runtime.metal.arena import ALIGN, Arena
 from cumetal.runtime.metal.bridge import USAGE_READ, USAGE_WRITE, Bridge
+from cumetal.runtime.metal.library import library_mode
 
 SET_BYTES_LIMIT = 4096  # Metal's documented limit for setBytes:length:atIndex:
 DEFAULT_PRINTF_BYTES = 1 << 20  # CUDA's default printf FIFO (cudaLimitPrintfFifoSize)
@@ -106,16 +110,26 @@ def _poke(address: int, data: bytes) -> None:
     ctypes.memmove(address, data, len(data))
 
 
+def _threadgroup_length(kernel: IRFunction, dynamic_shared: int, library: str | None) -> int:
+    """Length of threadgroup(0). Same binding index in both library modes (one ABI); only the AIR
+    path's length differs, because its static shared memory is not in the binding."""
+    if (library or library_mode()) == "metallib":
+        return air_threadgroup_bytes(kernel, dynamic_shared)
+    return abi.shared_bytes(kernel, dynamic_shared)
+
+
 def encode_launch(bridge: Bridge, cb: Any, arena: Arena, pipeline: Any, module: IRModule, kernel: IRFunction,
                   symbols: dict[str, tuple[int, int]], block: LaunchBlock, grid: tuple[int, int, int],
-                  threads: tuple[int, int, int], dynamic_shared: int) -> None:
+                  threads: tuple[int, int, int], dynamic_shared: int, *, library: str | None = None) -> None:
+    """``library``: the mode the pipeline's library was built with (library.py LIBRARY_MODES);
+    None reads CUMETAL_METAL_LIBRARY as library.py does."""
     # Work out every binding before opening the encoder: an unknown one is refused with nothing
     # half-encoded.
     buffers: list[tuple[int, int | None]] = []  # (index, arena address; None: setBytes)
     shared_len = 0
     for b in abi.argument_abi(kernel, module):
         if b.kind == "threadgroup":
-            shared_len = abi.shared_bytes(kernel, dynamic_shared)
+            shared_len = _threadgroup_length(kernel, dynamic_shared, library)
         elif b.role == "params":
             buffers.append((b.index, block.params_addr or None))
         elif b.role == "launch_info":

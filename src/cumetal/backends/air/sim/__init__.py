@@ -4,7 +4,8 @@
 AIR module (the same bitcode ``compile_metallib`` packs) is read back with llvmlite, instrumented
 for bounds checks and the watchdog (``instrument.py``), JIT-compiled, and run by a C runtime
 (``runtime.c``) that implements the air.* functions and schedules each thread of a threadgroup
-as a fiber, one threadgroup after another. Bindings follow the runtime's one Metal ABI
+as a fiber, one threadgroup after another (so one copy of the module's threadgroup globals,
+zeroed before each threadgroup, serves all of them). Bindings follow the runtime's one Metal ABI
 (``cumetal.backends.msl.abi``): the parameter buffer, launch_info, the printf ring and the
 threadgroup memory are set up here exactly as a Metal launch would set them.
 """
@@ -17,6 +18,7 @@ import threading
 
 import numpy as np
 
+from cumetal.backends.air.abi import air_threadgroup_bytes
 from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.backends.air.lower_function import stack_bytes
 from cumetal.backends.air.sim import runtime_lib
@@ -95,10 +97,14 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
         owned.append(param_buf)
         if params:
             memory.write(param_buf, bytes(params))
-        total_shared = metal_abi.shared_bytes(kernel, dynamic_shared)
+        # launch_info as the Metal runtime packs it (INFO_TOTAL_SMEM: static + dynamic bytes); the
+        # threadgroup(0) buffer with AIR's length: dynamic memory + scratch (the static part is the
+        # module's addrspace(3) global, zeroed by the runtime per threadgroup)
+        msl_total = metal_abi.shared_bytes(kernel, dynamic_shared)
         info = metal_abi.pack_launch_info(module, params_addr=param_buf, global_addrs=symbols,
                                           dynamic_shared=dynamic_shared,
-                                          total_shared=total_shared - metal_abi.REDUCTION_SCRATCH)
+                                          total_shared=msl_total - metal_abi.REDUCTION_SCRATCH)
+        total_shared = air_threadgroup_bytes(kernel, dynamic_shared)
         info_buf = memory.alloc(len(info))
         owned.append(info_buf)
         memory.write(info_buf, info)

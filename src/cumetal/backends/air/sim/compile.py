@@ -138,6 +138,9 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
             if str(g.type).startswith("ptr addrspace(3)"):
                 lo = engine.get_global_value_address(g.name)
                 as3.append((lo, lo + tm.target_data.get_abi_size(g.global_value_type)))
+        if len(as3) > runtime_lib.MAX_AS3:  # CuMetal emits one (static shared memory); Apple's may have more
+            raise SimCompileError(f"kernel {kernel.name}: {len(as3)} threadgroup globals, air-sim handles "
+                                  f"{runtime_lib.MAX_AS3}")
         ck = CompiledKernel(kernel.name, engine, entry, kinds, as3, direct, time.perf_counter() - t0)
         _cache[key] = ck
         return ck

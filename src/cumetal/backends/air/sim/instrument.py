@@ -9,6 +9,10 @@ The module is read back with llvmlite and changed only where the host needs it:
   thread's local-memory stack that ``sim_local`` registers; a bad access faults instead of
   touching host memory;
 * loop headers (targets of back edges) call ``sim_tick()`` for the watchdog;
+* threadgroup (``addrspace(3)``) globals -- a kernel's static shared memory -- lose their
+  ``internal`` linkage and ``undef`` initializer (``threadgroup_global``): the optimizer must not
+  fold loads of memory that other threads of the threadgroup write, nor split the global into
+  pieces; the runtime zeroes each one before every threadgroup (``as3_ranges``);
 * an entry wrapper ``__sim_entry(ptr slots)`` loads each kernel argument from a 16-byte slot and
   calls the kernel, so the C scheduler needs no knowledge of vector calling conventions.
 
@@ -27,6 +31,8 @@ _LOAD = re.compile(r"^\s*%[\w.$-]+ = load (?:volatile )?(.+?), ptr (?:addrspace\
                    r"(?:, align (\d+))?")
 _STORE = re.compile(r"^\s*store (?:volatile )?(.+), ptr (?:addrspace\(([13])\) )?(%[\w.$-]+|@[\w.$-]+)"
                     r"(?:, align (\d+))?")
+_AS3_GLOBAL = re.compile(r"^(@(?:\"[^\"]+\"|[\w.$-]+)) = (?:(?:internal|private) )?((?:local_)?unnamed_addr )?"
+                         r"addrspace\(3\) global (.+?) undef(, align \d+)?$")
 _ALLOCA = re.compile(r"^\s*(%[\w.$-]+) = alloca ")
 _LOCAL_STACK = re.compile(r"^\s*%local_stack = alloca \[(\d+) x i8\]")
 _SCALAR_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "half": 2, "bfloat": 2, "float": 4,
@@ -88,6 +94,16 @@ def _check_line(line: str, allocas: set[str]) -> str | None:
     return f"  call void @sim_check{space}(ptr addrspace({space}) {ptr}, i64 {size}, i64 {align or size})"
 
 
+def threadgroup_global(line: str) -> str:
+    """An ``addrspace(3)`` global definition as the host JIT must see it: external linkage (no
+    whole-module assumptions about who writes it) and zero-initialized; other lines unchanged."""
+    m = _AS3_GLOBAL.match(line)
+    if not m:
+        return line
+    name, unnamed, ty, align = m.groups()
+    return f"{name} = {unnamed or ''}addrspace(3) global {ty} zeroinitializer{align or ''}"
+
+
 def _instrument_function(lines: list[str]) -> list[str]:
     """``lines``: a function body (between ``{`` and ``}``)."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
@@ -147,7 +163,7 @@ def instrument(text: str, triple: str, datalayout: str) -> str:
             out.extend(_instrument_function(body))
             out.append("}")
         else:
-            out.append(line)
+            out.append(threadgroup_global(line))
         i += 1
     return "\n".join(out) + DECLS
 

@@ -436,6 +436,9 @@ int sim_run(sim_launch *launch) {
         uint32_t cx = (uint32_t)(blk % L->grid[0]), cy = (uint32_t)((blk / L->grid[0]) % L->grid[1]),
                  cz = (uint32_t)(blk / ((uint64_t)L->grid[0] * L->grid[1]));
         if (L->shared_size) memset(L->shared, 0, L->shared_size);
+        /* the module's threadgroup globals (static shared memory): one copy, as threadgroups run one
+         * after another; every threadgroup starts from zero like the threadgroup(0) buffer */
+        for (int i = 0; i < L->nas3; i++) memset((void *)(uintptr_t)L->as3_lo[i], 0, L->as3_hi[i] - L->as3_lo[i]);
         for (int t = 0; t < nfib; t++) {
             fiber *f = &F[t];
             f->state = S_RUN;
