@@ -30,7 +30,7 @@ kernel void axpy64(
   fd1_3 = cm_dd_from_bits(*(device ulong*)(cm.params + 8));  // ld.param.f64
   r1_1 = uint(cm.tid.x);  // mov.u32
   v_13 = ulong(r1_1);  // mul.wide.u32
-  rd2_8 = ulong(v_13 * 8ul);  // mul.wide.u32
+  rd2_8 = ulong(v_13 * 8ul);
   rd3_9 = ulong(rd1_7 + rd2_8);  // add.s64
   fd2_4 = cm_dd_from_bits(cm_ld_global<ulong>(cm, rd3_9));  // ld.global.f64
   fd3_5 = cm_dd_fma(fd1_3, fd2_4, fd2_4);  // fma.rn.f64

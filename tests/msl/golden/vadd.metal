@@ -46,13 +46,13 @@ kernel void vadd(
     r3_5 = uint(cm.ntid.x);  // mov.u32
     r4_6 = uint(cm.tid.x);  // mov.u32
     v_29 = uint(r2_4 * r3_5);  // mad.lo.s32
-    r5_7 = uint(v_29 + r4_6);  // mad.lo.s32
+    r5_7 = uint(v_29 + r4_6);
     p1_1 = (int(r5_7) >= int(r1_3));  // setp.ge.s32
     if (p1_1) {
       break;
     } else {
       v_32 = ulong(long(int(r5_7)));  // mul.wide.s32
-      rd4_16 = ulong(v_32 * 4ul);  // mul.wide.s32
+      rd4_16 = ulong(v_32 * 4ul);
       rd5_17 = ulong(rd1_13 + rd4_16);  // add.s64
       rd6_18 = ulong(rd2_14 + rd4_16);  // add.s64
       rd7_19 = ulong(rd3_15 + rd4_16);  // add.s64

@@ -34,7 +34,7 @@ kernel void warp_sum(
   rd1_15 = *(device ulong*)(cm.params + 0);  // ld.param.u64
   r1_3 = uint(cm.tid.x);  // mov.u32
   v_20 = ulong(r1_3);  // mul.wide.u32
-  rd2_16 = ulong(v_20 * 4ul);  // mul.wide.u32
+  rd2_16 = ulong(v_20 * 4ul);
   rd3_17 = ulong(rd1_15 + rd2_16);  // add.s64
   f1_11 = cm_ld_global<float>(cm, rd3_17);  // ld.global.f32
   r2_4 = 0x10u;  // mov.u32

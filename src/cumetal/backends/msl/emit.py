@@ -68,6 +68,7 @@ class FnEmitter:
         self.fn = fn
         self.fp64 = mod.fp64
         self.uses_jump = False
+        self._last_src: tuple = ()
 
     # ---- values
     def ty(self, t: str) -> str:
@@ -113,8 +114,10 @@ class FnEmitter:
             return []
         else:
             raise EmitError(f"{self.fn.name}: op '{i.op}' cannot be emitted here")
-        if i.text and len(stmts) == 1:
+        if i.text and len(stmts) == 1 and (i.loc, i.text) != self._last_src:
+            # once per PTX instruction: one instruction can expand to thousands of IR ops (mma)
             stmts[0] += f"  // {_comment(i.text)}"
+            self._last_src = (i.loc, i.text)
         if i.guard is not None:
             g = self.v(i.guard)
             cond = f"!{g}" if i.guard_negated else g
