@@ -261,6 +261,10 @@ class Function(GlobalValue):
         self.align = align
         self.blocks: list[BasicBlock] = []
         self._local_names: set[str] = set()
+        # last counter used per base name: the search for a free "name<n>" resumes there, so
+        # thousands of equal names (guard blocks, unnamed registers) cost O(1) each, not O(n);
+        # every smaller counter is already taken, so the chosen names are the same as a full scan
+        self._name_counter: dict[str, int] = {}
         names = list(arg_names or [])
         if len(names) > len(ftype.params):
             raise ValueError(f"@{name}: more argument names than parameters")
@@ -278,9 +282,13 @@ class Function(GlobalValue):
             return ""
         check_name(name)
         candidate, n = name, 0
-        while candidate in self._local_names:
-            n += 1
+        if candidate in self._local_names:
+            n = self._name_counter.get(name, 0) + 1
             candidate = f"{name}{n}"
+            while candidate in self._local_names:
+                n += 1
+                candidate = f"{name}{n}"
+            self._name_counter[name] = n
         self._local_names.add(candidate)
         return candidate
 
