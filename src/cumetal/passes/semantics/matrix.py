@@ -433,67 +433,77 @@ def _pow2_f32(ctx: Ctx, e: Value) -> Value:
 
 def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
     """(f32 term, its alignment exponent) -> the tensor-core sum: every term truncated toward zero
-    to a multiple of q = 2**(emax - WINDOW), the exact sum (integers: at most WINDOW + 8 bits, no
-    f64 needed, which Apple GPUs lack), truncated toward zero to f32. Sums with an infinite or NaN
-    term are the plain IEEE sum."""
+    to a multiple of q = 2**(emax - WINDOW) (t/q scaled by exact powers of two, converted with
+    f2i toward zero: |t/q| < 2**28), the integers summed exactly in i64 (no f64, which Apple GPUs
+    lack), the sum truncated toward zero to f32. A sum with an infinite or NaN term (the plain
+    IEEE sum is not finite) is that IEEE sum."""
     emax = terms[0][1]
     for _, e in terms[1:]:
         emax = ctx.emit("max", "i32", emax, e, signed=True)
+    sc = ctx.emit("sub", "i32", i32(WINDOW), emax)  # 1/q = 2**sc, applied in two in-range steps
+    s1 = _clamp_exp(ctx, sc)
+    p1, p2 = _pow2_f32(ctx, s1), _pow2_f32(ctx, ctx.emit("sub", "i32", sc, s1))
     total: Value = i64(0)
-    special: Value | None = None
     naive: Value | None = None
     for t, _ in terms:
-        tb = ctx.emit("bitcast", "i32", t)
-        field = ctx.emit("and", "i32", ctx.emit("lshr", "i32", tb, i32(23)), i32(0xFF))
-        normal = ctx.emit("icmp", "i1", field, i32(0), cond="ne")
-        m = ctx.emit("or", "i32", ctx.emit("and", "i32", tb, i32(0x7FFFFF)),
-                     ctx.emit("select", "i32", normal, i32(0x800000), i32(0)))
-        e = ctx.emit("select", "i32", normal, ctx.emit("sub", "i32", field, i32(127)), i32(-126))
-        # t / q = m * 2**(e - 23 - emax + WINDOW); the shift is at most 3 (|m| << 3 < 2**27)
-        sh = ctx.emit("add", "i32", ctx.emit("sub", "i32", e, emax), i32(WINDOW - 23))
-        up = ctx.emit("icmp", "i1", sh, i32(0), cond="sge")
-        v = ctx.emit("select", "i32", up, ctx.emit("shl", "i32", m, sh),
-                     ctx.emit("lshr", "i32", m, ctx.emit("sub", "i32", i32(0), sh)))
-        neg = ctx.emit("icmp", "i1", tb, i32(0), cond="slt")
-        v = ctx.emit("select", "i32", neg, ctx.emit("sub", "i32", i32(0), v), v)
-        total = ctx.emit("add", "i64", total, ctx.emit("sext", "i64", v))
-        inf_nan = ctx.emit("icmp", "i1", field, i32(0xFF), cond="eq")
-        special = inf_nan if special is None else ctx.emit("or", "i1", special, inf_nan)
+        x = ctx.emit("fmul", "f32", ctx.emit("fmul", "f32", t, p1, rnd="rn"), p2, rnd="rn")
+        total = ctx.emit("add", "i64", total, ctx.emit("f2i", "i64", x, signed=True, rnd="rz"))
         naive = t if naive is None else ctx.emit("fadd", "f32", naive, t, rnd="rn")
     # total * q, truncated: i2f truncates to 24 bits, the power-of-two scalings are exact or underflow
     f = ctx.emit("i2f", "f32", total, signed=True, rnd="rz")
-    qe = ctx.emit("sub", "i32", emax, i32(WINDOW))
-    q1 = ctx.emit("max", "i32", ctx.emit("min", "i32", qe, i32(127), signed=True), i32(-126), signed=True)
+    qe = ctx.emit("sub", "i32", i32(0), sc)
+    q1 = _clamp_exp(ctx, qe)
     f = ctx.emit("fmul", "f32", f, _pow2_f32(ctx, q1), rnd="rz")
     f = ctx.emit("fmul", "f32", f, _pow2_f32(ctx, ctx.emit("sub", "i32", qe, q1)), rnd="rz")
     # an exact zero keeps IEEE's sign of zero (-0 only when every term is -0)
     zero = ctx.emit("icmp", "i1", total, i64(0), cond="eq")
     naive_zero = ctx.emit("fcmp", "i1", naive, Const.float("f32", 0.0), cond="oeq")
-    zero_val = ctx.emit("select", "f32", naive_zero, naive, Const.float("f32", 0.0))
-    f = ctx.emit("select", "f32", zero, zero_val, f)
+    f = ctx.emit("select", "f32", zero, ctx.emit("select", "f32", naive_zero, naive, Const.float("f32", 0.0)), f)
+    inf_nan = ctx.emit("fsub", "f32", naive, naive, rnd="rn")  # NaN exactly when naive is not finite
+    special = ctx.emit("fcmp", "i1", inf_nan, inf_nan, cond="uno")
     return ctx.emit("select", "f32", special, naive, f)
 
 
-def _float_dot(ctx: Ctx, c_bits: Value, ctype: str, dtype: str, pairs: list[tuple[Value, Value]], et: str,
-               block: int, rnd: str = "rn") -> Value:
+def _clamp_exp(ctx: Ctx, e: Value) -> Value:
+    return ctx.emit("max", "i32", ctx.emit("min", "i32", e, i32(127), signed=True), i32(-126), signed=True)
+
+
+class _Elements:
+    """Per-instruction cache of input elements as (f32 value, alignment exponent): a subnormal
+    counts with its format's minimum exponent (its significand is not normalized), a zero with
+    _NO_EXP (so a product with a zero factor never sets the alignment)."""
+
+    def __init__(self, ctx: Ctx, et: str):
+        self.ctx, self.et = ctx, et
+        self.emin = -14 if et == "f16" else -126
+        self._seen: dict[Value, tuple[Value, Value]] = {}
+
+    def __getitem__(self, bits: Value) -> tuple[Value, Value]:
+        if bits not in self._seen:
+            ctx = self.ctx
+            x = _to_f32(ctx, bits, self.et)
+            e = ctx.emit("max", "i32", _exponent(ctx, x), i32(self.emin), signed=True)
+            self._seen[bits] = (x, _or_no_exp(ctx, x, e))
+        return self._seen[bits]
+
+
+def _float_dot(ctx: Ctx, c_bits: Value, ctype: str, dtype: str, pairs: list[tuple[Value, Value]],
+               elems: _Elements, block: int, rnd: str = "rn") -> Value:
     """D element = C + sum a*b; returns raw bits of dtype. f64: an fma chain in k order (DMMA is
     IEEE: measured exact). f16/bf16/tf32: the tensor-core model above, ``block`` products per step
     (a NaN result is the canonical 0x7fffffff, as measured)."""
-    if et == "f64":
+    if elems.et == "f64":
         acc = ctx.emit("bitcast", "f64", c_bits)
         for a, b in pairs:
             acc = ctx.emit("fma", "f64", ctx.emit("bitcast", "f64", a), ctx.emit("bitcast", "f64", b), acc, rnd=rnd)
         return ctx.emit("bitcast", "i64", acc)
-    # a subnormal input's exponent is its format's minimum (its significand is not normalized)
-    emin = -14 if et == "f16" else -126
     acc = _to_f32(ctx, c_bits, ctype)
     for k0 in range(0, len(pairs), block):
         terms = [(acc, _or_no_exp(ctx, acc, _exponent(ctx, acc)))]
         for a_bits, b_bits in pairs[k0:k0 + block]:
-            a, b = _to_f32(ctx, a_bits, et), _to_f32(ctx, b_bits, et)
+            (a, ea), (b, eb) = elems[a_bits], elems[b_bits]
             p = ctx.emit("fmul", "f32", a, b, rnd="rn")  # exact: at most 2 x 11 significant bits
-            ea, eb = (ctx.emit("max", "i32", _exponent(ctx, x), i32(emin), signed=True) for x in (a, b))
-            terms.append((p, _or_no_exp(ctx, p, ctx.emit("add", "i32", ea, eb))))
+            terms.append((p, ctx.emit("add", "i32", ea, eb)))
         acc = _aligned_sum(ctx, terms)
     if dtype == "f16":
         return ctx.emit("bitcast", "i16", ctx.emit("fcvt", "f16", acc, rnd="rn"))
@@ -518,14 +528,18 @@ def _matmul(ctx: Ctx, a: Frag, b: Frag, c: Frag, d: Frag, ar: list[Value], br: l
             k: int, satfinite: bool, block: int | None = None, rnd: str = "rn") -> list[Value]:
     """D slots (raw bits) = A*B + C over the warp."""
     w = Warp(ctx)
-    a_cache: dict[tuple, Value] = {}
+    fetched: dict[tuple, Value] = {}  # (operand, register, lane map) -> shuffled register
+    elements: dict[tuple, Value] = {}  # ... + slot -> the element's bits
+    floats = _Elements(ctx, a.etype)
 
     def fetch(frag: Frag, regs: list[Value], want: tuple[tuple[int, int], ...]) -> Value:
         f = _fetch(frag, want)
         key = (frag.name, f.slot // frag.per_reg, f.lanes)
-        if key not in a_cache:
-            a_cache[key] = w.shfl(regs[f.slot // frag.per_reg], w.lanes(f.lanes))
-        return _slot_bits(ctx, [a_cache[key]] * frag.regs, frag, f.slot)
+        if key not in fetched:
+            fetched[key] = w.shfl(regs[f.slot // frag.per_reg], w.lanes(f.lanes))
+        if (key, f.slot) not in elements:
+            elements[key, f.slot] = _slot_bits(ctx, [fetched[key]] * frag.regs, frag, f.slot)
+        return elements[key, f.slot]
 
     out = []
     for s in range(d.slots):
@@ -539,7 +553,7 @@ def _matmul(ctx: Ctx, a: Frag, b: Frag, c: Frag, d: Frag, ar: list[Value], br: l
         if a.etype in ("s8", "u8"):
             out.append(_int_dot(ctx, cv, pairs, a.etype == "s8", b.etype == "s8", satfinite))
         else:
-            out.append(_float_dot(ctx, cv, c.etype, d.etype, pairs, a.etype, block or k, rnd))
+            out.append(_float_dot(ctx, cv, c.etype, d.etype, pairs, floats, block or k, rnd))
     return out
 
 
