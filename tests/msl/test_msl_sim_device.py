@@ -92,7 +92,9 @@ def test_msl_sim_device_runs_kernels_and_refuses_only_the_recursive_one(capfd):
     fault = dev.enqueue_launch(dev.create_stream(), image, "recursive", (1, 1, 1), (1, 1, 1), 0,
                                struct.pack("<Q", out_addr))
     assert fault is not None and fault.code == "launch_failure" and "recursive call chain" in fault.message
-    assert dev.launches == 2
+    fault, again = _run_scale(dev, image, x, 3.0)  # the module's good kernel still runs afterwards
+    assert fault is None and (again == x * 3.0).all()
+    assert dev.launches == 3
     assert "recursive" in capfd.readouterr().err
 
 

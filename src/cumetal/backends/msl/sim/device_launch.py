@@ -16,7 +16,7 @@ from cumetal.backends.msl.values import EmitError
 from cumetal.ir.nodes import Function, Module
 
 # Modules are not weak-referenceable: keep the most recent programs (and their modules) alive.
-_PROGRAMS: OrderedDict[tuple, tuple[Module, MslProgram]] = OrderedDict()
+_PROGRAMS: OrderedDict[tuple, tuple[Module, MslProgram | None]] = OrderedDict()  # None: refused
 _MAX_PROGRAMS = 64
 
 
@@ -55,22 +55,25 @@ def program_for(module: Module, fp64: str, kernel: str | None = None) -> MslProg
     only when ``kernel`` itself cannot be emitted."""
     key = (id(module), fp64)
     entry = _PROGRAMS.get(key)
-    if entry is not None and entry[0] is module:
-        _PROGRAMS.move_to_end(key)
+    if entry is None or entry[0] is not module:
+        try:
+            _remember(key, module, build_program(module, fp64=fp64))
+        except EmitError:
+            if kernel is None or len(module.kernels) == 1:
+                raise
+            _remember(key, module, None)  # refused: not emitted again on every launch
+        entry = _PROGRAMS[key]
+    _PROGRAMS.move_to_end(key)
+    if entry[1] is not None:
         return entry[1]
-    try:
-        prog = build_program(module, fp64=fp64)
-    except EmitError:
-        if kernel is None or len(module.kernels) == 1:
-            raise
-        alone = (id(module), fp64, kernel)
-        entry = _PROGRAMS.get(alone)
-        if entry is not None and entry[0] is module:
-            return entry[1]
-        prog = build_program(single_kernel(module, kernel), fp64=fp64)
-        _remember(alone, module, prog)
-        return prog
-    _remember(key, module, prog)
+    if kernel is None:
+        raise EmitError(f"the MSL back end refuses module {module.filename}")
+    alone = (id(module), fp64, kernel)
+    single = _PROGRAMS.get(alone)
+    if single is not None and single[0] is module and single[1] is not None:
+        return single[1]
+    prog = build_program(single_kernel(module, kernel), fp64=fp64)
+    _remember(alone, module, prog)
     return prog
 
 
@@ -79,7 +82,7 @@ def single_kernel(module: Module, kernel: str) -> Module:
     return dataclasses.replace(module, kernels={kernel: module.kernels[kernel]})
 
 
-def _remember(key: tuple, module: Module, prog: MslProgram) -> None:
+def _remember(key: tuple, module: Module, prog: MslProgram | None) -> None:
     _PROGRAMS[key] = (module, prog)
     while len(_PROGRAMS) > _MAX_PROGRAMS:
         _PROGRAMS.popitem(last=False)
