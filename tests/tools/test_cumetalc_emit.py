@@ -125,3 +125,15 @@ def test_msl_refuses_only_the_recursive_kernel(tmp_path):
     assert code == 1 and "uses_recursion" in err and "recursive" in err
     text = (tmp_path / "rec.metal").read_text()
     assert "kernel void plain(" in text and "kernel void uses_recursion(" not in text
+
+
+def test_air_versions_are_selectable_and_agree_everywhere(tmp_path):
+    out = tmp_path / "v.metallib"
+    code, _, err = run(str(VADD), "--air-versions", "2.7,3.2,2.7,15.0", "-o", str(out))
+    assert code == 0, err
+    data = out.read_bytes()
+    assert validate_metallib(data) == []  # the validator checks header, VERS, triple and metadata agree
+    lib = read_metallib(data)
+    assert lib.header.container_version == (2, 7) and lib.header.os_version == (15, 0)
+    code, _, err = run(str(VADD), "--air-versions", "2.7", "-o", str(out))
+    assert code == 1 and "--air-versions expects four" in err

@@ -57,6 +57,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--emit", choices=("metallib", "msl", "ir"), default="metallib",
                    help="what to compile to: Apple AIR in a .metallib (default), Metal Shading Language, "
                         "or the kernel IR")
+    p.add_argument("--air-versions", metavar="AIR,MSL,CONTAINER,MACOS", default=None,
+                   help="versions written into a .metallib, e.g. 2.6,3.1,2.7,14.0 (the default, Apple's own "
+                        "mlx-metal pairing) or 2.7,3.2,2.7,15.0")
     p.add_argument("--fp64", choices=("native", "emulate", "warn"), default="native",
                    help="double precision in MSL output: native double, float-float emulation, or warn")
     p.add_argument("--ptx-strict", action="store_true",
@@ -198,9 +201,24 @@ def _emit_metallib(module, args) -> bytes:
     from cumetal.backends.air.lower import AirLoweringError, compile_metallib
 
     try:
-        return compile_metallib(module)
+        return compile_metallib(module, _air_versions(args.air_versions))
     except AirLoweringError as e:
         raise _EmitFailure(f"AIR generation failed: {e}") from e
+
+
+def _air_versions(spec: str | None):
+    from cumetal.backends.air.metallib import AirVersions
+
+    if spec is None:
+        return AirVersions()
+    try:
+        air, msl, container, macos = (tuple(int(x) for x in part.split(".")) for part in spec.split(","))
+        if not all(len(v) == 2 for v in (air, msl, container, macos)):
+            raise ValueError
+    except ValueError:
+        raise _EmitFailure(f"--air-versions expects four MAJOR.MINOR versions separated by commas, got {spec!r}") \
+            from None
+    return AirVersions(air=air, msl=msl, container=container, macos=macos)
 
 
 _EMITTERS = {"ir": _emit_ir, "msl": _emit_msl, "metallib": _emit_metallib}
