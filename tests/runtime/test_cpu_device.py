@@ -33,8 +33,9 @@ def check(result):
 
 def test_open_device():
     assert isinstance(open_device("cpu"), CpuDevice)
-    with pytest.raises(BackendError, match="not implemented yet"):
-        open_device("air-sim")
+    from cumetal.runtime.air_sim_device import AirSimDevice
+
+    assert isinstance(open_device("air-sim"), AirSimDevice)
     with pytest.raises(BackendError, match="unknown CUMETAL_BACKEND='vulkan'"):
         open_device("vulkan")
 
