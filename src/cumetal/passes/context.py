@@ -154,9 +154,6 @@ class Ctx:
         self._label_count += 1
         return f"$cm{self._label_count}"
 
-    def const(self, t: str, value: int) -> Const:
-        return Const.int(t, value)
-
     # ------------------------------------------------------------------ operands
     def lookup(self, name: str) -> Symbol | None:
         return self.scope.lookup(name) or self.module_symbols.get(name)
@@ -317,7 +314,7 @@ class Ctx:
         base = op.base
         if base is None:
             return Const.int("i64", op.offset), space
-        if isinstance(base, ast.Sym) or (isinstance(base, ast.Reg) and self._is_nonreg_symbol(base.name)):
+        if isinstance(base, ast.Sym) or (isinstance(base, ast.Reg) and self.is_symbol(base.name)):
             name = base.name
             sym_space = self.symbol_space(name)
             addr = self.symbol_address(name, op.offset + (base.offset if isinstance(base, ast.Sym) else 0))
@@ -333,7 +330,7 @@ class Ctx:
             return self.add_offset(v, op.offset), space
         raise LoweringError(f"bad address {_describe(op)}")
 
-    def _is_nonreg_symbol(self, name: str) -> bool:
+    def is_symbol(self, name: str) -> bool:
         sym = self.lookup(name)
         return sym is not None and sym.kind not in ("reg",)
 

@@ -128,7 +128,7 @@ def _cvta(ctx: Ctx, ins: ast.Instruction) -> None:
     size_t = ins.fields["size"]
     to = "to" in ins.fields
     src = ins.operands[1]
-    if isinstance(src, (ast.Sym,)) or (isinstance(src, ast.Reg) and ctx._is_nonreg_symbol(src.name)):
+    if isinstance(src, (ast.Sym,)) or (isinstance(src, ast.Reg) and ctx.is_symbol(src.name)):
         a = ctx.symbol_address(src.name, getattr(src, "offset", 0))
     else:
         a = ctx.as_i64(ctx.read(src, size_t))
