@@ -22,7 +22,7 @@ def _why_not_metal() -> str | None:
     if sys.platform != "darwin":
         return f"needs macOS with a Metal GPU; this is {sys.platform}"
     try:
-        from cumetal.runtime.metal import PyObjCFactory
+        from cumetal.devices.metal import PyObjCFactory
 
         if PyObjCFactory().system_default_device() is None:
             return "MTLCreateSystemDefaultDevice() found no Metal GPU"
@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def metal_device():
-    from cumetal.runtime.metal import open_metal_device
+    from cumetal.devices.metal import open_metal_device
 
     return open_metal_device()
 

@@ -33,7 +33,7 @@ for _path in sorted(FUNCTIONAL.glob("test_*.py")):
 def test_functional_on_metal(case, on_metal, monkeypatch, capfd):
     from functional_harness import Gpu
 
-    from cumetal.runtime.metal import MetalDevice
+    from cumetal.devices.metal import MetalDevice
 
     gpu = Gpu()
     available = {"gpu": gpu, "monkeypatch": monkeypatch, "capfd": capfd}

@@ -9,8 +9,8 @@ import struct
 import numpy as np
 from msl_testing import HEADER
 
-from cumetal.runtime.backends import open_device
-from cumetal.runtime.msl_sim_device import MslSimDevice
+from cumetal.devices.backends import open_device
+from cumetal.devices.msl_sim_device import MslSimDevice
 
 PTX = HEADER + r"""
 .func (.param .b32 ret) depth(.param .b32 n)

@@ -9,8 +9,8 @@ from cumetal.driver.enums import CUdevice_attribute, CUresult
 from cumetal.driver.errors import CudaError, api, describe
 from cumetal.driver.handles import CUdevice
 from cumetal.driver.state import STATE
-from cumetal.runtime.backends import BackendError, open_device
-from cumetal.runtime.protocol import DeviceInfo
+from cumetal.devices.backends import BackendError, open_device
+from cumetal.devices.protocol import DeviceInfo
 
 R = CUresult
 A = CUdevice_attribute

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError
-from cumetal.runtime.protocol import DeviceFault
+from cumetal.devices.protocol import DeviceFault
 
 R = CUresult
 

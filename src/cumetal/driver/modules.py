@@ -14,7 +14,7 @@ from cumetal.driver.enums import CUfunction_attribute, CUjit_option, CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles import CUdeviceptr, CUfunction, CUmodule
 from cumetal.driver.state import STATE, FunctionRec, LoadedModule
-from cumetal.runtime.compile import ModuleLoadError, compile_image
+from cumetal.devices.compile import ModuleLoadError, compile_image
 
 R = CUresult
 F = CUfunction_attribute

@@ -36,13 +36,13 @@ from typing import Any
 from cumetal.backends.msl import abi
 from cumetal.backends.msl.printf import decode_ring
 from cumetal.ir import Module as IRModule
-from cumetal.runtime.metal import bridge as B
-from cumetal.runtime.metal.arena import Arena
-from cumetal.runtime.metal.faults import command_buffer_fault
-from cumetal.runtime.metal.launch import LaunchBlock, encode_launch, plan_launch
-from cumetal.runtime.metal.library import CompiledModule, LibraryCache, LibraryError
-from cumetal.runtime.metal.properties import chip_cores, device_info
-from cumetal.runtime.protocol import Device, DeviceFault, Event, ModuleImage, Stream
+from cumetal.devices.metal import bridge as B
+from cumetal.devices.metal.arena import Arena
+from cumetal.devices.metal.faults import command_buffer_fault
+from cumetal.devices.metal.launch import LaunchBlock, encode_launch, plan_launch
+from cumetal.devices.metal.library import CompiledModule, LibraryCache, LibraryError
+from cumetal.devices.metal.properties import chip_cores, device_info
+from cumetal.devices.protocol import Device, DeviceFault, Event, ModuleImage, Stream
 
 PROBE_SOURCE = "kernel void cumetal_probe() {}\n"
 PROBE_KERNEL = "cumetal_probe"

@@ -22,8 +22,8 @@ from cumetal import driver as cu
 from cumetal.backends.air.lower import compile_metallib
 from cumetal.backends.msl import abi, emit_module
 from cumetal.driver.state import STATE
-from cumetal.runtime.compile import compile_image
-from cumetal.runtime.metal import bridge
+from cumetal.devices.compile import compile_image
+from cumetal.devices.metal import bridge
 
 R = cu.CUresult
 A = cu.CUdevice_attribute

@@ -21,7 +21,7 @@ from typing import Any
 
 from cumetal.backends.msl.printf import printf_formats
 from cumetal.ir import Module as IRModule
-from cumetal.runtime.metal.bridge import Bridge
+from cumetal.devices.metal.bridge import Bridge
 
 LIBRARY_MODES = ("msl", "metallib")
 SIMD_WIDTH = 32

@@ -18,8 +18,8 @@ import pytest
 import cumetal.backends.cpu as cpu_pkg
 from cumetal import driver as cu
 from cumetal.ir import GlobalVar, Module
-from cumetal.runtime.backends import BackendError, open_device
-from cumetal.runtime.cpu_device import CpuDevice, watchdog_seconds
+from cumetal.devices.backends import BackendError, open_device
+from cumetal.devices.cpu_device import CpuDevice, watchdog_seconds
 
 R = cu.CUresult
 PTX = (Path(__file__).parents[1] / "driver" / "data" / "kernels.ptx").read_text()
@@ -33,7 +33,7 @@ def check(result):
 
 def test_open_device():
     assert isinstance(open_device("cpu"), CpuDevice)
-    from cumetal.runtime.air_sim_device import AirSimDevice
+    from cumetal.devices.air_sim_device import AirSimDevice
 
     assert isinstance(open_device("air-sim"), AirSimDevice)
     with pytest.raises(BackendError, match="unknown CUMETAL_BACKEND='vulkan'"):

@@ -1,6 +1,6 @@
 """RecordingMetal: a recording stand-in for the PyObjC Metal objects (NOT a backend).
 
-It answers the selectors the Metal backend sends (cumetal/runtime/metal/bridge.py) and logs each
+It answers the selectors the Metal backend sends (cumetal/devices/metal/bridge.py) and logs each
 one as ``(receiver label, selector, *arguments)`` so that tests can assert the exact call
 sequence. It runs no kernels. What it does for real: buffers are real host memory (so copies,
 fills and the CPU side of the backend touch real bytes), blit copies/fills are carried out on
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cumetal.backends.air.metallib import read_metallib
-from cumetal.runtime.metal.bridge import STATUS_COMMITTED, STATUS_COMPLETED, STATUS_ERROR, MetalFactory
+from cumetal.devices.metal.bridge import STATUS_COMMITTED, STATUS_COMPLETED, STATUS_ERROR, MetalFactory
 
 GPU_OFFSET = 0x7000_0000_0000  # stand-in GPU addresses = CPU address + this (any constant works)
 

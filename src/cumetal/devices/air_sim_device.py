@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from cumetal.runtime.cpu_device import CpuDevice
+from cumetal.devices.cpu_device import CpuDevice
 
 
 class AirSimDevice(CpuDevice):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cumetal.runtime.protocol import Device
+from cumetal.devices.protocol import Device
 
 AVAILABLE = ("cpu", "metal", "air-sim", "msl-sim")
 PLANNED: tuple[str, ...] = ()
@@ -28,15 +28,15 @@ def open_device(name: str | None = None) -> Device:
     if name == "metal":
         return _metal()
     if name == "cpu":
-        from cumetal.runtime.cpu_device import CpuDevice
+        from cumetal.devices.cpu_device import CpuDevice
 
         return CpuDevice()
     if name == "air-sim":
-        from cumetal.runtime.air_sim_device import AirSimDevice
+        from cumetal.devices.air_sim_device import AirSimDevice
 
         return AirSimDevice()
     if name == "msl-sim":
-        from cumetal.runtime.msl_sim_device import MslSimDevice
+        from cumetal.devices.msl_sim_device import MslSimDevice
 
         return MslSimDevice()
     if name in PLANNED:
@@ -47,7 +47,7 @@ def open_device(name: str | None = None) -> Device:
 
 
 def _metal() -> Device:
-    from cumetal.runtime.metal import MetalInitError, MetalUnavailable, open_metal_device
+    from cumetal.devices.metal import MetalInitError, MetalUnavailable, open_metal_device
 
     try:
         return open_metal_device()
@@ -57,7 +57,7 @@ def _metal() -> Device:
 
 def _metal_or_cpu() -> Device:
     """macOS without an explicit choice: Metal when it works, else the CPU device (said on stderr)."""
-    from cumetal.runtime.metal import MetalInitError, MetalUnavailable, open_metal_device
+    from cumetal.devices.metal import MetalInitError, MetalUnavailable, open_metal_device
 
     try:
         return open_metal_device()

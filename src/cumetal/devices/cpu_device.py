@@ -15,7 +15,7 @@ from typing import Any
 
 from cumetal.backends.cpu.memory import DeviceMemory
 from cumetal.ir import Module as IRModule
-from cumetal.runtime.protocol import Device, DeviceFault, DeviceInfo, Event, ModuleImage, Stream
+from cumetal.devices.protocol import Device, DeviceFault, DeviceInfo, Event, ModuleImage, Stream
 
 DEFAULT_WATCHDOG_SECONDS = 60.0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from cumetal.backends.msl import abi
-from cumetal.runtime.protocol import DeviceInfo
+from cumetal.devices.protocol import DeviceInfo
 
 # (chip, variant) -> (fewest, most) GPU cores Apple ships, from the spec's §6.8 table. The
 # IORegistry's exact count is preferred; without it the fewest is reported (a conservative

@@ -11,12 +11,12 @@ from test_metal_driver_calls import PTX, ctx, metal, ok  # noqa: F401 - fixtures
 from test_metal_standin import RecordingMetal
 
 from cumetal import driver as cu
-from cumetal.runtime.metal import bridge as B
-from cumetal.runtime.metal.arena import Arena
-from cumetal.runtime.metal.device import arena_bytes
-from cumetal.runtime.metal.faults import command_buffer_fault
-from cumetal.runtime.metal.library import LibraryError, fp64_mode, library_mode
-from cumetal.runtime.metal.properties import chip_cores
+from cumetal.devices.metal import bridge as B
+from cumetal.devices.metal.arena import Arena
+from cumetal.devices.metal.device import arena_bytes
+from cumetal.devices.metal.faults import command_buffer_fault
+from cumetal.devices.metal.library import LibraryError, fp64_mode, library_mode
+from cumetal.devices.metal.properties import chip_cores
 
 
 @pytest.fixture

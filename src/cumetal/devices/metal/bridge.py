@@ -8,7 +8,7 @@ Two parts:
   the IORegistry). :class:`PyObjCFactory` is the real one; tests inject a recording stand-in.
 * :class:`Bridge` sends every selector the backend uses, one method per selector, with PyObjC's
   conventions handled in one place (``error:`` out-parameters come back as a second tuple item,
-  struct arguments are built by the factory). Everything else in ``cumetal.runtime.metal`` calls
+  struct arguments are built by the factory). Everything else in ``cumetal.devices.metal`` calls
   the bridge, never a selector directly, so that a stand-in objects' recorded calls are exactly
   the selectors this backend sends to Metal.
 

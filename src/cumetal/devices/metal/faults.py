@@ -8,7 +8,7 @@ description kept in the message; so does every other error code.
 
 from __future__ import annotations
 
-from cumetal.runtime.metal import bridge as B
+from cumetal.devices.metal import bridge as B
 
 CB_ERROR_FAULTS: dict[int, str] = {
     B.CB_ERROR_TIMEOUT: "timeout",

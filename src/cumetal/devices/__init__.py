@@ -1,0 +1,1 @@
+"""cumetal.devices"""

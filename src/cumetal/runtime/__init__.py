@@ -1,1 +1,0 @@
-"""cumetal.runtime"""
