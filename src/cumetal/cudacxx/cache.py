@@ -1,0 +1,119 @@
+"""The CUDA C++ compile cache (spec §5.6).
+
+Two-level, like ccache's direct mode, so a hit never starts clang:
+* the *lookup key* is SHA-256 of the source, its file name, the options, NVRTC-style in-memory
+  headers, the compiler's identity and CuMetal's version;
+* the entry stores the headers the compile read (from clang's ``-MD`` output) with the SHA-256 of
+  each, and is used only if every one of them still has that content.
+
+Entries live in ``$CUMETAL_CACHE_DIR`` (or ``$CUMETAL_CACHE``, default ``~/.cache/cumetal``)
+``/cudacxx/<key[:2]>/<key>``: one file, a JSON header line then the payload, written to a temporary
+file in the same directory and published with ``os.replace`` (atomic, so concurrent processes see
+the old entry or the new one, never half of one). An entry that does not parse or whose payload
+hash does not match is ignored (and later overwritten) — a corrupt cache only costs a recompile.
+``CUMETAL_CUDACXX_CACHE=0`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cumetal import __version__
+from cumetal.cudacxx.toolchain import find_clang
+
+if TYPE_CHECKING:
+    from cumetal.cudacxx.compile import CompileResult
+    from cumetal.cudacxx.options import CudaOptions
+
+FORMAT = 1
+
+
+def cache_root() -> Path:
+    root = os.environ.get("CUMETAL_CACHE_DIR") or os.environ.get("CUMETAL_CACHE") \
+        or os.path.join(os.path.expanduser("~"), ".cache", "cumetal")
+    return Path(root) / "cudacxx"
+
+
+def enabled() -> bool:
+    return os.environ.get("CUMETAL_CUDACXX_CACHE", "1") not in ("0", "off", "no", "false")
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def make_key(kind: str, source: str, filename: str, options: CudaOptions,
+             headers: dict[str, str] | None) -> str:
+    h = hashlib.sha256()
+    for part in (f"cumetal-cudacxx/{FORMAT}", __version__, find_clang().identity, kind, filename,
+                 os.path.abspath(os.path.dirname(filename) or "."), options.cache_key_text(),
+                 repr(sorted((headers or {}).items())), source):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _entry_path(key: str) -> Path:
+    return cache_root() / key[:2] / key
+
+
+def _file_hash(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return _sha(f.read())
+    except OSError:
+        return None
+
+
+def lookup(key: str) -> CompileResult | None:
+    """The cached result for ``key`` if present, intact and its headers unchanged; else None."""
+    from cumetal.cudacxx.compile import CompileResult
+
+    try:
+        with open(_entry_path(key), "rb") as f:
+            blob = f.read()
+        head, _, payload = blob.partition(b"\n")
+        meta = json.loads(head)
+        if meta.get("format") != FORMAT or meta.get("payload_sha256") != _sha(payload):
+            return None
+        for path, digest in meta["files"].items():
+            if _file_hash(path) != digest:
+                return None
+        if meta["kind"] == "bc":
+            return CompileResult(log=meta["log"], dependencies=meta["dependencies"], bitcode=payload,
+                                 cached=True)
+        return CompileResult(ptx=payload.decode(), log=meta["log"], dependencies=meta["dependencies"],
+                             cached=True)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+        return None
+
+
+def store(key: str, result: CompileResult, extra_deps: list[str] = ()) -> None:
+    """Publish ``result`` under ``key`` (best effort: an unwritable cache is not an error)."""
+    files: dict[str, str] = {}
+    for path in [*result.dependencies, *extra_deps]:
+        digest = _file_hash(path)
+        if digest is None:
+            return  # a header we cannot read back could never validate a hit
+        files[path] = digest
+    payload = result.bitcode if result.bitcode else result.ptx.encode()
+    meta = {"format": FORMAT, "kind": "bc" if result.bitcode else "ptx", "log": result.log,
+            "dependencies": result.dependencies, "files": files, "payload_sha256": _sha(payload)}
+    dest = _entry_path(key)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=dest.name[:16] + ".", suffix=".tmp", dir=dest.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(json.dumps(meta).encode() + b"\n" + payload)
+            os.replace(tmp, dest)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError:
+        pass

@@ -1,0 +1,234 @@
+"""CUDA C++ → PTX (or NVPTX LLVM bitcode) with the pinned clang; the one path of the front end.
+
+``compile_to_ptx(source, filename, options)`` writes the source to a private temporary directory
+(prefixed with ``#line 1 "<filename>"`` so diagnostics, ``__FILE__`` and ``assert`` name the user's
+file), runs clang once in device-only mode, and returns the PTX with clang's warnings and the list of
+headers the source included (from clang's ``-MD`` output). Results are kept in the compile cache
+(``cumetal.cudacxx.cache``), so a repeated compile does not start clang.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cumetal.cudacxx import cache as _cache
+from cumetal.cudacxx import include_dir
+from cumetal.cudacxx.options import CudaOptions, OptionError
+from cumetal.cudacxx.toolchain import ToolchainError, find_clang
+
+# Always passed: CUDA mode without clang's CUDA headers/libdevice (CuMetal ships its own), the
+# modern launch ABI, device code only.
+BASE_FLAGS = ("-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
+              "--cuda-device-only", "-Wno-unknown-cuda-version", "-fno-color-diagnostics", "-fdiagnostics-absolute-paths")
+
+
+class CudaCompileError(Exception):
+    """The CUDA C++ source did not compile. ``log`` holds clang's ``file:line:col`` diagnostics."""
+
+    def __init__(self, message: str, log: str = "") -> None:
+        super().__init__(message)
+        self.log = log
+
+    def __str__(self) -> str:
+        return f"{self.args[0]}\n{self.log}".rstrip() if self.log else self.args[0]
+
+
+@dataclass
+class CompileResult:
+    """PTX text (``ptx``) or bitcode (``bitcode``), clang's warnings, the headers read."""
+
+    ptx: str = ""
+    log: str = ""
+    dependencies: list[str] = field(default_factory=list)
+    bitcode: bytes = b""
+    cached: bool = False
+
+
+def libdevice_sources() -> list[Path]:
+    """The math library's sources (part of the cache key), or [] where it is not installed."""
+    try:
+        from cumetal.libdevice.build import source_files
+    except ImportError:
+        return []
+    return source_files()
+
+
+def _libdevice_args() -> tuple[list[str], str]:
+    """``-mlink-builtin-bitcode`` for CuMetal's ``__nv_*`` bitcode, and a note for the log when it
+    cannot be had (kernels that call no math function still compile)."""
+    try:
+        from cumetal.libdevice import bitcode_path
+    except ImportError:
+        return [], ""
+    try:
+        bc = bitcode_path()
+    except Exception as e:  # noqa: BLE001 - the math library's own error; report, don't crash
+        return [], f"warning: device math library unavailable ({e}); math functions stay unresolved\n"
+    return ["-Xclang", "-mlink-builtin-bitcode", "-Xclang", str(bc)], ""
+
+
+def _write_headers(root: Path, headers: dict[str, str]) -> None:
+    for name, text in headers.items():
+        rel = Path(name)
+        if rel.is_absolute() or ".." in rel.parts:
+            raise CudaCompileError(f"header name '{name}' must be a relative path inside the include tree")
+        dest = root / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text)
+
+
+def parse_depfile(text: str) -> list[str]:
+    """The prerequisites of a make-style ``-MD`` file (backslash continuations, escaped spaces)."""
+    body = text.replace("\\\n", " ")
+    _, _, deps = body.partition(": ")
+    out, cur, i = [], [], 0
+    while i < len(deps):
+        c = deps[i]
+        if c == "\\" and i + 1 < len(deps) and deps[i + 1] == " ":
+            cur.append(" ")
+            i += 2
+            continue
+        if c.isspace():
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+        i += 1
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: bool,
+                  header_root: Path | None, depfile: Path | None,
+                  libdevice: list[str] | None = None) -> list[str]:
+    """The full clang command line for one device compile (also printed by ``cumetalc -v``)."""
+    try:
+        opts = options.clang_args()
+    except OptionError as e:
+        raise CudaCompileError(str(e)) from None
+    args = [*BASE_FLAGS, *opts]
+    if header_root is not None:
+        args += ["-I", str(header_root)]
+    args += ["-I", str(include_dir())]
+    if options.force_cuda_runtime and (include_dir() / "cuda_runtime.h").is_file():
+        args += ["-include", "cuda_runtime.h"]
+    for inc in options.pre_includes:
+        args += ["-include", inc]
+    args += _libdevice_args()[0] if libdevice is None else libdevice
+    args += ["-emit-llvm", "-c"] if bitcode else ["-S"]
+    if depfile is not None:
+        args += ["-MD", "-MF", str(depfile)]
+    args += ["-o", str(output), str(src)]
+    return find_clang().command(args)
+
+
+def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,
+               bitcode: bool) -> CompileResult:
+    with tempfile.TemporaryDirectory(prefix="cumetal-cu-") as tmp:
+        t = Path(tmp)
+        header_root = None
+        if headers:
+            header_root = t / "headers"
+            header_root.mkdir()
+            _write_headers(header_root, headers)
+        src = t / ("input" + (Path(filename).suffix if Path(filename).suffix in (".cu", ".cuh") else ".cu"))
+        quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
+        src.write_text(f'#line 1 "{quoted}"\n{source}')
+        out = t / ("out.bc" if bitcode else "out.ptx")
+        dep = t / "out.d"
+        # quoted #includes resolve next to the user's file, as they would without the temp copy
+        opts = _with_quote_dir(options, Path(filename).parent)
+        link, note = _libdevice_args()
+        try:
+            cmd = clang_command(opts, src, out, bitcode=bitcode, header_root=header_root, depfile=dep,
+                                libdevice=link)
+        except ToolchainError as e:
+            raise CudaCompileError(str(e)) from None
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False)
+        except OSError as e:
+            raise CudaCompileError(f"cannot run clang: {e}") from None
+        log = note + _clean_log(proc.stderr, src, filename)
+        if proc.returncode != 0 or not out.is_file():
+            n = log.count(": error:") + log.count(": fatal error:")
+            raise CudaCompileError(f"{filename}: compilation failed ({max(n, 1)} error(s))", log)
+        deps = []
+        if dep.is_file():
+            for d in parse_depfile(dep.read_text(errors="replace")):
+                p = Path(d)
+                if p == src or p.name == src.name and p.parent == t:
+                    continue
+                if header_root is not None and _is_under(p, header_root):
+                    continue  # in-memory headers are part of the cache key already
+                deps.append(str(p.resolve()) if p.is_absolute() else str(p))
+        if bitcode:
+            return CompileResult(log=log, dependencies=deps, bitcode=out.read_bytes())
+        return CompileResult(ptx=out.read_text(), log=log, dependencies=deps)
+
+
+def _with_quote_dir(options: CudaOptions, d: Path) -> CudaOptions:
+    import dataclasses
+
+    return dataclasses.replace(options, extra_clang_args=["-iquote", str(d.resolve()),
+                                                          *options.extra_clang_args])
+
+
+def _is_under(p: Path, root: Path) -> bool:
+    try:
+        p.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _clean_log(stderr: str, src: Path, filename: str) -> str:
+    """clang names the temp copy only where the #line marker does not reach (e.g. 'In file included
+    from'); show the user's name there too."""
+    return stderr.replace(str(src), filename)
+
+
+def _compile(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,
+             bitcode: bool, use_cache: bool) -> CompileResult:
+    kind = "bc" if bitcode else "ptx"
+    key = None
+    if use_cache and _cache.enabled():
+        key = _cache.make_key(kind, source, filename, options, headers)
+        hit = _cache.lookup(key)
+        if hit is not None:
+            return hit
+    result = _run_clang(source, filename, options, headers, bitcode)
+    if key is not None:
+        _cache.store(key, result, extra_deps=[str(p) for p in libdevice_sources()])
+    return result
+
+
+def compile_to_ptx(source: str, filename: str = "input.cu", options: CudaOptions | None = None, *,
+                   headers: dict[str, str] | None = None, use_cache: bool = True) -> CompileResult:
+    """Compile CUDA C++ ``source`` (named ``filename`` in diagnostics) to PTX.
+
+    ``headers`` maps include names to contents (NVRTC's in-memory headers). Raises
+    ``CudaCompileError`` (``.log`` = clang's diagnostics) when the source does not compile."""
+    return _compile(source, filename, options or CudaOptions(), headers, False, use_cache)
+
+
+def compile_to_bitcode(source: str, filename: str = "input.cu", options: CudaOptions | None = None, *,
+                       headers: dict[str, str] | None = None, use_cache: bool = True) -> CompileResult:
+    """Like ``compile_to_ptx`` but returns NVPTX LLVM bitcode in ``.bitcode`` (for ``-rdc`` linking
+    and NVRTC's ``-dlto``)."""
+    return _compile(source, filename, options or CudaOptions(), headers, True, use_cache)
+
+
+def compile_file_to_ptx(path: str | os.PathLike[str], options: CudaOptions | None = None) -> CompileResult:
+    """Read ``path`` and compile it (the file's directory is searched for quoted includes)."""
+    p = Path(path)
+    try:
+        text = p.read_text(errors="replace")
+    except OSError as e:
+        raise CudaCompileError(f"cannot read '{p}': {e.strerror or e}") from None
+    return compile_to_ptx(text, str(p), options)
