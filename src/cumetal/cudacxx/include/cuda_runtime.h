@@ -1,0 +1,27 @@
+/* CuMetal clean-room CUDA headers: cuda_runtime.h, force-included into every CUDA translation
+ * unit like nvcc does (CUDA Runtime API documentation; CUDA C++ Programming Guide).
+ * Include order (docs/cuda-headers.md): qualifiers and built-in variables, vector types, the host
+ * runtime API, device intrinsics, device math. cuda_fp16.h / cuda_bf16.h are not included (nvcc
+ * does not include them either). */
+#ifndef CUMETAL_CUDA_RUNTIME_H
+#define CUMETAL_CUDA_RUNTIME_H
+
+#include "cumetal/qualifiers.h"
+#include "vector_types.h"
+#include "vector_functions.h"
+#include "cumetal/builtin_vars.h"
+
+#if __has_include("cuda_runtime_api.h")
+#include "cuda_runtime_api.h"
+#else
+#include "cumetal/runtime_api_fallback.h"
+#endif
+
+#include "cumetal/device_stdlib.h"
+#include "cumetal/device_functions.h"
+
+#if __has_include("cumetal/math.h")
+#include "cumetal/math.h"
+#endif
+
+#endif /* CUMETAL_CUDA_RUNTIME_H */

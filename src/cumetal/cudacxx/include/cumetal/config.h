@@ -1,0 +1,41 @@
+/* CuMetal clean-room CUDA headers: compiler identification and version macros.
+ * Written from the CUDA C++ Programming Guide ("Compilation with NVCC", "C++ Language Support").
+ * clang in CUDA mode defines __CUDA__ (and __CUDA_ARCH__ while compiling for the device); the
+ * macros that nvcc defines and CUDA code tests for are defined here. */
+#ifndef CUMETAL_CONFIG_H
+#define CUMETAL_CONFIG_H
+
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+/* The CUDA release whose headers these follow (device side). */
+#ifndef __CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 8
+#define __CUDACC_VER_BUILD__ 0
+#endif
+#ifndef __CUMETAL__
+#define __CUMETAL__ 1
+#endif
+/* clang accepts relaxed constexpr and extended lambdas natively (nvcc's flags for them). */
+#ifndef __CUDACC_RELAXED_CONSTEXPR__
+#define __CUDACC_RELAXED_CONSTEXPR__ 1
+#endif
+#ifndef __CUDACC_EXTENDED_LAMBDA__
+#define __CUDACC_EXTENDED_LAMBDA__ 1
+#endif
+
+/* Device-side code paths: CUMETAL_DEVICE is 1 only in the device compilation. */
+#if defined(__CUDA_ARCH__)
+#define CUMETAL_DEVICE 1
+#else
+#define CUMETAL_DEVICE 0
+#endif
+
+#if __cplusplus >= 201402L
+#define CUMETAL_CXX14_CONSTEXPR constexpr
+#else
+#define CUMETAL_CXX14_CONSTEXPR
+#endif
+
+#endif /* CUMETAL_CONFIG_H */

@@ -1,0 +1,50 @@
+/* CuMetal clean-room CUDA headers: execution-space and variable-memory-space specifiers,
+ * function and variable attributes (CUDA C++ Programming Guide, "C++ Language Extensions").
+ * Each maps to the clang attribute of the same meaning. */
+#ifndef CUMETAL_QUALIFIERS_H
+#define CUMETAL_QUALIFIERS_H
+
+#include "cumetal/config.h"
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+/* clang >= 15 treats __noinline__ as a keyword in CUDA mode (so that
+ * __attribute__((__noinline__)) in library headers keeps working); define it only for older clang. */
+#if !defined(__clang__) || __clang_major__ < 15
+#define __noinline__ __attribute__((noinline))
+#endif
+#if defined(__clang__) && __has_attribute(grid_constant)
+#define __grid_constant__ __attribute__((grid_constant))
+#else
+#define __grid_constant__
+#endif
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(a) __align__(a)
+#define __thread__ __thread
+#define __import__
+#define __export__
+#define __cdecl
+#define __annotate__(a) __attribute__((a))
+#define __location__(a) __annotate__(a)
+#define __specialization_static
+#define __builtin_nv_restrict__ __restrict__
+#define CUDARTAPI
+#define __CUDA_ALIGN__(n) __align__(n)
+/* __restrict__ is a keyword in clang and GCC already. */
+
+/* cudaLaunch-style kernel launch needs __cudaPushCallConfiguration; the host API header
+ * (cuda_runtime_api.h) declares it. */
+
+/* Internal helpers for CuMetal's own headers. */
+#define __CM_DEV__ static __device__ __forceinline__
+#define __CM_HD__ static __host__ __device__ __forceinline__
+#define __CM_DEVI__ __device__ __forceinline__
+#define __CM_HDI__ __host__ __device__ __forceinline__
+
+#endif /* CUMETAL_QUALIFIERS_H */
