@@ -17,6 +17,7 @@ from cumetal.backends.msl.abi import (
 from cumetal.backends.msl.fp64 import FP64_MODES
 from cumetal.backends.msl.prelude import prelude
 from cumetal.backends.msl.printf import arg_layout, conversions, printf_formats, resolve_format
+from cumetal.backends.msl.reserved import is_reserved
 from cumetal.backends.msl.structurize import Structurizer, build_cfg, dispatch_loop, is_reducible
 from cumetal.backends.msl.values import EmitError, const_text, msl_type, symaddr_text, var_name
 from cumetal.ir import nodes as N
@@ -289,21 +290,12 @@ class ModuleEmitter:
         return EmitResult("\n\n".join(parts) + "\n", self.fp64, self.formats, self.warnings, local, names)
 
 
-# C++14 / MSL words that cannot name a function (kernels keep their PTX name where possible,
-# because the runtime looks functions up by name).
-_RESERVED = frozenset("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
-class compl const constexpr const_cast continue decltype default delete do double dynamic_cast else enum explicit
-export extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr
-operator or or_eq private protected public register reinterpret_cast return short signed sizeof static
-static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename union
-unsigned using virtual void volatile wchar_t while xor xor_eq kernel vertex fragment device constant thread
-threadgroup threadgroup_imageblock ray_data object_data half uint ushort uchar ulong main metal""".split())
-
-
 def kernel_name(name: str) -> str:
     """The MSL function name of a kernel: its own name when that is a valid, free identifier."""
     ok = name.replace("_", "a").isalnum() and not name[0].isdigit() and name.isascii()
-    if ok and name not in _RESERVED and not name.startswith(("cm_", "cmf_", "cmk_")):
+    # reserved words, types, metal_stdlib functions and macros (assert, NAN, vec, float4, min...)
+    # are renamed; the host finds the function through EmitResult.kernel_names
+    if ok and not is_reserved(name) and not name.startswith(("cm_", "cmf_", "cmk_")):
         return name
     return "cmk_" + "".join(c if c.isalnum() else "_" for c in name)
 

@@ -193,16 +193,16 @@ inline ulong cm_round_pack(bool sign, int e, ulong sig, bool sticky, int mode, i
   int emin = 1 - bias;
   int shift = 63 - mb;
   if (e < emin) shift += emin - e;
-  ulong kept, half, rest;
-  if (shift >= 65) { kept = 0; half = 0; rest = (sig != 0 || sticky) ? 1 : 0; }
-  else if (shift == 64) { kept = 0; half = sig >> 63; rest = ((sig << 1) != 0 || sticky) ? 1 : 0; }
+  ulong kept, rbit, rest;
+  if (shift >= 65) { kept = 0; rbit = 0; rest = (sig != 0 || sticky) ? 1 : 0; }
+  else if (shift == 64) { kept = 0; rbit = sig >> 63; rest = ((sig << 1) != 0 || sticky) ? 1 : 0; }
   else {
     kept = sig >> shift;
-    half = (sig >> (shift - 1)) & 1;
+    rbit = (sig >> (shift - 1)) & 1;
     rest = ((sig & ((ulong(1) << (shift - 1)) - 1)) != 0 || sticky) ? 1 : 0;
   }
-  bool inexact = half != 0 || rest != 0;
-  bool up = mode == CM_RN ? (half != 0 && (rest != 0 || (kept & 1) != 0))
+  bool inexact = rbit != 0 || rest != 0;
+  bool up = mode == CM_RN ? (rbit != 0 && (rest != 0 || (kept & 1) != 0))
           : mode == CM_RM ? (inexact && sign) : mode == CM_RP ? (inexact && !sign) : false;
   kept += up ? 1 : 0;
   ulong sbit = ulong(sign ? 1 : 0) << (mb + eb);
@@ -280,8 +280,8 @@ inline ulong cm_frint_bits(ulong bits, int mb, int eb, int mode) {
   }
   ulong mag = bits & ~sbit;
   ulong low = (ulong(1) << (mb - e)) - 1;
-  ulong frac = mag & low, ip = mag & ~low, half = (low + 1) >> 1;
-  bool up = mode == CM_RN ? (frac > half || (frac == half && ((ip >> (mb - e)) & 1) != 0))
+  ulong frac = mag & low, ip = mag & ~low, hbit = (low + 1) >> 1;
+  bool up = mode == CM_RN ? (frac > hbit || (frac == hbit && ((ip >> (mb - e)) & 1) != 0))
           : mode == CM_RM ? (s && frac != 0) : mode == CM_RP ? (!s && frac != 0) : false;
   return sbit | (up ? ip + low + 1 : ip);
 }
@@ -304,10 +304,10 @@ inline ulong cm_f2i_bits(ulong fb, int mb, int eb, int mode, bool is_signed, int
     else if (e == -1) { frac = sig; }
     else if (e >= -64) { frac = sig >> (-1 - e); lost = (sig << (65 + e)) != 0; }
     else { frac = 0; lost = true; }
-    ulong half = frac >> 63;
+    ulong rbit = frac >> 63;
     bool rest = (frac << 1) != 0 || lost;
-    bool inexact = half != 0 || rest;
-    bool up = mode == CM_RN ? (half != 0 && (rest || (mag & 1) != 0))
+    bool inexact = rbit != 0 || rest;
+    bool up = mode == CM_RN ? (rbit != 0 && (rest || (mag & 1) != 0))
             : mode == CM_RM ? (inexact && s) : mode == CM_RP ? (inexact && !s) : false;
     if (up) { mag += 1; if (mag == 0) sat = true; }
   }
