@@ -57,33 +57,90 @@ def arg_layout(fmt: bytes) -> tuple[list[int], int]:
     return offsets, off
 
 
-def _single_def(fn: N.Function, var: N.Var) -> N.Inst | None:
-    defs = [i for b in fn.blocks for i in b.insts if var in i.dsts]
-    return defs[0] if len(defs) == 1 and defs[0].guard is None else None
+class _Flow:
+    """Where each instruction sits, and each block's predecessors: to find the definition of a
+    register that reaches a given instruction (PTX reuses registers, e.g. one ``%rd`` for the format
+    of several printf calls)."""
+
+    def __init__(self, fn: N.Function) -> None:
+        from cumetal.backends.msl.structurize import successors
+
+        self.fn = fn
+        self.where = {id(inst): (bi, k) for bi, b in enumerate(fn.blocks) for k, inst in enumerate(b.insts)}
+        index = {b.label: bi for bi, b in enumerate(fn.blocks)}
+        self.preds: dict[int, list[int]] = {bi: [] for bi in range(len(fn.blocks))}
+        for bi, b in enumerate(fn.blocks):
+            for label in successors(b):
+                if label in index:
+                    self.preds[index[label]].append(bi)
+
+    def reaching_defs(self, var: N.Var, inst: N.Inst) -> list[N.Inst] | None:
+        """The definitions of ``var`` that reach ``inst`` (one per path), or None when a path has a
+        guarded definition or reaches the entry without one."""
+        bi, k = self.where[id(inst)]
+        found: list[N.Inst] = []
+        seen: set[int] = set()
+        todo = [(bi, k)]
+        while todo:
+            bi, k = todo.pop()
+            for prev in reversed(self.fn.blocks[bi].insts[:k]):
+                if var in prev.dsts:
+                    if prev.guard is not None:
+                        return None
+                    if all(prev is not f for f in found):
+                        found.append(prev)
+                    break
+            else:
+                if bi == 0 and not self.preds[bi]:
+                    return None
+                for p in self.preds[bi]:
+                    if p not in seen:
+                        seen.add(p)
+                        todo.append((p, len(self.fn.blocks[p].insts)))
+        return found or None
 
 
-def _trace(fn: N.Function, v: N.Value, depth: int = 0) -> tuple[N.SymAddr, int] | None:
-    """Follow single definitions of an address back to a symbol (+ constant offset)."""
+_FLOWS: dict[int, tuple[N.Function, _Flow]] = {}
+
+
+def _flow(fn: N.Function) -> _Flow:
+    """One _Flow per function (a module's printfs are resolved several times while emitting)."""
+    hit = _FLOWS.get(id(fn))
+    if hit is None or hit[0] is not fn or len(hit[1].where) != sum(len(b.insts) for b in fn.blocks):
+        if len(_FLOWS) > 256:
+            _FLOWS.clear()
+        hit = _FLOWS[id(fn)] = (fn, _Flow(fn))
+    return hit[1]
+
+
+def _trace(flow: _Flow, at: N.Inst, v: N.Value, depth: int = 0) -> tuple[N.SymAddr, int] | None:
+    """Follow the definitions of an address that reach instruction ``at`` back to a symbol (+ a
+    constant offset); every reaching definition must give the same answer."""
     if depth > 16:
         return None
     if isinstance(v, N.SymAddr):
         return v, v.offset
     if not isinstance(v, N.Var):
         return None
-    d = _single_def(fn, v)
-    if d is None:
+    defs = flow.reaching_defs(v, at)
+    if not defs:
         return None
+    results = {_trace_def(flow, d, depth) for d in defs}
+    return results.pop() if len(results) == 1 else None
+
+
+def _trace_def(flow: _Flow, d: N.Inst, depth: int) -> tuple[N.SymAddr, int] | None:
     if d.op in ("mov", "cvta_to_generic", "cvta_from_generic", "zext", "bitcast"):
-        return _trace(fn, d.args[0], depth + 1)
+        return _trace(flow, d, d.args[0], depth + 1)
     if d.op == "add":
         a, b = d.args
         if isinstance(b, N.Const):
-            r = _trace(fn, a, depth + 1)
+            r = _trace(flow, d, a, depth + 1)
             return (r[0], r[1] + b.bits) if r else None
     if d.op == "load" and isinstance(d.args[0], N.SymAddr) and d.args[0].space == "local":
-        store = _reaching_store(fn, d)
+        store = _reaching_store(flow.fn, d)
         if store is not None:
-            return _trace(fn, store.args[1], depth + 1)
+            return _trace(flow, store, store.args[1], depth + 1)
     return None
 
 
@@ -106,7 +163,7 @@ def _reaching_store(fn: N.Function, load: N.Inst) -> N.Inst | None:
 
 def resolve_format(fn: N.Function, module: N.Module, inst: N.Inst) -> bytes:
     """The format string of a printf instruction, known at compile time (a module string)."""
-    found = _trace(fn, inst.args[0])
+    found = _trace(_flow(fn), inst, inst.args[0])
     if found is None:
         raise PrintfError(f"{fn.name}: printf format is not a string constant known at compile time")
     sym, off = found
