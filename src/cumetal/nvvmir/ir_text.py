@@ -1,0 +1,129 @@
+"""Small, line-based edits of LLVM IR text that llvmlite's binding cannot make on a module.
+
+Each function takes and returns the text of one module as LLVM 22 prints it (one instruction,
+one ``define`` and one ``attributes #N`` group per line), so the edits stay simple and exact.
+"""
+
+from __future__ import annotations
+
+import re
+
+# LLVM 3.5-era metadata syntax (``!0 = metadata !{… metadata !"kernel" …}``), still seen in old
+# NVVM IR samples; LLVM 22 only reads the modern form. Only metadata lines are touched.
+_OLD_METADATA = re.compile(r"\bmetadata\s+(?=[!@%\[<{]|i\d|float|double|void|null)")
+
+
+def modernize_metadata(text: str) -> str:
+    """Drop the ``metadata`` keyword from metadata definitions (a no-op for modern IR)."""
+    if "metadata !" not in text:
+        return text
+    out = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("!"):
+            line = _OLD_METADATA.sub("", line)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+_FP_OP = re.compile(r"(= (?:fadd|fsub|fmul)) ((?:(?:nnan|ninf|nsz|arcp|contract|afn|reassoc|fast) )*)")
+_FAST = "nnan ninf nsz arcp afn reassoc"
+
+
+def set_contraction(text: str, allow: bool) -> str:
+    """``-fma=1``: mark every fadd/fsub/fmul ``contract`` (LLVM 22's NVPTX back end only fuses
+    flagged operations, libNVVM fuses by default); ``-fma=0``: remove the flag everywhere."""
+
+    def edit(m: re.Match[str]) -> str:
+        flags = m.group(2).split()
+        if "fast" in flags:
+            flags = [f for f in flags if f != "fast"] + _FAST.split() + ["contract"]
+        flags = [f for f in dict.fromkeys(flags) if f != "contract"]
+        if allow:
+            flags.append("contract")
+        return m.group(1) + " " + "".join(f + " " for f in flags)
+
+    return _FP_OP.sub(edit, text)
+
+
+_ATTR_GROUP = re.compile(r"^attributes #(\d+) = \{(.*)\}\s*$")
+_DENORMAL = re.compile(r'\s*"denormal-fp-math-f32"="[^"]*"')
+_FTZ_ATTR = '"denormal-fp-math-f32"="preserve-sign,preserve-sign"'
+_DEFINE_TAIL = re.compile(r"^(define\b.*\))([^)]*?)(\s!.*)?\{\s*$")
+
+
+def set_ftz(text: str) -> str:
+    """Flush single-precision denormals in every function (``-ftz=1``): NVPTX emits ``.ftz``
+    forms for functions whose ``denormal-fp-math-f32`` output mode is ``preserve-sign``."""
+    lines = text.splitlines()
+    groups = [int(m.group(1)) for line in lines if (m := _ATTR_GROUP.match(line))]
+    new_group = max(groups, default=-1) + 1
+    used_new = False
+    out = []
+    for line in lines:
+        m = _ATTR_GROUP.match(line)
+        if m:
+            body = _DENORMAL.sub("", m.group(2)).strip()
+            line = f"attributes #{m.group(1)} = {{ {body} {_FTZ_ATTR} }}"
+        elif line.startswith("define "):
+            d = _DEFINE_TAIL.match(line)
+            if d and not re.search(r"#\d+", d.group(2)):
+                line = f"{d.group(1)}{d.group(2)} #{new_group}{d.group(3) or ''} {{"
+                used_new = True
+        out.append(line)
+    if used_new:
+        out.append(f"attributes #{new_group} = {{ {_FTZ_ATTR} }}")
+    return "\n".join(out) + "\n"
+
+
+_MODULE_FLAGS = re.compile(r"^!llvm\.module\.flags = !\{(.*)\}\s*$", re.M)
+_METADATA_ID = re.compile(r"^!(\d+) = ", re.M)
+
+
+def add_module_flag(text: str, key: str, value: int) -> str:
+    """Add ``!{i32 4, !"key", i32 value}`` (behaviour: override) to ``!llvm.module.flags``."""
+    if f'!"{key}"' in text:
+        return text
+    ids = [int(i) for i in _METADATA_ID.findall(text)]
+    node = max(ids, default=-1) + 1
+    entry = f'!{node} = !{{i32 4, !"{key}", i32 {value}}}'
+    m = _MODULE_FLAGS.search(text)
+    if m:
+        inner = m.group(1).strip()
+        joined = f"{inner}, !{node}" if inner else f"!{node}"
+        text = text[:m.start()] + f"!llvm.module.flags = !{{{joined}}}" + text[m.end():]
+        return text.rstrip("\n") + "\n" + entry + "\n"
+    return text.rstrip("\n") + f"\n!llvm.module.flags = !{{!{node}}}\n{entry}\n"
+
+
+_TARGET_ATTRS = re.compile(r'\s*"target-(?:cpu|features)"="[^"]*"')
+
+
+def strip_target_attributes(text: str) -> str:
+    """Remove per-function ``target-cpu`` / ``target-features`` (our libdevice is built for
+    sm_50), so its functions inline into code built for any architecture."""
+    return "\n".join(_TARGET_ATTRS.sub("", line) if line.startswith("attributes #") else line
+                     for line in text.splitlines()) + "\n"
+
+
+_KERNEL_DEF = re.compile(r'^define\b[^@]*\bptx_kernel\b[^@]*@("(?:[^"\\]|\\.)*"|[-\w$.]+)\(', re.M)
+
+
+def kernel_names(text: str) -> set[str]:
+    """Names of the functions defined with the ``ptx_kernel`` calling convention."""
+    return {n.strip('"') for n in _KERNEL_DEF.findall(text)}
+
+
+_VERSION_REF = re.compile(r"^!nvvmir\.version = !\{(.*)\}\s*$", re.M)
+
+
+def nvvmir_versions(text: str) -> list[tuple[int, ...]]:
+    """The ``!nvvmir.version`` tuples of a module (empty when it has none)."""
+    m = _VERSION_REF.search(text)
+    if not m:
+        return []
+    versions = []
+    for ref in re.findall(r"!(\d+)", m.group(1)):
+        node = re.search(rf"^!{ref} = !\{{(.*)\}}\s*$", text, re.M)
+        if node:
+            versions.append(tuple(int(v) for v in re.findall(r"i32 (\d+)", node.group(1))))
+    return versions
