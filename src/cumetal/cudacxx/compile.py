@@ -10,6 +10,7 @@ headers the source included (from clang's ``-MD`` output). Results are kept in t
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from cumetal.cudacxx.toolchain import ToolchainError, find_clang
 # Always passed: CUDA mode without clang's CUDA headers/libdevice (CuMetal ships its own), the
 # modern launch ABI, device code only.
 BASE_FLAGS = ("-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
-              "--cuda-device-only", "-Wno-unknown-cuda-version", "-fno-color-diagnostics", "-fdiagnostics-absolute-paths")
+              "--cuda-device-only", "-Wno-unknown-cuda-version", "-fno-color-diagnostics")
 
 
 class CudaCompileError(Exception):
@@ -67,7 +68,8 @@ def _libdevice_args() -> tuple[list[str], str]:
     try:
         bc = bitcode_path()
     except Exception as e:  # noqa: BLE001 - the math library's own error; report, don't crash
-        return [], f"warning: device math library unavailable ({e}); math functions stay unresolved\n"
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return [], f"warning: CuMetal's device math library is unavailable ({first}); math calls stay unresolved\n"
     return ["-Xclang", "-mlink-builtin-bitcode", "-Xclang", str(bc)], ""
 
 
@@ -104,7 +106,7 @@ def parse_depfile(text: str) -> list[str]:
     return out
 
 
-def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: bool,
+def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: bool | str,
                   header_root: Path | None, depfile: Path | None,
                   libdevice: list[str] | None = None) -> list[str]:
     """The full clang command line for one device compile (also printed by ``cumetalc -v``)."""
@@ -121,7 +123,7 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
     for inc in options.pre_includes:
         args += ["-include", inc]
     args += _libdevice_args()[0] if libdevice is None else libdevice
-    args += ["-emit-llvm", "-c"] if bitcode else ["-S"]
+    args += {"E": ["-E"], True: ["-emit-llvm", "-c"], False: ["-S"]}[bitcode]
     if depfile is not None:
         args += ["-MD", "-MF", str(depfile)]
     args += ["-o", str(output), str(src)]
@@ -129,7 +131,7 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
 
 
 def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,
-               bitcode: bool) -> CompileResult:
+               bitcode: bool | str) -> CompileResult:
     with tempfile.TemporaryDirectory(prefix="cumetal-cu-") as tmp:
         t = Path(tmp)
         header_root = None
@@ -140,7 +142,7 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
         src = t / ("input" + (Path(filename).suffix if Path(filename).suffix in (".cu", ".cuh") else ".cu"))
         quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
         src.write_text(f'#line 1 "{quoted}"\n{source}')
-        out = t / ("out.bc" if bitcode else "out.ptx")
+        out = t / {True: "out.bc", False: "out.ptx", "E": "out.ii"}[bitcode]
         dep = t / "out.d"
         # quoted #includes resolve next to the user's file, as they would without the temp copy
         opts = _with_quote_dir(options, Path(filename).parent)
@@ -156,8 +158,8 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
             raise CudaCompileError(f"cannot run clang: {e}") from None
         log = note + _clean_log(proc.stderr, src, filename)
         if proc.returncode != 0 or not out.is_file():
-            n = log.count(": error:") + log.count(": fatal error:")
-            raise CudaCompileError(f"{filename}: compilation failed ({max(n, 1)} error(s))", log)
+            m = re.search(r"(\d+) errors? generated", log)
+            raise CudaCompileError(f"{filename}: compilation failed ({m.group(1) if m else 1} error(s))", log)
         deps = []
         if dep.is_file():
             for d in parse_depfile(dep.read_text(errors="replace")):
@@ -167,6 +169,9 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
                 if header_root is not None and _is_under(p, header_root):
                     continue  # in-memory headers are part of the cache key already
                 deps.append(str(p.resolve()) if p.is_absolute() else str(p))
+        if bitcode == "E":
+            return CompileResult(ptx=_clean_log(out.read_text(errors="replace"), src, filename), log=log,
+                                 dependencies=deps)
         if bitcode:
             return CompileResult(log=log, dependencies=deps, bitcode=out.read_bytes())
         return CompileResult(ptx=out.read_text(), log=log, dependencies=deps)
@@ -222,6 +227,12 @@ def compile_to_bitcode(source: str, filename: str = "input.cu", options: CudaOpt
     """Like ``compile_to_ptx`` but returns NVPTX LLVM bitcode in ``.bitcode`` (for ``-rdc`` linking
     and NVRTC's ``-dlto``)."""
     return _compile(source, filename, options or CudaOptions(), headers, True, use_cache)
+
+
+def preprocess(source: str, filename: str = "input.cu", options: CudaOptions | None = None, *,
+               headers: dict[str, str] | None = None) -> CompileResult:
+    """The device-side preprocessed source (``nvcc -E``) in ``.ptx`` (no cache: it is for reading)."""
+    return _run_clang(source, filename, options or CudaOptions(), headers, "E")
 
 
 def compile_file_to_ptx(path: str | os.PathLike[str], options: CudaOptions | None = None) -> CompileResult:

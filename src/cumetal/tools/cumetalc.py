@@ -1,20 +1,26 @@
-"""``cumetalc``: the nvcc-like CuMetal compiler driver.
+"""``cumetalc``: CuMetal's compiler driver; speaks nvcc for CUDA C++ and keeps its PTX modes.
 
+    cumetalc foo.cu -ptx [-o foo.ptx]        CUDA C++ -> PTX (clang 22 from the ziglang wheel)
+    cumetalc foo.cu --emit=ir|msl|metallib   CUDA C++ -> PTX -> CuMetal's pipeline
+    cumetalc foo.cu [-o app]                 an executable (host compile + link: cumetal.capi.build)
     cumetalc --parse-only kernel.ptx …       syntax check (exit 0 clean, 1 errors, 2 usage)
     cumetalc --coverage kernel.ptx           which opcodes the file uses and whether CuMetal runs them
-    cumetalc kernel.ptx -o kernel.metallib   compile to Apple AIR in a .metallib (the default output)
+    cumetalc kernel.ptx -o kernel.metallib   compile to Apple AIR in a .metallib (the default for PTX)
     cumetalc kernel.ptx --emit=msl -o k.metal  Metal Shading Language
     cumetalc kernel.ptx --emit=ir            the kernel IR the CPU backend runs
 
-Output modes are entries of ``MODES``: a later stage adds ``--emit=ir|msl|metallib`` by registering
-a handler there; the argument parsing and diagnostics plumbing stay as they are.
+The command line is parsed by ``cumetalc_args`` (nvcc's spellings); CUDA C++ is compiled by
+``cumetal.cudacxx``; every input becomes PTX text and then goes through the PTX modes in ``MODES``.
+Outputs are written to a temporary file and renamed into place, so a failed run leaves no
+half-written file; ``-o -`` writes to stdout.
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
+import os
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,55 +33,53 @@ from cumetal.ptx import parse
 from cumetal.ptx.parser import ParseResult
 from cumetal.ptx.printer import instruction_text
 from cumetal.ptx.table import TABLE
+from cumetal.tools.cumetalc_args import Settings, UsageError, parse_args
+from cumetal.tools.cumetalc_cuda import FROM_CU as _FROM_CU
+from cumetal.tools.cumetalc_cuda import InputError as _InputError
 
 PROG = "cumetalc"
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _ArgParser(argparse.ArgumentParser):
-    """argparse, but usage errors are one line on stderr and exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(message)
-
-
-def build_arg_parser() -> argparse.ArgumentParser:
-    p = _ArgParser(
-        prog=PROG,
-        description="CuMetal compiler driver: PTX in; parse, check coverage, or compile.",
-        epilog="Exit status: 0 success, 1 errors in the input, 2 usage errors.",
-    )
-    p.add_argument("inputs", nargs="*", metavar="INPUT", help="PTX files (.ptx)")
-    p.add_argument("-o", dest="output", metavar="OUT", help="output file (default: stdout for reports)")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--parse-only", action="store_true", help="only check the syntax of the inputs")
-    mode.add_argument("--coverage", action="store_true",
-                      help="list the opcodes the inputs use with counts and CuMetal support status")
-    p.add_argument("--emit", choices=("metallib", "msl", "ir"), default="metallib",
-                   help="what to compile to: Apple AIR in a .metallib (default), Metal Shading Language, "
-                        "or the kernel IR")
-    p.add_argument("--air-versions", metavar="AIR,MSL,CONTAINER,MACOS", default=None,
-                   help="versions written into a .metallib, e.g. 2.6,3.1,2.7,14.0 (the default, Apple's own "
-                        "mlx-metal pairing) or 2.7,3.2,2.7,15.0")
-    p.add_argument("--fp64", choices=("native", "emulate", "warn"), default="native",
-                   help="double precision in MSL output: native double, float-float emulation, or warn")
-    p.add_argument("--ptx-strict", action="store_true",
-                   help="unrecognised PTX instructions are errors instead of warnings")
-    p.add_argument("--version", action="store_true", help="print the version and exit")
-    return p
-
-
 @dataclass
 class Job:
-    """What a mode handler gets: parsed inputs (diagnostics already printed) and options."""
+    """What a mode handler gets: parsed PTX inputs (diagnostics already printed) and options.
+    ``results`` holds (name, parse result, PTX bytes); ``args`` is the parsed command line."""
 
-    args: argparse.Namespace
-    results: list[tuple[str, ParseResult]]
+    args: Settings
+    results: list[tuple[str, ParseResult, bytes]]
     out: TextIO
     err: TextIO
+
+
+HELP = f"""usage: {PROG} [options] INPUT...
+
+CuMetal's compiler driver. Speaks nvcc for CUDA C++ (.cu, compiled by clang 22 to PTX) and
+compiles PTX (.ptx) and NVVM IR (.ll/.bc) for Apple GPUs.
+
+What to produce:
+  -ptx                      CUDA C++ -> PTX (one .ptx per input, or -o FILE; '-o -' is stdout)
+  --emit=metallib|msl|ir    compile to Apple AIR in a .metallib (default for .ptx), Metal Shading
+                            Language, or CuMetal's kernel IR
+  -c, -dc                   object files (host compile; -dc adds -rdc=true)
+  (none, .cu input)         an executable, a.out unless -o (nvcc's default)
+  -E                        preprocess the device side
+  -M, -MM                   print the make dependencies; -MD/-MMD/-MF/-MT/-MP with a compile
+  --parse-only, --coverage  PTX syntax check / opcode support table (.cu inputs go through PTX)
+nvcc options understood:
+  -I DIR  -D NAME[=V]  -U NAME  -include FILE  -std=c++NN  -x cu|c++|c|ptx
+  -arch=sm_XX|compute_XX  --gpu-architecture  -gencode arch=compute_XX,code=sm_XX  (sm_50..sm_90a;
+                            the highest one sets __CUDA_ARCH__ and the PTX target; default sm_80)
+  -O0..3 (host code)  -g  -G (device debug, no optimisation)  -lineinfo
+  --use_fast_math  -ftz=B  -prec-div=B  -prec-sqrt=B  -fmad=B  -rdc=B
+  --expt-relaxed-constexpr  --extended-lambda  -Xcompiler A,B  -Xlinker A  -l LIB  -L DIR
+  -w  -v  --version
+CuMetal options:
+  --air-versions AIR,MSL,CONTAINER,MACOS   versions written into a .metallib (default 2.6,3.1,2.7,14.0)
+  --fp64 native|emulate|warn               double precision in MSL output
+  --ptx-strict                             unknown PTX instructions are errors
+nvcc options that do not apply to CuMetal (-Xptxas, -maxrregcount, -keep, …) are accepted with a
+warning; unknown options are errors. Exit status: 0 success, 1 errors in the input, 2 usage errors.
+"""
 
 
 def _mode_parse_only(job: Job) -> int:
@@ -87,7 +91,7 @@ def _mode_coverage(job: Job) -> int:
 
     counts: Counter[str] = Counter()
     first: dict[str, A.Instruction | A.UnknownInstruction] = {}
-    for _, res in job.results:
+    for _, res, _ in job.results:
         for ins in iter_instructions(res.module):
             key = instruction_text(ins).split(" ", 1)[0] if isinstance(ins, A.Instruction) else ins.opcode
             counts[key] += 1
@@ -124,8 +128,8 @@ def _mode_compile(job: Job) -> int:
 
     status = 0
     outputs: list[tuple[str, str | bytes]] = []
-    for name, res in job.results:
-        module = lower_parsed(res, Path(name).read_bytes(), name)
+    for name, res, data in job.results:
+        module = lower_parsed(res, data, name)
         for d in module.diagnostics:
             job.err.write(d.format() + "\n")
         if module.failed:
@@ -134,25 +138,22 @@ def _mode_compile(job: Job) -> int:
             job.err.write(f"{PROG}: error: {name}: no kernel could be compiled\n")
             status = 1
             continue
-        data, failures = _emit_per_kernel(module, job.args)
+        data_out, failures = _emit_per_kernel(module, job.args)
         for message in failures:
             job.err.write(f"{PROG}: error: {name}: {message}\n")
             status = 1
-        if data is not None:
-            outputs.append((name, data))
+        if data_out is not None:
+            outputs.append((name, data_out))
     if not outputs:
         return 1
     if len(outputs) > 1 and job.args.output:
         job.err.write(f"{PROG}: error: -o with {len(outputs)} inputs: compile one input per output file\n")
         return 2
-    for name, data in outputs:
-        target = job.args.output or (None if isinstance(data, str) else str(Path(name).with_suffix(".metallib")))
-        if target is None:
-            job.out.write(data)
-        elif isinstance(data, bytes):
-            Path(target).write_bytes(data)
-        else:
-            Path(target).write_text(data)
+    for name, data_out in outputs:
+        source = name.removesuffix(_FROM_CU)
+        target = job.args.output or (None if isinstance(data_out, str)
+                                     else str(Path(source).with_suffix(".metallib")))
+        publish(target, data_out, job.out)
     return status
 
 
@@ -163,7 +164,7 @@ class _EmitFailure(Exception):
 def _emit_per_kernel(module, args) -> tuple[str | bytes | None, list[str]]:
     """Emit the module; when the back end refuses it, find the kernels it refuses (each alone),
     report them, and emit the others — a bad kernel never costs the rest of the file."""
-    emit = _EMITTERS[args.emit]
+    emit = _EMITTERS[args.emit or "metallib"]
     try:
         return emit(module, args), []
     except _EmitFailure as whole:
@@ -224,7 +225,7 @@ def _air_versions(spec: str | None):
 _EMITTERS = {"ir": _emit_ir, "msl": _emit_msl, "metallib": _emit_metallib}
 
 
-# name -> (handler, selected?) ; later stages add e.g. "emit" for --emit=ir|msl|metallib
+# name -> handler of PTX inputs
 MODES: dict[str, Callable[[Job], int]] = {
     "parse-only": _mode_parse_only,
     "coverage": _mode_coverage,
@@ -232,7 +233,7 @@ MODES: dict[str, Callable[[Job], int]] = {
 }
 
 
-def _select_mode(args: argparse.Namespace) -> str:
+def _select_mode(args: Settings) -> str:
     if args.parse_only:
         return "parse-only"
     if args.coverage:
@@ -257,45 +258,118 @@ def iter_instructions(module: A.Module):
                 stack.pop()
 
 
+def publish(target: str | None, data: str | bytes, out: TextIO) -> None:
+    """Write ``data`` to ``target`` atomically (temp file in the same directory, then rename), or to
+    ``out`` when ``target`` is None or '-'."""
+    if target is None or target == "-":
+        if isinstance(data, bytes):
+            buf = getattr(out, "buffer", None)
+            if buf is None:
+                raise OSError("binary output cannot go to this stream")
+            out.flush()
+            buf.write(data)
+            buf.flush()
+        else:
+            out.write(data)
+        return
+    dest = Path(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent if str(dest.parent) else ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data if isinstance(data, bytes) else data.encode())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def _write(job: Job, text: str) -> None:
-    if job.args.output:
-        Path(job.args.output).write_text(text)
-    else:
-        job.out.write(text)
+    publish(job.args.output, text, job.out)
+
+
+def _binary_input_problem(data: bytes) -> str | None:
+    """Why ``data`` cannot be PTX text (ELF/cubin, fatbin, metallib, other binary), else None."""
+    head = data[:4096]
+    if head.startswith(b"\x7fELF"):
+        return "an ELF file (NVIDIA cubin or object?), not PTX text"
+    if head.startswith(b"\x50\xed\x55\xba") or head.startswith(b"\xb1\x43\x62\x46"):
+        return "an NVIDIA fatbin, not PTX text"
+    if head.startswith(b"MTLB"):
+        return "a .metallib, not PTX text"
+    if b"\0" in head:
+        return "binary data, not PTX text"
+    return None
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = build_arg_parser()
     try:
-        args = parser.parse_args(argv)
-    except _UsageError as e:
+        s = parse_args(list(sys.argv[1:] if argv is None else argv))
+        if s.parse_only and s.coverage:
+            raise UsageError("--parse-only and --coverage cannot be combined")
+    except UsageError as e:
         err.write(f"{PROG}: error: {e} (see '{PROG} --help')\n")
         return 2
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
-    if args.version:
-        out.write(f"{PROG} (CuMetal) {__version__}; PTX ISA up to 9.x, {len(TABLE)} instruction roots\n")
+    for w in s.warnings:
+        err.write(f"{PROG}: warning: {w}\n")
+    if s.help:
+        out.write(HELP)
         return 0
-    if not args.inputs:
+    if s.version:
+        return _version(out)
+    if not s.inputs:
         err.write(f"{PROG}: error: no input files (see '{PROG} --help')\n")
         return 2
-    mode = _select_mode(args)
-    results: list[tuple[str, ParseResult]] = []
-    failed = False
-    for name in args.inputs:
-        if name.endswith((".cu", ".cuh")):
-            err.write(f"{PROG}: error: {name}: CUDA C++ input is not supported yet (give PTX)\n")
+    try:
+        return _run(s, out, err)
+    except _InputError as e:
+        err.write(f"{e}\n")
+        return 1
+    except UsageError as e:
+        err.write(f"{PROG}: error: {e}\n")
+        return 2
+    except OSError as e:
+        err.write(f"{PROG}: error: cannot write '{s.output}': {e.strerror or e}\n")
+        return 1
+    except KeyboardInterrupt:
+        err.write(f"{PROG}: interrupted\n")
+        return 130
+
+
+def _version(out: TextIO) -> int:
+    out.write(f"{PROG} (CuMetal) {__version__}; PTX ISA up to 9.x, {len(TABLE)} instruction roots\n")
+    try:
+        from cumetal.cudacxx.toolchain import find_clang
+
+        out.write(f"CUDA C++: {find_clang().version} (ziglang); nvcc-compatible options, CUDA 12/13 dialect\n")
+    except Exception as e:  # noqa: BLE001 - the version line must not fail on a missing clang
+        out.write(f"CUDA C++: unavailable ({e})\n")
+    return 0
+
+
+def _run(s: Settings, out: TextIO, err: TextIO) -> int:
+    from cumetal.tools import cumetalc_cuda as cu
+
+    langs = {lang for _, lang in s.inputs}
+    device_output = s.ptx or s.emit or s.parse_only or s.coverage or s.preprocess or s.deps_only
+    if s.compile_only or "host" in langs or ("cu" in langs and not device_output):
+        return cu.build(s, out, err)
+    if s.preprocess or s.deps_only:
+        return cu.preprocess_or_deps(s, out, err)
+    if s.ptx:
+        return cu.write_ptx(s, out, err)
+    # every input as PTX text, then a PTX mode
+    ptx_inputs, failed = cu.inputs_as_ptx(s, err)
+    results: list[tuple[str, ParseResult, bytes]] = []
+    for name, data in ptx_inputs:
+        problem = _binary_input_problem(data)
+        if problem:
+            err.write(f"{PROG}: error: {name}: {problem}\n")
             failed = True
             continue
-        try:
-            data = Path(name).read_bytes()
-        except OSError as e:
-            err.write(f"{PROG}: error: cannot read '{name}': {e.strerror or e}\n")
-            failed = True
-            continue
-        res = parse(data, name, strict=args.ptx_strict)
+        res = parse(data, name, strict=s.ptx_strict)
         for d in res.diagnostics:
             err.write(d.format() + "\n")
         n_err = sum(1 for d in res.diagnostics if d.severity == "error")
@@ -303,14 +377,10 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         if n_err or n_warn:
             err.write(f"{name}: {n_err} error(s), {n_warn} warning(s)\n")
         failed |= n_err > 0
-        results.append((name, res))
+        results.append((name, res, data))
     if failed:
         return 1
-    try:
-        return MODES[mode](Job(args, results, out, err))
-    except OSError as e:
-        err.write(f"{PROG}: error: cannot write '{args.output}': {e.strerror or e}\n")
-        return 1
+    return MODES[_select_mode(s)](Job(s, results, out, err))
 
 
 if __name__ == "__main__":  # pragma: no cover
