@@ -44,24 +44,35 @@ def _compile_cu(name: str, options: CudaOptions, err: TextIO, *, bitcode: bool =
     return res
 
 
+def nvvm_options(options: CudaOptions) -> list[str]:
+    """The libNVVM option strings that mean what these nvcc options mean."""
+    o = options
+    arch = o.arch.removeprefix("sm_")
+    args = [f"-arch=compute_{arch}", f"-opt={0 if o.debug else 3}", f"-ftz={int(o.effective_ftz)}",
+            f"-prec-div={int(o.effective_prec_div)}", f"-prec-sqrt={int(o.effective_prec_sqrt)}",
+            f"-fma={int(o.effective_fmad)}"]
+    if o.debug:
+        args.append("-g")
+    elif o.lineinfo:
+        args.append("-generate-line-info")
+    return args
+
+
 def _nvvm_to_ptx(name: str, options: CudaOptions) -> str:
+    """NVVM IR text or bitcode (``.ll``/``.bc``) -> PTX by CuMetal's NVVM front end (``cumetal.nvvmir``)."""
+    data = _read(name)
     try:
-        data = Path(name).read_bytes()
-    except OSError as e:
-        raise InputError(f"{PROG}: error: cannot read '{name}': {e.strerror or e}") from None
-    try:
-        from cumetal import nvvmir
+        from cumetal.nvvmir import NvvmError, compile_nvvm_to_ptx
     except ImportError:
-        raise InputError(f"{PROG}: error: {name}: NVVM IR input (.ll/.bc) is not available yet in this "
+        raise InputError(f"{PROG}: error: {name}: NVVM IR input (.ll/.bc) is not available in this "
                          "CuMetal build") from None
-    to_ptx = getattr(nvvmir, "compile_to_ptx", None) or getattr(nvvmir, "nvvm_to_ptx", None)
-    if to_ptx is None:
-        raise InputError(f"{PROG}: error: {name}: cumetal.nvvmir has no compile_to_ptx entry point")
     try:
-        result = to_ptx(data, name=name, arch=options.arch)
-    except Exception as e:  # noqa: BLE001 - the NVVM front end's own error, reported as a diagnostic
+        return compile_nvvm_to_ptx([data], nvvm_options(options), names=[name])
+    except NvvmError as e:
+        log = (getattr(e, "log", "") or "").rstrip()
+        raise InputError(log or f"{PROG}: error: {name}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - the NVVM front end's own error: a diagnostic, not a traceback
         raise InputError(f"{PROG}: error: {name}: {e}") from None
-    return result if isinstance(result, str) else getattr(result, "ptx", str(result))
 
 
 def write_deps(s: Settings, source: str, output: str | None, deps: list[str], dest: TextIO | None = None) -> None:
