@@ -1,23 +1,36 @@
-"""The CPU device: runs every operation eagerly, in the calling thread, at enqueue time.
+"""The CPU device: kernels run on the host (the CPU engine; air-sim and msl-sim subclass it).
 
-Because work completes before ``enqueue_*`` returns, streams are trivially ordered, events
-complete when recorded, and a kernel fault is known (and returned) by ``enqueue_launch`` itself.
+A stream is either **eager** (the driver API's default: each operation runs in the calling thread
+at enqueue time, so events complete when recorded and ``enqueue_launch`` returns a kernel fault
+itself) or **asynchronous** (the Runtime API's default, ``create_stream(asynchronous=True)``): a
+worker thread per stream runs its operations in order while the host goes on, faults wait on the
+stream for the next synchronising call, and printf output is held until a synchronisation point.
+Asynchronous streams follow CUDA's legacy default stream rules (§6.3.1): work on a legacy null
+stream waits for all earlier work on the device's blocking streams, and work on a blocking stream
+waits for earlier null-stream work. Kernels never overlap (one runs at a time: the engines are not
+written for concurrent launches); copies, fills and host callbacks overlap freely.
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import platform
 import sys
+import threading
 import time
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 from cumetal.backends.cpu.memory import DeviceMemory
-from cumetal.ir import Module as IRModule
 from cumetal.devices.protocol import Device, DeviceFault, DeviceInfo, Event, ModuleImage, Stream
+from cumetal.devices.stream_worker import CallbackRunner, WorkQueue
+from cumetal.ir import Module as IRModule
 
 DEFAULT_WATCHDOG_SECONDS = 60.0
+DEFAULT_PRINTF_FIFO_SIZE = 1 << 20  # CUDA's default cudaLimitPrintfFifoSize
 
 
 def watchdog_seconds() -> float | None:
@@ -44,7 +57,22 @@ def _physical_memory() -> int:
 
 
 class CpuStream(Stream):
-    pass
+    def __init__(self, *, blocking: bool = True, legacy_default: bool = False, asynchronous: bool = False) -> None:
+        super().__init__(blocking=blocking, legacy_default=legacy_default)
+        self.work: WorkQueue | None = WorkQueue("null-stream" if legacy_default else "stream") if asynchronous else None
+        self.fault_lock = threading.Lock()
+
+    @property
+    def asynchronous(self) -> bool:
+        return self.work is not None
+
+    def add_fault(self, fault: DeviceFault) -> None:
+        with self.fault_lock:
+            self.pending_faults.append(fault)
+
+    def take_faults(self) -> list[DeviceFault]:
+        with self.fault_lock:
+            return super().take_faults()
 
 
 class CpuEvent(Event):
@@ -52,6 +80,26 @@ class CpuEvent(Event):
         super().__init__(timing=timing)
         self.time = 0.0
         self.stream: Stream | None = None
+        self.cond = threading.Condition()
+        self.generation = 0  # records so far
+        self.completed = 0  # the last record whose work has completed
+
+    def done(self, generation: int | None = None) -> bool:
+        with self.cond:
+            return self.completed >= (self.generation if generation is None else generation)
+
+    def wait(self, generation: int | None = None) -> None:
+        with self.cond:
+            target = self.generation if generation is None else generation
+            while self.completed < target:
+                self.cond.wait()
+
+    def complete(self, generation: int, when: float) -> None:
+        with self.cond:
+            if generation > self.completed:
+                self.completed = generation
+                self.time = when
+            self.cond.notify_all()
 
 
 class CpuDevice(Device):
@@ -64,12 +112,23 @@ class CpuDevice(Device):
             multiprocessor_count=os.cpu_count() or 1,
         )
         self.memory = DeviceMemory(capacity=total)
+        self.printf_fifo_size = DEFAULT_PRINTF_FIFO_SIZE
+        self._printf: list[str] = []
+        self._printf_bytes = 0
+        self._printf_dropped = 0
+        self._printf_lock = threading.Lock()
+        self._exec_lock = threading.Lock()  # one kernel at a time
+        self._streams: weakref.WeakSet[CpuStream] = weakref.WeakSet()  # live asynchronous streams
+        self._streams_lock = threading.Lock()
+        self._callbacks = CallbackRunner()
+        atexit.register(self.drain_printf)
 
     # ---- memory
     def allocate(self, size: int, *, host: bool = False) -> int:
         return self.memory.alloc(size, host=host)
 
     def free(self, address: int) -> None:
+        self._wait_async_streams()  # work already enqueued may still use the allocation
         self.memory.free(address)
 
     def allocation(self, address: int) -> tuple[int, int, bool] | None:
@@ -109,32 +168,77 @@ class CpuDevice(Device):
         return ModuleImage(module, symbols)
 
     def unload_module(self, image: ModuleImage) -> None:
+        self._wait_async_streams()
         for addr, _size in image.symbols.values():
             self.memory.free(addr)
         image.symbols = {}
 
-    # ---- streams and work (all eager)
-    def create_stream(self, *, blocking: bool = True, legacy_default: bool = False) -> Stream:
-        return CpuStream(blocking=blocking, legacy_default=legacy_default)
+    # ---- streams and work
+    def create_stream(self, *, blocking: bool = True, legacy_default: bool = False,
+                      asynchronous: bool = False) -> Stream:
+        stream = CpuStream(blocking=blocking, legacy_default=legacy_default, asynchronous=asynchronous)
+        if asynchronous:
+            with self._streams_lock:
+                self._streams.add(stream)
+        return stream
 
     def destroy_stream(self, stream: Stream) -> None:
-        pass
+        assert isinstance(stream, CpuStream)
+        if stream.work is not None:
+            with self._streams_lock:
+                self._streams.discard(stream)
+            stream.work.close()  # the worker finishes what is enqueued, then ends
+
+    def _submit(self, stream: Stream, op: Callable[[], None]) -> None:
+        """Run ``op`` in stream order: now (eager stream) or on the stream's worker."""
+        assert isinstance(stream, CpuStream)
+        if stream.work is None:
+            op()
+            return
+        barrier = self._implicit_barrier(stream)
+        if barrier:
+            def ordered() -> None:
+                for queue, ticket in barrier:
+                    queue.wait(ticket)
+                op()
+
+            stream.work.enqueue(ordered)
+        else:
+            stream.work.enqueue(op)
+
+    def _implicit_barrier(self, stream: CpuStream) -> list[tuple[WorkQueue, int]]:
+        """Earlier work that the legacy default stream's rules make ``stream`` wait for."""
+        if not stream.blocking:
+            return []
+        with self._streams_lock:
+            others = [s for s in self._streams if s is not stream and s.blocking and s.work is not None]
+        if stream.legacy_default:
+            candidates = others
+        else:
+            candidates = [s for s in others if s.legacy_default]
+        return [(s.work, t) for s in candidates if not s.work.done(t := s.work.ticket())]  # type: ignore[union-attr]
+
+    def _wait_async_streams(self) -> None:
+        with self._streams_lock:
+            streams = list(self._streams)
+        for s in streams:
+            if s.work is not None:
+                s.work.wait()
 
     def enqueue_copy(self, stream: Stream, dst: int, src: int, nbytes: int, keepalive: Any = None) -> None:
-        if nbytes:
+        if not nbytes:
+            return
+
+        def copy() -> None:
+            _ = keepalive  # the host objects stay alive until the copy has run
             ctypes.memmove(dst, src, nbytes)
+
+        self._submit(stream, copy)
 
     def enqueue_memset(self, stream: Stream, dst: int, pattern: bytes, count: int) -> None:
         if count <= 0:
             return
-        if len(pattern) == 1:
-            ctypes.memset(dst, pattern[0], count)
-            return
-        import numpy as np
-
-        dtype = {2: np.uint16, 4: np.uint32}[len(pattern)]
-        buf = (ctypes.c_char * (count * len(pattern))).from_address(dst)
-        np.frombuffer(buf, dtype=dtype)[:] = np.frombuffer(pattern, dtype=dtype)[0]
+        self._submit(stream, lambda: _fill(dst, pattern, count))
 
     def enqueue_launch(
         self,
@@ -146,11 +250,56 @@ class CpuDevice(Device):
         dynamic_shared: int,
         params: bytes,
     ) -> DeviceFault | None:
-        fault = self._run(image, kernel, grid, block, dynamic_shared, params)
-        if fault is not None:
-            print(f"cumetal: {fault}", file=sys.stderr, flush=True)
-            stream.pending_faults.append(fault)
-        return fault
+        assert isinstance(stream, CpuStream)
+        if stream.work is None:
+            fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=True)
+            if fault is not None:
+                print(f"cumetal: {fault}", file=sys.stderr, flush=True)
+                stream.add_fault(fault)
+            return fault
+
+        def launch() -> None:
+            fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=False)
+            if fault is not None:
+                print(f"cumetal: {fault}", file=sys.stderr, flush=True)
+                stream.add_fault(fault)
+
+        self._submit(stream, launch)
+        return None
+
+    def enqueue_host_func(self, stream: Stream, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the callback thread after the stream's earlier work; later work waits for it."""
+        assert isinstance(stream, CpuStream)
+        if stream.work is None:
+            self._callbacks.run_and_wait(fn)
+            return
+        self._submit(stream, lambda: self._callbacks.run_and_wait(fn))
+
+    # ---- printf: held until a synchronisation point (asynchronous streams), within the FIFO size
+    def _emit_printf(self, text: str, *, immediate: bool) -> None:
+        with self._printf_lock:
+            room = max(0, self.printf_fifo_size - self._printf_bytes)
+            data = text.encode()
+            if len(data) > room:
+                self._printf_dropped += len(data) - room
+                text = data[:room].decode("utf-8", "ignore")
+            if text:
+                self._printf.append(text)
+                self._printf_bytes += len(text.encode())
+        if immediate:
+            self.drain_printf()
+
+    def drain_printf(self) -> None:
+        """Write the held printf output to stdout (what CUDA does at synchronisation points)."""
+        with self._printf_lock:
+            text, self._printf, self._printf_bytes = "".join(self._printf), [], 0
+            dropped, self._printf_dropped = self._printf_dropped, 0
+        if text:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        if dropped:
+            print(f"cumetal: {dropped} bytes of device printf output dropped (the printf FIFO holds "
+                  f"{self.printf_fifo_size} bytes: cudaLimitPrintfFifoSize)", file=sys.stderr, flush=True)
 
     engine_name = "CPU engine"
 
@@ -161,15 +310,17 @@ class CpuDevice(Device):
 
         return launch
 
-    def _run(self, image: ModuleImage, kernel: str, grid, block, dynamic_shared: int, params: bytes):
+    def _run(self, image: ModuleImage, kernel: str, grid, block, dynamic_shared: int, params: bytes,
+             *, immediate: bool = True):
         try:
             launch = self._launcher()
         except ImportError as e:
             return DeviceFault("launch_failure", f"the {self.engine_name} is not available ({e})", kernel)
         fn = image.module.kernels[kernel]
         try:
-            outcome = launch(fn, image.module, self.memory, grid, block, dynamic_shared, params,
-                             image.symbol_addresses(), watchdog_s=watchdog_seconds())
+            with self._exec_lock:
+                outcome = launch(fn, image.module, self.memory, grid, block, dynamic_shared, params,
+                                 image.symbol_addresses(), watchdog_s=watchdog_seconds())
         except Exception as e:  # an engine bug must not take the process down
             if os.environ.get("CUMETAL_DEBUG"):
                 import traceback
@@ -177,23 +328,40 @@ class CpuDevice(Device):
                 traceback.print_exc()
             return DeviceFault("launch_failure", f"internal error in the {self.engine_name}: {e!r}", kernel)
         if outcome.printf:
-            sys.stdout.write("".join(outcome.printf))
-            sys.stdout.flush()
+            self._emit_printf("".join(outcome.printf), immediate=immediate)
         f = outcome.fault
         if f is None:
             return None
         return DeviceFault(str(f.code), str(f.message), kernel)
 
     def stream_wait_event(self, stream: Stream, event: Event) -> None:
-        pass  # the event's work has already completed
+        assert isinstance(event, CpuEvent)
+        with event.cond:
+            generation = event.generation  # the most recent record at the time of the call (CUDA's rule)
+        if generation == 0 or event.done(generation):
+            return
+        self._submit(stream, lambda: event.wait(generation))
 
     def stream_done(self, stream: Stream) -> bool:
-        return True
+        assert isinstance(stream, CpuStream)
+        return stream.work is None or stream.work.done()
 
     def synchronize(self, stream: Stream) -> list[DeviceFault]:
+        assert isinstance(stream, CpuStream)
+        if stream.work is not None:
+            if stream.legacy_default:  # the legacy stream also waits for the blocking streams' earlier work
+                for queue, ticket in self._implicit_barrier(stream):
+                    queue.wait(ticket)
+            stream.work.wait()
+        self.drain_printf()
         return stream.take_faults()
 
     def synchronize_all(self, streams: list[Stream]) -> list[DeviceFault]:
+        for s in streams:
+            assert isinstance(s, CpuStream)
+            if s.work is not None:
+                s.work.wait()
+        self.drain_printf()
         faults: list[DeviceFault] = []
         for s in streams:
             faults.extend(s.take_faults())
@@ -207,18 +375,35 @@ class CpuDevice(Device):
         pass
 
     def record_event(self, stream: Stream, event: Event) -> None:
-        assert isinstance(event, CpuEvent)
-        event.time = time.perf_counter()
-        event.recorded = True
-        event.stream = stream
+        assert isinstance(event, CpuEvent) and isinstance(stream, CpuStream)
+        with event.cond:
+            event.generation += 1
+            generation = event.generation
+            event.recorded = True
+            event.stream = stream
+        self._submit(stream, lambda: event.complete(generation, time.perf_counter()))
 
     def event_done(self, event: Event) -> bool:
-        return True
+        assert isinstance(event, CpuEvent)
+        return event.done()
 
     def event_synchronize(self, event: Event) -> list[DeviceFault]:
         assert isinstance(event, CpuEvent)
+        event.wait()
+        self.drain_printf()
         return event.stream.take_faults() if event.stream is not None else []
 
     def event_elapsed_ms(self, start: Event, end: Event) -> float:
         assert isinstance(start, CpuEvent) and isinstance(end, CpuEvent)
         return (end.time - start.time) * 1000.0
+
+
+def _fill(dst: int, pattern: bytes, count: int) -> None:
+    if len(pattern) == 1:
+        ctypes.memset(dst, pattern[0], count)
+        return
+    import numpy as np
+
+    dtype = {2: np.uint16, 4: np.uint32}[len(pattern)]
+    buf = (ctypes.c_char * (count * len(pattern))).from_address(dst)
+    np.frombuffer(buf, dtype=dtype)[:] = np.frombuffer(pattern, dtype=dtype)[0]

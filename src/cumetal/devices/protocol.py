@@ -4,7 +4,9 @@ One protocol serves every backend (the eager CPU device now; Metal later). It is
 asynchronous device:
 
 * a **stream** is an ordered queue of operations; ``enqueue_*`` only promises ordering within the
-  stream. An eager device may run the operation before returning (the CPU device does).
+  stream. An eager device may run the operation before returning (the CPU device does for streams
+  created without ``asynchronous=True``; its asynchronous streams run on worker threads).
+  ``enqueue_host_func`` runs a host callback in stream order.
 * an **event** is recorded into a stream and completes when everything before it in that stream
   has completed; it carries a timestamp when created with timing.
 * **faults** are collected per stream. ``enqueue_launch`` returns a fault it already knows about
@@ -20,6 +22,7 @@ asynchronous device:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,6 +156,15 @@ class Device(ABC):
         params: bytes,
     ) -> DeviceFault | None:
         """Run ``kernel`` with the packed parameter buffer ``params`` after earlier stream work."""
+
+    def enqueue_host_func(self, stream: Stream, fn: Callable[[], None]) -> None:
+        """Call ``fn`` on the host after the stream's earlier work; the stream's later work waits for it.
+
+        This default waits for the stream in the calling thread (keeping its pending faults), then
+        calls ``fn``; devices with asynchronous streams run it from the stream instead."""
+        faults = self.synchronize(stream)
+        stream.pending_faults[:0] = faults
+        fn()
 
     @abstractmethod
     def stream_wait_event(self, stream: Stream, event: Event) -> None: ...

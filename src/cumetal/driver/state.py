@@ -34,6 +34,11 @@ class Context:
     modules: set[int] = field(default_factory=set)
     streams: set[int] = field(default_factory=set)
     events: set[int] = field(default_factory=set)
+    asynchronous: bool = False  # streams run on worker threads (see driver/runtime_support.py)
+
+    def stream_options(self) -> dict[str, bool]:
+        """Extra ``create_stream`` arguments for this context's streams."""
+        return {"asynchronous": True} if self.asynchronous else {}
 
 
 @dataclass(eq=False)

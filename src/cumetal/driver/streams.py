@@ -34,7 +34,8 @@ def _user_stream(hStream: Any) -> StreamRec:  # noqa: N803
 def cuStreamCreate(Flags: Any) -> tuple:  # noqa: N802, N803
     ctx = STATE.current()
     f = _flags(Flags, CUstream_flags.CU_STREAM_NON_BLOCKING, "Flags")
-    stream = ctx.device.create_stream(blocking=not (f & CUstream_flags.CU_STREAM_NON_BLOCKING))
+    stream = ctx.device.create_stream(blocking=not (f & CUstream_flags.CU_STREAM_NON_BLOCKING),
+                                      **ctx.stream_options())
     with STATE.lock:
         rec = StreamRec(STATE.new_id(), ctx, stream, f)
         STATE.objects[rec.handle] = rec
