@@ -1,0 +1,111 @@
+"""An NVRTC program: source, in-memory headers, name expressions, and what one compile produced.
+
+Compilation goes through CuMetal's CUDA C++ front end (``cumetal.cudacxx.compile``: clang 22 →
+PTX). Name expressions are lowered the way NVRTC does it: each expression is taken by address in
+one device-side array appended to the source, which instantiates the templates it names; the
+mangled names are read back from that array's initializer in the PTX, and the array is removed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from cumetal.nvrtc.enums import nvrtcResult
+from cumetal.nvrtc.options import NvrtcOptionError, parse_nvrtc_options
+
+NAME_ARRAY = "__cumetal_nvrtc_name_expressions"
+
+
+class NvrtcFailure(Exception):
+    def __init__(self, result: nvrtcResult, log: str = "") -> None:
+        super().__init__(log or result.name)
+        self.result = result
+        self.log = log
+
+
+@dataclass
+class Program:
+    source: str
+    name: str
+    headers: dict[str, str]
+    name_expressions: list[str] = field(default_factory=list)
+    compiled: bool = False
+    ptx: bytes = b""          # NUL-terminated, as nvrtcGetPTX hands it out
+    cubin: bytes = b""        # for sm_XX: the same PTX (what cuModuleLoadData accepts), else empty
+    ltoir: bytes = b""        # -dlto: NVPTX LLVM bitcode
+    optixir: bytes = b""      # never produced (no OptiX on Apple GPUs)
+    log: str = ""
+    lowered: dict[str, str] = field(default_factory=dict)
+
+    def compile(self, raw_options: list[str | bytes]) -> None:
+        self.compiled = False
+        self.ptx = self.cubin = self.ltoir = b""
+        self.lowered = {}
+        try:
+            opts = parse_nvrtc_options(raw_options)
+        except NvrtcOptionError as e:
+            self.log = f"{e}\n"
+            raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_INVALID_OPTION, self.log) from None
+        try:
+            from cumetal.cudacxx.compile import CudaCompileError, compile_to_bitcode, compile_to_ptx  # noqa: PLC0415
+        except ImportError as e:  # pragma: no cover - the front end ships with CuMetal
+            self.log = f"nvrtc: error: CuMetal's CUDA C++ front end is unavailable: {e}\n"
+            raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_INTERNAL_ERROR, self.log) from None
+
+        source = self.source
+        if opts.default_device:
+            # clang's closest equivalent: unannotated functions become __host__ __device__
+            source = f"#pragma clang force_cuda_host_device begin\n{source}\n#pragma clang force_cuda_host_device end\n"
+        source += _name_expression_array(self.name_expressions)
+        try:
+            result = compile_to_ptx(source, self.name, opts.cuda, headers=self.headers or None)
+            if opts.dlto:
+                self.ltoir = compile_to_bitcode(source, self.name, opts.cuda, headers=self.headers or None).bitcode
+        except CudaCompileError as e:
+            self.log = _log_text(e.log or str(e), opts.disable_warnings)
+            raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_COMPILATION, self.log) from None
+        ptx, lowered = _take_name_array(result.ptx, self.name_expressions)
+        self.log = _log_text(result.log, opts.disable_warnings)
+        self.lowered = lowered
+        self.ptx = ptx.encode() + b"\0"
+        self.cubin = self.ptx if opts.real_arch else b""
+        self.compiled = True
+
+
+def _log_text(log: str, quiet: bool) -> str:
+    if quiet:
+        log = "\n".join(ln for ln in log.splitlines() if "error" in ln or not ln.strip().endswith("]"))
+    return log if not log or log.endswith("\n") else log + "\n"
+
+
+def _name_expression_array(expressions: list[str]) -> str:
+    if not expressions:
+        return ""
+    # one expression per line: a bad one gets a diagnostic pointing at it
+    body = "".join(f"  (void *)({expr}),\n" for expr in expressions)
+    return f"\n__device__ void *{NAME_ARRAY}[] = {{\n{body}}};\n"
+
+
+_ARRAY_LINE = re.compile(rf"^[^\n]*\b{NAME_ARRAY}\[\d+\]\s*=\s*\{{(.*?)\}};[^\n]*\n?", re.M)
+_ENTRY = re.compile(r"^(?:generic\()?\s*([\w$.]+)\s*\)?(?:\s*\+\s*\d+)?$")
+
+
+def _take_name_array(ptx: str, expressions: list[str]) -> tuple[str, dict[str, str]]:
+    """Remove the name-expression array from the PTX and map each expression to its symbol."""
+    if not expressions:
+        return ptx, {}
+    m = _ARRAY_LINE.search(ptx)
+    if not m:
+        raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_INTERNAL_ERROR,
+                           "nvrtc: internal error: the name-expression table is missing from the PTX\n")
+    entries = [e.strip() for e in m.group(1).split(",")]
+    lowered = {}
+    for expr, entry in zip(expressions, entries, strict=False):
+        em = _ENTRY.match(entry)
+        if em:
+            lowered[expr] = em.group(1)
+    ptx = ptx[:m.start()] + ptx[m.end():]
+    # its forward declaration too (".extern"/".visible" lines naming the array), if any
+    ptx = re.sub(rf"^[^\n]*\b{NAME_ARRAY}\b[^\n]*\n", "", ptx, flags=re.M)
+    return ptx, lowered
