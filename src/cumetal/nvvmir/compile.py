@@ -145,15 +145,20 @@ def _libdevice(ftz: bool) -> tuple[str | None, str]:
     if not path.is_file():
         return None, f"CuMetal's libdevice bitcode {path} does not exist"
     text = _libdevice_text(str(path), path.stat().st_mtime)
-    return (ir_text.set_ftz(text) if ftz else text), ""
+    attrs = dict(ir_text.CODEGEN_ATTRIBUTES)
+    if ftz:
+        attrs |= ir_text.FTZ_ATTRIBUTES
+        text = ir_text.add_module_flag(text, "nvvm-reflect-ftz", 1)
+    return ir_text.set_function_attributes(text, attrs), ""
 
 
 def _prepare_text(text: str, opts: NvvmOptions) -> str:
     text = ir_text.set_contraction(text, opts.fma)
+    attrs = dict(ir_text.CODEGEN_ATTRIBUTES)
     if opts.ftz:
-        text = ir_text.set_ftz(text)
+        attrs |= ir_text.FTZ_ATTRIBUTES
         text = ir_text.add_module_flag(text, "nvvm-reflect-ftz", 1)
-    return text
+    return ir_text.set_function_attributes(text, attrs)
 
 
 _DECLARE = re.compile(r'^declare\b[^@]*@("(?:[^"\\]|\\.)*"|[-\w$.]+)\(', re.M)

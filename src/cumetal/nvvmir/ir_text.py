@@ -46,14 +46,16 @@ def set_contraction(text: str, allow: bool) -> str:
 
 
 _ATTR_GROUP = re.compile(r"^attributes #(\d+) = \{(.*)\}\s*$")
-_DENORMAL = re.compile(r'\s*"denormal-fp-math-f32"="[^"]*"')
-_FTZ_ATTR = '"denormal-fp-math-f32"="preserve-sign,preserve-sign"'
 _DEFINE_TAIL = re.compile(r"^(define\b.*\))([^)]*?)(\s!.*)?\{\s*$")
 
 
-def set_ftz(text: str) -> str:
-    """Flush single-precision denormals in every function (``-ftz=1``): NVPTX emits ``.ftz``
-    forms for functions whose ``denormal-fp-math-f32`` output mode is ``preserve-sign``."""
+def set_function_attributes(text: str, attrs: dict[str, str]) -> str:
+    """Give every function the string attributes ``attrs`` (replacing values it already has): each
+    ``attributes #N`` group gets them, and definitions without a group get a new one."""
+    if not attrs:
+        return text
+    strip = [re.compile(rf'\s*"{re.escape(k)}"="[^"]*"') for k in attrs]
+    added = " ".join(f'"{k}"="{v}"' for k, v in attrs.items())
     lines = text.splitlines()
     groups = [int(m.group(1)) for line in lines if (m := _ATTR_GROUP.match(line))]
     new_group = max(groups, default=-1) + 1
@@ -62,8 +64,10 @@ def set_ftz(text: str) -> str:
     for line in lines:
         m = _ATTR_GROUP.match(line)
         if m:
-            body = _DENORMAL.sub("", m.group(2)).strip()
-            line = f"attributes #{m.group(1)} = {{ {body} {_FTZ_ATTR} }}"
+            body = m.group(2)
+            for pattern in strip:
+                body = pattern.sub("", body)
+            line = f"attributes #{m.group(1)} = {{ {body.strip()} {added} }}"
         elif line.startswith("define "):
             d = _DEFINE_TAIL.match(line)
             if d and not re.search(r"#\d+", d.group(2)):
@@ -71,8 +75,20 @@ def set_ftz(text: str) -> str:
                 used_new = True
         out.append(line)
     if used_new:
-        out.append(f"attributes #{new_group} = {{ {_FTZ_ATTR} }}")
+        out.append(f"attributes #{new_group} = {{ {added} }}")
     return "\n".join(out) + "\n"
+
+
+FTZ_ATTRIBUTES = {"denormal-fp-math-f32": "preserve-sign,preserve-sign"}
+# CuMetal's PTX front end has no brx.idx (indirect branch through a label table): switches are
+# lowered to compare-and-branch chains instead.
+CODEGEN_ATTRIBUTES = {"no-jump-tables": "true"}
+
+
+def set_ftz(text: str) -> str:
+    """Flush single-precision denormals in every function (``-ftz=1``): NVPTX emits ``.ftz``
+    forms for functions whose ``denormal-fp-math-f32`` output mode is ``preserve-sign``."""
+    return set_function_attributes(text, FTZ_ATTRIBUTES)
 
 
 _MODULE_FLAGS = re.compile(r"^!llvm\.module\.flags = !\{(.*)\}\s*$", re.M)
@@ -80,9 +96,11 @@ _METADATA_ID = re.compile(r"^!(\d+) = ", re.M)
 
 
 def add_module_flag(text: str, key: str, value: int) -> str:
-    """Add ``!{i32 4, !"key", i32 value}`` (behaviour: override) to ``!llvm.module.flags``."""
-    if f'!"{key}"' in text:
-        return text
+    """Set module flag ``key`` to ``value``: an existing ``!{i32 B, !"key", i32 V}`` gets the value,
+    otherwise ``!{i32 4, !"key", i32 value}`` (behaviour: override) is added."""
+    existing = re.compile(rf'^(!\d+ = !\{{i32 \d+, !"{re.escape(key)}", i32 )-?\d+\}}', re.M)
+    if existing.search(text):
+        return existing.sub(rf"\g<1>{value}}}", text)
     ids = [int(i) for i in _METADATA_ID.findall(text)]
     node = max(ids, default=-1) + 1
     entry = f'!{node} = !{{i32 4, !"{key}", i32 {value}}}'
