@@ -4,7 +4,8 @@ Two-level, like ccache's direct mode, so a hit never starts clang:
 * the *lookup key* is SHA-256 of the source, its file name, the options, NVRTC-style in-memory
   headers, the compiler's identity and CuMetal's version;
 * the entry stores the headers the compile read (from clang's ``-MD`` output) with the SHA-256 of
-  each, and is used only if every one of them still has that content.
+  each (and its size and mtime, so unchanged files need not be read again), and is used only if
+  every one of them still has that content.
 
 Entries live in ``$CUMETAL_CACHE_DIR`` (or ``$CUMETAL_CACHE``, default ``~/.cache/cumetal``)
 ``/cudacxx/<key[:2]>/<key>``: one file, a JSON header line then the payload, written to a temporary
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from cumetal.cudacxx.compile import CompileResult
     from cumetal.cudacxx.options import CudaOptions
 
-FORMAT = 1
+FORMAT = 2
 
 
 def cache_root() -> Path:
@@ -70,6 +71,22 @@ def _file_hash(path: str) -> str | None:
         return None
 
 
+def _stat_sig(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _unchanged(path: str, digest: str, sig: list[int] | None) -> bool:
+    """Same size and nanosecond mtime as when stored: trusted without reading (a hit stays well
+    under a millisecond with ~150 headers); otherwise the content hash decides."""
+    if sig is not None and _stat_sig(path) == sig:
+        return True
+    return _file_hash(path) == digest
+
+
 def lookup(key: str) -> CompileResult | None:
     """The cached result for ``key`` if present, intact and its headers unchanged; else None."""
     from cumetal.cudacxx.compile import CompileResult
@@ -81,8 +98,8 @@ def lookup(key: str) -> CompileResult | None:
         meta = json.loads(head)
         if meta.get("format") != FORMAT or meta.get("payload_sha256") != _sha(payload):
             return None
-        for path, digest in meta["files"].items():
-            if _file_hash(path) != digest:
+        for path, (digest, sig) in meta["files"].items():
+            if not _unchanged(path, digest, sig):
                 return None
         if meta["kind"] == "bc":
             return CompileResult(log=meta["log"], dependencies=meta["dependencies"], bitcode=payload,
@@ -95,25 +112,30 @@ def lookup(key: str) -> CompileResult | None:
 
 def store(key: str, result: CompileResult, extra_deps: list[str] = ()) -> None:
     """Publish ``result`` under ``key`` (best effort: an unwritable cache is not an error)."""
-    files: dict[str, str] = {}
+    files: dict[str, tuple[str, list[int] | None]] = {}
     for path in [*result.dependencies, *extra_deps]:
+        sig = _stat_sig(path)
         digest = _file_hash(path)
         if digest is None:
             return  # a header we cannot read back could never validate a hit
-        files[path] = digest
+        files[path] = (digest, sig)
     payload = result.bitcode if result.bitcode else result.ptx.encode()
     meta = {"format": FORMAT, "kind": "bc" if result.bitcode else "ptx", "log": result.log,
             "dependencies": result.dependencies, "files": files, "payload_sha256": _sha(payload)}
-    dest = _entry_path(key)
     try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=dest.name[:16] + ".", suffix=".tmp", dir=dest.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(json.dumps(meta).encode() + b"\n" + payload)
-            os.replace(tmp, dest)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        publish_bytes(_entry_path(key), json.dumps(meta).encode() + b"\n" + payload)
     except OSError:
         pass
+
+
+def publish_bytes(dest: Path, data: bytes) -> None:
+    """Write ``dest`` atomically: a temporary file in the same directory, then ``os.replace``."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=dest.name[:16] + ".", suffix=".tmp", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -1,0 +1,2 @@
+#pragma once
+#define PARAM_OFFSET 0.5f
