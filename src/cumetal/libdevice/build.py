@@ -1,0 +1,118 @@
+"""Build CuMetal's libdevice: the ``__nv_*`` device math functions, compiled from the CUDA C++
+sources in ``src/`` into one NVPTX LLVM bitcode file with the pinned clang (``ziglang``).
+
+The file is cached under ``$CUMETAL_CACHE_DIR`` (or ``$CUMETAL_CACHE``, default
+``~/.cache/cumetal``) in ``libdevice/``, named by a SHA-256 of the sources, the flags and the
+clang version, and published with an atomic rename, so concurrent processes never see a partial
+file and a corrupt entry (wrong magic) is rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+SOURCE_DIR = Path(__file__).resolve().parent / "src"
+ENTRY = "libdevice.cu"
+BITCODE_MAGIC = b"BC\xc0\xde"
+
+# sm_50 / PTX 6.0 is the lowest target the math code needs (fma, cvt.rni, copysign, testp): the
+# bitcode then links into modules built for any newer target without feature conflicts.
+CLANG_FLAGS: tuple[str, ...] = (
+    "-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
+    "--cuda-device-only", "--cuda-gpu-arch=sm_50", "--cuda-feature=+ptx60",
+    "-std=c++17", "-O2", "-ffp-contract=off", "-fno-fast-math",
+    "-emit-llvm", "-c",
+)
+
+
+class LibdeviceBuildError(RuntimeError):
+    """The math library's sources did not compile; ``log`` holds clang's diagnostics."""
+
+    def __init__(self, message: str, log: str = "") -> None:
+        super().__init__(f"{message}\n{log}" if log else message)
+        self.log = log
+
+
+def _ziglang_dir() -> Path:
+    try:
+        import ziglang  # noqa: PLC0415
+    except ImportError as exc:  # pragma: no cover - ziglang is a hard dependency
+        raise LibdeviceBuildError("cumetal.libdevice: the 'ziglang' package (clang 22) is not installed") from exc
+    return Path(ziglang.__file__).resolve().parent
+
+
+def clang_command() -> list[str]:
+    """The clang driver invocation (``python -m ziglang clang`` with its resource directory)."""
+    zdir = _ziglang_dir()
+    return [sys.executable, "-m", "ziglang", "clang", "-resource-dir", str(zdir / "lib")]
+
+
+@lru_cache(maxsize=1)
+def clang_version() -> str:
+    out = subprocess.run([*clang_command(), "--version"], capture_output=True, text=True, check=False)
+    return out.stdout.splitlines()[0].strip() if out.stdout else "unknown"
+
+
+def source_files() -> list[Path]:
+    return sorted(p for p in SOURCE_DIR.rglob("*") if p.suffix in {".cu", ".h", ".cuh"})
+
+
+def source_hash() -> str:
+    h = hashlib.sha256()
+    for path in source_files():
+        h.update(path.relative_to(SOURCE_DIR).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    h.update("\0".join(CLANG_FLAGS).encode())
+    h.update(clang_version().encode())
+    return h.hexdigest()[:24]
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("CUMETAL_CACHE_DIR") or os.environ.get("CUMETAL_CACHE") \
+        or os.path.join(os.path.expanduser("~"), ".cache", "cumetal")
+    return Path(root) / "libdevice"
+
+
+def _valid(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return f.read(4) == BITCODE_MAGIC
+    except OSError:
+        return False
+
+
+def build(output: Path, *, extra_flags: tuple[str, ...] = ()) -> Path:
+    """Compile the sources into ``output`` (written atomically). Raises LibdeviceBuildError."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=output.name + ".", suffix=".tmp", dir=output.parent)
+    os.close(fd)
+    try:
+        cmd = [*clang_command(), *CLANG_FLAGS, *extra_flags, "-I", str(SOURCE_DIR),
+               "-o", tmp, str(SOURCE_DIR / ENTRY)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0 or not _valid(Path(tmp)):
+            raise LibdeviceBuildError("cumetal.libdevice: building the math library failed", proc.stderr)
+        os.replace(tmp, output)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return output
+
+
+def bitcode_path() -> Path:
+    """Path of the cached libdevice bitcode, built on first use."""
+    target = cache_dir() / f"libdevice-{source_hash()}.bc"
+    if _valid(target):
+        return target
+    return build(target)
+
+
+def source_dir() -> Path:
+    """Directory of the ``.cu`` sources (``libdevice.cu`` includes the rest)."""
+    return SOURCE_DIR

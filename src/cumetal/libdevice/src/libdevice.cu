@@ -1,0 +1,5 @@
+// CuMetal libdevice: the one translation unit built into libdevice bitcode.
+#include "exact.cu"
+#include "exp_log.cu"
+#include "trig.cu"
+#include "intrinsics.cu"
