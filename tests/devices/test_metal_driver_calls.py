@@ -11,6 +11,7 @@ command-buffer errors). Whether real Metal accepts these calls is untested (docs
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import struct
 from pathlib import Path
 
@@ -21,9 +22,9 @@ from test_metal_standin import GPU_OFFSET, RecordingMetal
 from cumetal import driver as cu
 from cumetal.backends.air.lower import compile_metallib
 from cumetal.backends.msl import abi, emit_module
-from cumetal.driver.state import STATE
 from cumetal.devices.compile import compile_image
 from cumetal.devices.metal import bridge
+from cumetal.driver.state import STATE
 
 R = cu.CUresult
 A = cu.CUdevice_attribute
@@ -43,7 +44,8 @@ PADDR_PTX = """.version 7.8
     ret;
 }
 """
-ARENA = 32 << 20  # half of the stand-in's 64 MiB recommendedMaxWorkingSetSize
+ARENA = 16 << 20  # a quarter of the stand-in's 64 MiB recommendedMaxWorkingSetSize (1 GiB at most)
+OPTIONS = "compile-options(MSL 3.2, fastMath=NO, mathMode=0)"  # what bridge.make_compile_options makes on macOS 15
 
 
 def ok(result):
@@ -88,7 +90,7 @@ def test_cuinit_call_sequence(metal):
         ("device1", "name"),
         ("device1", "supportsFamily:", 1007),
         ("device1", "newCommandQueue", "queue1"),
-        ("device1", "newLibraryWithSource:options:error:", "<31 chars>", "compile-options(fastMath=NO)", None),
+        ("device1", "newLibraryWithSource:options:error:", "<31 chars>", OPTIONS, None),
         ("library1", "newFunctionWithName:", "cumetal_probe"),
         ("device1", "newComputePipelineStateWithFunction:error:", "function1", None),
         ("pipeline1", "threadExecutionWidth"),
@@ -243,7 +245,7 @@ def test_module_load_compiles_the_emitted_msl_once_and_builds_every_pipeline(ctx
                      (pso, "threadExecutionWidth"), (pso, "maxTotalThreadsPerThreadgroup")]
     source = emit_module(ir, fp64="native").source
     assert metal.log[mark:] == [("device1", "newLibraryWithSource:options:error:", f"<{len(source)} chars>",
-                                 "compile-options(fastMath=NO)", None)] + expected
+                                 OPTIONS, None)] + expected
     assert metal.sources[-1] == source
     # globals live in the arena, initialised (coeffs = 1, 2, 3, 4)
     addr, size = ok(cu.cuModuleGetGlobal(mod, b"coeffs"))
@@ -256,18 +258,33 @@ def test_module_load_compiles_the_emitted_msl_once_and_builds_every_pipeline(ctx
     ok(cu.cuModuleUnload(mod))
 
 
-def test_module_load_from_our_metallib(ctx, metal, monkeypatch, tmp_path):
+def test_module_load_from_our_metallib(ctx, metal, monkeypatch, tmp_path, capfd):
     monkeypatch.setenv("CUMETAL_METAL_LIBRARY", "metallib")
     mark = metal.mark()
-    ok(cu.cuModuleLoadData(PTX))
+    mod = ok(cu.cuModuleLoadData(PTX))
     ir = compile_image(PTX, "<cuModuleLoadData>")
-    data = compile_metallib(ir)
+    # 'affine' uses f64: refused (Apple GPUs reject double; no emulation on the AIR path yet)
+    without_f64 = dataclasses.replace(ir, kernels={k: v for k, v in ir.kernels.items() if k != "affine"})
+    data = compile_metallib(without_f64)
     (url_call,) = [e for e in metal.log[mark:] if e[1] == "newLibraryWithURL:error:"]
     assert Path(url_call[2]).parent == tmp_path / "metallib" and url_call[3] is None
     assert metal.metallibs == [data]
     names = [e[2] for e in metal.log[mark:] if e[1] == "newFunctionWithName:"]
-    assert names == list(ir.kernels)  # AIR functions keep the IR names
+    assert names == list(without_f64.kernels)  # AIR functions keep the IR names
     assert "newLibraryWithSource:options:error:" not in metal.selectors(mark)
+    err = capfd.readouterr().err
+    assert "kernel 'affine' uses f64: 'ld.param.f64'" in err and "--fp64=native" in err
+    affine = ok(cu.cuModuleGetFunction(mod, b"affine"))
+    d = ok(cu.cuMemAlloc(64))
+    params = (((ctypes.c_char * 16)(), d, d, d), (None, None, None, None))
+    assert cu.cuLaunchKernel(affine, 1, 1, 1, 1, 1, 1, 0, 0, params, None)[0] == R.CUDA_ERROR_LAUNCH_FAILED
+
+
+def test_metallib_native_f64_only_when_asked(ctx, metal, monkeypatch):
+    monkeypatch.setenv("CUMETAL_METAL_LIBRARY", "metallib")
+    monkeypatch.setenv("CUMETAL_FP64", "native")
+    ok(cu.cuModuleLoadData(PTX))
+    assert metal.metallibs == [compile_metallib(compile_image(PTX, "<cuModuleLoadData>"))]
 
 
 def test_bad_library_mode_is_a_load_error(ctx, metal, monkeypatch):

@@ -61,8 +61,9 @@ def test_arena_coalesces_freed_neighbours_and_reports_exhaustion(arena):
 
 def test_arena_size_choice(monkeypatch):
     monkeypatch.delenv("CUMETAL_METAL_ARENA_MB", raising=False)
-    assert arena_bytes(16 << 30, 1 << 40) == 8 << 30  # half the working set
-    assert arena_bytes(16 << 30, 4 << 30) == 4 << 30  # at most one buffer
+    assert arena_bytes(16 << 30, 1 << 40) == 1 << 30  # 1 GiB: not gigabytes resident on every dispatch
+    assert arena_bytes(2 << 30, 1 << 40) == 512 << 20  # a quarter of a small working set
+    assert arena_bytes(16 << 30, 256 << 20) == 256 << 20  # at most one buffer
     monkeypatch.setenv("CUMETAL_METAL_ARENA_MB", "300")
     assert arena_bytes(16 << 30, 1 << 40) == 300 << 20
 

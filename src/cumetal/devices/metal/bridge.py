@@ -17,10 +17,13 @@ Nothing here has run against real Metal yet (docs/metal-backend.md lists what ha
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import platform
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 # Metal constants (values from Apple's Metal headers; PyObjC exposes the same names).
@@ -46,6 +49,36 @@ CB_ERROR_DEVICE_REMOVED = 11
 CB_ERROR_STACK_OVERFLOW = 12
 
 
+# MTLLanguageVersion values (major << 16 | minor) and the macOS release that brought each.
+MSL_3_0, MSL_3_1, MSL_3_2 = 0x30000, 0x30001, 0x30002
+MSL_FOR_MACOS = {13: MSL_3_0, 14: MSL_3_1, 15: MSL_3_2}
+MIN_MACOS = 13  # MTLBuffer.gpuAddress and integer -> device pointer casts (Metal 3)
+FENCE_MACOS = 15  # atomic_thread_fence with a thread_scope (membar, fence, bar.arrive): MSL 3.2
+MSL_VERSION_NAMES = {MSL_3_0: "3.0", MSL_3_1: "3.1", MSL_3_2: "3.2"}
+
+
+def msl_version_for(macos_major: int) -> int:
+    """The MSL version CuMetal pins on a macOS release: the newest it has, at most 3.2 (the MSL
+    CuMetal is written for; newer releases keep accepting it)."""
+    if macos_major < MIN_MACOS:
+        raise MetalUnavailable(f"the Metal backend needs macOS {MIN_MACOS} or later (MTLBuffer.gpuAddress); "
+                               f"this is macOS {macos_major}")
+    return MSL_FOR_MACOS.get(macos_major, MSL_3_2)
+
+
+def make_compile_options(metal: Any, language_version: int) -> Any:
+    """An ``MTLCompileOptions`` for CuMetal's MSL: the language version pinned (the OS default would
+    change under us with every macOS), fast math off (CuMetal's float semantics are exact).
+    ``metal`` is the ``Metal`` module of PyObjC (or a test's stand-in of it)."""
+    opts = metal.MTLCompileOptions.alloc().init()
+    opts.setLanguageVersion_(language_version)
+    opts.setFastMathEnabled_(False)
+    if hasattr(opts, "setMathMode_"):  # macOS 15 replaces fastMathEnabled with these two
+        opts.setMathMode_(getattr(metal, "MTLMathModeSafe", 0))
+        opts.setMathFloatingPointFunctions_(getattr(metal, "MTLMathFloatingPointFunctionsPrecise", 1))
+    return opts
+
+
 class MetalUnavailable(Exception):
     """There is no Metal here (not macOS, PyObjC's Metal bindings missing, or no GPU)."""
 
@@ -56,9 +89,16 @@ class MetalFactory:
     def system_default_device(self) -> Any:
         raise NotImplementedError
 
+    language_version: int = MSL_3_2  # the MTLLanguageVersion compile_options pins
+
     def compile_options(self) -> Any:
-        """An ``MTLCompileOptions`` with fast math off (CuMetal's float semantics are exact)."""
+        """An ``MTLCompileOptions`` with the language version pinned and fast math off."""
         raise NotImplementedError
+
+    def autorelease_pool(self) -> contextlib.AbstractContextManager:
+        """A context that drains the Objective-C objects autoreleased inside it (command buffers,
+        encoders): without one, a Python process never drains them."""
+        return contextlib.nullcontext()
 
     def size(self, width: int, height: int, depth: int) -> Any:
         raise NotImplementedError
@@ -84,26 +124,26 @@ class PyObjCFactory(MetalFactory):
     def __init__(self) -> None:
         if sys.platform != "darwin":
             raise MetalUnavailable(f"the Metal backend needs macOS with a Metal GPU; this is {sys.platform}")
+        self.language_version = msl_version_for(macos_major())
         try:
             import Foundation
             import Metal
+            import objc
         except ImportError as e:
             raise MetalUnavailable(f"PyObjC's Metal bindings are missing ({e}); "
                                    "pip install pyobjc-framework-Metal") from None
         self.Metal = Metal
         self.Foundation = Foundation
+        self.objc = objc
 
     def system_default_device(self) -> Any:
         return self.Metal.MTLCreateSystemDefaultDevice()
 
     def compile_options(self) -> Any:
-        opts = self.Metal.MTLCompileOptions.alloc().init()
-        # The language version is left at its default (the newest the OS supports).
-        opts.setFastMathEnabled_(False)
-        if hasattr(opts, "setMathMode_"):  # macOS 15 replaces fastMathEnabled with these two
-            opts.setMathMode_(getattr(self.Metal, "MTLMathModeSafe", 0))
-            opts.setMathFloatingPointFunctions_(getattr(self.Metal, "MTLMathFloatingPointFunctionsPrecise", 1))
-        return opts
+        return make_compile_options(self.Metal, self.language_version)
+
+    def autorelease_pool(self) -> contextlib.AbstractContextManager:
+        return self.objc.autorelease_pool()
 
     def size(self, width: int, height: int, depth: int) -> Any:
         return self.Metal.MTLSizeMake(width, height, depth)
@@ -129,6 +169,16 @@ class PyObjCFactory(MetalFactory):
         return int(m.group(1)) if m else None
 
 
+def macos_major() -> int:
+    """The major macOS version (``platform.mac_ver``; 10.16 is how Big Sur answers old Pythons)."""
+    release = platform.mac_ver()[0] or "0"
+    try:
+        major = int(release.split(".")[0])
+    except ValueError:
+        return 0
+    return 11 if major == 10 and release.startswith("10.16") else major
+
+
 def _error_text(error: Any) -> str:
     if error is None:
         return "unknown error"
@@ -143,6 +193,12 @@ class Bridge:
 
     def __init__(self, factory: MetalFactory) -> None:
         self.factory = factory
+
+    @contextlib.contextmanager
+    def pool(self) -> Iterator[None]:
+        """Wrap every command buffer and encoder made inside (objc.autorelease_pool())."""
+        with self.factory.autorelease_pool():
+            yield
 
     # ---- device
     def device(self) -> Any:
@@ -178,6 +234,8 @@ class Bridge:
         return self.factory.contents_address(buffer, length)
 
     def gpu_address(self, buffer: Any) -> int:
+        if not hasattr(buffer, "gpuAddress"):
+            raise MetalUnavailable(f"MTLBuffer has no gpuAddress: the Metal backend needs macOS {MIN_MACOS} or later")
         return int(buffer.gpuAddress())
 
     # ---- libraries and pipelines

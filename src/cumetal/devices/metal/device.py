@@ -35,7 +35,6 @@ from typing import Any
 
 from cumetal.backends.msl import abi
 from cumetal.backends.msl.printf import decode_ring
-from cumetal.ir import Module as IRModule
 from cumetal.devices.metal import bridge as B
 from cumetal.devices.metal.arena import Arena
 from cumetal.devices.metal.faults import command_buffer_fault
@@ -43,6 +42,7 @@ from cumetal.devices.metal.launch import LaunchBlock, encode_launch, plan_launch
 from cumetal.devices.metal.library import CompiledModule, LibraryCache, LibraryError
 from cumetal.devices.metal.properties import chip_cores, device_info
 from cumetal.devices.protocol import Device, DeviceFault, Event, ModuleImage, Stream
+from cumetal.ir import Module as IRModule
 
 PROBE_SOURCE = "kernel void cumetal_probe() {}\n"
 PROBE_KERNEL = "cumetal_probe"
@@ -87,13 +87,19 @@ class MetalModuleImage(ModuleImage):
         self.compiled = compiled
 
 
+DEFAULT_ARENA = 1 << 30  # 1 GiB: the whole arena is made resident on every dispatch (useResource)
+MIN_ARENA = 1 << 20
+
+
 def arena_bytes(working_set: int, max_buffer: int) -> int:
-    """Arena size: CUMETAL_METAL_ARENA_MB, else half the recommended working set; at most maxBufferLength."""
+    """Arena size: CUMETAL_METAL_ARENA_MB, else 1 GiB or a quarter of the recommended working set,
+    whichever is smaller; never more than maxBufferLength. The arena cannot grow (one buffer, one
+    addr_delta), so programs that need more device memory set CUMETAL_METAL_ARENA_MB."""
     import os
 
     raw = os.environ.get("CUMETAL_METAL_ARENA_MB", "").strip()
-    want = int(raw) << 20 if raw.isdigit() and int(raw) > 0 else working_set // 2
-    return max(1 << 20, min(want, max_buffer)) // 4096 * 4096
+    want = int(raw) << 20 if raw.isdigit() and int(raw) > 0 else min(DEFAULT_ARENA, working_set // 4)
+    return max(MIN_ARENA, min(want, max_buffer)) // 4096 * 4096
 
 
 class MetalDevice(Device):
@@ -124,6 +130,7 @@ class MetalDevice(Device):
                                 cores=chip_cores(name, br.factory.gpu_core_count()))
         self.streams: list[MetalStream] = []
         self._null_used = False
+        self.gpu_fault: DeviceFault | None = None  # the first failed command buffer of the process
 
     def _probe_pipeline(self) -> Any:
         """§6.1 step 4: a pipeline whose threadExecutionWidth must be 32 (also the timing marker)."""
@@ -162,9 +169,13 @@ class MetalDevice(Device):
     def load_module(self, module: IRModule) -> ModuleImage:
         with self.lock:
             try:
-                compiled = self.libraries.compile(module)
+                with self.bridge.pool():
+                    compiled = self.libraries.compile(module)
             except LibraryError as e:
                 raise ValueError(str(e)) from None
+            except Exception as e:  # an unexpected PyObjC/Metal error: a clear message, not a traceback
+                raise ValueError(f"Metal could not load the module: {type(e).__name__}: {e} "
+                                 "(please report it: python -m cumetal.tools.mac_check)") from None
             for name, kp in compiled.kernels.items():
                 if kp.pipeline is None:
                     print(f"cumetal: {module.filename}: kernel '{name}' cannot run on Metal: {kp.error}",
@@ -246,6 +257,10 @@ class MetalDevice(Device):
 
     def _reap(self, s: MetalStream, *, wait: bool) -> None:
         """Finish the stream's completed submissions, in order (all of them when ``wait``)."""
+        with self.bridge.pool():
+            self._reap_in_pool(s, wait=wait)
+
+    def _reap_in_pool(self, s: MetalStream, *, wait: bool) -> None:
         while s.inflight:
             sub = s.inflight[0]
             if wait:
@@ -265,7 +280,15 @@ class MetalDevice(Device):
         try:
             if br.status(sub.cb) == B.STATUS_ERROR:
                 code, message = command_buffer_fault(*br.error(sub.cb))
+                if self.gpu_fault is not None:
+                    message += (f"; an earlier GPU fault of this process ({self.gpu_fault.kernel}: "
+                                f"{self.gpu_fault.message}) can make macOS ignore its later GPU work: "
+                                "restart the process")
                 fault = DeviceFault(code, message, sub.kernel or "(no kernel)")
+                if self.gpu_fault is None:
+                    self.gpu_fault = fault
+                    print("cumetal: after a GPU fault macOS may ignore this process's later command buffers; "
+                          "if later work fails, restart the process", file=sys.stderr, flush=True)
             elif sub.block is not None:
                 info = ctypes.string_at(sub.block.info_addr, sub.block.info_size)
                 found = abi.read_fault(info)
@@ -308,11 +331,12 @@ class MetalDevice(Device):
                     and (dst + nbytes <= src or src + nbytes <= dst)
                     and not (ar.offset(dst) | ar.offset(src) | nbytes) % BLIT_ALIGN):
                 self._reap(s, wait=False)
-                cb = self.bridge.command_buffer(s.queue)
-                enc = self.bridge.blit_encoder(cb)
-                self.bridge.blit_copy(enc, ar.buffer, ar.offset(src), ar.buffer, ar.offset(dst), nbytes)
-                self.bridge.end_encoding(enc)
-                self._submit(s, Submission(cb))
+                with self.bridge.pool():
+                    cb = self.bridge.command_buffer(s.queue)
+                    enc = self.bridge.blit_encoder(cb)
+                    self.bridge.blit_copy(enc, ar.buffer, ar.offset(src), ar.buffer, ar.offset(dst), nbytes)
+                    self.bridge.end_encoding(enc)
+                    self._submit(s, Submission(cb))
                 return
             self._cpu_side(s)
             ctypes.memmove(dst, src, nbytes)
@@ -326,11 +350,12 @@ class MetalDevice(Device):
             if (not s.legacy_default and len(pattern) == 1 and self._in_arena(dst, nbytes)
                     and not (self.arena.offset(dst) | nbytes) % BLIT_ALIGN):
                 self._reap(s, wait=False)
-                cb = self.bridge.command_buffer(s.queue)
-                enc = self.bridge.blit_encoder(cb)
-                self.bridge.blit_fill(enc, self.arena.buffer, self.arena.offset(dst), nbytes, pattern[0])
-                self.bridge.end_encoding(enc)
-                self._submit(s, Submission(cb))
+                with self.bridge.pool():
+                    cb = self.bridge.command_buffer(s.queue)
+                    enc = self.bridge.blit_encoder(cb)
+                    self.bridge.blit_fill(enc, self.arena.buffer, self.arena.offset(dst), nbytes, pattern[0])
+                    self.bridge.end_encoding(enc)
+                    self._submit(s, Submission(cb))
                 return
             self._cpu_side(s)
             _fill(dst, pattern, count)
@@ -364,14 +389,16 @@ class MetalDevice(Device):
                 fault = DeviceFault(OUT_OF_RESOURCES, f"no device memory for the launch: {e}", kernel)
                 print(f"cumetal: {fault}", file=sys.stderr, flush=True)
                 return fault
-            cb = self.bridge.command_buffer(s.queue)
-            try:
-                encode_launch(self.bridge, cb, self.arena, kp.pipeline, module, fn, image.symbols, lb, grid,
-                              block, dynamic_shared, library=image.compiled.mode)
-            except BaseException:
-                self.arena.free(lb.base)
-                raise
-            return self._submit(s, Submission(cb, kernel=kernel, block=lb, formats=image.compiled.printf_formats))
+            with self.bridge.pool():
+                cb = self.bridge.command_buffer(s.queue)
+                try:
+                    encode_launch(self.bridge, cb, self.arena, kp.pipeline, module, fn, image.symbols, lb, grid,
+                                  block, dynamic_shared, library=image.compiled.mode)
+                except BaseException:
+                    self.arena.free(lb.base)
+                    raise
+                return self._submit(s, Submission(cb, kernel=kernel, block=lb,
+                                                  formats=image.compiled.printf_formats))
 
     def _refuse(self, kernel: str, kp: Any, block: tuple[int, int, int], fn: Any,
                 dynamic_shared: int) -> DeviceFault | None:
@@ -398,9 +425,10 @@ class MetalDevice(Device):
             if s.legacy_default:
                 self.bridge.wait(event.cb)
                 return
-            cb = self.bridge.command_buffer(s.queue)
-            self.bridge.encode_wait(cb, event.shared_event, event.value)
-            self._submit(s, Submission(cb))
+            with self.bridge.pool():
+                cb = self.bridge.command_buffer(s.queue)
+                self.bridge.encode_wait(cb, event.shared_event, event.value)
+                self._submit(s, Submission(cb))
 
     def stream_done(self, stream: Stream) -> bool:
         with self.lock:
@@ -439,19 +467,20 @@ class MetalDevice(Device):
             self._legacy_barrier(s)
             self._reap(s, wait=False)
             br = self.bridge
-            cb = br.command_buffer(s.queue)
-            if event.timing:  # one probe thread gives the command buffer GPU timestamps
-                enc = br.compute_encoder(cb)
-                br.set_pipeline(enc, self.probe)
-                br.dispatch(enc, (1, 1, 1), (1, 1, 1))
-                br.end_encoding(enc)
-            event.value += 1
-            br.encode_signal(cb, event.shared_event, event.value)
-            event.recorded = True
-            event.stream = s
-            event.cb = cb
-            event.time = None
-            self._submit(s, Submission(cb, event=event))
+            with br.pool():
+                cb = br.command_buffer(s.queue)
+                if event.timing:  # one probe thread gives the command buffer GPU timestamps
+                    enc = br.compute_encoder(cb)
+                    br.set_pipeline(enc, self.probe)
+                    br.dispatch(enc, (1, 1, 1), (1, 1, 1))
+                    br.end_encoding(enc)
+                event.value += 1
+                br.encode_signal(cb, event.shared_event, event.value)
+                event.recorded = True
+                event.stream = s
+                event.cb = cb
+                event.time = None
+                self._submit(s, Submission(cb, event=event))
 
     def event_done(self, event: Event) -> bool:
         assert isinstance(event, MetalEvent)
@@ -496,5 +525,14 @@ def _fill(dst: int, pattern: bytes, count: int) -> None:
 
 
 def open_metal_device(factory: B.MetalFactory | None = None) -> MetalDevice:
-    """The Metal device; MetalUnavailable / MetalInitError explain why there is none."""
-    return MetalDevice(factory)
+    """The Metal device; MetalUnavailable / MetalInitError explain why there is none. Any other
+    failure while opening it (an unexpected PyObjC error, a selector this macOS lacks) becomes a
+    MetalInitError too, so that cuInit answers with a message (or falls back to the CPU), never a
+    traceback."""
+    try:
+        return MetalDevice(factory)
+    except (B.MetalUnavailable, MetalInitError):
+        raise
+    except Exception as e:
+        raise MetalInitError(f"Metal initialization failed: {type(e).__name__}: {e} (please report it: "
+                             "python -m cumetal.tools.mac_check)") from None

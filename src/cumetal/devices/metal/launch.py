@@ -32,12 +32,12 @@ from typing import Any
 
 from cumetal.backends.air.abi import air_threadgroup_bytes
 from cumetal.backends.msl import abi
-from cumetal.ir import Function as IRFunction
-from cumetal.ir import Module as IRModule
-from cumetal.ir import nodes as N
 from cumetal.devices.metal.arena import ALIGN, Arena
 from cumetal.devices.metal.bridge import USAGE_READ, USAGE_WRITE, Bridge
 from cumetal.devices.metal.library import library_mode
+from cumetal.ir import Function as IRFunction
+from cumetal.ir import Module as IRModule
+from cumetal.ir import nodes as N
 
 SET_BYTES_LIMIT = 4096  # Metal's documented limit for setBytes:length:atIndex:
 DEFAULT_PRINTF_BYTES = 1 << 20  # CUDA's default printf FIFO (cudaLimitPrintfFifoSize)

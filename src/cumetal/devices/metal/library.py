@@ -11,6 +11,7 @@ Libraries are cached by the hash of their source (MSL text or metallib bytes), p
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import sys
@@ -20,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from cumetal.backends.msl.printf import printf_formats
+from cumetal.devices.metal.bridge import FENCE_MACOS, MSL_3_2, MSL_VERSION_NAMES, Bridge
 from cumetal.ir import Module as IRModule
-from cumetal.devices.metal.bridge import Bridge
+from cumetal.ir import nodes as N
 
 LIBRARY_MODES = ("msl", "metallib")
 SIMD_WIDTH = 32
@@ -64,6 +66,52 @@ class CompiledModule:
     printf_formats: list[bytes] = field(default_factory=list)
 
 
+def _needs_msl_3_2(kernel: N.Function, module: IRModule) -> bool:
+    """Whether the kernel's MSL uses atomic_thread_fence with a scope (membar/fence, bar.arrive),
+    which needs MSL 3.2 (macOS 15)."""
+    from cumetal.backends.msl.abi import reachable_functions
+
+    return any(inst.op == "membar" or (inst.op == "barrier" and inst.attrs.get("kind") == "arrive")
+               for fn in reachable_functions(kernel, module) for b in fn.blocks for inst in b.insts)
+
+
+def fence_refusals(module: IRModule, language_version: int) -> dict[str, str]:
+    """Kernels that need a newer MSL than this macOS has (fences need MSL 3.2, macOS 15)."""
+    if language_version >= MSL_3_2:
+        return {}
+    have = MSL_VERSION_NAMES.get(language_version, hex(language_version))
+    return {name: (f"it uses a memory fence (membar/fence/bar.arrive), which needs MSL 3.2 (macOS {FENCE_MACOS} "
+                   f"or later); this Mac has MSL {have}")
+            for name, kernel in module.kernels.items() if _needs_msl_3_2(kernel, module)}
+
+
+def emit_refusals(module: IRModule, skip: dict[str, str]) -> dict[str, str]:
+    """Kernels the MSL back end refuses on their own (recursion: Metal has no call stack). Only
+    asked after the whole module failed to emit; the other kernels are then built without them,
+    so one bad kernel never costs the rest (as under msl-sim)."""
+    from cumetal.backends.msl import EmitError, emit_module
+
+    refused: dict[str, str] = {}
+    for name in module.kernels:
+        if name in skip:
+            continue
+        try:
+            emit_module(_without(module, {n: "" for n in module.kernels if n != name}), fp64="emulate")
+        except EmitError as e:
+            refused[name] = f"the MSL back end refuses it: {e}"
+    return refused
+
+
+class _EmitFailed(LibraryError):
+    """emit_module refused the module (some kernel cannot be expressed in MSL)."""
+
+
+def _without(module: IRModule, kernels: dict[str, str]) -> IRModule:
+    if not kernels:
+        return module
+    return dataclasses.replace(module, kernels={k: v for k, v in module.kernels.items() if k not in kernels})
+
+
 def _uses_f64(module: IRModule) -> bool:
     fns = [*module.kernels.values(), *module.functions.values()]
     return any(getattr(v, "type", None) == "f64" for fn in fns for b in fn.blocks for inst in b.insts
@@ -82,38 +130,72 @@ class LibraryCache:
         self.bridge = bridge
         self.device = device
         self.libraries: dict[str, Any] = {}
+        self.rejected: dict[str, str] = {}  # source hash -> Metal's error (not compiled again)
+        self.native_f64_rejected = False  # this GPU refused native double once: emulate from then on
         self.pipelines: dict[tuple[str, str], KernelPipeline] = {}
 
     def compile(self, module: IRModule) -> CompiledModule:
         mode = library_mode()
+        refused: dict[str, str] = {}
         if mode == "msl":
-            key, library, names = self._msl(module)
+            refused = fence_refusals(module, self.bridge.factory.language_version)
+            try:
+                self._all_refused(module, refused)
+                key, library, names, formats = self._msl(_without(module, refused))
+            except _EmitFailed as e:
+                refused.update(emit_refusals(module, refused))
+                if not refused:
+                    raise LibraryError(str(e)) from None
+                self._all_refused(module, refused)
+                key, library, names, formats = self._msl(_without(module, refused))
         else:
-            key, library, names = self._metallib(module)
-        out = CompiledModule(mode, key, library, printf_formats=printf_formats(module))
+            refused = self._metallib_refused(module)
+            if len(refused) == len(module.kernels):
+                raise LibraryError("\n".join(refused.values()))
+            key, library, names = self._metallib(_without(module, refused))
+            formats = printf_formats(module)
+        out = CompiledModule(mode, key, library, printf_formats=formats)
         for kernel, fname in names.items():
             out.kernels[kernel] = self._pipeline(key, library, fname)
+        for kernel, why in refused.items():
+            out.kernels[kernel] = KernelPipeline("", error=why)
         return out
 
-    def _msl(self, module: IRModule) -> tuple[str, Any, dict[str, str]]:
+    @staticmethod
+    def _all_refused(module: IRModule, refused: dict[str, str]) -> None:
+        if refused and len(refused) == len(module.kernels):
+            reasons = "\n".join(f"  kernel '{k}': {why}" for k, why in refused.items())
+            raise LibraryError(f"no kernel of {module.filename} can run on Metal:\n{reasons}")
+
+    def _msl(self, module: IRModule) -> tuple[str, Any, dict[str, str], list[bytes]]:
         from cumetal.backends.msl import EmitError, emit_module
 
         chosen = fp64_mode()
         # Unset CUMETAL_FP64: native doubles first (§8.1's default); when Metal rejects them, the
-        # float-float emulation, said on stderr, rather than no module at all.
-        modes = [chosen] if os.environ.get("CUMETAL_FP64", "").strip() else ["native", "emulate"]
-        first_error = ""
+        # float-float emulation, said on stderr, rather than no module at all. A source Metal
+        # rejected is remembered (not compiled again on every load), and once this GPU has
+        # rejected native doubles, later modules go straight to the emulation.
+        if os.environ.get("CUMETAL_FP64", "").strip():
+            modes = [chosen]
+        elif self.native_f64_rejected and _uses_f64(module):
+            modes = ["emulate"]
+        else:
+            modes = ["native", "emulate"]
+        errors: list[tuple[str, str]] = []
         for mode in modes:
             try:
                 emitted = emit_module(module, fp64=mode)
             except EmitError as e:
-                raise LibraryError(f"cannot emit MSL: {e}") from None
+                raise _EmitFailed(f"cannot emit MSL: {e}") from None
             key = "msl-" + hashlib.sha256(emitted.source.encode()).hexdigest()
             library = self.libraries.get(key)
             if library is None:
-                library, err = self.bridge.library_from_source(self.device, emitted.source)
+                err = self.rejected.get(key)
+                if err is None:
+                    library, err = self.bridge.library_from_source(self.device, emitted.source)
                 if library is None:
-                    first_error = first_error or err
+                    self.rejected[key] = err
+                    errors.append((mode, err))
                     if not _uses_f64(module):
                         break
                     continue
@@ -121,10 +203,23 @@ class LibraryCache:
             for w in emitted.warnings:
                 print(f"cumetal: {module.filename}: {w}", file=sys.stderr, flush=True)
             if mode != modes[0]:
+                self.native_f64_rejected = True
                 print(f"cumetal: {module.filename}: Metal rejected native double; compiled with "
                       "CUMETAL_FP64=emulate (float-float, about 44 bits of mantissa)", file=sys.stderr, flush=True)
-            return key, library, dict(emitted.kernel_names)
-        raise LibraryError(f"Metal rejected the generated MSL:\n{first_error}")
+            return key, library, dict(emitted.kernel_names), list(emitted.printf_formats)
+        if len(errors) == 1:
+            raise LibraryError(f"Metal rejected the generated MSL:\n{errors[0][1]}")
+        told = "\n".join(f"with CUMETAL_FP64={mode}:\n{err}" for mode, err in errors)
+        raise LibraryError(f"Metal rejected the generated MSL in every fp64 mode tried:\n{told}")
+
+    def _metallib_refused(self, module: IRModule) -> dict[str, str]:
+        """Kernels that use f64, unless CUMETAL_FP64=native: Apple GPUs reject double and the AIR
+        path has no emulation yet (backends/air/fp64_check.py)."""
+        from cumetal.backends.air.fp64_check import f64_diagnostics
+
+        if os.environ.get("CUMETAL_FP64", "").strip().lower() == "native":
+            return {}
+        return f64_diagnostics(module)
 
     def _metallib(self, module: IRModule) -> tuple[str, Any, dict[str, str]]:
         from cumetal.backends.air.lower import AirLoweringError, compile_metallib

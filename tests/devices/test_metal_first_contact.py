@@ -1,0 +1,192 @@
+"""What would have failed on the first run on a Mac (issue 11), checked through cumetal.driver on
+the RecordingMetal stand-in: cuInit's fallback on any Metal failure, the fp64 fallback, one
+recursive kernel not failing its module, fences on a macOS without MSL 3.2, kernels named after MSL
+reserved words, autorelease pools, and the message after a GPU fault."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_metal_driver_calls import PTX, ctx, metal, ok  # noqa: F401 - fixtures
+from test_metal_standin import RecordingMetal
+
+from cumetal import driver as cu
+from cumetal.devices import backends
+from cumetal.devices.metal import bridge
+from cumetal.devices.metal.device import MetalInitError, open_metal_device
+
+R = cu.CUresult
+MISC = (Path(__file__).parents[1] / "functional" / "kernels" / "misc.ptx").read_text()
+FENCE_PTX = """.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry publish(.param .u64 p)
+{
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.u32 [%rd2], 1;
+    membar.gl;
+    st.global.u32 [%rd2+4], 2;
+    ret;
+}
+.visible .entry plain(.param .u64 p)
+{
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.u32 [%rd2], 3;
+    ret;
+}
+"""
+
+
+class _Broken(RecordingMetal):
+    """A stand-in whose buffers lack gpuAddress (macOS 12) or whose device raises something unexpected."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__()
+        self.how = how
+
+    def system_default_device(self):
+        if self.how == "objc":
+            raise RuntimeError("objc.error: NSInvalidArgumentException")
+        dev = super().system_default_device()
+        if self.how == "gpuAddress":
+            make = dev.newBufferWithLength_options_
+
+            class NoGpuAddress:
+                def __init__(self, b):
+                    self._b = b
+
+                def __getattr__(self, name):
+                    if name == "gpuAddress":
+                        raise AttributeError(name)
+                    return getattr(self._b, name)
+
+            dev.newBufferWithLength_options_ = lambda n, o: NoGpuAddress(make(n, o))
+        return dev
+
+    def contents_address(self, buffer, length):
+        return super().contents_address(getattr(buffer, "_b", buffer), length)
+
+
+@pytest.mark.parametrize("how, said", [("gpuAddress", "needs macOS 13 or later"),
+                                       ("objc", "Metal initialization failed: RuntimeError")])
+def test_any_metal_init_failure_is_a_message(how, said):
+    with pytest.raises((bridge.MetalUnavailable, MetalInitError), match=said):
+        open_metal_device(_Broken(how))
+
+
+def test_macos_default_falls_back_to_the_cpu_on_any_failure(monkeypatch, capfd):
+    monkeypatch.delenv("CUMETAL_BACKEND", raising=False)
+    monkeypatch.setattr(backends.sys, "platform", "darwin")
+    monkeypatch.setattr(bridge, "PyObjCFactory", lambda: _Broken("objc"))
+    dev = backends.open_device()
+    assert type(dev).__name__ == "CpuDevice"
+    assert "Metal initialization failed: RuntimeError" in capfd.readouterr().err
+
+
+def test_forced_metal_with_an_unexpected_failure_is_no_device_without_traceback():
+    code = ("from cumetal.devices.metal import bridge\n"
+            "class F(bridge.MetalFactory):\n"
+            "    def system_default_device(self): raise KeyError('selector missing')\n"
+            "bridge.PyObjCFactory = F\n"
+            "from cumetal import driver as cu\n"
+            "print(int(cu.cuInit(0)[0]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "CUMETAL_BACKEND": "metal"})
+    assert out.stdout.split() == [str(int(R.CUDA_ERROR_NO_DEVICE))]
+    assert "Metal initialization failed: KeyError" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_fp64_fallback_reports_both_errors(ctx, metal):  # noqa: F811
+    metal.reject_source = lambda src: "double is not supported" if "double" in src else "float2 is broken"
+    assert cu.cuModuleLoadData(PTX)[0] == R.CUDA_ERROR_INVALID_IMAGE
+    msg = cu.last_error_message()
+    assert "CUMETAL_FP64=native:\ndouble is not supported" in msg
+    assert "CUMETAL_FP64=emulate:\nfloat2 is broken" in msg
+
+
+def test_rejected_native_source_is_not_compiled_again(ctx, metal):  # noqa: F811
+    metal.reject_source = lambda src: "double is not supported" if re.search(r"\bdouble\b", src) else None
+    ok(cu.cuModuleLoadData(PTX))
+    assert len(metal.sources) == 3  # probe, native (rejected), emulate
+    ok(cu.cuModuleLoadData(PTX + "\n// another module\n"))  # same kernels: the emulated library is cached
+    assert len(metal.sources) == 3
+    other = PTX.replace("affine", "affine2")
+    ok(cu.cuModuleLoadData(other))  # a new module: straight to the emulation (this GPU rejects double)
+    assert len(metal.sources) == 4 and not re.search(r"\bdouble\b", metal.sources[-1])
+
+
+def test_a_recursive_kernel_does_not_fail_its_module(ctx, metal, capfd):  # noqa: F811
+    mod = ok(cu.cuModuleLoadData(MISC))
+    err = capfd.readouterr().err
+    assert "kernel 'calls' cannot run on Metal: the MSL back end refuses it" in err and "recursive" in err
+    assert not re.search(r"kernel void (cmk_)?calls\(", metal.sources[-1])
+    hello = ok(cu.cuModuleGetFunction(mod, b"hello"))
+    ok(cu.cuLaunchKernel(hello, 1, 1, 1, 1, 1, 1, 0, 0, ((1, 2.0), (ctypes.c_uint, ctypes.c_float)), None))
+    calls = ok(cu.cuModuleGetFunction(mod, b"calls"))
+    d = ok(cu.cuMemAlloc(64))
+    assert cu.cuLaunchKernel(calls, 1, 1, 1, 1, 1, 1, 0, 0, ((d, d, 1), (None, None, ctypes.c_int)),
+                             None)[0] == R.CUDA_ERROR_LAUNCH_FAILED
+    assert "recursive" in capfd.readouterr().err
+
+
+def test_fences_need_macos_15(metal, capfd):  # noqa: F811
+    metal.macos = 14
+    ok(cu.cuInit(0))
+    c = ok(cu.cuCtxCreate(None, 0, ok(cu.cuDeviceGet(0))))
+    mod = ok(cu.cuModuleLoadData(FENCE_PTX))
+    assert "kernel 'publish' cannot run on Metal: it uses a memory fence" in capfd.readouterr().err
+    assert "atomic_thread_fence" not in metal.sources[-1] and "kernel void plain(" in metal.sources[-1]
+    d = ok(cu.cuMemAlloc(64))
+    ok(cu.cuLaunchKernel(ok(cu.cuModuleGetFunction(mod, b"plain")), 1, 1, 1, 1, 1, 1, 0, 0, ((d,), (None,)), None))
+    publish = ok(cu.cuModuleGetFunction(mod, b"publish"))
+    assert cu.cuLaunchKernel(publish, 1, 1, 1, 1, 1, 1, 0, 0, ((d,), (None,)), None)[0] == R.CUDA_ERROR_LAUNCH_FAILED
+    assert "needs MSL 3.2 (macOS 15 or later); this Mac has MSL 3.1" in capfd.readouterr().err
+    ok(cu.cuCtxDestroy(c))
+
+
+def test_fences_compile_with_msl_3_2(ctx, metal):  # noqa: F811
+    ok(cu.cuModuleLoadData(FENCE_PTX))
+    assert "atomic_thread_fence" in metal.sources[-1]
+
+
+def test_kernel_named_after_an_msl_macro_is_renamed_and_found(ctx, metal):  # noqa: F811
+    text = FENCE_PTX.replace("plain", "assert").replace("publish", "NAN")
+    mod = ok(cu.cuModuleLoadData(text))
+    src = metal.sources[-1]
+    assert "kernel void cmk_assert(" in src and "kernel void cmk_NAN(" in src
+    names = [e[2] for e in metal.log if e[1] == "newFunctionWithName:"]
+    assert {"cmk_assert", "cmk_NAN"} <= set(names)
+    d = ok(cu.cuMemAlloc(64))
+    ok(cu.cuLaunchKernel(ok(cu.cuModuleGetFunction(mod, b"assert")), 1, 1, 1, 1, 1, 1, 0, 0, ((d,), (None,)), None))
+
+
+def test_command_buffers_are_made_in_drained_pools(ctx, metal):  # noqa: F811
+    mod = ok(cu.cuModuleLoadData(PTX))
+    fn = ok(cu.cuModuleGetFunction(mod, b"vector_add"))
+    d = ok(cu.cuMemAlloc(64))
+    before = metal.pools_drained
+    ok(cu.cuLaunchKernel(fn, 1, 1, 1, 16, 1, 1, 0, 0, ((d, d, d, 16), (None, None, None, ctypes.c_int)), None))
+    assert metal.pools_drained > before and metal.pool_depth == 0
+
+
+def test_after_a_gpu_fault_later_failures_say_why(ctx, metal, capfd):  # noqa: F811
+    mod = ok(cu.cuModuleLoadData(PTX))
+    fn = ok(cu.cuModuleGetFunction(mod, b"vector_add"))
+    d = ok(cu.cuMemAlloc(64))
+    args = ((d, d, d, 16), (None, None, None, ctypes.c_int))
+    metal.fail_next = (bridge.CB_ERROR_PAGE_FAULT, "page fault")
+    assert cu.cuLaunchKernel(fn, 1, 1, 1, 16, 1, 1, 0, 0, args, None)[0] == R.CUDA_ERROR_ILLEGAL_ADDRESS
+    assert "macOS may ignore this process's later command buffers" in capfd.readouterr().err
+    metal.fail_next = (bridge.CB_ERROR_NOT_PERMITTED, "Ignored (for causing prior/excessive GPU errors)")
+    assert cu.cuLaunchKernel(fn, 1, 1, 1, 16, 1, 1, 0, 0, args, None)[0] == R.CUDA_ERROR_LAUNCH_FAILED
+    err = capfd.readouterr().err
+    assert "an earlier GPU fault of this process (vector_add" in err and "restart the process" in err
