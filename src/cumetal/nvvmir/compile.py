@@ -128,10 +128,9 @@ def _check_nvvm(mod: NvvmModule, module, text: str) -> None:  # noqa: ANN001
 
 @lru_cache(maxsize=4)
 def _libdevice_text(path: str, mtime: float) -> str:
-    llvm = _llvm()
-    ctx = llvm.create_context()
-    module = llvm.parse_bitcode(Path(path).read_bytes(), context=ctx)
-    return ir_text.strip_target_attributes(str(module))
+    with _Session() as session:
+        module = session.keep(_llvm().parse_bitcode(Path(path).read_bytes(), context=session.ctx))
+        return ir_text.strip_target_attributes(str(module))
 
 
 def _libdevice(ftz: bool) -> tuple[str | None, str]:
@@ -203,12 +202,32 @@ def compile_nvvm(modules: Sequence[NvvmModule], options: NvvmOptions | Iterable[
         raise NvvmError("invalid_option", f"error: {e}") from None
     if not any(not m.lazy for m in modules):
         raise NvvmError("no_module", "error: the program has no module (or only lazily added ones)")
-    with _LOCK:
-        return _compile_locked(_llvm(), list(modules), opts)
+    with _LOCK, _Session() as session:
+        return _compile_locked(_llvm(), session, list(modules), opts)
 
 
-def _compile_locked(llvm, modules: list[NvvmModule], opts: NvvmOptions) -> NvvmOutput:  # noqa: ANN001, C901
-    ctx = llvm.create_context()
+class _Session:
+    """One LLVM context and the modules made in it, freed in a safe order (modules first) even
+    when an exception's traceback keeps them alive: a context freed before its modules crashes."""
+
+    def __enter__(self) -> _Session:
+        self.ctx = _llvm().create_context()
+        self.modules: list = []
+        return self
+
+    def keep(self, module):  # noqa: ANN001, ANN201
+        self.modules.append(module)
+        return module
+
+    def __exit__(self, *exc: object) -> None:
+        for module in self.modules:
+            module.close()
+        self.modules.clear()
+        self.ctx.close()
+
+
+def _compile_locked(llvm, session: _Session, modules: list[NvvmModule], opts: NvvmOptions) -> NvvmOutput:  # noqa: ANN001, C901
+    ctx = session.ctx
     tm = llvm.Target.from_triple(NVPTX_TRIPLE).create_target_machine(
         cpu=opts.cpu, features=opts.ptx_feature, opt=min(opts.opt_level, 3))
     layout = str(tm.target_data)
@@ -216,12 +235,12 @@ def _compile_locked(llvm, modules: list[NvvmModule], opts: NvvmOptions) -> NvvmO
     # 1. read, check, apply the FP options (each module as text once: LLVM's printed form)
     prepared: list[tuple[NvvmModule, object, str]] = []
     for mod in modules:
-        parsed = _read(llvm, ctx, mod)
+        parsed = session.keep(_read(llvm, ctx, mod))
         text = str(parsed)
         _check_nvvm(mod, parsed, text)
         text = _prepare_text(text, opts)
         try:
-            module = llvm.parse_assembly(text, context=ctx)
+            module = session.keep(llvm.parse_assembly(text, context=ctx))
         except RuntimeError as e:  # an edit of ours went wrong: say so, it is not the user's IR
             raise NvvmError("compilation", f"{mod.name}: internal error after applying options:\n"
                                            + _parse_error(mod.name, str(e))) from None
@@ -253,7 +272,7 @@ def _compile_locked(llvm, modules: list[NvvmModule], opts: NvvmOptions) -> NvvmO
     if wanted:
         lib_text, why = _libdevice(opts.ftz)
         if lib_text is not None:
-            lib = llvm.parse_assembly(lib_text, context=ctx)
+            lib = session.keep(llvm.parse_assembly(lib_text, context=ctx))
             lib.triple = NVPTX_TRIPLE
             lib.data_layout = layout
             discardable |= {f.name for f in lib.functions if not f.is_declaration}
@@ -295,11 +314,9 @@ def verify_nvvm(modules: Sequence[NvvmModule], options: NvvmOptions | Iterable[s
         raise NvvmError("invalid_option", f"error: {e}") from None
     if not any(not m.lazy for m in modules):
         raise NvvmError("no_module", "error: the program has no module (or only lazily added ones)")
-    with _LOCK:
-        llvm = _llvm()
-        ctx = llvm.create_context()
+    with _LOCK, _Session() as session:
         for mod in modules:
-            parsed = _read(llvm, ctx, mod)
+            parsed = session.keep(_read(_llvm(), session.ctx, mod))
             _check_nvvm(mod, parsed, str(parsed))
 
 

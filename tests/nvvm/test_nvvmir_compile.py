@@ -1,0 +1,220 @@
+"""NVVM IR → PTX (cumetal.nvvmir) → cumetal.driver on the CPU backend, checked against numpy."""
+
+from __future__ import annotations
+
+import ctypes
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+from cumetal.nvvmir import NvvmError, NvvmModule, compile_nvvm, compile_nvvm_to_ptx, parse_nvvm_options
+
+DATA = pathlib.Path(__file__).with_name("data")
+
+
+def _ll(name: str) -> str:
+    return (DATA / name).read_text()
+
+
+def test_typed_pointer_saxpy_with_annotations_runs(device):
+    ptx = compile_nvvm_to_ptx([_ll("saxpy_typed.ll")], ["-arch=compute_80"])
+    assert re.search(r"\.visible \.entry saxpy\(", ptx)
+    assert re.search(r"\.maxntid 256", ptx)  # maxntidx annotation kept
+    fn = device.function(ptx, "saxpy")
+    n = 1000
+    rng = np.random.default_rng(1)
+    x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    dx, dy = device.to_device(x), device.to_device(y)
+    device.run(fn, 4, 256, [(2.5, ctypes.c_float), (dx, None), (dy, None), (n, ctypes.c_int)])
+    # -fma=1 (default) contracts a*x+y into one fma, rounded once, like libNVVM
+    expect = (np.float64(2.5) * x.astype(np.float64) + y).astype(np.float32)
+    np.testing.assert_array_equal(device.from_device(dy, y), expect)
+
+
+def test_opaque_pointers_address_spaces_barrier_atomic(device):
+    ptx = compile_nvvm_to_ptx([_ll("block_sum_opaque.ll")], ["-arch=compute_80", "-opt=3"])
+    fn = device.function(ptx, "block_sum")
+    blocks = 3
+    x = np.arange(blocks * 128, dtype=np.float32) / 7
+    dx, dout, dcount = device.to_device(x), device.to_device(np.zeros(blocks, np.float32)), \
+        device.to_device(np.zeros(1, np.int32))
+    device.run(fn, blocks, 128, [(dx, None), (dout, None), (dcount, None)])
+    expect = np.array([np.float32(0) + np.cumsum(2 * x[b * 128:(b + 1) * 128], dtype=np.float32)[-1]
+                       for b in range(blocks)], np.float32)
+    np.testing.assert_array_equal(device.from_device(dout, np.zeros(blocks, np.float32)), expect)
+    assert device.from_device(dcount, np.zeros(1, np.int32))[0] == blocks
+
+
+@pytest.mark.parametrize("opt", ["-opt=0", "-opt=3"])
+def test_libdevice_calls_are_linked_and_accurate(device, opt):
+    ptx = compile_nvvm_to_ptx([_ll("math_libdevice.ll")], [opt])
+    assert "__nv_" not in re.sub(r"//.*", "", ptx) or opt == "-opt=0"  # inlined at -opt=3
+    assert ".extern" not in ptx  # nothing left unresolved
+    fn = device.function(ptx, "transcendental")
+    x = np.linspace(-10, 10, 96).astype(np.float32)
+    dx = device.to_device(x)
+    ds, de, dd = (device.to_device(np.zeros(96, t)) for t in (np.float32, np.float32, np.float64))
+    device.run(fn, 1, 96, [(dx, None), (ds, None), (de, None), (dd, None)])
+    x64 = x.astype(np.float64)
+    s = device.from_device(ds, np.zeros(96, np.float32)).astype(np.float64)
+    e = device.from_device(de, np.zeros(96, np.float32)).astype(np.float64)
+    d = device.from_device(dd, np.zeros(96, np.float64))
+    ulp32 = np.spacing(np.abs(np.sin(x64)).astype(np.float32)).astype(np.float64)
+    assert np.all(np.abs(s - np.sin(x64)) <= 2 * ulp32 + 1e-45)   # CUDA: sinf 2 ulp
+    assert np.all(np.abs(e / np.exp(x64) - 1) <= 2 * 2.0**-23)     # CUDA: expf 2 ulp
+    assert np.all(np.abs(d / np.exp(x64) - 1) <= 2.0**-52)         # CUDA: exp 1 ulp
+
+
+def test_bitcode_input_and_two_modules_linked(device):
+    import llvmlite.binding as llvm
+
+    helper = """
+target triple = "nvptx64-nvidia-cuda"
+define float @twice(float %v) {
+  %r = fmul float %v, 2.0
+  ret float %r
+}
+"""
+    kernel = """
+target triple = "nvptx64-nvidia-cuda"
+declare float @twice(float)
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %a = getelementptr float, ptr addrspace(1) %p, i32 %t
+  %v = load float, ptr addrspace(1) %a
+  %w = call float @twice(float %v)
+  store float %w, ptr addrspace(1) %a
+  ret void
+}
+"""
+    bitcode = llvm.parse_assembly(helper).as_bitcode()
+    assert bitcode.startswith(b"BC\xc0\xde")
+    ptx = compile_nvvm_to_ptx([kernel, bitcode], names=["kernel.ll", "helper.bc"])
+    fn = device.function(ptx, "k")
+    x = np.arange(32, dtype=np.float32)
+    dx = device.to_device(x)
+    device.run(fn, 1, 32, [(dx, None)])
+    np.testing.assert_array_equal(device.from_device(dx, x), 2 * x)
+
+
+def test_lazy_module_keeps_only_what_is_used():
+    lazy = """
+target triple = "nvptx64-nvidia-cuda"
+define float @used(float %v) {
+  ret float %v
+}
+define float @unused_helper(float %v) {
+  %r = fadd float %v, 1.0
+  ret float %r
+}
+"""
+    main = """
+target triple = "nvptx64-nvidia-cuda"
+declare float @used(float)
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %v = load float, ptr addrspace(1) %p
+  %w = call float @used(float %v)
+  store float %w, ptr addrspace(1) %p
+  ret void
+}
+"""
+    out = compile_nvvm([NvvmModule(main, "main.ll"), NvvmModule(lazy, "lib.ll", lazy=True)], ["-opt=0"])
+    assert "unused_helper" not in out.ptx
+    eager = compile_nvvm([NvvmModule(main, "main.ll"), NvvmModule(lazy, "lib.ll")], ["-opt=0"])
+    assert "unused_helper" in eager.ptx
+
+
+FP_KERNEL = """
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr addrspace(1) %p, float %a, float %b) {
+  %v = load float, ptr addrspace(1) %p
+  %m = fmul float %v, %a
+  %s = fadd float %m, %b
+  %d = fdiv float %s, %a
+  %q = call float @llvm.sqrt.f32(float %d)
+  store float %q, ptr addrspace(1) %p
+  ret void
+}
+declare float @llvm.sqrt.f32(float)
+"""
+
+
+def _body(ptx: str) -> str:
+    return "\n".join(ln.split("//")[0] for ln in ptx.splitlines())
+
+
+@pytest.mark.parametrize("options, present, absent", [
+    ([], ["fma.rn.f32", "div.rn.f32", "sqrt.rn.f32"], [".ftz"]),
+    (["-fma=0"], ["mul.rn.f32", "add.rn.f32"], ["fma."]),
+    (["-ftz=1"], ["fma.rn.ftz.f32", "div.rn.ftz.f32", "sqrt.rn.ftz.f32"], []),
+    (["-prec-div=0", "-prec-sqrt=0"], ["div.full.f32", "sqrt.approx.f32"], ["div.rn", "sqrt.rn"]),
+])
+def test_floating_point_options_reach_the_ptx(options, present, absent):
+    body = _body(compile_nvvm_to_ptx([FP_KERNEL], options))
+    for text in present:
+        assert text in body, (options, text)
+    for text in absent:
+        assert text not in body, (options, text)
+    # process-wide codegen settings are restored after each compile
+    assert "div.rn.f32" in _body(compile_nvvm_to_ptx([FP_KERNEL]))
+
+
+def test_arch_option_sets_target():
+    assert ".target sm_90" in compile_nvvm_to_ptx([FP_KERNEL], ["-arch=compute_90"])
+    assert ".target sm_75" in compile_nvvm_to_ptx([FP_KERNEL])  # libNVVM 13's default
+
+
+def test_malformed_text_names_module_line_and_column():
+    src = "target triple = \"nvptx64-nvidia-cuda\"\ndefine void @f() {\n  %x = add i32 1\n  ret void\n}\n"
+    with pytest.raises(NvvmError) as info:
+        compile_nvvm_to_ptx([src], names=["broken.ll"])
+    assert info.value.kind == "invalid_ir"
+    assert re.match(r"broken\.ll:4:3: error: expected ','", info.value.log)
+
+
+def test_missing_libdevice_function_is_named():
+    src = """
+target triple = "nvptx64-nvidia-cuda"
+declare float @__nv_no_such_function(float)
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %v = load float, ptr addrspace(1) %p
+  %w = call float @__nv_no_such_function(float %v)
+  store float %w, ptr addrspace(1) %p
+  ret void
+}
+"""
+    with pytest.raises(NvvmError) as info:
+        compile_nvvm_to_ptx([src], names=["m.ll"])
+    assert info.value.kind == "compilation"
+    assert "__nv_no_such_function" in info.value.log and info.value.log.startswith("m.ll:")
+
+
+@pytest.mark.parametrize("module, kind, words", [
+    (b"\x00\xff\xfe junk", "invalid_ir", "not NVVM IR"),
+    (b"BC\xc0\xde\x00\x00\x00\x00", "invalid_ir", "malformed LLVM bitcode"),
+    ('target triple = "nvptx-unknown-cuda"\n', "invalid_ir", "32-bit"),
+    ('target triple = "x86_64-unknown-linux-gnu"\n', "invalid_ir", "not an NVPTX triple"),
+    ('target triple = "nvptx64-nvidia-cuda"\n!nvvmir.version = !{!0}\n!0 = !{i32 9, i32 0}\n',
+     "ir_version_mismatch", "9.0"),
+])
+def test_bad_modules_are_refused_with_a_reason(module, kind, words):
+    with pytest.raises(NvvmError) as info:
+        compile_nvvm_to_ptx([module], names=["in.ll"])
+    assert info.value.kind == kind and words in info.value.log and "in.ll" in info.value.log
+
+
+@pytest.mark.parametrize("option", ["-arch=compute_10", "-opt=7", "-ftz=2", "-bogus", "arch=compute_80"])
+def test_bad_options_are_refused(option):
+    with pytest.raises(NvvmError) as info:
+        compile_nvvm_to_ptx([FP_KERNEL], [option])
+    assert info.value.kind == "invalid_option"
+
+
+def test_option_parsing():
+    o = parse_nvvm_options(["-arch=compute_86", "-opt=0", "-ftz=1", "-prec-sqrt=0", "-prec-div=0", "-fma=0",
+                            "-g", "-generate-line-info", "-jump-table-density=50"])
+    assert (o.arch, o.opt_level, o.ftz, o.prec_sqrt, o.prec_div, o.fma, o.debug, o.lineinfo) == \
+        ("sm_86", 0, True, False, False, False, True, True)
