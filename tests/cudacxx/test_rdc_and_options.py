@@ -42,3 +42,16 @@ def test_in_memory_headers(gpu):
     d = gpu.zeros(8, np.int32)
     gpu.run(gpu.function(mod, "k"), (1,), (8,), [(d, None)])
     assert gpu.from_device(d, 8, np.int32).tolist() == [42] * 8
+
+
+def test_missing_kernel_error_suggests_the_mangled_name_without_listing_every_kernel(gpu, capfd):
+    src = "".join(f'extern "C" __global__ void k{i}(int *p) {{ p[0] = {i}; }}\n' for i in range(40))
+    src += "__global__ void vadd(float *p) { p[0] += 1.0f; }\n"
+    mod = gpu.load(src, "many.cu")
+    capfd.readouterr()
+    err, _ = cu.cuModuleGetFunction(mod, b"vadd")
+    assert err == cu.CUresult.CUDA_ERROR_NOT_FOUND
+    message = capfd.readouterr().err
+    assert "did you mean '_Z4vaddPf'?" in message and "41 kernel(s)" in message
+    assert "k17" not in message
+    assert cu.cuModuleGetFunction(mod, b"_Z4vaddPf")[0] == cu.CUresult.CUDA_SUCCESS

@@ -155,8 +155,20 @@ def cuModuleGetFunction(hmod: Any, name: Any) -> tuple:  # noqa: N802
     if n in module.failed:
         raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"kernel '{n}' could not be compiled:\n" +
                         _failures_text({n: module.failed[n]}))
-    raise CudaError(R.CUDA_ERROR_NOT_FOUND, f"no kernel named '{n}' in the module"
-                    + (f" (kernels: {', '.join(module.kernels)})" if module.kernels else ""))
+    raise CudaError(R.CUDA_ERROR_NOT_FOUND, f"no kernel named '{n}' in the module" + _missing_hint(n, module.kernels))
+
+
+def _missing_hint(name: str, kernels) -> str:
+    """At most three likely names (a C++ kernel's mangled name, near misses), never the whole list."""
+    import difflib
+
+    names = list(kernels)
+    if not names:
+        return " (the module has no kernels)"
+    close = [k for k in names if f"{len(name)}{name}" in k and k.startswith("_Z")]  # mangled C++ name
+    close += [k for k in difflib.get_close_matches(name, names, 3, 0.6) if k not in close]
+    hint = f"did you mean {' or '.join(repr(c) for c in close[:3])}? " if close else ""
+    return f" ({hint}{len(names)} kernel(s) in the module)"
 
 
 @api(2)
