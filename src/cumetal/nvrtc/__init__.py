@@ -30,6 +30,8 @@ from cumetal.nvrtc.api import (
     nvrtcGetPTX,
     nvrtcGetPTXSize,
     nvrtcGetSupportedArchs,
+    nvrtcGetTileIR,
+    nvrtcGetTileIRSize,
     nvrtcProgram,
     nvrtcSetFlowCallback,
     nvrtcSetPCHHeapSize,
@@ -43,5 +45,6 @@ __all__ = [
     "nvrtcGetLoweredName", "nvrtcGetNumSupportedArchs", "nvrtcGetOptiXIR", "nvrtcGetOptiXIRSize",
     "nvrtcGetPCHCreateStatus", "nvrtcGetPCHHeapSize", "nvrtcGetPCHHeapSizeRequired", "nvrtcGetPTX",
     "nvrtcGetPTXSize", "nvrtcGetProgramLog", "nvrtcGetProgramLogSize", "nvrtcGetSupportedArchs",
+    "nvrtcGetTileIR", "nvrtcGetTileIRSize",
     "nvrtcProgram", "nvrtcResult", "nvrtcSetFlowCallback", "nvrtcSetPCHHeapSize", "nvrtcVersion",
 ]

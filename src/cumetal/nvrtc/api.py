@@ -198,10 +198,13 @@ nvrtcGetLTOIRSize = _size_getter("ltoir")
 nvrtcGetLTOIR = _data_getter("ltoir")
 nvrtcGetOptiXIRSize = _size_getter("optixir")
 nvrtcGetOptiXIR = _data_getter("optixir")
+nvrtcGetTileIRSize = _size_getter("tileir")
+nvrtcGetTileIR = _data_getter("tileir")
 for _f, _n in ((nvrtcGetPTXSize, "nvrtcGetPTXSize"), (nvrtcGetPTX, "nvrtcGetPTX"),
                (nvrtcGetCUBINSize, "nvrtcGetCUBINSize"), (nvrtcGetCUBIN, "nvrtcGetCUBIN"),
                (nvrtcGetLTOIRSize, "nvrtcGetLTOIRSize"), (nvrtcGetLTOIR, "nvrtcGetLTOIR"),
-               (nvrtcGetOptiXIRSize, "nvrtcGetOptiXIRSize"), (nvrtcGetOptiXIR, "nvrtcGetOptiXIR")):
+               (nvrtcGetOptiXIRSize, "nvrtcGetOptiXIRSize"), (nvrtcGetOptiXIR, "nvrtcGetOptiXIR"),
+               (nvrtcGetTileIRSize, "nvrtcGetTileIRSize"), (nvrtcGetTileIR, "nvrtcGetTileIR")):
     _f.__name__ = _f.__qualname__ = _n
 
 

@@ -108,8 +108,9 @@ def parse_nvrtc_options(raw: Sequence[str | bytes]) -> NvrtcOptions:
             raise NvrtcOptionError(f"nvrtc: error: unrecognized option '{opt}' (options start with '-')")
         body = opt[2:] if opt.startswith("--") else opt[1:]
         name, eq, value = body.partition("=")
-        if not eq and not opt.startswith("--") and body[:1] in _GLUED and len(body) > 1 and body not in _FLAGS:
-            name, value, eq = body[0], body[1:], "="
+        if (not opt.startswith("--") and body[:1] in _GLUED and len(body) > 1
+                and name not in _FLAGS and name not in _VALUE):
+            name, value, eq = body[0], body[1:], "="  # -Idir, -DNAME=1
         if name in _FLAGS and not eq:
             _apply_flag(out, _FLAGS[name])
             continue

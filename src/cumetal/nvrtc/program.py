@@ -35,6 +35,7 @@ class Program:
     cubin: bytes = b""        # for sm_XX: the same PTX (what cuModuleLoadData accepts), else empty
     ltoir: bytes = b""        # -dlto: NVPTX LLVM bitcode
     optixir: bytes = b""      # never produced (no OptiX on Apple GPUs)
+    tileir: bytes = b""       # never produced (no CUDA Tile IR back end)
     log: str = ""
     lowered: dict[str, str] = field(default_factory=dict)
 
