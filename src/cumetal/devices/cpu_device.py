@@ -131,6 +131,14 @@ class CpuDevice(Device):
         self._wait_async_streams()  # work already enqueued may still use the allocation
         self.memory.free(address)
 
+    def register_host(self, address: int, size: int) -> None:
+        """Make existing host memory visible to kernels (cudaHostRegister). ValueError on overlap."""
+        self.memory.adopt(address, size)
+
+    def unregister_host(self, address: int) -> None:
+        self._wait_async_streams()
+        self.memory.free(address)
+
     def allocation(self, address: int) -> tuple[int, int, bool] | None:
         found = self.memory.find(address)
         if found is None:

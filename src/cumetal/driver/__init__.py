@@ -79,6 +79,7 @@ from cumetal.driver.handles import (
     CUmodule,
     CUstream,
 )
+from cumetal.driver.host_funcs import cuLaunchHostFunc
 from cumetal.driver.launch import (
     cuLaunchKernel,
 )
@@ -207,6 +208,7 @@ __all__ = [
     "cuGetErrorName",
     "cuGetErrorString",
     "cuInit",
+    "cuLaunchHostFunc",
     "cuLaunchKernel",
     "cuMemAlloc",
     "cuMemAllocHost",

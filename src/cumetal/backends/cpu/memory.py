@@ -13,6 +13,7 @@ raises :class:`MemoryFault` naming the first offending lane's address.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 import ctypes
 import threading
 from dataclasses import dataclass, field
@@ -110,6 +111,22 @@ class DeviceMemory:
             self._np_bases = None
             self.used += size
         return base
+
+    def adopt(self, base: int, size: int) -> None:
+        """Enter ``size`` bytes of existing host memory at ``base`` in the table (cudaHostRegister):
+        kernels may then access it; ``free(base)`` removes it again (the memory stays the caller's)."""
+        base, size = int(base), int(size)
+        if size <= 0:
+            raise DeviceMemoryError(f"registration size must be positive, got {size}")
+        data = np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(base))
+        with self._lock:
+            i = bisect.bisect_left(self._bases, base)
+            if (i < len(self._bases) and self._bases[i] < base + size) or (i and self._allocs[i - 1].end > base):
+                raise DeviceMemoryError(f"0x{base:x}+{size} overlaps a live allocation")
+            self._bases.insert(i, base)
+            self._allocs.insert(i, Allocation(base=base, size=size, host=True, data=data, _owner=data))
+            self._np_bases = None
+            self.used += size
 
     def free(self, addr: int) -> Allocation:
         """Release the allocation that starts at ``addr``; anything else is an error."""
@@ -266,6 +283,7 @@ class DeviceMemory:
         values: np.ndarray,
         compare: np.ndarray | None = None,
         dtype: np.dtype | type | str | None = None,
+        combine: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     ) -> np.ndarray:
         """Apply a read-modify-write per lane, in lane order; return each lane's old value.
 
@@ -273,8 +291,11 @@ class DeviceMemory:
         from ``dtype`` (default: ``values.dtype``). inc/dec follow PTX ``atom.inc/.dec``:
         inc: ``old >= v ? 0 : old + 1``; dec: ``(old == 0 or old > v) ? v : old - 1``.
         cas stores ``values`` where the old value equals ``compare`` (bitwise for floats).
+        op ``rmw`` stores ``combine(old, value)`` (elementwise on arrays of ``dtype``).
         """
-        if op not in _ATOMIC_OPS:
+        if op == "rmw" and combine is None:
+            raise ValueError("atomic rmw needs a combine function")
+        if op not in _ATOMIC_OPS and op != "rmw":
             raise ValueError(f"unknown atomic op {op!r}; expected one of {', '.join(_ATOMIC_OPS)}")
         a = self._as_addrs(addrs)
         dt = np.dtype(dtype) if dtype is not None else np.asarray(values).dtype
@@ -294,7 +315,7 @@ class DeviceMemory:
         self._resolve(a, dt.itemsize)
         if a.size == 0:
             return np.empty(0, dtype=dt)
-        return _sequential_rmw(self, op, a, v, c, dt)
+        return _sequential_rmw(self, op, a, v, c, dt, combine)
 
 
 def _element_index(addrs: np.ndarray, base: int, itemsize: int) -> np.ndarray:
@@ -345,8 +366,12 @@ def _scan_ufunc(op: str, dt: np.dtype) -> np.ufunc | None:
     return None
 
 
-def _apply(op: str, old: np.ndarray, v: np.ndarray, c: np.ndarray | None) -> np.ndarray:
+def _apply(op: str, old: np.ndarray, v: np.ndarray, c: np.ndarray | None,
+           combine: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """The value stored by one round of ``op`` given the old values (all addresses distinct)."""
+    if op == "rmw":
+        assert combine is not None
+        return np.asarray(combine(old, v), dtype=old.dtype)
     uf = _scan_ufunc(op, old.dtype)
     if uf is not None:
         return uf(old, v, dtype=old.dtype)
@@ -364,7 +389,8 @@ def _apply(op: str, old: np.ndarray, v: np.ndarray, c: np.ndarray | None) -> np.
 
 
 def _sequential_rmw(
-    mem: DeviceMemory, op: str, a: np.ndarray, v: np.ndarray, c: np.ndarray | None, dt: np.dtype
+    mem: DeviceMemory, op: str, a: np.ndarray, v: np.ndarray, c: np.ndarray | None, dt: np.dtype,
+    combine: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
     """Atomics with the result of executing the lanes one after another in lane order."""
     v = np.ascontiguousarray(v)
@@ -373,7 +399,7 @@ def _sequential_rmw(
     if a.size <= 1 or (a[1:] > a[:-1]).all() or (a[1:] < a[:-1]).all():
         # Distinct addresses (the common, coalesced case): one vectorized round.
         old = mem.gather(a, dt)
-        mem.scatter(a, _apply(op, old, v, c))
+        mem.scatter(a, _apply(op, old, v, c, combine))
         return old
     order = np.argsort(a, kind="stable")  # stable: lane order kept inside each address group
     sa = a[order]
@@ -404,7 +430,7 @@ def _sequential_rmw(
             lanes = starts[rows] + k
             prev = cur[rows]
             old_sorted[lanes] = prev
-            cur[rows] = _apply(op, prev, sv[lanes], sc[lanes] if sc is not None else None)
+            cur[rows] = _apply(op, prev, sv[lanes], sc[lanes] if sc is not None else None, combine)
         final = cur
     mem.scatter(sa[starts], final)
     old = np.empty(n, dtype=dt)

@@ -1,0 +1,438 @@
+"""Memory management of the Runtime API: allocation, 1D copies and fills, pointer queries.
+
+Pointers are plain ints (unified addressing: a device pointer is also a host address). Host
+arguments of copies may be ints (trusted, as in C) or buffer-protocol objects (checked, as the
+driver does). Device-side ranges must lie inside one live allocation; violations are
+``cudaErrorInvalidValue``, never a crash.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cumetal.driver import memory as dmem
+from cumetal.driver import streams as dstreams
+from cumetal.driver.host_buffers import host_ref
+from cumetal.runtime.device import int_arg
+from cumetal.runtime.enums import (
+    cudaError_t,
+    cudaHostAllocMapped,
+    cudaHostAllocPortable,
+    cudaHostAllocWriteCombined,
+    cudaHostRegisterIoMemory,
+    cudaHostRegisterMapped,
+    cudaHostRegisterPortable,
+    cudaHostRegisterReadOnly,
+    cudaInvalidDeviceId,
+    cudaMemAttachGlobal,
+    cudaMemAttachHost,
+    cudaMemcpyKind,
+    cudaMemoryAdvise,
+    cudaMemoryType,
+)
+from cumetal.runtime.errors import RtError, rt_api
+from cumetal.runtime.state import RUNTIME, raw
+from cumetal.runtime.types import cudaMemLocation, cudaPointerAttributes
+
+E = cudaError_t
+K = cudaMemcpyKind
+MT = cudaMemoryType
+
+
+def address(value: Any, what: str) -> int:
+    """A pointer argument given as an int, a handle, ctypes.c_void_p or None (0)."""
+    import ctypes
+
+    if value is None:
+        return 0
+    if isinstance(value, ctypes.c_void_p):
+        return int(value.value or 0)
+    return int_arg(value, what)
+
+
+def _device():
+    return RUNTIME.context().device
+
+
+def allocation_of(addr: int) -> tuple[int, int, bool] | None:
+    return _device().allocation(addr)
+
+
+def device_range(addr: int, n: int, what: str) -> int:
+    found = allocation_of(addr)
+    if found is None:
+        raise RtError(E.cudaErrorInvalidValue, f"{what}: 0x{addr:x} is not device memory (not in a live allocation)")
+    base, size, _host = found
+    if addr + n > base + size:
+        raise RtError(E.cudaErrorInvalidValue,
+                      f"{what}: 0x{addr:x}+{n} runs past the end of its allocation (0x{base:x}, {size} bytes)")
+    return addr
+
+
+def memcpy_kind(kind: Any) -> cudaMemcpyKind:
+    try:
+        return K(int(kind))
+    except (ValueError, TypeError):
+        raise RtError(E.cudaErrorInvalidMemcpyDirection, f"{kind!r} is not a cudaMemcpyKind") from None
+
+
+def check_direction(dst: Any, src: Any, n: int, kind: cudaMemcpyKind) -> None:
+    """The sides a kind names as device memory must be device memory (CUDA leaves this undefined)."""
+    if kind in (K.cudaMemcpyHostToDevice, K.cudaMemcpyDeviceToDevice):
+        if not isinstance(dst, int) or allocation_of(dst) is None:
+            raise RtError(E.cudaErrorInvalidValue, f"dst is not device memory but kind is {kind.name}")
+        device_range(dst, n, "dst")
+    if kind in (K.cudaMemcpyDeviceToHost, K.cudaMemcpyDeviceToDevice):
+        if not isinstance(src, int) or allocation_of(src) is None:
+            raise RtError(E.cudaErrorInvalidValue, f"src is not device memory but kind is {kind.name}")
+        device_range(src, n, "src")
+
+
+def _norm(obj: Any) -> Any:
+    """Handles and c_void_p become ints; buffers stay buffers."""
+    import ctypes
+
+    from cumetal.driver.handles import _Handle
+
+    if obj is None:
+        return 0
+    if isinstance(obj, ctypes.c_void_p):
+        return int(obj.value or 0)
+    if isinstance(obj, _Handle) or (isinstance(obj, int) and not isinstance(obj, bool)):
+        return int(obj)
+    try:
+        import numpy as np
+
+        if isinstance(obj, np.integer):
+            return int(obj)
+    except ImportError:  # pragma: no cover
+        pass
+    return obj
+
+
+def copy(dst: Any, src: Any, count: Any, kind: Any, stream: Any, *, sync: bool) -> None:
+    n = int_arg(count, "count")
+    k = memcpy_kind(kind)
+    d, s = _norm(dst), _norm(src)
+    if n == 0:
+        return
+    check_direction(d, s, n, k)
+    h = RUNTIME.stream_handle(stream)
+    if sync and h == 0:
+        raw(dmem.cuMemcpy)(d, s, n)
+        return
+    raw(dmem.cuMemcpyAsync)(d, s, n, h)
+    if sync:
+        raw(dstreams.cuStreamSynchronize)(h)
+
+
+# ---------------------------------------------------------------- allocation
+@rt_api(1)
+def cudaMalloc(size: Any) -> tuple:  # noqa: N802
+    n = int_arg(size, "size")
+    if n == 0:
+        return (0,)
+    (p,) = raw(dmem.cuMemAlloc)(n)
+    return (int(p),)
+
+
+@rt_api(0, sync=True)
+def cudaFree(devPtr: Any) -> tuple:  # noqa: N802, N803
+    """Frees after the device's earlier work (cudaFree synchronises, as on CUDA)."""
+    addr = address(devPtr, "devPtr")
+    if addr == 0:
+        return ()
+    found = allocation_of(addr)
+    if found is None or found[0] != addr or found[2]:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocManaged "
+                      "(or is already freed)")
+    raw(dmem.cuMemFree)(addr)
+    RUNTIME.managed.discard(addr)
+    return ()
+
+
+@rt_api(1)
+def cudaMallocManaged(size: Any, flags: Any = cudaMemAttachGlobal) -> tuple:  # noqa: N802
+    n = int_arg(size, "size")
+    f = int_arg(flags, "flags")
+    if f not in (cudaMemAttachGlobal, cudaMemAttachHost):
+        raise RtError(E.cudaErrorInvalidValue, "flags must be cudaMemAttachGlobal or cudaMemAttachHost")
+    if n == 0:
+        raise RtError(E.cudaErrorInvalidValue, "size must not be 0")
+    (p,) = raw(dmem.cuMemAllocManaged)(n, 1)
+    RUNTIME.managed.add(int(p))
+    return (int(p),)
+
+
+@rt_api(1)
+def cudaMallocHost(size: Any) -> tuple:  # noqa: N802
+    n = int_arg(size, "size")
+    if n == 0:
+        return (0,)
+    (p,) = raw(dmem.cuMemAllocHost)(n)
+    RUNTIME.host_alloc_flags[int(p)] = 0
+    return (int(p),)
+
+
+_HOST_ALLOC_FLAGS = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined
+
+
+@rt_api(1)
+def cudaHostAlloc(size: Any, flags: Any) -> tuple:  # noqa: N802
+    n = int_arg(size, "size")
+    f = int_arg(flags, "flags", hi=2**32)
+    if f & ~_HOST_ALLOC_FLAGS:
+        raise RtError(E.cudaErrorInvalidValue, f"unknown cudaHostAlloc flags 0x{f:x}")
+    if n == 0:
+        return (0,)
+    (p,) = raw(dmem.cuMemHostAlloc)(n, f)
+    RUNTIME.host_alloc_flags[int(p)] = f
+    return (int(p),)
+
+
+@rt_api(0, sync=True)
+def cudaFreeHost(ptr: Any) -> tuple:  # noqa: N802
+    addr = address(ptr, "ptr")
+    if addr == 0:
+        return ()
+    if addr not in RUNTIME.host_alloc_flags:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMallocHost/cudaHostAlloc")
+    raw(dmem.cuMemFreeHost)(addr)
+    del RUNTIME.host_alloc_flags[addr]
+    return ()
+
+
+_REGISTER_FLAGS = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory | cudaHostRegisterReadOnly
+
+
+@rt_api(0)
+def cudaHostRegister(ptr: Any, size: Any, flags: Any) -> tuple:  # noqa: N802
+    """Page-lock existing host memory: kernels may use it directly (the same address)."""
+    ref = host_ref(ptr, "ptr", nbytes=0, writable=False)
+    addr = ref.address
+    n = int_arg(size, "size")
+    f = int_arg(flags, "flags", hi=2**32)
+    if f & ~_REGISTER_FLAGS:
+        raise RtError(E.cudaErrorInvalidValue, f"unknown cudaHostRegister flags 0x{f:x}")
+    if f & cudaHostRegisterIoMemory:
+        raise RtError(E.cudaErrorNotSupported, "cudaHostRegisterIoMemory: there is no I/O memory to map")
+    if addr == 0 or n == 0:
+        raise RtError(E.cudaErrorInvalidValue, "ptr and size must be non-zero")
+    if ref.nbytes is not None and ref.nbytes < n:
+        raise RtError(E.cudaErrorInvalidValue, f"the buffer holds {ref.nbytes} bytes, not {n}")
+    dev = _device()
+    if allocation_of(addr) is not None or allocation_of(addr + n - 1) is not None:
+        raise RtError(E.cudaErrorHostMemoryAlreadyRegistered, f"0x{addr:x}+{n} is already page-locked or device memory")
+    register = getattr(dev, "register_host", None)
+    if register is None:
+        raise RtError(E.cudaErrorNotSupported, "this device cannot map host memory")
+    try:
+        register(addr, n)
+    except ValueError as e:
+        raise RtError(E.cudaErrorHostMemoryAlreadyRegistered, str(e)) from None
+    RUNTIME.host_registered[addr] = (n, f, ref.owner)  # type: ignore[assignment]
+    return ()
+
+
+@rt_api(0, sync=True)
+def cudaHostUnregister(ptr: Any) -> tuple:  # noqa: N802
+    addr = host_ref(ptr, "ptr", nbytes=0, writable=False).address
+    if addr not in RUNTIME.host_registered:
+        raise RtError(E.cudaErrorHostMemoryNotRegistered, f"0x{addr:x} was not registered with cudaHostRegister")
+    _device().unregister_host(addr)
+    del RUNTIME.host_registered[addr]
+    return ()
+
+
+def _pinned(addr: int) -> tuple[int, int] | None:
+    """``(base, flags)`` of the page-locked block (cudaHostAlloc or cudaHostRegister) holding ``addr``."""
+    found = allocation_of(addr)
+    if found is None or not found[2]:
+        return None
+    base = found[0]
+    if base in RUNTIME.host_alloc_flags:
+        return base, RUNTIME.host_alloc_flags[base] | cudaHostAllocMapped
+    if base in RUNTIME.host_registered:
+        return base, RUNTIME.host_registered[base][1] | cudaHostRegisterMapped
+    return base, cudaHostAllocMapped
+
+
+@rt_api(1)
+def cudaHostGetDevicePointer(pHost: Any, flags: Any) -> tuple:  # noqa: N802, N803
+    addr = host_ref(pHost, "pHost", nbytes=0, writable=False).address
+    if int_arg(flags, "flags") != 0:
+        raise RtError(E.cudaErrorInvalidValue, "flags must be 0")
+    if _pinned(addr) is None:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} is not page-locked host memory")
+    return (addr,)  # unified memory: the device sees the same address
+
+
+@rt_api(1)
+def cudaHostGetFlags(pHost: Any) -> tuple:  # noqa: N802, N803
+    addr = host_ref(pHost, "pHost", nbytes=0, writable=False).address
+    pinned = _pinned(addr)
+    if pinned is None:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} is not page-locked host memory")
+    return (pinned[1],)
+
+
+@rt_api(2)
+def cudaMemGetInfo() -> tuple:  # noqa: N802
+    free, total = raw(dmem.cuMemGetInfo)()
+    return (int(free), int(total))
+
+
+@rt_api(1)
+def cudaPointerGetAttributes(ptr: Any) -> tuple:  # noqa: N802
+    addr = host_ref(ptr, "ptr", nbytes=0, writable=False).address
+    attrs = cudaPointerAttributes()
+    found = allocation_of(addr) if addr else None
+    if found is None:
+        attrs.type = MT.cudaMemoryTypeUnregistered
+        attrs.device = cudaInvalidDeviceId
+        attrs.devicePointer = None
+        attrs.hostPointer = addr or None
+        return (attrs,)
+    base, _size, host = found
+    attrs.device = 0
+    if host:
+        attrs.type = MT.cudaMemoryTypeHost
+        attrs.devicePointer = addr
+        attrs.hostPointer = addr
+    elif base in RUNTIME.managed:
+        attrs.type = MT.cudaMemoryTypeManaged
+        attrs.devicePointer = addr
+        attrs.hostPointer = addr
+    else:
+        attrs.type = MT.cudaMemoryTypeDevice
+        attrs.devicePointer = addr
+        attrs.hostPointer = None  # as CUDA reports device memory (the host could read it here)
+    return (attrs,)
+
+
+# ---------------------------------------------------------------- copies and fills
+@rt_api(0, sync=True)
+def cudaMemcpy(dst: Any, src: Any, count: Any, kind: Any) -> tuple:  # noqa: N802
+    copy(dst, src, count, kind, 0, sync=True)
+    return ()
+
+
+@rt_api(0)
+def cudaMemcpyAsync(dst: Any, src: Any, count: Any, kind: Any, stream: Any = 0) -> tuple:  # noqa: N802
+    copy(dst, src, count, kind, stream, sync=False)
+    return ()
+
+
+def _peer(dstDevice: Any, srcDevice: Any) -> None:  # noqa: N803
+    from cumetal.runtime.device import device_ordinal
+
+    device_ordinal(dstDevice)
+    device_ordinal(srcDevice)
+
+
+@rt_api(0, sync=True)
+def cudaMemcpyPeer(dst: Any, dstDevice: Any, src: Any, srcDevice: Any, count: Any) -> tuple:  # noqa: N802, N803
+    """One device: only device 0 to device 0 exists (a device-to-device copy); others are invalid."""
+    _peer(dstDevice, srcDevice)
+    copy(dst, src, count, K.cudaMemcpyDeviceToDevice, 0, sync=True)
+    return ()
+
+
+@rt_api(0)
+def cudaMemcpyPeerAsync(dst: Any, dstDevice: Any, src: Any, srcDevice: Any, count: Any, stream: Any = 0) -> tuple:  # noqa: N802, N803
+    _peer(dstDevice, srcDevice)
+    copy(dst, src, count, K.cudaMemcpyDeviceToDevice, stream, sync=False)
+    return ()
+
+
+def fill(devPtr: Any, value: Any, count: Any, stream: Any, *, sync: bool) -> None:  # noqa: N803
+    addr = address(devPtr, "devPtr")
+    n = int_arg(count, "count")
+    v = int_arg(value, "value", lo=-(2**63), hi=2**64) & 0xFF  # CUDA writes (unsigned char)value
+    if n == 0:
+        return
+    device_range(addr, n, "devPtr")
+    h = RUNTIME.stream_handle(stream)
+    if sync and h == 0:
+        raw(dmem.cuMemsetD8)(addr, v, n)
+        return
+    raw(dmem.cuMemsetD8Async)(addr, v, n, h)
+    if sync:
+        raw(dstreams.cuStreamSynchronize)(h)
+
+
+@rt_api(0, sync=True)
+def cudaMemset(devPtr: Any, value: Any, count: Any) -> tuple:  # noqa: N802, N803
+    fill(devPtr, value, count, 0, sync=True)
+    return ()
+
+
+@rt_api(0)
+def cudaMemsetAsync(devPtr: Any, value: Any, count: Any, stream: Any = 0) -> tuple:  # noqa: N802, N803
+    fill(devPtr, value, count, stream, sync=False)
+    return ()
+
+
+# ---------------------------------------------------------------- unified-memory hints (no-ops on UMA)
+def _location_device(location: Any) -> int:
+    if isinstance(location, cudaMemLocation):
+        return int(location.id) if int(location.type) == 1 else -1  # cudaMemLocationTypeDevice
+    return int_arg(location, "location", lo=-(2**31), hi=2**31)
+
+
+def _managed_range(devPtr: Any, count: Any) -> None:  # noqa: N803
+    addr = address(devPtr, "devPtr")
+    n = int_arg(count, "count")
+    if n:
+        device_range(addr, n, "devPtr")
+
+
+@rt_api(0)
+def cudaMemPrefetchAsync(devPtr: Any, count: Any, location: Any, flags: Any = 0, stream: Any = 0) -> tuple:  # noqa: N802, N803
+    """Checked, then nothing to do: host and device share the memory."""
+    _managed_range(devPtr, count)
+    dev = _location_device(location)
+    if dev not in (0, -1):
+        raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
+    int_arg(flags, "flags")
+    RUNTIME.stream_handle(stream)
+    return ()
+
+
+@rt_api(0)
+def cudaMemAdvise(devPtr: Any, count: Any, advice: Any, location: Any) -> tuple:  # noqa: N802, N803
+    _managed_range(devPtr, count)
+    try:
+        cudaMemoryAdvise(int(advice))
+    except (ValueError, TypeError):
+        raise RtError(E.cudaErrorInvalidValue, f"{advice!r} is not a cudaMemoryAdvise") from None
+    dev = _location_device(location)
+    if dev not in (0, -1):
+        raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
+    return ()
+
+
+@rt_api(1)
+def cudaMallocAsync(size: Any, hStream: Any) -> tuple:  # noqa: N802, N803
+    """Allocates at once (the memory is usable by the stream's later work, as CUDA promises)."""
+    RUNTIME.stream_handle(hStream)
+    n = int_arg(size, "size")
+    if n == 0:
+        return (0,)
+    (p,) = raw(dmem.cuMemAlloc)(n)
+    return (int(p),)
+
+
+@rt_api(0, sync=True)
+def cudaFreeAsync(devPtr: Any, hStream: Any) -> tuple:  # noqa: N802, N803
+    """Waits for the stream's work, then frees (CUDA would return at once)."""
+    h = RUNTIME.stream_handle(hStream)
+    addr = address(devPtr, "devPtr")
+    if addr == 0:
+        return ()
+    found = allocation_of(addr)
+    if found is None or found[0] != addr or found[2]:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocAsync")
+    raw(dstreams.cuStreamSynchronize)(h)
+    raw(dmem.cuMemFree)(addr)
+    return ()
