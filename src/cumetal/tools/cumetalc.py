@@ -25,17 +25,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from cumetal import __version__
-from cumetal.ptx import ast as A
-from cumetal.ptx import parse
-from cumetal.ptx.parser import ParseResult
-from cumetal.ptx.printer import instruction_text
-from cumetal.ptx.table import TABLE
 from cumetal.tools.cumetalc_args import Settings, UsageError, parse_args
 from cumetal.tools.cumetalc_cuda import FROM_CU as _FROM_CU
 from cumetal.tools.cumetalc_cuda import InputError as _InputError
+
+if TYPE_CHECKING:  # the PTX reader is imported where it is used: `cumetalc x.cu -ptx` never needs it
+    from cumetal.ptx import ast as A
+    from cumetal.ptx.parser import ParseResult
 
 PROG = "cumetalc"
 
@@ -88,6 +87,8 @@ def _mode_parse_only(job: Job) -> int:
 
 def _mode_coverage(job: Job) -> int:
     from cumetal.passes.support import opcode_support  # the lowering layer owns the answer
+    from cumetal.ptx import ast as A
+    from cumetal.ptx.printer import instruction_text
 
     counts: Counter[str] = Counter()
     first: dict[str, A.Instruction | A.UnknownInstruction] = {}
@@ -243,6 +244,8 @@ def _select_mode(args: Settings) -> str:
 
 def iter_instructions(module: A.Module):
     """Every Instruction / UnknownInstruction of the module's function bodies, in order."""
+    from cumetal.ptx import ast as A
+
     for fn in module.functions:
         if fn.body is None:
             continue
@@ -339,6 +342,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
 
 
 def _version(out: TextIO) -> int:
+    from cumetal.ptx.table import TABLE
+
     out.write(f"{PROG} (CuMetal) {__version__}; PTX ISA up to 9.x, {len(TABLE)} instruction roots\n")
     try:
         from cumetal.cudacxx.toolchain import find_clang
@@ -361,6 +366,8 @@ def _run(s: Settings, out: TextIO, err: TextIO) -> int:
     if s.ptx:
         return cu.write_ptx(s, out, err)
     # every input as PTX text, then a PTX mode
+    from cumetal.ptx import parse
+
     ptx_inputs, failed = cu.inputs_as_ptx(s, err)
     results: list[tuple[str, ParseResult, bytes]] = []
     for name, data in ptx_inputs:
