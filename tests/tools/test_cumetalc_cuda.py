@@ -218,3 +218,22 @@ def test_console_script_runs_as_a_module(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "cumetal.tools.cumetalc", str(SAXPY), *FLAGS, "-ptx", "-o", "-"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and ".entry saxpy(" in proc.stdout, proc.stderr
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+def test_special_file_output_is_written_into_not_replaced(tmp_path):
+    """-o /dev/null (or a FIFO) must not be replaced by a regular file by the atomic rename."""
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    code, _, err = run(str(SAXPY), *FLAGS, "-ptx", "-o", str(fifo))
+    reader.join(timeout=60)
+    assert code == 0, err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert b".entry saxpy(" in got[0]

@@ -208,6 +208,15 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
         return CompileResult(ptx=out.read_text(), log=log, dependencies=deps)
 
 
+def describe_command(options: CudaOptions, filename: str, *, bitcode: bool = False) -> list[str]:
+    """The clang command a compile of ``filename`` runs (temporary paths shown as ``$TMP``), for
+    ``cumetalc -v``."""
+    tmp = Path("$TMP")
+    return clang_command(_with_quote_dir(options, Path(filename).parent), tmp / "input.cu",
+                         tmp / ("out.bc" if bitcode else "out.ptx"), bitcode=bitcode, header_root=None,
+                         depfile=tmp / "out.d")
+
+
 def _with_quote_dir(options: CudaOptions, d: Path) -> CudaOptions:
     import dataclasses
 

@@ -263,7 +263,8 @@ def iter_instructions(module: A.Module):
 
 def publish(target: str | None, data: str | bytes, out: TextIO) -> None:
     """Write ``data`` to ``target`` atomically (temp file in the same directory, then rename), or to
-    ``out`` when ``target`` is None or '-'."""
+    ``out`` when ``target`` is None or '-'. A target that exists and is not a regular file (a
+    device such as /dev/null, a FIFO) is written into directly."""
     if target is None or target == "-":
         if isinstance(data, bytes):
             buf = getattr(out, "buffer", None)
@@ -276,6 +277,10 @@ def publish(target: str | None, data: str | bytes, out: TextIO) -> None:
             out.write(data)
         return
     dest = Path(target)
+    if dest.exists() and not dest.is_file():  # /dev/null, a FIFO, /dev/stdout: write into it, never replace it
+        with open(dest, "wb") as f:
+            f.write(data if isinstance(data, bytes) else data.encode())
+        return
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent if str(dest.parent) else ".")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -33,8 +33,15 @@ def read_source(name: str) -> str:
         raise InputError(f"{PROG}: error: cannot read '{name}': {e.strerror or e}") from None
 
 
-def _compile_cu(name: str, options: CudaOptions, err: TextIO, *, bitcode: bool = False) -> CompileResult:
+def _compile_cu(name: str, options: CudaOptions, err: TextIO, *, bitcode: bool = False,
+                verbose: bool = False) -> CompileResult:
     src = read_source(name)
+    if verbose:  # nvcc -v style: the command each step runs
+        import shlex
+
+        from cumetal.cudacxx.compile import describe_command
+
+        err.write(f"#$ {shlex.join(describe_command(options, name, bitcode=bitcode))}\n")
     try:
         res = (compile_to_bitcode if bitcode else compile_to_ptx)(src, name, options)
     except CudaCompileError as e:
@@ -121,7 +128,7 @@ def _linked_ptx(s: Settings, names: list[str], err: TextIO) -> str:
 
     modules = []
     for name in names:
-        res = _compile_cu(name, s.options, err, bitcode=True)
+        res = _compile_cu(name, s.options, err, bitcode=True, verbose=s.verbose)
         if s.dep_file:
             write_deps(s, name, None, res.dependencies)
         modules.append((name, res.bitcode))
@@ -147,7 +154,7 @@ def inputs_as_ptx(s: Settings, err: TextIO) -> tuple[list[tuple[str, bytes]], bo
             if lang == "ptx":
                 out.append((name, _read(name)))
             elif lang == "cu" and not (s.options.rdc and len(cu) > 1):
-                res = _compile_cu(name, s.options, err)
+                res = _compile_cu(name, s.options, err, verbose=s.verbose)
                 if s.dep_file:
                     write_deps(s, name, s.output, res.dependencies)
                 out.append((name + FROM_CU, res.ptx.encode()))
@@ -194,7 +201,7 @@ def write_ptx(s: Settings, out: TextIO, err: TextIO) -> int:
         target = s.output or Path(name).stem + ".ptx"
         try:
             if lang == "cu":
-                res = _compile_cu(name, s.options, err)
+                res = _compile_cu(name, s.options, err, verbose=s.verbose)
                 ptx = res.ptx
                 if s.dep_file:
                     write_deps(s, name, target if target != "-" else None, res.dependencies)
@@ -226,7 +233,7 @@ def preprocess_or_deps(s: Settings, out: TextIO, err: TextIO) -> int:
                     raise InputError(e.log.rstrip() or str(e)) from None
                 publish(s.output, res.ptx, out)
             else:
-                res = _compile_cu(name, s.options, err)
+                res = _compile_cu(name, s.options, err, verbose=s.verbose)
                 dest = s.dep_file_name or s.output
                 if dest and dest != "-":
                     s2 = Settings(**{**s.__dict__, "dep_file_name": dest})
