@@ -218,3 +218,53 @@ def test_option_parsing():
                             "-g", "-generate-line-info", "-jump-table-density=50"])
     assert (o.arch, o.opt_level, o.ftz, o.prec_sqrt, o.prec_div, o.fma, o.debug, o.lineinfo) == \
         ("sm_86", 0, True, False, False, False, True, True)
+
+
+CLANG_KERNEL = r"""
+__global__ void k(float *x, int n) {
+  __shared__ float s[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? x[i] : 0.f;
+  __syncthreads();
+  float v = s[threadIdx.x ^ 1];
+  v += __shfl_down_sync(0xffffffffu, v, 1);
+  if (i < n) x[i] = v + sinf(x[i]);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def clang_bitcode() -> bytes:
+    from cumetal.cudacxx.compile import compile_to_bitcode
+    from cumetal.cudacxx.options import CudaOptions
+
+    return compile_to_bitcode(CLANG_KERNEL, "k.cu", CudaOptions(arch="sm_80", debug=True)).bitcode
+
+
+@pytest.mark.parametrize("form", ["bitcode", "text"])
+def test_clang_made_nvvm_ir_runs(device, clang_bitcode, form):
+    import llvmlite.binding as llvm
+
+    module = clang_bitcode if form == "bitcode" else str(llvm.parse_bitcode(clang_bitcode))
+    ptx = compile_nvvm_to_ptx([module], ["-arch=compute_80"])
+    fn = device.function(ptx, "_Z1kPfi")
+    n = 64
+    x = (np.arange(n, dtype=np.float32) - 30) / 5
+    dx = device.to_device(x)
+    device.run(fn, 1, 64, [(dx, None), (n, ctypes.c_int)])
+    partner = x[np.arange(n) ^ 1]
+    lane = np.arange(n)
+    # shfl.down by 1: the last lane of each warp reads its own value
+    shifted = np.where(lane % 32 < 31, partner[np.minimum(lane + 1, n - 1)], partner)
+    expect = (partner + shifted).astype(np.float64) + np.sin(x.astype(np.float64))
+    got = device.from_device(dx, x).astype(np.float64)
+    assert np.all(np.abs(got - expect) <= 4 * np.spacing(np.abs(expect).astype(np.float32)) + 1e-7)
+
+
+def test_debug_info_follows_g_and_line_info_options(clang_bitcode):
+    plain = compile_nvvm_to_ptx([clang_bitcode])
+    lines = compile_nvvm_to_ptx([clang_bitcode], ["-generate-line-info"])
+    full = compile_nvvm_to_ptx([clang_bitcode], ["-g"])
+    assert "\t.loc\t" not in plain and ".file" not in plain  # libNVVM ignores debug info without -g
+    assert "\t.loc\t" in lines and "\t.loc\t" in full
+    assert ".debug_info" in full

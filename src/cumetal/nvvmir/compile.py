@@ -153,6 +153,8 @@ def _libdevice(ftz: bool) -> tuple[str | None, str]:
 
 def _prepare_text(text: str, opts: NvvmOptions) -> str:
     text = ir_text.set_contraction(text, opts.fma)
+    text = ir_text.set_debug_emission(
+        text, "FullDebug" if opts.debug else "LineTablesOnly" if opts.lineinfo else "NoDebug")
     attrs = dict(ir_text.CODEGEN_ATTRIBUTES)
     if opts.ftz:
         attrs |= ir_text.FTZ_ATTRIBUTES

@@ -145,3 +145,16 @@ def nvvmir_versions(text: str) -> list[tuple[int, ...]]:
         if node:
             versions.append(tuple(int(v) for v in re.findall(r"i32 (\d+)", node.group(1))))
     return versions
+
+
+_EMISSION = re.compile(r"(!DICompileUnit\([^\n]*?emissionKind: )(\w+)")
+_EMISSION_KIND = re.compile(r"(!DICompileUnit\()(?![^\n]*emissionKind)")
+
+
+def set_debug_emission(text: str, kind: str) -> str:
+    """Set every compile unit's ``emissionKind`` (``FullDebug`` for -g, ``LineTablesOnly`` for
+    -generate-line-info, ``NoDebug`` otherwise: libNVVM ignores debug metadata without them)."""
+    if "!DICompileUnit(" not in text:
+        return text
+    text = _EMISSION.sub(lambda m: m.group(1) + kind, text)
+    return _EMISSION_KIND.sub(lambda m: f"{m.group(1)}emissionKind: {kind}, ", text)
