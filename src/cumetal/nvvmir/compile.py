@@ -126,29 +126,35 @@ def _check_nvvm(mod: NvvmModule, module, text: str) -> None:  # noqa: ANN001
         raise NvvmError("invalid_ir", f"{mod.name}: error: the module is not valid LLVM IR:\n{detail}") from None
 
 
-@lru_cache(maxsize=4)
-def _libdevice_text(path: str, mtime: float) -> str:
+@lru_cache(maxsize=8)
+def _libdevice_variant(path: str, mtime: float, ftz: bool) -> bytes:
+    """CuMetal's libdevice made linkable here (no per-function target attributes, no jump tables,
+    the -ftz variant), kept as bitcode: reading bitcode is much faster than reading text."""
     with _Session() as session:
-        module = session.keep(_llvm().parse_bitcode(Path(path).read_bytes(), context=session.ctx))
-        return ir_text.strip_target_attributes(str(module))
+        llvm = _llvm()
+        module = session.keep(llvm.parse_bitcode(Path(path).read_bytes(), context=session.ctx))
+        text = ir_text.strip_target_attributes(str(module))
+        attrs = dict(ir_text.CODEGEN_ATTRIBUTES)
+        if ftz:
+            attrs |= ir_text.FTZ_ATTRIBUTES
+            text = ir_text.add_module_flag(text, "nvvm-reflect-ftz", 1)
+        prepared = session.keep(llvm.parse_assembly(ir_text.set_function_attributes(text, attrs),
+                                                    context=session.ctx))
+        return prepared.as_bitcode()
 
 
-def _libdevice(ftz: bool) -> tuple[str | None, str]:
-    """(text of CuMetal's libdevice prepared for these options, or None; why it is missing)."""
+def _libdevice(ftz: bool) -> tuple[bytes | None, str]:
+    """(bitcode of CuMetal's libdevice prepared for these options, or None; why it is missing)."""
     try:
         from cumetal import libdevice  # noqa: PLC0415
 
         path = Path(libdevice.bitcode_path())
     except Exception as e:  # noqa: BLE001 - the math library is optional here; say why it is missing
-        return None, f"CuMetal's libdevice is not available ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        first = str(e).splitlines()[0] if str(e) else ""
+        return None, f"CuMetal's libdevice is not available ({type(e).__name__}: {first})"
     if not path.is_file():
         return None, f"CuMetal's libdevice bitcode {path} does not exist"
-    text = _libdevice_text(str(path), path.stat().st_mtime)
-    attrs = dict(ir_text.CODEGEN_ATTRIBUTES)
-    if ftz:
-        attrs |= ir_text.FTZ_ATTRIBUTES
-        text = ir_text.add_module_flag(text, "nvvm-reflect-ftz", 1)
-    return ir_text.set_function_attributes(text, attrs), ""
+    return _libdevice_variant(str(path), path.stat().st_mtime, ftz), ""
 
 
 def _prepare_text(text: str, opts: NvvmOptions) -> str:
@@ -178,6 +184,13 @@ def _set_codegen_options(llvm, opts: NvvmOptions) -> None:  # noqa: ANN001
 
 def _drop_unused_declarations(llvm, module, tm) -> None:  # noqa: ANN001
     mpm = llvm.create_new_module_pass_manager()
+    mpm.add_strip_dead_prototype_pass()
+    mpm.run(module, llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0)))
+
+
+def _drop_unused_definitions(llvm, module, tm) -> None:  # noqa: ANN001
+    mpm = llvm.create_new_module_pass_manager()
+    mpm.add_global_dead_code_eliminate_pass()
     mpm.add_strip_dead_prototype_pass()
     mpm.run(module, llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0)))
 
@@ -272,9 +285,9 @@ def _compile_locked(llvm, session: _Session, modules: list[NvvmModule], opts: Nv
     _drop_unused_declarations(llvm, main, tm)
     wanted = sorted({f.name for f in main.functions if f.is_declaration and f.name.startswith("__nv_")})
     if wanted:
-        lib_text, why = _libdevice(opts.ftz)
-        if lib_text is not None:
-            lib = session.keep(llvm.parse_assembly(lib_text, context=ctx))
+        lib_bitcode, why = _libdevice(opts.ftz)
+        if lib_bitcode is not None:
+            lib = session.keep(llvm.parse_bitcode(lib_bitcode, context=ctx))
             lib.triple = NVPTX_TRIPLE
             lib.data_layout = layout
             discardable |= {f.name for f in lib.functions if not f.is_declaration}
@@ -289,7 +302,8 @@ def _compile_locked(llvm, session: _Session, modules: list[NvvmModule], opts: Nv
         if fn.name in discardable and not fn.is_declaration:
             fn.linkage = llvm.Linkage.internal
 
-    # 4. optimise and emit
+    # 4. optimise and emit (unused libdevice/lazy definitions dropped first: no time spent on them)
+    _drop_unused_definitions(llvm, main, tm)
     _optimise(llvm, main, tm, opts.opt_level)
     try:
         main.verify()
