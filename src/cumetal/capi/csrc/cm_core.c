@@ -1,0 +1,190 @@
+/* libcumetal core: start (or join) the Python interpreter and call into cumetal.capi.bridge.
+ *
+ * Interpreter: if the process has none (a C/C++ program), one is created on the first CUDA call
+ * with an isolated configuration (no PYTHON* environment variables, no signal handlers, C stdio
+ * untouched) whose program name is the Python that built this library, so sys.prefix, a venv's
+ * site-packages and editable installs resolve exactly as for that Python, from any shell. The
+ * sys.path entries of the building Python are appended too (cm_buildinfo.h), and
+ * $CUMETAL_PYTHONPATH is prepended when set. If the process already runs Python (the library was
+ * loaded with ctypes), that interpreter is used.
+ *
+ * Threads: a C thread that has no Python thread state gets one on its first call and keeps it for
+ * its lifetime, so Python's per-thread state (the CUDA per-thread last error, the per-thread
+ * default stream) survives between calls. The GIL is held only while Python runs. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cm_buildinfo.h"
+#include "cm_core.h"
+
+static pthread_once_t cm_once = PTHREAD_ONCE_INIT;
+static PyObject *cm_bridge;      /* cumetal.capi.bridge, owned for the life of the process */
+static int cm_init_failed;
+static __thread int cm_thread_kept; /* this C thread owns a Python thread state created by us */
+
+static void cm_fail(const char *what) {
+    fprintf(stderr,
+            "libcumetal: %s.\n"
+            "libcumetal: this library was built for the Python at %s; CuMetal must be importable\n"
+            "libcumetal: there (pip install cumetal), or name its location in $CUMETAL_PYTHONPATH.\n",
+            what, CM_PY_EXECUTABLE);
+    fflush(stderr);
+    cm_init_failed = 1;
+}
+
+static void cm_path_add(PyObject *sys_path, const char *entry, int front) {
+    PyObject *s = PyUnicode_DecodeFSDefault(entry);
+    if (s == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    int present = PySequence_Contains(sys_path, s);
+    if (present == 0) {
+        if (front)
+            PyList_Insert(sys_path, 0, s);
+        else
+            PyList_Append(sys_path, s);
+    }
+    PyErr_Clear();
+    Py_DECREF(s);
+}
+
+/* Split a PATH-like list (':' separated) and add each entry. */
+static void cm_path_add_list(PyObject *sys_path, const char *list, int front) {
+    if (list == NULL || *list == '\0')
+        return;
+    char *copy = strdup(list);
+    if (copy == NULL)
+        return;
+    char *save = NULL;
+    /* front: insert in reverse so the first entry ends up first */
+    char *items[256];
+    int n = 0;
+    for (char *tok = strtok_r(copy, ":", &save); tok && n < 256; tok = strtok_r(NULL, ":", &save))
+        items[n++] = tok;
+    if (front)
+        for (int i = n - 1; i >= 0; i--)
+            cm_path_add(sys_path, items[i], 1);
+    else
+        for (int i = 0; i < n; i++)
+            cm_path_add(sys_path, items[i], 0);
+    free(copy);
+}
+
+static void cm_at_exit(void);
+
+static void cm_init(void) {
+    int created = 0;
+    PyGILState_STATE gil = PyGILState_UNLOCKED;
+    if (!Py_IsInitialized()) {
+        PyConfig config;
+        PyConfig_InitIsolatedConfig(&config);
+        config.install_signal_handlers = 0;
+        config.parse_argv = 0;
+        config.site_import = 1;
+        PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, CM_PY_EXECUTABLE);
+        if (!PyStatus_Exception(st))
+            st = Py_InitializeFromConfig(&config);
+        PyConfig_Clear(&config);
+        if (PyStatus_Exception(st)) {
+            fprintf(stderr, "libcumetal: cannot start Python: %s\n", st.err_msg ? st.err_msg : "unknown error");
+            cm_fail("the embedded Python interpreter did not start");
+            return;
+        }
+        created = 1;
+    } else {
+        gil = PyGILState_Ensure();
+    }
+    PyObject *sys_path = PySys_GetObject("path"); /* borrowed */
+    if (sys_path != NULL && PyList_Check(sys_path)) {
+        cm_path_add_list(sys_path, CM_PY_PATH, 0);
+        cm_path_add_list(sys_path, getenv("CUMETAL_PYTHONPATH"), 1);
+    }
+    cm_bridge = PyImport_ImportModule("cumetal.capi.bridge");
+    if (cm_bridge == NULL) {
+        PyErr_Print();
+        cm_fail("cannot import the Python side of CuMetal (cumetal.capi.bridge)");
+    }
+    if (created) {
+        cm_thread_kept = 1;
+        PyEval_SaveThread(); /* keep this thread's state; release the GIL */
+    } else {
+        PyGILState_Release(gil);
+    }
+    if (!cm_init_failed)
+        atexit(cm_at_exit);
+}
+
+static PyGILState_STATE cm_enter(void) {
+    if (!cm_thread_kept && PyGILState_GetThisThreadState() == NULL) {
+        /* a C thread new to Python: create its thread state and keep it (counter stays >= 1) */
+        PyGILState_Ensure();
+        cm_thread_kept = 1;
+        PyEval_SaveThread();
+    }
+    return PyGILState_Ensure();
+}
+
+static long long cm_result(PyObject *res, const char *name) {
+    if (res == NULL) {
+        fprintf(stderr, "libcumetal: internal error in %s:\n", name);
+        PyErr_Print();
+        return CM_ERR_UNKNOWN;
+    }
+    long long v = PyLong_AsLongLong(res);
+    if (v == -1 && PyErr_Occurred()) {
+        fprintf(stderr, "libcumetal: internal error in %s: the bridge returned a non-integer\n", name);
+        PyErr_Clear();
+        v = CM_ERR_UNKNOWN;
+    }
+    Py_DECREF(res);
+    return v;
+}
+
+long long cm_call(const char *name, const char *fmt, ...) {
+    pthread_once(&cm_once, cm_init);
+    if (cm_init_failed)
+        return CM_ERR_NOT_INITIALIZED;
+    fflush(stdout); /* keep the program's own output ahead of device printf written by Python */
+    PyGILState_STATE gil = cm_enter();
+    long long v = CM_ERR_UNKNOWN;
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *args = Py_VaBuildValue(fmt, ap);
+    va_end(ap);
+    if (args != NULL && !PyTuple_Check(args)) {
+        PyObject *t = PyTuple_Pack(1, args);
+        Py_DECREF(args);
+        args = t;
+    }
+    PyObject *fn = args ? PyObject_GetAttrString(cm_bridge, name) : NULL;
+    if (fn != NULL) {
+        v = cm_result(PyObject_Call(fn, args, NULL), name);
+        Py_DECREF(fn);
+    } else {
+        fprintf(stderr, "libcumetal: internal error: bridge function %s unavailable\n", name);
+        PyErr_Print();
+    }
+    Py_XDECREF(args);
+    PyGILState_Release(gil);
+    return v;
+}
+
+static void cm_at_exit(void) {
+    fflush(stdout);
+    fflush(stderr);
+    if (cm_init_failed || cm_bridge == NULL || !Py_IsInitialized())
+        return;
+    PyGILState_STATE gil = cm_enter();
+    PyObject *res = PyObject_CallMethod(cm_bridge, "at_exit", NULL);
+    if (res == NULL)
+        PyErr_Clear();
+    Py_XDECREF(res);
+    PyGILState_Release(gil);
+}

@@ -1,0 +1,229 @@
+"""Generate the C header parts shared with Python: ``python -m cumetal.capi.gen_headers``.
+
+The Python tables are the one source of truth: the Runtime API's enumerations, ``#define``
+constants and struct layouts (``cumetal.runtime.enums`` / ``cumetal.runtime.types``, whose ctypes
+layouts are CUDA 13's C ABI) and the Driver API's (``cumetal.driver.enums``). This module writes
+them as C into ``cudacxx/include/cumetal/host_runtime_types.h`` and ``host_driver_types.h``;
+``tests/programs/test_headers.py`` checks that the committed files equal a fresh generation.
+``--check`` exits 1 when a committed file is stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import enum
+import sys
+
+from cumetal.cudacxx import include_dir
+
+RUNTIME_HEADER = "cumetal/host_runtime_types.h"
+DRIVER_HEADER = "cumetal/host_driver_types.h"
+
+# Python enum class -> (C enum tag, typedef name or None). Most runtime enums are used in C++ by tag.
+_ENUM_TAGS = {
+    "cudaError_t": ("cudaError", "cudaError_t"),
+    "cudaDataType": ("cudaDataType_t", "cudaDataType"),
+    "libraryPropertyType": ("libraryPropertyType_t", "libraryPropertyType"),
+    "CUresult": ("cudaError_enum", "CUresult"),
+    "CUdevice_attribute": ("CUdevice_attribute_enum", "CUdevice_attribute"),
+    "CUfunction_attribute": ("CUfunction_attribute_enum", "CUfunction_attribute"),
+    "CUjit_option": ("CUjit_option_enum", "CUjit_option"),
+    "CUjitInputType": ("CUjitInputType_enum", "CUjitInputType"),
+    "CUctx_flags": ("CUctx_flags_enum", "CUctx_flags"),
+    "CUstream_flags": ("CUstream_flags_enum", "CUstream_flags"),
+    "CUevent_flags": ("CUevent_flags_enum", "CUevent_flags"),
+    "CUevent_record_flags": ("CUevent_record_flags_enum", "CUevent_record_flags"),
+    "CUevent_wait_flags": ("CUevent_wait_flags_enum", "CUevent_wait_flags"),
+    "CUmemorytype": ("CUmemorytype_enum", "CUmemorytype"),
+    "CUmemAttach_flags": ("CUmemAttach_flags_enum", "CUmemAttach_flags"),
+    "CUlimit": ("CUlimit_enum", "CUlimit"),
+    "CUfunc_cache": ("CUfunc_cache_enum", "CUfunc_cache"),
+    "CUsharedconfig": ("CUsharedconfig_enum", "CUsharedconfig"),
+}
+
+# Constants that are pointers in C (CUDA defines them as casts of small integers).
+_POINTER_CONSTANTS = {
+    "cudaStreamLegacy": "cudaStream_t",
+    "cudaStreamPerThread": "cudaStream_t",
+    "CU_STREAM_LEGACY": "CUstream",
+    "CU_STREAM_PER_THREAD": "CUstream",
+    "CU_LAUNCH_PARAM_END": "void *",
+    "CU_LAUNCH_PARAM_BUFFER_POINTER": "void *",
+    "CU_LAUNCH_PARAM_BUFFER_SIZE": "void *",
+}
+# Constants defined elsewhere in the C headers (or meaningless in C).
+_SKIP_CONSTANTS = {"CUDART_VERSION"}
+
+# Runtime structs: Python class name -> C struct tag. Emitted in dependency order.
+_STRUCTS = ("cudaUUID_t", "cudaExtent", "cudaPos", "cudaPitchedPtr", "cudaMemcpy3DParms", "cudaMemLocation",
+            "cudaPointerAttributes", "cudaFuncAttributes", "cudaDeviceProp")
+_STRUCT_TAG = {"cudaUUID_t": "CUuuid_st"}
+# Fields whose C type is a named pointer type rather than void *.
+_FIELD_TYPES = {("cudaMemcpy3DParms", "srcArray"): "cudaArray_t", ("cudaMemcpy3DParms", "dstArray"): "cudaArray_t"}
+
+_CTYPE_NAMES = {
+    ctypes.c_int: "int", ctypes.c_uint: "unsigned int", ctypes.c_size_t: "size_t", ctypes.c_void_p: "void *",
+    ctypes.c_char: "char", ctypes.c_long: "long", ctypes.c_longlong: "long long",
+    ctypes.c_ulonglong: "unsigned long long", ctypes.c_float: "float", ctypes.c_double: "double",
+}
+
+
+def _enum_c(cls: type[enum.IntEnum], seen: dict[str, str]) -> str:
+    """C for one enum. ``seen`` maps enumerator names already emitted to their enum's tag: C has one
+    namespace for enumerators, and cuda-python repeats some C typedefs as separate classes
+    (cudaStreamAttrID / cudaKernelNodeAttrID are typedefs of cudaLaunchAttributeID in C)."""
+    tag, typedef = _ENUM_TAGS.get(cls.__name__, (cls.__name__, None))
+    owners = {seen.get(n) for n in cls.__members__}
+    if cls.__members__ and len(owners) == 1 and None not in owners:
+        return f"typedef enum {owners.pop()} {cls.__name__};"
+    lines = [f"enum {tag} {{"]
+    for name, member in cls.__members__.items():
+        if name in seen:
+            continue
+        seen[name] = tag
+        lines.append(f"    {name} = {int(member)},")
+    if not cls.__members__:
+        lines.append(f"    {cls.__name__}__cumetal_empty = 0,")
+    lines.append("};")
+    if typedef:
+        lines.append(f"typedef enum {tag} {typedef};")
+    elif tag != cls.__name__:
+        lines.append(f"typedef enum {tag} {cls.__name__};")
+    return "\n".join(lines)
+
+
+def _constant_c(name: str, value: int) -> str:
+    if name in _POINTER_CONSTANTS:
+        return f"#define {name} (({_POINTER_CONSTANTS[name]}){value:#x})"
+    if value < 0:
+        return f"#define {name} ({value})"
+    suffix = "U" if value > 0x7FFFFFFF else ""
+    return f"#define {name} {value}{suffix}"
+
+
+def _field_c(owner: str, name: str, ctype: type, tags: dict[type, str], enums: dict[str, type]) -> str:
+    dims = ""
+    while isinstance(ctype, type) and issubclass(ctype, ctypes.Array):
+        dims += f"[{ctype._length_}]"
+        ctype = ctype._type_
+    if (owner, name) in _FIELD_TYPES:
+        tname = _FIELD_TYPES[(owner, name)]
+    elif name in enums:
+        tname = f"enum {_ENUM_TAGS.get(enums[name].__name__, (enums[name].__name__,))[0]}"
+    elif ctype in tags:
+        tname = f"struct {tags[ctype]}"
+    elif ctype in _CTYPE_NAMES:
+        tname = _CTYPE_NAMES[ctype]
+    else:
+        raise TypeError(f"{owner}.{name}: no C spelling for {ctype!r}")
+    sep = "" if tname.endswith("*") else " "
+    return f"    {tname}{sep}{name}{dims};"
+
+
+def _structs_c() -> str:
+    from cumetal.runtime import types as T  # noqa: PLC0415
+
+    tags: dict[type, str] = {}
+    out = []
+    for pyname in _STRUCTS:
+        cls = getattr(T, pyname)
+        tag = _STRUCT_TAG.get(pyname, pyname)
+        layout = cls._layout_
+        tags[layout] = tag
+        enums = getattr(cls, "_enums_", {})
+        body = [_field_c(pyname, n, t, tags, enums) for n, t, *_ in layout._fields_]
+        guard = pyname == "cudaUUID_t"  # cuda.h defines struct CUuuid_st too
+        if guard:
+            out.append("#ifndef CUMETAL_CUUUID_ST_DEFINED\n#define CUMETAL_CUUUID_ST_DEFINED")
+        out.append(f"struct {tag} {{\n" + "\n".join(body) + "\n};")
+        if guard:
+            out.append("#endif")
+        if tag != pyname:
+            out.append(f"typedef struct {tag} {pyname};")
+        else:
+            out.append(f"typedef struct {tag} {pyname};")
+        out.append(f"CUMETAL_STATIC_ASSERT(sizeof(struct {tag}) == {ctypes.sizeof(layout)}, \"{pyname} layout\");")
+    return "\n\n".join(out)
+
+
+_PRELUDE = """/* GENERATED by `python -m cumetal.capi.gen_headers` from {source}.
+ * Do not edit: change the Python table and regenerate (tests/programs/test_headers.py checks it). */
+#ifndef {guard}
+#define {guard}
+#include <stddef.h>
+#if defined(__cplusplus)
+#define CUMETAL_STATIC_ASSERT(c, m) static_assert(c, m)
+#else
+#define CUMETAL_STATIC_ASSERT(c, m) _Static_assert(c, m)
+#endif
+"""
+
+
+def runtime_header() -> str:
+    from cumetal.runtime import enums as E  # noqa: PLC0415
+
+    parts = [_PRELUDE.format(source="cumetal.runtime.enums and cumetal.runtime.types",
+                             guard="CUMETAL_HOST_RUNTIME_TYPES_H")]
+    parts.append("/* opaque handle types */\n"
+                 "typedef struct CUstream_st *cudaStream_t;\ntypedef struct CUevent_st *cudaEvent_t;\n"
+                 "typedef struct cudaArray *cudaArray_t;\ntypedef const struct cudaArray *cudaArray_const_t;\n"
+                 "typedef struct cudaMipmappedArray *cudaMipmappedArray_t;\n"
+                 "typedef struct CUfunc_st *cudaFunction_t;\ntypedef struct CUkern_st *cudaKernel_t;\n"
+                 "typedef struct CUlib_st *cudaLibrary_t;\ntypedef struct CUmemPoolHandle_st *cudaMemPool_t;\n"
+                 "typedef struct CUgraph_st *cudaGraph_t;\ntypedef struct CUgraphExec_st *cudaGraphExec_t;\n"
+                 "typedef struct CUgraphNode_st *cudaGraphNode_t;\n"
+                 "typedef unsigned long long cudaTextureObject_t;\ntypedef unsigned long long cudaSurfaceObject_t;\n")
+    seen: dict[str, str] = {}
+    for name in E.ENUM_NAMES:
+        parts.append(_enum_c(getattr(E, name), seen))
+    consts = [_constant_c(n, int(getattr(E, n))) for n in E.CONSTANT_NAMES if n not in _SKIP_CONSTANTS]
+    parts.append("/* #define constants */\n" + "\n".join(consts))
+    parts.append(_structs_c())
+    parts.append("#endif")
+    return "\n\n".join(parts) + "\n"
+
+
+def driver_header() -> str:
+    from cumetal.driver import enums as D  # noqa: PLC0415
+
+    parts = [_PRELUDE.format(source="cumetal.driver.enums", guard="CUMETAL_HOST_DRIVER_TYPES_H")]
+    classes = [v for v in vars(D).values() if isinstance(v, type) and issubclass(v, enum.IntEnum)
+               and v.__module__ == D.__name__]
+    seen: dict[str, str] = {}
+    for cls in classes:
+        parts.append(_enum_c(cls, seen))
+    consts = [_constant_c(n, int(v)) for n, v in vars(D).items()
+              if n.isupper() and type(v) is int and n.startswith("CU_") and not n.endswith("_AS_INT")]
+    parts.append("/* #define constants */\n" + "\n".join(consts))
+    parts.append("#endif")
+    return "\n\n".join(parts) + "\n"
+
+
+def generated() -> dict[str, str]:
+    """Header path (relative to the include root) -> its generated text."""
+    return {RUNTIME_HEADER: runtime_header(), DRIVER_HEADER: driver_header()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m cumetal.capi.gen_headers", description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if a committed header differs")
+    args = ap.parse_args(argv)
+    stale = []
+    for rel, text in generated().items():
+        path = include_dir() / rel
+        current = path.read_text() if path.is_file() else None
+        if current != text:
+            stale.append(rel)
+            if not args.check:
+                path.write_text(text)
+    if args.check and stale:
+        print("stale generated headers: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    for rel in stale if not args.check else ():
+        print(f"wrote {rel}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
