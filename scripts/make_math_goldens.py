@@ -33,24 +33,53 @@ def inputs_crc(arrays: list[np.ndarray]) -> int:
     return crc
 
 
-def run_cupy(cases: list[mc.Case]) -> tuple[dict[str, np.ndarray], dict]:
+DEFAULT_OPTIONS = "-std=c++17 -ftz=false -prec-div=true -prec-sqrt=true -fmad=true"
+
+
+def nvrtc_ptx(src: str, options: tuple[str, ...], arch: str) -> bytes:
+    """Compile with NVRTC through cuda-python: cupy's own compile path appends -ftz=true to
+    every option list (cupy/cuda/compiler.py), which would flush float denormals."""
+    from cuda.bindings import nvrtc  # noqa: PLC0415
+
+    err, prog = nvrtc.nvrtcCreateProgram(src.encode(), b"math_eval.cu", 0, [], [])
+    opts = [o.encode() for o in options] + [f"-arch={arch}".encode()]
+    (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
+    if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+        _, size = nvrtc.nvrtcGetProgramLogSize(prog)
+        log = b" " * size
+        nvrtc.nvrtcGetProgramLog(prog, log)
+        raise RuntimeError(log.decode(errors="replace"))
+    _, size = nvrtc.nvrtcGetPTXSize(prog)
+    ptx = b" " * size
+    nvrtc.nvrtcGetPTX(prog, ptx)
+    return ptx
+
+
+def run_cupy(cases: list[mc.Case], options: str = DEFAULT_OPTIONS) -> tuple[dict[str, np.ndarray], dict]:
+    import tempfile  # noqa: PLC0415
+
     import cupy as cp  # noqa: PLC0415
 
-    src = mc.kernel_source(cases)
-    opts = ("-std=c++17",)
+    opts = tuple(options.split())
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    arch = f"compute_{props['major']}{props['minor']}"
+    tmp = Path(tempfile.mkdtemp())
+
+    def load(cs: list[mc.Case], tag: str):
+        path = tmp / f"{tag}.ptx"
+        path.write_bytes(nvrtc_ptx(mc.kernel_source(cs), opts, arch).rstrip(b"\0 "))
+        return cp.RawModule(path=str(path))
+
     t0 = time.time()
     try:
-        mod = cp.RawModule(code=src, options=opts)
-        mod.compile()
+        mod = load(cases, "all")
         modules = {c.name: mod for c in cases}
     except Exception as exc:  # noqa: BLE001 - fall back to one module per case, skip the failures
         print("whole-module compile failed, per case:", str(exc)[:2000], flush=True)
         modules = {}
         for c in cases:
             try:
-                m = cp.RawModule(code=mc.kernel_source([c]), options=opts)
-                m.compile()
-                modules[c.name] = m
+                modules[c.name] = load([c], c.name)
             except Exception as e2:  # noqa: BLE001
                 print("SKIP", c.name, str(e2)[:300], flush=True)
     print(f"compiled in {time.time() - t0:.1f}s", flush=True)
@@ -71,14 +100,16 @@ def run_cupy(cases: list[mc.Case]) -> tuple[dict[str, np.ndarray], dict]:
         for i, d in enumerate(douts):
             out[f"{c.name}:{i}"] = cp.asnumpy(d)
         out[f"{c.name}:inputs_crc"] = np.array([inputs_crc(ins)], np.uint32)
-    props = cp.cuda.runtime.getDeviceProperties(0)
+    from cuda.bindings import nvrtc  # noqa: PLC0415
+
     meta = {"gpu": props["name"].decode(), "cc": f"{props['major']}.{props['minor']}",
             "cuda_runtime": cp.cuda.runtime.runtimeGetVersion(), "driver": cp.cuda.runtime.driverGetVersion(),
-            "nvrtc": list(cp.cuda.nvrtc.getVersion()), "options": list(opts), "sizes": SIZES}
+            "nvrtc": list(nvrtc.nvrtcVersion()[1:]), "options": [*opts, f"-arch={arch}"],
+            "compiler": "NVRTC via cuda-python, PTX loaded by cupy", "sizes": SIZES}
     return out, meta
 
 
-def run_cumetal(cases: list[mc.Case]) -> tuple[dict[str, np.ndarray], dict]:
+def run_cumetal(cases: list[mc.Case], options: str = "") -> tuple[dict[str, np.ndarray], dict]:
     import runner  # noqa: PLC0415
 
     r = runner.Runner()
@@ -102,19 +133,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--backend", choices=("cupy", "cumetal"), default="cupy")
     ap.add_argument("--only", default="", help="comma-separated case names (default: all)")
+    ap.add_argument("--dtype", choices=("f4", "f8", "both"), default="both")
+    ap.add_argument("--tag", default="", help="file name suffix, e.g. 'ftz' -> math_goldens_f4_ftz.npz")
+    ap.add_argument("--nvrtc-options", default=DEFAULT_OPTIONS,
+                    help="NVRTC options (cupy's defaults flush denormals: say -ftz=false explicitly)")
     args = ap.parse_args(argv)
     cases = mc.all_cases()
     if args.only:
         keep = set(args.only.split(","))
         cases = [c for c in cases if c.name in keep]
-    out, meta = (run_cupy if args.backend == "cupy" else run_cumetal)(cases)
+    if args.dtype != "both":
+        cases = [c for c in cases if c.dtype == args.dtype]
+    out, meta = (run_cupy if args.backend == "cupy" else run_cumetal)(cases, args.nvrtc_options)
     args.out.mkdir(parents=True, exist_ok=True)
-    for dt in ("f4", "f8"):
+    sfx = f"_{args.tag}" if args.tag else ""
+    for dt in ("f4", "f8") if args.dtype == "both" else (args.dtype,):
         names = {c.name for c in cases if c.dtype == dt}
         part = {k: v for k, v in out.items() if k.split(":")[0] in names}
-        np.savez_compressed(args.out / f"math_goldens_{dt}.npz", **part)
+        np.savez_compressed(args.out / f"math_goldens_{dt}{sfx}.npz", **part)
     meta["cases"] = len({k.split(":")[0] for k in out})
-    (args.out / "math_goldens_meta.json").write_text(json.dumps(meta, indent=1))
+    (args.out / f"math_goldens_meta{sfx}.json").write_text(json.dumps(meta, indent=1))
     print(json.dumps(meta), flush=True)
     return 0
 
