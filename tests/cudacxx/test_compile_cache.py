@@ -100,3 +100,16 @@ def test_key_covers_the_compiler_and_cumetal_versions(monkeypatch):
     k1 = cache.make_key("ptx", "x", "a.cu", CudaOptions(), None)
     monkeypatch.setattr(cache, "__version__", "99.0")
     assert cache.make_key("ptx", "x", "a.cu", CudaOptions(), None) != k1
+
+
+def test_missing_clang_is_a_compile_error_not_a_traceback(src, monkeypatch, tmp_path):
+    from cumetal.cudacxx import toolchain
+
+    monkeypatch.setenv("CUMETAL_CLANG", str(tmp_path / "no-such-clang"))
+    toolchain.find_clang.cache_clear()
+    try:
+        with pytest.raises(CudaCompileError, match="cannot be found"):
+            compile_to_ptx(KERNEL, str(src))
+    finally:
+        monkeypatch.delenv("CUMETAL_CLANG")
+        toolchain.find_clang.cache_clear()

@@ -243,7 +243,10 @@ def _compile(source: str, filename: str, options: CudaOptions, headers: dict[str
     kind = "bc" if bitcode else "ptx"
     key = None
     if use_cache and _cache.enabled():
-        key = _cache.make_key(kind, source, filename, options, headers)
+        try:
+            key = _cache.make_key(kind, source, filename, options, headers)
+        except ToolchainError as e:  # no clang: the same clear error as a compile would give
+            raise CudaCompileError(str(e)) from None
         hit = _cache.lookup(key)
         if hit is not None:
             return hit

@@ -45,7 +45,7 @@ def _compile_cu(name: str, options: CudaOptions, err: TextIO, *, bitcode: bool =
     try:
         res = (compile_to_bitcode if bitcode else compile_to_ptx)(src, name, options)
     except CudaCompileError as e:
-        raise InputError(e.log.rstrip() or str(e)) from None
+        raise InputError(e.log.rstrip() if e.log.strip() else f"{PROG}: error: {e}") from None
     if res.log:
         err.write(res.log if res.log.endswith("\n") else res.log + "\n")
     return res
@@ -230,7 +230,7 @@ def preprocess_or_deps(s: Settings, out: TextIO, err: TextIO) -> int:
                 try:
                     res = preprocess(read_source(name), name, s.options)
                 except CudaCompileError as e:
-                    raise InputError(e.log.rstrip() or str(e)) from None
+                    raise InputError(e.log.rstrip() if e.log.strip() else f"{PROG}: error: {e}") from None
                 publish(s.output, res.ptx, out)
             else:
                 res = _compile_cu(name, s.options, err, verbose=s.verbose)
