@@ -228,7 +228,7 @@ class cudaDeviceProp(_Struct):  # noqa: N801
 
 class _CudaPointerAttributes(ctypes.Structure):
     _fields_ = [("type", c_int), ("device", c_int), ("devicePointer", c_void_p), ("hostPointer", c_void_p),
-                ("localityDomainOrdinal", c_int), ("unused", c_long), ("reserved", c_long * 7)]
+                ("localityDomainOrdinal", c_int), ("unused", c_int), ("reserved", c_long * 7)]
 
 
 @_install_fields
