@@ -179,3 +179,12 @@ def test_info_functions():
     assert nvrtc.nvrtcGetErrorString(999) == (R.NVRTC_SUCCESS, b"NVRTC_ERROR unknown")
     assert nvrtc.nvrtcCompileProgram(12345, 0, [])[0] == R.NVRTC_ERROR_INVALID_PROGRAM
     assert nvrtc.nvrtcCreateProgram(b"", b"x", 2, [b"a"], [b"a"]) == (R.NVRTC_ERROR_INVALID_INPUT, None)
+
+
+def test_error_in_an_in_memory_header_is_named_by_its_include_name():
+    prog, err = compile_program('#include <ops/bad.h>\n__global__ void k() {}\n', "main.cu",
+                                headers={"ops/bad.h": "int x = ;\n"})
+    assert err == R.NVRTC_ERROR_COMPILATION
+    log = program_log(prog)
+    assert "In file included from main.cu:1:" in log
+    assert re.search(r"^ops/bad\.h:1:9: error: expected expression", log, re.M), log

@@ -74,7 +74,13 @@ class Program:
         self.compiled = True
 
 
+# The front end writes in-memory headers under a private temporary directory; NVRTC names them by
+# their include name.
+_TEMP_HEADER_ROOT = re.compile(r"[^\s:'\"]*cumetal-cu-[^/\\\s]+[/\\]headers[/\\]")
+
+
 def _log_text(log: str, quiet: bool) -> str:
+    log = _TEMP_HEADER_ROOT.sub("", log)
     if quiet:
         log = "\n".join(ln for ln in log.splitlines() if "error" in ln or not ln.strip().endswith("]"))
     return log if not log or log.endswith("\n") else log + "\n"
