@@ -223,6 +223,26 @@ def parse_args(argv: list[str]) -> Settings:
     return s
 
 
+def _list(value: str) -> list[str]:
+    """nvcc's list options (-I, -L, -l, -U) take comma-separated values. -D does not split here:
+    -DLIST=a,b keeps its comma (nvcc would split it, a classic surprise)."""
+    return [v for v in value.split(",") if v]
+
+
+def _words(value: str) -> list[str]:
+    """-Xcompiler/-Xlinker: a comma-separated list whose items may hold several shell words
+    (nvcc hands the text to a shell: -Xcompiler "-Wall -fPIC" works there)."""
+    import shlex
+
+    out: list[str] = []
+    for part in value.split(","):
+        try:
+            out.extend(shlex.split(part) if part.strip() else [])
+        except ValueError as e:
+            raise UsageError(f"cannot split host compiler/linker options '{value}': {e}") from None
+    return out
+
+
 def _arch_rank(a: str) -> tuple[int, int]:
     return int(a[3:].rstrip("a")), a.endswith("a")
 
@@ -288,11 +308,11 @@ def _apply(s: Settings, kind: str, name: str, value: str | None, archs: list[str
         case "o":
             s.output = value
         case "I":
-            o.include_dirs.append(value)
+            o.include_dirs.extend(_list(value))
         case "D":
             o.defines.append(value)
         case "U":
-            o.undefines.append(value)
+            o.undefines.extend(_list(value))
         case "include":
             o.pre_includes.append(value)
         case "std":
@@ -317,17 +337,17 @@ def _apply(s: Settings, kind: str, name: str, value: str | None, archs: list[str
         case "rdc":
             o.rdc = _value_bool(name, value)
         case "Xcompiler":
-            o.host_args.extend(a for a in value.split(",") if a)
+            o.host_args.extend(_words(value))
         case "Xlinker":
-            s.linker_args.extend(a for a in value.split(",") if a)
+            s.linker_args.extend(_words(value))
         case "Xclang":
             o.extra_clang_args.append(value)
         case "x":
             pass
         case "l":
-            s.libraries.append(value)
+            s.libraries.extend(_list(value))
         case "L":
-            s.library_dirs.append(value)
+            s.library_dirs.extend(_list(value))
         case "O":
             if value not in ("0", "1", "2", "3"):
                 raise UsageError(f"-O{value}: optimisation level must be 0, 1, 2 or 3")
