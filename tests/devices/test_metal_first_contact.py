@@ -125,6 +125,7 @@ def test_rejected_native_source_is_not_compiled_again(ctx, metal):  # noqa: F811
 
 
 def test_a_recursive_kernel_does_not_fail_its_module(ctx, metal, capfd):  # noqa: F811
+    metal.check_msl = True
     mod = ok(cu.cuModuleLoadData(MISC))
     err = capfd.readouterr().err
     assert "kernel 'calls' cannot run on Metal: the MSL back end refuses it" in err and "recursive" in err
@@ -140,6 +141,7 @@ def test_a_recursive_kernel_does_not_fail_its_module(ctx, metal, capfd):  # noqa
 
 def test_fences_need_macos_15(metal, capfd):  # noqa: F811
     metal.macos = 14
+    metal.check_msl = True  # clang checks each source against MSL 3.1, as the options pin it
     ok(cu.cuInit(0))
     c = ok(cu.cuCtxCreate(None, 0, ok(cu.cuDeviceGet(0))))
     mod = ok(cu.cuModuleLoadData(FENCE_PTX))
@@ -154,6 +156,7 @@ def test_fences_need_macos_15(metal, capfd):  # noqa: F811
 
 
 def test_fences_compile_with_msl_3_2(ctx, metal):  # noqa: F811
+    metal.check_msl = True
     ok(cu.cuModuleLoadData(FENCE_PTX))
     assert "atomic_thread_fence" in metal.sources[-1]
 
@@ -190,3 +193,17 @@ def test_after_a_gpu_fault_later_failures_say_why(ctx, metal, capfd):  # noqa: F
     assert cu.cuLaunchKernel(fn, 1, 1, 1, 16, 1, 1, 0, 0, args, None)[0] == R.CUDA_ERROR_LAUNCH_FAILED
     err = capfd.readouterr().err
     assert "an earlier GPU fault of this process (vector_add" in err and "restart the process" in err
+
+
+def test_the_stand_in_rejects_msl_the_checker_rejects(ctx, metal):  # noqa: F811
+    metal.check_msl = True
+    metal.reject_source = None
+    from cumetal.backends.msl import prelude as P
+
+    original = P.PRELUDE_FLOAT
+    try:
+        P.PRELUDE_FLOAT = original.replace("ulong kept, rbit, rest;", "ulong kept, half, rest;")
+        assert cu.cuModuleLoadData(PTX)[0] == R.CUDA_ERROR_INVALID_IMAGE
+    finally:
+        P.PRELUDE_FLOAT = original
+    assert "poisoned identifier" in cu.last_error_message()
