@@ -157,7 +157,11 @@ typedef Pair<float> ff;
 typedef Pair<double> dd;
 template <class F> NV_INL Pair<F> two_sum(F a, F b) { F s = a + b; F bb = s - a; return {s, (a - (s - bb)) + (b - bb)}; }
 template <class F> NV_INL Pair<F> fast_two_sum(F a, F b) { F s = a + b; return {s, b - (s - a)}; }
-template <class F> NV_INL Pair<F> two_prod(F a, F b) { F p = a * b; return {p, fmaT(a, b, -p)}; }
+// The product of two_prod must not be contracted into a later addition (nvcc's default -fmad=true
+// lets the backend fuse any fmul feeding an fadd, even in linked library code): mul.rn is never fused.
+NV_INL float mul_rn(float a, float b) { return __nvvm_mul_rn_f(a, b); }
+NV_INL double mul_rn(double a, double b) { return __nvvm_mul_rn_d(a, b); }
+template <class F> NV_INL Pair<F> two_prod(F a, F b) { F p = mul_rn(a, b); return {p, fmaT(a, b, -p)}; }
 template <class F> NV_INL Pair<F> p_mul(Pair<F> a, Pair<F> b) { Pair<F> p = two_prod(a.hi, b.hi); p.lo = fmaT(a.hi, b.lo, fmaT(a.lo, b.hi, p.lo)); return fast_two_sum(p.hi, p.lo); }
 template <class F> NV_INL Pair<F> p_mul1(Pair<F> a, F b) { Pair<F> p = two_prod(a.hi, b); p.lo = fmaT(a.lo, b, p.lo); return fast_two_sum(p.hi, p.lo); }
 template <class F> NV_INL Pair<F> p_add(Pair<F> a, Pair<F> b) { Pair<F> s = two_sum(a.hi, b.hi); s.lo += a.lo + b.lo; return fast_two_sum(s.hi, s.lo); }

@@ -62,6 +62,12 @@ template <class F> NV_INL Pair<F> expm1_small(Pair<F> y) {
   return fast_two_sum(s.hi, s.lo);
 }
 
+// 1 + e for a pair e, rounded once.
+template <class F> NV_INL F one_plus(Pair<F> e) {
+  Pair<F> v = two_sum(F(1), e.hi);
+  return v.hi + (v.lo + e.lo);
+}
+
 // Reduce a pair y (|y.hi| <= OVER) to y = k*ln2 + r: returns k, r as a pair.
 template <class F> NV_INL int exp_reduce(Pair<F> y, Pair<F> *r) {
   F k = rintT(y.hi * ExpC<F>::LOG2E);
@@ -91,7 +97,7 @@ template <class F> NV_INL F exp_pair(Pair<F> y) {
   Pair<F> r;
   int k = exp_reduce(y, &r);
   Pair<F> e = expm1_small(r);
-  F v = F(1) + (e.hi + e.lo);
+  F v = one_plus(e);
   if (k < Lim<F>::EMIN + 1) {
     // subnormal result: round once at the final scaling (the pair is added after scaling)
     F t = e.hi + e.lo;
@@ -127,7 +133,7 @@ template <class F> NV_INL F exp2_T(F x) {
     F big = ldexpT(F(1), ki + Lim<F>::MANT + 2);
     return fmaT(t, big, big) * ldexpT(F(1), -(Lim<F>::MANT + 2));
   }
-  return scale2(F(1) + (e.hi + e.lo), ki);
+  return scale2(one_plus(e), ki);
 }
 
 template <class F> NV_INL F exp10_T(F x) {
@@ -148,7 +154,7 @@ template <class F> NV_INL F exp10_T(F x) {
     F big = ldexpT(F(1), ki + Lim<F>::MANT + 2);
     return fmaT(t, big, big) * ldexpT(F(1), -(Lim<F>::MANT + 2));
   }
-  return scale2(F(1) + (e.hi + e.lo), ki);
+  return scale2(one_plus(e), ki);
 }
 
 // e^x - 1 as a pair, for x in [-(MANT+2)*ln2, OVER] (callers handle the rest).

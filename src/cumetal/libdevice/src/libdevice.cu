@@ -3,3 +3,4 @@
 #include "exp_log.cu"
 #include "trig.cu"
 #include "intrinsics.cu"
+#include "invtrig_hyp.cu"
