@@ -210,10 +210,19 @@ def _merge(ptx: list[str], what: str) -> str:
 
 # ---------------------------------------------------------------- reading from memory
 def _elf_size(address: int) -> int:
+    """The extent of an ELF image in memory: the furthest of its header tables and sections."""
     head = ctypes.string_at(address, 64)
-    (shoff,) = struct.unpack_from("<Q", head, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", head, 0x3A)
-    return shoff + shentsize * shnum
+    (phoff, shoff) = struct.unpack_from("<QQ", head, 0x20)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", head, 0x36)
+    end = max(64, phoff + phentsize * phnum, shoff + shentsize * shnum)
+    if shoff + shentsize * shnum > _MAX:
+        return end
+    table = ctypes.string_at(address + shoff, shentsize * shnum)
+    for i in range(shnum):
+        _name, kind, _flags, _addr, offset, size = struct.unpack_from("<IIQQQQ", table, i * shentsize)
+        if kind != 8:  # SHT_NOBITS occupies no file space
+            end = max(end, offset + size)
+    return end
 
 
 def image_at(address: int) -> bytes:

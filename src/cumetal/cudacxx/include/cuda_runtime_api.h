@@ -11,7 +11,16 @@
 #include <stddef.h>
 #include "driver_types.h"
 #include "library_types.h"
-#if defined(__cplusplus)
+#if defined(__cplusplus) && !defined(__CUDA__)
+/* plain C++ (a .cpp calling the runtime): the vector types' __host__ __device__ markers mean nothing */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wignored-attributes"
+#endif
+#include "vector_types.h"
+#pragma GCC diagnostic pop
+#elif defined(__cplusplus)
 #include "vector_types.h"
 #elif !defined(CUMETAL_VECTOR_TYPES_H)
 typedef struct dim3 { unsigned int x, y, z; } dim3;

@@ -1379,13 +1379,13 @@ struct cudaPointerAttributes {
     void *devicePointer;
     void *hostPointer;
     int localityDomainOrdinal;
-    long long unused;
+    int unused;
     long long reserved[7];
 };
 
 typedef struct cudaPointerAttributes cudaPointerAttributes;
 
-CUMETAL_STATIC_ASSERT(sizeof(struct cudaPointerAttributes) == 96, "cudaPointerAttributes layout");
+CUMETAL_STATIC_ASSERT(sizeof(struct cudaPointerAttributes) == 88, "cudaPointerAttributes layout");
 
 struct cudaFuncAttributes {
     unsigned long long sharedSizeBytes;

@@ -1,0 +1,2 @@
+#pragma once
+int run_axpb(int *host, int n, int a, int b);

@@ -1,0 +1,134 @@
+"""Real CUDA programs (``tests/programs/src``) built with ``build_program`` — what ``cumetalc … -o``
+does — and run as processes on the CPU backend. Each program checks its own results (independent
+truth: values computed in the program, CUDA's documented error codes) and prints PASS/FAIL."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cumetal.capi.build import BuildError, build_program
+from cumetal.capi.library import library_path
+from cumetal.cudacxx.options import CudaOptions
+
+SRC = Path(__file__).resolve().parent / "src"
+PROGRAMS = {
+    "device_query": ["device_query.cu"],
+    "memory": ["memory.cu"],
+    "streams_events": ["streams_events.cu"],
+    "launch": ["launch.cu"],
+    "sticky_error": ["sticky_error.cu"],
+    "driver_api": ["driver_api.c"],
+    "multi_file": ["multi/main.cpp", "multi/kernels.cu"],
+}
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["CUMETAL_BACKEND"] = "cpu"
+    env["CUMETAL_QUIET"] = "1"
+    return env
+
+
+def _run(exe: Path, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, cwd=cwd, env=_env(), check=False)
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_program(name: str, programs_dir: Path) -> None:
+    exe = programs_dir / name
+    build_program([SRC / f for f in PROGRAMS[name]], exe, CudaOptions(include_dirs=[str(SRC)]),
+                  libraries=["cudart"])
+    proc = _run(exe, programs_dir)
+    assert proc.returncode == 0 and f"{name}: PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_device_printf_order(programs_dir: Path) -> None:
+    """Kernel printf appears after the program's earlier output and before its later output."""
+    exe = programs_dir / "launch_order"
+    if not exe.exists():
+        build_program([SRC / "launch.cu"], exe, CudaOptions(include_dirs=[str(SRC)]))
+    out = _run(exe, programs_dir).stdout
+    assert out.count("hello from block") == 2
+    assert out.index("hello from block") < out.index("launch: PASS")
+
+
+def test_separate_compile_and_link(programs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """-c objects (nvcc's naming: <stem>.o in the working directory) link in a later call."""
+    monkeypatch.chdir(programs_dir)
+    objs = build_program([SRC / "multi/kernels.cu"], None, CudaOptions(), compile_only=True)
+    assert objs == [programs_dir / "kernels.o"] and objs[0].is_file()
+    exe = programs_dir / "multi_separate"
+    build_program([SRC / "multi/main.cpp", objs[0]], exe, CudaOptions(), libraries=["cudart", "m"])
+    assert "multi_file: PASS" in _run(exe, programs_dir).stdout
+
+
+def test_runs_from_any_shell(programs_dir: Path) -> None:
+    """./app finds libcumetal (rpath) and CuMetal (baked sys.path) with an empty environment."""
+    exe = programs_dir / "device_query_env"
+    build_program([SRC / "device_query.cu"], exe, CudaOptions(include_dirs=[str(SRC)]))
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, cwd="/",
+                          env={"PYTHONPATH": "/nonexistent", "PYTHONHOME": "/nonexistent"}, check=False)
+    assert proc.returncode == 0 and "device_query: PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_build_errors_are_reported(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.cu"
+    bad.write_text("__global__ void k() { undeclared_thing(); }\nint main() { return 0; }\n")
+    with pytest.raises(BuildError) as info:
+        build_program([bad], tmp_path / "bad")
+    assert "bad.cu:1:" in info.value.log and "undeclared_thing" in info.value.log
+    with pytest.raises(BuildError, match="no such file"):
+        build_program([tmp_path / "missing.cu"], tmp_path / "x")
+    with pytest.raises(BuildError, match="cannot build a program from"):
+        build_program([tmp_path / "notes.txt"], tmp_path / "x")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc (CUDA toolkit) not installed")
+def test_nvcc_built_program_runs_on_libcumetal(programs_dir: Path) -> None:
+    """A program compiled by NVIDIA's nvcc 13 (-cudart=none, PTX in its fatbinary) links against
+    libcumetal and runs: nvcc's registration, __cudaGetKernel/__cudaLaunchKernel, __managed__."""
+    src = programs_dir / "nvcc_prog.cu"
+    src.write_text(NVCC_PROGRAM)
+    exe = programs_dir / "nvcc_prog"
+    libdir = library_path().parent
+    subprocess.run(["nvcc", "-gencode", "arch=compute_80,code=compute_80", "-cudart=none", "-o", str(exe), str(src),
+                    f"-L{libdir}", "-lcumetal", "-Xlinker", f"-rpath,{libdir}"], check=True, capture_output=True,
+                   timeout=300)
+    proc = _run(exe, programs_dir)
+    assert proc.returncode == 0 and "nvcc_prog: PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
+NVCC_PROGRAM = r"""
+#include <cstdio>
+__constant__ float coeffs[4];
+__device__ int counter;
+__managed__ int flag;
+__global__ void scale(float *a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { a[i] *= coeffs[0]; atomicAdd(&counter, 1); if (i == 0) flag += 41; }
+}
+int main() {
+    float h[64]; for (int i = 0; i < 64; i++) h[i] = i;
+    float c[4] = {3, 0, 0, 0};
+    float *d; cudaMalloc(&d, sizeof h); cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    cudaMemcpyToSymbol(coeffs, c, sizeof c);
+    flag = 1;
+    scale<<<2, 32>>>(d, 64);
+    cudaDeviceSynchronize();
+    int cnt = 0; cudaMemcpyFromSymbol(&cnt, counter, sizeof cnt);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    int ok = cnt == 64 && h[5] == 15 && h[63] == 189 && flag == 42;
+    printf("nvcc_prog: %s\n", ok ? "PASS" : "FAIL");
+    return !ok;
+}
+"""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-q"]))
