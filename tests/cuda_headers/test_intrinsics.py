@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from cuda_headers_harness import I32
+from exact_rounding import MODES, round_float, round_int
 
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1
 
@@ -240,50 +241,13 @@ def test_integer_intrinsics(g):
 
 
 # --------------------------------------------------------------------------------- conversions
-MODES = ("rn", "rz", "ru", "rd")
-
-
-def _round_int(v: Fraction, mode: str) -> int:
-    fl = math.floor(v)
-    if mode == "rz":
-        return math.trunc(v)
-    if mode == "ru":
-        return math.ceil(v)
-    if mode == "rd":
-        return fl
-    diff = v - fl
-    return fl + 1 if diff > Fraction(1, 2) or (diff == Fraction(1, 2) and fl % 2) else fl
-
-
 def _to_int(x: float, mode: str, lo: int, hi: int, nan: int = 0) -> int:
+    """float -> integer with saturation (NaN per the nan argument)."""
     if math.isnan(x):
         return nan
     if math.isinf(x):
         return hi if x > 0 else lo
-    return min(max(_round_int(Fraction(x), mode), lo), hi)
-
-
-def _round_float(v: Fraction, mode: str, p: int, emin: int, emax: int) -> Fraction | float:
-    """Round an exact value to a binary format with p significand bits (exact rationals)."""
-    if v == 0:
-        return Fraction(0)
-    sign = -1 if v < 0 else 1
-    a = abs(v)
-    e = math.floor(math.log2(a))
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    q = max(e, emin) - (p - 1)
-    scaled = a / Fraction(2) ** q
-    m = {"rn": _round_int(scaled, "rn"), "rz": math.floor(scaled),
-         "ru": math.ceil(scaled) if sign > 0 else math.floor(scaled),
-         "rd": math.floor(scaled) if sign > 0 else math.ceil(scaled)}[mode]
-    r = m * Fraction(2) ** q
-    if r >= Fraction(2) ** (emax + 1):
-        to_inf = mode == "rn" or (mode == "ru" and sign > 0) or (mode == "rd" and sign < 0)
-        return sign * math.inf if to_inf else sign * (Fraction(2) ** (emax + 1) - Fraction(2) ** (emax + 1 - p))
-    return sign * r
+    return min(max(round_int(Fraction(x), mode), lo), hi)
 
 
 def _f32_bits(v) -> int:
@@ -326,13 +290,13 @@ def test_conversions_every_rounding_mode(g):
             if math.isnan(y):
                 assert o[32 + m] & 0x7FFFFFFF > 0x7F800000
             else:
-                ref = y if math.isinf(y) else _round_float(Fraction(y), mode, 24, -126, 127)
+                ref = y if math.isinf(y) else round_float(Fraction(y), mode, 24, -126, 127)
                 assert o[32 + m] & M32 == _f32_bits(ref) | (0x80000000 if math.copysign(1, y) < 0 else 0), (i, y, mode)
             for k, src in enumerate((s32(s), s & M32, s, s & M64)):
-                ref = _round_float(Fraction(src), mode, 24, -126, 127)
+                ref = round_float(Fraction(src), mode, 24, -126, 127)
                 assert o[36 + 4 * k + m] & M32 == _f32_bits(ref), (i, src, mode)
             for k, src in enumerate((s, s & M64)):
-                ref = _round_float(Fraction(src), mode, 53, -1022, 1023)
+                ref = round_float(Fraction(src), mode, 53, -1022, 1023)
                 assert o[52 + 4 * k + m] & M64 == _f64_bits(ref), (i, src, mode)
         assert o[60] & M32 == 7  # bits(x) ^ bits(int_as_float(bits(x))) ^ bits(uint_as_float(7))
         bits = _f64_bits(y) if not math.isnan(y) else int(np.array(d[i]).view(np.uint64))

@@ -219,7 +219,7 @@ static __host__ __device__ inline __nv_bfloat16 __cm_bfma(__nv_bfloat16 a, __nv_
 static __host__ __device__ inline __nv_bfloat16 __cm_bsat(__nv_bfloat16 h) {
     const float f = __bfloat162float(h);
     if (f != f) return __cm_bbits(0);
-    return f < 0.0f ? __cm_bbits(0) : (f > 1.0f ? __cm_bbits(0x3f80) : h);
+    return f <= 0.0f ? __cm_bbits(0) : (f > 1.0f ? __cm_bbits(0x3f80) : h); /* -0 -> +0 too */
 }
 #define __CM_BONE __cm_bbits(0x3f80)
 #define __CM_BMONE __cm_bbits(0xbf80)
@@ -287,7 +287,7 @@ static __host__ __device__ inline bool __hisinf(__nv_bfloat16 a) { return (a.__x
 #define __CM_BCMP(NAME, OP, UNORD)                                                                     \
     static __host__ __device__ inline bool NAME(__nv_bfloat16 a, __nv_bfloat16 b) {                   \
         const float x = __bfloat162float(a), y = __bfloat162float(b);                                  \
-        return (UNORD && (x != x || y != y)) || (x OP y);                                              \
+        return (x != x || y != y) ? UNORD : (x OP y);                                                  \
     }                                                                                                  \
     static __host__ __device__ inline __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b) {    \
         return __nv_bfloat162(__cm_bbits(NAME(a.x, b.x) ? 0x3f80 : 0), __cm_bbits(NAME(a.y, b.y) ? 0x3f80 : 0)); \

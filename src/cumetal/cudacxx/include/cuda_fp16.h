@@ -134,6 +134,10 @@ static __host__ __device__ inline __half __double2half(double a) {
     asm("cvt.rn.f16.f64 %0, %1;" : "=h"(r) : "d"(a));
     return __cm_hbits(r);
 #else
+    /* a NaN keeps its sign and the top of its payload, quieted (as cvt.rn.f16.f64 does) */
+    const unsigned long long u = __builtin_bit_cast(unsigned long long, a);
+    if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+        return __cm_hbits((unsigned short)(((u >> 48) & 0x8000u) | 0x7e00u | ((u >> 42) & 0x3ffu)));
     return __cm_hbits(__cm_f64_to_16(a, 11, 15, __CM_RN));
 #endif
 }
@@ -287,7 +291,7 @@ __CM_H2_BIN(__hmul2_sat, "mul.sat.f16x2")
 static __host__ __device__ inline __half __cm_h_sat(__half h) {
     const float f = __half2float(h);
     if (f != f) return __cm_hbits(0);
-    return f < 0.0f ? __cm_hbits(0) : (f > 1.0f ? __cm_hbits(0x3c00) : h);
+    return f <= 0.0f ? __cm_hbits(0) : (f > 1.0f ? __cm_hbits(0x3c00) : h); /* -0 -> +0 too */
 }
 #define __CM_H_HOST(NAME, EXPR, POST)                                                                  \
     static __host__ __device__ inline __half NAME(__half a, __half b) {                               \
@@ -335,7 +339,8 @@ static __host__ __device__ inline __half __hfma(__half a, __half b, __half c) {
     asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(r) : "h"(a.__x), "h"(b.__x), "h"(c.__x));
     return __cm_hbits(r);
 #else
-    return __double2half((double)__half2float(a) * (double)__half2float(b) + (double)__half2float(c));
+    return __cm_hbits(__cm_f64_to_16((double)__half2float(a) * (double)__half2float(b) + (double)__half2float(c),
+                                     11, 15, __CM_RN));
 #endif
 }
 static __host__ __device__ inline __half __hfma_sat(__half a, __half b, __half c) {
@@ -384,7 +389,7 @@ static __host__ __device__ inline bool __hisinf(__half a) { return (a.__x & 0x7f
 #define __CM_HCMP(NAME, OP, UNORD)                                                                     \
     static __host__ __device__ inline bool NAME(__half a, __half b) {                                 \
         const float x = __half2float(a), y = __half2float(b);                                          \
-        return (UNORD && (x != x || y != y)) || (x OP y);                                              \
+        return (x != x || y != y) ? UNORD : (x OP y);                                                  \
     }                                                                                                  \
     static __host__ __device__ inline __half2 NAME##2(__half2 a, __half2 b) {                         \
         return __half2(__cm_hbits(NAME(a.x, b.x) ? 0x3c00 : 0), __cm_hbits(NAME(a.y, b.y) ? 0x3c00 : 0)); \

@@ -106,7 +106,8 @@ static __host__ __device__ inline float __cm_bf16_bits_to_float(unsigned short b
     return __builtin_bit_cast(float, (unsigned int)b << 16);
 }
 
-/* float -> integer with CUDA's conversion rules: NaN gives 0, out-of-range values saturate. */
+/* float -> integer as NVIDIA hardware converts: out-of-range values saturate; NaN gives 0 into
+ * types of at most 32 bits and 1 << 63 into 64-bit types (cumetal.ir.ops "f2i"). */
 static __host__ __device__ inline double __cm_round_int(double x, int mode) {
     const double t = __builtin_trunc(x);
     if (t == x) return x; /* integers (and every |x| >= 2^52) */
@@ -122,14 +123,14 @@ static __host__ __device__ inline double __cm_round_int(double x, int mode) {
     }
 }
 static __host__ __device__ inline long long __cm_sat_to_int(double x, int mode, long long lo, long long hi) {
-    if (x != x) return 0;
+    if (x != x) return hi > 2147483647ll ? (long long)(1ull << 63) : 0;
     const double r = __cm_round_int(x, mode);
     if (r <= (double)lo) return lo;
     if (r >= (double)hi) return hi;
     return (long long)r;
 }
 static __host__ __device__ inline unsigned long long __cm_sat_to_uint(double x, int mode, unsigned long long hi) {
-    if (x != x) return 0;
+    if (x != x) return hi > 4294967295ull ? (1ull << 63) : 0;
     const double r = __cm_round_int(x, mode);
     if (r <= 0.0) return 0;
     if (r >= (double)hi) return hi;
