@@ -5,6 +5,8 @@ from __future__ import annotations
 import ctypes
 import pathlib
 import re
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -268,3 +270,16 @@ def test_debug_info_follows_g_and_line_info_options(clang_bitcode):
     assert "\t.loc\t" not in plain and ".file" not in plain  # libNVVM ignores debug info without -g
     assert "\t.loc\t" in lines and "\t.loc\t" in full
     assert ".debug_info" in full
+
+
+@pytest.mark.skipif(shutil.which("llvm-as-14") is None, reason="needs llvm-as-14 (LLVM 14: typed-pointer bitcode)")
+def test_typed_pointer_bitcode_from_llvm14_runs(device, tmp_path):
+    bc = tmp_path / "saxpy.bc"
+    subprocess.run(["llvm-as-14", str(DATA / "saxpy_typed.ll"), "-o", str(bc)], check=True)
+    data = bc.read_bytes()
+    assert data.startswith(b"BC\xc0\xde")
+    fn = device.function(compile_nvvm_to_ptx([data], ["-fma=0"], names=["saxpy.bc"]), "saxpy")
+    x, y = np.arange(64, dtype=np.float32), np.full(64, 0.25, np.float32)
+    dx, dy = device.to_device(x), device.to_device(y)
+    device.run(fn, 1, 64, [(3.0, ctypes.c_float), (dx, None), (dy, None), (64, ctypes.c_int)])
+    np.testing.assert_array_equal(device.from_device(dy, y), np.float32(3) * x + y)
