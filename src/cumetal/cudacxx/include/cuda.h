@@ -4,6 +4,7 @@
  * Enumerations and #define constants are generated from cumetal.driver.enums. */
 #ifndef CUMETAL_CUDA_H
 #define CUMETAL_CUDA_H
+#define __cuda_cuda_h__ /* the guard name NVIDIA's header has: programs test it */
 
 #include <stddef.h>
 

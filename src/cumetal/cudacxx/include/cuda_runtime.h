@@ -5,6 +5,7 @@
  * does not include them either). */
 #ifndef CUMETAL_CUDA_RUNTIME_H
 #define CUMETAL_CUDA_RUNTIME_H
+#define __CUDA_RUNTIME_H__ /* NVIDIA's guard name: helper headers test it */
 
 #include "cumetal/qualifiers.h"
 #include "vector_types.h"

@@ -4,6 +4,7 @@
  * default arguments exist only in C++, as in CUDA. */
 #ifndef CUMETAL_CUDA_RUNTIME_API_H
 #define CUMETAL_CUDA_RUNTIME_API_H
+#define __CUDA_RUNTIME_API_H__ /* the guard name NVIDIA's header has: programs test it */
 
 #define CUDART_VERSION 13000
 #define __CUDART_API_VERSION CUDART_VERSION

@@ -4,6 +4,7 @@
  * the function-pointer types. */
 #ifndef CUMETAL_DRIVER_TYPES_H
 #define CUMETAL_DRIVER_TYPES_H
+#define __DRIVER_TYPES_H__ /* the guard name NVIDIA's header has: programs test it */
 
 #include <stddef.h>
 #include "cumetal/host_runtime_types.h"
