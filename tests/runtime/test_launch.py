@@ -188,7 +188,7 @@ def test_callback_status_reports_the_fault(lib):
     assert seen == [E.cudaErrorIllegalAddress]
 
 
-@pytest.mark.parametrize("backend", ["air-sim"])
+@pytest.mark.parametrize("backend", ["air-sim", "msl-sim"])
 def test_runtime_on_another_backend(backend):
     code = f"""
 import ctypes, numpy as np

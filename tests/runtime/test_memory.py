@@ -235,3 +235,36 @@ def test_async_copy_keeps_its_host_buffer(kind):
     check(rt.cudaMemcpyAsync(d, np.full(1024, 9, np.int32), 4096, kind, s))  # the array is a temporary
     check(rt.cudaStreamSynchronize(s))
     assert (download(d, np.zeros(1024, np.int32)) == 9).all()
+
+
+def test_stream_ordered_allocation_and_pools():
+    assert check(rt.cudaDeviceGetAttribute(rt.cudaDeviceAttr.cudaDevAttrMemoryPoolsSupported, 0)) == 1
+    pool = check(rt.cudaDeviceGetDefaultMemPool(0))
+    assert check(rt.cudaDeviceGetMemPool(0)) == pool
+    check(rt.cudaMemPoolSetAttribute(pool, rt.cudaMemPoolAttr.cudaMemPoolAttrReleaseThreshold, 2**64 - 1))
+    assert int(check(rt.cudaMemPoolGetAttribute(pool, rt.cudaMemPoolAttr.cudaMemPoolAttrReleaseThreshold))) == 2**64 - 1
+    s = check(rt.cudaStreamCreateWithFlags(rt.cudaStreamNonBlocking))
+    d = check(rt.cudaMallocAsync(4096, s))
+    check(rt.cudaMemsetAsync(d, 6, 4096, s))
+    used = rt.cudaMemPoolAttr.cudaMemPoolAttrUsedMemCurrent
+    assert int(check(rt.cudaMemPoolGetAttribute(pool, used))) == 4096
+    out = np.zeros(4096, np.uint8)
+    check(rt.cudaMemcpyAsync(out, d, 4096, D2H, s))
+    check(rt.cudaFreeAsync(d, s))
+    check(rt.cudaStreamSynchronize(s))
+    assert (out == 6).all()
+    assert int(check(rt.cudaMemPoolGetAttribute(pool, used))) == 0
+    assert int(check(rt.cudaMemPoolGetAttribute(pool, rt.cudaMemPoolAttr.cudaMemPoolAttrUsedMemHigh))) == 4096
+    assert rt.cudaFreeAsync(d, s) == (E.cudaErrorInvalidValue,)
+    assert rt.cudaMemPoolSetAttribute(12345, rt.cudaMemPoolAttr.cudaMemPoolAttrReleaseThreshold, 0)[0] == \
+        E.cudaErrorInvalidValue
+    # a runtime stream handle is accepted by the driver API, as cuda-python allows
+    from cumetal import driver as cu
+
+    assert cu.cuStreamSynchronize(s) == (cu.CUresult.CUDA_SUCCESS,)
+
+
+def test_ctypes_objects_are_pointers():
+    p = check(rt.cudaHostAlloc(64, rt.cudaHostAllocMapped))
+    view = (ctypes.c_float * 16).from_address(p)
+    check(rt.cudaFreeHost(view))  # cuda-python passes the ctypes array: its address is the pointer

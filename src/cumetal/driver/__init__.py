@@ -80,6 +80,7 @@ from cumetal.driver.handles import (
     CUstream,
 )
 from cumetal.driver.host_funcs import cuLaunchHostFunc
+from cumetal.driver.scalars import cuuint32_t, cuuint64_t
 from cumetal.driver.launch import (
     cuLaunchKernel,
 )
@@ -245,5 +246,7 @@ __all__ = [
     "cuStreamQuery",
     "cuStreamSynchronize",
     "cuStreamWaitEvent",
+    "cuuint32_t",
+    "cuuint64_t",
     "last_error_message",
 ]

@@ -131,7 +131,9 @@ def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
         A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: info.compute_capability[1],
         A.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: 1,
         A.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: 1,
-        A.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: 1,
+        # 0: kernels reach only allocated or cudaHostRegister'ed memory (the allocation table), not any
+        # pageable host address
+        A.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: 0,
         A.CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: 1,
         A.CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: 1,
         A.CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: 1,

@@ -114,7 +114,6 @@ from cumetal.runtime.execution import (
 )
 from cumetal.runtime.memory import (
     cudaFree,
-    cudaFreeAsync,
     cudaFreeHost,
     cudaHostAlloc,
     cudaHostGetDevicePointer,
@@ -122,7 +121,6 @@ from cumetal.runtime.memory import (
     cudaHostRegister,
     cudaHostUnregister,
     cudaMalloc,
-    cudaMallocAsync,
     cudaMallocHost,
     cudaMallocManaged,
     cudaMemAdvise,
@@ -153,6 +151,19 @@ from cumetal.runtime.memory_nd import (
     cudaMemset2DAsync,
     cudaMemset3D,
     cudaMemset3DAsync,
+)
+from cumetal.runtime.pools import (
+    cudaDeviceGetDefaultMemPool,
+    cudaDeviceGetMemPool,
+    cudaDeviceSetMemPool,
+    cudaFreeAsync,
+    cudaMallocAsync,
+    cudaMallocFromPoolAsync,
+    cudaMemPoolCreate,
+    cudaMemPoolDestroy,
+    cudaMemPoolGetAttribute,
+    cudaMemPoolSetAttribute,
+    cudaMemPoolTrimTo,
 )
 from cumetal.runtime.streams import (
     cudaEventCreate,
@@ -188,6 +199,7 @@ from cumetal.runtime.types import (
     cudaLibrary_t,
     cudaMemcpy3DParms,
     cudaMemLocation,
+    cudaMemPool_t,
     cudaPitchedPtr,
     cudaPointerAttributes,
     cudaPos,

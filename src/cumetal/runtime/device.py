@@ -145,6 +145,7 @@ def device_properties() -> cudaDeviceProp:
     p.maxBlocksPerMultiProcessor = a(A.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)
     p.hostRegisterSupported = 1
     p.hostRegisterReadOnlySupported = 1
+    p.memoryPoolsSupported = 1  # cudaMallocAsync and cudaMemPool* (runtime/pools.py)
     p.deviceNumaId = -1
     p.hostNumaId = -1
     # everything else (textures, surfaces, PCI ids, ECC, NUMA, IPC, clusters, pools) stays 0: no meaning here
@@ -173,6 +174,8 @@ def cudaDeviceGetAttribute(attr: Any, device: Any) -> tuple:  # noqa: N802
         return (0,)
     if drv == A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
         return (0,)
+    if drv == A.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+        return (1,)  # the runtime's pools (runtime/pools.py); the driver has no cuMemPool*
     return (ddev.device_attribute(_info(), drv),)
 
 

@@ -40,13 +40,16 @@ MT = cudaMemoryType
 
 
 def address(value: Any, what: str) -> int:
-    """A pointer argument given as an int, a handle, ctypes.c_void_p or None (0)."""
+    """A pointer argument: an int, a handle, ctypes.c_void_p, None (0), or (as cuda-python accepts)
+    any ctypes object or buffer, meaning its address."""
     import ctypes
 
     if value is None:
         return 0
     if isinstance(value, ctypes.c_void_p):
         return int(value.value or 0)
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return host_ref(value, what, nbytes=0, writable=False).address
     return int_arg(value, what)
 
 
@@ -409,30 +412,4 @@ def cudaMemAdvise(devPtr: Any, count: Any, advice: Any, location: Any) -> tuple:
     dev = _location_device(location)
     if dev not in (0, -1):
         raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
-    return ()
-
-
-@rt_api(1)
-def cudaMallocAsync(size: Any, hStream: Any) -> tuple:  # noqa: N802, N803
-    """Allocates at once (the memory is usable by the stream's later work, as CUDA promises)."""
-    RUNTIME.stream_handle(hStream)
-    n = int_arg(size, "size")
-    if n == 0:
-        return (0,)
-    (p,) = raw(dmem.cuMemAlloc)(n)
-    return (int(p),)
-
-
-@rt_api(0, sync=True)
-def cudaFreeAsync(devPtr: Any, hStream: Any) -> tuple:  # noqa: N802, N803
-    """Waits for the stream's work, then frees (CUDA would return at once)."""
-    h = RUNTIME.stream_handle(hStream)
-    addr = address(devPtr, "devPtr")
-    if addr == 0:
-        return ()
-    found = allocation_of(addr)
-    if found is None or found[0] != addr or found[2]:
-        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocAsync")
-    raw(dstreams.cuStreamSynchronize)(h)
-    raw(dmem.cuMemFree)(addr)
     return ()

@@ -153,6 +153,9 @@ class RuntimeState:
             for k in self.kernels.values():
                 k.function = 0
             self.tls = threading.local()
+        from cumetal.runtime.pools import reset as reset_pools
+
+        reset_pools()
 
     # ---- streams
     def stream_handle(self, stream: Any) -> int:

@@ -16,7 +16,7 @@ import ctypes
 import enum
 from typing import Any, ClassVar
 
-from cumetal.driver.handles import _Handle
+from cumetal.driver.handles import CUevent, CUfunction, CUstream, _Handle
 from cumetal.runtime import enums as E
 
 c_int, c_uint, c_size_t, c_void_p, c_char = ctypes.c_int, ctypes.c_uint, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char
@@ -24,11 +24,13 @@ c_long = ctypes.c_long
 
 
 # ---------------------------------------------------------------- handles
-class cudaStream_t(_Handle):  # noqa: N801 - CUDA's names
+class cudaStream_t(CUstream):  # noqa: N801 - CUDA's names
+    """A stream; also accepted where the driver API wants a CUstream (as cuda-python allows)."""
+
     __slots__ = ()
 
 
-class cudaEvent_t(_Handle):  # noqa: N801
+class cudaEvent_t(CUevent):  # noqa: N801
     __slots__ = ()
 
 
@@ -40,7 +42,11 @@ class cudaKernel_t(_Handle):  # noqa: N801
     __slots__ = ()
 
 
-class cudaFunction_t(_Handle):  # noqa: N801
+class cudaFunction_t(CUfunction):  # noqa: N801
+    __slots__ = ()
+
+
+class cudaMemPool_t(_Handle):  # noqa: N801
     __slots__ = ()
 
 

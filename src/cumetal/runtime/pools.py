@@ -1,0 +1,187 @@
+"""Stream-ordered allocation with memory pools (``cudaMallocAsync``, ``cudaMemPool*``).
+
+Every pool allocates from the device's one memory: a pool is bookkeeping (its attributes and the
+bytes it has handed out). ``cudaMallocAsync`` allocates at once; ``cudaFreeAsync`` frees once the
+stream's earlier work is done (it waits for the stream, where CUDA would return at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cumetal.driver import memory as dmem
+from cumetal.driver import streams as dstreams
+from cumetal.driver.scalars import cuuint64_t
+from cumetal.runtime.device import device_ordinal, int_arg
+from cumetal.runtime.enums import cudaError_t, cudaMemPoolAttr
+from cumetal.runtime.errors import RtError, rt_api
+from cumetal.runtime.memory import address, allocation_of
+from cumetal.runtime.state import RUNTIME, raw
+from cumetal.runtime.types import cudaMemPool_t
+
+E = cudaError_t
+PA = cudaMemPoolAttr
+_U64 = (PA.cudaMemPoolAttrReleaseThreshold, PA.cudaMemPoolAttrReservedMemCurrent, PA.cudaMemPoolAttrReservedMemHigh,
+        PA.cudaMemPoolAttrUsedMemCurrent, PA.cudaMemPoolAttrUsedMemHigh)
+
+
+@dataclass(eq=False)
+class Pool:
+    handle: int
+    attrs: dict[int, int] = field(default_factory=lambda: {
+        int(PA.cudaMemPoolReuseFollowEventDependencies): 1, int(PA.cudaMemPoolReuseAllowOpportunistic): 1,
+        int(PA.cudaMemPoolReuseAllowInternalDependencies): 1, int(PA.cudaMemPoolAttrReleaseThreshold): 0})
+    used: int = 0
+    high: int = 0
+    blocks: dict[int, int] = field(default_factory=dict)  # address -> size
+
+
+class _Pools:
+    def __init__(self) -> None:
+        self.pools: dict[int, Pool] = {}
+        self.default: Pool | None = None
+        self.current: Pool | None = None
+
+    def default_pool(self) -> Pool:
+        if self.default is None:
+            self.default = Pool(RUNTIME.new_id())
+            self.pools[self.default.handle] = self.default
+        return self.default
+
+    def lookup(self, pool: Any) -> Pool:
+        try:
+            p = self.pools.get(int(pool))
+        except (TypeError, ValueError):
+            p = None
+        if p is None:
+            raise RtError(E.cudaErrorInvalidValue, f"{pool!r} is not a live memory pool")
+        return p
+
+
+POOLS = _Pools()
+
+
+def _alloc(pool: Pool, size: Any, stream: Any) -> int:
+    RUNTIME.stream_handle(stream)
+    n = int_arg(size, "size")
+    if n == 0:
+        return 0
+    (p,) = raw(dmem.cuMemAlloc)(n)
+    pool.blocks[int(p)] = n
+    pool.used += n
+    pool.high = max(pool.high, pool.used)
+    return int(p)
+
+
+@rt_api(1)
+def cudaMallocAsync(size: Any, hStream: Any) -> tuple:  # noqa: N802, N803
+    """Allocates at once from the device's current pool (usable by the stream's later work)."""
+    return (_alloc(POOLS.current or POOLS.default_pool(), size, hStream),)
+
+
+@rt_api(1)
+def cudaMallocFromPoolAsync(size: Any, memPool: Any, stream: Any) -> tuple:  # noqa: N802, N803
+    return (_alloc(POOLS.lookup(memPool), size, stream),)
+
+
+@rt_api(0, sync=True)
+def cudaFreeAsync(devPtr: Any, hStream: Any) -> tuple:  # noqa: N802, N803
+    """Waits for the stream's earlier work, then frees (CUDA would return at once)."""
+    h = RUNTIME.stream_handle(hStream)
+    addr = address(devPtr, "devPtr")
+    if addr == 0:
+        return ()
+    found = allocation_of(addr)
+    if found is None or found[0] != addr or found[2]:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocAsync")
+    raw(dstreams.cuStreamSynchronize)(h)
+    raw(dmem.cuMemFree)(addr)
+    for pool in POOLS.pools.values():
+        size = pool.blocks.pop(addr, None)
+        if size is not None:
+            pool.used -= size
+    return ()
+
+
+@rt_api(1)
+def cudaDeviceGetDefaultMemPool(device: Any) -> tuple:  # noqa: N802
+    device_ordinal(device)
+    return (cudaMemPool_t(POOLS.default_pool().handle),)
+
+
+@rt_api(1)
+def cudaDeviceGetMemPool(device: Any) -> tuple:  # noqa: N802
+    device_ordinal(device)
+    return (cudaMemPool_t((POOLS.current or POOLS.default_pool()).handle),)
+
+
+@rt_api(0)
+def cudaDeviceSetMemPool(device: Any, memPool: Any) -> tuple:  # noqa: N802, N803
+    device_ordinal(device)
+    POOLS.current = POOLS.lookup(memPool)
+    return ()
+
+
+@rt_api(1)
+def cudaMemPoolCreate(poolProps: Any) -> tuple:  # noqa: N802, N803
+    pool = Pool(RUNTIME.new_id())
+    POOLS.pools[pool.handle] = pool
+    return (cudaMemPool_t(pool.handle),)
+
+
+@rt_api(0)
+def cudaMemPoolDestroy(memPool: Any) -> tuple:  # noqa: N802, N803
+    pool = POOLS.lookup(memPool)
+    if pool is POOLS.default:
+        raise RtError(E.cudaErrorInvalidValue, "the default pool cannot be destroyed")
+    del POOLS.pools[pool.handle]
+    if POOLS.current is pool:
+        POOLS.current = None
+    return ()
+
+
+@rt_api(0)
+def cudaMemPoolTrimTo(memPool: Any, minBytesToKeep: Any) -> tuple:  # noqa: N802, N803
+    POOLS.lookup(memPool)
+    int_arg(minBytesToKeep, "minBytesToKeep")
+    return ()  # nothing is cached beyond live allocations
+
+
+def _attr(attr: Any) -> cudaMemPoolAttr:
+    try:
+        return PA(int(attr))
+    except (ValueError, TypeError):
+        raise RtError(E.cudaErrorInvalidValue, f"{attr!r} is not a cudaMemPoolAttr") from None
+
+
+@rt_api(0)
+def cudaMemPoolSetAttribute(memPool: Any, attr: Any, value: Any) -> tuple:  # noqa: N802, N803
+    pool = POOLS.lookup(memPool)
+    a = _attr(attr)
+    v = int_arg(value, "value")
+    if a in (PA.cudaMemPoolAttrReservedMemHigh, PA.cudaMemPoolAttrUsedMemHigh):
+        if v != 0:
+            raise RtError(E.cudaErrorInvalidValue, f"{a.name} can only be reset to 0")
+        pool.high = pool.used
+        return ()
+    if a in (PA.cudaMemPoolAttrReservedMemCurrent, PA.cudaMemPoolAttrUsedMemCurrent):
+        raise RtError(E.cudaErrorInvalidValue, f"{a.name} is read-only")
+    pool.attrs[int(a)] = v
+    return ()
+
+
+@rt_api(1)
+def cudaMemPoolGetAttribute(memPool: Any, attr: Any) -> tuple:  # noqa: N802, N803
+    pool = POOLS.lookup(memPool)
+    a = _attr(attr)
+    values = {PA.cudaMemPoolAttrReservedMemCurrent: pool.used, PA.cudaMemPoolAttrUsedMemCurrent: pool.used,
+              PA.cudaMemPoolAttrReservedMemHigh: pool.high, PA.cudaMemPoolAttrUsedMemHigh: pool.high}
+    v = values.get(a, pool.attrs.get(int(a), 0))
+    return (cuuint64_t(v) if a in _U64 else int(v),)
+
+
+def reset() -> None:
+    """cudaDeviceReset: the pools' memory went with the context."""
+    POOLS.pools.clear()
+    POOLS.default = POOLS.current = None
