@@ -65,7 +65,7 @@ def _remainder(x, y):
 REFS = {
     "acos": lambda x: mp.acos(x) if abs(x) <= 1 else None, "acosh": lambda x: mp.acosh(x) if x >= 1 else None,
     "asin": lambda x: mp.asin(x) if abs(x) <= 1 else None, "asinh": mp.asinh, "atan": mp.atan,
-    "atanh": lambda x: mp.atanh(x) if abs(x) < 1 else None, "cbrt": mp.cbrt, "ceil": mp.ceil, "cos": mp.cos,
+    "atanh": lambda x: mp.atanh(x) if abs(x) < 1 else None, "cbrt": lambda x: mp.sign(x) * mp.cbrt(abs(x)), "ceil": mp.ceil, "cos": mp.cos,
     "cosh": mp.cosh, "cospi": mp.cospi, "erf": mp.erf, "erfc": mp.erfc, "erfcinv": _erfcinv,
     "erfcx": lambda x: mp.exp(x * x) * mp.erfc(x), "erfinv": lambda x: mp.erfinv(x) if abs(x) < 1 else None,
     "exp": mp.exp, "exp10": lambda x: mp.power(10, x), "exp2": lambda x: mp.power(2, x), "expm1": mp.expm1,
@@ -73,7 +73,7 @@ REFS = {
     "lgamma": lambda x: None if (x <= 0 and x == mp.floor(x)) else _lgamma(x),
     "log": lambda x: mp.log(x) if x > 0 else None, "log10": lambda x: mp.log10(x) if x > 0 else None,
     "log1p": lambda x: mp.log1p(x) if x > -1 else None, "log2": lambda x: mp.log(x, 2) if x > 0 else None,
-    "normcdf": lambda x: mp.ncdf(x), "normcdfinv": _normcdfinv, "rcbrt": lambda x: 1 / mp.cbrt(x) if x else None,
+    "normcdf": lambda x: mp.ncdf(x), "normcdfinv": _normcdfinv, "rcbrt": lambda x: mp.sign(x) / mp.cbrt(abs(x)) if x else None,
     "rsqrt": lambda x: 1 / mp.sqrt(x) if x > 0 else None, "sin": mp.sin, "sinh": mp.sinh, "sinpi": mp.sinpi,
     "sqrt": lambda x: mp.sqrt(x) if x >= 0 else None, "tan": mp.tan, "tanh": mp.tanh,
     "tgamma": lambda x: None if (x <= 0 and x == mp.floor(x)) else mp.gamma(x),

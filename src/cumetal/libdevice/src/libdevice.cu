@@ -4,3 +4,4 @@
 #include "trig.cu"
 #include "intrinsics.cu"
 #include "invtrig_hyp.cu"
+#include "pow_root.cu"
