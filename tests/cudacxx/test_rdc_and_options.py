@@ -55,3 +55,38 @@ def test_missing_kernel_error_suggests_the_mangled_name_without_listing_every_ke
     assert "did you mean '_Z4vaddPf'?" in message and "41 kernel(s)" in message
     assert "k17" not in message
     assert cu.cuModuleGetFunction(mod, b"_Z4vaddPf")[0] == cu.CUresult.CUDA_SUCCESS
+
+
+STD_SOURCE = """#include <cstdio>
+#include <cstdint>
+#include <climits>
+#include <type_traits>
+#include <utility>
+template <typename T> __device__ T twice(T v) { static_assert(std::is_arithmetic<T>::value, ""); return v + v; }
+extern "C" __global__ void k(int64_t *o) { o[0] = twice<int64_t>(INT_MAX); printf("%d\\n", 1); }
+"""
+
+
+def test_standard_headers_are_bundled_and_hermetic():
+    """With the default stdlib="bundled", <cstdio>, <cstdint>, <type_traits>… come from the ziglang
+    wheel (libc++ and musl): nothing from the host system is read, so no SDK is needed and the PTX is
+    the same on every machine; "system" uses clang's own search path and gives the same PTX."""
+    from cumetal.cudacxx import include_dir
+    from cumetal.cudacxx.options import CudaOptions
+    from cumetal.cudacxx.toolchain import find_clang
+
+    bundled = compile_to_ptx(STD_SOURCE, "std.cu", CudaOptions(stdlib="bundled"), use_cache=False)
+    wheel = find_clang().resource_dir
+    assert wheel is not None
+    outside = [d for d in bundled.dependencies
+               if not (pathlib.Path(d).is_relative_to(wheel) or pathlib.Path(d).is_relative_to(include_dir()))]
+    assert outside == []
+    assert any("libcxx" in d for d in bundled.dependencies)
+    assert "4294967294" in bundled.ptx
+    from cumetal.cudacxx.compile import CudaCompileError
+
+    try:  # a machine without system C++ headers (a Mac without Xcode) has no "system" to compare with
+        system = compile_to_ptx(STD_SOURCE, "std.cu", CudaOptions(stdlib="system"), use_cache=False)
+    except CudaCompileError:
+        return
+    assert system.ptx == bundled.ptx

@@ -20,7 +20,7 @@ from pathlib import Path
 from cumetal.cudacxx import cache as _cache
 from cumetal.cudacxx import include_dir
 from cumetal.cudacxx.options import CudaOptions, OptionError
-from cumetal.cudacxx.toolchain import ToolchainError, find_clang
+from cumetal.cudacxx.toolchain import ToolchainError, bundled_stdlib_args, find_clang
 
 # Always passed: CUDA mode without clang's CUDA headers/libdevice (CuMetal ships its own), the
 # modern launch ABI, device code only.
@@ -146,6 +146,8 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
     except OptionError as e:
         raise CudaCompileError(str(e)) from None
     args = [*BASE_FLAGS, *opts]
+    if options.stdlib == "bundled":
+        args += bundled_stdlib_args(find_clang())
     if header_root is not None:
         args += ["-I", str(header_root)]
     args += ["-I", str(include_dir())]

@@ -8,6 +8,7 @@ square root, denormals kept, FMA contraction on.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -70,6 +71,9 @@ class CudaOptions:
     relaxed_constexpr: bool = False                             # --expt-relaxed-constexpr
     extended_lambda: bool = False                               # --extended-lambda
     force_cuda_runtime: bool = True                             # nvcc's implicit -include cuda_runtime.h
+    # Standard C/C++ headers: "bundled" (libc++ and musl from the ziglang wheel: no SDK needed, same
+    # PTX everywhere) or "system" (clang's default search: the host's libstdc++/glibc or SDK).
+    stdlib: str = field(default_factory=lambda: os.environ.get("CUMETAL_CUDA_STDLIB", "bundled"))
     extra_clang_args: list[str] = field(default_factory=list)   # passed to clang as they are
     host_args: list[str] = field(default_factory=list)          # -Xcompiler (host compiler only)
 
@@ -112,6 +116,8 @@ class CudaOptions:
     def clang_args(self) -> list[str]:
         """Device-side clang arguments for these options (without input/output/include_dir)."""
         arch = normalize_arch(self.arch)
+        if self.stdlib not in ("bundled", "system"):
+            raise OptionError(f"stdlib must be 'bundled' or 'system', got '{self.stdlib}' (CUMETAL_CUDA_STDLIB)")
         if self.opt_level not in (0, 1, 2, 3):
             raise OptionError(f"optimisation level must be 0..3, got {self.opt_level}")
         args = [f"-std={self.std}", f"--cuda-gpu-arch={arch}", f"--cuda-feature={ptx_feature(arch)}"]

@@ -88,6 +88,40 @@ def _identity(exe: Path) -> str:
     return f"{exe.resolve()}:{st.st_size}:{st.st_mtime_ns}"
 
 
+# libc++'s configuration for the bundled headers (what `zig c++` passes for a musl target; libc++
+# normally gets these from a generated __config_site).
+_LIBCXX_CONFIG = (
+    "_LIBCPP_ABI_VERSION=1", "_LIBCPP_ABI_NAMESPACE=__1", "_LIBCPP_HAS_THREADS=1", "_LIBCPP_HAS_MONOTONIC_CLOCK",
+    "_LIBCPP_HAS_TERMINAL", "_LIBCPP_HAS_MUSL_LIBC=1", "_LIBCXXABI_DISABLE_VISIBILITY_ANNOTATIONS",
+    "_LIBCPP_DISABLE_VISIBILITY_ANNOTATIONS", "_LIBCPP_HAS_VENDOR_AVAILABILITY_ANNOTATIONS=0",
+    "_LIBCPP_HAS_FILESYSTEM=1", "_LIBCPP_HAS_RANDOM_DEVICE", "_LIBCPP_HAS_LOCALIZATION", "_LIBCPP_HAS_UNICODE",
+    "_LIBCPP_HAS_WIDE_CHARACTERS", "_LIBCPP_HAS_NO_STD_MODULES", "_LIBCPP_HAS_TIME_ZONE_DATABASE",
+    "_LIBCPP_PSTL_BACKEND_SERIAL", "_LIBCPP_HARDENING_MODE=_LIBCPP_HARDENING_MODE_NONE",
+    "_LIBCPP_ASSERTION_SEMANTIC_DEFAULT=_LIBCPP_ASSERTION_SEMANTIC_IGNORE",
+)
+_MUSL_ARCH = {"x86_64": ("x86_64-linux-musl", "x86-linux-any"), "aarch64": ("aarch64-linux-musl", "aarch64-linux-any")}
+
+
+def bundled_stdlib_args(clang: Clang) -> list[str]:
+    """Standard C/C++ headers from the ziglang wheel (libc++ and musl) instead of the system's, so
+    that ``<cstdio>``, ``<cstdint>``, ``<cmath>``… need no SDK (a Mac without Xcode or its Command
+    Line Tools), and the same source gives the same PTX on every machine. The host side of the
+    compile is parsed for <arch>-linux-musl: device code does not depend on the host OS, and the
+    LP64 type sizes are the same as macOS's. [] where the wheel lacks the headers (another clang)."""
+    import platform
+
+    lib = clang.resource_dir
+    machine = {"arm64": "aarch64", "amd64": "x86_64"}.get(platform.machine().lower(), platform.machine().lower())
+    if lib is None or machine not in _MUSL_ARCH or not (lib / "libcxx" / "include").is_dir():
+        return []
+    triple_dir, any_dir = _MUSL_ARCH[machine]
+    args = ["-target", f"{machine}-unknown-linux-musl", "-nostdlibinc", "-nostdinc++"]
+    for d in ("libcxx/include", "libcxxabi/include", f"libc/include/{triple_dir}", "libc/include/generic-musl",
+              f"libc/include/{any_dir}", "libc/include/any-linux-any"):
+        args += ["-isystem", str(lib / d)]
+    return args + ["-D" + m for m in _LIBCXX_CONFIG]
+
+
 def clang_version() -> str:
     """``clang version 22.1.8`` (part of every compile-cache key)."""
     return find_clang().version
