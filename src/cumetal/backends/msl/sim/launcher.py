@@ -231,9 +231,11 @@ def _body(emitted: EmitResult) -> str:
 
 def _index_key(module: N.Module, emitted: EmitResult) -> str:
     """Hash of everything a batch library's namespace depends on: the prelude variant, the kernel
-    code, the entry points (argument ABI), the simulator header and the compiler flags."""
+    code, the prelude, the entry points (argument ABI), the simulator header and the compiler flags."""
     h = hashlib.sha256()
     h.update(b"emulate" if emitted.fp64 == "emulate" else b"native")
+    # the prelude too: an edited prelude rule must not find the library built with the old one
+    h.update(emitted.source[: emitted.source.index("// ---- kernels")].encode())
     h.update(_body(emitted).encode())
     for k in module.kernels.values():
         h.update(_trampoline(k, module, emitted.kernel_names[k.name], "@").encode())
