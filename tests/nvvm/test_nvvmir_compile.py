@@ -283,3 +283,64 @@ def test_typed_pointer_bitcode_from_llvm14_runs(device, tmp_path):
     dx, dy = device.to_device(x), device.to_device(y)
     device.run(fn, 1, 64, [(3.0, ctypes.c_float), (dx, None), (dy, None), (64, ctypes.c_int)])
     np.testing.assert_array_equal(device.from_device(dy, y), np.float32(3) * x + y)
+
+
+OLD_STYLE = """
+target triple = "nvptx64-unknown-cuda"
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.shfl.down.i32(i32, i32, i32)
+declare i32 @llvm.nvvm.vote.ballot(i1)
+declare float @llvm.sin.f32(float)
+define void @k(i32 addrspace(1)* %p, float addrspace(1)* %f) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %a = getelementptr i32, i32 addrspace(1)* %p, i32 %t
+  %v = load i32, i32 addrspace(1)* %a
+  %s = call i32 @llvm.nvvm.shfl.down.i32(i32 %v, i32 1, i32 31)
+  %odd = icmp ne i32 %s, 0
+  %b = call i32 @llvm.nvvm.vote.ballot(i1 %odd)
+  %r = add i32 %s, %b
+  store i32 %r, i32 addrspace(1)* %a
+  %fa = getelementptr float, float addrspace(1)* %f, i32 %t
+  %x = load float, float addrspace(1)* %fa
+  %y = call float @llvm.sin.f32(float %x)
+  store float %y, float addrspace(1)* %fa
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{void (i32 addrspace(1)*, float addrspace(1)*)* @k, !"kernel", i32 1}
+"""
+
+
+def test_pre_volta_warp_intrinsics_and_llvm_sin_are_upgraded(device):
+    ptx = compile_nvvm_to_ptx([OLD_STYLE], ["-arch=compute_80"])
+    assert "shfl.sync.down" in ptx and "vote.sync.ballot" in ptx
+    fn = device.function(ptx, "k")
+    v = np.arange(32, dtype=np.int32) % 3
+    x = np.linspace(-3, 3, 32).astype(np.float32)
+    dv, dx = device.to_device(v), device.to_device(x)
+    device.run(fn, 1, 32, [(dv, None), (dx, None)])
+    shifted = np.append(v[1:], v[31])  # the last lane reads its own value
+    ballot = int(sum(1 << i for i in range(32) if shifted[i] != 0))
+    expect = (shifted.astype(np.int64) + ballot).astype(np.uint32).view(np.int32)
+    np.testing.assert_array_equal(device.from_device(dv, v), expect)
+    got = device.from_device(dx, x).astype(np.float64)
+    assert np.all(np.abs(got - np.sin(x.astype(np.float64))) <= 2 * np.spacing(np.float32(1)))
+
+
+def test_code_generator_abort_is_an_error_not_a_crash():
+    # A texture fetch through a plain integer handle makes LLVM's NVPTX back end abort the process;
+    # the abort happens in the code-generation worker and comes back as an error.
+    src = """
+target triple = "nvptx64-nvidia-cuda"
+declare { float, float, float, float } @llvm.nvvm.tex.unified.1d.v4f32.s32(i64, i32)
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %t = call { float, float, float, float } @llvm.nvvm.tex.unified.1d.v4f32.s32(i64 5, i32 0)
+  %f = extractvalue { float, float, float, float } %t, 0
+  store float %f, ptr addrspace(1) %p
+  ret void
+}
+"""
+    with pytest.raises(NvvmError) as info:
+        compile_nvvm_to_ptx([src], names=["tex.ll"])
+    assert info.value.kind == "compilation" and info.value.log.startswith("tex.ll: error: LLVM's NVPTX back end")
+    assert ".entry" in compile_nvvm_to_ptx([FP_KERNEL])  # and the next compile works

@@ -20,13 +20,14 @@ from pathlib import Path
 
 from cumetal.nvvmir import ir_text
 from cumetal.nvvmir.options import NvvmOptionError, NvvmOptions, parse_nvvm_options
+from cumetal.nvvmir.worker import CodegenCrash, CodegenRequest, run_codegen
 
 # The NVVM IR version this front end reads (libNVVM 13's nvvmIRVersion answers 2.0 / debug 3.2).
 IR_VERSION = (2, 0, 3, 2)
 BITCODE_MAGICS = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 
-# llvmlite's cl::opt settings (-nvptx-prec-*) are process-wide, and LLVM contexts are not thread-safe.
+# One compile at a time: llvmlite's binding is not thread-safe.
 _LOCK = threading.Lock()
 
 
@@ -159,6 +160,7 @@ def _libdevice(ftz: bool) -> tuple[bytes | None, str]:
 
 def _prepare_text(text: str, opts: NvvmOptions) -> str:
     text = ir_text.set_contraction(text, opts.fma)
+    text = ir_text.upgrade_warp_intrinsics(ir_text.math_intrinsics_to_libdevice(text))
     text = ir_text.set_debug_emission(
         text, "FullDebug" if opts.debug else "LineTablesOnly" if opts.lineinfo else "NoDebug")
     attrs = dict(ir_text.CODEGEN_ATTRIBUTES)
@@ -175,13 +177,6 @@ def _declared(text: str) -> list[str]:
     return [n.strip('"') for n in _DECLARE.findall(text)]
 
 
-def _set_codegen_options(llvm, opts: NvvmOptions) -> None:  # noqa: ANN001
-    # -prec-div=0 gives div.full.f32 (nvcc's non-IEEE division, 2 ulp); 2 is IEEE div.rn.
-    llvm.set_option("", f"-nvptx-prec-divf32={2 if opts.prec_div else 1}")
-    llvm.set_option("", f"-nvptx-prec-sqrtf32={1 if opts.prec_sqrt else 0}")
-    llvm.set_option("", f"-nvptx-fma-level={2 if opts.fma else 0}")
-
-
 def _drop_unused_declarations(llvm, module, tm) -> None:  # noqa: ANN001
     mpm = llvm.create_new_module_pass_manager()
     mpm.add_strip_dead_prototype_pass()
@@ -193,20 +188,6 @@ def _drop_unused_definitions(llvm, module, tm) -> None:  # noqa: ANN001
     mpm.add_global_dead_code_eliminate_pass()
     mpm.add_strip_dead_prototype_pass()
     mpm.run(module, llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0)))
-
-
-def _optimise(llvm, module, tm, level: int) -> None:  # noqa: ANN001
-    if level == 0:
-        mpm = llvm.create_new_module_pass_manager()
-        mpm.add_always_inliner_pass()
-        mpm.add_global_dead_code_eliminate_pass()
-        mpm.add_strip_dead_prototype_pass()
-        pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))
-        mpm.run(module, pb)
-        return
-    pto = llvm.create_pipeline_tuning_options(speed_level=level)
-    pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(module, pb)
 
 
 def compile_nvvm(modules: Sequence[NvvmModule], options: NvvmOptions | Iterable[str] | None = None) -> NvvmOutput:
@@ -302,23 +283,29 @@ def _compile_locked(llvm, session: _Session, modules: list[NvvmModule], opts: Nv
         if fn.name in discardable and not fn.is_declaration:
             fn.linkage = llvm.Linkage.internal
 
-    # 4. optimise and emit (unused libdevice/lazy definitions dropped first: no time spent on them)
+    # 4. optimise and emit, in the worker process (unused libdevice/lazy definitions dropped first)
     _drop_unused_definitions(llvm, main, tm)
-    _optimise(llvm, main, tm, opts.opt_level)
     try:
         main.verify()
     except RuntimeError as e:
         raise NvvmError("compilation", f"{main_mod.name}: internal error: the linked module is invalid: {e}") from None
-    if opts.gen_lto:
-        return NvvmOutput(ptx=None, bitcode=main.as_bitcode(), log="\n".join(log), kernels=sorted(kernels))
-    _set_codegen_options(llvm, opts)
+    request = CodegenRequest(
+        bitcode=main.as_bitcode(), cpu=opts.cpu, features=opts.ptx_feature, opt_level=opts.opt_level,
+        # -prec-div=0 gives div.full.f32 (nvcc's non-IEEE division, 2 ulp); 2 is IEEE div.rn
+        prec_div=2 if opts.prec_div else 1, prec_sqrt=1 if opts.prec_sqrt else 0,
+        fma_level=2 if opts.fma else 0, emit_bitcode=opts.gen_lto)
     try:
-        ptx = tm.emit_assembly(main)
+        result = run_codegen(request)
+    except CodegenCrash as e:
+        raise NvvmError("compilation", f"{main_mod.name}: error: LLVM's NVPTX back end cannot compile this "
+                                       f"program:\n" + "\n".join("    " + ln for ln in str(e).splitlines())) from None
     except RuntimeError as e:
         raise NvvmError("compilation", f"{main_mod.name}: error: PTX code generation failed: {e}") from None
-    finally:
-        _set_codegen_options(llvm, NvvmOptions())
-    return NvvmOutput(ptx=ptx, bitcode=None, log="\n".join(log), kernels=sorted(kernels))
+    if opts.gen_lto:
+        assert isinstance(result, bytes)
+        return NvvmOutput(ptx=None, bitcode=result, log="\n".join(log), kernels=sorted(kernels))
+    assert isinstance(result, str)
+    return NvvmOutput(ptx=result, bitcode=None, log="\n".join(log), kernels=sorted(kernels))
 
 
 def verify_nvvm(modules: Sequence[NvvmModule], options: NvvmOptions | Iterable[str] | None = None) -> None:

@@ -158,3 +158,54 @@ def set_debug_emission(text: str, kind: str) -> str:
         return text
     text = _EMISSION.sub(lambda m: m.group(1) + kind, text)
     return _EMISSION_KIND.sub(lambda m: f"{m.group(1)}emissionKind: {kind}, ", text)
+
+
+# LLVM's generic math intrinsics NVPTX cannot lower (the NVVM IR spec lists them as unsupported,
+# but optimisers emit them): routed to libdevice, like clang does for CUDA code.
+_MATH_TO_LIBDEVICE = {
+    "sin": "sin", "cos": "cos", "tan": "tan", "exp": "exp", "exp10": "exp10", "log": "log",
+    "log2": "log2", "log10": "log10", "pow": "pow", "asin": "asin", "acos": "acos", "atan": "atan",
+    "atan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "powi": "powi",
+}
+_MATH_CALL = re.compile(r"@llvm\.(" + "|".join(_MATH_TO_LIBDEVICE) + r")\.(f32|f64)\b")
+
+
+def math_intrinsics_to_libdevice(text: str) -> str:
+    """``@llvm.sin.f32`` → ``@__nv_sinf``, ``@llvm.exp.f64`` → ``@__nv_exp`` … (scalar forms)."""
+    if not _MATH_CALL.search(text):
+        return text
+
+    def target(m: re.Match[str]) -> str:
+        base = _MATH_TO_LIBDEVICE[m.group(1)]
+        return f"@__nv_{base}{'f' if m.group(2) == 'f32' else ''}"
+
+    out = []
+    declared = set(re.findall(r"^declare\b[^@]*(@__nv_\w+)\(", text, re.M))
+    for line in text.splitlines():
+        if line.startswith("declare") and _MATH_CALL.search(line):
+            name = target(_MATH_CALL.search(line))
+            if name in declared:
+                continue  # the libdevice function is declared already
+            declared.add(name)
+        out.append(_MATH_CALL.sub(target, line))
+    return "\n".join(out) + "\n"
+
+
+# Pre-Volta warp intrinsics without a member mask: sm_70+ PTX has only the .sync forms. Old
+# warp-synchronous code means "the whole warp", i.e. mask 0xffffffff.
+_OLD_SHFL = re.compile(r"@llvm\.nvvm\.shfl\.(down|up|bfly|idx)\.(i32|f32)\(")
+_OLD_VOTE = re.compile(r"@llvm\.nvvm\.vote\.(all|any|uni|ballot)\(")
+
+
+def upgrade_warp_intrinsics(text: str) -> str:
+    """``shfl.down.i32(v, d, c)`` → ``shfl.sync.down.i32(-1, v, d, c)``; ``vote.any(p)`` →
+    ``vote.any.sync(-1, p)`` … (declarations get the extra ``i32`` parameter)."""
+    if not (_OLD_SHFL.search(text) or _OLD_VOTE.search(text)):
+        return text
+    out = []
+    for line in text.splitlines():
+        extra = "i32, " if line.startswith("declare") else "i32 -1, "
+        line = _OLD_SHFL.sub(lambda m, x=extra: f"@llvm.nvvm.shfl.sync.{m.group(1)}.{m.group(2)}({x}", line)
+        line = _OLD_VOTE.sub(lambda m, x=extra: f"@llvm.nvvm.vote.{m.group(1)}.sync({x}", line)
+        out.append(line)
+    return "\n".join(out) + "\n"
