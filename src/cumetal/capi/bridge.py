@@ -663,6 +663,14 @@ def cudaMemAdvise(ptr: int, count: int, advice: int, loc_type: int, loc_id: int)
     return _simple("cudaMemAdvise", ptr, count, advice, loc)
 
 
+@_guard(0)
+def use_per_thread_default_stream() -> int:
+    from cumetal.runtime.state import RUNTIME  # noqa: PLC0415
+
+    RUNTIME.per_thread_default = True
+    return 0
+
+
 # ================================================================ registration (compiled host code)
 class _Registered:
     """What one ``__cudaRegisterFatBinary`` handle stands for."""

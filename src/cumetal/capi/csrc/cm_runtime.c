@@ -327,3 +327,6 @@ CM_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaM
 /* ---- profiler control */
 CM_EXPORT cudaError_t cudaProfilerStart(void) { CALL0("cudaProfilerStart"); }
 CM_EXPORT cudaError_t cudaProfilerStop(void) { CALL0("cudaProfilerStop"); }
+
+/* ---- CuMetal: --default-stream per-thread (called from a constructor in cuda_runtime_api.h) */
+CM_EXPORT void __cumetalUsePerThreadDefaultStream(void) { cm_call("use_per_thread_default_stream", "()"); }

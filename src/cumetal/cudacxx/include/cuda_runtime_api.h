@@ -193,10 +193,22 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream);
 
+/* CuMetal: switch the process's stream 0 to the per-thread default stream (see below) */
+void __cumetalUsePerThreadDefaultStream(void);
+
 #if defined(__cplusplus)
 }
 #endif
 #undef __CM_DV
+
+/* `nvcc --default-stream per-thread` defines CUDA_API_PER_THREAD_DEFAULT_STREAM: stream 0 then means
+ * the calling thread's default stream. CuMetal applies it to the whole process when any translation
+ * unit was compiled with it (CUDA decides per translation unit). */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM) && !defined(__CUDA_ARCH__)
+static void __attribute__((constructor, used)) __cumetal_per_thread_default_stream_init(void) {
+    __cumetalUsePerThreadDefaultStream();
+}
+#endif
 
 /* Helpers of driver_functions.h (CUDA defines them in the headers, as static inline functions). */
 static inline struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
