@@ -268,3 +268,25 @@ def test_ctypes_objects_are_pointers():
     p = check(rt.cudaHostAlloc(64, rt.cudaHostAllocMapped))
     view = (ctypes.c_float * 16).from_address(p)
     check(rt.cudaFreeHost(view))  # cuda-python passes the ctypes array: its address is the pointer
+
+
+def test_pool_locations_and_access():
+    loc = rt.cudaMemLocation()
+    loc.type = rt.cudaMemLocationType.cudaMemLocationTypeDevice
+    loc.id = 0
+    pinned = rt.cudaMemAllocationType.cudaMemAllocationTypePinned
+    pool = check(rt.cudaMemGetDefaultMemPool(loc, pinned))
+    assert pool == check(rt.cudaDeviceGetDefaultMemPool(0))
+    other = check(rt.cudaMemPoolCreate(None))
+    check(rt.cudaMemSetMemPool(loc, pinned, other))
+    assert check(rt.cudaMemGetMemPool(loc, pinned)) == other == check(rt.cudaDeviceGetMemPool(0))
+    d = check(rt.cudaMallocAsync(256, 0))
+    used = rt.cudaMemPoolAttr.cudaMemPoolAttrUsedMemCurrent
+    assert int(check(rt.cudaMemPoolGetAttribute(other, used))) == 256
+    assert int(check(rt.cudaMemPoolGetAttribute(pool, used))) == 0
+    check(rt.cudaFreeAsync(d, 0))
+    assert check(rt.cudaMemPoolGetAccess(other, loc)) == rt.cudaMemAccessFlags.cudaMemAccessFlagsProtReadWrite
+    loc.id = 1
+    assert rt.cudaMemGetDefaultMemPool(loc, pinned)[0] == E.cudaErrorInvalidValue
+    assert rt.cudaMemPoolDestroy(pool) == (E.cudaErrorInvalidValue,)
+    check(rt.cudaMemPoolDestroy(other))

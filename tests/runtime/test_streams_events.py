@@ -254,3 +254,36 @@ def test_host_buffers_of_async_copies_stay_alive():
         check(rt.cudaMemcpyAsync(d, np.full(1 << 14, i, np.int32), 1 << 16, rt.cudaMemcpyKind.cudaMemcpyHostToDevice, s))
     check(rt.cudaStreamSynchronize(s))
     assert (np.frombuffer(host_bytes(d, 1 << 16), np.int32) == 19).all()
+
+
+def test_capture_status_and_attach():
+    assert rt.cudaStreamIsCapturing(0) == (E.cudaSuccess, rt.cudaStreamCaptureStatus.cudaStreamCaptureStatusNone)
+    M = rt.cudaStreamCaptureMode
+    assert check(rt.cudaThreadExchangeStreamCaptureMode(M.cudaStreamCaptureModeRelaxed)) == M.cudaStreamCaptureModeGlobal
+    assert check(rt.cudaThreadExchangeStreamCaptureMode(M.cudaStreamCaptureModeGlobal)) == M.cudaStreamCaptureModeRelaxed
+    m = check(rt.cudaMallocManaged(64, rt.cudaMemAttachGlobal))
+    s = check(rt.cudaStreamCreate())
+    check(rt.cudaStreamAttachMemAsync(s, m, 0, rt.cudaMemAttachSingle))
+    assert rt.cudaStreamAttachMemAsync(s, m + 4, 0, rt.cudaMemAttachSingle) == (E.cudaErrorInvalidValue,)
+    seen = []
+    check(rt.cudaLaunchHostFunc_v2(s, seen.append, 5, 0))
+    check(rt.cudaStreamSynchronize(s))
+    assert seen == [5]
+
+
+def test_per_thread_default_stream_mode(lib, monkeypatch):
+    """nvcc --default-stream per-thread: stream 0 is the thread's own stream, not the legacy one."""
+    from cumetal.runtime.state import RUNTIME
+
+    monkeypatch.setattr(RUNTIME, "per_thread_default", True)
+    gate = Gate()
+    buf = check(rt.cudaMalloc(8))
+    check(rt.cudaMemset(buf, 0, 8))
+    nb = check(rt.cudaStreamCreateWithFlags(rt.cudaStreamNonBlocking))
+    gate.spin(lib, nb)
+    check(rt.cudaMemsetAsync(buf, 2, 8, 0))  # per-thread stream: a blocking stream, but nb is non-blocking
+    check(rt.cudaStreamSynchronize(0))
+    assert host_bytes(buf, 8) == b"\x02" * 8
+    assert check(rt.cudaStreamGetId(0)) == check(rt.cudaStreamGetId(rt.cudaStreamPerThread))
+    gate.open()
+    check(rt.cudaDeviceSynchronize())

@@ -45,6 +45,7 @@ Notes for the C library (libcumetal), which calls these functions by their CUDA 
 
 from cumetal.runtime.device import (
     cudaChooseDevice,
+    cudaCtxResetPersistingL2Cache,
     cudaDeviceCanAccessPeer,
     cudaDeviceDisablePeerAccess,
     cudaDeviceEnablePeerAccess,
@@ -52,6 +53,7 @@ from cumetal.runtime.device import (
     cudaDeviceGetByPCIBusId,
     cudaDeviceGetCacheConfig,
     cudaDeviceGetLimit,
+    cudaDeviceGetP2PAttribute,
     cudaDeviceGetPCIBusId,
     cudaDeviceGetSharedMemConfig,
     cudaDeviceGetStreamPriorityRange,
@@ -90,6 +92,7 @@ from cumetal.runtime.execution import (
     cudaFuncSetSharedMemConfig,
     cudaGetFuncBySymbol,
     cudaGetKernel,
+    cudaKernelSetAttributeForDevice,
     cudaLaunchCooperativeKernel,
     cudaLaunchKernel,
     cudaLibraryEnumerateKernels,
@@ -159,11 +162,15 @@ from cumetal.runtime.pools import (
     cudaFreeAsync,
     cudaMallocAsync,
     cudaMallocFromPoolAsync,
+    cudaMemGetDefaultMemPool,
+    cudaMemGetMemPool,
     cudaMemPoolCreate,
     cudaMemPoolDestroy,
+    cudaMemPoolGetAccess,
     cudaMemPoolGetAttribute,
     cudaMemPoolSetAttribute,
     cudaMemPoolTrimTo,
+    cudaMemSetMemPool,
 )
 from cumetal.runtime.streams import (
     cudaEventCreate,
@@ -175,7 +182,9 @@ from cumetal.runtime.streams import (
     cudaEventRecordWithFlags,
     cudaEventSynchronize,
     cudaLaunchHostFunc,
+    cudaLaunchHostFunc_v2,
     cudaStreamAddCallback,
+    cudaStreamAttachMemAsync,
     cudaStreamCreate,
     cudaStreamCreateWithFlags,
     cudaStreamCreateWithPriority,
@@ -184,9 +193,11 @@ from cumetal.runtime.streams import (
     cudaStreamGetFlags,
     cudaStreamGetId,
     cudaStreamGetPriority,
+    cudaStreamIsCapturing,
     cudaStreamQuery,
     cudaStreamSynchronize,
     cudaStreamWaitEvent,
+    cudaThreadExchangeStreamCaptureMode,
 )
 from cumetal.runtime.types import (
     cudaDeviceProp,

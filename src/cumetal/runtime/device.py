@@ -63,7 +63,7 @@ def cudaSetDevice(device: Any) -> tuple:  # noqa: N802
     return ()
 
 
-@rt_api(1)
+@rt_api(1, device=False)
 def cudaGetDevice() -> tuple:  # noqa: N802
     return (0,)
 
@@ -307,6 +307,19 @@ def cudaDeviceEnablePeerAccess(peerDevice: Any, flags: Any) -> tuple:  # noqa: N
 def cudaDeviceDisablePeerAccess(peerDevice: Any) -> tuple:  # noqa: N802, N803
     device_ordinal(peerDevice)
     raise RtError(E.cudaErrorPeerAccessNotEnabled, "peer access was never enabled (one device)")
+
+
+@rt_api(1)
+def cudaDeviceGetP2PAttribute(attr: Any, srcDevice: Any, dstDevice: Any) -> tuple:  # noqa: N802, N803
+    """There is no peer: device 0 to itself is cudaErrorInvalidDevice, as CUDA answers src == dst."""
+    device_ordinal(srcDevice)
+    device_ordinal(dstDevice)
+    raise RtError(E.cudaErrorInvalidDevice, "peer attributes need two different devices (there is one)")
+
+
+@rt_api(0)
+def cudaCtxResetPersistingL2Cache() -> tuple:  # noqa: N802
+    return ()  # no persisting L2 lines exist (cudaLimitPersistingL2CacheSize has no effect)
 
 
 # ---------------------------------------------------------------- versions

@@ -335,6 +335,14 @@ def cudaFuncSetAttribute(func: Any, attr: Any, value: Any) -> tuple:  # noqa: N8
 
 
 @rt_api(0)
+def cudaKernelSetAttributeForDevice(kernel: Any, attr: Any, value: Any, device: Any) -> tuple:  # noqa: N802
+    from cumetal.runtime.device import device_ordinal
+
+    device_ordinal(device)
+    return cudaFuncSetAttribute.__wrapped__(kernel, attr, value)
+
+
+@rt_api(0)
 def cudaFuncSetCacheConfig(func: Any, cacheConfig: Any) -> tuple:  # noqa: N802, N803
     kernel_function(func)
     try:

@@ -185,3 +185,44 @@ def reset() -> None:
     """cudaDeviceReset: the pools' memory went with the context."""
     POOLS.pools.clear()
     POOLS.default = POOLS.current = None
+
+
+def _location(location: Any, typename: Any) -> None:
+    from cumetal.runtime.enums import cudaMemAllocationType, cudaMemLocationType
+    from cumetal.runtime.types import cudaMemLocation
+
+    if not isinstance(location, cudaMemLocation):
+        raise RtError(E.cudaErrorInvalidValue, "location must be a cudaMemLocation")
+    if int(location.type) != cudaMemLocationType.cudaMemLocationTypeDevice or int(location.id) != 0:
+        raise RtError(E.cudaErrorInvalidValue, "the only pool location is device 0")
+    if int(typename) != cudaMemAllocationType.cudaMemAllocationTypePinned:
+        raise RtError(E.cudaErrorInvalidValue, "pools hold cudaMemAllocationTypePinned memory")
+
+
+@rt_api(1)
+def cudaMemGetDefaultMemPool(location: Any, typename: Any) -> tuple:  # noqa: N802
+    _location(location, typename)
+    return (cudaMemPool_t(POOLS.default_pool().handle),)
+
+
+@rt_api(1)
+def cudaMemGetMemPool(location: Any, typename: Any) -> tuple:  # noqa: N802
+    _location(location, typename)
+    return (cudaMemPool_t((POOLS.current or POOLS.default_pool()).handle),)
+
+
+@rt_api(0)
+def cudaMemSetMemPool(location: Any, typename: Any, memPool: Any) -> tuple:  # noqa: N802, N803
+    _location(location, typename)
+    POOLS.current = POOLS.lookup(memPool)
+    return ()
+
+
+@rt_api(1)
+def cudaMemPoolGetAccess(memPool: Any, location: Any) -> tuple:  # noqa: N802, N803
+    """Device 0 always has read-write access (there is no other device)."""
+    from cumetal.runtime.enums import cudaMemAccessFlags, cudaMemAllocationType
+
+    POOLS.lookup(memPool)
+    _location(location, cudaMemAllocationType.cudaMemAllocationTypePinned)
+    return (cudaMemAccessFlags.cudaMemAccessFlagsProtReadWrite,)

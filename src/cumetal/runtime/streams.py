@@ -10,6 +10,7 @@ per-thread default stream (a blocking stream created on first use), anything els
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import Any
 
 from cumetal.driver import streams as dstreams
@@ -23,6 +24,9 @@ from cumetal.runtime.enums import (
     cudaEventDisableTiming,
     cudaEventInterprocess,
     cudaEventRecordExternal,
+    cudaHostTaskSyncMode,
+    cudaStreamCaptureMode,
+    cudaStreamCaptureStatus,
     cudaStreamNonBlocking,
 )
 from cumetal.runtime.errors import ERRORS, RtError, rt_api, to_runtime_code
@@ -235,4 +239,56 @@ def cudaEventElapsedTime(start: Any, end: Any) -> tuple:  # noqa: N802
 @rt_api(0)
 def cudaEventDestroy(event: Any) -> tuple:  # noqa: N802
     raw(dstreams.cuEventDestroy)(_event(event))
+    return ()
+
+
+# ---------------------------------------------------------------- capture status (capture itself is not supported)
+_capture_mode = threading.local()
+
+
+@rt_api(1)
+def cudaStreamIsCapturing(stream: Any) -> tuple:  # noqa: N802
+    """Always cudaStreamCaptureStatusNone: streams cannot be captured (no graphs)."""
+    RUNTIME.stream_handle(stream)
+    return (cudaStreamCaptureStatus.cudaStreamCaptureStatusNone,)
+
+
+@rt_api(1, device=False)
+def cudaThreadExchangeStreamCaptureMode(mode: Any) -> tuple:  # noqa: N802
+    try:
+        new = cudaStreamCaptureMode(int(mode))
+    except (ValueError, TypeError):
+        raise RtError(E.cudaErrorInvalidValue, f"{mode!r} is not a cudaStreamCaptureMode") from None
+    old = getattr(_capture_mode, "mode", cudaStreamCaptureMode.cudaStreamCaptureModeGlobal)
+    _capture_mode.mode = new
+    return (old,)
+
+
+@rt_api(0)
+def cudaStreamAttachMemAsync(stream: Any, devPtr: Any, length: Any = 0, flags: Any = 4) -> tuple:  # noqa: N802, N803
+    """Checked; nothing to do with unified memory (every stream sees every allocation)."""
+    from cumetal.runtime.memory import address, allocation_of
+
+    RUNTIME.stream_handle(stream)
+    addr = address(devPtr, "devPtr")
+    found = allocation_of(addr)
+    if found is None or found[0] != addr:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} is not the start of a managed allocation")
+    n = int_arg(length, "length")
+    if n not in (0, found[1]):
+        raise RtError(E.cudaErrorInvalidValue, "length must be 0 or the allocation's size")
+    if int_arg(flags, "flags") not in (1, 2, 4):  # cudaMemAttachGlobal / Host / Single
+        raise RtError(E.cudaErrorInvalidValue, "flags must be one cudaMemAttach* value")
+    return ()
+
+
+@rt_api(0)
+def cudaLaunchHostFunc_v2(stream: Any, fn: Any, userData: Any, syncMode: Any = 0) -> tuple:  # noqa: N802, N803
+    """As cudaLaunchHostFunc; every sync mode runs the function in stream order on the callback thread."""
+    try:
+        cudaHostTaskSyncMode(int(syncMode))
+    except (ValueError, TypeError):
+        raise RtError(E.cudaErrorInvalidValue, f"{syncMode!r} is not a cudaHostTaskSyncMode") from None
+    h = RUNTIME.stream_handle(stream)
+    enqueue_host_call(h, host_callable(fn, userData))
     return ()
