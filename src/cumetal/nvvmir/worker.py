@@ -165,9 +165,36 @@ _WORKER = _Worker()
 atexit.register(_WORKER.close)
 
 
+def _can_spawn_python() -> bool:
+    # Inside an application that embeds Python (libcumetal), sys.executable is that application:
+    # starting it with "-m" would run the application. Then (or with CUMETAL_NVVM_INPROCESS=1)
+    # the code generator runs in this process.
+    if os.environ.get("CUMETAL_NVVM_INPROCESS", "") not in ("", "0"):
+        return False
+    exe = os.path.basename(sys.executable or "").lower()
+    return exe.startswith(("python", "pypy"))
+
+
+_inprocess_lock = threading.Lock()
+
+
+def _codegen_here(req: CodegenRequest) -> str | bytes:
+    import llvmlite.binding as llvm  # noqa: PLC0415
+
+    with _inprocess_lock:
+        try:
+            return _codegen(llvm, req)
+        finally:  # the -nvptx-* settings are process-wide: put LLVM's defaults back
+            llvm.set_option("", "-nvptx-prec-divf32=2")
+            llvm.set_option("", "-nvptx-prec-sqrtf32=1")
+            llvm.set_option("", "-nvptx-fma-level=2")
+
+
 def run_codegen(req: CodegenRequest) -> str | bytes:
     """Optimise and emit in the worker; ``CodegenCrash`` when LLVM aborted, ``RuntimeError`` for
     errors llvmlite reports normally."""
+    if not _can_spawn_python():
+        return _codegen_here(req)
     return _WORKER.run(req)
 
 
