@@ -66,6 +66,9 @@ class Program:
         except CudaCompileError as e:
             self.log = _log_text(e.log or str(e), opts.disable_warnings)
             raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_COMPILATION, self.log) from None
+        except Exception as e:  # noqa: BLE001 - a bug of ours must not reach the caller as a traceback
+            self.log = f"nvrtc: internal error: {type(e).__name__}: {e}\n"
+            raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_INTERNAL_ERROR, self.log) from None
         ptx, lowered = _take_name_array(result.ptx, self.name_expressions)
         self.log = _log_text(result.log, opts.disable_warnings)
         self.lowered = lowered

@@ -206,6 +206,9 @@ def _run(prog: Any, num_options: int, options: Any, verify_only: bool) -> None:
     except NvvmError as e:
         p.log = e.log if e.log.endswith("\n") else e.log + "\n"
         raise _fail(_KIND.get(e.kind, nvvmResult.NVVM_ERROR_COMPILATION)) from None
+    except Exception as e:  # noqa: BLE001 - a bug of ours must not reach the caller as a traceback
+        p.log = f"internal error: {type(e).__name__}: {e}\n"
+        raise _fail(nvvmResult.NVVM_ERROR_COMPILATION) from None
 
 
 def compile_program(prog: Any, num_options: int, options: Any) -> None:
