@@ -90,3 +90,12 @@ def test_standard_headers_are_bundled_and_hermetic():
     except CudaCompileError:
         return
     assert system.ptx == bundled.ptx
+
+
+def test_char_is_signed_as_on_nvidia_x86_hosts(gpu):
+    """Host properties reach device code: char is signed with nvcc on x86-64 Linux (and on macOS),
+    whatever machine CuMetal runs on."""
+    mod = gpu.load('extern "C" __global__ void k(int *o, char c) { o[0] = c < 0; o[1] = (int)c; }\n', "char.cu")
+    d = gpu.zeros(2, np.int32)
+    gpu.run(gpu.function(mod, "k"), (1,), (1,), [(d, None), (b"\xff", __import__("ctypes").c_char)])
+    assert gpu.from_device(d, 2, np.int32).tolist() == [1, -1]

@@ -99,25 +99,21 @@ _LIBCXX_CONFIG = (
     "_LIBCPP_PSTL_BACKEND_SERIAL", "_LIBCPP_HARDENING_MODE=_LIBCPP_HARDENING_MODE_NONE",
     "_LIBCPP_ASSERTION_SEMANTIC_DEFAULT=_LIBCPP_ASSERTION_SEMANTIC_IGNORE",
 )
-_MUSL_ARCH = {"x86_64": ("x86_64-linux-musl", "x86-linux-any"), "aarch64": ("aarch64-linux-musl", "aarch64-linux-any")}
 
 
 def bundled_stdlib_args(clang: Clang) -> list[str]:
     """Standard C/C++ headers from the ziglang wheel (libc++ and musl) instead of the system's, so
     that ``<cstdio>``, ``<cstdint>``, ``<cmath>``… need no SDK (a Mac without Xcode or its Command
     Line Tools), and the same source gives the same PTX on every machine. The host side of the
-    compile is parsed for <arch>-linux-musl: device code does not depend on the host OS, and the
-    LP64 type sizes are the same as macOS's. [] where the wheel lacks the headers (another clang)."""
-    import platform
-
+    compile is parsed for x86_64-linux-musl on every machine: it is the host nvcc users compile on,
+    and host properties leak into device code (``char`` is signed there and on macOS, unsigned on
+    aarch64 Linux). [] where the wheel lacks the headers (another clang)."""
     lib = clang.resource_dir
-    machine = {"arm64": "aarch64", "amd64": "x86_64"}.get(platform.machine().lower(), platform.machine().lower())
-    if lib is None or machine not in _MUSL_ARCH or not (lib / "libcxx" / "include").is_dir():
+    if lib is None or not (lib / "libcxx" / "include").is_dir():
         return []
-    triple_dir, any_dir = _MUSL_ARCH[machine]
-    args = ["-target", f"{machine}-unknown-linux-musl", "-nostdlibinc", "-nostdinc++"]
-    for d in ("libcxx/include", "libcxxabi/include", f"libc/include/{triple_dir}", "libc/include/generic-musl",
-              f"libc/include/{any_dir}", "libc/include/any-linux-any"):
+    args = ["-target", "x86_64-unknown-linux-musl", "-nostdlibinc", "-nostdinc++"]
+    for d in ("libcxx/include", "libcxxabi/include", "libc/include/x86_64-linux-musl", "libc/include/generic-musl",
+              "libc/include/x86-linux-any", "libc/include/any-linux-any"):
         args += ["-isystem", str(lib / d)]
     return args + ["-D" + m for m in _LIBCXX_CONFIG]
 
