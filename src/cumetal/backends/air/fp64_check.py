@@ -9,6 +9,7 @@ kernel and its first f64 instruction.
 
 from __future__ import annotations
 
+from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.ir import nodes as N
 
 AIR_FP64_MODES = ("native", "refuse")
@@ -61,3 +62,19 @@ def f64_diagnostics(module: N.Module) -> dict[str, str]:
                      "(--emit=msl --fp64=emulate, or CUMETAL_METAL_LIBRARY=msl) or ask for native doubles "
                      "with --fp64=native")
     return out
+
+
+class AirFp64Error(AirLoweringError):
+    """Kernels use f64 and native doubles were not asked for (the message lists each kernel)."""
+
+
+def refuse_f64(module: N.Module, fp64: str = "refuse") -> None:
+    """For ``cumetalc --emit=metallib``: raise AirFp64Error naming every kernel that uses f64 and its
+    first f64 instruction, unless ``fp64 == "native"`` (``--fp64=native``)."""
+    if fp64 not in AIR_FP64_MODES:
+        raise ValueError(f"fp64 mode for the .metallib path must be one of {', '.join(AIR_FP64_MODES)}, not {fp64!r}")
+    if fp64 == "native":
+        return
+    found = f64_diagnostics(module)
+    if found:
+        raise AirFp64Error("\n".join(found.values()))
