@@ -237,3 +237,19 @@ def test_special_file_output_is_written_into_not_replaced(tmp_path):
     assert code == 0, err
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert b".entry saxpy(" in got[0]
+
+
+def test_executable_and_object_builds(tmp_path, monkeypatch):
+    """nvcc's default for a .cu input is an executable (a.out); -c makes an object. The program
+    checks nothing itself: its printed checksum is compared with Python's."""
+    pytest.importorskip("cumetal.capi.build")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(str(INPUTS / "program.cu"))
+    assert code == 0, err
+    proc = subprocess.run([str(tmp_path / "a.out")], capture_output=True, text=True, timeout=300)
+    values = [(i - 500) ** 2 + 7 for i in range(1000)]
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"checksum {sum(values)} first {values[0]} last {values[-1]}"
+    code, _, err = run(str(INPUTS / "program.cu"), "-c")
+    assert code == 0, err
+    assert (tmp_path / "program.o").read_bytes()[:4] in (b"\x7fELF", b"\xcf\xfa\xed\xfe")

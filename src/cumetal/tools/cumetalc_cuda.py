@@ -259,7 +259,7 @@ def build(s: Settings, out: TextIO, err: TextIO) -> int:
         result = build_program(
             options=s.options, inputs=[(name, lang) for name, lang in s.inputs],
             output=s.output, compile_only=s.compile_only, libraries=s.libraries,
-            library_dirs=s.library_dirs, linker_args=s.linker_args)
+            library_dirs=s.library_dirs, linker_args=s.linker_args, verbose=s.verbose)
     except TypeError as e:
         err.write(f"{PROG}: error: cannot build {what}: cumetal.capi.build.build_program does not take "
                   f"cumetalc's arguments ({e})\n")
