@@ -187,8 +187,8 @@ def _float_arith(em: FnEmitter, i: Inst, t: str) -> str:
         f = [_to_f32(t, x) for x in a]
         if op in _FBIN:
             return _from_f32(t, f"{_FBIN[op]}({f[0]}, {f[1]}, {mode})", mode)
-        if op == "fma":
-            return _from_f32(t, f"cm_ffma({f[0]}, {f[1]}, {f[2]}, {mode})", mode)
+        if op == "fma":  # rounded to odd in f32, then once to the half format (no double rounding)
+            return _from_f32(t, f"cm_ffma_odd({f[0]}, {f[1]}, {f[2]})", mode)
         return _from_f32(t, f"cm_fsqrt({f[0]}, {mode})", mode)
     if rnd == "rn" and op in ("fadd", "fsub", "fmul"):
         sym = {"fadd": "+", "fsub": "-", "fmul": "*"}[op]

@@ -237,13 +237,13 @@ inline int cm_unpack(ulong bits, int mb, int eb, thread bool& sign, thread int& 
 }
 
 // NaN of a float -> float conversion (ops.py fcvt, as NVIDIA hardware): f64 -> f32/f16 the quiet NaN
-// with the sign; f32/f16/bf16 -> f64 sign and payload kept, quieted; bf16 -> f32 the exact bits;
+// with the sign and the payload's top bits; f32/f16/bf16 -> f64 sign and payload kept, quieted; bf16 -> f32 the exact bits;
 // every other pair the canonical NaN.
 inline ulong cm_fcvt_nan(ulong bits, int smb, int seb, int dmb, int deb) {
   ulong sign = (bits >> (smb + seb)) & 1;
   ulong dexp = ((ulong(1) << deb) - 1) << dmb;
-  if (seb == 11 && deb != 11 && !(dmb == 7 && deb == 8))
-    return (sign << (dmb + deb)) | dexp | (ulong(1) << (dmb - 1));
+  if (seb == 11 && deb != 11 && !(dmb == 7 && deb == 8))  // payload's top bits kept (truncated), quieted
+    return (sign << (dmb + deb)) | dexp | (ulong(1) << (dmb - 1)) | ((bits & ((ulong(1) << 52) - 1)) >> (52 - dmb));
   if (deb == 11 && seb != 11) {
     ulong man = bits & ((ulong(1) << smb) - 1);
     return (sign << 63) | dexp | (man << (52 - smb)) | (ulong(1) << 51);
@@ -484,6 +484,17 @@ inline FLT cm_ffma(FLT a, FLT b, FLT c, int mode) {
     return same ? (ps ? -ZEROF : ZEROF) : (mode == CM_RM ? -ZEROF : ZEROF);
   }
   return cm_adjust(r, sg, mode);
+}
+// fma rounded to odd (toward zero, then the last bit set when inexact): rounding it once more to a
+// narrower format rounds the exact value once (f16/bf16 fma is computed in f32)
+inline FLT cm_ffma_odd(FLT a, FLT b, FLT c) {
+  FLT r = cm_ffma(a, b, c, CM_RZ);
+  if (isnan(r) || isinf(r)) return r;
+  FLT ph = a * b, pl = fma(a, b, -ph);
+  if (isinf(ph)) return r;
+  int sg = cm_sign4(ph, pl, c, -r);
+  if (sg == 0 && a != 0 && b != 0) sg = cm_mul_residual_sign(a, b, ph, pl);
+  return sg != 0 ? as_type<FLT>(cm_bits(r) | ONEBIT) : r;
 }
 inline FLT cm_fmin(FLT a, FLT b, bool propagate) {
   if (isnan(a) || isnan(b)) {
