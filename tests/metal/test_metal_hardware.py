@@ -93,3 +93,41 @@ def test_dynamic_shared_memory(ctx):
     ok(cu.cuMemcpyDtoH(out, d, out.nbytes))
     # each block reverses its 256 values through threadgroup memory and scales them
     assert out.tolist() == (x.reshape(2, 256)[:, ::-1] * 3.0).ravel().tolist()
+
+
+def test_compile_options_pin_the_language_version(on_metal):
+    f = on_metal.bridge.factory
+    opts = f.compile_options()
+    assert int(opts.languageVersion()) == f.language_version
+    assert not bool(opts.fastMathEnabled())
+
+
+@pytest.mark.parametrize("fp64", ["emulate"])
+def test_the_msl_checker_agrees_with_metal(on_metal, fp64):
+    """Where the clang MSL checker (tools/msl_check) and Metal disagree, the checker's model is wrong."""
+    import dataclasses
+
+    from cumetal.backends.msl import emit_module
+    from cumetal.devices.metal import bridge as B
+    from cumetal.devices.metal.library import emit_refusals
+    from cumetal.passes import compile_ptx
+    from cumetal.tools.msl_check import check_msl
+
+    f = on_metal.bridge.factory
+    kernels = Path(__file__).resolve().parents[1] / "functional" / "kernels"
+    constructs = Path(B.__file__).resolve().parents[2] / "backends" / "msl" / "check" / "constructs"
+    # constructs the checker refuses by policy (64-bit atomics: "expect: either") are not compared
+    sources = {p.name: p.read_text() for p in sorted(constructs.glob("*.metal"))
+               if "// expect: either" not in p.read_text()}
+    for p in sorted(kernels.glob("*.ptx")):
+        m = compile_ptx(p.read_text(), str(p))
+        refused = emit_refusals(m, {}) if p.stem == "misc" else {}
+        m = dataclasses.replace(m, kernels={k: v for k, v in m.kernels.items() if k not in refused})
+        sources[p.name] = emit_module(m, fp64=fp64).source
+    disagree = {}
+    for name, src in sources.items():
+        lib, err = on_metal.bridge.library_from_source(on_metal.device, src)
+        checker = check_msl(src, msl_version=f.language_version)
+        if (lib is not None) != (not checker):
+            disagree[name] = {"metal": err or "compiles", "checker": checker[:500] or "clean"}
+    assert disagree == {}, disagree
