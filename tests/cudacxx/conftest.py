@@ -3,6 +3,7 @@ compiled by CuMetal's front end (clang 22 -> PTX), run through ``cumetal.driver`
 
 from __future__ import annotations
 
+import io
 import pathlib
 import sys
 
@@ -24,15 +25,23 @@ def ptx_of(source: str, filename: str = "test.cu", **options) -> str:
     return compile_to_ptx(source, filename, CudaOptions(**options)).ptx
 
 
+def cumetalc_ptx(path: pathlib.Path) -> str:
+    """``cumetalc <path> -ptx -o -``, in-process: the PTX a user of the command line gets."""
+    from cumetal.tools.cumetalc import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(path), "-ptx", "-o", "-"], out=out, err=err)
+    assert code == 0, err.getvalue()
+    return out.getvalue()
+
+
 class CuGpu(Gpu):
     """The functional harness, but ``kernel(file, name)`` loads ``kernels/<file>.cu`` compiled by
-    CuMetal's CUDA C++ front end instead of the nvcc-made ``kernels/<file>.ptx``."""
+    ``cumetalc -ptx`` (CuMetal's CUDA C++ front end) instead of the nvcc-made ``kernels/<file>.ptx``."""
 
     def kernel(self, file: str, name: str):
         if file not in self.modules:
-            path = KERNELS / f"{file}.cu"
-            ptx = compile_to_ptx(path.read_text(), str(path), CudaOptions()).ptx
-            self.modules[file] = ok(cu.cuModuleLoadData(ptx.encode()))
+            self.modules[file] = ok(cu.cuModuleLoadData(cumetalc_ptx(KERNELS / f"{file}.cu").encode()))
         return ok(cu.cuModuleGetFunction(self.modules[file], name.encode()))
 
     def load(self, source: str, filename: str = "test.cu", **options):

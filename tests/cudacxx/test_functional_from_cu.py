@@ -1,5 +1,5 @@
 """The functional suite (tests/functional) run from its CUDA C++ sources: each ``kernels/*.cu`` is
-compiled by CuMetal's front end (not nvcc), loaded through ``cumetal.driver`` and checked by the same
+compiled by ``cumetalc -ptx`` (CuMetal's front end, not nvcc), loaded through ``cumetal.driver`` and checked by the same
 test bodies against the same numpy/exact references. The ``gpu`` fixture of this directory's
 conftest makes ``gpu.kernel("misc", "hello")`` compile ``kernels/misc.cu``."""
 
