@@ -144,8 +144,30 @@ def _libdevice_variant(path: str, mtime: float, ftz: bool) -> bytes:
         return prepared.as_bitcode()
 
 
-def _libdevice(ftz: bool) -> tuple[bytes | None, str]:
-    """(bitcode of CuMetal's libdevice prepared for these options, or None; why it is missing)."""
+@lru_cache(maxsize=64)
+def _libdevice_subset(path: str, mtime: float, ftz: bool, wanted: frozenset[str]) -> bytes:
+    """Only the ``wanted`` functions and what they use: linking and optimising the whole library
+    for every compile costs more than the kernel itself; programs tend to use the same few."""
+    with _Session() as session:
+        llvm = _llvm()
+        module = session.keep(llvm.parse_bitcode(_libdevice_variant(path, mtime, ftz), context=session.ctx))
+        for fn in module.functions:
+            if not fn.is_declaration and fn.name not in wanted:
+                fn.linkage = llvm.Linkage.internal
+        for gv in module.global_variables:
+            if not gv.is_declaration:
+                gv.linkage = llvm.Linkage.internal
+        mpm = llvm.create_new_module_pass_manager()
+        mpm.add_global_dead_code_eliminate_pass()
+        mpm.add_strip_dead_prototype_pass()
+        tm = llvm.Target.from_triple(NVPTX_TRIPLE).create_target_machine()
+        mpm.run(module, llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0)))
+        return module.as_bitcode()
+
+
+def _libdevice(ftz: bool, wanted: frozenset[str]) -> tuple[bytes | None, str]:
+    """(bitcode of the part of CuMetal's libdevice that defines ``wanted``, prepared for these
+    options, or None; why it is missing)."""
     try:
         from cumetal import libdevice  # noqa: PLC0415
 
@@ -155,7 +177,7 @@ def _libdevice(ftz: bool) -> tuple[bytes | None, str]:
         return None, f"CuMetal's libdevice is not available ({type(e).__name__}: {first})"
     if not path.is_file():
         return None, f"CuMetal's libdevice bitcode {path} does not exist"
-    return _libdevice_variant(str(path), path.stat().st_mtime, ftz), ""
+    return _libdevice_subset(str(path), path.stat().st_mtime, ftz, wanted), ""
 
 
 def _prepare_text(text: str, opts: NvvmOptions) -> str:
@@ -266,7 +288,7 @@ def _compile_locked(llvm, session: _Session, modules: list[NvvmModule], opts: Nv
     _drop_unused_declarations(llvm, main, tm)
     wanted = sorted({f.name for f in main.functions if f.is_declaration and f.name.startswith("__nv_")})
     if wanted:
-        lib_bitcode, why = _libdevice(opts.ftz)
+        lib_bitcode, why = _libdevice(opts.ftz, frozenset(wanted))
         if lib_bitcode is not None:
             lib = session.keep(llvm.parse_bitcode(lib_bitcode, context=ctx))
             lib.triple = NVPTX_TRIPLE
