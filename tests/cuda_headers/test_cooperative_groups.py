@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cuda_headers_harness import I32
+from cuda_headers_harness import I32, ok
 
 from cumetal import driver as cu
+from cumetal.cudacxx.compile import CudaCompileError, compile_to_ptx
+from cumetal.cudacxx.options import CudaOptions
 
 NOUT = 40
 
@@ -113,3 +115,49 @@ def test_coalesced_sync_in_divergent_code_then_full_warp_vote(g):
     odd = vals & 1 == 1
     assert (out[32:][odd] == odd.sum()).all()
     assert (out[:32].view(np.uint32) == sum(1 << i for i in range(32) if vals[i] > 25)).all()
+
+
+def test_barrier_and_pipeline(gpu):
+    gpu.load("barrier_pipeline.cu")
+    src = np.arange(4 * 128, dtype=np.float32)
+    d_in, d_out, d_count = gpu.to_device(src), gpu.to_device(np.zeros(128, np.float32)), gpu.to_device(
+        np.zeros(1, np.int32))
+    gpu.run("bar_kernel", (2,), (128,), [(d_in, None), (d_out, None), (d_count, None)])
+    assert np.array_equal(gpu.from_device(d_out, np.zeros(128, np.float32)), src[:128][::-1])
+    assert gpu.from_device(d_count, np.zeros(1, np.int32))[0] == 2 * 2  # completion once per phase per block
+    gpu.run("pipe_kernel", (1,), (128,), [(d_in, None), (d_out, None), (4, I32)])
+    t = np.arange(128)
+    expect = sum(src[s * 128 + 127 - t] for s in range(4)) + src[t] * 1000 + src[t] * np.float32(1e6)
+    assert np.array_equal(gpu.from_device(d_out, np.zeros(128, np.float32)), expect.astype(np.float32))
+
+
+def test_barrier_with_a_partial_count_is_a_clear_error(gpu, capfd):
+    src = """#include <cuda/barrier>
+extern "C" __global__ void k(int *out) {
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    if (threadIdx.x == 0) init(&bar, 16);
+    __syncthreads();
+    bar.arrive_and_wait();
+    out[threadIdx.x] = 1;
+}
+"""
+    mod = ok(cu.cuModuleLoadData(compile_to_ptx(src, "partial.cu", CudaOptions()).ptx.encode()))
+    d_out = gpu.to_device(np.zeros(32, np.int32))
+    fn = ok(cu.cuModuleGetFunction(mod, b"k"))
+    err, = cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, ((d_out,), (None,)), 0)
+    sync, = cu.cuCtxSynchronize()
+    assert cu.CUresult.CUDA_ERROR_LAUNCH_FAILED in (err, sync)
+    assert "cuda::barrier expects 16 threads but the block has 32" in capfd.readouterr().out
+    cu.cuModuleUnload(mod)
+
+
+@pytest.mark.parametrize("code, message", [
+    ("bar.wait(bar.arrive());", "cuda::barrier::arrive() (split arrive/wait) needs mbarrier"),
+    ("bar.arrive_and_drop();", "cuda::barrier::arrive_and_drop() needs mbarrier"),
+])
+def test_split_barrier_is_a_compile_time_error(code, message):
+    src = ("#include <cuda/barrier>\n__global__ void k() {\n  __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n"
+           f"  {code}\n}}\n")
+    with pytest.raises(CudaCompileError) as e:
+        compile_to_ptx(src, "split.cu", CudaOptions())
+    assert message in e.value.log
