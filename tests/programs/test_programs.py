@@ -68,6 +68,20 @@ def test_separate_compile_and_link(programs_dir: Path, monkeypatch: pytest.Monke
     assert "multi_file: PASS" in _run(exe, programs_dir).stdout
 
 
+def test_relocatable_device_code(programs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """-rdc=true: device code linked across translation units, in one call and from -dc objects."""
+    opts = CudaOptions(include_dirs=[str(SRC)], rdc=True)
+    exe = programs_dir / "rdc_one_step"
+    build_program([SRC / "rdc/main.cu", SRC / "rdc/lib.cu"], exe, opts)
+    assert "rdc: PASS" in _run(exe, programs_dir).stdout
+    monkeypatch.chdir(programs_dir)
+    objs = build_program([SRC / "rdc/main.cu", SRC / "rdc/lib.cu"], None, opts, compile_only=True)
+    exe2 = programs_dir / "rdc_two_steps"
+    build_program(objs, exe2, CudaOptions())
+    proc = _run(exe2, programs_dir)
+    assert proc.returncode == 0 and "rdc: PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_runs_from_any_shell(programs_dir: Path) -> None:
     """./app finds libcumetal (rpath) and CuMetal (baked sys.path) with an empty environment."""
     exe = programs_dir / "device_query_env"

@@ -22,7 +22,7 @@ from typing import Any
 
 from cumetal import driver as drv
 from cumetal import runtime as rt
-from cumetal.capi import fatbin
+from cumetal.capi import blob, fatbin
 from cumetal.runtime import types as rtt
 from cumetal.runtime.errors import ERRORS
 
@@ -684,12 +684,39 @@ class _Registered:
 _registered: dict[int, _Registered] = {}
 
 
+_rdc: dict[str, int] = {}  # "library": the shared module of all relocatable (-rdc) parts
+
+
+def _rdc_library() -> int:
+    """The one library all -rdc parts register into; its PTX arrives with register_linked_image
+    (constructor order across objects is unspecified) and is compiled on first use."""
+    if "library" not in _rdc:
+        _rdc["library"] = rt.register_module(b"", "<device-linked module (-rdc)>")
+    return _rdc["library"]
+
+
+@_guard(0)
+def register_linked_image(address: int) -> int:
+    from cumetal.runtime.state import RUNTIME  # noqa: PLC0415
+
+    try:
+        ptx = fatbin.extract_ptx(fatbin.image_at(address), "device-linked code")
+    except fatbin.FatbinError as e:
+        _say(str(e))
+        return 0
+    RUNTIME.libraries[_rdc_library()].image = ptx.encode()
+    return 0
+
+
 @_guard(0)
 def register_fatbinary(handle: int, wrapper: int) -> int:
     try:
         image = fatbin.image_at(wrapper)
+        if blob.is_blob(image) and all(e.kind == blob.KIND_BITCODE for e in blob.unpack(image)):
+            _registered[handle] = _Registered(_rdc_library())  # a relocatable part
+            return 0
         ptx = fatbin.extract_ptx(image, "registered device code")
-    except fatbin.FatbinError as e:
+    except (fatbin.FatbinError, blob.BlobError) as e:
         _say(f"{e}; the kernels of this program part cannot run (launches return cudaErrorInvalidDeviceFunction)")
         _registered[handle] = _Registered(None)
         return 0

@@ -118,3 +118,9 @@ CM_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
     return cudaLaunchKernel((const void *)kernel, gridDim, blockDim, args, sharedMem,
                             stream ? stream : cudaStreamPerThread);
 }
+
+/* ---- CuMetal -rdc: the program's device-linked module, registered by a constructor that
+ * cumetal.capi.build adds at link time; every relocatable part's kernels live in it. */
+CM_EXPORT void __cumetalRegisterLinkedImage(const void *image) {
+    cm_call("register_linked_image", "(K)", CM_P(image));
+}
