@@ -11,6 +11,7 @@ goes through CuMetal's PTX pipeline like any other.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -220,8 +221,30 @@ def compile_nvvm(modules: Sequence[NvvmModule], options: NvvmOptions | Iterable[
         raise NvvmError("invalid_option", f"error: {e}") from None
     if not any(not m.lazy for m in modules):
         raise NvvmError("no_module", "error: the program has no module (or only lazily added ones)")
+    # A lazily added copy of CuMetal's own libdevice (numba-cuda adds "the libdevice" this way) is
+    # what step 3 links anyway, as the subset the program calls: skip linking all of it.
+    modules = [m for m in modules if not (m.lazy and _is_our_libdevice(m.data))]
     with _LOCK, _Session() as session:
         return _compile_locked(_llvm(), session, list(modules), opts)
+
+
+@lru_cache(maxsize=4)
+def _libdevice_digest(path: str, mtime: float) -> tuple[int, str]:
+    data = Path(path).read_bytes()
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
+def _is_our_libdevice(data: bytes | str) -> bool:
+    if not isinstance(data, bytes | bytearray) or not bytes(data[:4]) == b"BC\xc0\xde":
+        return False
+    try:
+        from cumetal import libdevice  # noqa: PLC0415
+
+        path = Path(libdevice.bitcode_path())
+        size, digest = _libdevice_digest(str(path), path.stat().st_mtime)
+    except Exception:  # noqa: BLE001 - no libdevice: nothing to compare with
+        return False
+    return len(data) == size and hashlib.sha256(bytes(data)).hexdigest() == digest
 
 
 class _Session:
