@@ -20,6 +20,13 @@ SKIP = {"test_backend_is_selectable"}  # about CUMETAL_BACKEND parsing, not kern
 FAULT_TESTS = {"test_out_of_bounds_is_an_error_and_the_context_survives", "test_trap_is_reported",
                "test_runaway_kernel_hits_the_watchdog"}
 ONLY_FAULT = os.environ.get("CUMETAL_METAL_FAULT_TEST", "")
+# known gaps on Metal (not strict: nothing has run on a Mac yet)
+METAL_GAPS = {
+    "test_recursion_and_function_pointers": "kernel 'calls' recurses: MSL has no call stack, so on the MSL path "
+                                            "that kernel alone is refused (the AIR path has a stack)",
+    "test_fp64_math": "f64 is float-float emulated on Metal (about 46 bits), the test wants exact doubles",
+    "test_struct_and_scalar_arguments": "1e300 is outside float-float's range (f64 emulation on Metal)",
+}
 
 
 def _load(name: str):
@@ -40,7 +47,8 @@ for _path in sorted(FUNCTIONAL.glob("test_*.py")):
             continue
         if _fname in FAULT_TESTS and not ONLY_FAULT:
             continue
-        CASES.append(pytest.param(_fn, id=f"{_path.stem}::{_fname}"))
+        marks = [pytest.mark.xfail(strict=False, reason=METAL_GAPS[_fname])] if _fname in METAL_GAPS else []
+        CASES.append(pytest.param(_fn, id=f"{_path.stem}::{_fname}", marks=marks))
 
 
 @pytest.mark.parametrize("case", CASES)
