@@ -76,9 +76,7 @@ def atomic(em: FnEmitter, i: Inst) -> str:
         arg = f"as_type<uint>({v})" if d == "f32" else v
         ftz = aop == "fadd" and bool(i.attrs.get("ftz"))
         r = f"cm_atomic32(cm, {a}, {space}u, {AOP_CODE_FTZ_FADD if ftz else AOP_CODE[aop]}, {arg})"
-        if ftz:  # the old value is read as an operand of the flushing add: flushed too (as the CPU engine)
-            return f"cm_ftz(as_type<float>({r}))"
-        return f"as_type<float>({r})" if d == "f32" else r
+        return f"as_type<float>({r})" if d == "f32" else r  # the raw old word (NVIDIA)
     if n == 64:
         if aop in ("fmin", "fmax"):
             raise EmitError(f"atomic {aop} on f64")

@@ -631,6 +631,7 @@ inline uint cm_resolve_space(thread ulong& a, uint space) {
 }
 inline uint cm_atomic32(thread cm_ctx& cm, ulong a, uint space, int op, uint v) {
   space = cm_resolve_space(a, space);
+  if (op == 17 && space == 1) op = 11;  // atom.add.f32 flushes in global memory only (H100)
   if (space == 1) {
     CM_CHECK_SHARED(cm, a, 4);
     return cm_atomic32_on((threadgroup atomic_uint*)(cm.shared + a), op, v);
@@ -705,7 +706,14 @@ inline ulong cm_aop64(int op, ulong old, ulong v, ulong c) {
     case 9: return old >= v ? 0ul : old + 1;
     case 10: return (old == 0 || old > v) ? v : old - 1;
 #ifdef CM_HAVE_F64
-    case 11: return cm_f64_add_bits(old, v);
+    case 11: {  // atom.add.f64 in global memory (H100): a NaN operand wins unchanged, else a NaN word
+      if ((v & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul) return v;
+      if ((old & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul) return old;
+      return cm_f64_add_bits(old, v);
+    }
+    case 18:  // in shared memory: add.f64's NaN rule with the memory word first
+      return as_type<ulong>(cm_nan64(as_type<double>(old) + as_type<double>(v), as_type<double>(old),
+                                     as_type<double>(v)));
 #endif
     case 16: return old == v ? c : old;
     default: return old;
@@ -716,6 +724,7 @@ inline ulong cm_aop64(int op, ulong old, ulong v, ulong c) {
 // accesses so that it bypasses non-coherent caches.
 inline ulong cm_atomic64(thread cm_ctx& cm, ulong a, uint space, int op, ulong v, ulong c) {
   space = cm_resolve_space(a, space);
+  if (op == 11 && space == 1) op = 18;
   if (space == 2) {
     ulong old = cm_ld_local<ulong>(cm, a);
     cm_st_local<ulong>(cm, a, cm_aop64(op, old, v, c));
