@@ -344,3 +344,21 @@ define ptx_kernel void @k(ptr addrspace(1) %p) {
         compile_nvvm_to_ptx([src], names=["tex.ll"])
     assert info.value.kind == "compilation" and info.value.log.startswith("tex.ll: error: LLVM's NVPTX back end")
     assert ".entry" in compile_nvvm_to_ptx([FP_KERNEL])  # and the next compile works
+
+
+@pytest.mark.parametrize("options, value", [(["-opt=0"], 0), (["-opt=3"], 0), (["-opt=0", "-ftz=1"], 1),
+                                            (["-ftz=1"], 1)])
+def test_nvvm_reflect_answers_the_ftz_option(options, value):
+    src = """
+target triple = "nvptx64-nvidia-cuda"
+@.str = private unnamed_addr constant [11 x i8] c"__CUDA_FTZ\\00"
+declare i32 @__nvvm_reflect(ptr)
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %r = call i32 @__nvvm_reflect(ptr @.str)
+  store i32 %r, ptr addrspace(1) %p
+  ret void
+}
+"""
+    ptx = compile_nvvm_to_ptx([src], options)
+    assert "__nvvm_reflect" not in ptx
+    assert re.search(rf"st\.global\.b32\s+\[%rd\d+\], {value};", ptx)

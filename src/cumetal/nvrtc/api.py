@@ -165,7 +165,7 @@ def nvrtcCompileProgram(prog: Any, numOptions: int, options: Any) -> tuple:  # n
     """Compile with NVRTC's options (see ``docs/python-compilers.md``); the log holds clang's
     ``name:line:col`` diagnostics."""
     program = _program(prog)
-    opts = list(options or [])
+    opts = [options] if isinstance(options, str | bytes | bytearray) else list(options or [])
     n = int(numOptions)
     if n < 0 or n > len(opts):
         raise NvrtcFailure(R.NVRTC_ERROR_INVALID_INPUT)

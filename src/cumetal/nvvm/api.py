@@ -123,7 +123,7 @@ def _options(num_options: int, options: Any) -> list[str]:
         return []
     if isinstance(options, int):
         raise _fail(nvvmResult.NVVM_ERROR_INVALID_INPUT)  # a char** address: not supported from Python
-    items = list(options)
+    items = [options] if isinstance(options, str | bytes | bytearray) else list(options)
     if int(num_options) < 0 or int(num_options) > len(items):
         raise _fail(nvvmResult.NVVM_ERROR_INVALID_INPUT)
     out = []
