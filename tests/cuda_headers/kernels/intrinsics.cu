@@ -59,8 +59,9 @@ extern "C" __global__ void atomics(int *ai, unsigned *au, long long *al, unsigne
     atomicOr(ai + 5, 1 << (t % 29));
     atomicXor(ai + 6, t);
     exch_ret[t] = atomicExch(ai + 7, t);
+    const bool cas_loops = t < 64;  // compare-and-swap loops by 64 threads (they serialise)
     int old = ai[8], assumed;
-    do { assumed = old; old = atomicCAS(ai + 8, assumed, assumed + 2); } while (old != assumed);
+    if (cas_loops) do { assumed = old; old = atomicCAS(ai + 8, assumed, assumed + 2); } while (old != assumed);
     atomicAdd_block(ai + 9, 1);
     atomicAdd_system(ai + 10, 3);
     atomicMax_block(ai + 11, sv);
@@ -88,11 +89,11 @@ extern "C" __global__ void atomics(int *ai, unsigned *au, long long *al, unsigne
     atomicOr(aul + 4, 1ull << (t % 61));
     atomicXor(aul + 5, (unsigned long long)t << 20);
     unsigned long long o64 = aul[6], a64;
-    do { a64 = o64; o64 = atomicCAS(aul + 6, a64, a64 + 3); } while (o64 != a64);
+    if (cas_loops) do { a64 = o64; o64 = atomicCAS(aul + 6, a64, a64 + 3); } while (o64 != a64);
     atomicExch(aul + 7, 7ull << 40);
     atomicAdd_block(aul + 8, 1ull);
     unsigned long long c64 = aul[9], b64;
-    do { b64 = c64; c64 = atomicCAS_system(aul + 9, b64, b64 + 1); } while (c64 != b64);
+    if (cas_loops) do { b64 = c64; c64 = atomicCAS_system(aul + 9, b64, b64 + 1); } while (c64 != b64);
     atomicAdd(af + 0, 0.5f);
     atomicAdd_block(af + 1, 0.25f);
     atomicExch(af + 2, 1.5f);
@@ -101,9 +102,9 @@ extern "C" __global__ void atomics(int *ai, unsigned *au, long long *al, unsigne
     atomicAdd_block(ad + 1, 1e-3);
     atomicAdd_system(ad + 2, 2.0);
     unsigned short h = ah[0], g;
-    do { g = h; h = atomicCAS(ah, g, (unsigned short)(g + 1)); } while (h != g);
+    if (cas_loops) do { g = h; h = atomicCAS(ah, g, (unsigned short)(g + 1)); } while (h != g);
     unsigned short h2 = ah[2], g2;
-    do { g2 = h2; h2 = atomicCAS_block(ah + 2, g2, (unsigned short)(g2 + 3)); } while (h2 != g2);
+    if (cas_loops) do { g2 = h2; h2 = atomicCAS_block(ah + 2, g2, (unsigned short)(g2 + 3)); } while (h2 != g2);
 }
 
 // Cache-hint loads and stores: each thread copies element i with all of them.
