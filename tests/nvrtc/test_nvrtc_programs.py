@@ -188,3 +188,18 @@ def test_error_in_an_in_memory_header_is_named_by_its_include_name():
     log = program_log(prog)
     assert "In file included from main.cu:1:" in log
     assert re.search(r"^ops/bad\.h:1:9: error: expected expression", log, re.M), log
+
+
+def test_pre_include_and_disable_warnings(device):
+    headers = {"pre.h": "#define PRE_VALUE 9\n"}
+    src = 'extern "C" __global__ void k(int *p) { int unused_var; p[0] = PRE_VALUE; }\n'
+    prog, err = compile_program(src, "w.cu", ["--pre-include=pre.h"], headers)
+    assert err == R.NVRTC_SUCCESS, program_log(prog)
+    d = device.to_device(np.zeros(1, np.int32))
+    device.run(device.function(ptx_of(prog), "k"), 1, 1, [(d, None)])
+    assert device.from_device(d, np.zeros(1, np.int32))[0] == 9
+    src_warn = 'extern "C" __global__ void k(int *p) { p[0] = 1 << 40; }\n'  # overflowing shift: a warning
+    prog, err = compile_program(src_warn, "w.cu")
+    assert err == R.NVRTC_SUCCESS and "w.cu:1:" in program_log(prog) and "warning" in program_log(prog)
+    prog, err = compile_program(src_warn, "w.cu", ["-w"])
+    assert err == R.NVRTC_SUCCESS and "warning" not in program_log(prog)
