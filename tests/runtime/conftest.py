@@ -36,6 +36,7 @@ def fresh_runtime(monkeypatch):
     rt.cudaDeviceReset()
     rt.cudaGetLastError()
     yield
+    rt.cudaSetDeviceFlags(0)  # device flags outlive cudaDeviceReset (the driver's primary-context flags)
     rt.cudaDeviceReset()
     DRIVER.stack().clear()
 

@@ -121,7 +121,7 @@ class CpuDevice(Device):
         self._streams: weakref.WeakSet[CpuStream] = weakref.WeakSet()  # live asynchronous streams
         self._streams_lock = threading.Lock()
         self._callbacks = CallbackRunner()
-        atexit.register(self.drain_printf)
+        atexit.register(self._at_exit)
 
     # ---- memory
     def allocate(self, size: int, *, host: bool = False) -> int:
@@ -225,6 +225,18 @@ class CpuDevice(Device):
         else:
             candidates = [s for s in others if s.legacy_default]
         return [(s.work, t) for s in candidates if not s.work.done(t := s.work.ticket())]  # type: ignore[union-attr]
+
+    def _at_exit(self) -> None:
+        """Let enqueued work finish (bounded by the watchdog) so that no worker is cut off mid-kernel
+        while the interpreter shuts down; then write what printf output is left."""
+        limit = (watchdog_seconds() or 60.0) + 5.0
+        with self._streams_lock:
+            streams = list(self._streams)
+        for s in streams:
+            if s.work is not None and not s.work.wait(timeout=limit):
+                print("cumetal: exiting with stream work still running", file=sys.stderr, flush=True)
+                break
+        self.drain_printf()
 
     def _wait_async_streams(self) -> None:
         with self._streams_lock:

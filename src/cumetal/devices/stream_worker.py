@@ -72,14 +72,14 @@ class WorkQueue:
         with self.cond:
             return self.completed >= (self.enqueued if ticket is None else ticket)
 
-    def wait(self, ticket: int | None = None) -> None:
-        """Block until the work up to ``ticket`` (default: everything enqueued so far) has run."""
+    def wait(self, ticket: int | None = None, timeout: float | None = None) -> bool:
+        """Block until the work up to ``ticket`` (default: everything enqueued so far) has run;
+        False if ``timeout`` seconds passed first."""
         with self.cond:
             target = self.enqueued if ticket is None else ticket
             if self.worker is threading.current_thread():
-                return  # waiting on oneself from inside an operation would deadlock
-            while self.completed < target:
-                self.cond.wait()
+                return True  # waiting on oneself from inside an operation would deadlock
+            return self.cond.wait_for(lambda: self.completed >= target, timeout)
 
     def close(self) -> None:
         """Stop the worker after the work already enqueued."""

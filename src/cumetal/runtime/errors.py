@@ -107,6 +107,8 @@ def rt_api(outputs: int, *, device: bool = True, sync: bool = False,
                     from cumetal.runtime.state import RUNTIME
 
                     RUNTIME.ensure()
+                    if sticky_enabled():
+                        _raise_known_fault(RUNTIME)
                 result = fn(*args, **kwargs)
             except RtError as e:
                 return _fail(fn.__name__, e.code, e.message, none, sync, sets_last)
@@ -123,6 +125,16 @@ def rt_api(outputs: int, *, device: bool = True, sync: bool = False,
         return call
 
     return wrap
+
+
+def _raise_known_fault(runtime: Any) -> None:
+    """A fault that has already happened on the device poisons every later call (as on CUDA), even
+    before a synchronising call has reported it; the fault stays pending for that call too."""
+    code = runtime.pending_fault()
+    if code is not None:
+        note_fault(code)
+        if ERRORS.sticky is not None:
+            raise RtError(ERRORS.sticky, "")
 
 
 def _fail(name: str, code: cudaError_t, message: str, none: tuple, sync: bool, sets_last: bool) -> tuple:

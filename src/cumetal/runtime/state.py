@@ -131,6 +131,23 @@ class RuntimeState:
             self.primary = ctx
             return ctx
 
+    def pending_fault(self) -> cudaError_t | None:
+        """The first kernel fault waiting on a stream of the runtime's context (not taken)."""
+        ctx = self.primary
+        if ctx is None:
+            return None
+        from cumetal.driver.contexts import context_streams
+        from cumetal.driver.faults import fault_result
+
+        for stream in context_streams(ctx):
+            pending = getattr(stream, "pending_faults", None)
+            if pending:
+                try:
+                    return E(int(fault_result(pending[0])))
+                except ValueError:
+                    return E.cudaErrorLaunchFailure
+        return None
+
     def context(self) -> Context:
         return self.ensure()
 
@@ -144,6 +161,10 @@ class RuntimeState:
             if self.initialized():
                 raw(dctx.cuDevicePrimaryCtxReset)(0)
             self.primary = None
+            self.limits = Limits()  # limits belong to the context
+            dev = DRIVER.device
+            if dev is not None and hasattr(dev, "printf_fifo_size"):
+                dev.printf_fifo_size = self.limits.values[int(L.cudaLimitPrintfFifoSize)]
             self.host_registered.clear()
             self.host_alloc_flags.clear()
             self.managed.clear()
