@@ -67,6 +67,7 @@ def _serve() -> None:
     llvm.initialize_all_asmprinters()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing else may write into the reply pipe
+    _write(stdout, "ready")
     while True:
         try:
             req: CodegenRequest = _read(stdin)
@@ -113,6 +114,7 @@ class _Worker:
         self.pid_owner = 0
         self.log: Any = None
         self.lock = threading.Lock()
+        self.unavailable = ""   # why no worker could be started (then code generation runs here)
 
     def _start(self) -> subprocess.Popen:
         if self.proc is not None and self.proc.poll() is None and self.pid_owner == os.getpid():
@@ -122,14 +124,29 @@ class _Worker:
         # the worker imports cumetal from wherever this process did
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-        self.proc = subprocess.Popen([sys.executable, "-m", "cumetal.nvvmir.worker"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, env=env)
+        proc = subprocess.Popen([sys.executable, "-m", "cumetal.nvvmir.worker"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, env=env)
+        try:
+            if _read(proc.stdout) != "ready":
+                raise EOFError
+        except (EOFError, OSError, pickle.UnpicklingError):
+            proc.kill()
+            proc.wait()
+            self.log.seek(0)
+            self.unavailable = self.log.read().decode("utf-8", "replace").strip()[-500:] or "no reply"
+            raise
+        self.proc = proc
         self.pid_owner = os.getpid()
         return self.proc
 
     def run(self, req: CodegenRequest) -> str | bytes:
         with self.lock:
-            proc = self._start()
+            if self.unavailable:
+                return _codegen_here(req)
+            try:
+                proc = self._start()
+            except (EOFError, OSError, pickle.UnpicklingError):
+                return _codegen_here(req)
             try:
                 _write(proc.stdin, req)
                 reply = _read(proc.stdout)
