@@ -26,11 +26,35 @@ static __attribute__((device)) constexpr double C_ATAN_D[13] = {-0x1.c87d13a65a5
 static __attribute__((device)) constexpr float C_ASIN_F[7] = {0x1.fd3b2c0000000p-6f, 0x1.57e6a80000000p-7f, 0x1.8338240000000p-6f, 0x1.efe2040000000p-6f, 0x1.6dc1480000000p-5f, 0x1.33331e0000000p-4f, 0x1.5555560000000p-3f};
 // ASIN: [0, 0.25], degree 13, max rel error 4.838e-18
 static __attribute__((device)) constexpr double C_ASIN_D[14] = {0x1.e74fa06a2efe8p-6, -0x1.3ebc800d132e1p-6, 0x1.42e026d0263eap-6, 0x1.86c636a364ccbp-9, 0x1.31f16bef07642p-7, 0x1.3b2fdf238cac9p-7, 0x1.7b05bb48ac654p-7, 0x1.c99066b8a0336p-7, 0x1.1c4efee4a4aa8p-6, 0x1.6e8ba11116c96p-6, 0x1.f1c71c7abb570p-6, 0x1.6db6db6dab86fp-5, 0x1.333333333338dp-4, 0x1.5555555555555p-3};
-// ERF: [0, 0.8101], degree 6, max rel error 2.938e-10
-static __attribute__((device)) constexpr float C_ERF_F[7] = {0x1.650c3c0000000p-14f, -0x1.aca2480000000p-11f, 0x1.550a220000000p-8f, -0x1.b815200000000p-6f, 0x1.ce2e540000000p-4f, -0x1.8127440000000p-2f, 0x1.20dd760000000p+0f};
-// ERF: [0, 0.8101], degree 12, max rel error 8.924e-21
-static __attribute__((device)) constexpr double C_ERF_D[13] = {0x1.1d40de18ccbe0p-34, -0x1.402dbe8b32920p-30, 0x1.f9dce63b0e7e6p-27, -0x1.5f4c167dd9258p-23, 0x1.b9e3da43b2444p-20, -0x1.f4d2364d1cdd2p-17, 0x1.f9a325a92b5d3p-14, -0x1.c02db3f86be14p-11, 0x1.565bcd0e4c531p-8, -0x1.b82ce312882c0p-6, 0x1.ce2f21a042bcdp-4, -0x1.812746b0379e7p-2, 0x1.20dd750429b6dp+0};
+// ERF: [0, 0.8101], degree 5, max rel error 4.51e-9
+static __attribute__((device)) constexpr float C_ERF_F[6] = {0x1.7784080000000p-14f, -0x1.b20d440000000p-11f, 0x1.55a1280000000p-8f, -0x1.b8240c0000000p-6f, 0x1.ce2efa0000000p-4f, -0x1.8127460000000p-2f};
+// ERF: [0, 0.8101], degree 11, max rel error 1.346e-19
+static __attribute__((device)) constexpr double C_ERF_D[12] = {0x1.25aabb916414cp-34, -0x1.42b121b60eb3bp-30, 0x1.fa84b58155c77p-27, -0x1.5f58a09ca12cap-23, 0x1.b9e5098e29bc6p-20, -0x1.f4d249279a557p-17, 0x1.f9a3267058078p-14, -0x1.c02db3fdcc5fap-11, 0x1.565bcd0e63b06p-8, -0x1.b82ce31288a27p-6, 0x1.ce2f21a042be0p-4, -0x1.812746b0379e7p-2};
 // ERFCX: [-1, 0.9999], degree 12, max rel error 2.215e-9
 static __attribute__((device)) constexpr float C_ERFCX_F[13] = {0x1.d773980000000p-14f, -0x1.040f0c0000000p-12f, -0x1.70fbbe0000000p-11f, 0x1.4cfed40000000p-8f, -0x1.0a04160000000p-6f, 0x1.30439c0000000p-5f, -0x1.0fa1640000000p-4f, 0x1.7ff5340000000p-4f, -0x1.9dddd40000000p-4f, 0x1.16ec1c0000000p-4f, 0x1.f7f7540000000p-7f, -0x1.1df1aa0000000p-3f, 0x1.3ba5920000000p+0f};
 // ERFCX: [-1, 0.9999], degree 26, max rel error 2.909e-19
 static __attribute__((device)) constexpr double C_ERFCX_D[27] = {0x1.6303bdf2e8f53p-35, -0x1.2e201e189a0f2p-33, -0x1.2286d656ba13bp-31, 0x1.ec007e8042864p-30, 0x1.0db59e8e5df1cp-28, -0x1.f9609f1dd4031p-27, -0x1.76f6638a37425p-26, 0x1.d8db83261d663p-24, 0x1.5299ccd88a0acp-24, -0x1.badfe8834555ep-21, 0x1.386f15d03881cp-22, 0x1.7f2365aab954cp-18, -0x1.7881d660c161fp-17, -0x1.9958aad398914p-16, 0x1.3be0347c3d586p-13, -0x1.a1df2abefc4ffp-13, -0x1.8d4a99a827405p-11, 0x1.49c6728d9388fp-8, -0x1.096238852dc30p-6, 0x1.3079edf66988ap-5, -0x1.0fb06dfe4945fp-4, 0x1.7fee004e1312ep-4, -0x1.9ddb23c3e909bp-4, 0x1.16ecefcfa5342p-4, 0x1.f7f5df66fd7afp-7, -0x1.1df1ad154a28ep-3, 0x1.3ba5916e9fd7fp+0};
+// ERFINV1: [1e-30, 6.25], degree 8, max rel error 3.814e-7
+static __attribute__((device)) constexpr float C_ERFINV1_F[9] = {-0x1.cefe760000000p-29f, 0x1.b936d60000000p-22f, -0x1.454f8a0000000p-17f, 0x1.79d81e0000000p-14f, -0x1.c4dbdc0000000p-13f, -0x1.256bb80000000p-9f, 0x1.78c0340000000p-7f, 0x1.db2f780000000p-3f, 0x1.c5bf7e0000000p-1f};
+// ERFINV1: [1e-30, 6.25], degree 12, max rel error 5.319e-10
+static __attribute__((device)) constexpr double C_ERFINV1_D[13] = {-0x1.ccacc1b59207cp-37, 0x1.10d72b64d6cdbp-31, -0x1.0415767ee0e68p-27, 0x1.c8814a2206594p-25, -0x1.507f555c511f9p-24, -0x1.28ff242e91f43p-20, 0x1.56ef370b8d463p-19, 0x1.7dcd2e103bde2p-15, -0x1.09fb1a01847c6p-13, -0x1.3229b909466dap-9, 0x1.7a74c2dc2a915p-7, 0x1.db29f7c823674p-3, 0x1.c5bf891f5a4a9p-1};
+// ERFINV2: [2.5, 6.0], degree 8, max rel error 6.953e-7
+static __attribute__((device)) constexpr float C_ERFINV2_F[9] = {0x1.202c340000000p-16f, -0x1.47272c0000000p-11f, 0x1.4348640000000p-7f, -0x1.6b69ae0000000p-4f, 0x1.fcd22e0000000p-2f, -0x1.c713640000000p+0f, 0x1.fd2f000000000p+1f, -0x1.068a9c0000000p+2f, 0x1.5a3f900000000p+1f};
+// ERFINV2: [2.5, 6.0], degree 10, max rel error 6.72e-8
+static __attribute__((device)) constexpr double C_ERFINV2_D[11] = {0x1.25274896edf23p-23, -0x1.57c1c27d7340dp-17, 0x1.3552667d3925dp-12, -0x1.2fcb656bab40bp-8, 0x1.7424c2f405285p-5, -0x1.2debd4dfb1f8fp-2, 0x1.4bdb20a85f772p+0, -0x1.eb6e1f47d4cf3p+1, 0x1.d80d4773b2a90p+2, -0x1.d5f72159113aep+2, 0x1.04440ebbba4a1p+2};
+// ERFINV3: [0.03636363636363636, 0.16666666666666666], degree 6, max rel error 5.757e-8
+static __attribute__((device)) constexpr float C_ERFINV3_F[7] = {-0x1.ccb19a0000000p+6f, 0x1.67e3460000000p+6f, -0x1.fd23fe0000000p+4f, 0x1.ea63340000000p+2f, -0x1.775d7e0000000p+0f, -0x1.0e1e600000000p-6f, 0x1.00070c0000000p+0f};
+// ERFINV3: [0.03636363636363636, 0.16666666666666666], degree 8, max rel error 3.132e-9
+static __attribute__((device)) constexpr double C_ERFINV3_D[9] = {-0x1.3cb1de894d307p+12, 0x1.2c8d46f13777fp+12, -0x1.f98b92b42f285p+10, 0x1.f684f422bbe29p+8, -0x1.53f46bc8b8a6cp+6, 0x1.7aa8a66c910a7p+3, -0x1.a9099206add6dp+0, -0x1.7c2a9bb4832b8p-7, 0x1.0003b6be55dd2p+0};
+// LGS: [1e-08, 0.006944444444444444], degree 2, max rel error 3.077e-9
+static __attribute__((device)) constexpr float C_LGS_F[3] = {-0x1.3390620000000p-11f, 0x1.a017040000000p-11f, -0x1.6c16c20000000p-9f};
+// LGS: [1e-08, 0.006944444444444444], degree 5, max rel error 5.06e-16
+static __attribute__((device)) constexpr double C_LGS_D[6] = {0x1.7ec40d7164f72p-8, -0x1.f588423c60162p-10, 0x1.b94fd20b63b92p-11, -0x1.3813805dcfc81p-11, 0x1.a01a019ff8fb0p-11, -0x1.6c16c16c16c14p-9};
+// LG1: [-0.2, 0.2], degree 9, max rel error 2.242e-11
+static __attribute__((device)) constexpr float C_LG1_F[10] = {-0x1.99386c0000000p-4f, 0x1.be2d940000000p-4f, -0x1.c68a0e0000000p-4f, 0x1.0066100000000p-3f, -0x1.2706f60000000p-3f, 0x1.5b432c0000000p-3f, -0x1.a8b9bc0000000p-3f, 0x1.1513220000000p-2f, -0x1.9a4d560000000p-2f, 0x1.a51a660000000p-1f};
+// LG1: [-0.2, 0.2], degree 20, max rel error 1.305e-22
+static __attribute__((device)) constexpr double C_LG1_D[21] = {0x1.c8e45b7d49128p-5, -0x1.d9ef5286d7176p-5, 0x1.91438b91e9d85p-5, -0x1.a7547a837a9eap-5, 0x1.c7918ccd7bf14p-5, -0x1.e249a600779d5p-5, 0x1.fffe12f62e9a0p-5, -0x1.1111997b4e18ap-4, 0x1.2496ea5955a4fp-4, -0x1.3b1d9f32ab70bp-4, 0x1.556ad60bf7b74p-4, -0x1.748c32f7e6cdep-4, 0x1.9a01e3862a34cp-4, -0x1.c806706d87d0ep-4, 0x1.010b36af86037p-3, -0x1.2703a1dcea220p-3, 0x1.5b40cb100c308p-3, -0x1.a8b9c17aa614ap-3, 0x1.151322ac7d848p-2, -0x1.9a4d55beab2d7p-2, 0x1.a51a6625307d3p-1};
+// LG2: [-0.2, 0.2], degree 8, max rel error 2.852e-13
+static __attribute__((device)) constexpr float C_LG2_F[9] = {0x1.a9f17a0000000p-14f, -0x1.dc944e0000000p-13f, 0x1.0b2cb40000000p-11f, -0x1.38a4140000000p-10f, 0x1.7add780000000p-9f, -0x1.e405020000000p-8f, 0x1.51322a0000000p-6f, -0x1.13e0020000000p-4f, 0x1.4a34cc0000000p-2f};
+// LG2: [-0.2, 0.2], degree 17, max rel error 3.095e-25
+static __attribute__((device)) constexpr double C_LG2_D[18] = {-0x1.c27c1d326e932p-24, 0x1.da4f2cf0941ffp-23, -0x1.e1fc93cb487c3p-22, 0x1.00371b7f3386cp-20, -0x1.11b3786b116e2p-19, 0x1.25981a61c569cp-18, -0x1.3cbc954fa4386p-17, 0x1.580dce32d7053p-16, -0x1.78de5bd8b98f0p-15, 0x1.a127b0f21ccd8p-14, -0x1.d3fd4c76d26c0p-13, 0x1.0b36af863946dp-11, -0x1.38ac5c2bf8e09p-10, 0x1.7add6eadb6c30p-9, -0x1.e404fc218f5f2p-8, 0x1.51322ac7d8483p-6, -0x1.13e001a557607p-4, 0x1.4a34cc4a60fa6p-2};

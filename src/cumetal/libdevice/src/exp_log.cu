@@ -30,6 +30,7 @@ template <> struct ExpC<float> {
   static constexpr const float (&Q)[6] = C_EXPM_F;
   static constexpr const float (&T)[4] = C_LOGT_F;
   static constexpr float SQRT_HALF = 0x1.6a09e6p-1f;
+  static constexpr float TWO_THIRDS_HI = 0x1.555556p-1f, TWO_THIRDS_LO = -0x1.555556p-26f;
 };
 template <> struct ExpC<double> {
   static constexpr double LOG2E = 0x1.71547652b82fep+0;
@@ -50,6 +51,7 @@ template <> struct ExpC<double> {
   static constexpr const double (&Q)[11] = C_EXPM_D;
   static constexpr const double (&T)[9] = C_LOGT_D;
   static constexpr double SQRT_HALF = 0x1.6a09e667f3bcdp-1;
+  static constexpr double TWO_THIRDS_HI = 0x1.5555555555555p-1, TWO_THIRDS_LO = 0x1.5555555555555p-55;
 };
 
 // e^y - 1 for a pair y with |y| <= ~0.35, as a pair.
@@ -192,6 +194,23 @@ template <class F> NV_INL Pair<F> log_core(Pair<F> m) {
   Pair<F> r = fast_two_sum(F(2) * s.hi, t);
   r.lo += F(2) * s.lo;
   return fast_two_sum(r.hi, r.lo);
+}
+
+// log(m) for a pair m in [sqrt(1/2), sqrt(2)] with the polynomial term in pairs as well
+// (~2^-2p relative: what pow and lgamma need).
+template <class F> NV_INL Pair<F> log_core_precise(Pair<F> m) {
+  Pair<F> f = p_add1(m, F(-1));
+  Pair<F> d = p_add1(m, F(1));
+  Pair<F> s = p_div(f, d);
+  Pair<F> z = p_mul(s, s);
+  constexpr int N = sizeof(ExpC<F>::T) / sizeof(F);
+  F t1 = ExpC<F>::T[0];
+#pragma unroll
+  for (int i = 1; i < N - 1; ++i) t1 = fmaT(t1, z.hi, ExpC<F>::T[i]);
+  // T(z) as a pair; its constant term is 2/3 (the fitted one differs from it by the fit error)
+  Pair<F> tp = p_add(p_mul1(z, t1), Pair<F>{ExpC<F>::TWO_THIRDS_HI, ExpC<F>::TWO_THIRDS_LO});
+  Pair<F> t = p_mul(p_mul(z, s), tp);
+  return p_add(Pair<F>{s.hi * F(2), s.lo * F(2)}, t);
 }
 
 // log(x) as a pair for finite x > 0.

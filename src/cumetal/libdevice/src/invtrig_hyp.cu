@@ -189,13 +189,14 @@ template <class F> NV_INL F tanh_T(F x) {
   return copysignT(t.hi + t.lo, x);
 }
 
-// log(u) for a pair u > 0 (finite), as a pair.
-template <class F> NV_INL Pair<F> log_pp(Pair<F> u) {
+// log(u) for a pair u > 0 (finite), as a pair; `precise` carries the polynomial term in pairs.
+template <class F> NV_INL Pair<F> log_pp(Pair<F> u, bool precise = false) {
   int e;
   F m = frexp1(u.hi, &e);
   F lo = ldexpT(u.lo, -e);
   if (m > F(2) * ExpC<F>::SQRT_HALF) { m = m * F(0.5); lo = lo * F(0.5); e += 1; }
-  Pair<F> l = log_core(fast_two_sum(m, lo));
+  Pair<F> mm = fast_two_sum(m, lo);
+  Pair<F> l = precise ? log_core_precise(mm) : log_core(mm);
   F ef = F(e);
   Pair<F> a = two_prod(ef, ExpC<F>::LN2_P_HI);
   a.lo = fmaT(ef, ExpC<F>::LN2_P_LO, a.lo);

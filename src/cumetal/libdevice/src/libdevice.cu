@@ -5,3 +5,4 @@
 #include "intrinsics.cu"
 #include "invtrig_hyp.cu"
 #include "pow_root.cu"
+#include "special.cu"

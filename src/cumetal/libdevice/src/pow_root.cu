@@ -11,26 +11,11 @@
 #include "exp_log.cu"
 #include "invtrig_hyp.cu"
 
-// log(m) for m in [sqrt(1/2), sqrt(2)] with the polynomial term in pairs as well.
-template <class F> NV_INL Pair<F> log_core_precise(F m) {
-  Pair<F> f = two_sum(m, F(-1));
-  Pair<F> d = two_sum(m, F(1));
-  Pair<F> s = p_div(f, d);
-  Pair<F> z = p_mul(s, s);
-  constexpr int N = sizeof(ExpC<F>::T) / sizeof(F);
-  F t1 = ExpC<F>::T[0];
-#pragma unroll
-  for (int i = 1; i < N - 1; ++i) t1 = fmaT(t1, z.hi, ExpC<F>::T[i]);
-  Pair<F> tp = p_add1(p_mul1(z, t1), ExpC<F>::T[N - 1]);   // T(z) as a pair
-  Pair<F> t = p_mul(p_mul(z, s), tp);
-  return p_add(Pair<F>{s.hi * F(2), s.lo * F(2)}, t);
-}
-
 template <class F> NV_INL Pair<F> log_pair_precise(F x) {
   int e;
   F m = frexp1(x, &e);
   if (m > F(2) * ExpC<F>::SQRT_HALF) { m = m * F(0.5); e += 1; }
-  Pair<F> l = log_core_precise(m);
+  Pair<F> l = log_core_precise(Pair<F>{m, F(0)});
   F ef = F(e);
   Pair<F> a = two_prod(ef, ExpC<F>::LN2_P_HI);
   a.lo = fmaT(ef, ExpC<F>::LN2_P_LO, a.lo);
