@@ -10,7 +10,9 @@
 #include "cumetal/qualifiers.h"
 #include "vector_types.h"
 #include "vector_functions.h"
+#if defined(__CUDA__) /* clang CUDA mode; a plain C++ host compile (.cpp) gets the host API only */
 #include "cumetal/builtin_vars.h"
+#endif
 
 #if __has_include("cuda_runtime_api.h")
 #include "cuda_runtime_api.h"
@@ -18,11 +20,13 @@
 #include "cumetal/runtime_api_fallback.h"
 #endif
 
+#if defined(__CUDA__)
 #include "cumetal/device_stdlib.h"
 #include "cumetal/device_functions.h"
 
 #if __has_include("cumetal/math.h")
 #include "cumetal/math.h"
 #endif
+#endif /* __CUDA__ */
 
 #endif /* CUMETAL_CUDA_RUNTIME_H */

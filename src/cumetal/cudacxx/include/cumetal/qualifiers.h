@@ -11,7 +11,14 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
+/* clang accepts the managed attribute only for HIP; in CUDA mode a __managed__ variable is a
+ * __device__ variable (device code reads and writes it; host code must copy it with
+ * cudaMemcpyToSymbol/FromSymbol instead of touching it directly: docs/cuda-headers.md). */
+#if defined(__HIP__)
 #define __managed__ __attribute__((managed))
+#else
+#define __managed__ __attribute__((device))
+#endif
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 /* clang >= 15 treats __noinline__ as a keyword in CUDA mode (so that

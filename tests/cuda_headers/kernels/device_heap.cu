@@ -1,0 +1,11 @@
+// Device-side allocation (CUDA's device heap): refused by CuMetal when the module is loaded.
+extern "C" __global__ void uses_malloc(int **out) {
+    int *p = (int *)malloc(16 * sizeof(int));
+    p[0] = 1;
+    out[0] = p;
+}
+extern "C" __global__ void uses_new(int **out) {
+    int *p = new int[4];
+    out[0] = p;
+    delete[] p;
+}

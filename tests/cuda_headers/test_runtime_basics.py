@@ -1,0 +1,79 @@
+"""cuda_runtime.h: qualifiers, built-in variables, vector types, device printf, assert, and what
+happens to device-side allocation."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+
+import numpy as np
+import pytest
+from cuda_headers_harness import F32, I32, compile_kernels
+
+from cumetal import driver as cu
+
+
+class Float4(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_float), ("y", ctypes.c_float), ("z", ctypes.c_float), ("w", ctypes.c_float)]
+
+
+class Params(ctypes.Structure):
+    _fields_ = [("scale", ctypes.c_int), ("pad", ctypes.c_int * 3), ("bias", Float4)]
+
+
+@pytest.fixture(scope="module")
+def g(gpu):
+    gpu.load("runtime_basics.cu")
+    return gpu
+
+
+def test_builtin_variables_vectors_qualifiers(g):
+    grid, block = (3, 2, 2), (4, 2, 3)
+    n = 12 * 24
+    d_out = g.to_device(np.zeros(8 * n, np.int32))
+    p = Params(3, (ctypes.c_int * 3)(), Float4(0, 0, 0, 7.0))
+    g.run("indexing", grid, block, [(d_out, None), (p, Params)])
+    out = g.from_device(d_out, np.zeros(8 * n, np.int32)).reshape(n, 8)
+    k = 0
+    for bz in range(2):
+        for by in range(2):
+            for bx in range(3):
+                for tz in range(3):
+                    for ty in range(2):
+                        for tx in range(4):
+                            o = out[k].tolist()
+                            assert o[:5] == [tx + 10 * ty + 100 * tz, bx + 10 * by + 100 * bz, 4 + 20 + 300,
+                                             3 + 20 + 200, 32]
+                            assert o[5] == [10, 20, 30, 40][k % 4] * 3 + 7
+                            assert o[6] == 3 * k + 1
+                            assert o[7] == 10 + 2 + 711
+                            k += 1
+
+
+def test_device_printf(g, capfd):
+    g.run("hello", (2,), (2,), [(7, I32), (2.5, F32)])
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == sorted(f"hello from block {b} thread {t}: a=7 b=2.50 s=str c=Z" for b in range(2) for t in range(2))
+
+
+def test_assert_prints_cuda_message_and_fails_the_launch(g, capfd):
+    vals = np.array([1, 2, -3, 4], np.int32)
+    d_in, d_out = g.to_device(vals), g.to_device(np.zeros(4, np.int32))
+    g.run("checked", (1,), (2,), [(d_in, None), (d_out, None)])  # the first two values pass
+    err, sync = g.launch("checked", (1,), (4,), [(d_in, None), (d_out, None)])
+    assert cu.CUresult.CUDA_ERROR_LAUNCH_FAILED in (err, sync)  # CUDA: CUDA_ERROR_ASSERT (docs/cuda-headers.md)
+    out = capfd.readouterr().out
+    # CUDA's format: file:line: function: block: [x,y,z], thread: [x,y,z] Assertion `expr` failed.
+    # (the function name is what the C library's assert macro passes)
+    assert re.search(r"runtime_basics\.cu:61: [^\n]*checked[^\n]*: block: \[0,0,0\], thread: \[2,0,0\] "
+                     r"Assertion `v >= 0` failed\.", out), out
+
+
+def test_device_heap_is_refused_at_module_load(capfd):
+    # malloc/free/new/delete compile (declared as in CUDA); CuMetal has no device heap yet, and says so
+    ptx = compile_kernels("device_heap.cu")
+    err, _ = cu.cuModuleLoadData(ptx.encode())
+    assert err == cu.CUresult.CUDA_ERROR_INVALID_PTX
+    log = capfd.readouterr().err
+    assert "kernel 'uses_malloc' cannot be compiled: device-side malloc() is not supported" in log
+    assert "kernel 'uses_new' cannot be compiled: device-side malloc() is not supported" in log
