@@ -213,3 +213,36 @@ print(rt.cudaGetDeviceProperties(0)[1].name.decode())
         pytest.skip(f"{backend} cannot run here: {r.stderr[-200:]}")
     assert r.returncode == 0, r.stderr
     assert backend in r.stdout
+
+
+def test_threads_launching_on_their_own_streams(lib):
+    """Four host threads, each on its per-thread default stream: results stay exact."""
+    import threading
+
+    f = kernel(lib, "vector_add")
+    errors = []
+
+    def work(seed):
+        try:
+            n = 512
+            a = np.random.default_rng(seed).standard_normal(n).astype(np.float32)
+            da = check(rt.cudaMalloc(n * 4))
+            dc = check(rt.cudaMalloc(n * 4))
+            for i in range(10):
+                check(rt.cudaMemcpyAsync(da, a + i, n * 4, rt.cudaMemcpyKind.cudaMemcpyHostToDevice,
+                                         rt.cudaStreamPerThread))
+                check(rt.cudaLaunchKernel(f, (2,), (256,), ((da, da, dc, n), P3), 0, rt.cudaStreamPerThread))
+                out = np.zeros(n, np.float32)
+                check(rt.cudaMemcpyAsync(out, dc, n * 4, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost,
+                                         rt.cudaStreamPerThread))
+                check(rt.cudaStreamSynchronize(rt.cudaStreamPerThread))
+                np.testing.assert_array_equal(out, (a + i) * 2)
+        except Exception as e:  # reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
