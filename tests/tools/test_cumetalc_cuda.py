@@ -100,7 +100,8 @@ def test_fast_math_flags_change_the_arithmetic():
     assert "div.rn.f32" in default and "sqrt.rn.f32" in default
     fast = kernel_body(ptx_of("--use_fast_math"), "ratio")
     assert "div.rn.f32" not in fast and "sqrt.rn.f32" not in fast and ".ftz.f32" in fast
-    assert "div.rn.f32" not in kernel_body(ptx_of("-prec-div=false"), "ratio")
+    assert "div.approx.ftz.f32" in fast  # as nvcc --use_fast_math
+    assert "div.full.f32" in kernel_body(ptx_of("-prec-div=false"), "ratio")  # as nvcc -prec-div=false
     assert "sqrt.approx" in kernel_body(ptx_of("-prec-sqrt=false"), "ratio")
     assert ".ftz." in kernel_body(ptx_of("-ftz=true"), "saxpy")
     assert "fma.rn.f32" in kernel_body(ptx_of(), "saxpy")
@@ -253,3 +254,26 @@ def test_executable_and_object_builds(tmp_path, monkeypatch):
     code, _, err = run(str(INPUTS / "program.cu"), "-c")
     assert code == 0, err
     assert (tmp_path / "program.o").read_bytes()[:4] in (b"\x7fELF", b"\xcf\xfa\xed\xfe")
+
+
+FP_FLAG_SETS = ["", "--use_fast_math", "-prec-div=false", "-prec-sqrt=false", "-ftz=true", "-fmad=false",
+                "--use_fast_math -prec-div=true -prec-sqrt=true", "-ftz=true -prec-div=false",
+                "--use_fast_math -fmad=false", "--use_fast_math -ftz=false"]
+
+
+def _fp_ops(ptx: str) -> list[str]:
+    import re
+
+    return sorted(re.findall(r"\b(?:div|sqrt|fma|mul|add|rcp)\.[a-z0-9.]*f32\b", ptx))
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="NVIDIA nvcc not installed")
+def test_floating_point_flags_give_the_instructions_nvcc_gives(tmp_path):
+    src = INPUTS / "fp_flags.cu"
+    for flags in FP_FLAG_SETS:
+        nv = subprocess.run(["nvcc", "-ptx", "-arch=sm_80", *flags.split(), str(src), "-o", str(tmp_path / "nv.ptx")],
+                            capture_output=True, text=True)
+        assert nv.returncode == 0, nv.stderr
+        code, out, err = run(str(src), *flags.split(), "-ptx", "-o", "-")
+        assert code == 0, err
+        assert _fp_ops(out) == _fp_ops((tmp_path / "nv.ptx").read_text()), flags

@@ -132,7 +132,9 @@ class CudaOptions:
         if self.fast_math:
             args.append("-fgpu-approx-transcendentals")
         if not self.effective_prec_div:
-            args += ["-mllvm", "-nvptx-prec-divf32=0"]
+            # nvcc: -prec-div=false alone gives div.full.f32 (LLVM's level 1); under --use_fast_math,
+            # div.approx.f32 (level 0)
+            args += ["-mllvm", f"-nvptx-prec-divf32={0 if self.fast_math else 1}"]
         if not self.effective_prec_sqrt:
             args += ["-mllvm", "-nvptx-prec-sqrtf32=0"]
         args.append("-ffp-contract=" + ("fast" if self.effective_fmad else "off"))

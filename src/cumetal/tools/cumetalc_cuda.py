@@ -28,6 +28,10 @@ class InputError(Exception):
 
 def read_source(name: str) -> str:
     try:
+        if name == "-":  # -x cu - : the source on stdin, as nvcc accepts
+            import sys
+
+            return sys.stdin.buffer.read().decode("utf-8", errors="replace")
         return Path(name).read_bytes().decode("utf-8", errors="replace")
     except OSError as e:
         raise InputError(f"{PROG}: error: cannot read '{name}': {e.strerror or e}") from None
