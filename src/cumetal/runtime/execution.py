@@ -290,6 +290,12 @@ def cudaLaunchKernel(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMe
     shared = int_arg(sharedMem, "sharedMem", hi=2**32)
     _check_configuration(fn, grid, block, shared)
     h = RUNTIME.stream_handle(stream)
+    from cumetal.runtime import graphs
+
+    if graphs.capturing(h):
+        graphs.capture_node(h, graphs.T.cudaGraphNodeTypeKernel,
+                            graphs.kernel_params(func, grid, block, shared, args, None))
+        return ()
     raw(dlaunch.cuLaunchKernel)(fh, *grid, *block, shared, h, args if args is not None else None, None)
     return ()
 

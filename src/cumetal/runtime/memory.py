@@ -113,6 +113,18 @@ def _norm(obj: Any) -> Any:
     return obj
 
 
+def _captured(h: int, sync: bool, params: Any, kind: str) -> bool:
+    """Record the operation as a graph node when ``h`` is capturing (synchronous calls cannot be)."""
+    from cumetal.runtime import graphs
+
+    if not graphs.capturing(h):
+        return False
+    if sync:
+        raise RtError(E.cudaErrorStreamCaptureUnsupported, "a synchronous call on a capturing stream")
+    graphs.capture_node(h, getattr(graphs.T, kind), params)
+    return True
+
+
 def copy(dst: Any, src: Any, count: Any, kind: Any, stream: Any, *, sync: bool) -> None:
     n = int_arg(count, "count")
     k = memcpy_kind(kind)
@@ -121,6 +133,8 @@ def copy(dst: Any, src: Any, count: Any, kind: Any, stream: Any, *, sync: bool) 
         return
     check_direction(d, s, n, k)
     h = RUNTIME.stream_handle(stream)
+    if _captured(h, sync, (d, s, n, k), "cudaGraphNodeTypeMemcpy"):
+        return
     if sync and h == 0:
         raw(dmem.cuMemcpy)(d, s, n)
         return
@@ -356,6 +370,8 @@ def fill(devPtr: Any, value: Any, count: Any, stream: Any, *, sync: bool) -> Non
         return
     device_range(addr, n, "devPtr")
     h = RUNTIME.stream_handle(stream)
+    if _captured(h, sync, (addr, n, v, 1, n, 1), "cudaGraphNodeTypeMemset"):
+        return
     if sync and h == 0:
         raw(dmem.cuMemsetD8)(addr, v, n)
         return

@@ -136,6 +136,14 @@ def copy_3d(p: Any, stream: Any, sync: bool) -> None:
         for y in range(h):
             rows.append((((dpos.z + z) * dy + dpos.y + y) * dpitch + dpos.x,
                          ((spos.z + z) * sy + spos.y + y) * spitch + spos.x))
+    from cumetal.runtime import graphs
+
+    h = RUNTIME.stream_handle(stream)
+    if graphs.capturing(h):
+        if sync:
+            raise RtError(E.cudaErrorStreamCaptureUnsupported, "a synchronous call on a capturing stream")
+        graphs.capture_node(h, graphs.T.cudaGraphNodeTypeMemcpy, graphs._copy_3d_params(p))
+        return
     _rows(int(dp.ptr), dpitch, int(sp.ptr), spitch, w, rows, k, stream, sync)
 
 

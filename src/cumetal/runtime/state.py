@@ -174,9 +174,11 @@ class RuntimeState:
             for k in self.kernels.values():
                 k.function = 0
             self.tls = threading.local()
+        from cumetal.runtime.graphs import reset as reset_graphs
         from cumetal.runtime.pools import reset as reset_pools
 
         reset_pools()
+        reset_graphs()
 
     # ---- streams
     def stream_handle(self, stream: Any) -> int:

@@ -17,6 +17,7 @@ from cumetal.driver import streams as dstreams
 from cumetal.driver.faults import fault_result
 from cumetal.driver.host_funcs import enqueue_host_call, host_callable
 from cumetal.driver.state import STATE as DRIVER
+from cumetal.runtime import graphs
 from cumetal.runtime.device import int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
@@ -26,7 +27,6 @@ from cumetal.runtime.enums import (
     cudaEventRecordExternal,
     cudaHostTaskSyncMode,
     cudaStreamCaptureMode,
-    cudaStreamCaptureStatus,
     cudaStreamNonBlocking,
 )
 from cumetal.runtime.errors import ERRORS, RtError, rt_api, to_runtime_code
@@ -38,6 +38,11 @@ STREAM_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c
 
 
 # ---------------------------------------------------------------- streams
+def _not_capturing(h: int) -> None:
+    if graphs.capturing(h):
+        raise RtError(E.cudaErrorStreamCaptureUnsupported, "the stream is capturing (end the capture first)")
+
+
 def _create(flags: int) -> cudaStream_t:
     if flags & ~cudaStreamNonBlocking:
         raise RtError(E.cudaErrorInvalidValue, f"unknown stream flags 0x{flags:x}")
@@ -78,14 +83,18 @@ def cudaStreamDestroy(stream: Any) -> tuple:  # noqa: N802
 
 @rt_api(0, sync=True)
 def cudaStreamSynchronize(stream: Any) -> tuple:  # noqa: N802
-    raw(dstreams.cuStreamSynchronize)(RUNTIME.stream_handle(stream))
+    h = RUNTIME.stream_handle(stream)
+    _not_capturing(h)
+    raw(dstreams.cuStreamSynchronize)(h)
     return ()
 
 
 @rt_api(0)
 def cudaStreamQuery(stream: Any) -> tuple:  # noqa: N802
     """cudaSuccess when the stream's work is done, cudaErrorNotReady (not an error) while it runs."""
-    raw(dstreams.cuStreamQuery)(RUNTIME.stream_handle(stream))
+    h = RUNTIME.stream_handle(stream)
+    _not_capturing(h)
+    raw(dstreams.cuStreamQuery)(h)
     return ()
 
 
@@ -118,7 +127,13 @@ def cudaStreamWaitEvent(stream: Any, event: Any, flags: Any = 0) -> tuple:  # no
     f = int_arg(flags, "flags", hi=2**32)
     if f & ~1:
         raise RtError(E.cudaErrorInvalidValue, f"unknown flags 0x{f:x}")
-    raw(dstreams.cuStreamWaitEvent)(RUNTIME.stream_handle(stream), _event(event), 0)
+    h, ev = RUNTIME.stream_handle(stream), _event(event)
+    if graphs.capture_event_wait(h, ev):
+        return ()
+    if graphs.capturing(h):
+        graphs.capture_node(h, graphs.T.cudaGraphNodeTypeWaitEvent, ev)
+        return ()
+    raw(dstreams.cuStreamWaitEvent)(h, ev, 0)
     return ()
 
 
@@ -159,6 +174,9 @@ def cudaStreamAddCallback(stream: Any, callback: Any, userData: Any, flags: Any)
 
         def call() -> None:
             c_fn(stream_value or None, int(_stream_status(h)), data)
+    if graphs.capturing(h):
+        graphs.capture_node(h, graphs.T.cudaGraphNodeTypeHost, (lambda _d: call(), None))
+        return ()
     enqueue_host_call(h, call)
     return ()
 
@@ -167,6 +185,10 @@ def cudaStreamAddCallback(stream: Any, callback: Any, userData: Any, flags: Any)
 def cudaLaunchHostFunc(stream: Any, fn: Any, userData: Any) -> tuple:  # noqa: N802, N803
     """``fn(userData)`` on a callback thread in stream order (a Python callable or a C function address)."""
     h = RUNTIME.stream_handle(stream)
+    if graphs.capturing(h):
+        host_callable(fn, userData)  # checked now
+        graphs.capture_node(h, graphs.T.cudaGraphNodeTypeHost, (fn, userData))
+        return ()
     enqueue_host_call(h, host_callable(fn, userData))
     return ()
 
@@ -206,7 +228,10 @@ def cudaEventCreateWithFlags(flags: Any) -> tuple:  # noqa: N802
 
 @rt_api(0)
 def cudaEventRecord(event: Any, stream: Any = 0) -> tuple:  # noqa: N802
-    raw(dstreams.cuEventRecord)(_event(event), RUNTIME.stream_handle(stream))
+    ev, h = _event(event), RUNTIME.stream_handle(stream)
+    if graphs.capture_event_record(h, ev):
+        return ()
+    raw(dstreams.cuEventRecord)(ev, h)
     return ()
 
 
@@ -248,9 +273,7 @@ _capture_mode = threading.local()
 
 @rt_api(1)
 def cudaStreamIsCapturing(stream: Any) -> tuple:  # noqa: N802
-    """Always cudaStreamCaptureStatusNone: streams cannot be captured (no graphs)."""
-    RUNTIME.stream_handle(stream)
-    return (cudaStreamCaptureStatus.cudaStreamCaptureStatusNone,)
+    return (graphs.capture_status(RUNTIME.stream_handle(stream)),)
 
 
 @rt_api(1, device=False)

@@ -1,0 +1,128 @@
+"""CUDA graphs: explicit construction, stream capture with fork/join, instantiation and launch."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+from tests.runtime.conftest import D2H, H2D, check, download, kernel, upload
+
+from cumetal import runtime as rt
+
+E = rt.cudaError_t
+T = rt.cudaGraphNodeType
+P3 = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+
+
+def _kparams(func, n, a, b, c):
+    p = rt.cudaKernelNodeParams()
+    p.func = func
+    p.gridDim = rt.dim3(x=(n + 255) // 256)
+    p.blockDim = rt.dim3(x=256)
+    p.kernelParams = ((a, b, c, n), P3)
+    return p
+
+
+def test_explicit_graph_runs_in_dependency_order_every_launch(lib):
+    n = 1000
+    x = np.random.default_rng(3).standard_normal(n).astype(np.float32)
+    dx, dy = upload(np.zeros(n, np.float32)), check(rt.cudaMalloc(n * 4))
+    out = np.zeros(n, np.float32)
+    seen = []
+    g = check(rt.cudaGraphCreate(0))
+    ms = rt.cudaMemsetParams()
+    ms.dst, ms.value, ms.elementSize, ms.width, ms.height = dy, 0, 4, n, 1
+    memset = check(rt.cudaGraphAddMemsetNode(g, None, 0, ms))
+    up = check(rt.cudaGraphAddMemcpyNode1D(g, None, 0, dx, x, n * 4, H2D))
+    f = kernel(lib, "vector_add")
+    k1 = check(rt.cudaGraphAddKernelNode(g, [memset, up], 2, _kparams(f, n, dx, dx, dy)))  # y = 2x
+    k2 = check(rt.cudaGraphAddKernelNode(g, [k1], 1, _kparams(f, n, dy, dx, dy)))  # y = 3x
+    p3 = rt.cudaMemcpy3DParms()
+    p3.srcPtr = rt.make_cudaPitchedPtr(dy, n * 4, n, 1)
+    p3.dstPtr = rt.make_cudaPitchedPtr(out.ctypes.data, n * 4, n, 1)
+    p3.extent = rt.make_cudaExtent(n * 4, 1, 1)
+    p3.kind = D2H
+    down = check(rt.cudaGraphAddMemcpyNode(g, [k2], 1, p3))
+    hp = rt.cudaHostNodeParams()
+    hp.fn, hp.userData = seen.append, "done"
+    check(rt.cudaGraphAddHostNode(g, [down], 1, hp))
+    assert check(rt.cudaGraphGetNodes(g)) == ([], 6)
+    assert len(check(rt.cudaGraphGetRootNodes(g, 6))[0]) == 2
+    assert check(rt.cudaGraphNodeGetType(k2)) == T.cudaGraphNodeTypeKernel
+    assert check(rt.cudaGraphNodeGetDependencies(k1, 5))[1] == 2
+    ex = check(rt.cudaGraphInstantiate(g, 0))
+    clone_ex = check(rt.cudaGraphInstantiate(check(rt.cudaGraphClone(g)), 0))
+    s = check(rt.cudaStreamCreate())
+    for graph_exec in (ex, clone_ex, ex):
+        out[:] = 0
+        check(rt.cudaGraphLaunch(graph_exec, s))
+        check(rt.cudaStreamSynchronize(s))
+        np.testing.assert_allclose(out, 3 * x, rtol=1e-6)
+    assert seen == ["done"] * 3
+    # new kernel arguments for one node of the executable graph: y = 2x then y = y + y = 4x
+    check(rt.cudaGraphExecKernelNodeSetParams(ex, k2, _kparams(f, n, dy, dy, dy)))
+    check(rt.cudaGraphLaunch(ex, s))
+    check(rt.cudaStreamSynchronize(s))
+    np.testing.assert_allclose(out, 4 * x, rtol=1e-6)
+    check(rt.cudaGraphExecDestroy(ex))
+    assert rt.cudaGraphLaunch(ex, s) == (E.cudaErrorInvalidValue,)
+    check(rt.cudaGraphDestroy(g))
+
+
+def test_child_graphs_and_cycles(lib):
+    d = check(rt.cudaMalloc(16))
+    child = check(rt.cudaGraphCreate(0))
+    ms = rt.cudaMemsetParams()
+    ms.dst, ms.value, ms.elementSize, ms.width, ms.height = d, 0x01020304, 4, 4, 1
+    check(rt.cudaGraphAddMemsetNode(child, None, 0, ms))
+    parent = check(rt.cudaGraphCreate(0))
+    a = check(rt.cudaGraphAddEmptyNode(parent, None, 0))
+    c = check(rt.cudaGraphAddChildGraphNode(parent, [a], 1, child))
+    assert rt.cudaGraphAddDependencies(parent, [c], [a], None, 1) == (E.cudaErrorInvalidValue,)  # a cycle
+    check(rt.cudaGraphLaunch(check(rt.cudaGraphInstantiate(parent, 0)), 0))
+    check(rt.cudaDeviceSynchronize())
+    assert (download(d, np.zeros(4, np.uint32)) == 0x01020304).all()
+    bad = rt.cudaMemsetParams()
+    bad.dst, bad.elementSize, bad.width = d, 3, 1
+    assert rt.cudaGraphAddMemsetNode(parent, None, 0, bad)[0] == E.cudaErrorInvalidValue
+    f = kernel(lib, "vector_add")
+    p = _kparams(f, 4, d, d, d)
+    p.blockDim = rt.dim3(x=4096)
+    assert rt.cudaGraphAddKernelNode(parent, None, 0, p)[0] == E.cudaErrorInvalidConfiguration
+
+
+def test_stream_capture_with_fork_and_join(lib):
+    """The shape of NVIDIA's simpleCudaGraphs capture: fork to two streams through an event, join back."""
+    n = 512
+    x = np.arange(n, dtype=np.float32)
+    dx, dy = check(rt.cudaMalloc(n * 4)), check(rt.cudaMalloc(n * 4))
+    out = np.zeros(n, np.float32)
+    s1, s2, s3 = (check(rt.cudaStreamCreate()) for _ in range(3))
+    fork, e2, e3 = (check(rt.cudaEventCreate()) for _ in range(3))
+    f = kernel(lib, "vector_add")
+    check(rt.cudaStreamBeginCapture(s1, rt.cudaStreamCaptureMode.cudaStreamCaptureModeGlobal))
+    assert check(rt.cudaStreamIsCapturing(s1)) == rt.cudaStreamCaptureStatus.cudaStreamCaptureStatusActive
+    check(rt.cudaEventRecord(fork, s1))
+    check(rt.cudaStreamWaitEvent(s2, fork, 0))
+    check(rt.cudaStreamWaitEvent(s3, fork, 0))
+    check(rt.cudaMemcpyAsync(dx, x, n * 4, H2D, s2))
+    check(rt.cudaEventRecord(e2, s2))
+    check(rt.cudaMemsetAsync(dy, 0, n * 4, s3))
+    check(rt.cudaEventRecord(e3, s3))
+    check(rt.cudaStreamWaitEvent(s1, e2, 0))
+    check(rt.cudaStreamWaitEvent(s1, e3, 0))
+    check(rt.cudaLaunchKernel(f, (2,), (256,), ((dx, dx, dy, n), P3), 0, s1))
+    check(rt.cudaMemcpyAsync(out, dy, n * 4, D2H, s1))
+    assert rt.cudaStreamSynchronize(s1) == (E.cudaErrorStreamCaptureUnsupported,)
+    graph = check(rt.cudaStreamEndCapture(s1))
+    assert check(rt.cudaStreamIsCapturing(s2)) == rt.cudaStreamCaptureStatus.cudaStreamCaptureStatusNone
+    assert check(rt.cudaGraphGetNodes(graph))[1] == 4  # memcpy, memset, kernel, memcpy
+    assert (out == 0).all()  # nothing ran during the capture
+    ex = check(rt.cudaGraphInstantiate(graph, 0))
+    for _ in range(2):
+        out[:] = 0
+        check(rt.cudaGraphLaunch(ex, s3))
+        check(rt.cudaStreamSynchronize(s3))
+        np.testing.assert_array_equal(out, 2 * x)
+    assert rt.cudaStreamEndCapture(s1)[0] == E.cudaErrorIllegalState
+    assert rt.cudaStreamBeginCapture(0, 0) == (E.cudaErrorStreamCaptureUnsupported,)
