@@ -151,7 +151,7 @@ def _mode_compile(job: Job) -> int:
         job.err.write(f"{PROG}: error: -o with {len(outputs)} inputs: compile one input per output file\n")
         return 2
     for name, data_out in outputs:
-        source = name.removesuffix(_FROM_CU)
+        source = name.removesuffix(_FROM_CU).split(" + ")[0]  # -rdc: named after the first input
         target = job.args.output or (None if isinstance(data_out, str)
                                      else str(Path(source).with_suffix(".metallib")))
         publish(target, data_out, job.out)
