@@ -6,3 +6,4 @@
 #include "invtrig_hyp.cu"
 #include "pow_root.cu"
 #include "special.cu"
+#include "bessel.cu"
