@@ -26,6 +26,11 @@ class OptionError(ValueError):
     """A flag value that has no meaning (e.g. an architecture CuMetal does not accept)."""
 
 
+def supported_archs() -> list[str]:
+    """Every architecture CuMetal accepts, lowest first: sm_50 … sm_90, sm_90a."""
+    return [f"sm_{sm}" for sm in _PTX_FOR_SM] + ["sm_90a"]
+
+
 def normalize_arch(arch: str) -> str:
     """``sm_80``, ``compute_80``, ``80`` → ``sm_80``; ``sm_90a``/``compute_90a`` → ``sm_90a``.
     Accepts the architectures CuMetal's device code level covers: sm_50 … sm_90a."""

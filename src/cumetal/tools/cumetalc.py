@@ -327,6 +327,11 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return 0
     if s.version:
         return _version(out)
+    if s.list_arch:  # nvcc --list-gpu-arch: the architectures -arch accepts
+        from cumetal.cudacxx.options import supported_archs
+
+        out.write("".join(a.replace("sm_", "compute_") + "\n" for a in supported_archs()))
+        return 0
     if not s.inputs:
         err.write(f"{PROG}: error: no input files (see '{PROG} --help')\n")
         return 2

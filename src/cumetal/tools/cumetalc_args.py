@@ -44,6 +44,7 @@ class Settings:
     ptx_strict: bool = False
     version: bool = False
     help: bool = False
+    list_arch: bool = False         # --list-gpu-arch / --list-gpu-code
     verbose: bool = False
     # linking (build_program)
     libraries: list[str] = field(default_factory=list)
@@ -86,7 +87,7 @@ _VALUED = {
     "-t": "ignored", "--threads": "ignored", "-maxrregcount": "ignored", "--maxrregcount": "ignored",
     "--default-stream": "default-stream", "-default-stream": "default-stream",
     "-diag-suppress": "ignored", "--diag-suppress": "ignored", "--diag_suppress": "ignored",
-    "-keep-dir": "ignored", "--keep-dir": "ignored", "-odir": "ignored", "--output-directory": "ignored",
+    "-keep-dir": "ignored", "--keep-dir": "ignored", "-odir": "odir", "--output-directory": "odir",
     "--emit": "emit", "--air-versions": "air-versions", "--fp64": "fp64",
     "-Werror": "ignored", "--Werror": "ignored", "-Xclang": "Xclang",
 }
@@ -116,6 +117,7 @@ _FLAGS = {
     "--parse-only": "parse-only", "--coverage": "coverage", "--ptx-strict": "ptx-strict",
     "-m64": "quiet", "--machine": "quiet", "-Wno-deprecated-gpu-targets": "quiet",
     "--Wno-deprecated-gpu-targets": "quiet", "-Wno-deprecated-declarations": "quiet",
+    "--list-gpu-arch": "list-arch", "-arch-ls": "list-arch", "--list-gpu-code": "list-arch", "-code-ls": "list-arch",
     "-keep": "ignored", "--keep": "ignored", "-res-usage": "ignored", "--resource-usage": "ignored",
     "-dryrun": "ignored", "--dryrun": "ignored", "-src-in-ptx": "ignored", "--source-in-ptx": "ignored",
     "-restrict": "ignored", "--restrict": "ignored", "-forward-unknown-to-host-compiler": "ignored",
@@ -355,6 +357,10 @@ def _apply(s: Settings, kind: str, name: str, value: str | None, archs: list[str
         case "default-stream":
             if value == "per-thread":
                 o.defines.append("CUDA_API_PER_THREAD_DEFAULT_STREAM=1")
+        case "odir":
+            raise UsageError(f"{name} is not supported; name the output with -o")
+        case "list-arch":
+            s.list_arch = True
         case "emit":
             s.emit = value
         case "air-versions":
