@@ -203,3 +203,27 @@ def test_pre_include_and_disable_warnings(device):
     assert err == R.NVRTC_SUCCESS and "w.cu:1:" in program_log(prog) and "warning" in program_log(prog)
     prog, err = compile_program(src_warn, "w.cu", ["-w"])
     assert err == R.NVRTC_SUCCESS and "warning" not in program_log(prog)
+
+
+def test_dense_switch_runs(device):
+    # clang would lower this switch to a jump table (PTX brx.idx, which CuMetal cannot run)
+    src = """
+extern "C" __global__ void pick(const int *sel, int *out) {
+  int s = sel[threadIdx.x], v;
+  switch (s) {
+    case 0: v = 11; break;   case 1: v = 23; break;  case 2: v = 37; break;  case 3: v = 41; break;
+    case 4: v = 53; break;   case 5: v = 67; break;  case 6: v = 79; break;  case 7: v = 83; break;
+    default: v = -1;
+  }
+  out[threadIdx.x] = v;
+}
+"""
+    prog, err = compile_program(src, "switch.cu", ["-arch=sm_80"])
+    assert err == R.NVRTC_SUCCESS, program_log(prog)
+    ptx = ptx_of(prog)
+    assert b"brx.idx" not in ptx
+    sel = np.arange(-2, 10, dtype=np.int32)
+    ds, dout = device.to_device(sel), device.to_device(np.zeros(12, np.int32))
+    device.run(device.function(ptx, "pick"), 1, 12, [(ds, None), (dout, None)])
+    table = [11, 23, 37, 41, 53, 67, 79, 83]
+    np.testing.assert_array_equal(device.from_device(dout, sel), [table[s] if 0 <= s < 8 else -1 for s in sel])
