@@ -144,3 +144,11 @@ def test_launch_bounds_is_recorded_in_ptx():
 
 
 del ctypes
+
+
+def test_dense_switch(gpu, mod):
+    table = [17, -4, 99, 5, 123, -77, 8, 1000]
+    x = np.arange(-3, 12, dtype=np.int32)
+    d_x, d_y = gpu.to_device(x), gpu.zeros(x.size, np.int32)
+    gpu.run(gpu.function(mod, "dense_switch"), (1,), (32,), [(d_x, None), (d_y, None), (x.size, I32)])
+    assert gpu.from_device(d_y, x.size, np.int32).tolist() == [table[v] if 0 <= v < 8 else 2 * v for v in x]

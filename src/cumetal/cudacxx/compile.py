@@ -25,7 +25,9 @@ from cumetal.cudacxx.toolchain import ToolchainError, bundled_stdlib_args, find_
 # Always passed: CUDA mode without clang's CUDA headers/libdevice (CuMetal ships its own), the
 # modern launch ABI, device code only.
 BASE_FLAGS = ("-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
-              "--cuda-device-only", "-Wno-unknown-cuda-version", "-fno-color-diagnostics")
+              "--cuda-device-only", "-Wno-unknown-cuda-version", "-fno-color-diagnostics",
+              # dense switches become brx.idx jump tables, which the PTX front end does not run
+              "-fno-jump-tables")
 
 
 class CudaCompileError(Exception):

@@ -133,3 +133,22 @@ extern "C" __global__ void int64_mix(const int64_t *a, uint64_t *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = (uint64_t)(a[i] * 6364136223846793005LL) + (uint64_t)(a[i] >> 3);
 }
+
+// --- a dense switch (clang would make a brx.idx jump table without -fno-jump-tables) -------------------
+extern "C" __global__ void dense_switch(const int *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int r;
+  switch (in[i]) {
+    case 0: r = 17; break;
+    case 1: r = -4; break;
+    case 2: r = 99; break;
+    case 3: r = 5; break;
+    case 4: r = 123; break;
+    case 5: r = -77; break;
+    case 6: r = 8; break;
+    case 7: r = 1000; break;
+    default: r = in[i] * 2; break;
+  }
+  out[i] = r;
+}
