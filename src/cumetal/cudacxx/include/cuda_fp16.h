@@ -378,9 +378,14 @@ static __host__ __device__ inline __half2 __hcmadd(__half2 a, __half2 b, __half2
     const __half im = __hfma(a.x, b.y, __hfma(a.y, b.x, c.y));
     return __half2(re, im);
 }
-static __host__ __device__ inline __half __hneg(__half a) { return __cm_hbits((unsigned short)(a.__x ^ 0x8000u)); }
+/* neg.f16 / abs.f16: a NaN operand gives the canonical NaN (measured on NVIDIA H100) */
+static __host__ __device__ inline __half __hneg(__half a) {
+    return __cm_hbits((a.__x & 0x7fffu) > 0x7c00u ? (unsigned short)0x7fff : (unsigned short)(a.__x ^ 0x8000u));
+}
 static __host__ __device__ inline __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
-static __host__ __device__ inline __half __habs(__half a) { return __cm_hbits((unsigned short)(a.__x & 0x7fffu)); }
+static __host__ __device__ inline __half __habs(__half a) {
+    return __cm_hbits((a.__x & 0x7fffu) > 0x7c00u ? (unsigned short)0x7fff : (unsigned short)(a.__x & 0x7fffu));
+}
 static __host__ __device__ inline __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
 
 /* ------------------------------------------------------------------ comparisons (exact in f32) */

@@ -435,6 +435,13 @@ enum CUsharedconfig_enum {
 };
 typedef enum CUsharedconfig_enum CUsharedconfig;
 
+enum CUcomputemode_enum {
+    CU_COMPUTEMODE_DEFAULT = 0,
+    CU_COMPUTEMODE_PROHIBITED = 2,
+    CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3,
+};
+typedef enum CUcomputemode_enum CUcomputemode;
+
 /* #define constants */
 #define CU_LAUNCH_PARAM_END ((void *)0x0)
 #define CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x1)
