@@ -126,3 +126,30 @@ def test_stream_capture_with_fork_and_join(lib):
         np.testing.assert_array_equal(out, 2 * x)
     assert rt.cudaStreamEndCapture(s1)[0] == E.cudaErrorIllegalState
     assert rt.cudaStreamBeginCapture(0, 0) == (E.cudaErrorStreamCaptureUnsupported,)
+
+
+def test_driver_launches_are_captured_and_kernel_nodes_added(lib):
+    """cuda-python programs mix the APIs: cuLaunchKernel into a capture, cuGraphAddKernelNode."""
+    from cumetal import driver as cu
+
+    n = 64
+    d = upload(np.ones(n, np.float32))
+    f = kernel(lib, "vector_add")
+    fn = check(rt.cudaGetFuncBySymbol(f))  # the driver CUfunction of the kernel
+    s = check(rt.cudaStreamCreate())
+    check(rt.cudaStreamBeginCapture(s, rt.cudaStreamCaptureMode.cudaStreamCaptureModeGlobal))
+    assert cu.cuLaunchKernel(fn, 1, 1, 1, n, 1, 1, 0, s, ((d, d, d, n), P3), 0) == (cu.CUresult.CUDA_SUCCESS,)
+    graph = check(rt.cudaStreamEndCapture(s))
+    assert (download(d, np.zeros(n, np.float32)) == 1).all()  # captured, not run
+    p = cu.CUDA_KERNEL_NODE_PARAMS()
+    p.func = fn
+    p.blockDimX = n
+    p.kernelParams = ((d, d, d, n), P3)
+    last = check(rt.cudaGraphGetRootNodes(graph, 1))[0]
+    err, node = cu.cuGraphAddKernelNode(graph, last, 1, p)
+    assert err == cu.CUresult.CUDA_SUCCESS and check(rt.cudaGraphNodeGetType(node)) == T.cudaGraphNodeTypeKernel
+    check(rt.cudaGraphLaunch(check(rt.cudaGraphInstantiate(graph, 0)), s))
+    check(rt.cudaStreamSynchronize(s))
+    assert (download(d, np.zeros(n, np.float32)) == 4).all()  # doubled twice
+    p.kernelParams = ((d, d, n), P3[:2] + (ctypes.c_int,))
+    assert cu.cuGraphAddKernelNode(graph, None, 0, p)[0] == cu.CUresult.CUDA_ERROR_INVALID_VALUE

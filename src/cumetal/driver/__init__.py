@@ -69,6 +69,7 @@ from cumetal.driver.enums import (
     CUstream_flags,
 )
 from cumetal.driver.errors import last_error_message
+from cumetal.driver.graph_hooks import CUDA_KERNEL_NODE_PARAMS, cuGraphAddKernelNode
 from cumetal.driver.handles import (
     CUcontext,
     CUctxCreateParams,
@@ -80,7 +81,6 @@ from cumetal.driver.handles import (
     CUstream,
 )
 from cumetal.driver.host_funcs import cuLaunchHostFunc
-from cumetal.driver.scalars import cuuint32_t, cuuint64_t
 from cumetal.driver.launch import (
     cuLaunchKernel,
 )
@@ -120,6 +120,7 @@ from cumetal.driver.modules import (
     cuModuleLoadDataEx,
     cuModuleUnload,
 )
+from cumetal.driver.scalars import cuuint32_t, cuuint64_t
 from cumetal.driver.streams import (
     cuEventCreate,
     cuEventDestroy,
@@ -136,6 +137,7 @@ from cumetal.driver.streams import (
 )
 
 __all__ = [
+    "CUDA_KERNEL_NODE_PARAMS",
     "CU_DEVICE_CPU",
     "CU_DEVICE_INVALID",
     "CU_LAUNCH_PARAM_BUFFER_POINTER",
@@ -209,6 +211,7 @@ __all__ = [
     "cuGetErrorName",
     "cuGetErrorString",
     "cuInit",
+    "cuGraphAddKernelNode",
     "cuLaunchHostFunc",
     "cuLaunchKernel",
     "cuMemAlloc",

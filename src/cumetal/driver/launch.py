@@ -61,6 +61,10 @@ def cuLaunchKernel(  # noqa: N802
                         f"({kernel.static_shared_size} static of {info.shared_memory_per_block})")
     params = pack_launch_params(kernelParams, extra, kernel.params, kernel.param_size)
     stream = STATE.stream(hStream, ctx)
+    from cumetal.driver.graph_hooks import capture_launch
+
+    if capture_launch(int(hStream or 0), fn.handle, grid, block, shared, params):
+        return ()  # recorded into the runtime's stream capture (driver/graph_hooks.py)
     fault = ctx.device.enqueue_launch(stream, fn.module.image, kernel.name, grid, block, shared, params)
     if fault is not None:
         raise CudaError(fault_result(fault))  # the device logged the details on stderr

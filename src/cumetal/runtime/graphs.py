@@ -652,3 +652,37 @@ def reset() -> None:
     _captures.clear()
     _event_tails.clear()
 
+
+
+class _DriverBackend:
+    """What the driver API forwards here (driver/graph_hooks.py): cuGraphAddKernelNode and the
+    capture of cuLaunchKernel on a capturing stream."""
+
+    def add_kernel_node(self, graph: Any, deps: Any, count: Any, function: int, grid: tuple[int, int, int],
+                        block: tuple[int, int, int], shared: int, params: bytes) -> Any:
+        from cumetal.driver.errors import CudaError
+
+        try:
+            g = _graph(graph)
+            return _add(g, T.cudaGraphNodeTypeKernel, (function, grid, block, shared, params), _deps(g, deps, count))
+        except RtError as e:
+            from cumetal.driver.enums import CUresult
+
+            raise CudaError(CUresult(int(e.code)) if int(e.code) in CUresult._value2member_map_
+                            else CUresult.CUDA_ERROR_INVALID_VALUE, e.message) from None
+
+    def capture_launch(self, stream: int, function: int, grid: tuple[int, int, int], block: tuple[int, int, int],
+                       shared: int, params: bytes) -> bool:
+        if stream not in _captures:
+            return False
+        capture_node(stream, T.cudaGraphNodeTypeKernel, (function, grid, block, shared, params))
+        return True
+
+
+def _register_with_driver() -> None:
+    from cumetal.driver import graph_hooks
+
+    graph_hooks.register(_DriverBackend())
+
+
+_register_with_driver()

@@ -167,11 +167,17 @@ def _field_address(obj: _Struct, name: str) -> int:
 
 
 def _address(value: Any) -> int | None:
+    """A pointer field's value: an int, a handle, c_void_p, or (as cuda-python accepts) any buffer or
+    ctypes object, meaning its address (the caller keeps that object alive, as in cuda-python)."""
     if value is None:
         return None
     if isinstance(value, ctypes.c_void_p):
         return value.value
-    return int(value) or None
+    if hasattr(value, "__index__") and not isinstance(value, bool):
+        return int(value) or None
+    from cumetal.driver.host_buffers import host_ref
+
+    return host_ref(value, "pointer field", nbytes=0, writable=False).address or None
 
 
 class _CUuuid(ctypes.Structure):
