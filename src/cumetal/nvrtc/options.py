@@ -98,8 +98,6 @@ def parse_nvrtc_options(raw: Sequence[str | bytes]) -> NvrtcOptions:
     out = NvrtcOptions()
     out.cuda.arch = normalize_arch(DEFAULT_ARCH)
     out.cuda.defines.append("__CUDACC_RTC__")
-    # switch statements as compare chains: CuMetal's PTX front end has no brx.idx (jump tables)
-    out.cuda.extra_clang_args.append("-fno-jump-tables")
     i = 0
     while i < len(items):
         opt = items[i]
