@@ -6,6 +6,8 @@ Rules (a rule string may join alternatives with '|'; an element passes if any al
   abs:E      floats: |got - expected| <= E (NaN matches NaN, infinities must be equal)
   rel:E      floats: |got - expected| <= E * |expected|
   multiset   the sorted bit patterns are equal (values whose order the hardware does not fix)
+  nan        floats: both are NaNs (any payload); joined with exact ('exact|nan') where the NaN
+             picked among several NaN operands is not fixed by the PTX (ptxas may commute them)
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ def _rule_ok(rule: str, exp: np.ndarray, got: np.ndarray, fmt: str | None) -> np
     if fmt is None:
         raise ValueError(f"rule {rule!r} needs a float buffer (fmt)")
     both_nan = is_nan(eb, fmt) & is_nan(gb, fmt)
+    if kind == "nan":
+        return both_nan
     if kind == "ulp":
         diff = np.abs(ordered(gb, fmt) - ordered(eb, fmt))
         any_nan = is_nan(eb, fmt) | is_nan(gb, fmt)

@@ -116,8 +116,8 @@ _OPS = [
         "max 2 ulp) / div_approx (two args). "
         "Accuracy bounds are documented per fn in docs/intrinsic-map.md; back ends use the target's fast forms."),
     _op("fcvt", 1, 1, ("rnd",),
-        "Float -> float of another format, rounded per rnd. NaN: f64->f32/f16 a quiet NaN with the sign, "
-        "payload dropped; f32/f16/bf16->f64 payload kept and quieted; bf16->f32 exact bits (payload kept, "
+        "Float -> float of another format, rounded per rnd. NaN: f64->f32/f16 a quiet NaN with the sign and "
+        "the payload's top bits (truncated); f32/f16/bf16->f64 payload kept and quieted; bf16->f32 exact bits (payload kept, "
         "not quieted); every other pair the canonical NaN."),
     _op("f2i", 1, 1, ("signed", "rnd"),
         "Float -> integer T: round to integral per rnd, then saturate to T's range. NaN -> 0 from f32/f16/bf16 "
@@ -130,7 +130,10 @@ _OPS = [
     _op("atomic", 1, 2, ("space", "aop"),
         "d = old *a0; *a0 = aop(old, a1) atomically. aop: add fadd min max umin umax fmin fmax and or xor exch "
         "inc dec (inc: old>=a1 ? 0 : old+1; dec: old==0 || old>a1 ? a1 : old-1). fadd rounds to nearest; "
-        "optional attr ftz (f32 atom.add): subnormal operand and result flushed to zero of their sign."),
+        "d is the raw old word. As an H100 does: f32 fadd gives the canonical NaN; optional attr ftz (f32 "
+        "atom.add) flushes the word, the operand and the result in global memory only (shared keeps "
+        "subnormals); f64 fadd in global memory: a NaN operand a1 wins unchanged (not quieted), else a "
+        "NaN word unchanged; in shared memory fadd(a1, old) under the f64 NaN rules (old first)."),
     _op("atomic_cas", 1, 3, ("space",), "d = old *a0; if old == a1 then *a0 = a2 (bitwise compare)."),
     _op("cvta_to_generic", 1, 1, ("space",), "Generic address of a shared/local/global/const address."),
     _op("cvta_from_generic", 1, 1, ("space",), "Space address of a generic address."),

@@ -218,6 +218,15 @@ class ModuleLowering:
         if s.space == "shared":
             if s.dims and s.dims[-1] is None:
                 st.extern_shared.add(s.name)
+            elif fn.kind == "func":
+                # A device function's .shared variable is one block-wide object of the module (as in
+                # CUDA): allocate it module-wide, so it overlaps neither the kernels' own shared
+                # variables nor their dynamic shared array (device functions are lowered first).
+                size = _var_size(s)
+                off = _align_up(self.shared_end, _natural_align(s))
+                self.shared_end = off + size
+                st.shared_end = max(st.shared_end, self.shared_end)
+                fn.shared_vars[s.name] = (off, size)
             else:
                 size = _var_size(s)
                 off = _align_up(st.shared_end, _natural_align(s))

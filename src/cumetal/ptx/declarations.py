@@ -23,6 +23,7 @@ from cumetal.ptx.lexer import (
     PUNCT,
     STRING,
     WORD,
+    int_literal_fits,
     int_value,
 )
 
@@ -68,6 +69,10 @@ class TokenCursor:
             self.val = m.group(kind)
             self.start = m.start(kind)
             self.end = m.end()
+            if kind == INT and len(self.val) > 19 and not int_literal_fits(self.val):
+                shown = self.val if len(self.val) <= 24 else f"{self.val[:20]}… ({len(self.val)} characters)"
+                self.diag("error", f"integer constant {shown} does not fit in 64 bits", self.start)
+                self.val = "0"  # parse on without cascading errors
             return
         while kind == JUNK:  # report once per line and skip the rest of that line
             start = m.start(kind)
@@ -458,7 +463,18 @@ class DeclarationParser(TokenCursor):
             else:
                 break
         if self.kind == PUNCT and self.val == "{":
+            # .reg parameters may be named without '%': visible as registers inside the body.
+            plain = getattr(self, "_plain_regs", None)
+            reg_params = [p.name for p in (*ret, *params) if p.space == "reg" and not p.name.startswith("%")]
+            if plain is not None:
+                for n in reg_params:
+                    plain[n] = plain.get(n, 0) + 1
             fn.body = self.parse_block(0)
+            if plain is not None:
+                for n in reg_params:
+                    plain[n] -= 1
+                    if not plain[n]:
+                        del plain[n]
         elif self.kind == PUNCT and self.val == ";":
             self.advance()
         else:

@@ -51,6 +51,22 @@ def next_token(text: str, pos: int) -> tuple[str, str, int, int]:
     return kind, m.group(kind), m.start(kind), m.end()
 
 
+MAX_INT_LITERAL = (1 << 64) - 1
+
+
+def int_literal_fits(s: str) -> bool:
+    """Does integer literal ``s`` fit in 64 bits? (Cheap for any length: a 200,000-digit literal must
+    not reach ``int()``, whose digit limit would raise.)"""
+    body = s[:-1] if s[-1] in "uU" else s
+    if len(body) > 1 and body[1] in "xXbB":
+        digits = body[2:].lstrip("0")
+    else:
+        digits = body.lstrip("0")
+    if len(digits) > 66:  # 64 binary digits is the longest 64-bit spelling
+        return False
+    return int_value(s) <= MAX_INT_LITERAL
+
+
 def int_value(s: str) -> int:
     """Value of a PTX integer literal (decimal, 0x hex, 0b binary, leading-0 octal, U suffix)."""
     if s[-1] in "uU":

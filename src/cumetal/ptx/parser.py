@@ -70,6 +70,7 @@ class _Parser(DeclarationParser):
         self._op_cache: dict[str, A.Operand] = {}
         self._form_cache: dict[tuple, tuple] = {}
         self._plain_regs: dict[str, int] = {}  # register names without '%' visible in this scope
+        self._plain_ranges: dict[str, list[int]] = {}  # 'temp<3>' without '%': prefix -> counts in scope
 
     # ------------------------------------------------------------------ function bodies
     def parse_block(self, depth: int) -> A.Block:
@@ -79,6 +80,12 @@ class _Parser(DeclarationParser):
         declared: list[str] = []
         stmts = self.parse_statements(depth, declared)
         for n in declared:
+            if n[0] == "<":  # a range: temp<N>
+                stack = self._plain_ranges[n[1:]]
+                stack.pop()
+                if not stack:
+                    del self._plain_ranges[n[1:]]
+                continue
             c = self._plain_regs[n] - 1
             if c:
                 self._plain_regs[n] = c
@@ -142,6 +149,12 @@ class _Parser(DeclarationParser):
         if v == ".reg":
             for d in self.reg_decl():
                 stmts.append(d)
+                if d.count is not None:  # 'temp<3>' declares temp0 temp1 temp2
+                    prefix = d.names[0]
+                    if not prefix.startswith("%"):
+                        self._plain_ranges.setdefault(prefix, []).append(d.count)
+                        declared.append("<" + prefix)
+                    continue
                 for n in d.names:
                     if not n.startswith("%"):
                         self._plain_regs[n] = self._plain_regs.get(n, 0) + 1
@@ -376,9 +389,20 @@ class _Parser(DeclarationParser):
         if val == "_":
             return A.Sink()
         name, _, comp = val.partition(".")
-        if name in self._plain_regs:
+        if name in self._plain_regs or (self._plain_ranges and self._in_plain_range(name)):
             return A.Reg(name, comp or None)
         return A.Sym(val)
+
+    def _in_plain_range(self, name: str) -> bool:
+        """Is ``name`` one of the registers of a visible range declared without '%' (temp<3>: temp0..2)?"""
+        i = len(name)
+        while i > 0 and name[i - 1].isdigit():
+            i -= 1
+        digits = name[i:]
+        if not digits or (len(digits) > 1 and digits[0] == "0"):
+            return False
+        counts = self._plain_ranges.get(name[:i])
+        return counts is not None and int(digits) < max(counts)
 
     def signed_offset(self) -> int | None:
         """``+ 4`` / ``- 4`` / ``+ -4`` after a base (current token is '+' or '-')."""

@@ -583,11 +583,16 @@ def _convert_nan(k: FnLowerer, st: str, dt: str, x: bc.Value) -> bc.Value | None
     bf16 -> f32: the exact bit widening."""
     b = k.b
     if st == "f64" and dt in ("f32", "f16"):
-        sign = b.lshr(b.bitcast(x, bc.I64), k.i64(63))
+        # sign and the payload's top bits kept (truncated), quieted: (bits >> (52 - dmb)) keeps the
+        # sign, exponent and top payload bits in place; then set the quiet bit
+        raw = b.bitcast(x, bc.I64)
         if dt == "f32":
-            return b.bitcast(b.or_(k.i32(0x7FC00000), b.shl(b.trunc(sign, bc.I32), k.i32(31))), bc.FLOAT)
-        bits16 = b.or_(k.int_of("i16", 0x7E00), b.shl(b.trunc(sign, bc.I16), k.int_of("i16", 15)))
-        return b.bitcast(bits16, bc.HALF)
+            top = b.and_(b.lshr(raw, k.i64(29)), k.i64(0x7FFFFF))
+            sign = b.shl(b.lshr(raw, k.i64(63)), k.i64(31))
+            return b.bitcast(b.trunc(b.or_(b.or_(top, sign), k.i64(0x7FC00000)), bc.I32), bc.FLOAT)
+        top = b.and_(b.lshr(raw, k.i64(42)), k.i64(0x3FF))
+        sign = b.shl(b.lshr(raw, k.i64(63)), k.i64(15))
+        return b.bitcast(b.trunc(b.or_(b.or_(top, sign), k.i64(0x7E00)), bc.I16), bc.HALF)
     if dt == "f64" and st in ("f32", "f16", "bf16"):
         width, man_bits = {"f32": (32, 23), "f16": (16, 10), "bf16": (32, 23)}[st]
         raw = to_bits(k, st, x)

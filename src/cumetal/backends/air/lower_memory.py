@@ -294,8 +294,29 @@ def _locked64(k: FnLowerer, sp: str, addr: bc.Value, update: Callable[[bc.Value]
     return b.load(bc.I64, result, align=8)
 
 
+def nv_fadd(k: FnLowerer, t: str, sp: str, ftz: bool, old: bc.Value, v: bc.Value) -> bc.Value:
+    """The bits atom.add.f32/f64 stores, as an H100 does (cumetal.ir.ops 'atomic'): f32: canonical NaN,
+    ftz (global memory only) flushes the word, the operand and the sum; f64 in global memory: a NaN
+    operand wins unchanged, else a NaN word unchanged; in shared memory add.f64's NaN rule, word first."""
+    from cumetal.backends.air import lower_float as F
+
+    b = k.b
+    fo, fv = F.from_bits(k, t, old), F.from_bits(k, t, v)
+    if t == "f32":
+        flush = ftz and sp == "global"
+        if flush:
+            fo, fv = F.flush_operand(k, t, fo), F.flush_operand(k, t, fv)
+        r = F.canon(k, t, b.fadd(fo, fv))
+        return F.to_bits(k, t, F.flush_operand(k, t, r) if flush else r)
+    r = F.f64_nan(k, "fadd", b.fadd(fv, fo), [fv, fo])
+    if sp == "global":
+        r = b.select(F.is_nan(k, t, fo), fo, r)
+        r = b.select(F.is_nan(k, t, fv), fv, r)
+    return F.to_bits(k, t, r)
+
+
 def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Value,
-               cmp: bc.Value | None = None) -> bc.Value:
+               cmp: bc.Value | None = None, ftz: bool = False) -> bc.Value:
     """Old value of an RMW (``aop`` 'cas' with ``cmp``) at ``addr`` in global or shared space."""
     b = k.b
     from cumetal.backends.air import lower_float as F
@@ -307,6 +328,9 @@ def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Va
 
         def update(old: bc.Value) -> bc.Value:
             return b.select(b.icmp("eq", old, cb), vb, old)
+    elif aop == "fadd" and t in ("f32", "f64"):
+        def update(old: bc.Value) -> bc.Value:
+            return nv_fadd(k, t, sp, ftz, old, vb)
     else:
         def update(old: bc.Value) -> bc.Value:
             return rmw_value(k, aop, t, old, vb)
@@ -321,7 +345,7 @@ def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Va
     elif aop == "cas" and T.bits(t) == 32:
         p = pointer(k, sp, addr, bc.I32)
         res = _cas32(k, sp, p, cb, vb)
-    elif (native := _native_name(aop, t)) is not None and not (sp == "shared" and t == "f32"):
+    elif (native := _native_name(aop, t)) is not None and t != "f32":  # f32 add: NVIDIA's NaN/ftz rules
         elem = bc.FLOAT if t == "f32" else bc.I32
         p = pointer(k, sp, addr, elem)
         r = k.air(f"air.atomic.{AIR_SPACE[sp]}.{native}", elem,
@@ -333,17 +357,13 @@ def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Va
 
 
 def lower_atomic(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    from cumetal.backends.air.lower_float import flush_operand
-
     t = inst.dsts[0].type
     aop = inst.attrs["aop"]
     space = inst.attrs["space"]
     space = "global" if space in DEVICE_SPACES else space
-    # attr ftz (f32 atom.add): the operand is flushed, and the old value returned flushed
-    ftz = aop == "fadd" and bool(inst.attrs.get("ftz")) and t in ("f32", "f16", "f64")
-    v = flush_operand(k, t, a[1]) if ftz else a[1]
-    old = by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, aop, v), llty(t))
-    return flush_operand(k, t, old) if ftz else old
+    # attr ftz (f32 atom.add): applied inside the update (nv_fadd); the old word returns raw
+    ftz = aop == "fadd" and bool(inst.attrs.get("ftz"))
+    return by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, aop, a[1], ftz=ftz), llty(t))
 
 
 def lower_atomic_cas(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:

@@ -13,9 +13,9 @@ raises :class:`MemoryFault` naming the first offending lane's address.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
 import ctypes
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np

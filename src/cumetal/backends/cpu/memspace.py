@@ -215,9 +215,9 @@ def atomic(ctx: Ctx, m: np.ndarray | None, addr, val, cmp, space: str, aop: str,
         x = np.asarray(x, dtype=udt)
         x = np.full(count, x, dtype=udt) if x.ndim == 0 else x
         return x.view(opdt)
-    ftz = aop == "fadd" and bool(inst.attrs.get("ftz"))
-    if ftz:  # atom.add.f32 flushes a subnormal operand (and result: see below) to zero
-        val = ftz_bits(np.asarray(val, dtype=udt), t)
+    combine = None
+    if aop == "fadd" and t in ("f32", "f64"):
+        op, opdt = "rmw", udt  # on the bits, with NVIDIA's flush and NaN rules (fadd_rule)
     v = prep(val)
     c = prep(cmp) if cmp is not None else None
     out = np.empty(count, dtype=opdt)
@@ -228,23 +228,52 @@ def atomic(ctx: Ctx, m: np.ndarray | None, addr, val, cmp, space: str, aop: str,
         vv = v if sel is None else v[sel]
         cc = None if c is None else (c if sel is None else c[sel])
         raw = _strip(a, sp) if space == "generic" else a
+        if op == "rmw":
+            combine = fadd_rule(t, sp, bool(inst.attrs.get("ftz")))
         if sp in ("shared", "local"):
             buf, idx = _region(ctx, mm, raw, n, sp, inst, a)
             owner_bytes = idx.astype(np.uint64) * np.uint64(n)
-            old = _sequential_rmw(_BufferMemory(buf), op, owner_bytes, vv, cc, opdt)
+            old = _sequential_rmw(_BufferMemory(buf), op, owner_bytes, vv, cc, opdt, combine)
         else:
             try:
-                old = ctx.batch.mem.atomic(op, raw, vv, compare=cc, dtype=opdt)
+                old = ctx.batch.mem.atomic(op, raw, vv, compare=cc, dtype=opdt, combine=combine)
             except MemoryFault as e:
                 raise _fault(ctx, e.kind, e.address, mm, e.lane, inst, sp) from None
         if sel is None:
             out = old
         else:
             out[sel] = old
-    out = out.view(udt)
-    # old values are earlier results: flushed as the hardware stores them (a subnormal *final*
-    # value left in memory is not flushed: documented deviation)
-    return ftz_bits(out, t) if ftz else out
+    return out.view(udt)  # the raw old bits (NVIDIA returns a subnormal word unflushed)
+
+
+def fadd_rule(t: str, space: str, ftz: bool):
+    """The value atom.add.f32/f64 stores, on bits, as an H100 does (sweep family 'regress'):
+    f32: global memory ftz(ftz(old) + ftz(v)) (atom.add.f32 flushes there), shared memory keeps
+    subnormals; NaN results canonical; f64 in global memory: a NaN
+    operand wins unchanged (signalling stays signalling), else a NaN in memory, unchanged; f64 in
+    shared memory: add.f64's rule with the memory word as the first-priority operand."""
+    from cumetal.backends.cpu import floats as F
+    from cumetal.backends.cpu import nanrules
+
+    if t == "f32":
+        ftz = ftz and space == "global"
+
+        def add32(old: np.ndarray, v: np.ndarray) -> np.ndarray:
+            if ftz:
+                old, v = ftz_bits(old, t), ftz_bits(v, t)
+            r = F.fadd(old, v, t, "rn")
+            nan = np.isnan(r.view(np.float32))
+            r = np.where(nan, np.uint32(0x7FFFFFFF), r).astype(np.uint32)
+            return ftz_bits(r, t) if ftz else r
+        return add32
+
+    def add64(old: np.ndarray, v: np.ndarray) -> np.ndarray:
+        r = nanrules.f64_result("fadd", F.fadd(v, old, t, "rn"), [v, old])
+        if space != "global":
+            return r
+        vn, on = nanrules.isnan64(v), nanrules.isnan64(old)
+        return np.where(vn, v, np.where(on, old, r)).astype(np.uint64)
+    return add64
 
 
 def _atomic_bf16(ctx: Ctx, m, addr: np.ndarray, val, space: str, aop: str, inst: Inst) -> np.ndarray:

@@ -24,20 +24,20 @@ PRIORITY = {"fadd": (1, 0), "fsub": (1, 0), "fmul": (1, 0), "fmin": (1, 0), "fma
 """Operand indices in the order hardware prefers them when several are NaN."""
 
 
-def _isnan64(bits: np.ndarray) -> np.ndarray:
+def isnan64(bits: np.ndarray) -> np.ndarray:
     return (np.asarray(bits) & np.uint64(0x7FFFFFFFFFFFFFFF)) > np.uint64(0x7FF0000000000000)
 
 
 def f64_result(op: str, out: np.ndarray, args: list) -> np.ndarray:
     """Replace the NaN lanes of an f64 result (bits) by the hardware's NaN for ``op``."""
-    bad = _isnan64(out)
+    bad = isnan64(out)
     if not bad.any():
         return out
     res = np.where(bad, DEFAULT_NAN64, out)
     for i in reversed(PRIORITY.get(op, (0,))):
         if i < len(args):
             a = np.asarray(args[i], dtype=np.uint64)
-            res = np.where(bad & _isnan64(a), a | QUIET64, res)
+            res = np.where(bad & isnan64(a), a | QUIET64, res)
     return res
 
 
@@ -46,10 +46,13 @@ def convert_nan(a: np.ndarray, src: str, dst: str) -> np.ndarray | None:
     when the destination's canonical NaN applies."""
     a = np.asarray(a)
     if src == "f64" and dst in ("f32", "f16"):
+        # sign kept, the payload's top bits kept (truncated), quieted (H100: cvt.*.f32.f64, .f16.f64)
         sign = (a >> np.uint64(63)).astype(np.uint32)
         if dst == "f32":
-            return (np.uint32(0x7FC00000) | (sign << np.uint32(31))).astype(np.uint32)
-        return (np.uint16(0x7E00) | (sign.astype(np.uint16) << np.uint16(15))).astype(np.uint16)
+            top = ((a >> np.uint64(29)) & np.uint64(0x7FFFFF)).astype(np.uint32)
+            return (np.uint32(0x7FC00000) | top | (sign << np.uint32(31))).astype(np.uint32)
+        top16 = ((a >> np.uint64(42)) & np.uint64(0x3FF)).astype(np.uint16)
+        return (np.uint16(0x7E00) | top16 | (sign.astype(np.uint16) << np.uint16(15))).astype(np.uint16)
     if dst == "f64" and src in ("f32", "f16", "bf16"):
         if src == "f32":
             b, man_bits, width = a.astype(np.uint64), 23, 32

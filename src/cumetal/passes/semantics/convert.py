@@ -73,7 +73,7 @@ def _cvt(ctx: Ctx, ins: ast.Instruction) -> None:
     ftz = "ftz" in ins.fields
     rnd = _rnd(ins)
     v = ctx.read(ins.operands[1], at)
-    if _is_float(at) and ftz and ir_type(at) == "f32":
+    if _is_float(at) and ftz and ir_type(at) == "f32" and dt != "f16":
         # .ftz reads the source through the f32 unit, which also canonicalizes a NaN (sweep:
         # cvt.ftz.f64.f32 of any NaN gives 0x7FFFFFFFE0000000)
         v = ctx.emit("ftz", "f32", v)
@@ -98,7 +98,7 @@ def _cvt(ctx: Ctx, ins: ast.Instruction) -> None:
             if rnd is None:
                 raise LoweringError("narrowing float cvt needs a rounding modifier")
             r = ctx.emit("fcvt", di, v, rnd=rnd)
-        if ftz and di in ("f32", "f16"):
+        if ftz and di == "f32":  # NVIDIA's cvt.ftz.f16.f32 flushes nothing (H100 goldens, sweep 'regress')
             r = ctx.emit("ftz", di, r)
     if sat and _is_float(dt):
         r = ctx.emit("fsat", di, r)

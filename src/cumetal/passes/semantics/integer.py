@@ -65,8 +65,9 @@ def _addsub(op: str):
         r = ctx.emit(op, it, a, b)
         if "cc" in ins.fields:
             carry = _carry_var(ctx)
-            # add: carry out = r < a (unsigned); sub: borrow out = a < b (unsigned)
-            c = ctx.emit("icmp", "i1", r, a, cond="ult") if op == "add" else ctx.emit("icmp", "i1", a, b, cond="ult")
+            # CC.CF is the carry out of a + b, or of a + ~b + 1 for sub: NOT borrow (a >= b unsigned),
+            # as NVIDIA hardware stores it (an addc after a borrowing sub.cc adds 0).
+            c = ctx.emit("icmp", "i1", r, a, cond="ult") if op == "add" else ctx.emit("icmp", "i1", a, b, cond="uge")
             ctx.emit_into(carry, "mov", c)
         ctx.write(d, r, t)
 
@@ -84,17 +85,22 @@ def _addsubc(op: str):
         d, a_op, b_op = ins.operands[:3]
         a, b = ctx.read(a_op, t), ctx.read(b_op, t)
         carry = _carry_var(ctx)
-        cin = ctx.emit("zext", it, carry)
         if op == "add":
+            cin = ctx.emit("zext", it, carry)
             s1 = ctx.emit("add", it, a, b)
             r = ctx.emit("add", it, s1, cin)
             c1 = ctx.emit("icmp", "i1", s1, a, cond="ult")
             c2 = ctx.emit("icmp", "i1", r, s1, cond="ult")
-        else:
+        else:  # subc: a + ~b + CF, i.e. a - b - (1 - CF); CF out = NOT borrow
+            bin_ = ctx.emit("zext", it, ctx.emit("not", "i1", carry))
             s1 = ctx.emit("sub", it, a, b)
-            r = ctx.emit("sub", it, s1, cin)
+            r = ctx.emit("sub", it, s1, bin_)
             c1 = ctx.emit("icmp", "i1", a, b, cond="ult")
-            c2 = ctx.emit("icmp", "i1", s1, cin, cond="ult")
+            c2 = ctx.emit("icmp", "i1", s1, bin_, cond="ult")
+            if "cc" in ins.fields:
+                ctx.emit_into(carry, "not", ctx.emit("or", "i1", c1, c2))
+            ctx.write(d, r, t)
+            return
         if "cc" in ins.fields:
             ctx.emit_into(carry, "or", c1, c2)
         ctx.write(d, r, t)
@@ -184,7 +190,7 @@ def _mul24(ctx: Ctx, ins: ast.Instruction) -> Value:
     signed = is_signed(t)
     a, b = (_low24(ctx, ctx.read(o, t), signed) for o in ins.operands[1:3])
     p = ctx.emit("mul", "i64", a, b)  # exact 48-bit product
-    if ins.fields["mode"] == "lo":
+    if (ins.fields.get("mode") or "hi") == "lo":  # 'mad24.hi.sat.s32' spells .hi as a literal
         return ctx.emit("trunc", "i32", p)
     return ctx.emit("trunc", "i32", ctx.emit("lshr", "i64", p, i32(16)))
 
@@ -549,3 +555,41 @@ def _bmsk(ctx: Ctx, ins: ast.Instruction) -> None:
     ones = ctx.emit("sub", "i32", ctx.emit("shl", "i32", i32(1), b), i32(1))
     ones = ctx.emit("select", "i32", ctx.emit("icmp", "i1", b, i32(32), cond="uge"), i32(0xFFFFFFFF), ones)
     ctx.write(ins.operands[0], ctx.emit("shl", "i32", ones, a), "b32")
+
+
+@semantics("fns")
+def _fns(ctx: Ctx, ins: ast.Instruction) -> None:
+    """fns.b32 d, mask, base, offset: the position of the |offset|-th set bit of mask counted from bit
+    `base` upwards (offset > 0) or downwards (offset < 0); offset 0 tests bit `base` itself;
+    0xFFFFFFFF when there is none (PTX ISA; base > 31 is undefined and read modulo 32 here;
+    offset INT_MIN gives 0, as measured).
+    Loop-free: keep the bits on the searched side, turn the count into a rank from the bottom,
+    then find the bit of that rank by a 5-step binary search on population counts."""
+    mask = ctx.read(ins.operands[1], "b32")
+    base = ctx.emit("and", "i32", ctx.read(ins.operands[2], "u32"), i32(31))
+    off = ctx.emit("sext", "i64", ctx.read(ins.operands[3], "s32"))
+    zero64 = Const.int("i64", 0)
+    up = ctx.emit("and", "i32", mask, ctx.emit("shl", "i32", i32(0xFFFFFFFF), base))
+    down = ctx.emit("and", "i32", mask, ctx.emit("lshr", "i32", i32(0xFFFFFFFF), ctx.emit("sub", "i32", i32(31), base)))
+    at = ctx.emit("and", "i32", mask, ctx.emit("shl", "i32", i32(1), base))
+    is_pos = ctx.emit("icmp", "i1", off, zero64, cond="sgt")
+    is_zero = ctx.emit("icmp", "i1", off, zero64, cond="eq")
+    m = ctx.emit("select", "i32", is_zero, at, ctx.emit("select", "i32", is_pos, up, down))
+    total = ctx.emit("zext", "i64", ctx.emit("popc", "i32", m))
+    # rank (1-based, from bit 0) of the wanted bit among the bits of m
+    from_top = ctx.emit("add", "i64", ctx.emit("add", "i64", total, off), Const.int("i64", 1))
+    rank = ctx.emit("select", "i64", is_zero, Const.int("i64", 1), ctx.emit("select", "i64", is_pos, off, from_top))
+    ok = ctx.emit("and", "i1", ctx.emit("icmp", "i1", rank, Const.int("i64", 1), cond="sge"),
+                  ctx.emit("icmp", "i1", rank, total, cond="sle"))
+    k = ctx.emit("trunc", "i32", ctx.emit("select", "i64", ok, rank, Const.int("i64", 1)))
+    pos = i32(0)
+    for width in (16, 8, 4, 2, 1):
+        low = ctx.emit("popc", "i32", ctx.emit("and", "i32", m, i32((1 << width) - 1)))
+        skip = ctx.emit("icmp", "i1", low, k, cond="ult")  # the wanted bit is above this window
+        k = ctx.emit("select", "i32", skip, ctx.emit("sub", "i32", k, low), k)
+        m = ctx.emit("select", "i32", skip, ctx.emit("lshr", "i32", m, i32(width)), m)
+        pos = ctx.emit("select", "i32", skip, ctx.emit("add", "i32", pos, i32(width)), pos)
+    r = ctx.emit("select", "i32", ok, pos, i32(0xFFFFFFFF))
+    # offset INT_MIN gives 0 on an H100 whatever the mask and base (random programs, sweep 'randprog')
+    int_min = ctx.emit("icmp", "i1", off, Const.int("i64", -(1 << 31)), cond="eq")
+    ctx.write(ins.operands[0], ctx.emit("select", "i32", int_min, i32(0), r), "b32")
