@@ -143,11 +143,22 @@ def drv_cuDeviceComputeCapability(major: int, minor: int, dev: int) -> int:  # n
 
 
 # ---- contexts
+class _CtxCreateParams(ctypes.Structure):
+    _fields_ = [("execAffinityParams", _c_ptr), ("numExecAffinityParams", _c_int), ("cigParams", _c_ptr)]
+
+
 @_guard
 def drv_cuCtxCreate(p: int, params: int, flags: int, dev: int) -> int:  # noqa: N802
     if not p:
         return _null("pctx")
-    return _outs(cu.cuCtxCreate(cu.CUctxCreateParams() if params else None, flags, dev), (_c_ptr, p))
+    py_params = None
+    if params:
+        c = _CtxCreateParams.from_address(params)
+        py_params = cu.CUctxCreateParams()
+        py_params.numExecAffinityParams = c.numExecAffinityParams
+        py_params.execAffinityParams = c.execAffinityParams or None
+        py_params.cigParams = c.cigParams or None
+    return _outs(cu.cuCtxCreate(py_params, flags, dev), (_c_ptr, p))
 
 
 @_guard
@@ -290,6 +301,30 @@ def drv_cuFuncGetName(p: int, fn: int) -> int:  # noqa: N802
     if int(res[0]) == 0:
         _c_ptr.from_address(p).value = _c_string(bytes(res[1]))
     return int(res[0])
+
+
+@_guard
+def drv_cuOccupancyMaxPotentialBlockSize(min_grid: int, block: int, fn: int, b2d: int, smem: int,  # noqa: N802
+                                         limit: int) -> int:
+    """The runtime's search (every warp multiple up to the kernel's limit); a blockSize→shared-memory
+    callback is evaluated once, at the largest allowed block (a conservative single value)."""
+    from cumetal import runtime as rt  # noqa: PLC0415
+
+    if not min_grid or not block:
+        return _null("minGridSize" if not min_grid else "blockSize")
+    if b2d:
+        callback = ctypes.CFUNCTYPE(_c_size, _c_int)(b2d)
+        smem = int(callback(limit if limit > 0 else 1024))
+    return _outs(rt.cudaOccupancyMaxPotentialBlockSize(fn, smem, limit), (_c_int, min_grid), (_c_int, block))
+
+
+@_guard
+def drv_cuOccupancyMaxActiveBlocksPerMultiprocessor(p: int, fn: int, block_size: int, smem: int) -> int:  # noqa: N802
+    from cumetal import runtime as rt  # noqa: PLC0415
+
+    if not p:
+        return _null("numBlocks")
+    return _outs(rt.cudaOccupancyMaxActiveBlocksPerMultiprocessor(fn, block_size, smem), (_c_int, p))
 
 
 @_guard

@@ -163,7 +163,8 @@ def _compile_cu(src: Path, obj: Path, options: CudaOptions, tmp: Path) -> str:
 
 
 def _compile_host(src: Path, obj: Path, options: CudaOptions, lang: str) -> str:
-    cmd = [*_clang_prefix(), "-x", lang]
+    # CuMetal's headers mark host+device functions __host__ __device__, which mean nothing here
+    cmd = [*_clang_prefix(), "-x", lang, "-Wno-ignored-attributes"]
     if lang == "c++":
         cmd.append(f"-std={options.std}")
     cmd += [*_common_args(options), *options.host_args, "-c", "-o", str(obj), str(src)]

@@ -184,6 +184,19 @@ def runtime_header() -> str:
     return "\n\n".join(parts) + "\n"
 
 
+class CUcomputemode(enum.IntEnum):
+    """Driver API enums that cumetal.driver does not define (yet) but C programs name: values from
+    the CUDA Driver API documentation. Move them to cumetal.driver.enums when the driver grows them."""
+
+    CU_COMPUTEMODE_DEFAULT = 0
+    CU_COMPUTEMODE_PROHIBITED = 2
+    CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3
+
+
+_EXTRA_DRIVER_ENUMS: tuple[type[enum.IntEnum], ...] = (CUcomputemode,)
+_ENUM_TAGS["CUcomputemode"] = ("CUcomputemode_enum", "CUcomputemode")
+
+
 def driver_header() -> str:
     from cumetal.driver import enums as D  # noqa: PLC0415
 
@@ -191,7 +204,7 @@ def driver_header() -> str:
     classes = [v for v in vars(D).values() if isinstance(v, type) and issubclass(v, enum.IntEnum)
                and v.__module__ == D.__name__]
     seen: dict[str, str] = {}
-    for cls in classes:
+    for cls in classes + [c for c in _EXTRA_DRIVER_ENUMS if not hasattr(D, c.__name__)]:
         parts.append(_enum_c(cls, seen))
     consts = [_constant_c(n, int(v)) for n, v in vars(D).items()
               if n.isupper() and type(v) is int and n.startswith("CU_") and not n.endswith("_AS_INT")]

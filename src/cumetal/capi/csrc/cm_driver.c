@@ -90,6 +90,17 @@ CM_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute att
 CM_EXPORT CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
     DRV("cuFuncGetName", "(KK)", CM_P(name), CM_P(hfunc));
 }
+CM_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                                    CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                    size_t dynamicSMemSize, int blockSizeLimit) {
+    DRV("cuOccupancyMaxPotentialBlockSize", "(KKKKKi)", CM_P(minGridSize), CM_P(blockSize), CM_P(func),
+        CM_P(blockSizeToDynamicSMemSize), K(dynamicSMemSize), blockSizeLimit);
+}
+CM_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                               size_t dynamicSMemSize) {
+    DRV("cuOccupancyMaxActiveBlocksPerMultiprocessor", "(KKiK)", CM_P(numBlocks), CM_P(func), blockSize,
+        K(dynamicSMemSize));
+}
 CM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                   unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
