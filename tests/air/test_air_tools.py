@@ -100,3 +100,21 @@ def test_validate_schema_sample_on_mlx(mlx_metallib_path):
     path = mlx_metallib_path
     assert air_validate.main([str(path), "--schema-sample", "50", "--seed", "3"]) == 0
     assert air_validate.main([str(path), "--schema-sample", "-1"]) == 2
+
+
+@pytest.mark.parametrize("args", [["air_inspect", "--json"], ["air_inspect"], ["air_validate"]])
+def test_closed_pipe_ends_quietly(args):
+    """`air_inspect --json x.metallib | head`: a reader that goes away is not a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    r, w = os.pipe()
+    os.close(r)  # every write of the tool now fails with EPIPE
+    try:
+        proc = subprocess.run([sys.executable, "-m", f"cumetal.tools.{args[0]}", *args[1:], str(EFFORT)],
+                              stdout=w, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(w)
+    assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr, proc.stderr
+    assert proc.returncode == 141

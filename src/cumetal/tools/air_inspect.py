@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -90,7 +91,7 @@ def _print_text(path: str, lib: Metallib, out) -> None:
         )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="air_inspect", description="Show the contents of a .metallib file.")
     parser.add_argument("file", help=".metallib file")
     parser.add_argument("--json", action="store_true", help="print a JSON object instead of a summary")
@@ -116,6 +117,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         _print_text(args.file, lib, sys.stdout)
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (`... | head`): stop quietly like other Unix tools, with SIGPIPE's
+        # status; point stdout at /dev/null so the interpreter's final flush cannot fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + 13
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ Exit status: 0 valid, 1 invalid, 2 usage error (bad arguments, unreadable file).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from cumetal.backends.air.metallib_validate import validate_metallib
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(
         prog="air_validate", description="Check a .metallib container and the AIR metadata of its modules."
     )
@@ -60,6 +61,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     print(f"{args.file}: valid")
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (`... | head`): stop quietly like other Unix tools, with SIGPIPE's
+        # status; point stdout at /dev/null so the interpreter's final flush cannot fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + 13
 
 
 if __name__ == "__main__":
