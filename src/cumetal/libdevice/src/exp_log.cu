@@ -91,6 +91,15 @@ template <class F> NV_INL F scale2(F v, int k) {
   return v * ldexpT(F(1), k);
 }
 
+// (hi + lo) * 2^k rounded once, also where the result is subnormal (fma does the one rounding).
+template <class F> NV_INL F scale_pair(F hi, F lo, int k) {
+  if (k >= Lim<F>::EMIN + 1) return scale2(hi + lo, k);
+  int kmin = Lim<F>::EMIN - Lim<F>::MANT + 1;   // smallest k with 2^k representable
+  if (k < kmin) { int d = kmin - k; hi = ldexpT(hi, -d); lo = ldexpT(lo, -d); k = kmin; }
+  F s = ldexpT(F(1), k);
+  return fmaT(hi, s, lo * s);
+}
+
 // e^y for a pair y, with special ranges handled. Result rounded to F.
 template <class F> NV_INL F exp_pair(Pair<F> y) {
   if (isnanT(y.hi)) return y.hi + y.hi;
@@ -99,15 +108,11 @@ template <class F> NV_INL F exp_pair(Pair<F> y) {
   Pair<F> r;
   int k = exp_reduce(y, &r);
   Pair<F> e = expm1_small(r);
-  F v = one_plus(e);
   if (k < Lim<F>::EMIN + 1) {
-    // subnormal result: round once at the final scaling (the pair is added after scaling)
-    F t = e.hi + e.lo;
-    F big = ldexpT(F(1), k + Lim<F>::MANT + 2);
-    F w = fmaT(t, big, big);
-    return w * ldexpT(F(1), -(Lim<F>::MANT + 2));
+    Pair<F> w = two_sum(F(1), e.hi);
+    return scale_pair(w.hi, w.lo + e.lo, k);
   }
-  return scale2(v, k);
+  return scale2(one_plus(e), k);
 }
 
 // e^y as 2^k * (hi + lo), hi + lo in [~0.7, ~1.42], for pairs with |y.hi| <= OVER.
@@ -131,9 +136,8 @@ template <class F> NV_INL F exp2_T(F x) {
   Pair<F> e = expm1_small(fast_two_sum(y.hi, y.lo));
   int ki = (int)k;
   if (ki < Lim<F>::EMIN + 1) {
-    F t = e.hi + e.lo;
-    F big = ldexpT(F(1), ki + Lim<F>::MANT + 2);
-    return fmaT(t, big, big) * ldexpT(F(1), -(Lim<F>::MANT + 2));
+    Pair<F> w = two_sum(F(1), e.hi);
+    return scale_pair(w.hi, w.lo + e.lo, ki);
   }
   return scale2(one_plus(e), ki);
 }
@@ -152,9 +156,8 @@ template <class F> NV_INL F exp10_T(F x) {
   Pair<F> e = expm1_small(y);
   int ki = (int)k;
   if (ki < Lim<F>::EMIN + 1) {
-    F t = e.hi + e.lo;
-    F big = ldexpT(F(1), ki + Lim<F>::MANT + 2);
-    return fmaT(t, big, big) * ldexpT(F(1), -(Lim<F>::MANT + 2));
+    Pair<F> w = two_sum(F(1), e.hi);
+    return scale_pair(w.hi, w.lo + e.lo, ki);
   }
   return scale2(one_plus(e), ki);
 }
@@ -285,7 +288,7 @@ template <class F> NV_INL F log1p_T(F x) {
   if (x < F(-1)) return Lim<F>::nan();
   if (x == F(-1)) return -Lim<F>::inf();
   if (x == Lim<F>::inf()) return x;
-  if (x == F(0)) return x;
+  if (absT(x) < ldexpT(F(1), -Lim<F>::MANT)) return x;   // log1p(x) = x - x^2/2 rounds to x
   Pair<F> l = log1p_pair(x);
   return l.hi + l.lo;
 }

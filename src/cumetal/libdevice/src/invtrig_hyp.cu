@@ -86,10 +86,14 @@ template <class F> NV_INL F atan2_T(F y, F x) {
   int e = ex > ey ? ex : ey;
   F sx = ldexpT(ax, -e), sy = ldexpT(ay, -e);
   Pair<F> r;
+  if (sy < sx * ldexpT(F(1), -Lim<F>::MANT - 2)) {
+    // |y/x| so small that atan(y/x) = y/x (possibly subnormal): one division
+    if (!xneg) return copysignT(sy / sx, y);
+    return copysignT(InvC<F>::PI_HI, y);
+  }
   if (sy <= sx) {
     Pair<F> t = p_div(Pair<F>{sy, F(0)}, Pair<F>{sx, F(0)});
     r = atan_pos(t);
-    if (t.hi == F(0) && !xneg) return copysignT(ay / ax, y);   // ratio below the smallest float
   } else {
     Pair<F> t = p_div(Pair<F>{sx, F(0)}, Pair<F>{sy, F(0)});
     r = p_sub(pio2<F>(), atan_pos(t));

@@ -89,14 +89,17 @@ template <class F> NV_INL F erfc_pos(Pair<F> a) {
   }
   if (a.hi > SpecC<F>::ERFC_UNDER) return F(0);
   Pair<F> sq = p_mul(a, a);
-  F ex = exp_pair(Pair<F>{-sq.hi, -sq.lo});
-  return erfcx_pos(a.hi) * ex;
+  int k;
+  Pair<F> ex = exp_pair_parts(Pair<F>{-sq.hi, -sq.lo}, &k);
+  Pair<F> r = p_mul1(ex, erfcx_pos(a.hi));
+  return scale_pair(r.hi, r.lo, k);   // one rounding, also for subnormal results
 }
 
 template <class F> NV_INL F erf_T(F x) {
   if (isnanT(x)) return x + x;
   F a = absT(x);
   if (a >= SpecC<F>::ERF_ONE) return copysignT(F(1), x);
+  if (x == F(0)) return x;
   if (a <= F(0.9)) {
     Pair<F> e = erf_small(Pair<F>{x, F(0)});
     return e.hi + e.lo;
@@ -221,6 +224,7 @@ template <class F> NV_INL F normcdfinv_T(F p) {
   if (p == F(0)) return -Lim<F>::inf();
   if (p == F(1)) return Lim<F>::inf();
   F x = erfcinv_T(p + p);
+  if (x == F(0)) return F(0);
   Pair<F> r = two_prod(x, SpecC<F>::SQRT2_HI);
   return -(r.hi + fmaT(x, SpecC<F>::SQRT2_LO, r.lo));
 }
