@@ -8,7 +8,7 @@ Two-level, like ccache's direct mode, so a hit never starts clang:
   every one of them still has that content.
 
 Entries live in ``$CUMETAL_CACHE_DIR`` (or ``$CUMETAL_CACHE``, default ``~/.cache/cumetal``)
-``/cudacxx/<key[:2]>/<key>``: one file, a JSON header line then the payload, written to a temporary
+``/cudacxx/<key[:2]>/<key>`` (``$CUMETAL_CUDACXX_CACHE_DIR`` names this cache's directory alone): one file, a JSON header line then the payload, written to a temporary
 file in the same directory and published with ``os.replace`` (atomic, so concurrent processes see
 the old entry or the new one, never half of one). An entry that does not parse or whose payload
 hash does not match is ignored (and later overwritten) — a corrupt cache only costs a recompile.
@@ -35,6 +35,10 @@ FORMAT = 2
 
 
 def cache_root() -> Path:
+    """``$CUMETAL_CUDACXX_CACHE_DIR`` if set (this cache alone), else ``<CuMetal cache>/cudacxx``."""
+    own = os.environ.get("CUMETAL_CUDACXX_CACHE_DIR")
+    if own:
+        return Path(own)
     root = os.environ.get("CUMETAL_CACHE_DIR") or os.environ.get("CUMETAL_CACHE") \
         or os.path.join(os.path.expanduser("~"), ".cache", "cumetal")
     return Path(root) / "cudacxx"

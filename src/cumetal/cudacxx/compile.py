@@ -9,7 +9,7 @@ headers the source included (from clang's ``-MD`` output). Results are kept in t
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import os
 import re
 import subprocess
@@ -79,30 +79,27 @@ def _libdevice_args() -> tuple[list[str], str]:
 _FTZ_FLAG = re.compile(r'^(![0-9]+) = !\{i32 \d+, !"nvvm-reflect-ftz", i32 \d+\}$', re.M)
 
 
+@functools.cache
 def _without_ftz_flag(bc: Path) -> Path:
     """The math library as linkable into any kernel: clang marks every CUDA module with an
     'nvvm-reflect-ftz' flag of the Override kind, so bitcode built without -ftz cannot be linked into
     a -ftz=true kernel ("conflicting override values"). Without the flag, the library's
     ``__nvvm_reflect("__CUDA_FTZ")`` takes the kernel's setting, as NVIDIA's libdevice does. The
-    stripped copy is made once per library build and kept in the compile cache directory."""
-    st = bc.stat()
-    digest = hashlib.sha256(f"{bc.resolve()}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:24]
-    out = _cache.cache_root() / "libdevice" / f"{digest}.bc"
-    if out.is_file():
+    stripped copy is made once per library build, next to it (same cache directory, same key)."""
+    out = bc.with_name(bc.stem + ".any-ftz.bc")
+    if out.is_file() and out.stat().st_mtime_ns >= bc.stat().st_mtime_ns:
         return out
     import llvmlite.binding as llvm
 
     text = str(llvm.parse_bitcode(bc.read_bytes()))
     m = _FTZ_FLAG.search(text)
     if m is None:
-        data = bc.read_bytes()
-    else:
-        node = m.group(1)
-        text = re.sub(r"^(!llvm\.module\.flags = !\{)(.*)\}$",
-                      lambda f: f.group(1) + ", ".join(x for x in f.group(2).split(", ") if x != node) + "}",
-                      text, count=1, flags=re.M)
-        data = llvm.parse_assembly(text).as_bitcode()
-    _cache.publish_bytes(out, data)
+        return bc
+    node = m.group(1)
+    text = re.sub(r"^(!llvm\.module\.flags = !\{)(.*)\}$",
+                  lambda f: f.group(1) + ", ".join(x for x in f.group(2).split(", ") if x != node) + "}",
+                  text, count=1, flags=re.M)
+    _cache.publish_bytes(out, llvm.parse_assembly(text).as_bitcode())
     return out
 
 
