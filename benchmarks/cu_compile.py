@@ -51,7 +51,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         env_cold = {**os.environ, "CUMETAL_CUDACXX_CACHE": "0"}
-        env_warm = {**os.environ, "CUMETAL_CACHE_DIR": str(t / "cache")}
+        env_warm = {**os.environ, "CUMETAL_CUDACXX_CACHE_DIR": str(t / "cache")}
         compile_to_ptx(source, str(SAMPLE), opts, use_cache=False)  # builds libdevice if needed
         cmd = clang_command(opts, SAMPLE, t / "plain.ptx", bitcode=False, header_root=None, depfile=None)
 
@@ -64,7 +64,7 @@ def main() -> int:
         cli = [sys.executable, "-m", "cumetal.tools.cumetalc", str(SAMPLE), "-ptx", "-o", str(t / "cli.ptx")]
         rows.append(("cumetalc -ptx, cold (new process, cache off)",
                      median_time(lambda: subprocess.run(cli, check=True, env=env_cold, capture_output=True), n)))
-        os.environ["CUMETAL_CACHE_DIR"] = str(t / "cache")
+        os.environ["CUMETAL_CUDACXX_CACHE_DIR"] = str(t / "cache")
         compile_to_ptx(source, str(SAMPLE), opts)
         rows.append(("compile_to_ptx, cache hit", median_time(lambda: compile_to_ptx(source, str(SAMPLE), opts), n)))
         subprocess.run(cli, check=True, env=env_warm, capture_output=True)
