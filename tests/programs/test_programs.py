@@ -118,6 +118,26 @@ def test_nvcc_built_program_runs_on_libcumetal(programs_dir: Path) -> None:
     assert proc.returncode == 0 and "nvcc_prog: PASS" in proc.stdout, proc.stdout + proc.stderr
 
 
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc (CUDA toolkit) not installed")
+def test_opt_in_binary_shim(programs_dir: Path) -> None:
+    """The opt-in shim: a program linked by nvcc against NVIDIA's shared libcudart.so.13 loads
+    libcumetal through the shim's link; without CUMETAL_ENABLE_BINARY_SHIM=1 it is refused."""
+    from cumetal.capi import shim
+
+    src = programs_dir / "nvcc_shared.cu"
+    src.write_text(NVCC_PROGRAM.replace("nvcc_prog", "nvcc_shared"))
+    exe = programs_dir / "nvcc_shared"
+    subprocess.run(["nvcc", "-gencode", "arch=compute_80,code=compute_80", "-cudart=shared", "-o", str(exe), str(src)],
+                   check=True, capture_output=True, timeout=300)
+    shim_dir = programs_dir / "shim"
+    assert subprocess.run([sys.executable, "-m", "cumetal.capi.shim", str(shim_dir)], capture_output=True,
+                          env=_env(), check=False).returncode == 1 and not shim_dir.exists()
+    shim.install(shim_dir)
+    env = _env() | {"LD_LIBRARY_PATH": str(shim_dir)}
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert proc.returncode == 0 and "nvcc_shared: PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
 NVCC_PROGRAM = r"""
 #include <cstdio>
 __constant__ float coeffs[4];
