@@ -84,6 +84,28 @@ int main() {
     CHECK(thread_ok);
     CHECK(cudaGetLastError() == cudaSuccess);  // the other thread's error is not ours
 
+    // several host threads launching and copying at once, each on its own stream
+    std::atomic<int> good{0};
+    std::thread workers[4];
+    for (int w = 0; w < 4; w++) {
+        workers[w] = std::thread([w, &good] {
+            cudaStream_t st;
+            int *x = NULL, h[64];
+            bool ok = cudaStreamCreate(&st) == cudaSuccess && cudaMalloc(&x, sizeof h) == cudaSuccess;
+            for (int round = 0; ok && round < 5; round++) {
+                ok &= cudaMemsetAsync(x, 0, sizeof h, st) == cudaSuccess;
+                spin_add<<<1, 64, 0, st>>>(x, w + round, 1);
+                ok &= cudaMemcpyAsync(h, x, sizeof h, cudaMemcpyDeviceToHost, st) == cudaSuccess;
+                ok &= cudaStreamSynchronize(st) == cudaSuccess;
+                ok &= h[0] == w + round && h[63] == w + round;
+            }
+            ok &= cudaFree(x) == cudaSuccess && cudaStreamDestroy(st) == cudaSuccess;
+            good += ok;
+        });
+    }
+    for (auto &t : workers) t.join();
+    CHECK(good == 4);
+
     // bad handles
     CHECK(cudaStreamSynchronize((cudaStream_t)0xdead) == cudaErrorInvalidResourceHandle);
     CHECK(cudaEventRecord((cudaEvent_t)0xbeef, 0) == cudaErrorInvalidResourceHandle);
