@@ -16,6 +16,8 @@ R = CUresult
 
 
 def _dim(value: Any, what: str) -> int:
+    if isinstance(value, float) and math.isfinite(value):
+        value = int(value)  # cuda-python coerces a float to C unsigned int (truncating)
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what} must be an int, got {type(value).__name__}")
     v = int(value)
