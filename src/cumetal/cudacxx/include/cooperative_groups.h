@@ -121,6 +121,58 @@ class grid_group : public thread_group {
 };
 __device__ inline grid_group this_grid() { return grid_group(); }
 
+/* ------------------------------------------------------------------ cluster (sm_90)
+ * Written with the PTX cluster instructions, so a kernel that uses it compiles and CuMetal's
+ * pipeline then refuses it with its diagnostic: thread-block clusters do not exist on Apple GPUs. */
+class cluster_group : public thread_group {
+    friend __device__ cluster_group this_cluster();
+    __device__ cluster_group() : thread_group(details::block_group, 0, 0, 0) {}
+    static __device__ unsigned int sreg_ctarank() {
+        unsigned int r;
+        asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+        return r;
+    }
+    static __device__ unsigned int sreg_nctarank() {
+        unsigned int r;
+        asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
+        return r;
+    }
+
+  public:
+    static __device__ void sync() {
+        asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
+    }
+    static __device__ unsigned int block_rank() { return sreg_ctarank(); }
+    static __device__ unsigned int num_blocks() { return sreg_nctarank(); }
+    static __device__ unsigned int thread_rank() { return sreg_ctarank() * details::block_size() + details::block_rank(); }
+    static __device__ unsigned int num_threads() { return sreg_nctarank() * details::block_size(); }
+    static __device__ unsigned int size() { return num_threads(); }
+    static __device__ bool is_valid() { return true; }
+    static __device__ dim3 dim_blocks() {
+        unsigned int x, y, z;
+        asm volatile("mov.u32 %0, %%cluster_nctaid.x;\n\tmov.u32 %1, %%cluster_nctaid.y;\n\tmov.u32 %2, %%cluster_nctaid.z;"
+                     : "=r"(x), "=r"(y), "=r"(z));
+        return dim3(x, y, z);
+    }
+    static __device__ dim3 block_index() {
+        unsigned int x, y, z;
+        asm volatile("mov.u32 %0, %%cluster_ctaid.x;\n\tmov.u32 %1, %%cluster_ctaid.y;\n\tmov.u32 %2, %%cluster_ctaid.z;"
+                     : "=r"(x), "=r"(y), "=r"(z));
+        return dim3(x, y, z);
+    }
+    template <class T> __device__ T *map_shared_rank(T *addr, unsigned int rank) const {
+        T *r;
+        asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(addr), "r"(rank));
+        return r;
+    }
+    __device__ unsigned int query_shared_rank(const void *addr) const {
+        unsigned int r;
+        asm volatile("getctarank.u64 %0, %1;" : "=r"(r) : "l"(addr));
+        return r;
+    }
+};
+__device__ inline cluster_group this_cluster() { return cluster_group(); }
+
 /* ------------------------------------------------------------------ warp-level groups */
 namespace details {
 /* Collectives shared by tiles and coalesced groups: ranks map to lanes through the mask. */

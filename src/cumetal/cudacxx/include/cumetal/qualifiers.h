@@ -31,6 +31,13 @@
 #else
 #define __grid_constant__
 #endif
+/* __maxnreg__ (CUDA 12.4) caps registers per thread: a hint with no meaning on Apple GPUs */
+#define __maxnreg__(n)
+#if defined(__clang__) && __has_attribute(cluster_dims)
+#define __cluster_dims__(...) __attribute__((cluster_dims(__VA_ARGS__)))
+#else
+#define __cluster_dims__(...)
+#endif
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(a) __align__(a)
 #define __thread__ __thread
