@@ -23,7 +23,7 @@ from cumetal.cudacxx.options import CudaOptions
 from cumetal.libdevice import bitcode_path
 
 SAMPLE = 384
-REF_SAMPLE = 24
+REF_SAMPLE = 16
 CASES = mc.all_cases()
 
 # Special-value results where CuMetal knowingly differs from the H100 (docs/math-library.md):
@@ -54,7 +54,7 @@ def test_bitcode_defines_every_function_the_header_declares():
     defined = {f.name for f in mod.functions if not f.is_declaration}
     header = (include_dir() / "cumetal" / "math.h").read_text()
     declared = set(re.findall(r"\b(__nv_\w+)\(", header))
-    assert len(declared) > 300
+    assert len(declared) > 240
     assert declared <= defined, sorted(declared - defined)
 
 
