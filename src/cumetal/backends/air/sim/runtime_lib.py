@@ -1,7 +1,7 @@
 """Build (once, cached by source hash) and load the air-sim C runtime.
 
 The runtime is compiled with the system C compiler (``$CC`` or ``gcc``) into
-``$CUMETAL_CACHE/air-sim/runtime-<hash>.so`` (default ``~/.cache/cumetal``); its exported
+``$CUMETAL_CACHE_DIR/air-sim/runtime-<hash>.so`` (default ``~/.cache/cumetal``); its exported
 functions are registered with LLVM under their ``air.*`` names so that the JIT resolves the
 AIR module's declarations to them.
 """
@@ -59,7 +59,9 @@ _lib: ctypes.CDLL | None = None
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("CUMETAL_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "cumetal")
+    # CUMETAL_CACHE_DIR, as every other CuMetal cache (CUMETAL_CACHE: the older spelling, still read)
+    root = (os.environ.get("CUMETAL_CACHE_DIR") or os.environ.get("CUMETAL_CACHE")
+            or os.path.join(os.path.expanduser("~"), ".cache", "cumetal"))
     return Path(root) / "air-sim"
 
 

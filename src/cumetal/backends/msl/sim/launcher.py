@@ -58,7 +58,9 @@ class SimResult:
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("CUMETAL_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "cumetal")
+    # CUMETAL_CACHE_DIR, as every other CuMetal cache (CUMETAL_CACHE: the older spelling, still read)
+    root = (os.environ.get("CUMETAL_CACHE_DIR") or os.environ.get("CUMETAL_CACHE")
+            or os.path.join(os.path.expanduser("~"), ".cache", "cumetal"))
     return Path(root) / "msl-sim"
 
 
