@@ -25,6 +25,7 @@ PROGRAMS = {
     "sticky_error": ["sticky_error.cu"],
     "driver_api": ["driver_api.c"],
     "multi_file": ["multi/main.cpp", "multi/kernels.cu"],
+    "graphs_pools": ["graphs_pools.cu"],
 }
 
 

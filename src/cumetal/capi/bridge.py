@@ -671,6 +671,93 @@ def use_per_thread_default_stream() -> int:
     return 0
 
 
+# ---- stream-ordered memory pools
+@_guard()
+def cudaDeviceGetDefaultMemPool(p: int, device: int) -> int:  # noqa: N802
+    return _outs(rt.cudaDeviceGetDefaultMemPool(device), (_c_ptr, p)) if p else _invalid("memPool")
+
+
+@_guard()
+def cudaDeviceGetMemPool(p: int, device: int) -> int:  # noqa: N802
+    return _outs(rt.cudaDeviceGetMemPool(device), (_c_ptr, p)) if p else _invalid("memPool")
+
+
+@_guard()
+def cudaDeviceSetMemPool(device: int, pool: int) -> int:  # noqa: N802
+    return _simple("cudaDeviceSetMemPool", device, pool)
+
+
+@_guard()
+def cudaMallocFromPoolAsync(p: int, size: int, pool: int, stream: int) -> int:  # noqa: N802
+    return _outs(rt.cudaMallocFromPoolAsync(size, pool, stream), (_c_ptr, p)) if p else _invalid("ptr")
+
+
+def _pool_attr_ctype(attr: int) -> type:
+    from cumetal.runtime import pools  # noqa: PLC0415
+
+    return _c_u64 if any(int(a) == attr for a in pools._U64) else _c_int
+
+
+@_guard()
+def cudaMemPoolSetAttribute(pool: int, attr: int, value: int) -> int:  # noqa: N802
+    if not value:
+        return _invalid("value")
+    return _simple("cudaMemPoolSetAttribute", pool, attr, _pool_attr_ctype(attr).from_address(value).value)
+
+
+@_guard()
+def cudaMemPoolGetAttribute(pool: int, attr: int, value: int) -> int:  # noqa: N802
+    if not value:
+        return _invalid("value")
+    return _outs(rt.cudaMemPoolGetAttribute(pool, attr), (_pool_attr_ctype(attr), value))
+
+
+@_guard()
+def cudaMemPoolTrimTo(pool: int, keep: int) -> int:  # noqa: N802
+    return _simple("cudaMemPoolTrimTo", pool, keep)
+
+
+# ---- stream capture and graphs
+@_guard()
+def cudaStreamBeginCapture(stream: int, mode: int) -> int:  # noqa: N802
+    return _simple("cudaStreamBeginCapture", stream, mode)
+
+
+@_guard()
+def cudaStreamEndCapture(stream: int, p: int) -> int:  # noqa: N802
+    return _outs(rt.cudaStreamEndCapture(stream), (_c_ptr, p)) if p else _invalid("pGraph")
+
+
+@_guard()
+def cudaStreamIsCapturing(stream: int, p: int) -> int:  # noqa: N802
+    return _outs(rt.cudaStreamIsCapturing(stream), (_c_int, p)) if p else _invalid("pCaptureStatus")
+
+
+@_guard()
+def cudaGraphCreate(p: int, flags: int) -> int:  # noqa: N802
+    return _outs(rt.cudaGraphCreate(flags), (_c_ptr, p)) if p else _invalid("pGraph")
+
+
+@_guard()
+def cudaGraphInstantiate(p: int, graph: int, flags: int) -> int:  # noqa: N802
+    return _outs(rt.cudaGraphInstantiate(graph, flags), (_c_ptr, p)) if p else _invalid("pGraphExec")
+
+
+@_guard()
+def cudaGraphLaunch(graph_exec: int, stream: int) -> int:  # noqa: N802
+    return _simple("cudaGraphLaunch", graph_exec, stream)
+
+
+@_guard()
+def cudaGraphExecDestroy(graph_exec: int) -> int:  # noqa: N802
+    return _simple("cudaGraphExecDestroy", graph_exec)
+
+
+@_guard()
+def cudaGraphDestroy(graph: int) -> int:  # noqa: N802
+    return _simple("cudaGraphDestroy", graph)
+
+
 # ================================================================ registration (compiled host code)
 class _Registered:
     """What one ``__cudaRegisterFatBinary`` handle stands for."""

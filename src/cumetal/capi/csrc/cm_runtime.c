@@ -324,6 +324,57 @@ CM_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaM
     CALL("cudaMemAdvise", "(KKiii)", CM_P(devPtr), K(count), (int)advice, (int)location.type, location.id);
 }
 
+/* ---- stream-ordered memory pools */
+CM_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
+    CALL("cudaDeviceGetDefaultMemPool", "(Ki)", CM_P(memPool), device);
+}
+CM_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
+    CALL("cudaDeviceGetMemPool", "(Ki)", CM_P(memPool), device);
+}
+CM_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
+    CALL("cudaDeviceSetMemPool", "(iK)", device, CM_P(memPool));
+}
+CM_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    CALL("cudaMallocFromPoolAsync", "(KKKK)", CM_P(ptr), K(size), CM_P(memPool), CM_P(stream));
+}
+CM_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+    CALL("cudaMemPoolSetAttribute", "(KiK)", CM_P(memPool), (int)attr, CM_P(value));
+}
+CM_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+    CALL("cudaMemPoolGetAttribute", "(KiK)", CM_P(memPool), (int)attr, CM_P(value));
+}
+CM_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
+    CALL("cudaMemPoolTrimTo", "(KK)", CM_P(memPool), K(minBytesToKeep));
+}
+
+/* ---- stream capture and graphs */
+CM_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode) {
+    CALL("cudaStreamBeginCapture", "(Ki)", CM_P(stream), (int)mode);
+}
+CM_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
+    CALL("cudaStreamEndCapture", "(KK)", CM_P(stream), CM_P(pGraph));
+}
+CM_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
+    CALL("cudaStreamIsCapturing", "(KK)", CM_P(stream), CM_P(pCaptureStatus));
+}
+CM_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
+    CALL("cudaGraphCreate", "(KI)", CM_P(pGraph), flags);
+}
+CM_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+    CALL("cudaGraphInstantiate", "(KKK)", CM_P(pGraphExec), CM_P(graph), flags);
+}
+CM_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                    unsigned long long flags) {
+    CALL("cudaGraphInstantiate", "(KKK)", CM_P(pGraphExec), CM_P(graph), flags);
+}
+CM_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
+    CALL("cudaGraphLaunch", "(KK)", CM_P(graphExec), CM_P(stream));
+}
+CM_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
+    CALL("cudaGraphExecDestroy", "(K)", CM_P(graphExec));
+}
+CM_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph) { CALL("cudaGraphDestroy", "(K)", CM_P(graph)); }
+
 /* ---- profiler control */
 CM_EXPORT cudaError_t cudaProfilerStart(void) { CALL0("cudaProfilerStart"); }
 CM_EXPORT cudaError_t cudaProfilerStop(void) { CALL0("cudaProfilerStop"); }
