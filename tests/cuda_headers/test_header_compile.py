@@ -15,7 +15,8 @@ HEADERS = [
     "builtin_types.h", "cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
     "cooperative_groups/scan.h", "cooperative_groups/memcpy_async.h", "cuda/barrier", "cuda/pipeline",
     "cuda_pipeline.h", "cuda_pipeline_primitives.h", "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits",
-    "cuda/std/type_traits", "cuda/std/limits", "cuda/std/utility", "crt/host_defines.h",
+    "cuda/std/type_traits", "cuda/std/limits", "cuda/std/utility", "crt/host_defines.h", "cuda/atomic",
+    "cuda/std/atomic", "mma.h",
 ]
 BASE = ["-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0", "-Wno-unknown-cuda-version",
         "--cuda-gpu-arch=sm_80", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",
@@ -39,7 +40,8 @@ def test_all_headers_together(side, std, tmp_path):
 
 # the headers that include more than cuda_runtime.h already brings
 STANDALONE = ["cuda_fp16.h", "cuda_bf16.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h",
-              "cooperative_groups/memcpy_async.h", "cuda/barrier", "cuda/pipeline", "cuda/std/utility"]
+              "cooperative_groups/memcpy_async.h", "cuda/barrier", "cuda/pipeline", "cuda/std/utility",
+              "cuda/atomic", "mma.h"]
 
 
 @pytest.mark.parametrize("header", STANDALONE)
