@@ -150,6 +150,10 @@ def float_div(ctx: Ctx, ins: ast.Instruction) -> None:
 semantics("fma")(float_fma)
 
 
+# how the f32 result of a half-precision .approx function becomes f16/bf16 (sweep family 'approx')
+_HALF_APPROX_ROUNDING = {("ex2", "f16"): "rz", ("tanh", "f16"): "rz", ("ex2", "bf16"): "rz", ("tanh", "bf16"): "rz"}
+
+
 def _approx(fn: str):
     def lower(ctx: Ctx, ins: ast.Instruction) -> None:
         t = ptx_type(ins) if any(k in ins.fields for k in ("type", "htype", "btype")) else "f32"
@@ -161,7 +165,15 @@ def _approx(fn: str):
                 r = ctx.emit("fapprox", "f32", wide, fn=fn)
                 if et == "bf16" and "ftz" in ins.fields:  # ex2.approx.ftz.bf16: no subnormal results
                     r = ctx.emit("ftz", "f32", r)
-                return ctx.emit("fcvt", et, r, rnd="rn")
+                # NVIDIA truncates the f32 result to the half format: bit-identical to the H100 on
+                # 95% (ex2) / 88% (tanh) of all f16 inputs this way, 70% / 78% when rounding to nearest
+                rnd = _HALF_APPROX_ROUNDING.get((fn, et), "rn")
+                h = ctx.emit("fcvt", et, r, rnd=rnd)
+                if rnd == "rz" and et == "f16":  # ... but an f32 beyond the f16 range still gives inf
+                    near = ctx.emit("fcvt", et, r, rnd="rn")
+                    big = ctx.emit("fcmp", "i1", ctx.emit("fabs", "f32", r), Const.float("f32", 65536.0), cond="oge")
+                    h = ctx.emit("select", et, big, near, h)
+                return h
             if et == "f64" and "ftz" in ins.fields:
                 x = _high_word_only(ctx, x)
             return _ftz(ctx, ins, ctx.emit("fapprox", et, x, fn=fn))
@@ -184,9 +196,9 @@ def _rcp(ctx: Ctx, ins: ast.Instruction) -> None:
     t = "f64" if ins.mods and ins.mods[-1] == "f64" else "f32"
     a = _ftz(ctx, ins, ctx.read(ins.operands[1], t))
     if "approx" in ins.mods:
-        if t == "f64":
-            a = _high_word_only(ctx, a)
-        r = ctx.emit("fapprox", t, a, fn="rcp")
+        r = ctx.emit("fapprox", t, _high_word_only(ctx, a) if t == "f64" else a, fn="rcp")
+        if t == "f64":  # NVIDIA's result has a zero low word too: 93% of dense H100 results are the
+            r = _high_word_only(ctx, r)  # exact reciprocal truncated so (sweep family 'approx')
     else:
         one = Const.float(t, 1.0)
         r = ctx.emit("fdiv", t, one, a, rnd=rounding(ins))
