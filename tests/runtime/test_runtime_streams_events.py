@@ -287,3 +287,39 @@ def test_per_thread_default_stream_mode(lib, monkeypatch):
     assert check(rt.cudaStreamGetId(0)) == check(rt.cudaStreamGetId(rt.cudaStreamPerThread))
     gate.open()
     check(rt.cudaDeviceSynchronize())
+
+
+def test_cuda_calls_inside_a_callback_are_not_permitted():
+    s = check(rt.cudaStreamCreate())
+    got = []
+    check(rt.cudaLaunchHostFunc(s, lambda _d: got.append((rt.cudaMalloc(16)[0], rt.cudaGetErrorString(1)[0])), None))
+    check(rt.cudaStreamSynchronize(s))
+    assert got == [(E.cudaErrorNotPermitted, E.cudaSuccess)]  # device calls refused, pure queries answer
+
+
+def test_driver_contexts_follow_cumetal_async(tmp_path):
+    """Driver contexts are eager unless CUMETAL_ASYNC=1 (the fault comes from the launch itself)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.runtime.conftest import KERNELS_PTX
+
+    code = f"""
+import ctypes
+from cumetal import driver as cu
+cu.cuInit(0); ctx = cu.cuCtxCreate(None, 0, 0)[1]
+mod = cu.cuModuleLoadData(open({str(KERNELS_PTX)!r}).read())[1]
+f = cu.cuModuleGetFunction(mod, b"write_past_end")[1]
+d = cu.cuMemAlloc(64)[1]
+print(int(cu.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, 0, ((d, 16), (None, ctypes.c_int)), None)[0]),
+      int(cu.cuCtxSynchronize()[0]))
+"""
+    outs = {}
+    for value in ("", "1"):
+        env = dict(os.environ, CUMETAL_ASYNC=value, CUMETAL_QUIET="1")
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        assert r.returncode == 0, r.stderr
+        outs[value] = r.stdout.split()
+    assert outs[""] == ["700", "700"]  # eager: the launch itself reports the fault (and the sync once more)
+    assert outs["1"] == ["0", "700"]  # asynchronous: the launch returns, the sync reports it

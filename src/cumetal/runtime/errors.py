@@ -36,6 +36,9 @@ STICKY = frozenset({
 })
 
 
+CALLBACK_THREAD = "cumetal-callbacks"  # the thread devices run host callbacks on (devices/stream_worker.py)
+
+
 class RtError(Exception):
     """Raised inside the runtime to return ``code``; ``message`` explains it for humans."""
 
@@ -101,6 +104,11 @@ def rt_api(outputs: int, *, device: bool = True, sync: bool = False,
         def call(*args: Any, **kwargs: Any) -> tuple:
             try:
                 if device:
+                    if threading.current_thread().name == CALLBACK_THREAD:
+                        # CUDA forbids API calls from stream callbacks; here one could deadlock on
+                        # the very stream whose worker is waiting for the callback to return
+                        raise RtError(E.cudaErrorNotPermitted, "CUDA calls are not permitted inside a stream "
+                                      "callback or host function")
                     sticky = ERRORS.sticky
                     if sticky is not None:
                         raise RtError(sticky, "")
