@@ -23,6 +23,7 @@
 #if defined(__CUDA__)
 #include "cumetal/device_stdlib.h"
 #include "cumetal/device_functions.h"
+#include "cumetal/textures.h"
 
 #if __has_include("cumetal/math.h")
 #include "cumetal/math.h"
