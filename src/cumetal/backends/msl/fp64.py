@@ -126,4 +126,5 @@ inline ulong cm_dd_to_bits(float2 a) {
   return cm_round_pack(hs, eh + 1 - int(lz), acc << lz, sticky, CM_RN, 52, 11);
 }
 inline ulong cm_f64_add_bits(ulong a, ulong b) { return cm_dd_to_bits(cm_dd_add(cm_dd_from_bits(a), cm_dd_from_bits(b))); }
+inline ulong cm_f64_add_bits_word_first(ulong a, ulong b) { return cm_f64_add_bits(a, b); }  // NaN payloads are not kept
 """

@@ -567,6 +567,11 @@ inline double cm_f2d(float x) {  // f32 -> f64: exact; a NaN keeps sign and payl
 inline ulong cm_f64_add_bits(ulong a, ulong b) {
   return as_type<ulong>(cm_nan64(as_type<double>(a) + as_type<double>(b), as_type<double>(b), as_type<double>(a)));
 }
+// atom.add.f64 in shared memory: the NaN rule of add.f64 with the memory word first (no double in the
+// shared atomic code: the float-float prelude defines the same helper without it)
+inline ulong cm_f64_add_bits_word_first(ulong a, ulong b) {
+  return as_type<ulong>(cm_nan64(as_type<double>(a) + as_type<double>(b), as_type<double>(a), as_type<double>(b)));
+}
 """
 
 PRELUDE_ATOMIC = r"""
@@ -712,8 +717,7 @@ inline ulong cm_aop64(int op, ulong old, ulong v, ulong c) {
       return cm_f64_add_bits(old, v);
     }
     case 18:  // in shared memory: add.f64's NaN rule with the memory word first
-      return as_type<ulong>(cm_nan64(as_type<double>(old) + as_type<double>(v), as_type<double>(old),
-                                     as_type<double>(v)));
+      return cm_f64_add_bits_word_first(old, v);
 #endif
     case 16: return old == v ? c : old;
     default: return old;
