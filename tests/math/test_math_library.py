@@ -121,3 +121,47 @@ def test_fast_math_results_close_to_nvidia(results):
         sel = np.isfinite(x) & np.isfinite(g) & (np.abs(x) < 3) & (np.abs(x) > 1e-30)
         np.testing.assert_allclose(ours[sel], g[sel], rtol=2e-6, atol=2e-6)
     r.close()
+
+
+# libdevice's conversion/integer ABI names that NVVM IR producers (numba) call.
+LIBDEVICE_EXTRA = """float2int_rd float2int_rn float2int_ru float2int_rz float2uint_rn float2ll_rz float2ull_ru
+double2int_rn double2uint_rz double2ll_rd double2ull_rn double2float_rn double2float_rz int2float_rn
+uint2float_rd ll2float_rn ull2float_rz ll2double_rn ull2double_rd int2double_rn uint2double_rn float_as_int
+float_as_uint int_as_float uint_as_float double_as_longlong longlong_as_double double2hiint double2loint
+hiloint2double float2half_rn half2float abs llabs min max umin umax llmin llmax ullmin ullmax brev brevll clz
+clzll ffs ffsll popc popcll byte_perm hadd rhadd uhadd urhadd mul24 umul24 mulhi umulhi mul64hi umul64hi sad
+usad rcp64h powi powif""".split()
+
+
+def test_bitcode_defines_libdevice_conversions_and_integer_functions():
+    import llvmlite.binding as llvm
+
+    mod = llvm.parse_bitcode(bitcode_path().read_bytes())
+    defined = {f.name for f in mod.functions if not f.is_declaration}
+    missing = sorted(n for n in LIBDEVICE_EXTRA if f"__nv_{n}" not in defined)
+    assert not missing, missing
+
+
+def test_integer_and_conversion_functions_run():
+    src = r'''
+    extern "C" __device__ int __nv_popc(int); extern "C" __device__ int __nv_brev(int);
+    extern "C" __device__ int __nv_float2int_rd(float); extern "C" __device__ long long __nv_double2ll_ru(double);
+    extern "C" __device__ float __nv_ull2float_rz(unsigned long long); extern "C" __device__ int __nv_byte_perm(int, int, int);
+    extern "C" __device__ unsigned long long __nv_umul64hi(unsigned long long, unsigned long long);
+    extern "C" __global__ void k(long long *o) {
+      o[0] = __nv_popc(0xf0f0); o[1] = __nv_brev(1); o[2] = __nv_float2int_rd(-2.5f); o[3] = __nv_double2ll_ru(2.25);
+      o[4] = (long long)(__nv_ull2float_rz(0xffffffffffffffffull) / 4294967296.0f); o[5] = __nv_byte_perm(0x33221100, 0x77665544, 0x4321);
+      o[6] = (long long)__nv_umul64hi(0xffffffffffffffffull, 3ull);
+    }'''
+    ptx = compile_to_ptx(src, "k.cu", CudaOptions()).ptx
+    r = runner.Runner()
+    mod = r.load(ptx)
+    from cumetal import driver as cu
+
+    fn = runner._ok(cu.cuModuleGetFunction(mod, b"k"))
+    d = runner._ok(cu.cuMemAlloc(7 * 8))
+    runner._ok(cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, ((d,), (None,)), 0))
+    out = np.zeros(7, np.int64)
+    runner._ok(cu.cuMemcpyDtoH(out, d, out.nbytes))
+    r.close()
+    assert list(out) == [8, -(2**31), -3, 3, 0xFFFFFF00, 0x44332211, 2]

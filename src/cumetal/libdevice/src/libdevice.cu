@@ -7,3 +7,4 @@
 #include "pow_root.cu"
 #include "special.cu"
 #include "bessel.cu"
+#include "conv_int.cu"
