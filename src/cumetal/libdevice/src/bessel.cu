@@ -210,18 +210,20 @@ template <class F> NV_INL F bessel_i_T(F x, int nu) {
     r = s.hi + s.lo;
   } else {
     // I_nu(a) ~ e^a / sqrt(2 pi a) sum_k (-1)^k a_k(nu) / a^k
-    F mu = F(4 * nu * nu), t = F(1), sum = F(1), prev = Lim<F>::inf();
+    F mu = F(4 * nu * nu), t = F(1), prev = Lim<F>::inf();
+    Pair<F> sum{F(1), F(0)};
     for (int k = 1; k < 60; ++k) {
       F f = F(2 * k - 1);
       t = -t * (mu - f * f) / (F(8) * F(k) * a);
       if (absT(t) >= prev || absT(t) < BesC<F>::EPS) break;
       prev = absT(t);
-      sum += t;
+      sum = p_add1(sum, t);
     }
     int k;
     Pair<F> e = exp_pair_parts(Pair<F>{a, F(0)}, &k);
-    F v = (e.hi + e.lo) * sum / sqrtT(F(2) * InvC<F>::PI_HI * a);
-    r = scale2(v, k);
+    Pair<F> twopia = p_mul1(Pair<F>{InvC<F>::PI_HI, InvC<F>::PI_LO}, F(2) * a);
+    Pair<F> v = p_div(p_mul(e, sum), sqrt_pair(twopia));
+    r = scale2(v.hi + v.lo, k);
   }
   return (nu == 1 && __builtin_signbit(x)) ? -r : r;
 }
