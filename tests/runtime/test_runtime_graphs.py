@@ -153,3 +153,56 @@ def test_driver_launches_are_captured_and_kernel_nodes_added(lib):
     assert (download(d, np.zeros(n, np.float32)) == 4).all()  # doubled twice
     p.kernelParams = ((d, d, n), P3[:2] + (ctypes.c_int,))
     assert cu.cuGraphAddKernelNode(graph, None, 0, p)[0] == cu.CUresult.CUDA_ERROR_INVALID_VALUE
+
+
+def test_node_parameters_updates_and_enable(lib, tmp_path):
+    d = check(rt.cudaMalloc(64))
+    g = check(rt.cudaGraphCreate(0))
+    ms = rt.cudaMemsetParams()
+    ms.dst, ms.value, ms.elementSize, ms.width, ms.height = d, 7, 1, 64, 1
+    fill = check(rt.cudaGraphAddMemsetNode(g, None, 0, ms))
+    got = check(rt.cudaGraphMemsetNodeGetParams(fill))
+    assert (got.dst, got.value, got.elementSize, got.width) == (d, 7, 1, 64)
+    out = np.zeros(64, np.uint8)
+    cp = check(rt.cudaGraphAddMemcpyNode1D(g, [fill], 1, out, d, 64, D2H))
+    assert check(rt.cudaGraphMemcpyNodeGetParams(cp)).extent.width == 64
+    seen = []
+    hp = rt.cudaHostNodeParams()
+    hp.fn, hp.userData = seen.append, 1
+    host = check(rt.cudaGraphAddHostNode(g, [cp], 1, hp))
+    assert check(rt.cudaGraphHostNodeGetParams(host)).userData == 1
+    frm, to, _data, count = check(rt.cudaGraphGetEdges(g, 8))
+    assert count == 2 and [int(x) for x in to] == [int(cp), int(host)] and [int(x) for x in frm] == [int(fill), int(cp)]
+    assert check(rt.cudaGraphGetEdges(g))[3] == 2
+    assert check(rt.cudaGraphNodeGetContainingGraph(host)) == g
+    assert check(rt.cudaGraphNodeGetLocalId(host)) == 2
+    clone = check(rt.cudaGraphClone(g))
+    twin = check(rt.cudaGraphNodeFindInClone(cp, clone))
+    assert check(rt.cudaGraphNodeGetType(twin)) == T.cudaGraphNodeTypeMemcpy and twin != cp
+    ex = check(rt.cudaGraphInstantiate(g, 0))
+    s = check(rt.cudaStreamCreate())
+    check(rt.cudaGraphLaunch(ex, s))
+    check(rt.cudaStreamSynchronize(s))
+    assert (out == 7).all() and seen == [1]
+    # update the instantiated graph: another fill value, another host argument; then disable the fill
+    ms.value = 9
+    check(rt.cudaGraphExecMemsetNodeSetParams(ex, fill, ms))
+    hp.userData = 2
+    check(rt.cudaGraphExecHostNodeSetParams(ex, host, hp))
+    check(rt.cudaGraphLaunch(ex, s))
+    check(rt.cudaStreamSynchronize(s))
+    assert (out == 9).all() and seen == [1, 2]
+    check(rt.cudaMemset(d, 3, 64))
+    check(rt.cudaGraphNodeSetEnabled(ex, fill, 0))
+    assert check(rt.cudaGraphNodeGetEnabled(ex, fill)) == 0
+    check(rt.cudaGraphLaunch(ex, s))
+    check(rt.cudaStreamSynchronize(s))
+    assert (out == 3).all()  # the fill was skipped
+    assert rt.cudaGraphNodeSetEnabled(ex, host, 0) == (E.cudaErrorInvalidValue,)  # host nodes cannot be disabled
+    assert rt.cudaGraphExecMemsetNodeSetParams(ex, cp, ms) == (E.cudaErrorInvalidValue,)
+    check(rt.cudaGraphRemoveDependencies(g, [cp], [host], None, 1))
+    assert check(rt.cudaGraphNodeGetDependencies(host))[1] == 0
+    dot = tmp_path / "g.dot"
+    check(rt.cudaGraphDebugDotPrint(g, str(dot), 0))
+    text = dot.read_text()
+    assert text.startswith("digraph") and "Memset" in text and text.count("->") == 1

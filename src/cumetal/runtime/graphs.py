@@ -131,13 +131,32 @@ class Node:
 class Graph:
     handle: int
     nodes: list[Node] = field(default_factory=list)
+    clone_of: dict[int, int] = field(default_factory=dict)  # original node handle -> this graph's node
+
+
+@dataclass(eq=False)
+class Step:
+    """One node of an executable graph (a child graph's step holds its own steps as params)."""
+
+    node: int
+    kind: cudaGraphNodeType
+    params: Any
+    enabled: bool = True
 
 
 @dataclass(eq=False)
 class GraphExec:
     handle: int
-    steps: list[tuple[cudaGraphNodeType, Any]]
-    node_index: dict[int, int]  # source node handle -> step
+    steps: list[Step]
+    flags: int = 0
+
+    def step(self, node: Node, *kinds: cudaGraphNodeType) -> Step:
+        for st in self.steps:
+            if st.node == node.handle:
+                if kinds and st.kind not in kinds:
+                    raise RtError(E.cudaErrorInvalidValue, f"the node is a {st.kind.name}, not {kinds[0].name}")
+                return st
+        raise RtError(E.cudaErrorInvalidValue, "the node is not a top-level node of this executable graph")
 
 
 @dataclass(eq=False)
@@ -371,6 +390,7 @@ def _clone(g: Graph) -> Graph:
         new = Node(RUNTIME.new_id(), copy, n.kind, params, [mapping[d.handle] for d in n.deps])
         mapping[n.handle] = new
         copy.nodes.append(new)
+        copy.clone_of[n.handle] = new.handle
         _nodes[new.handle] = new
     _graphs[copy.handle] = copy
     return copy
@@ -479,21 +499,18 @@ def cudaGraphKernelNodeSetParams(node: Any, pNodeParams: Any) -> tuple:  # noqa:
 
 
 # ---------------------------------------------------------------- executable graphs
-def _order(g: Graph) -> list[tuple[int, cudaGraphNodeType, Any]]:
-    """Kahn's topological order (ties in insertion order); child graphs are expanded in place."""
+def _order(g: Graph) -> list[Step]:
+    """Kahn's topological order (ties in insertion order); a child graph's step holds its own steps."""
     remaining = {n.handle: len(n.deps) for n in g.nodes}
     dependents: dict[int, list[Node]] = {n.handle: [] for n in g.nodes}
     for n in g.nodes:
         for d in n.deps:
             dependents[d.handle].append(n)
     ready = [n for n in g.nodes if not n.deps]
-    steps: list[tuple[int, cudaGraphNodeType, Any]] = []
+    steps: list[Step] = []
     while ready:
         n = ready.pop(0)
-        if n.kind == T.cudaGraphNodeTypeGraph:
-            steps.extend((n.handle, k, p) for _h, k, p in _order(n.params))
-        else:
-            steps.append((n.handle, n.kind, n.params))
+        steps.append(Step(n.handle, n.kind, _order(n.params) if n.kind == T.cudaGraphNodeTypeGraph else n.params))
         for m in dependents[n.handle]:
             remaining[m.handle] -= 1
             if remaining[m.handle] == 0:
@@ -505,10 +522,7 @@ def _order(g: Graph) -> list[tuple[int, cudaGraphNodeType, Any]]:
 
 def _instantiate(graph: Any, flags: Any) -> cudaGraphExec_t:
     g = _graph(graph)
-    int_arg(flags, "flags")
-    steps = _order(g)
-    ex = GraphExec(RUNTIME.new_id(), [(k, p) for _h, k, p in steps],
-                   {h: i for i, (h, _k, _p) in enumerate(steps)})
+    ex = GraphExec(RUNTIME.new_id(), _order(g), int_arg(flags, "flags"))
     _execs[ex.handle] = ex
     return cudaGraphExec_t(ex.handle)
 
@@ -539,9 +553,18 @@ def cudaGraphLaunch(graphExec: Any, stream: Any = 0) -> tuple:  # noqa: N802, N8
     h = RUNTIME.stream_handle(stream)
     if h in _captures:
         raise RtError(E.cudaErrorStreamCaptureUnsupported, "launching a graph into a capturing stream is not supported")
-    for kind, params in ex.steps:
-        _run(kind, params, h)
+    _run_steps(ex.steps, h)
     return ()
+
+
+def _run_steps(steps: list[Step], h: int) -> None:
+    for st in steps:
+        if not st.enabled:
+            continue
+        if st.kind == T.cudaGraphNodeTypeGraph:
+            _run_steps(st.params, h)
+        else:
+            _run(st.kind, st.params, h)
 
 
 @rt_api(0)
@@ -559,12 +582,281 @@ def cudaGraphExecDestroy(graphExec: Any) -> tuple:  # noqa: N802, N803
 
 @rt_api(0)
 def cudaGraphExecKernelNodeSetParams(hGraphExec: Any, node: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
-    ex = _exec(hGraphExec)
+    _exec(hGraphExec).step(_node(node), T.cudaGraphNodeTypeKernel).params = _kernel_node_params(pNodeParams)
+    return ()
+
+
+# ---------------------------------------------------------------- node parameters: get, set, update
+def _typed(node: Any, kind: cudaGraphNodeType) -> Node:
     n = _node(node)
-    i = ex.node_index.get(n.handle)
-    if i is None or ex.steps[i][0] != T.cudaGraphNodeTypeKernel:
-        raise RtError(E.cudaErrorInvalidValue, "the node is not a kernel node of this executable graph")
-    ex.steps[i] = (T.cudaGraphNodeTypeKernel, _kernel_node_params(pNodeParams))
+    if n.kind != kind:
+        raise RtError(E.cudaErrorInvalidValue, f"the node is a {n.kind.name}, not {kind.name}")
+    return n
+
+
+@rt_api(1)
+def cudaGraphMemsetNodeGetParams(node: Any) -> tuple:  # noqa: N802
+    dst, pitch, value, size, width, height = _typed(node, T.cudaGraphNodeTypeMemset).params
+    p = cudaMemsetParams()
+    p.dst, p.pitch, p.value, p.elementSize, p.width, p.height = dst, pitch, value, size, width, height
+    return (p,)
+
+
+@rt_api(0)
+def cudaGraphMemsetNodeSetParams(node: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
+    _typed(node, T.cudaGraphNodeTypeMemset).params = _memset_node_params(pNodeParams)
+    return ()
+
+
+@rt_api(1)
+def cudaGraphMemcpyNodeGetParams(node: Any) -> tuple:  # noqa: N802
+    params = _typed(node, T.cudaGraphNodeTypeMemcpy).params
+    if isinstance(params, cudaMemcpy3DParms):
+        return (_copy_3d_params(params),)
+    dst, src, count, kind = params  # a 1D copy, described as CUDA does: one row of `count` bytes
+    p = cudaMemcpy3DParms()
+    p.dstPtr.ptr, p.srcPtr.ptr = _plain_address(dst), _plain_address(src)
+    p.dstPtr.pitch = p.srcPtr.pitch = p.extent.width = count
+    p.dstPtr.xsize = p.srcPtr.xsize = count
+    p.dstPtr.ysize = p.srcPtr.ysize = p.extent.height = p.extent.depth = 1
+    p.kind = kind
+    return (p,)
+
+
+def _plain_address(x: Any) -> int:
+    from cumetal.driver.host_buffers import host_ref
+
+    return x if isinstance(x, int) else host_ref(x, "ptr", nbytes=0, writable=False).address
+
+
+@rt_api(0)
+def cudaGraphMemcpyNodeSetParams(node: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
+    _typed(node, T.cudaGraphNodeTypeMemcpy).params = _copy_3d_params(pNodeParams)
+    return ()
+
+
+def _copy_1d_params(dst: Any, src: Any, count: Any, kind: Any) -> tuple:
+    from cumetal.runtime.memory import _norm, check_direction, memcpy_kind
+
+    k = memcpy_kind(kind)
+    n = int_arg(count, "count")
+    check_direction(_norm(dst), _norm(src), n, k)
+    return (_norm(dst), _norm(src), n, k)
+
+
+@rt_api(0)
+def cudaGraphMemcpyNodeSetParams1D(node: Any, dst: Any, src: Any, count: Any, kind: Any) -> tuple:  # noqa: N802
+    _typed(node, T.cudaGraphNodeTypeMemcpy).params = _copy_1d_params(dst, src, count, kind)
+    return ()
+
+
+@rt_api(1)
+def cudaGraphHostNodeGetParams(node: Any) -> tuple:  # noqa: N802
+    fn, data = _typed(node, T.cudaGraphNodeTypeHost).params
+    p = cudaHostNodeParams()
+    p.fn, p.userData = fn, data
+    return (p,)
+
+
+def _host_params(p: Any) -> tuple:
+    if not isinstance(p, cudaHostNodeParams) or p.fn is None:
+        raise RtError(E.cudaErrorInvalidValue, "pNodeParams must be a cudaHostNodeParams with fn set")
+    host_callable(p.fn, p.userData)  # checked now
+    return (p.fn, p.userData)
+
+
+@rt_api(0)
+def cudaGraphHostNodeSetParams(node: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
+    _typed(node, T.cudaGraphNodeTypeHost).params = _host_params(pNodeParams)
+    return ()
+
+
+def _event_handle(event: Any) -> int:
+    from cumetal.runtime.streams import _event
+
+    return _event(event)
+
+
+@rt_api(1)
+def cudaGraphEventRecordNodeGetEvent(node: Any) -> tuple:  # noqa: N802
+    from cumetal.runtime.types import cudaEvent_t
+
+    return (cudaEvent_t(_typed(node, T.cudaGraphNodeTypeEventRecord).params),)
+
+
+@rt_api(0)
+def cudaGraphEventRecordNodeSetEvent(node: Any, event: Any) -> tuple:  # noqa: N802
+    _typed(node, T.cudaGraphNodeTypeEventRecord).params = _event_handle(event)
+    return ()
+
+
+@rt_api(1)
+def cudaGraphEventWaitNodeGetEvent(node: Any) -> tuple:  # noqa: N802
+    from cumetal.runtime.types import cudaEvent_t
+
+    return (cudaEvent_t(_typed(node, T.cudaGraphNodeTypeWaitEvent).params),)
+
+
+@rt_api(0)
+def cudaGraphEventWaitNodeSetEvent(node: Any, event: Any) -> tuple:  # noqa: N802
+    _typed(node, T.cudaGraphNodeTypeWaitEvent).params = _event_handle(event)
+    return ()
+
+
+@rt_api(1)
+def cudaGraphChildGraphNodeGetGraph(node: Any) -> tuple:  # noqa: N802
+    return (cudaGraph_t(_typed(node, T.cudaGraphNodeTypeGraph).params.handle),)
+
+
+@rt_api(0)
+def cudaGraphExecMemsetNodeSetParams(hGraphExec: Any, node: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
+    _exec(hGraphExec).step(_node(node), T.cudaGraphNodeTypeMemset).params = _memset_node_params(pNodeParams)
+    return ()
+
+
+@rt_api(0)
+def cudaGraphExecMemcpyNodeSetParams(hGraphExec: Any, node: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
+    _exec(hGraphExec).step(_node(node), T.cudaGraphNodeTypeMemcpy).params = _copy_3d_params(pNodeParams)
+    return ()
+
+
+@rt_api(0)
+def cudaGraphExecMemcpyNodeSetParams1D(hGraphExec: Any, node: Any, dst: Any, src: Any, count: Any,  # noqa: N802, N803
+                                       kind: Any) -> tuple:
+    _exec(hGraphExec).step(_node(node), T.cudaGraphNodeTypeMemcpy).params = _copy_1d_params(dst, src, count, kind)
+    return ()
+
+
+@rt_api(0)
+def cudaGraphExecHostNodeSetParams(hGraphExec: Any, node: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
+    _exec(hGraphExec).step(_node(node), T.cudaGraphNodeTypeHost).params = _host_params(pNodeParams)
+    return ()
+
+
+@rt_api(0)
+def cudaGraphExecEventRecordNodeSetEvent(hGraphExec: Any, hNode: Any, event: Any) -> tuple:  # noqa: N802, N803
+    _exec(hGraphExec).step(_node(hNode), T.cudaGraphNodeTypeEventRecord).params = _event_handle(event)
+    return ()
+
+
+@rt_api(0)
+def cudaGraphExecEventWaitNodeSetEvent(hGraphExec: Any, hNode: Any, event: Any) -> tuple:  # noqa: N802, N803
+    _exec(hGraphExec).step(_node(hNode), T.cudaGraphNodeTypeWaitEvent).params = _event_handle(event)
+    return ()
+
+
+@rt_api(0)
+def cudaGraphExecChildGraphNodeSetParams(hGraphExec: Any, node: Any, childGraph: Any) -> tuple:  # noqa: N802, N803
+    st = _exec(hGraphExec).step(_node(node), T.cudaGraphNodeTypeGraph)
+    new = _order(_graph(childGraph))
+    if [x.kind for x in _flatten(new)] != [x.kind for x in _flatten(st.params)]:
+        raise RtError(E.cudaErrorInvalidValue, "the new child graph's topology differs from the instantiated one")
+    st.params = new
+    return ()
+
+
+def _flatten(steps: list[Step]) -> list[Step]:
+    out: list[Step] = []
+    for st in steps:
+        out.extend(_flatten(st.params) if st.kind == T.cudaGraphNodeTypeGraph else [st])
+    return out
+
+
+_ENABLE_KINDS = (T.cudaGraphNodeTypeKernel, T.cudaGraphNodeTypeMemcpy, T.cudaGraphNodeTypeMemset)
+
+
+@rt_api(0)
+def cudaGraphNodeSetEnabled(hGraphExec: Any, hNode: Any, isEnabled: Any) -> tuple:  # noqa: N802, N803
+    """A disabled kernel, memcpy or memset node is skipped by later launches (an empty node)."""
+    _exec(hGraphExec).step(_node(hNode), *_ENABLE_KINDS).enabled = bool(int_arg(isEnabled, "isEnabled"))
+    return ()
+
+
+@rt_api(1)
+def cudaGraphNodeGetEnabled(hGraphExec: Any, hNode: Any) -> tuple:  # noqa: N802, N803
+    return (int(_exec(hGraphExec).step(_node(hNode), *_ENABLE_KINDS).enabled),)
+
+
+@rt_api(1)
+def cudaGraphExecGetFlags(graphExec: Any) -> tuple:  # noqa: N802, N803
+    return (_exec(graphExec).flags,)
+
+
+@rt_api(4)
+def cudaGraphGetEdges(graph: Any, numEdges: Any = 0) -> tuple:  # noqa: N802, N803
+    """``(from, to, edgeData, numEdges)``; with ``numEdges`` 0 only the count (as cuda-python)."""
+    edges = [(d, n) for n in _graph(graph).nodes for d in n.deps]
+    want = int_arg(numEdges, "numEdges")
+    if want == 0:
+        return ([], [], [], len(edges))
+    chosen = edges[:want]
+    return ([cudaGraphNode_t(a.handle) for a, _ in chosen], [cudaGraphNode_t(b.handle) for _, b in chosen],
+            [None] * len(chosen), len(chosen))
+
+
+@rt_api(0)
+def cudaGraphRemoveDependencies(graph: Any, from_: Any, to: Any, edgeData: Any = None,  # noqa: N802
+                                numDependencies: Any = None) -> tuple:
+    g = _graph(graph)
+    if numDependencies is None:  # 12.x signature: (graph, from, to, numDependencies)
+        numDependencies, edgeData = edgeData, None
+    n = int_arg(numDependencies, "numDependencies")
+    for a, b in zip(_deps(g, from_, n), _deps(g, to, n), strict=True):
+        if a not in b.deps:
+            raise RtError(E.cudaErrorInvalidValue, "no such dependency")
+        b.deps.remove(a)
+    return ()
+
+
+@rt_api(1)
+def cudaGraphNodeFindInClone(originalNode: Any, clonedGraph: Any) -> tuple:  # noqa: N802, N803
+    h = _graph(clonedGraph).clone_of.get(_node(originalNode).handle)
+    if h is None or h not in _nodes:
+        raise RtError(E.cudaErrorInvalidValue, "the node has no counterpart in that graph")
+    return (cudaGraphNode_t(h),)
+
+
+@rt_api(1)
+def cudaGraphNodeGetContainingGraph(hNode: Any) -> tuple:  # noqa: N802, N803
+    return (cudaGraph_t(_node(hNode).graph.handle),)
+
+
+@rt_api(1)
+def cudaGraphGetId(hGraph: Any) -> tuple:  # noqa: N802, N803
+    return (_graph(hGraph).handle & 0xFFFFFFFF,)
+
+
+@rt_api(1)
+def cudaGraphExecGetId(hGraphExec: Any) -> tuple:  # noqa: N802, N803
+    return (_exec(hGraphExec).handle & 0xFFFFFFFF,)
+
+
+@rt_api(1)
+def cudaGraphNodeGetLocalId(hNode: Any) -> tuple:  # noqa: N802, N803
+    n = _node(hNode)
+    return (n.graph.nodes.index(n),)
+
+
+@rt_api(0)
+def cudaGraphDebugDotPrint(graph: Any, path: Any, flags: Any = 0) -> tuple:  # noqa: N802
+    """Writes the graph in Graphviz DOT: one box per node (its kind), an arrow per dependency."""
+    import os
+
+    g = _graph(graph)
+    int_arg(flags, "flags")
+    target = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+    lines = [f"digraph cudaGraph_{g.handle:x} {{"]
+    for i, n in enumerate(g.nodes):
+        label = n.kind.name.removeprefix("cudaGraphNodeType")
+        lines.append(f'  n{n.handle:x} [shape=box, label="{i}: {label}"];')
+    for n in g.nodes:
+        lines.extend(f"  n{d.handle:x} -> n{n.handle:x};" for d in n.deps)
+    lines.append("}")
+    try:
+        with open(target, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+    except OSError as e:
+        raise RtError(E.cudaErrorOperatingSystem, f"{target}: {e.strerror}") from None
     return ()
 
 
