@@ -16,7 +16,8 @@ HEADERS = [
     "cooperative_groups/scan.h", "cooperative_groups/memcpy_async.h", "cuda/barrier", "cuda/pipeline",
     "cuda_pipeline.h", "cuda_pipeline_primitives.h", "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits",
     "cuda/std/type_traits", "cuda/std/limits", "cuda/std/utility", "crt/host_defines.h", "cuda/atomic",
-    "cuda/std/atomic", "mma.h",
+    "cuda/std/atomic", "mma.h", "nv/target", "device_functions.h", "sm_32_intrinsics.h", "sm_60_atomic_functions.h",
+    "texture_fetch_functions.h", "math_functions.h", "crt/device_functions.h",
 ]
 BASE = ["-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0", "-Wno-unknown-cuda-version",
         "--cuda-gpu-arch=sm_80", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 import pytest
-from cuda_headers_harness import F32, I32, compile_kernels
+from cuda_headers_harness import F32, I32, KERNELS, compile_kernels
 
 from cumetal import driver as cu
 
@@ -65,7 +65,8 @@ def test_assert_prints_cuda_message_and_fails_the_launch(g, capfd):
     out = capfd.readouterr().out
     # CUDA's format: file:line: function: block: [x,y,z], thread: [x,y,z] Assertion `expr` failed.
     # (the function name is what the C library's assert macro passes)
-    assert re.search(r"runtime_basics\.cu:61: [^\n]*checked[^\n]*: block: \[0,0,0\], thread: \[2,0,0\] "
+    line = (KERNELS / "runtime_basics.cu").read_text().splitlines().index("    assert(v >= 0);") + 1
+    assert re.search(rf"runtime_basics\.cu:{line}: [^\n]*checked[^\n]*: block: \[0,0,0\], thread: \[2,0,0\] "
                      r"Assertion `v >= 0` failed\.", out), out
 
 
@@ -77,3 +78,9 @@ def test_device_heap_is_refused_at_module_load(capfd):
     log = capfd.readouterr().err
     assert "kernel 'uses_malloc' cannot be compiled: device-side malloc() is not supported" in log
     assert "kernel 'uses_new' cannot be compiled: device-side malloc() is not supported" in log
+
+
+def test_nv_target_dispatch(g):
+    d_out = g.to_device(np.full(4, -1, np.int32))
+    g.run("nv_target", (1,), (1,), [(d_out, None)])
+    assert g.from_device(d_out, np.zeros(4, np.int32)).tolist() == [1, 80, 1, -1]

@@ -1,6 +1,7 @@
 // cuda_runtime.h basics: qualifiers, built-in variables, vector types, printf, assert, device
 // allocation (tests/cuda_headers/test_runtime_basics.py).
 #include <assert.h>
+#include <nv/target>
 
 #define CHECK_VEC(T, size, align) static_assert(sizeof(T) == size && alignof(T) == align, #T);
 CHECK_VEC(char1, 1, 1) CHECK_VEC(char2, 2, 2) CHECK_VEC(char3, 3, 1) CHECK_VEC(char4, 4, 4)
@@ -60,4 +61,13 @@ extern "C" __global__ void checked(const int *in, int *out) {
     const int v = in[threadIdx.x];
     assert(v >= 0);
     out[threadIdx.x] = v * 2;
+}
+
+// <nv/target>: the block for the side being compiled (the default architecture is sm_80)
+static __host__ __device__ int side() { NV_IF_ELSE_TARGET(NV_IS_DEVICE, (return 1;), (return 2;)) }
+extern "C" __global__ void nv_target(int *out) {
+    out[0] = side();
+    NV_DISPATCH_TARGET(NV_PROVIDES_SM_90, (out[1] = 90;), NV_PROVIDES_SM_80, (out[1] = 80;), NV_ANY_TARGET, (out[1] = 0;))
+    NV_IF_TARGET(NV_IS_EXACTLY_SM_80, (out[2] = 1;), (out[2] = 0;))
+    NV_IF_TARGET(NV_IS_HOST, (out[3] = 7;))
 }

@@ -1,0 +1,6 @@
+/* CuMetal clean-room CUDA headers: texture_fetch_functions.h; texture and surface functions are in cumetal/textures.h
+ * (included by cuda_runtime.h; deferred to v2 by CuMetal's pipeline). */
+#ifndef CUMETAL_FWD_TEXTURE_FETCH_FUNCTIONS_H
+#define CUMETAL_FWD_TEXTURE_FETCH_FUNCTIONS_H
+#include "cuda_runtime.h"
+#endif
