@@ -69,6 +69,7 @@ from cumetal.driver.enums import (
     CUstream_flags,
 )
 from cumetal.driver.errors import last_error_message
+from cumetal.driver.extras import *  # noqa: F403 - launch/linker/library/memory/pool/VMM/graph calls (driver/extras.py)
 from cumetal.driver.graph_hooks import CUDA_KERNEL_NODE_PARAMS, cuGraphAddKernelNode
 from cumetal.driver.handles import (
     CUcontext,
@@ -253,3 +254,7 @@ __all__ = [
     "cuuint64_t",
     "last_error_message",
 ]
+
+from cumetal.driver.extras import __all__ as _extra_names  # noqa: E402
+
+__all__ += [n for n in _extra_names if n not in __all__]
