@@ -122,7 +122,7 @@ def cuMemHostAlloc(bytesize: Any, Flags: Any) -> tuple:  # noqa: N802, N803
 @api(0)
 def cuMemFreeHost(p: Any) -> tuple:  # noqa: N802
     STATE.current()
-    addr = handle_value(p, CUdeviceptr, "p")
+    addr = _host_address(p)
     owner = _owner(addr, host=True)
     if owner is None:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{addr:x} was not returned by cuMemAllocHost/cuMemHostAlloc")
@@ -131,12 +131,19 @@ def cuMemFreeHost(p: Any) -> tuple:  # noqa: N802
     return ()
 
 
+def _host_address(p: Any) -> int:
+    """A host pointer given as an int, a handle, or any buffer cuda-python accepts (ctypes array…)."""
+    if p is None or isinstance(p, int | CUdeviceptr):
+        return handle_value(p, CUdeviceptr, "p")
+    return host_ref(p, "p", nbytes=0, writable=False).address
+
+
 @api(1)
 def cuMemHostGetDevicePointer(p: Any, Flags: Any) -> tuple:  # noqa: N802, N803
     STATE.current()
     if _size(Flags, "Flags") != 0:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "Flags must be 0")
-    addr = handle_value(p, CUdeviceptr, "p")
+    addr = _host_address(p)
     found = STATE.device.allocation(addr)
     if found is None or not found[2]:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{addr:x} is not page-locked host memory from cuMemHostAlloc")
