@@ -178,6 +178,10 @@ class Ctx:
                 if v.type != "i1":
                     raise LoweringError(f"'!' applies to predicates only, not {op.name}")
                 v = self.emit("not", "i1", v)
+            if op.offset:  # 'temp + 1': an address expression used as a value
+                if not T.is_int(v.type) or v.type == "i1":
+                    raise LoweringError(f"'{op.name} + {op.offset}' needs an integer register")
+                v = self.emit("add", v.type, v, Const.int(v.type, op.offset))
             return self.convert_reg(v, t, ptx_type)
         if isinstance(op, ast.Imm):
             return self.immediate(op, ptx_type)
@@ -237,7 +241,7 @@ class Ctx:
         """Store ``value`` (of ``ptx_type``) into destination register ``op`` ('_' discards)."""
         if isinstance(op, ast.Sink):
             return
-        if not isinstance(op, ast.Reg) or op.component is not None:
+        if not isinstance(op, ast.Reg) or op.component is not None or op.offset:
             raise LoweringError(f"destination {_describe(op)} is not a register")
         dst = self.reg(op.name)
         v = value
@@ -360,7 +364,7 @@ _SPECIAL_NAMES = frozenset(
 
 def _describe(op: ast.Operand) -> str:
     if isinstance(op, ast.Reg):
-        return op.name + (f".{op.component}" if op.component else "")
+        return op.name + (f".{op.component}" if op.component else "") + (f"{op.offset:+d}" if op.offset else "")
     if isinstance(op, ast.Imm):
         return str(op.value)
     if isinstance(op, ast.Sym):

@@ -9,6 +9,7 @@ the other kernels still compile.
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from dataclasses import dataclass, field
 
@@ -53,6 +54,7 @@ class ModuleLowering:
         self.extern_shared: set[str] = set()
         self.func_decls: dict[str, ast.Function] = {}
         self.func_errors: dict[str, list[Diagnostic]] = {}
+        self.has_vector_regs = False  # some function declares .v2/.v4 registers
 
     # ------------------------------------------------------------------ module
     def run(self) -> Module:
@@ -184,6 +186,9 @@ class ModuleLowering:
         # .param parameters arrive as the address of the caller's buffer (in local memory);
         # .reg parameters arrive by value. Order: return params, then params (as in 'call').
         for p in [*f.ret_params, *f.params]:
+            if p.vector:
+                raise LoweringError(f"vector parameter '{p.name}' (.{p.space} .v{p.vector}) is not supported yet",
+                                    p.loc)
             by_value = p.space == "reg"
             v = fn.new_var(ir_type(p.type) if by_value else "i64", p.name.lstrip("%"))
             scope.names[p.name] = Symbol("fparam", var=v, by_value=by_value, type=p.type)
@@ -196,7 +201,8 @@ class ModuleLowering:
         for s in stmts:
             if isinstance(s, ast.RegDecl):
                 if s.vector:
-                    raise LoweringError("vector registers (.v2/.v4 .reg) are not supported", s.loc)
+                    self._declare_vector_regs(s, sc, fn)
+                    continue
                 t = ir_type(s.type)
                 for name in s.names:
                     if s.count is None:
@@ -213,6 +219,37 @@ class ModuleLowering:
                 unique = s.name if s.name not in st.labels else f"{s.name}${len(st.labels)}"
                 st.labels.add(unique)
                 sc.names[s.name] = Symbol("label", label=unique)
+
+    def _declare_vector_regs(self, s: ast.RegDecl, sc: Scope, fn: Function) -> None:
+        """``.reg .v4 .f32 %v;``: one register per component (%v.x … %v.w); a whole-vector operand
+        becomes the vector of its components (``_vector_operands``)."""
+        if s.vector not in (2, 4):
+            raise LoweringError(f".v{s.vector} registers are not supported (.v2 and .v4 are)", s.loc)
+        if s.count is not None and s.count > 100_000:
+            raise LoweringError(f"{s.count} vector registers declared for {s.names[0]}", s.loc)
+        t = ir_type(s.type)
+        names = s.names if s.count is None else [f"{s.names[0]}{i}" for i in range(s.count)]
+        for name in names:
+            for c in _COMPONENTS[: s.vector]:
+                sc.names[f"{name}.{c}"] = Symbol("reg", var=fn.new_var(t, f"{name.lstrip('%')}_{c}"), type=s.type)
+            sc.names[name] = Symbol("vreg", type=s.type, size=s.vector)
+        self.has_vector_regs = True
+
+    def _vector_operand(self, ctx: Ctx, op: ast.Operand) -> ast.Operand:
+        if isinstance(op, ast.Vector):
+            return ast.Vector(tuple(self._vector_operand(ctx, e) for e in op.elems))
+        if isinstance(op, ast.ParamList):
+            return ast.ParamList(tuple(self._vector_operand(ctx, e) for e in op.items))
+        if not isinstance(op, ast.Reg):
+            return op
+        if op.component is not None:
+            c = _COMPONENT_ALIASES.get(op.component, op.component)
+            sym = ctx.lookup(f"{op.name}.{c}")
+            return ast.Reg(f"{op.name}.{c}", None, op.negated) if sym is not None and sym.kind == "reg" else op
+        sym = ctx.lookup(op.name)
+        if sym is not None and sym.kind == "vreg":
+            return ast.Vector(tuple(ast.Reg(f"{op.name}.{c}") for c in _COMPONENTS[: sym.size]))
+        return op
 
     def _function_var(self, s: ast.VarDecl, fn: Function, st: _FrameState) -> Symbol:
         if s.space == "shared":
@@ -270,6 +307,10 @@ class ModuleLowering:
             raise LoweringError(f"'{_spelling(ins)}' is not supported by CuMetal yet", ins.loc)
         ctx.loc = ins.loc
         ctx.text = _spelling(ins)
+        if self.has_vector_regs:
+            ops = tuple(self._vector_operand(ctx, o) for o in ins.operands)
+            if ops != ins.operands:
+                ins = dataclasses.replace(ins, operands=ops)
         if ins.guard is not None:
             ctx.guard = ctx.reg(ins.guard.reg)
             if ctx.guard.type != "i1":
@@ -292,6 +333,8 @@ class ModuleLowering:
 
 
 _TERMINATORS = frozenset({"br", "cbr", "brx", "ret", "exit", "trap", "unreachable"})
+_COMPONENTS = ("x", "y", "z", "w")
+_COMPONENT_ALIASES = {"r": "x", "g": "y", "b": "z", "a": "w"}
 
 
 @dataclass

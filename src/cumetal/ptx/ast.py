@@ -22,6 +22,7 @@ class Reg:
     name: str
     component: str | None = None
     negated: bool = False
+    offset: int = 0  # ``temp + 1`` as a source operand (ptxas accepts it): the register's value + offset
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +227,7 @@ class Param:
     ptr_space: str | None = None  # from '.ptr .global .align 8'
     ptr_align: int | None = None
     is_ptr: bool = False
+    vector: int | None = None  # '.reg .v4 .f32 x' (ptxas accepts vector .reg parameters of a .func)
 
 
 @dataclass(slots=True)

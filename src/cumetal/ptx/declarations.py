@@ -520,11 +520,15 @@ class DeclarationParser(TokenCursor):
             return None
         space = self.val[1:]
         self.advance()
-        align = ptr_space = ptr_align = None
+        align = ptr_space = ptr_align = vector = None
         typ = None
         is_ptr = False
         while self.kind == "dir":
             v = self.val
+            if v in (".v2", ".v4", ".v8") and typ is None and vector is None:
+                vector = int(v[2:])
+                self.advance()
+                continue
             if v == ".align":
                 self.advance()
                 n = self.int_token("an alignment")
@@ -556,7 +560,7 @@ class DeclarationParser(TokenCursor):
         dims = self.dims()
         if dims is None:
             return None
-        return A.Param(name, typ, self.loc(start), space, dims, align, ptr_space, ptr_align, is_ptr)
+        return A.Param(name, typ, self.loc(start), space, dims, align, ptr_space, ptr_align, is_ptr, vector)
 
     def dims(self) -> tuple[int | None, ...] | None:
         out: list[int | None] = []

@@ -328,6 +328,9 @@ class _Parser(DeclarationParser):
                 if (v == "+" or v == "-") and isinstance(op, A.Sym):
                     off = self.signed_offset()
                     return None if off is None else A.Sym(op.name, off)
+                if (v == "+" or v == "-") and isinstance(op, A.Reg) and not op.negated:
+                    off = self.signed_offset()
+                    return None if off is None else A.Reg(op.name, op.component, False, off)
             return op
         if kind == INT or kind == HEXF or kind == FLOAT:
             op = self._op_cache.get(val)

@@ -72,6 +72,8 @@ def _param(p: A.Param) -> str:
     s = f".{p.space}"
     if p.align is not None:
         s += f" .align {p.align}"
+    if p.vector:
+        s += f" .v{p.vector}"
     s += f" .{p.type}"
     if p.is_ptr:
         s += " .ptr"
@@ -187,6 +189,8 @@ def operand_text(o: A.Operand) -> str:
     t = type(o)
     if t is A.Reg:
         s = o.name + (f".{o.component}" if o.component else "")
+        if o.offset:
+            s += f"+{o.offset}" if o.offset > 0 else f"-{-o.offset}"
         return "!" + s if o.negated else s
     if t is A.Imm:
         return _imm(o)

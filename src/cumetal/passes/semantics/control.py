@@ -99,6 +99,10 @@ def _call(ctx: Ctx, ins: ast.Instruction) -> None:
     values: list[Value] = []
     dsts = []
     if decl is not None:
+        vec = next((p for p in (*decl.ret_params, *decl.params) if p.vector), None)
+        if vec is not None:
+            raise LoweringError(f"call to '{callee_name}': vector parameter '{vec.name}' (.{vec.space} .v{vec.vector}) "
+                                "is not supported yet")
         if len(rets) != len(decl.ret_params) or len(args) != len(decl.params):
             raise LoweringError(f"call to '{callee_name}' passes {len(args)} arguments and {len(rets)} results; "
                                 f"it takes {len(decl.params)} and {len(decl.ret_params)}")

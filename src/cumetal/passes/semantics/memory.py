@@ -48,6 +48,14 @@ def _mem_type(t: str) -> tuple[str, str]:
 def _mov(ctx: Ctx, ins: ast.Instruction) -> None:
     t = ptx_type(ins)
     d, a = ins.operands[0], ins.operands[1]
+    if "vec" in ins.fields:  # mov.v4.u16 {d0..d3}, {a0..a3}: element-wise (read all, then write)
+        n = int(ins.fields["vec"][1:])
+        if not (isinstance(d, ast.Vector) and isinstance(a, ast.Vector) and len(d.elems) == len(a.elems) == n):
+            raise LoweringError(f"mov.v{n} needs two vectors of {n} elements")
+        vals = [ctx.read(e, t) for e in a.elems]
+        for e, v in zip(d.elems, vals, strict=True):
+            ctx.write(e, v, t)
+        return
     if isinstance(d, ast.Vector) or isinstance(a, ast.Vector):
         _mov_pack(ctx, t, d, a)
         return

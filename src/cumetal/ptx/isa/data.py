@@ -25,7 +25,7 @@ _L2_EVICT = ("L2::evict_normal", "L2::evict_first", "L2::evict_last")
 _MULTIMEM_TYPES = _LDST_TYPES + NARROW_FP + ("e4m3x2", "e5m2x2", "e4m3x4", "e5m2x4")
 
 ENTRIES = [
-    I("mov", "mov.type d, a", type=_MOV_TYPES),
+    I("mov", "mov{.vec}.type d, a", type=_MOV_TYPES, vec=("v2", "v4")),
     I(
         "ld",
         "ld{.weak}{.ss}{.cop}{.cache_hint}{.prefetch_size}{.vec}.type d, [a]{, cache_policy}",
