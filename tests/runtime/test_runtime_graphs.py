@@ -206,3 +206,60 @@ def test_node_parameters_updates_and_enable(lib, tmp_path):
     check(rt.cudaGraphDebugDotPrint(g, str(dot), 0))
     text = dot.read_text()
     assert text.startswith("digraph") and "Memset" in text and text.count("->") == 1
+
+
+def test_capture_info_dependencies_capture_to_graph_and_exec_update(lib):
+    n = 32
+    d = check(rt.cudaMalloc(n * 4))
+    out = np.zeros(n, np.uint32)
+    s = check(rt.cudaStreamCreate())
+    assert check(rt.cudaStreamGetCaptureInfo(s))[0] == rt.cudaStreamCaptureStatus.cudaStreamCaptureStatusNone
+    g = check(rt.cudaGraphCreate(0))
+    root = check(rt.cudaGraphAddEmptyNode(g, None, 0))
+    check(rt.cudaStreamBeginCaptureToGraph(s, g, [root], None, 1, rt.cudaStreamCaptureMode.cudaStreamCaptureModeGlobal))
+    status, ident, graph, deps, _data, ndeps = check(rt.cudaStreamGetCaptureInfo(s))
+    assert status == rt.cudaStreamCaptureStatus.cudaStreamCaptureStatusActive and graph == g
+    assert ident and ndeps == 1 and int(deps[0]) == int(root)
+    check(rt.cudaMemsetAsync(d, 5, n * 4, s))
+    fill = check(rt.cudaStreamGetCaptureInfo(s))[3][0]
+    check(rt.cudaStreamUpdateCaptureDependencies(s, [root], None, 1, rt.cudaStreamUpdateCaptureDependenciesFlags.cudaStreamSetCaptureDependencies))
+    check(rt.cudaMemcpyAsync(out, d, n * 4, D2H, s))  # depends on the root only now
+    assert check(rt.cudaStreamEndCapture(s)) == g
+    copy = check(rt.cudaGraphNodeGetDependentNodes(root, 4))[0]
+    assert len(copy) == 2 and int(fill) in [int(x) for x in copy]
+    check(rt.cudaGraphAddDependencies(g, [fill], [copy[1]], None, 1))  # order the copy after the fill again
+    ex = check(rt.cudaGraphInstantiate(g, 0))
+    check(rt.cudaGraphLaunch(ex, s))
+    check(rt.cudaStreamSynchronize(s))
+    assert (out == 0x05050505).all()
+    # the same topology with another fill value updates the executable graph in place
+    g2 = check(rt.cudaGraphClone(g))
+    ms = rt.cudaMemsetParams()
+    ms.dst, ms.value, ms.elementSize, ms.width, ms.height = d, 6, 1, n * 4, 1
+    check(rt.cudaGraphMemsetNodeSetParams(check(rt.cudaGraphNodeFindInClone(fill, g2)), ms))
+    info = check(rt.cudaGraphExecUpdate(ex, g2))
+    assert info.result == rt.cudaGraphExecUpdateResult.cudaGraphExecUpdateSuccess
+    check(rt.cudaGraphLaunch(ex, s))
+    check(rt.cudaStreamSynchronize(s))
+    assert (out == 0x06060606).all()
+    check(rt.cudaGraphAddEmptyNode(g2, None, 0))  # another topology: refused, nothing changes
+    assert rt.cudaGraphExecUpdate(ex, g2)[0] == E.cudaErrorGraphExecUpdateFailure
+
+
+def test_peer_3d_copy_and_batch_copies():
+    src = upload(np.arange(64, dtype=np.uint8))
+    dst = check(rt.cudaMalloc(64))
+    p = rt.cudaMemcpy3DPeerParms()
+    p.srcPtr = rt.make_cudaPitchedPtr(src, 16, 16, 4)
+    p.dstPtr = rt.make_cudaPitchedPtr(dst, 16, 16, 4)
+    p.extent = rt.make_cudaExtent(16, 4, 1)
+    check(rt.cudaMemcpy3DPeer(p))
+    np.testing.assert_array_equal(download(dst, np.zeros(64, np.uint8)), np.arange(64))
+    p.dstDevice = 1
+    assert rt.cudaMemcpy3DPeerAsync(p, 0) == (E.cudaErrorInvalidDevice,)
+    s = check(rt.cudaStreamCreate())
+    outs = [np.zeros(8, np.uint8) for _ in range(3)]
+    check(rt.cudaMemcpyBatchAsync(outs, [src, src + 8, src + 16], [8, 8, 8], 3, None, None, 0, s))
+    check(rt.cudaStreamSynchronize(s))
+    assert [o.tolist() for o in outs] == [list(range(0, 8)), list(range(8, 16)), list(range(16, 24))]
+    assert rt.cudaMemcpyBatchAsync(outs, [src], [8], 3, None, None, 0, s) == (E.cudaErrorInvalidValue,)

@@ -34,6 +34,7 @@ from cumetal.driver.state import STATE as DRIVER
 from cumetal.runtime.device import int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
+    cudaGraphExecUpdateResult,
     cudaGraphNodeType,
     cudaStreamCaptureMode,
     cudaStreamCaptureStatus,
@@ -165,6 +166,8 @@ class Capture:
     mode: cudaStreamCaptureMode
     origin: int
     tails: dict[int, list[Node]] = field(default_factory=dict)  # stream handle -> current dependency set
+    ident: int = 0
+    owns_graph: bool = True  # False for cudaStreamBeginCaptureToGraph
 
 
 _graphs: dict[int, Graph] = {}
@@ -745,6 +748,46 @@ def cudaGraphExecEventWaitNodeSetEvent(hGraphExec: Any, hNode: Any, event: Any) 
     return ()
 
 
+class cudaGraphExecUpdateResultInfo:  # noqa: N801
+    def __init__(self) -> None:
+        self.result = cudaGraphExecUpdateResult.cudaGraphExecUpdateSuccess
+        self.errorNode: Any = None
+        self.errorFromNode: Any = None
+
+
+def _shape(steps: list[Step]) -> list[Any]:
+    return [(st.kind, _shape(st.params) if st.kind == T.cudaGraphNodeTypeGraph else None) for st in steps]
+
+
+@rt_api(1)
+def cudaGraphExecUpdate(hGraphExec: Any, hGraph: Any) -> tuple:  # noqa: N802, N803
+    """Take the parameters of ``hGraph``'s nodes into the executable graph when both have the same
+    topology and node kinds (and kernel nodes the same kernels); otherwise nothing changes and the
+    result says why (``cudaErrorGraphExecUpdateFailure``)."""
+    ex = _exec(hGraphExec)
+    new = _order(_graph(hGraph))
+    info = cudaGraphExecUpdateResultInfo()
+    R_ = cudaGraphExecUpdateResult
+    if len(new) != len(ex.steps) or _shape(new) != _shape(ex.steps):
+        info.result = R_.cudaGraphExecUpdateErrorTopologyChanged
+    else:
+        for old, fresh in zip(_flatten(ex.steps), _flatten(new), strict=True):
+            if old.kind == T.cudaGraphNodeTypeKernel and old.params[0] != fresh.params[0]:
+                info.result = R_.cudaGraphExecUpdateErrorFunctionChanged
+                info.errorNode = cudaGraphNode_t(fresh.node)
+                break
+    if info.result != R_.cudaGraphExecUpdateSuccess:
+        return _update_failed(info)
+    for old, fresh in zip(ex.steps, new, strict=True):
+        old.params = fresh.params
+    return (info,)
+
+
+def _update_failed(info: Any) -> tuple:
+    raise RtError(E.cudaErrorGraphExecUpdateFailure, f"the graph cannot update the executable graph: "
+                  f"{info.result.name}")
+
+
 @rt_api(0)
 def cudaGraphExecChildGraphNodeSetParams(hGraphExec: Any, node: Any, childGraph: Any) -> tuple:  # noqa: N802, N803
     st = _exec(hGraphExec).step(_node(node), T.cudaGraphNodeTypeGraph)
@@ -898,8 +941,7 @@ def capture_event_wait(h: int, event: int) -> bool:
     return True
 
 
-@rt_api(0)
-def cudaStreamBeginCapture(stream: Any, mode: Any) -> tuple:  # noqa: N802
+def _begin(stream: Any, mode: Any, graph: Graph | None, deps: list[Node]) -> None:
     h = RUNTIME.stream_handle(stream)
     if h == 0:
         raise RtError(E.cudaErrorStreamCaptureUnsupported, "the legacy default stream cannot be captured")
@@ -909,9 +951,55 @@ def cudaStreamBeginCapture(stream: Any, mode: Any) -> tuple:  # noqa: N802
         raise RtError(E.cudaErrorInvalidValue, f"{mode!r} is not a cudaStreamCaptureMode") from None
     if h in _captures:
         raise RtError(E.cudaErrorIllegalState, "the stream is already capturing")
-    g = Graph(RUNTIME.new_id())
-    _graphs[g.handle] = g
-    _captures[h] = Capture(g, m, h, {h: []})
+    owns = graph is None
+    if graph is None:
+        graph = Graph(RUNTIME.new_id())
+        _graphs[graph.handle] = graph
+    _captures[h] = Capture(graph, m, h, {h: list(deps)}, RUNTIME.new_id(), owns)
+
+
+@rt_api(0)
+def cudaStreamBeginCapture(stream: Any, mode: Any) -> tuple:  # noqa: N802
+    _begin(stream, mode, None, [])
+    return ()
+
+
+@rt_api(0)
+def cudaStreamBeginCaptureToGraph(stream: Any, graph: Any, dependencies: Any, dependencyData: Any,  # noqa: N802, N803
+                                  numDependencies: Any, mode: Any) -> tuple:
+    """Capture into an existing graph; the first captured node depends on ``dependencies``."""
+    g = _graph(graph)
+    _begin(stream, mode, g, _deps(g, dependencies, numDependencies))
+    return ()
+
+
+@rt_api(6)
+def cudaStreamGetCaptureInfo(stream: Any) -> tuple:  # noqa: N802
+    """``(status, id, graph, dependencies, edgeData, numDependencies)`` as cuda-python 13 returns them."""
+    h = RUNTIME.stream_handle(stream)
+    cap = _captures.get(h)
+    if cap is None:
+        return (cudaStreamCaptureStatus.cudaStreamCaptureStatusNone, 0, None, [], [], 0)
+    tails = cap.tails.get(h, [])
+    return (cudaStreamCaptureStatus.cudaStreamCaptureStatusActive, cap.ident, cudaGraph_t(cap.graph.handle),
+            [cudaGraphNode_t(n.handle) for n in tails], [None] * len(tails), len(tails))
+
+
+@rt_api(0)
+def cudaStreamUpdateCaptureDependencies(stream: Any, dependencies: Any, dependencyData: Any = None,  # noqa: N802, N803
+                                        numDependencies: Any = 0, flags: Any = 0) -> tuple:
+    h = RUNTIME.stream_handle(stream)
+    cap = _captures.get(h)
+    if cap is None:
+        raise RtError(E.cudaErrorIllegalState, "the stream is not capturing")
+    new = _deps(cap.graph, dependencies, numDependencies)
+    f = int_arg(flags, "flags")
+    if f == 0:  # cudaStreamAddCaptureDependencies
+        cap.tails[h] = cap.tails.get(h, []) + [n for n in new if n not in cap.tails.get(h, [])]
+    elif f == 1:  # cudaStreamSetCaptureDependencies
+        cap.tails[h] = new
+    else:
+        raise RtError(E.cudaErrorInvalidValue, f"unknown flags {f}")
     return ()
 
 
@@ -924,6 +1012,8 @@ def cudaStreamEndCapture(stream: Any) -> tuple:  # noqa: N802
     if cap.origin != h:
         raise RtError(E.cudaErrorStreamCaptureUnmatched, "capture must end in the stream where it began")
     joined = [s for s, c in _captures.items() if c is cap]
+    if not cap.owns_graph:
+        pass  # cudaStreamBeginCaptureToGraph: the caller's graph, returned as well
     for s in joined:
         del _captures[s]
     for ev in [e for e, (c, _t) in _event_tails.items() if c is cap]:

@@ -429,3 +429,22 @@ def cudaMemAdvise(devPtr: Any, count: Any, advice: Any, location: Any) -> tuple:
     if dev not in (0, -1):
         raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
     return ()
+
+
+@rt_api(0)
+def cudaMemcpyBatchAsync(dsts: Any, srcs: Any, sizes: Any, count: Any, attrs: Any = None,  # noqa: N802
+                         attrsIdxs: Any = None, numAttrs: Any = 0, stream: Any = 0) -> tuple:
+    """``count`` copies in stream order (the attributes' access-order hints change nothing here)."""
+    n = int_arg(count, "count")
+    d, s_, z = list(dsts or []), list(srcs or []), list(sizes or [])
+    if min(len(d), len(s_), len(z)) < n:
+        raise RtError(E.cudaErrorInvalidValue, f"count={n} but fewer dsts/srcs/sizes given")
+    if len(list(attrs or [])) < int_arg(numAttrs, "numAttrs"):
+        raise RtError(E.cudaErrorInvalidValue, "numAttrs exceeds the attributes given")
+    h = RUNTIME.stream_handle(stream)
+    if h == 0 and int(stream or 0) in (0, 1):
+        raise RtError(E.cudaErrorInvalidValue, "cudaMemcpyBatchAsync cannot use the legacy default stream")
+    for i in range(n):
+        copy(d[i], s_[i], z[i], K.cudaMemcpyDefault, stream, sync=False)
+    return ()
+

@@ -159,6 +159,35 @@ def cudaMemcpy3DAsync(p: Any, stream: Any = 0) -> tuple:  # noqa: N802
     return ()
 
 
+def _peer_as_3d(p: Any) -> cudaMemcpy3DParms:
+    from cumetal.runtime.device import device_ordinal
+    from cumetal.runtime.types import cudaMemcpy3DPeerParms
+
+    if not isinstance(p, cudaMemcpy3DPeerParms):
+        raise RtError(E.cudaErrorInvalidValue, "p must be a cudaMemcpy3DPeerParms")
+    device_ordinal(p.srcDevice)
+    device_ordinal(p.dstDevice)
+    q = cudaMemcpy3DParms()
+    q.srcArray, q.srcPos, q.srcPtr = p.srcArray, p.srcPos, p.srcPtr
+    q.dstArray, q.dstPos, q.dstPtr = p.dstArray, p.dstPos, p.dstPtr
+    q.extent = p.extent
+    q.kind = K.cudaMemcpyDefault
+    return q
+
+
+@rt_api(0, sync=True)
+def cudaMemcpy3DPeer(p: Any) -> tuple:  # noqa: N802
+    """One device: device 0 to device 0 is a 3D copy; other devices are cudaErrorInvalidDevice."""
+    copy_3d(_peer_as_3d(p), 0, True)
+    return ()
+
+
+@rt_api(0)
+def cudaMemcpy3DPeerAsync(p: Any, stream: Any = 0) -> tuple:  # noqa: N802
+    copy_3d(_peer_as_3d(p), stream, False)
+    return ()
+
+
 def fill_2d(devPtr: Any, pitch: Any, value: Any, width: Any, height: Any, stream: Any, sync: bool) -> None:  # noqa: N803
     addr = address(devPtr, "devPtr")
     p, w, h = int_arg(pitch, "pitch"), int_arg(width, "width"), int_arg(height, "height")

@@ -313,6 +313,21 @@ class cudaMemcpy3DParms(_Struct):  # noqa: N801
     __slots__ = ()
 
 
+class _CudaMemcpy3DPeerParms(ctypes.Structure):
+    _fields_ = [("srcArray", c_void_p), ("srcPos", _CudaPos), ("srcPtr", _CudaPitchedPtr), ("srcDevice", c_int),
+                ("dstArray", c_void_p), ("dstPos", _CudaPos), ("dstPtr", _CudaPitchedPtr), ("dstDevice", c_int),
+                ("extent", _CudaExtent)]
+
+
+@_install_fields
+class cudaMemcpy3DPeerParms(_Struct):  # noqa: N801
+    _layout_ = _CudaMemcpy3DPeerParms
+    _nested_: ClassVar[dict[str, type[_Struct]]] = {
+        "srcPos": cudaPos, "dstPos": cudaPos, "srcPtr": cudaPitchedPtr, "dstPtr": cudaPitchedPtr,
+        "extent": cudaExtent}
+    __slots__ = ()
+
+
 class _Dim3(ctypes.Structure):
     _fields_ = [("x", c_uint), ("y", c_uint), ("z", c_uint)]
 
