@@ -31,13 +31,16 @@ from cumetal.cudacxx.toolchain import find_clang
 SAMPLE = Path(__file__).with_name("cu") / "sample_kernels.cu"
 
 
-def median_time(fn, n: int) -> float:
-    times = []
+def interleaved_medians(cases: list[tuple[str, object]], n: int) -> list[tuple[str, float]]:
+    """Run the cases in rounds (one run of each per round), so that load from other processes on a
+    shared machine falls on every row alike; the median of each."""
+    times: dict[str, list[float]] = {name: [] for name, _ in cases}
     for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        for name, fn in cases:
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return [(name, statistics.median(times[name])) for name, _ in cases]
 
 
 def main() -> int:
@@ -47,38 +50,37 @@ def main() -> int:
     n = args.n
     source = SAMPLE.read_text()
     opts = CudaOptions()
-    rows: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         env_cold = {**os.environ, "CUMETAL_CUDACXX_CACHE": "0"}
         env_warm = {**os.environ, "CUMETAL_CUDACXX_CACHE_DIR": str(t / "cache")}
-        compile_to_ptx(source, str(SAMPLE), opts, use_cache=False)  # builds libdevice if needed
-        cmd = clang_command(opts, SAMPLE, t / "plain.ptx", bitcode=False, header_root=None, depfile=None)
-
-        def plain() -> None:
-            subprocess.run(cmd, check=True, capture_output=True)
-
-        rows.append(("plain clang (same command line)", median_time(plain, n)))
-        rows.append(("compile_to_ptx, cold (cache off)",
-                     median_time(lambda: compile_to_ptx(source, str(SAMPLE), opts, use_cache=False), n)))
-        cli = [sys.executable, "-m", "cumetal.tools.cumetalc", str(SAMPLE), "-ptx", "-o", str(t / "cli.ptx")]
-        rows.append(("cumetalc -ptx, cold (new process, cache off)",
-                     median_time(lambda: subprocess.run(cli, check=True, env=env_cold, capture_output=True), n)))
         os.environ["CUMETAL_CUDACXX_CACHE_DIR"] = str(t / "cache")
-        compile_to_ptx(source, str(SAMPLE), opts)
-        rows.append(("compile_to_ptx, cache hit", median_time(lambda: compile_to_ptx(source, str(SAMPLE), opts), n)))
+        compile_to_ptx(source, str(SAMPLE), opts)  # builds libdevice if needed, fills the cache
+        cmd = clang_command(opts, SAMPLE, t / "plain.ptx", bitcode=False, header_root=None, depfile=None)
+        cli = [sys.executable, "-m", "cumetal.tools.cumetalc", str(SAMPLE), "-ptx", "-o", str(t / "cli.ptx")]
         subprocess.run(cli, check=True, env=env_warm, capture_output=True)
-        rows.append(("cumetalc -ptx, cache hit (new process)",
-                     median_time(lambda: subprocess.run(cli, check=True, env=env_warm, capture_output=True), n)))
+        cases = [
+            ("plain clang (same command line)", lambda: subprocess.run(cmd, check=True, capture_output=True)),
+            ("compile_to_ptx, cold (cache off)",
+             lambda: compile_to_ptx(source, str(SAMPLE), opts, use_cache=False)),
+            ("cumetalc -ptx, cold (new process, cache off)",
+             lambda: subprocess.run(cli, check=True, env=env_cold, capture_output=True)),
+            ("compile_to_ptx, cache hit", lambda: compile_to_ptx(source, str(SAMPLE), opts)),
+            ("cumetalc -ptx, cache hit (new process)",
+             lambda: subprocess.run(cli, check=True, env=env_warm, capture_output=True)),
+        ]
         nvcc = shutil.which("nvcc")
         if nvcc:
             nv = [nvcc, "-ptx", "-arch=sm_80", str(SAMPLE), "-o", str(t / "nv.ptx")]
-            rows.append(("nvcc -ptx -arch=sm_80", median_time(lambda: subprocess.run(nv, check=True, capture_output=True), n)))
-        py_start = median_time(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), n)
+            cases.append(("nvcc -ptx -arch=sm_80", lambda: subprocess.run(nv, check=True, capture_output=True)))
+        cases.append(("(python -c pass: interpreter start-up)",
+                      lambda: subprocess.run([sys.executable, "-c", "pass"], check=True)))
+        rows = interleaved_medians(cases, n)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     anchor = rows[0][1]
     lines = SAMPLE.read_text().count("\n")
-    print(f"{SAMPLE.name}: {lines} lines; {find_clang().version}; median of {n}; "
-          f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; python start-up {py_start * 1000:.0f} ms")
+    print(f"{SAMPLE.name}: {lines} lines; {find_clang().version}; median of {n}, interleaved; "
+          f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, load average {load:.1f}")
     print()
     print("| what | time | vs plain clang |")
     print("|---|---:|---:|")

@@ -113,27 +113,13 @@ def _write_headers(root: Path, headers: dict[str, str]) -> None:
         dest.write_text(text)
 
 
+_DEP_SPLIT = re.compile(r"(?<!\\)\s+")
+
+
 def parse_depfile(text: str) -> list[str]:
     """The prerequisites of a make-style ``-MD`` file (backslash continuations, escaped spaces)."""
-    body = text.replace("\\\n", " ")
-    _, _, deps = body.partition(": ")
-    out, cur, i = [], [], 0
-    while i < len(deps):
-        c = deps[i]
-        if c == "\\" and i + 1 < len(deps) and deps[i + 1] == " ":
-            cur.append(" ")
-            i += 2
-            continue
-        if c.isspace():
-            if cur:
-                out.append("".join(cur))
-                cur = []
-        else:
-            cur.append(c)
-        i += 1
-    if cur:
-        out.append("".join(cur))
-    return out
+    _, _, deps = text.replace("\\\n", " ").partition(": ")
+    return [d.replace("\\ ", " ") for d in _DEP_SPLIT.split(deps.strip()) if d]
 
 
 def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: bool | str,
@@ -194,13 +180,12 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
             raise CudaCompileError(f"{filename}: compilation failed ({m.group(1) if m else 1} error(s))", log)
         deps = []
         if dep.is_file():
+            # the temp copy and in-memory headers (part of the cache key); /tmp may be a symlink
+            skip = (str(t) + os.sep, os.path.realpath(t) + os.sep)
             for d in parse_depfile(dep.read_text(errors="replace")):
-                p = Path(d)
-                if p == src or p.name == src.name and p.parent == t:
-                    continue
-                if header_root is not None and _is_under(p, header_root):
-                    continue  # in-memory headers are part of the cache key already
-                deps.append(str(p.resolve()) if p.is_absolute() else str(p))
+                d = os.path.abspath(d)
+                if not d.startswith(skip):
+                    deps.append(d)
         if bitcode == "E":
             return CompileResult(ptx=_clean_log(out.read_text(errors="replace"), src, filename), log=log,
                                  dependencies=deps)
@@ -223,14 +208,6 @@ def _with_quote_dir(options: CudaOptions, d: Path) -> CudaOptions:
 
     return dataclasses.replace(options, extra_clang_args=["-iquote", str(d.resolve()),
                                                           *options.extra_clang_args])
-
-
-def _is_under(p: Path, root: Path) -> bool:
-    try:
-        p.resolve().relative_to(root.resolve())
-        return True
-    except ValueError:
-        return False
 
 
 def _clean_log(stderr: str, src: Path, filename: str) -> str:
