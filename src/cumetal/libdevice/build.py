@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,8 +28,13 @@ CLANG_FLAGS: tuple[str, ...] = (
     "-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
     "--cuda-device-only", "--cuda-gpu-arch=sm_50", "--cuda-feature=+ptx60",
     "-std=c++17", "-O2", "-ffp-contract=off", "-fno-fast-math",
-    "-emit-llvm", "-c",
+    "-emit-llvm", "-S",
 )
+
+# Function attributes that would tie the library to the sm_50 it is compiled for: removed so that
+# llvmlite-linked NVVM modules (any sm_XX) can inline the functions; clang's
+# -mlink-builtin-bitcode sets the caller's values anyway.
+_TARGET_ATTRS = re.compile(r'\s*"target-(cpu|features)"="[^"]*"')
 
 
 class LibdeviceBuildError(RuntimeError):
@@ -96,13 +102,25 @@ def build(output: Path, *, extra_flags: tuple[str, ...] = ()) -> Path:
         cmd = [*clang_command(), *CLANG_FLAGS, *extra_flags, "-I", str(SOURCE_DIR),
                "-o", tmp, str(SOURCE_DIR / ENTRY)]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if proc.returncode != 0 or not _valid(Path(tmp)):
+        if proc.returncode != 0:
             raise LibdeviceBuildError("cumetal.libdevice: building the math library failed", proc.stderr)
+        Path(tmp).write_bytes(_to_bitcode(Path(tmp).read_text()))
+        if not _valid(Path(tmp)):
+            raise LibdeviceBuildError("cumetal.libdevice: the math library's bitcode is not valid")
         os.replace(tmp, output)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return output
+
+
+def _to_bitcode(ir_text: str) -> bytes:
+    """clang's textual IR without the target attributes, as bitcode (llvmlite, LLVM 22)."""
+    import llvmlite.binding as llvm  # noqa: PLC0415
+
+    mod = llvm.parse_assembly(_TARGET_ATTRS.sub("", ir_text))
+    mod.verify()
+    return mod.as_bitcode()
 
 
 def bitcode_path() -> Path:
