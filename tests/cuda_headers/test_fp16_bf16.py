@@ -409,5 +409,5 @@ def test_shuffles_loads_atomics(g):
         assert out[t, 5] == vals[w + 31 - l] and out[t, 6] == vals[w + 31 - l]
         assert out[t, 7] == 0
     assert g.from_device(acc_h, np.zeros(2, np.uint16)).view(np.float16).tolist() == [32.0, 16.0]
-    assert g.from_device(acc_b, np.zeros(2, np.uint16)).tolist() == [BF16.from_float(64.0), BF16.from_float(128.0)]
-    assert g.from_device(acc_1, np.zeros(2, np.uint16)).view(np.float16).tolist() == [64.0, 0.0]
+    assert g.from_device(acc_b, np.zeros(2, np.uint16)).tolist() == [BF16.from_float(128.0), BF16.from_float(128.0)]
+    assert g.from_device(acc_1, np.zeros(2, np.uint16)).view(np.float16).tolist() == [64.0, 128.0]

@@ -168,6 +168,8 @@ extern "C" __global__ void shuffle_atomic_kernel(const unsigned short *in, unsig
     atomicAdd(acc_h, __floats2half2_rn(0.5f, 0.25f));
     if (t < 64) atomicAdd(acc_b, __floats2bfloat162_rn(1.0f, 2.0f));
     atomicAdd(acc_h1, __float2half(1.0f));
+    atomicAdd_block(acc_h1 + 1, __float2half(2.0f));
+    atomicAdd_system(acc_b, __floats2bfloat162_rn(1.0f, 0.0f));
 }
 
 #endif

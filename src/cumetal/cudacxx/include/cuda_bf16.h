@@ -468,6 +468,26 @@ static __device__ inline __CM_B atomicAdd(__CM_B *address, __CM_B val) {
     asm volatile("atom.add.noftz.bf16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
     return __cm_bbits(r);
 }
+static __device__ inline __CM_B2 atomicAdd_block(__CM_B2 *address, __CM_B2 val) {
+    unsigned int r;
+    asm volatile("atom.cta.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_b2u(val)) : "memory");
+    return __cm_u2b2(r);
+}
+static __device__ inline __CM_B atomicAdd_block(__CM_B *address, __CM_B val) {
+    unsigned short r;
+    asm volatile("atom.cta.add.noftz.bf16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
+    return __cm_bbits(r);
+}
+static __device__ inline __CM_B2 atomicAdd_system(__CM_B2 *address, __CM_B2 val) {
+    unsigned int r;
+    asm volatile("atom.sys.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_b2u(val)) : "memory");
+    return __cm_u2b2(r);
+}
+static __device__ inline __CM_B atomicAdd_system(__CM_B *address, __CM_B val) {
+    unsigned short r;
+    asm volatile("atom.sys.add.noftz.bf16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
+    return __cm_bbits(r);
+}
 #undef __CM_B
 #undef __CM_B2
 #undef __CM_BONE

@@ -579,4 +579,25 @@ static __device__ inline __half atomicAdd(__half *address, __half val) {
     return __cm_hbits(r);
 }
 
+static __device__ inline __half2 atomicAdd_block(__half2 *address, __half2 val) {
+    unsigned int r;
+    asm volatile("atom.cta.add.noftz.f16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_h2u(val)) : "memory");
+    return __cm_u2h2(r);
+}
+static __device__ inline __half atomicAdd_block(__half *address, __half val) {
+    unsigned short r;
+    asm volatile("atom.cta.add.noftz.f16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
+    return __cm_hbits(r);
+}
+static __device__ inline __half2 atomicAdd_system(__half2 *address, __half2 val) {
+    unsigned int r;
+    asm volatile("atom.sys.add.noftz.f16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_h2u(val)) : "memory");
+    return __cm_u2h2(r);
+}
+static __device__ inline __half atomicAdd_system(__half *address, __half val) {
+    unsigned short r;
+    asm volatile("atom.sys.add.noftz.f16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
+    return __cm_hbits(r);
+}
+
 #endif /* CUMETAL_CUDA_FP16_H */
