@@ -202,3 +202,30 @@ def test_same_bits_on_air_sim(tmp_path):
     for name in results["cpu"].files:
         a, b = results["cpu"][name], results["air-sim"][name]
         assert ma.same_bits(a, b).all(), name
+
+
+def test_math_constants_header():
+    import mpmath as mp
+
+    src = r'''#include <math_constants.h>
+    extern "C" __global__ void k(double *o, float *f) {
+      o[0] = CUDART_PI; o[1] = CUDART_PI_HI + CUDART_PI_LO; o[2] = CUDART_LN2_LO; o[3] = CUDART_SQRT_2PI;
+      o[4] = CUDART_NAN; f[0] = CUDART_PI_F; f[1] = CUDART_NAN_F; f[2] = CUDART_L2E_F; f[3] = CUDART_INF_F;
+    }'''
+    ptx = compile_to_ptx(src, "k.cu", CudaOptions()).ptx
+    r = runner.Runner()
+    from cumetal import driver as cu
+
+    fn = runner._ok(cu.cuModuleGetFunction(r.load(ptx), b"k"))
+    d = runner._ok(cu.cuMemAlloc(5 * 8))
+    e = runner._ok(cu.cuMemAlloc(4 * 4))
+    runner._ok(cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, ((d, e), (None, None)), 0))
+    o, f = np.zeros(5), np.zeros(4, np.float32)
+    runner._ok(cu.cuMemcpyDtoH(o, d, o.nbytes))
+    runner._ok(cu.cuMemcpyDtoH(f, e, f.nbytes))
+    r.close()
+    mp.mp.dps = 40
+    assert o[0] == float(mp.pi) and o[1] == float(mp.pi)
+    assert o[2] == float(mp.log(2) - float(mp.log(2))) and o[3] == float(mp.sqrt(2 * mp.pi))
+    assert o.view(np.uint64)[4] == 0xFFF8000000000000 and f.view(np.uint32)[1] == 0x7FFFFFFF
+    assert f[0] == np.float32(float(mp.pi)) and f[2] == np.float32(float(1 / mp.log(2))) and np.isinf(f[3])
