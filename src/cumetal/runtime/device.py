@@ -352,6 +352,23 @@ def cudaProfilerStop() -> tuple:  # noqa: N802
 
 
 # ---------------------------------------------------------------- errors
+def _query(fn):
+    """Error queries touch neither the device nor the last error; bad arguments still get a code."""
+    import functools
+
+    outputs = 1 if fn.__code__.co_argcount else 0
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> tuple:
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, OverflowError):
+            return (E.cudaErrorInvalidValue,) + (None,) * outputs
+
+    return call
+
+
+@_query
 def cudaGetLastError() -> tuple:  # noqa: N802
     """This thread's last error, reset to cudaSuccess (a sticky error is returned and stays)."""
     sticky = ERRORS.sticky
@@ -363,21 +380,24 @@ def cudaGetLastError() -> tuple:  # noqa: N802
     return (code,)
 
 
+@_query
 def cudaPeekAtLastError() -> tuple:  # noqa: N802
     sticky = ERRORS.sticky
     return (sticky if sticky is not None else ERRORS.last(),)
 
 
+@_query
 def cudaGetErrorName(error: Any) -> tuple:  # noqa: N802
-    try:
-        return (E.cudaSuccess, error_name(int(error)).encode() if int(error) in E._value2member_map_
-                else b"unrecognized error code")
-    except (TypeError, ValueError):
-        return (E.cudaErrorInvalidValue, None)
+    code = _error_code(error)
+    return (E.cudaSuccess, error_name(code).encode() if code in E._value2member_map_ else b"unrecognized error code")
 
 
+@_query
 def cudaGetErrorString(error: Any) -> tuple:  # noqa: N802
-    try:
-        return (E.cudaSuccess, error_string(int(error)).encode())
-    except (TypeError, ValueError):
-        return (E.cudaErrorInvalidValue, None)
+    return (E.cudaSuccess, error_string(_error_code(error)).encode())
+
+
+def _error_code(error: Any) -> int:
+    if isinstance(error, bool) or not hasattr(error, "__index__"):
+        raise TypeError(f"error must be a cudaError_t, got {type(error).__name__}")
+    return int(error)

@@ -229,9 +229,13 @@ def kernel_params(func: Any, grid: Any, block: Any, shared: Any, kernel_params_:
     return (fh, g, b, s, packed)
 
 
+def _c_address(p: Any) -> bool:
+    return isinstance(p, int) and not isinstance(p, bool) and 0 < p < 2**64
+
+
 def _kernel_node_params(p: Any) -> tuple:
     if not isinstance(p, cudaKernelNodeParams):
-        if isinstance(p, int) and p:
+        if _c_address(p):  # the C library passes the address of the caller's struct
             p = cudaKernelNodeParams.from_address(p)
         else:
             raise RtError(E.cudaErrorInvalidValue, "pNodeParams must be a cudaKernelNodeParams")
@@ -242,7 +246,7 @@ def _memset_node_params(p: Any) -> tuple:
     from cumetal.runtime.memory import address, device_range
 
     if not isinstance(p, cudaMemsetParams):
-        if isinstance(p, int) and p:
+        if _c_address(p):
             p = cudaMemsetParams.from_address(p)
         else:
             raise RtError(E.cudaErrorInvalidValue, "pMemsetParams must be a cudaMemsetParams")
