@@ -135,6 +135,10 @@ def _mode_compile(job: Job) -> int:
             job.err.write(d.format() + "\n")
         if module.failed:
             status = 1
+            if name.endswith(_FROM_CU):  # the user has the .cu, not the PTX those positions refer to
+                source = name.removesuffix(_FROM_CU).split(" + ")[0]
+                job.err.write(f"{PROG}: note: the positions above are in the PTX that clang made from "
+                              f"{source} ('{PROG} {source} -ptx -o -' shows it)\n")
         if not module.kernels:
             job.err.write(f"{PROG}: error: {name}: no kernel could be compiled\n")
             status = 1
