@@ -308,13 +308,6 @@ def cuGraphInstantiate(hGraph: Any, flags: Any = 0) -> tuple:  # noqa: N802, N80
         return (CUgraphExec(int(_rt()._instantiate(hGraph, flags or 0))),)
 
 
-@api(1)
-def cuGraphInstantiateWithFlags(hGraph: Any, flags: Any) -> tuple:  # noqa: N802, N803
-    STATE.require_init()
-    with _translated():
-        return (CUgraphExec(int(_rt()._instantiate(hGraph, flags or 0))),)
-
-
 def _exec(h: Any):
     with _translated():
         return _rt()._exec(int(h) if h is not None else 0)

@@ -132,7 +132,8 @@ def cuLinkAddFile(state: Any, typename: Any, path: Any, numOptions: Any, options
 _HEADER = re.compile(r"^\s*\.(version|target|address_size)\b[^\n]*\n", re.M)
 _EXTERN = re.compile(r"\.extern\s+(?:\.func|\.global|\.shared|\.const)\b[^;{]*?([A-Za-z_$][\w$]*)\s*(?:\([^;{]*)?;",
                      re.S)
-_DEFINED = re.compile(r"\.(?:visible|weak)\s+(?:\.func|\.entry|\.global|\.const)\b[^;{(]*?([A-Za-z_$][\w$]*)\s*[\(\[;{=]")
+_DEFINED_FUNC = re.compile(r"\.(?:visible|weak)\s+(?:\.func|\.entry)\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
+_DEFINED_VAR = re.compile(r"\.(?:visible|weak)\s+(?:\.global|\.const)\b[^;{=\[]*?([A-Za-z_$][\w$]*)\s*[;\[=]")
 
 
 def merge_ptx(modules: list[tuple[str, str]]) -> str:
@@ -140,7 +141,7 @@ def merge_ptx(modules: list[tuple[str, str]]) -> str:
     symbols another module defines dropped. A symbol defined twice is an error (as in nvlink)."""
     defined: dict[str, str] = {}
     for name, text in modules:
-        for sym in set(_DEFINED.findall(text)):
+        for sym in set(_DEFINED_FUNC.findall(text)) | set(_DEFINED_VAR.findall(text)):
             if sym in defined:
                 raise CudaError(R.CUDA_ERROR_INVALID_IMAGE, f"'{sym}' is defined in both {defined[sym]} and {name}")
             defined[sym] = name

@@ -86,12 +86,6 @@ def cuDeviceGetUuid(dev: Any) -> tuple:  # noqa: N802
 
 
 @api(1)
-def cuDeviceGetUuid_v2(dev: Any) -> tuple:  # noqa: N802
-    STATE.device_ordinal(dev)
-    return (CUuuid(bytes=_UUID.bytes),)
-
-
-@api(1)
 def cuDeviceGetPCIBusId(length: Any, dev: Any) -> tuple:  # noqa: N802
     STATE.device_ordinal(dev)
     text = b"0000:00:00.0"  # an integrated GPU has no PCI location; CUDA's format with zeros
