@@ -84,3 +84,15 @@ def test_nv_target_dispatch(g):
     d_out = g.to_device(np.full(4, -1, np.int32))
     g.run("nv_target", (1,), (1,), [(d_out, None)])
     assert g.from_device(d_out, np.zeros(4, np.int32)).tolist() == [1, 80, 1, -1]
+
+
+def test_libcudacxx_atomics_and_std(g):
+    d_g, d_u, d_f = g.to_device(np.array([0, -1000, 7], np.int32)), g.to_device(np.zeros(1, np.uint64)), \
+        g.to_device(np.zeros(1, np.float32))
+    d_out = g.to_device(np.zeros(8, np.int64))
+    g.run("libcu", (1,), (64,), [(d_g, None), (d_u, None), (d_f, None), (d_out, None)])
+    assert g.from_device(d_g, np.zeros(3, np.int32)).tolist() == [sum(range(64)), 63 * 3 - 50, 7 + 2 * 64]
+    assert int(g.from_device(d_u, np.zeros(1, np.uint64))[0]) == (1 << 64) - 1
+    assert g.from_device(d_f, np.zeros(1, np.float32))[0] == 32.0
+    out = g.from_device(d_out, np.zeros(8, np.int64)).tolist()
+    assert out[:6] == [-64, 32767 + 255, 1, 9 * 100 + 3 * 10 + 4, 1, 10]

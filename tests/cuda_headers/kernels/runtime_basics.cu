@@ -2,6 +2,12 @@
 // allocation (tests/cuda_headers/test_runtime_basics.py).
 #include <assert.h>
 #include <nv/target>
+#include <cuda/atomic>
+#include <cuda/std/atomic>
+#include <cuda/std/cstdint>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
 
 #define CHECK_VEC(T, size, align) static_assert(sizeof(T) == size && alignof(T) == align, #T);
 CHECK_VEC(char1, 1, 1) CHECK_VEC(char2, 2, 2) CHECK_VEC(char3, 3, 1) CHECK_VEC(char4, 4, 4)
@@ -70,4 +76,40 @@ extern "C" __global__ void nv_target(int *out) {
     NV_DISPATCH_TARGET(NV_PROVIDES_SM_90, (out[1] = 90;), NV_PROVIDES_SM_80, (out[1] = 80;), NV_ANY_TARGET, (out[1] = 0;))
     NV_IF_TARGET(NV_IS_EXACTLY_SM_80, (out[2] = 1;), (out[2] = 0;))
     NV_IF_TARGET(NV_IS_HOST, (out[3] = 7;))
+}
+
+// cuda::atomic_ref / cuda::atomic and cuda::std basics; 64 threads
+extern "C" __global__ void libcu(int *g, unsigned long long *u, float *f, long long *out) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> a0(g[0]);
+    cuda::atomic_ref<int, cuda::thread_scope_block> a1(g[1]);
+    cuda::std::atomic_ref<unsigned long long> a2(*u);
+    cuda::atomic_ref<float, cuda::thread_scope_system> a3(*f);
+    const int t = threadIdx.x;
+    a0.fetch_add(t, cuda::memory_order_relaxed);
+    a1.fetch_max(t * 3 - 50);
+    a2.fetch_or(1ull << t);
+    a3.fetch_add(0.5f);
+    int expected = g[2];
+    cuda::atomic_ref<int> a4(g[2]);
+    while (!a4.compare_exchange_weak(expected, expected + 2, cuda::memory_order_acq_rel)) {
+    }
+    __shared__ cuda::atomic<int, cuda::thread_scope_block> counter;
+    if (t == 0) counter.store(0, cuda::memory_order_relaxed);
+    __syncthreads();
+    ++counter;
+    counter.fetch_sub(2);
+    __syncthreads();
+    cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device);
+    if (t == 0) {
+        out[0] = counter.load();
+        out[1] = cuda::std::numeric_limits<cuda::std::int16_t>::max() + cuda::std::numeric_limits<cuda::std::uint8_t>::max();
+        out[2] = cuda::std::numeric_limits<float>::max() == 3.4028234663852886e38f;
+        int x = 3, y = 4;
+        cuda::std::swap(x, y);
+        const int old = cuda::std::exchange(x, 9);
+        out[3] = x * 100 + y * 10 + old;
+        out[4] = cuda::std::is_same<cuda::std::int32_t, int>::value + 2 * cuda::std::is_integral<float>::value;
+        auto p = cuda::std::make_pair(5, 2.5);
+        out[5] = p.first + (long long)(p.second * 2);
+    }
 }
