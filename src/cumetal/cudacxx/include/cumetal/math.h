@@ -490,6 +490,42 @@ __CM_MATH__ long lrint(float x) { return lrintf(x); }
 __CM_MATH__ long long llrint(float x) { return llrintf(x); }
 __CM_MATH__ long lround(float x) { return lroundf(x); }
 __CM_MATH__ long long llround(float x) { return llroundf(x); }
+template <typename T, bool = __is_integral(T)> struct __cm_int_to_double {};
+template <typename T> struct __cm_int_to_double<T, true> { typedef double type; };
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type acos(T x) { return __nv_acos((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type acosh(T x) { return __nv_acosh((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type asin(T x) { return __nv_asin((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type asinh(T x) { return __nv_asinh((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type atan(T x) { return __nv_atan((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type atanh(T x) { return __nv_atanh((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type cbrt(T x) { return __nv_cbrt((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type ceil(T x) { return __nv_ceil((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type cos(T x) { return __nv_cos((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type cosh(T x) { return __nv_cosh((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type erf(T x) { return __nv_erf((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type erfc(T x) { return __nv_erfc((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type exp(T x) { return __nv_exp((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type exp2(T x) { return __nv_exp2((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type expm1(T x) { return __nv_expm1((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type fabs(T x) { return __nv_fabs((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type floor(T x) { return __nv_floor((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type lgamma(T x) { return __nv_lgamma((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type log(T x) { return __nv_log((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type log10(T x) { return __nv_log10((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type log1p(T x) { return __nv_log1p((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type log2(T x) { return __nv_log2((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type logb(T x) { return __nv_logb((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type nearbyint(T x) { return __nv_nearbyint((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type rint(T x) { return __nv_rint((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type round(T x) { return __nv_round((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type rsqrt(T x) { return __nv_rsqrt((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type sin(T x) { return __nv_sin((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type sinh(T x) { return __nv_sinh((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type sqrt(T x) { return __nv_sqrt((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type tan(T x) { return __nv_tan((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type tanh(T x) { return __nv_tanh((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type tgamma(T x) { return __nv_tgamma((double)x); }
+template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type trunc(T x) { return __nv_trunc((double)x); }
 __CM_MATH__ float abs(float x) { return __nv_fabsf(x); }
 __CM_MATH__ double abs(double x) { return __nv_fabs(x); }
 __CM_MATH__ bool signbit(float x) { return __nv_signbitf(x) != 0; }
