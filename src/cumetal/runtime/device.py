@@ -39,6 +39,16 @@ def int_arg(value: Any, what: str, *, lo: int = 0, hi: int = 2**64, code: cudaEr
     return v
 
 
+def enum_arg(value: Any, enum_cls: Any, what: str, code: cudaError_t = E.cudaErrorInvalidValue) -> Any:
+    """A member of ``enum_cls`` given as the member or its integer value (not a float or a string)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise RtError(code, f"{what}: expected a {enum_cls.__name__}, got {type(value).__name__}")
+    try:
+        return enum_cls(int(value))
+    except ValueError:
+        raise RtError(code, f"{what}: {int(value)} is not a {enum_cls.__name__}") from None
+
+
 def device_ordinal(device: Any) -> int:
     d = int_arg(device, "device", lo=-(2**31), hi=2**31, code=E.cudaErrorInvalidDevice)
     if d != 0:
@@ -160,10 +170,7 @@ def _uuid(name: str) -> bytes:
 
 @rt_api(1, device=False)
 def cudaDeviceGetAttribute(attr: Any, device: Any) -> tuple:  # noqa: N802
-    try:
-        a = cudaDeviceAttr(int(attr))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{attr!r} is not a cudaDeviceAttr") from None
+    a = enum_arg(attr, cudaDeviceAttr, "attr")
     device_ordinal(device)
     RUNTIME.ensure()
     if a == cudaDeviceAttr.cudaDevAttrMax:
@@ -251,10 +258,7 @@ def cudaDeviceGetLimit(limit: Any) -> tuple:  # noqa: N802
 
 
 def _limit(limit: Any) -> cudaLimit:
-    try:
-        return cudaLimit(int(limit))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorUnsupportedLimit, f"{limit!r} is not a cudaLimit") from None
+    return enum_arg(limit, cudaLimit, "limit", E.cudaErrorUnsupportedLimit)
 
 
 @rt_api(1)
@@ -264,10 +268,7 @@ def cudaDeviceGetCacheConfig() -> tuple:  # noqa: N802
 
 @rt_api(0)
 def cudaDeviceSetCacheConfig(cacheConfig: Any) -> tuple:  # noqa: N802, N803
-    try:
-        RUNTIME.cache_config = int(cudaFuncCache(int(cacheConfig)))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{cacheConfig!r} is not a cudaFuncCache") from None
+    RUNTIME.cache_config = int(enum_arg(cacheConfig, cudaFuncCache, "cacheConfig"))
     return ()
 
 
@@ -278,10 +279,7 @@ def cudaDeviceGetSharedMemConfig() -> tuple:  # noqa: N802
 
 @rt_api(0)
 def cudaDeviceSetSharedMemConfig(config: Any) -> tuple:  # noqa: N802
-    try:
-        RUNTIME.shared_mem_config = int(cudaSharedMemConfig(int(config)))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{config!r} is not a cudaSharedMemConfig") from None
+    RUNTIME.shared_mem_config = int(enum_arg(config, cudaSharedMemConfig, "config"))
     return ()
 
 

@@ -18,7 +18,7 @@ from cumetal.driver import modules as dmod
 from cumetal.driver.enums import CUfunction_attribute
 from cumetal.driver.state import STATE as DRIVER
 from cumetal.driver.state import FunctionRec
-from cumetal.runtime.device import int_arg
+from cumetal.runtime.device import enum_arg, int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
     cudaFuncAttribute,
@@ -330,10 +330,7 @@ def cudaFuncGetAttributes(func: Any) -> tuple:  # noqa: N802
 @rt_api(0)
 def cudaFuncSetAttribute(func: Any, attr: Any, value: Any) -> tuple:  # noqa: N802
     fh = kernel_function(func)
-    try:
-        a = cudaFuncAttribute(int(attr))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{attr!r} is not a cudaFuncAttribute") from None
+    a = enum_arg(attr, cudaFuncAttribute, "attr")
     if a in (cudaFuncAttribute.cudaFuncAttributeMax, cudaFuncAttribute.cudaFuncAttributeSharedMemoryMode):
         raise RtError(E.cudaErrorInvalidValue, f"{a.name} cannot be set")
     raw(dmod.cuFuncSetAttribute)(fh, F(int(a)), int_arg(value, "value", lo=-(2**31), hi=2**31))
@@ -351,20 +348,14 @@ def cudaKernelSetAttributeForDevice(kernel: Any, attr: Any, value: Any, device: 
 @rt_api(0)
 def cudaFuncSetCacheConfig(func: Any, cacheConfig: Any) -> tuple:  # noqa: N802, N803
     kernel_function(func)
-    try:
-        cudaFuncCache(int(cacheConfig))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{cacheConfig!r} is not a cudaFuncCache") from None
+    enum_arg(cacheConfig, cudaFuncCache, "cacheConfig")
     return ()  # one memory configuration: accepted, no effect
 
 
 @rt_api(0)
 def cudaFuncSetSharedMemConfig(func: Any, config: Any) -> tuple:  # noqa: N802
     kernel_function(func)
-    try:
-        cudaSharedMemConfig(int(config))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{config!r} is not a cudaSharedMemConfig") from None
+    enum_arg(config, cudaSharedMemConfig, "config")
     return ()
 
 

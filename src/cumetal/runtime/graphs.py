@@ -31,7 +31,7 @@ from cumetal.driver.handles import _Handle
 from cumetal.driver.host_funcs import enqueue_host_call, host_callable
 from cumetal.driver.kernel_params import pack_launch_params
 from cumetal.driver.state import STATE as DRIVER
-from cumetal.runtime.device import int_arg
+from cumetal.runtime.device import enum_arg, int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
     cudaGraphExecUpdateResult,
@@ -949,10 +949,7 @@ def _begin(stream: Any, mode: Any, graph: Graph | None, deps: list[Node]) -> Non
     h = RUNTIME.stream_handle(stream)
     if h == 0:
         raise RtError(E.cudaErrorStreamCaptureUnsupported, "the legacy default stream cannot be captured")
-    try:
-        m = cudaStreamCaptureMode(int(mode))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{mode!r} is not a cudaStreamCaptureMode") from None
+    m = enum_arg(mode, cudaStreamCaptureMode, "mode")
     if h in _captures:
         raise RtError(E.cudaErrorIllegalState, "the stream is already capturing")
     owns = graph is None

@@ -13,7 +13,7 @@ from typing import Any
 from cumetal.driver import memory as dmem
 from cumetal.driver import streams as dstreams
 from cumetal.driver.host_buffers import host_ref
-from cumetal.runtime.device import int_arg
+from cumetal.runtime.device import enum_arg, int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
     cudaHostAllocMapped,
@@ -73,10 +73,7 @@ def device_range(addr: int, n: int, what: str) -> int:
 
 
 def memcpy_kind(kind: Any) -> cudaMemcpyKind:
-    try:
-        return K(int(kind))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidMemcpyDirection, f"{kind!r} is not a cudaMemcpyKind") from None
+    return enum_arg(kind, K, "kind", E.cudaErrorInvalidMemcpyDirection)
 
 
 def check_direction(dst: Any, src: Any, n: int, kind: cudaMemcpyKind) -> None:
@@ -421,10 +418,7 @@ def cudaMemPrefetchAsync(devPtr: Any, count: Any, location: Any, flags: Any = 0,
 @rt_api(0)
 def cudaMemAdvise(devPtr: Any, count: Any, advice: Any, location: Any) -> tuple:  # noqa: N802, N803
     _managed_range(devPtr, count)
-    try:
-        cudaMemoryAdvise(int(advice))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{advice!r} is not a cudaMemoryAdvise") from None
+    enum_arg(advice, cudaMemoryAdvise, "advice")
     dev = _location_device(location)
     if dev not in (0, -1):
         raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")

@@ -13,7 +13,7 @@ from typing import Any
 from cumetal.driver import memory as dmem
 from cumetal.driver import streams as dstreams
 from cumetal.driver.scalars import cuuint64_t
-from cumetal.runtime.device import device_ordinal, int_arg
+from cumetal.runtime.device import device_ordinal, enum_arg, int_arg
 from cumetal.runtime.enums import cudaError_t, cudaMemPoolAttr
 from cumetal.runtime.errors import RtError, rt_api
 from cumetal.runtime.memory import address, allocation_of
@@ -149,10 +149,7 @@ def cudaMemPoolTrimTo(memPool: Any, minBytesToKeep: Any) -> tuple:  # noqa: N802
 
 
 def _attr(attr: Any) -> cudaMemPoolAttr:
-    try:
-        return PA(int(attr))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{attr!r} is not a cudaMemPoolAttr") from None
+    return enum_arg(attr, PA, "attr")
 
 
 @rt_api(0)

@@ -18,7 +18,7 @@ from cumetal.driver.faults import fault_result
 from cumetal.driver.host_funcs import enqueue_host_call, host_callable
 from cumetal.driver.state import STATE as DRIVER
 from cumetal.runtime import graphs
-from cumetal.runtime.device import int_arg
+from cumetal.runtime.device import enum_arg, int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
     cudaEventBlockingSync,
@@ -278,10 +278,7 @@ def cudaStreamIsCapturing(stream: Any) -> tuple:  # noqa: N802
 
 @rt_api(1, device=False)
 def cudaThreadExchangeStreamCaptureMode(mode: Any) -> tuple:  # noqa: N802
-    try:
-        new = cudaStreamCaptureMode(int(mode))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{mode!r} is not a cudaStreamCaptureMode") from None
+    new = enum_arg(mode, cudaStreamCaptureMode, "mode")
     old = getattr(_capture_mode, "mode", cudaStreamCaptureMode.cudaStreamCaptureModeGlobal)
     _capture_mode.mode = new
     return (old,)
@@ -308,10 +305,7 @@ def cudaStreamAttachMemAsync(stream: Any, devPtr: Any, length: Any = 0, flags: A
 @rt_api(0)
 def cudaLaunchHostFunc_v2(stream: Any, fn: Any, userData: Any, syncMode: Any = 0) -> tuple:  # noqa: N802, N803
     """As cudaLaunchHostFunc; every sync mode runs the function in stream order on the callback thread."""
-    try:
-        cudaHostTaskSyncMode(int(syncMode))
-    except (ValueError, TypeError):
-        raise RtError(E.cudaErrorInvalidValue, f"{syncMode!r} is not a cudaHostTaskSyncMode") from None
+    enum_arg(syncMode, cudaHostTaskSyncMode, "syncMode")
     h = RUNTIME.stream_handle(stream)
     enqueue_host_call(h, host_callable(fn, userData))
     return ()
