@@ -143,6 +143,9 @@ def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
         A.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: 0,
         A.CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: 0,
         A.CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: 1,  # the watchdog (CUMETAL_WATCHDOG_SECONDS)
+        # driver/pools.py and driver/vmm.py (VMM enters OS mappings in the allocation table)
+        A.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: 1,
+        A.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: int(hasattr(STATE.device, "register_host")),
     }
     return int(table.get(attr, 0))
 

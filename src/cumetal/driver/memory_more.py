@@ -44,6 +44,8 @@ _REGISTER_FLAGS = (CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP | 
 
 
 def _size(value: Any, what: str) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # cuda-python coerces floats to C integers
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what} must be an int, got {type(value).__name__}")
     v = int(value)

@@ -73,7 +73,7 @@ def pool_of(base: int) -> int | None:
 def _alloc(pool: PoolRec, size: Any, hStream: Any) -> CUdeviceptr:  # noqa: N803
     ctx = STATE.current()
     STATE.stream(hStream, ctx)
-    n = _memory._size(size, "bytesize")
+    n = _memory._size(int(size) if isinstance(size, float) and size.is_integer() else size, "bytesize")
     if n == 0:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "cannot allocate 0 bytes")
     if pool.max_size and pool.used + n > pool.max_size:

@@ -73,12 +73,20 @@ _reservations: dict[int, Reservation] = {}
 
 
 def _size(value: Any, what: str) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # cuda-python coerces floats to C integers
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what} must be an int, got {type(value).__name__}")
     v = int(value)
     if v < 0:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what} must not be negative")
     return v
+
+
+def _addr(value: Any) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # cuda-python coerces floats to C integers
+    return handle_value(value, CUdeviceptr, "ptr")
 
 
 def _granular(n: int, what: str) -> None:
@@ -146,7 +154,7 @@ def cuMemAddressReserve(size: Any, alignment: Any, addr: Any, flags: Any) -> tup
 @api(0)
 def cuMemAddressFree(ptr: Any, size: Any) -> tuple:  # noqa: N802
     STATE.current()
-    base = handle_value(ptr, CUdeviceptr, "ptr")
+    base = _addr(ptr)
     res = _reservations.get(base)
     if res is None or res.size != _size(size, "size"):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{base:x} with that size was not returned by cuMemAddressReserve")
@@ -192,7 +200,7 @@ def cuMemRelease(handle: Any) -> tuple:  # noqa: N802
 @api(0)
 def cuMemMap(ptr: Any, size: Any, offset: Any, handle: Any, flags: Any) -> tuple:  # noqa: N802
     STATE.current()
-    addr, n, off = handle_value(ptr, CUdeviceptr, "ptr"), _size(size, "size"), _size(offset, "offset")
+    addr, n, off = _addr(ptr), _size(size, "size"), _size(offset, "offset")
     _granular(n, "size")
     if _size(flags, "flags") != 0:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "flags must be 0")
@@ -231,7 +239,7 @@ def _reregister(res: Reservation) -> None:
 @api(0)
 def cuMemSetAccess(ptr: Any, size: Any, desc: Any, count: Any) -> tuple:  # noqa: N802
     STATE.current()
-    addr, n = handle_value(ptr, CUdeviceptr, "ptr"), _size(size, "size")
+    addr, n = _addr(ptr), _size(size, "size")
     descs = list(desc or []) if isinstance(desc, list | tuple) else [desc]
     descs = descs[: _size(count, "count")]
     if not descs:
@@ -254,7 +262,7 @@ def cuMemSetAccess(ptr: Any, size: Any, desc: Any, count: Any) -> tuple:  # noqa
 @api(1)
 def cuMemGetAccess(location: Any, ptr: Any) -> tuple:  # noqa: N802
     STATE.current()
-    addr = handle_value(ptr, CUdeviceptr, "ptr")
+    addr = _addr(ptr)
     m = mapping_of(addr)
     if m is None:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{addr:x} is not mapped")
@@ -266,7 +274,7 @@ def cuMemGetAccess(location: Any, ptr: Any) -> tuple:  # noqa: N802
 @api(0)
 def cuMemUnmap(ptr: Any, size: Any) -> tuple:  # noqa: N802
     ctx = STATE.current()
-    addr, n = handle_value(ptr, CUdeviceptr, "ptr"), _size(size, "size")
+    addr, n = _addr(ptr), _size(size, "size")
     res = _reservation(addr, n)
     covered = [s for s, (length, _h) in res.mapped.items() if addr <= s and s + length <= addr + n]
     if not covered or sum(res.mapped[s][0] for s in covered) != n:
