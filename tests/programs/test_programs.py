@@ -36,8 +36,9 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _run(exe: Path, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, cwd=cwd, env=_env(), check=False)
+def _run(exe: Path, cwd: Path, backend: str = "cpu") -> subprocess.CompletedProcess:
+    env = _env() | {"CUMETAL_BACKEND": backend}
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=300, cwd=cwd, env=env, check=False)
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -46,6 +47,19 @@ def test_program(name: str, programs_dir: Path) -> None:
     build_program([SRC / f for f in PROGRAMS[name]], exe, CudaOptions(include_dirs=[str(SRC)]),
                   libraries=["cudart"])
     proc = _run(exe, programs_dir)
+    assert proc.returncode == 0 and f"{name}: PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("g++") is None, reason="the simulators need gcc/g++")
+@pytest.mark.parametrize("backend", ["air-sim", "msl-sim"])
+@pytest.mark.parametrize("name", ["launch", "memory"])
+def test_program_on_apple_simulators(name: str, backend: str, programs_dir: Path) -> None:
+    """The same executables on the Linux harnesses of the Apple back ends (AIR in a .metallib,
+    Metal Shading Language), chosen at run time by CUMETAL_BACKEND."""
+    exe = programs_dir / name
+    if not exe.exists():
+        build_program([SRC / f for f in PROGRAMS[name]], exe, CudaOptions(include_dirs=[str(SRC)]))
+    proc = _run(exe, programs_dir, backend)
     assert proc.returncode == 0 and f"{name}: PASS" in proc.stdout, proc.stdout + proc.stderr
 
 
