@@ -167,7 +167,10 @@ def cuLinkComplete(state: Any) -> tuple:  # noqa: N802
         modules.insert(0, ("<nvvm>", ptx))
     if not modules:
         raise _fail(rec, R.CUDA_ERROR_INVALID_VALUE, "nothing was added to link")
-    text = modules[0][1] if len(modules) == 1 else merge_ptx(modules)
+    try:
+        text = modules[0][1] if len(modules) == 1 else merge_ptx(modules)
+    except CudaError as e:
+        raise _fail(rec, e.code, e.message) from None
     data = text.encode() + b"\0"
     rec.output = ctypes.create_string_buffer(data, len(data))
     return (ctypes.addressof(rec.output), len(data))

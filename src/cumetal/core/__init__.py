@@ -1,0 +1,47 @@
+"""A ``cuda.core``-shaped API on CuMetal: ``from cumetal import core`` (or ``from cumetal.core import
+Device, Program, launch, …``) replaces ``from cuda.core import …``.
+
+Devices, streams, events, programs (CUDA C++ via ``cumetal.nvrtc``, PTX, NVVM IR), object code,
+kernels, launch configuration, memory resources and buffers (host-visible: numpy views through
+DLPack, ``__array_interface__`` and ``__cuda_array_interface__``), the linker and graph builders,
+built on :mod:`cumetal.driver`. See docs/python.md for what differs from cuda.core.
+"""
+
+from cumetal.core import graph, utils
+from cumetal.core._device import ComputeCapability, Context, Device, DeviceProperties, system
+from cumetal.core._launch import LaunchConfig, launch
+from cumetal.core._memory import (
+    Buffer,
+    DeviceMemoryResource,
+    DeviceMemoryResourceOptions,
+    LegacyPinnedMemoryResource,
+    ManagedMemoryResource,
+    MemoryResource,
+    PinnedMemoryResource,
+)
+from cumetal.core._program import (
+    Kernel,
+    Linker,
+    LinkerOptions,
+    ObjectCode,
+    Program,
+    ProgramOptions,
+)
+from cumetal.core._stream import (
+    LEGACY_DEFAULT_STREAM,
+    PER_THREAD_DEFAULT_STREAM,
+    Event,
+    EventOptions,
+    Stream,
+    StreamOptions,
+)
+from cumetal.core._utils import CUDAError
+from cumetal.core.graph import Graph, GraphBuilder
+
+__all__ = [
+    "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
+    "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",
+    "Graph", "GraphBuilder", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource", "Linker", "LinkerOptions",
+    "ManagedMemoryResource", "MemoryResource", "ObjectCode", "PinnedMemoryResource", "Program", "ProgramOptions",
+    "Stream", "StreamOptions", "graph", "launch", "system", "utils",
+]

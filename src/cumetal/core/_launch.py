@@ -1,0 +1,132 @@
+"""``LaunchConfig`` and ``launch``: kernel arguments packed by their Python types, as cuda.core does
+(``Buffer`` and ``int`` → pointer-sized, ``float`` → ``double``, ``bool``, numpy and ctypes scalars
+as themselves), launched with ``cuLaunchKernelEx``."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from cumetal import driver as cu
+from cumetal.core._memory import Buffer
+from cumetal.core._utils import check
+
+
+def _dims(value: Any, what: str) -> tuple[int, int, int]:
+    if value is None:
+        return (1, 1, 1)
+    if isinstance(value, int | np.integer):
+        value = (int(value),)
+    dims = tuple(int(v) for v in value)
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+        raise ValueError(f"{what} must be 1 to 3 positive ints, got {value!r}")
+    return dims + (1,) * (3 - len(dims))
+
+
+class LaunchConfig:
+    def __init__(self, grid: Any = None, cluster: Any = None, block: Any = None, shmem_size: int | None = None,
+                 cooperative_launch: bool = False, programmatic_stream_serialization: bool = False) -> None:
+        self.grid = _dims(grid, "grid")
+        self.cluster = _dims(cluster, "cluster") if cluster is not None else None
+        self.block = _dims(block, "block")
+        self.shmem_size = int(shmem_size or 0)
+        self.cooperative_launch = bool(cooperative_launch)
+        self.programmatic_stream_serialization = programmatic_stream_serialization
+
+    @property
+    def is_cooperative(self) -> bool:
+        return self.cooperative_launch
+
+    def _driver_config(self, stream: Any, attrs: list) -> cu.CUlaunchConfig:
+        cfg = cu.CUlaunchConfig()
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = self.grid
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = self.block
+        cfg.sharedMemBytes = self.shmem_size
+        cfg.hStream = stream
+        if self.cooperative_launch:
+            a = cu.CUlaunchAttribute()
+            a.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+            a.value.cooperative = 1
+            attrs.append(a)
+        if self.cluster is not None:
+            a = cu.CUlaunchAttribute()
+            a.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            a.value.clusterDim.x, a.value.clusterDim.y, a.value.clusterDim.z = self.cluster
+            attrs.append(a)
+        cfg.attrs, cfg.numAttrs = attrs, len(attrs)
+        return cfg
+
+    def __repr__(self) -> str:
+        return f"LaunchConfig(grid={self.grid}, block={self.block}, shmem_size={self.shmem_size})"
+
+
+_NP_CTYPES = {np.dtype(k): v for k, v in (
+    (np.int8, ctypes.c_int8), (np.int16, ctypes.c_int16), (np.int32, ctypes.c_int32), (np.int64, ctypes.c_int64),
+    (np.uint8, ctypes.c_uint8), (np.uint16, ctypes.c_uint16), (np.uint32, ctypes.c_uint32),
+    (np.uint64, ctypes.c_uint64), (np.float32, ctypes.c_float), (np.float64, ctypes.c_double),
+    (np.bool_, ctypes.c_bool))}
+
+
+def pack_args(args: tuple) -> tuple[tuple, tuple]:
+    """cuda-python's ``((values), (ctypes types))`` form for ``args``."""
+    values, types = [], []
+    for i, a in enumerate(args):
+        if isinstance(a, Buffer):
+            values.append(a.handle)
+            types.append(ctypes.c_void_p)
+        elif isinstance(a, bool):
+            values.append(a)
+            types.append(ctypes.c_bool)
+        elif isinstance(a, int):
+            values.append(a)
+            types.append(ctypes.c_uint64 if a >= 0 else ctypes.c_int64)  # pointer-sized, as cuda.core (intptr_t)
+        elif isinstance(a, float):
+            values.append(a)
+            types.append(ctypes.c_double)
+        elif isinstance(a, np.generic):
+            if a.dtype == np.float16:
+                values.append(int(a.view(np.uint16)))
+                types.append(ctypes.c_uint16)
+            elif a.dtype in _NP_CTYPES:
+                values.append(a.item())
+                types.append(_NP_CTYPES[a.dtype])
+            else:  # complex and structured scalars: their bytes
+                raw = a.tobytes()
+                buf = (ctypes.c_char * len(raw)).from_buffer_copy(raw)
+                values.append(buf)
+                types.append(None)
+        elif isinstance(a, ctypes._SimpleCData | ctypes.Structure | ctypes.Array):
+            values.append(a)
+            types.append(None)
+        elif hasattr(a, "__cuda_array_interface__"):
+            values.append(int(a.__cuda_array_interface__["data"][0]))
+            types.append(ctypes.c_void_p)
+        elif hasattr(a, "handle") and isinstance(a.handle, int):
+            values.append(a.handle)
+            types.append(ctypes.c_void_p)
+        else:
+            raise TypeError(f"kernel argument {i}: unsupported type {type(a).__name__}")
+    return tuple(values), tuple(types)
+
+
+def _stream_handle(stream: Any) -> Any:
+    from cumetal.core.graph import GraphBuilder
+
+    if isinstance(stream, GraphBuilder):
+        return stream.stream.handle
+    if hasattr(stream, "__cuda_stream__"):
+        return stream.__cuda_stream__()[1]
+    if stream is None:
+        raise ValueError("launch needs a stream")
+    return getattr(stream, "handle", stream)
+
+
+def launch(stream: Any, config: LaunchConfig, kernel: Any, *kernel_args: Any) -> None:
+    """Launch ``kernel`` with ``config`` on ``stream`` (a Stream, a GraphBuilder, or a ``__cuda_stream__``)."""
+    if not isinstance(config, LaunchConfig):
+        raise TypeError("config must be a LaunchConfig")
+    handle = getattr(kernel, "handle", kernel)
+    cfg = config._driver_config(_stream_handle(stream), [])
+    check(cu.cuLaunchKernelEx(cfg, handle, pack_args(kernel_args), None))

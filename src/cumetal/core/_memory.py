@@ -1,0 +1,256 @@
+"""``Buffer`` and the memory resources (device, pinned, managed), with numpy interop.
+
+Every buffer is host-visible (unified memory): ``np.from_dlpack(buf)``, ``np.asarray(buf)``
+(``__array_interface__``) and ``__cuda_array_interface__`` all see the same bytes as kernels.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+from cumetal import driver as cu
+from cumetal.core import _dlpack
+from cumetal.core._utils import check, ensure_init
+
+
+def _stream_handle(stream: Any) -> Any:
+    if stream is None:
+        return 0
+    if hasattr(stream, "__cuda_stream__"):
+        return stream.__cuda_stream__()[1]
+    return getattr(stream, "handle", stream)
+
+
+class Buffer:
+    """``size`` bytes at ``handle`` owned by a memory resource (``close`` returns them)."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("get a Buffer from MemoryResource.allocate() or Buffer.from_handle()")
+
+    @classmethod
+    def _init(cls, ptr: int, size: int, mr: MemoryResource | None, owner: Any = None) -> Buffer:
+        b = object.__new__(cls)
+        b._ptr = int(ptr)
+        b._size = int(size)
+        b._mr = mr
+        b._owner = owner
+        return b
+
+    @classmethod
+    def from_handle(cls, ptr: Any, size: int, mr: MemoryResource | None = None, owner: Any = None) -> Buffer:
+        return cls._init(int(ptr), size, mr, owner)
+
+    # ---- properties
+    @property
+    def handle(self) -> int:
+        return self._ptr
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def memory_resource(self) -> MemoryResource | None:
+        return self._mr
+
+    @property
+    def owner(self) -> Any:
+        return self._owner
+
+    @property
+    def is_device_accessible(self) -> bool:
+        return True  # unified memory
+
+    @property
+    def is_host_accessible(self) -> bool:
+        return True
+
+    @property
+    def is_managed(self) -> bool:
+        return bool(self._mr and self._mr.is_managed)
+
+    @property
+    def is_mapped(self) -> bool:
+        return True
+
+    @property
+    def is_closed(self) -> bool:
+        return self._ptr == 0
+
+    @property
+    def device_id(self) -> int:
+        return 0
+
+    # ---- operations
+    def close(self, stream: Any = None) -> None:
+        if self._ptr and self._mr is not None:
+            self._mr.deallocate(self._ptr, self._size, stream)
+        self._ptr = 0
+        self._size = 0
+
+    def copy_to(self, dst: Buffer | None = None, *, stream: Any) -> Buffer:
+        if dst is None:
+            if self._mr is None:
+                raise ValueError("a buffer without a memory resource needs an explicit dst")
+            dst = self._mr.allocate(self._size, stream)
+        if dst.size != self._size:
+            raise ValueError(f"buffer sizes differ ({self._size} vs {dst.size})")
+        check(cu.cuMemcpyAsync(dst.handle, self._ptr, self._size, _stream_handle(stream)))
+        return dst
+
+    def copy_from(self, src: Buffer, *, stream: Any) -> None:
+        if src.size != self._size:
+            raise ValueError(f"buffer sizes differ ({src.size} vs {self._size})")
+        check(cu.cuMemcpyAsync(self._ptr, src.handle, self._size, _stream_handle(stream)))
+
+    def fill(self, value: Any, width: int | None = None, *, stream: Any) -> None:
+        """Fill with a 1-, 2- or 4-byte pattern (an int with ``width``, or ``bytes`` of that length)."""
+        if isinstance(value, bytes | bytearray):
+            width, value = len(value), int.from_bytes(value, "little")
+        width = width or 1
+        if width not in (1, 2, 4) or self._size % width:
+            raise ValueError(f"width must be 1, 2 or 4 and divide the size ({self._size}); got {width}")
+        fill = {1: cu.cuMemsetD8Async, 2: cu.cuMemsetD16Async, 4: cu.cuMemsetD32Async}[width]
+        check(fill(self._ptr, int(value), self._size // width, _stream_handle(stream)))
+
+    def set_deallocation_stream(self, stream: Any) -> None:
+        self._dealloc_stream = stream
+
+    # ---- interop
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        kind = _dlpack.kDLCUDAHost if self._mr is not None and not self._mr.is_device_memory else _dlpack.kDLCUDAManaged
+        return _dlpack.export(self._ptr, self._size, kind, self, max_version)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        kind = _dlpack.kDLCUDAHost if self._mr is not None and not self._mr.is_device_memory else _dlpack.kDLCUDAManaged
+        return (kind, 0)
+
+    @property
+    def __array_interface__(self) -> dict:
+        return {"shape": (self._size,), "typestr": "|u1", "data": (self._ptr, False), "version": 3}
+
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        return {"shape": (self._size,), "typestr": "|u1", "data": (self._ptr, False), "version": 3, "strides": None}
+
+    def __int__(self) -> int:
+        return self._ptr
+
+    def __repr__(self) -> str:
+        return f"<Buffer ptr={self._ptr:#x} size={self._size}>"
+
+
+class MemoryResource(abc.ABC):
+    """Allocates and frees :class:`Buffer` memory (subclass it for your own)."""
+
+    is_device_memory = True
+
+    @abc.abstractmethod
+    def allocate(self, size: int, stream: Any = None) -> Buffer: ...
+
+    @abc.abstractmethod
+    def deallocate(self, ptr: Any, size: int, stream: Any = None) -> None: ...
+
+    @property
+    def is_device_accessible(self) -> bool:
+        return True
+
+    @property
+    def is_host_accessible(self) -> bool:
+        return True  # unified memory
+
+    @property
+    def is_managed(self) -> bool:
+        return False
+
+    @property
+    def device_id(self) -> int:
+        return 0
+
+
+class DeviceMemoryResourceOptions:
+    def __init__(self, ipc_enabled: bool = False, max_size: int = 0) -> None:
+        self.ipc_enabled = ipc_enabled
+        self.max_size = max_size
+
+
+class DeviceMemoryResource(MemoryResource):
+    """Stream-ordered device memory from a memory pool (the device's default pool)."""
+
+    def __init__(self, device_id: Any = 0, options: Any = None) -> None:
+        ensure_init()
+        self._device_id = int(getattr(device_id, "device_id", device_id) or 0)
+        self._pool = check(cu.cuDeviceGetDefaultMemPool(self._device_id))
+
+    @property
+    def handle(self) -> Any:
+        return self._pool
+
+    @property
+    def device_id(self) -> int:
+        return self._device_id
+
+    @property
+    def is_host_accessible(self) -> bool:
+        return True
+
+    @property
+    def is_ipc_enabled(self) -> bool:
+        return False
+
+    def allocate(self, size: int, stream: Any = None) -> Buffer:
+        ptr = check(cu.cuMemAllocFromPoolAsync(int(size), self._pool, _stream_handle(stream)))
+        return Buffer._init(int(ptr), size, self)
+
+    def deallocate(self, ptr: Any, size: int, stream: Any = None) -> None:
+        check(cu.cuMemFreeAsync(int(ptr), _stream_handle(stream)))
+
+    def close(self) -> None:
+        pass
+
+
+class LegacyPinnedMemoryResource(MemoryResource):
+    """Page-locked host memory (``cuMemAllocHost``)."""
+
+    is_device_memory = False
+
+    def allocate(self, size: int, stream: Any = None) -> Buffer:
+        ensure_init()
+        return Buffer._init(int(check(cu.cuMemAllocHost(int(size)))), size, self)
+
+    def deallocate(self, ptr: Any, size: int, stream: Any = None) -> None:
+        if stream is not None:
+            check(cu.cuStreamSynchronize(_stream_handle(stream)))
+        check(cu.cuMemFreeHost(int(ptr)))
+
+    @property
+    def device_id(self) -> int:
+        return -1
+
+
+class PinnedMemoryResource(LegacyPinnedMemoryResource):
+    def __init__(self, options: Any = None) -> None:
+        self._options = options
+
+
+class ManagedMemoryResource(MemoryResource):
+    """Managed memory (``cuMemAllocManaged``)."""
+
+    def __init__(self, options: Any = None) -> None:
+        self._options = options
+
+    def allocate(self, size: int, stream: Any = None) -> Buffer:
+        ensure_init()
+        ptr = check(cu.cuMemAllocManaged(int(size), cu.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL))
+        return Buffer._init(int(ptr), size, self)
+
+    def deallocate(self, ptr: Any, size: int, stream: Any = None) -> None:
+        if stream is not None:
+            check(cu.cuStreamSynchronize(_stream_handle(stream)))
+        check(cu.cuMemFree(int(ptr)))
+
+    @property
+    def is_managed(self) -> bool:
+        return True

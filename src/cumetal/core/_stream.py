@@ -1,0 +1,175 @@
+"""``Stream``, ``Event`` and their options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cumetal import driver as cu
+from cumetal.core._utils import check
+
+
+@dataclass
+class StreamOptions:
+    nonblocking: bool = True
+    priority: int | None = None
+
+
+@dataclass
+class EventOptions:
+    timing_enabled: bool | None = False
+    blocking_sync: bool | None = False
+    ipc_enabled: bool | None = False
+
+
+class Stream:
+    """A CUDA stream. Create one with ``Device.create_stream()``; ``Stream.from_handle`` wraps a
+    ``CUstream`` made elsewhere (not closed by this object)."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("create a Stream with Device.create_stream() or Stream.from_handle()")
+
+    @classmethod
+    def _wrap(cls, handle: Any, owned: bool, nonblocking: bool = False, priority: int = 0) -> Stream:
+        s = object.__new__(cls)
+        s._handle = cu.CUstream(int(handle or 0))
+        s._owned = owned
+        s._nonblocking = nonblocking
+        s._priority = priority
+        s._closed = False
+        return s
+
+    @classmethod
+    def _create(cls, device: Any, obj: Any, options: Any) -> Stream:
+        if obj is not None:
+            if hasattr(obj, "__cuda_stream__"):
+                _version, handle = obj.__cuda_stream__()
+                return cls._wrap(handle, owned=False)
+            return cls._wrap(int(obj), owned=False)
+        opts = options if isinstance(options, StreamOptions) else StreamOptions(**(options or {}))
+        flags = cu.CUstream_flags.CU_STREAM_NON_BLOCKING if opts.nonblocking else cu.CUstream_flags.CU_STREAM_DEFAULT
+        handle = check(cu.cuStreamCreateWithPriority(flags, opts.priority or 0))
+        return cls._wrap(handle, owned=True, nonblocking=opts.nonblocking, priority=opts.priority or 0)
+
+    @classmethod
+    def from_handle(cls, handle: int) -> Stream:
+        return cls._wrap(handle, owned=False)
+
+    @property
+    def handle(self) -> cu.CUstream:
+        return self._handle
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return (0, int(self._handle))
+
+    @property
+    def is_nonblocking(self) -> bool:
+        return self._nonblocking
+
+    @property
+    def priority(self) -> int:
+        return self._priority
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    @property
+    def device(self):
+        from cumetal.core._device import Device
+
+        return Device(0)
+
+    @property
+    def context(self):
+        return self.device.context
+
+    def sync(self) -> None:
+        check(cu.cuStreamSynchronize(self._handle))
+
+    def record(self, event: Event | None = None, options: Any = None) -> Event:
+        if event is None:
+            event = Event._create(None, options)
+        check(cu.cuEventRecord(event.handle, self._handle))
+        return event
+
+    def wait(self, event_or_stream: Event | Stream) -> None:
+        if isinstance(event_or_stream, Stream):
+            event = event_or_stream.record()
+        else:
+            event = event_or_stream
+        check(cu.cuStreamWaitEvent(self._handle, event.handle, 0))
+
+    def create_graph_builder(self):
+        from cumetal.core.graph import GraphBuilder
+
+        return GraphBuilder(self)
+
+    def close(self) -> None:
+        if self._owned and not self._closed:
+            check(cu.cuStreamDestroy(self._handle))
+        self._closed = True
+
+    def __repr__(self) -> str:
+        return f"<Stream handle={int(self._handle):#x}>"
+
+
+LEGACY_DEFAULT_STREAM = Stream._wrap(cu.CU_STREAM_LEGACY, owned=False)
+PER_THREAD_DEFAULT_STREAM = Stream._wrap(cu.CU_STREAM_PER_THREAD, owned=False)
+
+
+class Event:
+    """A CUDA event; ``later - earlier`` is the elapsed time in milliseconds (timing events)."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("create an Event with Device.create_event() or Stream.record()")
+
+    @classmethod
+    def _create(cls, device: Any, options: Any) -> Event:
+        opts = options if isinstance(options, EventOptions) else EventOptions(**(options or {}))
+        if opts.ipc_enabled:
+            raise NotImplementedError("IPC events are not supported by CuMetal")
+        flags = 0 if opts.timing_enabled else int(cu.CUevent_flags.CU_EVENT_DISABLE_TIMING)
+        if opts.blocking_sync:
+            flags |= int(cu.CUevent_flags.CU_EVENT_BLOCKING_SYNC)
+        e = object.__new__(cls)
+        e._handle = check(cu.cuEventCreate(flags))
+        e._options = opts
+        e._closed = False
+        return e
+
+    @property
+    def handle(self) -> cu.CUevent:
+        return self._handle
+
+    @property
+    def is_timing_enabled(self) -> bool:
+        return bool(self._options.timing_enabled)
+
+    @property
+    def is_blocking_sync(self) -> bool:
+        return bool(self._options.blocking_sync)
+
+    @property
+    def is_ipc_enabled(self) -> bool:
+        return False
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    @property
+    def is_done(self) -> bool:
+        err, = cu.cuEventQuery(self._handle)
+        return int(err) == 0
+
+    def sync(self) -> None:
+        check(cu.cuEventSynchronize(self._handle))
+
+    def __sub__(self, other: Event) -> float:
+        return float(check(cu.cuEventElapsedTime(other.handle, self._handle)))
+
+    def close(self) -> None:
+        if not self._closed:
+            check(cu.cuEventDestroy(self._handle))
+        self._closed = True

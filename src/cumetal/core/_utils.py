@@ -1,0 +1,30 @@
+"""Error handling shared by ``cumetal.core``: driver failures become :class:`CUDAError`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cumetal import driver as cu
+
+
+class CUDAError(Exception):
+    """A failed driver call (cuda.core's ``CUDAError``); ``.code`` is the ``CUresult``."""
+
+    def __init__(self, code: Any, message: str = "") -> None:
+        self.code = code
+        name = cu.CUresult(int(code)).name if int(code) in cu.CUresult._value2member_map_ else str(code)
+        super().__init__(f"{name}: {message}" if message else name)
+
+
+def check(result: tuple) -> Any:
+    """``(CUresult, *values)`` → the value(s), or raise :class:`CUDAError` with the driver's explanation."""
+    err, *rest = result
+    if int(err) != 0:
+        raise CUDAError(err, cu.last_error_message())
+    if not rest:
+        return None
+    return rest[0] if len(rest) == 1 else tuple(rest)
+
+
+def ensure_init() -> None:
+    check(cu.cuInit(0))
