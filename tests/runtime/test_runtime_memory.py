@@ -290,3 +290,27 @@ def test_pool_locations_and_access():
     assert rt.cudaMemGetDefaultMemPool(loc, pinned)[0] == E.cudaErrorInvalidValue
     assert rt.cudaMemPoolDestroy(pool) == (E.cudaErrorInvalidValue,)
     check(rt.cudaMemPoolDestroy(other))
+
+
+def test_memory_range_attributes_report_advice_and_prefetch():
+    RA = rt.cudaMemRangeAttribute
+    m = check(rt.cudaMallocManaged(4096, rt.cudaMemAttachGlobal))
+    dev = rt.cudaMemLocation()
+    dev.type, dev.id = rt.cudaMemLocationType.cudaMemLocationTypeDevice, 0
+    host = rt.cudaMemLocation()
+    host.type = rt.cudaMemLocationType.cudaMemLocationTypeHost
+    assert check(rt.cudaMemRangeGetAttribute(4, RA.cudaMemRangeAttributeReadMostly, m, 4096)) == 0
+    assert check(rt.cudaMemRangeGetAttribute(4, RA.cudaMemRangeAttributePreferredLocation, m, 4096)) == -2
+    check(rt.cudaMemAdvise(m, 4096, rt.cudaMemoryAdvise.cudaMemAdviseSetReadMostly, dev))
+    check(rt.cudaMemAdvise(m, 4096, rt.cudaMemoryAdvise.cudaMemAdviseSetPreferredLocation, host))
+    check(rt.cudaMemAdvise(m, 4096, rt.cudaMemoryAdvise.cudaMemAdviseSetAccessedBy, dev))
+    check(rt.cudaMemPrefetchAsync(m, 4096, dev, 0, 0))
+    got = check(rt.cudaMemRangeGetAttributes(
+        [4, 4, 12, 4, 4], [RA.cudaMemRangeAttributeReadMostly, RA.cudaMemRangeAttributePreferredLocation,
+                           RA.cudaMemRangeAttributeAccessedBy, RA.cudaMemRangeAttributeLastPrefetchLocation,
+                           RA.cudaMemRangeAttributePreferredLocationType], 5, m + 64, 128))
+    assert got == [1, -1, [0, -2, -2], 0, int(rt.cudaMemLocationType.cudaMemLocationTypeHost)]
+    check(rt.cudaMemAdvise(m, 4096, rt.cudaMemoryAdvise.cudaMemAdviseUnsetReadMostly, dev))
+    assert check(rt.cudaMemRangeGetAttribute(4, RA.cudaMemRangeAttributeReadMostly, m, 4096)) == 0
+    assert rt.cudaMemRangeGetAttribute(4, RA.cudaMemRangeAttributeReadMostly, m, 8192)[0] == E.cudaErrorInvalidValue
+    assert rt.cudaMemRangeGetAttribute(2, RA.cudaMemRangeAttributeReadMostly, m, 16)[0] == E.cudaErrorInvalidValue

@@ -323,3 +323,23 @@ print(int(cu.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, 0, ((d, 16), (None, ctypes.c
         outs[value] = r.stdout.split()
     assert outs[""] == ["700", "700"]  # eager: the launch itself reports the fault (and the sync once more)
     assert outs["1"] == ["0", "700"]  # asynchronous: the launch returns, the sync reports it
+
+
+def test_stream_attributes_are_kept_and_copied():
+    A = rt.cudaStreamAttrID
+    s, t = check(rt.cudaStreamCreate()), check(rt.cudaStreamCreate())
+    assert check(rt.cudaStreamGetAttribute(s, A.cudaLaunchAttributeSynchronizationPolicy)).syncPolicy == \
+        rt.cudaSynchronizationPolicy.cudaSyncPolicyAuto
+    v = rt.cudaStreamAttrValue()
+    v.syncPolicy = rt.cudaSynchronizationPolicy.cudaSyncPolicyBlockingSync
+    check(rt.cudaStreamSetAttribute(s, A.cudaLaunchAttributeSynchronizationPolicy, v))
+    v.accessPolicyWindow.num_bytes = 4096
+    check(rt.cudaStreamSetAttribute(s, A.cudaLaunchAttributeAccessPolicyWindow, v))
+    v.accessPolicyWindow.num_bytes = 1  # the stream kept a copy
+    check(rt.cudaStreamCopyAttributes(t, s))
+    assert check(rt.cudaStreamGetAttribute(t, A.cudaLaunchAttributeSynchronizationPolicy)).syncPolicy == \
+        rt.cudaSynchronizationPolicy.cudaSyncPolicyBlockingSync
+    assert check(rt.cudaStreamGetAttribute(t, A.cudaLaunchAttributeAccessPolicyWindow)).accessPolicyWindow.num_bytes == 4096
+    assert rt.cudaStreamGetAttribute(s, A.cudaLaunchAttributeCooperative)[0] == E.cudaErrorInvalidValue
+    v.syncPolicy = 99
+    assert rt.cudaStreamSetAttribute(s, A.cudaLaunchAttributeSynchronizationPolicy, v) == (E.cudaErrorInvalidValue,)

@@ -162,6 +162,7 @@ def cudaFree(devPtr: Any) -> tuple:  # noqa: N802, N803
                       "(or is already freed)")
     raw(dmem.cuMemFree)(addr)
     RUNTIME.managed.discard(addr)
+    RUNTIME.advice.pop(addr, None)
     return ()
 
 
@@ -396,33 +397,103 @@ def _location_device(location: Any) -> int:
     return int_arg(location, "location", lo=-(2**31), hi=2**31)
 
 
-def _managed_range(devPtr: Any, count: Any) -> None:  # noqa: N803
+def _managed_range(devPtr: Any, count: Any) -> int:  # noqa: N803
+    """The base of the allocation holding the range (advice is kept per allocation)."""
     addr = address(devPtr, "devPtr")
     n = int_arg(count, "count")
-    if n:
-        device_range(addr, n, "devPtr")
+    device_range(addr, max(n, 1), "devPtr")
+    return allocation_of(addr)[0]  # type: ignore[index]
+
+
+def _advice(base: int) -> dict[str, Any]:
+    return RUNTIME.advice.setdefault(base, {"read_mostly": False, "preferred": None, "accessed_by": set(),
+                                            "last_prefetch": None})
 
 
 @rt_api(0)
 def cudaMemPrefetchAsync(devPtr: Any, count: Any, location: Any, flags: Any = 0, stream: Any = 0) -> tuple:  # noqa: N802, N803
-    """Checked, then nothing to do: host and device share the memory."""
-    _managed_range(devPtr, count)
+    """Checked and remembered (cudaMemRangeAttributeLastPrefetchLocation); nothing moves: host and
+    device share the memory."""
+    base = _managed_range(devPtr, count)
     dev = _location_device(location)
     if dev not in (0, -1):
         raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
     int_arg(flags, "flags")
     RUNTIME.stream_handle(stream)
+    _advice(base)["last_prefetch"] = dev
     return ()
 
 
 @rt_api(0)
 def cudaMemAdvise(devPtr: Any, count: Any, advice: Any, location: Any) -> tuple:  # noqa: N802, N803
-    _managed_range(devPtr, count)
-    enum_arg(advice, cudaMemoryAdvise, "advice")
+    base = _managed_range(devPtr, count)
+    a = enum_arg(advice, cudaMemoryAdvise, "advice")
     dev = _location_device(location)
     if dev not in (0, -1):
         raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
+    state = _advice(base)
+    if a in (cudaMemoryAdvise.cudaMemAdviseSetReadMostly, cudaMemoryAdvise.cudaMemAdviseUnsetReadMostly):
+        state["read_mostly"] = a == cudaMemoryAdvise.cudaMemAdviseSetReadMostly
+    elif a == cudaMemoryAdvise.cudaMemAdviseSetPreferredLocation:
+        state["preferred"] = dev
+    elif a == cudaMemoryAdvise.cudaMemAdviseUnsetPreferredLocation:
+        state["preferred"] = None
+    elif a == cudaMemoryAdvise.cudaMemAdviseSetAccessedBy:
+        state["accessed_by"].add(dev)
+    else:
+        state["accessed_by"].discard(dev)
     return ()
+
+
+def _range_attribute(attr: Any, base: int, data_size: int) -> Any:
+    from cumetal.runtime.enums import cudaMemLocationType as LT
+    from cumetal.runtime.enums import cudaMemRangeAttribute as RA
+
+    a = enum_arg(attr, RA, "attribute")
+    state = _advice(base)
+    none = cudaInvalidDeviceId
+
+    def loc_type(dev: int | None) -> int:
+        return int(LT.cudaMemLocationTypeInvalid if dev is None else
+                   LT.cudaMemLocationTypeHost if dev == -1 else LT.cudaMemLocationTypeDevice)
+
+    if a == RA.cudaMemRangeAttributeReadMostly:
+        return int(state["read_mostly"])
+    if a == RA.cudaMemRangeAttributePreferredLocation:
+        return none if state["preferred"] is None else state["preferred"]
+    if a == RA.cudaMemRangeAttributeAccessedBy:
+        slots = data_size // 4
+        if slots == 0:
+            raise RtError(E.cudaErrorInvalidValue, "dataSize must hold at least one int")
+        devices = sorted(state["accessed_by"])[:slots]
+        return devices + [none] * (slots - len(devices))
+    if a == RA.cudaMemRangeAttributeLastPrefetchLocation:
+        return none if state["last_prefetch"] is None else state["last_prefetch"]
+    if a == RA.cudaMemRangeAttributePreferredLocationType:
+        return loc_type(state["preferred"])
+    if a == RA.cudaMemRangeAttributePreferredLocationId:
+        return 0 if state["preferred"] in (None, -1) else state["preferred"]
+    if a == RA.cudaMemRangeAttributeLastPrefetchLocationType:
+        return loc_type(state["last_prefetch"])
+    return 0 if state["last_prefetch"] in (None, -1) else state["last_prefetch"]
+
+
+@rt_api(1)
+def cudaMemRangeGetAttribute(dataSize: Any, attribute: Any, devPtr: Any, count: Any) -> tuple:  # noqa: N802, N803
+    """What cudaMemAdvise/cudaMemPrefetchAsync recorded for the allocation holding the range."""
+    n = int_arg(dataSize, "dataSize", lo=4)
+    return (_range_attribute(attribute, _managed_range(devPtr, count), n),)
+
+
+@rt_api(1)
+def cudaMemRangeGetAttributes(dataSizes: Any, attributes: Any, numAttributes: Any, devPtr: Any,  # noqa: N802, N803
+                              count: Any) -> tuple:
+    k = int_arg(numAttributes, "numAttributes")
+    sizes, attrs = list(dataSizes or []), list(attributes or [])
+    if min(len(sizes), len(attrs)) < k:
+        raise RtError(E.cudaErrorInvalidValue, f"numAttributes={k} but fewer sizes/attributes given")
+    base = _managed_range(devPtr, count)
+    return ([_range_attribute(attrs[i], base, int_arg(sizes[i], "dataSize", lo=4)) for i in range(k)],)
 
 
 @rt_api(0)

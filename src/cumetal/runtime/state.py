@@ -87,6 +87,7 @@ class RuntimeState:
         self.host_registered: dict[int, tuple[int, int, Any]] = {}  # base -> (size, flags, owner)
         self.host_alloc_flags: dict[int, int] = {}
         self.managed: set[int] = set()
+        self.advice: dict[int, dict[str, Any]] = {}  # allocation base -> cudaMemAdvise/prefetch record
         self.libraries: dict[int, LibraryRec] = {}
         self.kernels: dict[int, KernelRec] = {}
         self.host_functions: dict[int, KernelRec] = {}  # host stub address -> kernel (registration)
@@ -168,6 +169,7 @@ class RuntimeState:
             self.host_registered.clear()
             self.host_alloc_flags.clear()
             self.managed.clear()
+            self.advice.clear()
             for lib in self.libraries.values():
                 lib.module = 0
                 lib.context = None
@@ -179,6 +181,9 @@ class RuntimeState:
 
         reset_pools()
         reset_graphs()
+        from cumetal.runtime.streams import _stream_attrs
+
+        _stream_attrs.clear()
 
     # ---- streams
     def stream_handle(self, stream: Any) -> int:

@@ -309,3 +309,81 @@ def cudaLaunchHostFunc_v2(stream: Any, fn: Any, userData: Any, syncMode: Any = 0
     h = RUNTIME.stream_handle(stream)
     enqueue_host_call(h, host_callable(fn, userData))
     return ()
+
+
+# ---------------------------------------------------------------- stream attributes
+class cudaAccessPolicyWindow:  # noqa: N801
+    def __init__(self) -> None:
+        self.base_ptr: Any = 0
+        self.num_bytes = 0
+        self.hitRatio = 0.0
+        self.hitProp = 0
+        self.missProp = 0
+
+
+class cudaLaunchAttributeValue:  # noqa: N801
+    """The value of a launch/stream attribute (cuda-python's ``cudaStreamAttrValue``); only the
+    member named by the attribute ID is meaningful."""
+
+    def __init__(self) -> None:
+        self.accessPolicyWindow = cudaAccessPolicyWindow()
+        self.cooperative = 0
+        self.syncPolicy = 1  # cudaSyncPolicyAuto
+        self.priority = 0
+        self.memSyncDomain = 0
+        self.memSyncDomainMap: Any = None
+        self.sharedMemCarveout = 0
+
+
+cudaStreamAttrValue = cudaLaunchAttributeValue  # noqa: N816 - cuda-python's alias
+_STREAM_ATTRS = {1: "accessPolicyWindow", 3: "syncPolicy", 8: "priority", 9: "memSyncDomainMap", 10: "memSyncDomain"}
+_stream_attrs: dict[int, dict[int, Any]] = {}
+
+
+def _attr_id(attr: Any) -> int:
+    from cumetal.runtime.enums import cudaStreamAttrID
+
+    a = int(enum_arg(attr, cudaStreamAttrID, "attr"))
+    if a not in _STREAM_ATTRS:
+        raise RtError(E.cudaErrorInvalidValue, f"{cudaStreamAttrID(a).name} is not a stream attribute")
+    return a
+
+
+@rt_api(1)
+def cudaStreamGetAttribute(hStream: Any, attr: Any) -> tuple:  # noqa: N802, N803
+    """Stored values; the access-policy window, sync policy and memory-sync domains have no effect
+    here and the priority is always 0 (one level)."""
+    import copy
+
+    h = RUNTIME.stream_handle(hStream)
+    a = _attr_id(attr)
+    value = cudaLaunchAttributeValue()
+    name = _STREAM_ATTRS[a]
+    if a != 8 and a in _stream_attrs.get(h, {}):
+        setattr(value, name, copy.deepcopy(_stream_attrs[h][a]))
+    return (value,)
+
+
+@rt_api(0)
+def cudaStreamSetAttribute(hStream: Any, attr: Any, value: Any) -> tuple:  # noqa: N802, N803
+    import copy
+
+    h = RUNTIME.stream_handle(hStream)
+    a = _attr_id(attr)
+    if not isinstance(value, cudaLaunchAttributeValue):
+        raise RtError(E.cudaErrorInvalidValue, "value must be a cudaStreamAttrValue")
+    if a == 3:
+        from cumetal.runtime.enums import cudaSynchronizationPolicy
+
+        enum_arg(value.syncPolicy, cudaSynchronizationPolicy, "syncPolicy")
+    _stream_attrs.setdefault(h, {})[a] = copy.deepcopy(getattr(value, _STREAM_ATTRS[a]))
+    return ()
+
+
+@rt_api(0)
+def cudaStreamCopyAttributes(dst: Any, src: Any) -> tuple:  # noqa: N802
+    import copy
+
+    d, s = RUNTIME.stream_handle(dst), RUNTIME.stream_handle(src)
+    _stream_attrs[d] = copy.deepcopy(_stream_attrs.get(s, {}))
+    return ()
