@@ -9,15 +9,18 @@ built on :mod:`cumetal.driver`. See docs/python.md for what differs from cuda.co
 
 from cumetal.core import graph, utils
 from cumetal.core._device import ComputeCapability, Context, Device, DeviceProperties, system
-from cumetal.core._launch import LaunchConfig, launch
+from cumetal.core._launch import LaunchConfig, host_launch, launch
 from cumetal.core._memory import (
     Buffer,
     DeviceMemoryResource,
     DeviceMemoryResourceOptions,
+    GraphMemoryResource,
     LegacyPinnedMemoryResource,
     ManagedMemoryResource,
+    ManagedMemoryResourceOptions,
     MemoryResource,
     PinnedMemoryResource,
+    PinnedMemoryResourceOptions,
 )
 from cumetal.core._program import (
     Kernel,
@@ -41,7 +44,8 @@ from cumetal.core.graph import Graph, GraphBuilder
 __all__ = [
     "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
     "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",
-    "Graph", "GraphBuilder", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource", "Linker", "LinkerOptions",
+    "Graph", "GraphBuilder", "GraphMemoryResource", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",
+    "host_launch", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource", "Linker", "LinkerOptions",
     "ManagedMemoryResource", "MemoryResource", "ObjectCode", "PinnedMemoryResource", "Program", "ProgramOptions",
     "Stream", "StreamOptions", "graph", "launch", "system", "utils",
 ]

@@ -204,5 +204,8 @@ class _System:
     def devices(self) -> tuple[Device, ...]:
         return Device.get_all_devices()
 
+    def get_num_devices(self) -> int:
+        return self.num_devices
+
 
 system = _System()

@@ -130,3 +130,10 @@ def launch(stream: Any, config: LaunchConfig, kernel: Any, *kernel_args: Any) ->
     handle = getattr(kernel, "handle", kernel)
     cfg = config._driver_config(_stream_handle(stream), [])
     check(cu.cuLaunchKernelEx(cfg, handle, pack_args(kernel_args), None))
+
+
+def host_launch(stream: Any, fn: Any, *args: Any) -> None:
+    """Run the Python callable ``fn(*args)`` on the host in stream order (after earlier work)."""
+    if not callable(fn):
+        raise TypeError("fn must be callable")
+    check(cu.cuLaunchHostFunc(_stream_handle(stream), lambda _data: fn(*args), None))

@@ -84,6 +84,8 @@ class Buffer:
 
     # ---- operations
     def close(self, stream: Any = None) -> None:
+        if stream is None:
+            stream = getattr(self, "_dealloc_stream", None)
         if self._ptr and self._mr is not None:
             self._mr.deallocate(self._ptr, self._size, stream)
         self._ptr = 0
@@ -169,6 +171,9 @@ class MemoryResource(abc.ABC):
     def device_id(self) -> int:
         return 0
 
+    def close(self) -> None:
+        """Release the resource itself (its buffers are closed one by one)."""
+
 
 class DeviceMemoryResourceOptions:
     def __init__(self, ipc_enabled: bool = False, max_size: int = 0) -> None:
@@ -230,16 +235,45 @@ class LegacyPinnedMemoryResource(MemoryResource):
         return -1
 
 
+class PinnedMemoryResourceOptions:
+    def __init__(self, ipc_enabled: bool = False, numa_id: int | None = None, max_size: int = 0) -> None:
+        self.ipc_enabled = ipc_enabled
+        self.numa_id = numa_id
+        self.max_size = max_size
+
+
 class PinnedMemoryResource(LegacyPinnedMemoryResource):
+    """Pinned host memory (a pool in CUDA; here page-locked allocations)."""
+
     def __init__(self, options: Any = None) -> None:
-        self._options = options
+        self._options = options or PinnedMemoryResourceOptions()
+
+    @property
+    def numa_id(self) -> int:
+        return -1 if self._options.numa_id is None else int(self._options.numa_id)
+
+    def close(self) -> None:
+        pass
+
+
+class ManagedMemoryResourceOptions:
+    def __init__(self, preferred_location: int | None = None, preferred_location_type: str | None = None) -> None:
+        self.preferred_location = preferred_location
+        self.preferred_location_type = preferred_location_type
 
 
 class ManagedMemoryResource(MemoryResource):
     """Managed memory (``cuMemAllocManaged``)."""
 
     def __init__(self, options: Any = None) -> None:
-        self._options = options
+        self._options = options or ManagedMemoryResourceOptions()
+
+    @property
+    def preferred_location(self) -> int | None:
+        return self._options.preferred_location
+
+    def close(self) -> None:
+        pass
 
     def allocate(self, size: int, stream: Any = None) -> Buffer:
         ensure_init()
@@ -254,3 +288,54 @@ class ManagedMemoryResource(MemoryResource):
     @property
     def is_managed(self) -> bool:
         return True
+
+
+class _PoolAttributes:
+    def __init__(self, mr: GraphMemoryResource) -> None:
+        self._mr = mr
+
+    @property
+    def reserved_mem_current(self) -> int:
+        return self._mr._used
+
+    @property
+    def used_mem_current(self) -> int:
+        return self._mr._used
+
+    @property
+    def reserved_mem_high(self) -> int:
+        return self._mr._high
+
+    @property
+    def used_mem_high(self) -> int:
+        return self._mr._high
+
+
+class GraphMemoryResource(MemoryResource):
+    """Memory for graphs: allocations made while building a graph stay valid for every replay, so
+    they are returned when the resource is closed (CUDA frees them with the graph)."""
+
+    def __init__(self, device: Any = 0) -> None:
+        ensure_init()
+        self._blocks: dict[int, int] = {}
+        self._used = self._high = 0
+
+    @property
+    def attributes(self) -> _PoolAttributes:
+        return _PoolAttributes(self)
+
+    def allocate(self, size: int, stream: Any = None) -> Buffer:
+        ptr = int(check(cu.cuMemAlloc(int(size))))
+        self._blocks[ptr] = int(size)
+        self._used += int(size)
+        self._high = max(self._high, self._used)
+        return Buffer._init(ptr, size, self)
+
+    def deallocate(self, ptr: Any, size: int, stream: Any = None) -> None:
+        pass  # kept until close(): a graph may replay work that uses it
+
+    def close(self) -> None:
+        check(cu.cuCtxSynchronize())
+        for ptr in list(self._blocks):
+            check(cu.cuMemFree(ptr))
+            self._used -= self._blocks.pop(ptr)

@@ -376,6 +376,22 @@ def cuGraphExecUpdate(hGraphExec: Any, hGraph: Any) -> tuple:  # noqa: N802, N80
 
 
 # ---------------------------------------------------------------- stream capture
+def capture_work(hStream: Any, kind: str, params: tuple) -> bool:  # noqa: N803
+    """Record an asynchronous driver copy ("memcpy": dst, src, count, kind) or fill ("memset": dst,
+    pitch, value, element size, width, height) issued to a capturing stream; False when not capturing."""
+    import sys
+
+    rt = sys.modules.get("cumetal.runtime.graphs")
+    if rt is None or not rt._captures:
+        return False
+    h = handle_value(hStream, CUstream, "hStream")
+    if h not in rt._captures:
+        return False
+    node_kind = rt.T.cudaGraphNodeTypeMemcpy if kind == "memcpy" else rt.T.cudaGraphNodeTypeMemset
+    rt.capture_node(h, node_kind, params)
+    return True
+
+
 def _capture_stream(hStream: Any) -> int:  # noqa: N803
     STATE.stream(hStream, STATE.current())
     return handle_value(hStream, CUstream, "hStream")

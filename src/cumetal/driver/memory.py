@@ -171,6 +171,10 @@ def _copy(ctx: Context, stream_arg: Any, dst: HostRef | int, src: HostRef | int,
     d = dst.address if isinstance(dst, HostRef) else dst
     s = src.address if isinstance(src, HostRef) else src
     keep = tuple(x.owner for x in (dst, src) if isinstance(x, HostRef))
+    from cumetal.driver.graphs import capture_work
+
+    if not sync and capture_work(stream_arg, "memcpy", (d, s, n, 4)):  # 4: cudaMemcpyDefault
+        return  # recorded into the stream's capture (driver/graphs.py)
     ctx.device.enqueue_copy(stream, d, s, n, keepalive=keep)
     if sync:
         _sync_after(ctx)
@@ -266,6 +270,10 @@ def _memset(dstDevice, value, N, width, hStream, sync):  # noqa: N803
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"value {v} does not fit {width} byte(s)")
     dst = device_range(dstDevice, count * width, "dstDevice")
     stream = STATE.stream(hStream, ctx)
+    from cumetal.driver.graphs import capture_work
+
+    if not sync and capture_work(hStream, "memset", (dst, 0, v, width, count, 1)):
+        return ()  # recorded into the stream's capture (driver/graphs.py)
     ctx.device.enqueue_memset(stream, dst, v.to_bytes(width, "little"), count)
     if sync:
         _sync_after(ctx)
