@@ -45,17 +45,6 @@ extern "C" __global__ void groups(const int *in, long long *out) {
     cg::thread_group dyn = cg::tiled_partition(block, 16);
     o[23] = dyn.thread_rank() + 100 * dyn.size();
     dyn.sync();
-    // coalesced groups: only threads with odd values
-    o[24] = o[25] = o[26] = o[27] = o[28] = o[29] = -1;
-    if (v & 1) {
-        cg::coalesced_group active = cg::coalesced_threads();
-        o[24] = active.thread_rank() + 100 * active.size();
-        o[25] = active.shfl(v, 0);
-        o[26] = cg::reduce(active, v, cg::plus<int>());
-        o[27] = cg::inclusive_scan(active, v);
-        o[28] = active.ballot(v > 40);
-        o[29] = active.shfl_down(v, 1);
-    }
     cg::coalesced_group all = cg::coalesced_threads();
     cg::coalesced_group lab = cg::labeled_partition(all, v % 4);
     o[30] = lab.thread_rank() + 100 * lab.size();
@@ -73,6 +62,18 @@ extern "C" __global__ void groups(const int *in, long long *out) {
     Pair q = t32.shfl_xor(p, 1);
     o[38] = q.a + 1000 * q.b;
     o[39] = cg::this_thread().thread_rank() + 10 * cg::this_thread().size();
+    // last: divergent code (some back ends do not reconverge the warp after it: see the tests)
+    // coalesced groups: only threads with odd values
+    o[24] = o[25] = o[26] = o[27] = o[28] = o[29] = -1;
+    if (v & 1) {
+        cg::coalesced_group active = cg::coalesced_threads();
+        o[24] = active.thread_rank() + 100 * active.size();
+        o[25] = active.shfl(v, 0);
+        o[26] = cg::reduce(active, v, cg::plus<int>());
+        o[27] = cg::inclusive_scan(active, v);
+        o[28] = active.ballot(v > 40);
+        o[29] = active.shfl_down(v, 1);
+    }
 }
 
 extern "C" __global__ void async_copy(const float *src, float *dst, int n) {
@@ -105,5 +106,12 @@ extern "C" __global__ void coalesced_sync(const int *in, int *out) {
         out[32 + threadIdx.x] = active.size();
         active.sync();
     }
+    out[threadIdx.x] = __ballot_sync(0xffffffffu, v > 25);
+}
+
+// a full-warp vote right after a divergent branch (CUDA: __ballot_sync waits for all 32 lanes)
+extern "C" __global__ void vote_after_branch(const int *in, int *out) {
+    const int v = in[threadIdx.x];
+    if (v & 1) out[32 + threadIdx.x] = cg::coalesced_threads().size();
     out[threadIdx.x] = __ballot_sync(0xffffffffu, v > 25);
 }
