@@ -63,14 +63,6 @@ def test_program_on_apple_simulators(name: str, backend: str, programs_dir: Path
     assert proc.returncode == 0 and f"{name}: PASS" in proc.stdout, proc.stdout + proc.stderr
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="OpenMP uses GCC's omp.h and libgomp")
-def test_openmp_host_threads(programs_dir: Path) -> None:
-    exe = programs_dir / "openmp_threads"
-    build_program([SRC / "openmp_threads.cu"], exe, CudaOptions(include_dirs=[str(SRC)], host_args=["-fopenmp"]))
-    proc = _run(exe, programs_dir)
-    assert proc.returncode == 0 and "openmp_threads: PASS" in proc.stdout, proc.stdout + proc.stderr
-
-
 def test_device_printf_order(programs_dir: Path) -> None:
     """Kernel printf appears after the program's earlier output and before its later output."""
     exe = programs_dir / "launch_order"

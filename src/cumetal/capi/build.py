@@ -29,7 +29,6 @@ holds the compiler's output) on failure.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import platform
 import shutil
@@ -98,31 +97,6 @@ def linker() -> list[str]:
                      "on macOS the Xcode command line tools); none found (set $CXX to name one)")
 
 
-def _openmp(options: CudaOptions) -> bool:
-    return any(a in ("-fopenmp", "-fopenmp=libgomp") for a in options.host_args)
-
-
-def _host_args(options: CudaOptions) -> list[str]:
-    """nvcc's -Xcompiler flags for clang. OpenMP: clang is told to target GCC's runtime (libgomp,
-    which the C++ linker below supplies with -fopenmp) and given GCC's omp.h, since the pinned clang
-    ships no OpenMP runtime."""
-    args = [a for a in options.host_args if a not in ("-fopenmp", "-fopenmp=libgomp")]
-    if _openmp(options):
-        args += ["-fopenmp=libgomp", *_omp_include()]
-    return args
-
-
-def _omp_include() -> list[str]:
-    """GCC's directory holding omp.h, searched after every other (its stddef.h etc. must not win)."""
-    gcc = shutil.which("gcc")
-    if gcc:
-        inc = subprocess.run([gcc, "-print-file-name=include"], capture_output=True, text=True,
-                             check=False).stdout.strip()
-        if inc and os.path.isfile(os.path.join(inc, "omp.h")):
-            return ["-idirafter", inc]
-    return []
-
-
 def _common_args(options: CudaOptions) -> list[str]:
     """Host-side flags shared by .cu/.cpp/.c compiles: target, macros, include paths."""
     args = ["-target", host_triple(), *_sysroot_args(), "-fPIC", "-fno-color-diagnostics",
@@ -156,8 +130,6 @@ def _compile_cu(src: Path, obj: Path, options: CudaOptions, tmp: Path) -> str:
         text = src.read_text(errors="replace")
     except OSError as e:
         raise BuildError(f"cannot read '{src}': {e.strerror or e}") from None
-    if _openmp(options):  # the device side sees the program's #include <omp.h> too
-        options = dataclasses.replace(options, extra_clang_args=[*options.extra_clang_args, *_omp_include()])
     try:
         res = compile_to_ptx(text, str(src), options) if not options.rdc else None
     except CudaCompileError as e:
@@ -186,7 +158,7 @@ def _compile_cu(src: Path, obj: Path, options: CudaOptions, tmp: Path) -> str:
     for inc in options.pre_includes:
         cmd += ["-include", inc]
     cmd += ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(container),
-            *_host_args(options), "-c", "-o", str(obj), str(src)]
+            *options.host_args, "-c", "-o", str(obj), str(src)]
     return (res.log if res else "") + _run(cmd, f"{src}: host compilation")
 
 
@@ -195,7 +167,7 @@ def _compile_host(src: Path, obj: Path, options: CudaOptions, lang: str) -> str:
     cmd = [*_clang_prefix(), "-x", lang, "-Wno-ignored-attributes"]
     if lang == "c++":
         cmd.append(f"-std={options.std}")
-    cmd += [*_common_args(options), *_host_args(options), "-c", "-o", str(obj), str(src)]
+    cmd += [*_common_args(options), *options.host_args, "-c", "-o", str(obj), str(src)]
     return _run(cmd, f"{src}: compilation")
 
 
@@ -323,8 +295,7 @@ def build_program(inputs: Sequence[str | os.PathLike[str] | tuple[str, str]], ou
         linked = _device_link(link_inputs, options, tmp)
         if linked is not None:
             link_inputs.append(str(linked))
-        cmd = link_command(link_inputs, out, libraries, library_dirs,
-                           [*linker_args, *(["-fopenmp"] if _openmp(options) else [])])
+        cmd = link_command(link_inputs, out, libraries, library_dirs, linker_args)
         if verbose:
             print(" ".join(cmd), file=sys.stderr)
         log = _run(cmd, f"linking {out}")
