@@ -41,6 +41,8 @@ from cumetal.core._stream import (
 from cumetal.core._utils import CUDAError
 from cumetal.core.graph import Graph, GraphBuilder
 
+__version__ = "1.2.0"  # the cuda.core API level mirrored (numba-cuda and others branch on it)
+
 __all__ = [
     "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
     "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",

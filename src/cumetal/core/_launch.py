@@ -27,7 +27,10 @@ def _dims(value: Any, what: str) -> tuple[int, int, int]:
 
 class LaunchConfig:
     def __init__(self, grid: Any = None, cluster: Any = None, block: Any = None, shmem_size: int | None = None,
-                 cooperative_launch: bool = False, programmatic_stream_serialization: bool = False) -> None:
+                 cooperative_launch: bool = False, programmatic_stream_serialization: bool = False,
+                 is_cooperative: bool | None = None) -> None:
+        if is_cooperative is not None:  # cuda.core 1.x's name for cooperative_launch
+            cooperative_launch = is_cooperative
         self.grid = _dims(grid, "grid")
         self.cluster = _dims(cluster, "cluster") if cluster is not None else None
         self.block = _dims(block, "block")

@@ -1,0 +1,130 @@
+"""numba-cuda on CuMetal: ``import cumetal.numba_support`` before ``from numba import cuda``.
+
+numba-cuda (0.30) talks to CUDA only through cuda-python: ``cuda.bindings.driver`` for the driver,
+``cuda.bindings.nvvm`` to compile its NVVM IR, ``cuda.bindings.nvrtc`` for the architecture list and
+``cuda.core`` for devices, streams, linking, loading and launching. Importing this module makes those
+names resolve to CuMetal's mirrors (:mod:`cumetal.driver`, :mod:`cumetal.nvvm`, :mod:`cumetal.nvrtc`,
+:mod:`cumetal.core`) for the rest of the process, and adjusts two things numba-cuda looks for on
+disk: the NVIDIA driver library (not needed: the driver is :mod:`cumetal.driver`) and libdevice
+(CuMetal's own). Kernel code needs no change.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+from typing import Any
+
+_ALIASES = {
+    "cuda.bindings.driver": "cumetal.driver",
+    "cuda.bindings.nvvm": "cumetal.nvvm",
+    "cuda.bindings.nvrtc": "cumetal.nvrtc",
+    "cuda.bindings.runtime": "cumetal.runtime",
+    "cuda.core": "cumetal.core",
+    "cuda.core.utils": "cumetal.core.utils",
+    "cuda.core.graph": "cumetal.core.graph",
+    "cuda.core.experimental": "cumetal.core",
+}
+
+
+class CuMetalLibDevice:
+    """numba's ``LibDevice``: CuMetal's libdevice bitcode."""
+
+    _cache: bytes | None = None
+
+    def __init__(self) -> None:
+        if CuMetalLibDevice._cache is None:
+            from cumetal import libdevice
+
+            CuMetalLibDevice._cache = libdevice.bitcode_path().read_bytes()
+
+    def get(self) -> bytes:
+        assert self._cache is not None
+        return self._cache
+
+
+def _fix_driver(mod: types.ModuleType) -> None:
+    """The driver object was made while looking for libcuda; make it again without that search."""
+    mod.find_driver = lambda: None
+    mod.driver.__init__()
+
+
+def _fix_nvvm(mod: types.ModuleType) -> None:
+    mod.LibDevice = CuMetalLibDevice
+
+
+def _fix_libs(mod: types.ModuleType) -> None:
+    from cumetal import libdevice
+
+    mod.get_libdevice = lambda: str(libdevice.bitcode_path())
+    mod.open_libdevice = lambda: libdevice.bitcode_path().read_bytes()
+
+
+_FIXES = {"numba.cuda.cudadrv.driver": _fix_driver, "numba.cuda.cudadrv.nvvm": _fix_nvvm,
+          "numba.cuda.cudadrv.libs": _fix_libs}
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, inner: importlib.abc.Loader, fix: Any) -> None:
+        self._inner = inner
+        self._fix = fix
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> Any:
+        return self._inner.create_module(spec)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        self._inner.exec_module(module)
+        self._fix(module)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Applies a fix right after one of numba-cuda's modules has run."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        fix = _FIXES.get(fullname)
+        if fix is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                spec.loader = _Loader(spec.loader, fix)
+                return spec
+        return None
+
+
+def _native_handle(obj: Any) -> int:
+    """``cuda.bindings.utils.get_cuda_native_handle``: the integer inside a handle."""
+    return int(obj)
+
+
+def install() -> None:
+    """Point cuda-python's module names at CuMetal (idempotent). Must run before numba-cuda loads."""
+    if any(name in sys.modules for name in _FIXES) and not getattr(sys.modules.get("numba.cuda.cudadrv.nvvm"),
+                                                                   "LibDevice", None) is CuMetalLibDevice:
+        raise RuntimeError("numba-cuda was imported before cumetal.numba_support: import cumetal.numba_support "
+                           "first (it must decide which CUDA numba-cuda binds to)")
+    import importlib
+
+    import cuda.bindings  # the real package (pure-Python parts numba-cuda reads, e.g. _internal._fast_enum)
+
+    for alias, target in _ALIASES.items():
+        sys.modules[alias] = importlib.import_module(target)
+    parent = sys.modules["cuda.bindings"]
+    for name in ("driver", "nvvm", "nvrtc", "runtime"):
+        setattr(parent, name, sys.modules[f"cuda.bindings.{name}"])
+    utils = types.ModuleType("cuda.bindings.utils")
+    utils.get_cuda_native_handle = _native_handle  # type: ignore[attr-defined]
+    sys.modules["cuda.bindings.utils"] = utils
+    sys.modules["cuda.bindings._internal.nvvm"] = None  # type: ignore[assignment] # "no NVIDIA libNVVM to inspect"
+    import cuda
+
+    cuda.core = sys.modules["cuda.core"]  # type: ignore[attr-defined]
+    if not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Finder())
+
+
+install()
