@@ -171,7 +171,7 @@ class MemoryResource(abc.ABC):
     def device_id(self) -> int:
         return 0
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional for subclasses, as in cuda.core
         """Release the resource itself (its buffers are closed one by one)."""
 
 

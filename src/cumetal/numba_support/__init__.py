@@ -103,8 +103,8 @@ def _native_handle(obj: Any) -> int:
 
 def install() -> None:
     """Point cuda-python's module names at CuMetal (idempotent). Must run before numba-cuda loads."""
-    if any(name in sys.modules for name in _FIXES) and not getattr(sys.modules.get("numba.cuda.cudadrv.nvvm"),
-                                                                   "LibDevice", None) is CuMetalLibDevice:
+    if any(name in sys.modules for name in _FIXES) and getattr(sys.modules.get("numba.cuda.cudadrv.nvvm"),
+                                                                   "LibDevice", None) is not CuMetalLibDevice:
         raise RuntimeError("numba-cuda was imported before cumetal.numba_support: import cumetal.numba_support "
                            "first (it must decide which CUDA numba-cuda binds to)")
     import importlib
