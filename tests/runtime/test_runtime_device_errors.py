@@ -138,3 +138,25 @@ def test_device_reset_frees_memory():
     assert check(rt.cudaMemGetInfo())[0] == before - (1 << 20)
     check(rt.cudaDeviceReset())
     assert check(rt.cudaMemGetInfo())[0] == before
+
+
+def test_error_logs_keep_every_explained_failure(tmp_path):
+    start = check(rt.cudaLogsCurrent(0))
+    seen = []
+    handle = check(rt.cudaLogsRegisterCallback(lambda data, level, msg, n: seen.append((data, level, msg)), "tag"))
+    assert rt.cudaFree(12345) == (E.cudaErrorInvalidValue,)
+    assert rt.cudaSetDevice(7) == (E.cudaErrorInvalidDevice,)
+    buf = bytearray(4096)
+    it, n = check(rt.cudaLogsDumpToMemory(start, buf, len(buf), 0))
+    text = bytes(buf[:n]).decode()
+    assert text.splitlines()[0].startswith("[cudaFree] cudaErrorInvalidValue: 0x3039 was not returned")
+    assert "[cudaSetDevice] cudaErrorInvalidDevice" in text and buf[n] == 0
+    assert check(rt.cudaLogsDumpToMemory(it, buf, len(buf), 0))[1] == 0  # the iterator advanced
+    assert [(d, lvl) for d, lvl, _m in seen] == [("tag", rt.cudaLogLevel.cudaLogLevelError)] * 2
+    check(rt.cudaLogsUnregisterCallback(handle))
+    rt.cudaFree(1)
+    assert len(seen) == 2
+    path = tmp_path / "log.txt"
+    check(rt.cudaLogsDumpToFile(it, str(path), 0))
+    assert path.read_text().startswith("[cudaFree]")
+    assert rt.cudaLogsUnregisterCallback(handle) == (E.cudaErrorInvalidValue,)

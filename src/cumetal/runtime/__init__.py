@@ -187,6 +187,15 @@ from cumetal.runtime.graphs import (
     cudaStreamGetCaptureInfo,
     cudaStreamUpdateCaptureDependencies,
 )
+from cumetal.runtime.logs import (
+    cudaLogIterator,
+    cudaLogsCallbackHandle,
+    cudaLogsCurrent,
+    cudaLogsDumpToFile,
+    cudaLogsDumpToMemory,
+    cudaLogsRegisterCallback,
+    cudaLogsUnregisterCallback,
+)
 from cumetal.runtime.memory import (
     cudaFree,
     cudaFreeHost,

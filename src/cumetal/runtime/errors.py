@@ -150,8 +150,12 @@ def _fail(name: str, code: cudaError_t, message: str, none: tuple, sync: bool, s
         note_fault(code)
     if sets_last and code != E.cudaErrorNotReady:  # "not ready" is a status, not an error (CUDA keeps no record)
         ERRORS.set_last(code)
-    if message and not os.environ.get("CUMETAL_QUIET"):
-        print(f"cumetal: {name}: {code.name}: {message}", file=sys.stderr, flush=True)
+    if message:
+        from cumetal.runtime.logs import record
+
+        record(name, code, message)
+        if not os.environ.get("CUMETAL_QUIET"):
+            print(f"cumetal: {name}: {code.name}: {message}", file=sys.stderr, flush=True)
     return (code, *none)
 
 
