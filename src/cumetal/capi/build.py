@@ -247,7 +247,13 @@ def link_command(objects: list[str], output: Path, libraries: Sequence[str], lib
     libdir = str(lib.parent)
     cmd = [*linker(), "-o", str(output), *objects, "-L" + libdir, "-lcumetal", f"-Wl,-rpath,{libdir}"]
     cmd += ["-L" + d for d in library_dirs]
-    cmd += ["-l" + name for name in libraries if name not in PROVIDED_LIBS]
+    from cumetal.libs import build as libs_build  # noqa: PLC0415 - CuMetal's cuBLAS/cuBLASLt/cuRAND
+
+    try:
+        cmd += libs_build.link_args(list(libraries))
+    except LibraryBuildError as e:
+        raise BuildError(str(e)) from None
+    cmd += ["-l" + name for name in libraries if name not in PROVIDED_LIBS and name not in libs_build.LINK_NAMES]
     cmd += [a if a.startswith("-Wl,") or a.startswith("-") else "-Wl," + a for a in linker_args]
     if sys.platform != "darwin":
         cmd += ["-lpthread", "-ldl", "-lm"]

@@ -1,0 +1,88 @@
+"""Building ``libcumetal_libs`` (cuBLAS, cuBLASLt and cuRAND's C ABI) from ``csrc/``.
+
+Built on first use, like libcumetal (:mod:`cumetal.capi.library`), into
+``$CUMETAL_CACHE_DIR/capi/libs-<key>/``; linked against libcumetal (whose interpreter it shares)
+and this Python's libpython, with rpaths to both. ``cumetalc … -lcublas -lcublasLt -lcurand``
+links it (see :data:`LINK_NAMES`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from cumetal.capi import library as capi_library
+from cumetal.cudacxx import include_dir
+
+CSRC = Path(__file__).resolve().parent / "csrc"
+LIB_STEM = "cumetal_libs"
+LIB_NAME = f"lib{LIB_STEM}.dylib" if sys.platform == "darwin" else f"lib{LIB_STEM}.so"
+# the -l names of NVIDIA's libraries this library stands for
+LINK_NAMES = frozenset({"cublas", "cublasLt", "cublas_static", "cublasLt_static", "curand", "curand_static"})
+PUBLIC_HEADERS = ("cublas_api.h", "cublas_v2.h", "cublasLt.h", "curand.h", "cuComplex.h", "library_types.h",
+                  "driver_types.h", "cuda_runtime_api.h", "vector_types.h")
+
+
+def _key(compiler: list[str], cumetal_lib: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(CSRC.glob("*.[ch]")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for name in PUBLIC_HEADERS:
+        p = include_dir() / name
+        h.update(name.encode() + b"\0" + (p.read_bytes() if p.is_file() else b"") + b"\0")
+    h.update(str(cumetal_lib).encode() + b"\0" + " ".join(compiler).encode())
+    return h.hexdigest()[:20]
+
+
+@functools.cache
+def library_path() -> Path:
+    """The path of libcumetal_libs, built first if needed (raises LibraryBuildError on failure)."""
+    cumetal_lib = capi_library.library_path()
+    compiler = capi_library.c_compiler()
+    root = capi_library.cache_root()
+    final_dir = root / f"libs-{_key(compiler, cumetal_lib)}"
+    lib = final_dir / LIB_NAME
+    if lib.is_file():
+        return lib
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="build-libs-", dir=root))
+    try:
+        libdir = str(cumetal_lib.parent)
+        cmd = [*compiler, "-shared", "-fPIC", "-O2", "-std=gnu11", "-fvisibility=hidden", "-Wall",
+               "-Wno-unused-parameter", "-I", str(CSRC), "-I", str(include_dir()),
+               "-I", sysconfig.get_paths()["include"], "-o", str(tmp / LIB_NAME),
+               *[str(s) for s in sorted(CSRC.glob("*.c"))], "-L" + libdir, "-lcumetal", f"-Wl,-rpath,{libdir}"]
+        if sys.platform == "darwin":
+            cmd += ["-install_name", f"@rpath/{LIB_NAME}"]
+        cmd += capi_library._python_link_args() + ["-lpthread", "-lm"]  # noqa: SLF001 - same interpreter facts
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False)
+        except OSError as e:
+            raise capi_library.LibraryBuildError(f"cannot run the C compiler {compiler[0]!r}: {e}") from None
+        if proc.returncode != 0 or not (tmp / LIB_NAME).is_file():
+            raise capi_library.LibraryBuildError(
+                f"building {LIB_NAME} failed ({' '.join(compiler)}):\n{proc.stderr.strip()}")
+        try:
+            os.rename(tmp, final_dir)
+        except OSError:
+            if not lib.is_file():
+                raise capi_library.LibraryBuildError(f"cannot publish {final_dir}") from None
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return lib
+
+
+def link_args(libraries: list[str] | tuple[str, ...]) -> list[str]:
+    """Linker arguments for the CuMetal libraries named among ``-l`` names (empty when none is)."""
+    if not any(name in LINK_NAMES for name in libraries):
+        return []
+    lib = library_path()
+    return [str(lib), f"-Wl,-rpath,{lib.parent}"]

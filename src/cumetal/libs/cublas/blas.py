@@ -1,0 +1,334 @@
+"""BLAS levels 1-3 of cuBLAS on numpy (OpenBLAS), column-major, in stream order.
+
+Each function takes the handle object, the type letter (S, D, C, Z) and the C arguments as ints
+(pointers are addresses); arguments are checked at call time (cuBLAS's CUBLAS_STATUS_INVALID_VALUE
+rules), host-mode scalars are read at call time, and the work runs in the handle's stream order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cumetal.libs import devmem
+from cumetal.libs.cublas import status as S
+from cumetal.libs.cublas.common import (
+    DTYPES,
+    REAL,
+    Scalar,
+    apply_op,
+    diag_code,
+    fill_code,
+    mat,
+    need,
+    op_code,
+    run,
+    run_now,
+    scale_into,
+    side_code,
+    vec,
+)
+from cumetal.libs.cublas.handle import Handle
+
+# ------------------------------------------------------------------ level 1
+
+
+def _result(h: Handle, ptr: int, dtype: np.dtype, what: str, compute) -> None:  # noqa: ANN001
+    """Write ``compute()`` to ``*ptr``: now (host pointer mode: the call blocks) or in stream order."""
+    need(ptr != 0, "result is NULL")
+    if h.pointer_mode == S.POINTER_DEVICE:
+        devmem.check_range(ptr, np.dtype(dtype).itemsize, "result", S.INVALID_VALUE)
+        run(h, lambda: devmem.write_host(ptr, np.array([compute()], dtype)), what)
+    else:
+        run_now(h, what)
+        devmem.write_host(ptr, np.array([compute()], dtype))
+
+
+def axpy(h: Handle, t: str, n: int, alpha: int, x: int, incx: int, y: int, incy: int) -> None:
+    if n <= 0:
+        return
+    a = Scalar(h, alpha, DTYPES[t], "alpha")
+    xv, yv = vec(x, DTYPES[t], n, incx, "x"), vec(y, DTYPES[t], n, incy, "y")
+
+    def go() -> None:
+        yv[...] = yv + a.value() * xv
+    run(h, go, f"cublas{t}axpy")
+
+
+def copy(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int) -> None:
+    if n <= 0:
+        return
+    xv, yv = vec(x, DTYPES[t], n, incx, "x"), vec(y, DTYPES[t], n, incy, "y")
+    run(h, lambda: yv.__setitem__(Ellipsis, xv.copy()), f"cublas{t}copy")
+
+
+def swap(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int) -> None:
+    if n <= 0:
+        return
+    xv, yv = vec(x, DTYPES[t], n, incx, "x"), vec(y, DTYPES[t], n, incy, "y")
+
+    def go() -> None:
+        tmp = xv.copy()
+        xv[...] = yv
+        yv[...] = tmp
+    run(h, go, f"cublas{t}swap")
+
+
+def scal(h: Handle, t: str, n: int, alpha: int, x: int, incx: int, real_alpha: bool = False) -> None:
+    if n <= 0 or incx <= 0:
+        return
+    a = Scalar(h, alpha, REAL[t] if real_alpha else DTYPES[t], "alpha")
+    xv = vec(x, DTYPES[t], n, incx, "x")
+
+    def go() -> None:
+        xv[...] = xv * a.value()
+    run(h, go, f"cublas{t}scal")
+
+
+def dot(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int, result: int, conj: bool) -> None:
+    dt = DTYPES[t]
+    xv = vec(x, dt, n, incx, "x") if n > 0 else np.zeros(0, dt)
+    yv = vec(y, dt, n, incy, "y") if n > 0 else np.zeros(0, dt)
+    _result(h, result, dt, f"cublas{t}dot", lambda: np.vdot(xv, yv) if conj else np.dot(xv, yv))
+
+
+def nrm2(h: Handle, t: str, n: int, x: int, incx: int, result: int) -> None:
+    ok = n > 0 and incx > 0
+    xv = vec(x, DTYPES[t], n, incx, "x") if ok else None
+    _result(h, result, REAL[t], f"cublas{t}nrm2",
+            lambda: np.linalg.norm(xv) if xv is not None else 0)
+
+
+def asum(h: Handle, t: str, n: int, x: int, incx: int, result: int) -> None:
+    ok = n > 0 and incx > 0
+    xv = vec(x, DTYPES[t], n, incx, "x") if ok else None
+
+    def go() -> np.generic:
+        if xv is None:
+            return 0
+        return np.abs(xv.real).sum() + np.abs(xv.imag).sum() if np.iscomplexobj(xv) else np.abs(xv).sum()
+    _result(h, result, REAL[t], f"cublas{t}asum", go)
+
+
+def iamax(h: Handle, t: str, n: int, x: int, incx: int, result: int, smallest: bool) -> None:
+    """1-based index of the first element of largest (smallest) |x| (|re| + |im| for complex); 0 for
+    n <= 0 or incx <= 0, as cuBLAS defines."""
+    ok = n > 0 and incx > 0
+    xv = vec(x, DTYPES[t], n, incx, "x") if ok else None
+
+    def go() -> int:
+        if xv is None:
+            return 0
+        mag = np.abs(xv.real) + np.abs(xv.imag) if np.iscomplexobj(xv) else np.abs(xv)
+        return int(np.argmin(mag) if smallest else np.argmax(mag)) + 1
+    _result(h, result, np.int32, f"cublasI{t.lower()}am{'in' if smallest else 'ax'}", go)
+
+
+# ------------------------------------------------------------------ level 2
+
+
+def gemv(h: Handle, t: str, trans: int, m: int, n: int, alpha: int, A: int, lda: int, x: int, incx: int,
+         beta: int, y: int, incy: int) -> None:
+    op_code(trans, "trans")
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    need(lda >= max(1, m), f"lda={lda} < max(1, m={m})")
+    need(incx != 0 and incy != 0, f"incx={incx}, incy={incy} must be non-zero")
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
+    lx, ly = (n, m) if trans == S.OP_N else (m, n)
+    Am, xv, yv = mat(A, dt, m, n, lda, "A"), vec(x, dt, lx, incx, "x"), vec(y, dt, ly, incy, "y")
+
+    def go() -> None:
+        av = a.value()
+        scale_into(yv, apply_op(Am, trans) @ xv if av != 0 else None, av, b.value())
+    run(h, go, f"cublas{t}gemv")
+
+
+def ger(h: Handle, t: str, m: int, n: int, alpha: int, x: int, incx: int, y: int, incy: int, A: int, lda: int,
+        conj: bool) -> None:
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    need(incx != 0 and incy != 0, f"incx={incx}, incy={incy} must be non-zero")
+    need(lda >= max(1, m), f"lda={lda} < max(1, m={m})")
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a = Scalar(h, alpha, dt, "alpha")
+    xv, yv, Am = vec(x, dt, m, incx, "x"), vec(y, dt, n, incy, "y"), mat(A, dt, m, n, lda, "A")
+
+    def go() -> None:
+        Am[...] += a.value() * np.outer(xv, yv.conj() if conj else yv)
+    run(h, go, f"cublas{t}ger")
+
+
+# ------------------------------------------------------------------ level 3
+
+
+def gemm(h: Handle, t: str, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+         beta: int, C: int, ldc: int) -> None:
+    from cumetal.libs.cublas.gemmex import check_gemm, gemm_views  # noqa: PLC0415
+
+    check_gemm(ta, tb, m, n, k, lda, ldb, ldc)
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
+    Am, Bm, Cm = gemm_views(ta, tb, m, n, k, A, lda, B, ldb, C, ldc, dt, dt, dt)
+
+    def go() -> None:
+        av = a.value()
+        scale_into(Cm, apply_op(Am, ta) @ apply_op(Bm, tb) if av != 0 and k > 0 else None, av, b.value())
+    run(h, go, f"cublas{t}gemm")
+
+
+def _full_symmetric(Am: np.ndarray, uplo: int, hermitian: bool = False) -> np.ndarray:
+    tri = np.tril(Am) if uplo == S.FILL_LOWER else np.triu(Am)
+    other = tri.conj().T if hermitian else tri.T
+    full = tri + other
+    np.fill_diagonal(full, np.diagonal(Am).real if hermitian else np.diagonal(Am))
+    return full
+
+
+def symm(h: Handle, t: str, side: int, uplo: int, m: int, n: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+         beta: int, C: int, ldc: int) -> None:
+    side_code(side)
+    fill_code(uplo)
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    ka = m if side == S.SIDE_LEFT else n
+    need(lda >= max(1, ka), f"lda={lda} < max(1, {ka})")
+    need(ldb >= max(1, m) and ldc >= max(1, m), f"ldb={ldb}, ldc={ldc} must be >= max(1, m={m})")
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
+    Am, Bm, Cm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B"), mat(C, dt, m, n, ldc, "C")
+
+    def go() -> None:
+        full = _full_symmetric(Am, uplo)
+        prod = full @ Bm if side == S.SIDE_LEFT else Bm @ full
+        scale_into(Cm, prod, a.value(), b.value())
+    run(h, go, f"cublas{t}symm")
+
+
+def syrk(h: Handle, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, lda: int, beta: int, C: int,
+         ldc: int) -> None:
+    fill_code(uplo)
+    need(trans in (S.OP_N, S.OP_T) or (trans == S.OP_C and t in "SD"), f"trans={trans} is not valid for syrk")
+    need(n >= 0 and k >= 0, f"n={n}, k={k} must be >= 0")
+    rows = n if trans == S.OP_N else k
+    need(lda >= max(1, rows), f"lda={lda} < max(1, {rows})")
+    need(ldc >= max(1, n), f"ldc={ldc} < max(1, n={n})")
+    if n == 0:
+        return
+    dt = DTYPES[t]
+    a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
+    Am = mat(A, dt, rows, k if trans == S.OP_N else n, lda, "A")
+    Cm = mat(C, dt, n, n, ldc, "C")
+
+    def go() -> None:
+        av, bv = a.value(), b.value()
+        opA = Am if trans == S.OP_N else Am.T
+        prod = opA @ opA.T if (av != 0 and k > 0) else np.zeros((n, n), dt)
+        new = av * prod + (bv * Cm if bv != 0 else 0)
+        mask = np.tril(np.ones((n, n), bool)) if uplo == S.FILL_LOWER else np.triu(np.ones((n, n), bool))
+        Cm[mask] = np.asarray(new, dt)[mask]   # only the uplo triangle of C is written
+    run(h, go, f"cublas{t}syrk")
+
+
+def _triangular(Am: np.ndarray, uplo: int, diag: int) -> np.ndarray:
+    tri = np.tril(Am) if uplo == S.FILL_LOWER else np.triu(Am)
+    if diag == S.DIAG_UNIT:
+        np.fill_diagonal(tri, 1)
+    return tri
+
+
+def _tr_args(side: int, uplo: int, trans: int, diag: int, m: int, n: int, lda: int, ldb: int) -> int:
+    side_code(side)
+    fill_code(uplo)
+    op_code(trans, "trans")
+    diag_code(diag)
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    ka = m if side == S.SIDE_LEFT else n
+    need(lda >= max(1, ka), f"lda={lda} < max(1, {ka})")
+    need(ldb >= max(1, m), f"ldb={ldb} < max(1, m={m})")
+    return ka
+
+
+def trsm(h: Handle, t: str, side: int, uplo: int, trans: int, diag: int, m: int, n: int, alpha: int, A: int, lda: int,
+         B: int, ldb: int) -> None:
+    ka = _tr_args(side, uplo, trans, diag, m, n, lda, ldb)
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a = Scalar(h, alpha, dt, "alpha")
+    Am, Bm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B")
+
+    def go() -> None:
+        opA = apply_op(_triangular(Am, uplo, diag), trans)
+        rhs = a.value() * Bm
+        # op(A) X = alpha B  or  X op(A) = alpha B  (X^T op(A)^T = alpha B^T)
+        x = np.linalg.solve(opA, rhs) if side == S.SIDE_LEFT else np.linalg.solve(opA.T, rhs.T).T
+        Bm[...] = x
+    run(h, go, f"cublas{t}trsm")
+
+
+def trmm(h: Handle, t: str, side: int, uplo: int, trans: int, diag: int, m: int, n: int, alpha: int, A: int,
+         lda: int, B: int, ldb: int, C: int, ldc: int) -> None:
+    ka = _tr_args(side, uplo, trans, diag, m, n, lda, ldb)
+    need(ldc >= max(1, m), f"ldc={ldc} < max(1, m={m})")
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a = Scalar(h, alpha, dt, "alpha")
+    Am, Bm, Cm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B"), mat(C, dt, m, n, ldc, "C")
+
+    def go() -> None:
+        opA = apply_op(_triangular(Am, uplo, diag), trans)
+        Cm[...] = a.value() * (opA @ Bm if side == S.SIDE_LEFT else Bm @ opA)
+    run(h, go, f"cublas{t}trmm")
+
+
+def geam(h: Handle, t: str, ta: int, tb: int, m: int, n: int, alpha: int, A: int, lda: int, beta: int, B: int,
+         ldb: int, C: int, ldc: int) -> None:
+    op_code(ta, "transa")
+    op_code(tb, "transb")
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    ra, rb = (m if ta == S.OP_N else n), (m if tb == S.OP_N else n)
+    need(lda >= max(1, ra) and ldb >= max(1, rb) and ldc >= max(1, m), f"lda={lda}, ldb={ldb}, ldc={ldc} too small")
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
+    av0 = None if a.device else a.value()
+    bv0 = None if b.device else b.value()
+    # cuBLAS reads A only when alpha != 0 and B only when beta != 0
+    Am = mat(A, dt, ra, n if ta == S.OP_N else m, lda, "A") if av0 != 0 else None
+    Bm = mat(B, dt, rb, n if tb == S.OP_N else m, ldb, "B") if bv0 != 0 else None
+    Cm = mat(C, dt, m, n, ldc, "C")
+
+    def go() -> None:
+        av, bv = a.value(), b.value()
+        out = np.zeros((m, n), dt)
+        if av != 0 and Am is not None:
+            out += av * apply_op(Am, ta)
+        if bv != 0 and Bm is not None:
+            out += bv * apply_op(Bm, tb)
+        Cm[...] = out
+    run(h, go, f"cublas{t}geam")
+
+
+def dgmm(h: Handle, t: str, side: int, m: int, n: int, A: int, lda: int, x: int, incx: int, C: int, ldc: int) -> None:
+    side_code(side)
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    need(lda >= max(1, m) and ldc >= max(1, m), f"lda={lda}, ldc={ldc} must be >= max(1, m={m})")
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    Am, Cm = mat(A, dt, m, n, lda, "A"), mat(C, dt, m, n, ldc, "C")
+    xv = vec(x, dt, m if side == S.SIDE_LEFT else n, incx, "x") if incx != 0 else \
+        vec(x, dt, 1, 1, "x")
+
+    def go() -> None:
+        d = xv if incx != 0 else np.full(m if side == S.SIDE_LEFT else n, xv[0])
+        Cm[...] = Am * (d[:, None] if side == S.SIDE_LEFT else d[None, :])
+    run(h, go, f"cublas{t}dgmm")

@@ -1,0 +1,270 @@
+"""The Python half of cuBLAS's C ABI (``libcumetal_libs``, csrc/cublas.c): one function per C entry
+point family, called with ints (pointers are addresses, ``t`` the type letter S/D/C/Z). Each
+returns a cublasStatus_t and never raises; a failure prints one line (``CUMETAL_QUIET=1`` silences it).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from cumetal.libs.cublas import blas, gemmex, handle
+from cumetal.libs.cublas import status as S
+from cumetal.libs.devmem import LibError, say
+
+
+def entry(name: str | None = None, with_handle: bool = True) -> Callable[[Callable[..., Any]], Callable[..., int]]:
+    def wrap(fn: Callable[..., Any]) -> Callable[..., int]:
+        @functools.wraps(fn)
+        def call(*args: Any) -> int:
+            label = name or fn.__name__
+            try:
+                if with_handle:
+                    args = (handle.get(args[0]), *args[1:])
+                res = fn(*args)
+                return S.SUCCESS if res is None else int(res)
+            except LibError as e:
+                if len(args) > 1 and isinstance(args[1], str):
+                    label = label.replace("X", args[1], 1)
+                say(f"{label}: {S.STATUS_NAMES.get(e.status, ('?',))[0]}: {e}")
+                return e.status
+            except Exception as e:  # noqa: BLE001 - nothing may escape into C
+                say(f"{label}: internal error: {e!r}")
+                return S.INTERNAL_ERROR
+        return call
+    return wrap
+
+
+def _out(ptr: int, ctype: type, value: Any) -> None:
+    if not ptr:
+        raise LibError(S.INVALID_VALUE, "output pointer is NULL")
+    ctype.from_address(ptr).value = value
+
+
+# ---------------------------------------------------------------- handles and settings
+
+
+@entry("cublasCreate", with_handle=False)
+def create(out: int) -> None:
+    if not out:
+        raise LibError(S.INVALID_VALUE, "handle is NULL")
+    from cumetal import runtime as rt  # noqa: PLC0415
+    err = rt.cudaFree(0)[0]  # initialise the device as cublasCreate does
+    if int(err) != 0:
+        raise LibError(S.NOT_INITIALIZED, f"the CUDA runtime could not initialise: {err!r}")
+    _out(out, ctypes.c_void_p, handle.create())
+
+
+@entry("cublasDestroy", with_handle=False)
+def destroy(h: int) -> None:
+    handle.destroy(h)
+
+
+@entry("cublasGetVersion", with_handle=False)
+def get_version(h: int, out: int) -> None:
+    if h:
+        handle.get(h)
+    _out(out, ctypes.c_int, S.VERSION)
+
+
+@entry("cublasGetProperty", with_handle=False)
+def get_property(prop: int, out: int) -> None:
+    values = {0: S.VERSION // 10000, 1: S.VERSION // 100 % 100, 2: S.VERSION % 100}
+    if prop not in values:
+        raise LibError(S.INVALID_VALUE, f"type={prop} is not a libraryPropertyType")
+    _out(out, ctypes.c_int, values[prop])
+
+
+@entry("cublasSetStream")
+def set_stream(h: handle.Handle, stream: int) -> None:
+    h.stream = stream
+
+
+@entry("cublasGetStream")
+def get_stream(h: handle.Handle, out: int) -> None:
+    _out(out, ctypes.c_void_p, h.stream or None)
+
+
+@entry("cublasSetPointerMode")
+def set_pointer_mode(h: handle.Handle, mode: int) -> None:
+    if mode not in (S.POINTER_HOST, S.POINTER_DEVICE):
+        raise LibError(S.INVALID_VALUE, f"mode={mode} is not a cublasPointerMode_t")
+    h.pointer_mode = mode
+
+
+@entry("cublasGetPointerMode")
+def get_pointer_mode(h: handle.Handle, out: int) -> None:
+    _out(out, ctypes.c_int, h.pointer_mode)
+
+
+@entry("cublasSetMathMode")
+def set_math_mode(h: handle.Handle, mode: int) -> None:
+    if mode & 0xF not in (S.DEFAULT_MATH, S.TENSOR_OP_MATH, S.PEDANTIC_MATH, S.TF32_TENSOR_OP_MATH) or \
+            mode & ~0x1F:
+        raise LibError(S.INVALID_VALUE, f"mode={mode} is not a cublasMath_t")
+    h.math_mode = mode
+
+
+@entry("cublasGetMathMode")
+def get_math_mode(h: handle.Handle, out: int) -> None:
+    _out(out, ctypes.c_int, h.math_mode)
+
+
+@entry("cublasSetAtomicsMode")
+def set_atomics_mode(h: handle.Handle, mode: int) -> None:
+    if mode not in (0, 1):
+        raise LibError(S.INVALID_VALUE, f"mode={mode} is not a cublasAtomicsMode_t")
+    h.atomics_mode = mode
+
+
+@entry("cublasGetAtomicsMode")
+def get_atomics_mode(h: handle.Handle, out: int) -> None:
+    _out(out, ctypes.c_int, h.atomics_mode)
+
+
+@entry("cublasSetWorkspace")
+def set_workspace(h: handle.Handle, ptr: int, size: int) -> None:
+    if size and not ptr:
+        raise LibError(S.INVALID_VALUE, "workspace is NULL with a non-zero size")
+    h.workspace, h.workspace_size = ptr, size
+
+
+# strings handed to C live for the process
+_strings: dict[str, ctypes.Array] = {}
+
+
+def _c_string(text: str) -> int:
+    buf = _strings.get(text)
+    if buf is None:
+        buf = _strings[text] = ctypes.create_string_buffer(text.encode())
+    return ctypes.addressof(buf)
+
+
+def status_name(status: int) -> int:
+    return _c_string(S.STATUS_NAMES.get(status, ("CUBLAS_STATUS_UNKNOWN", "unknown error"))[0])
+
+
+def status_string(status: int) -> int:
+    return _c_string(S.STATUS_NAMES.get(status, ("", "unknown error"))[1])
+
+
+# ---------------------------------------------------------------- host <-> device helpers (legacy API)
+
+
+def _copy_matrix(rows: int, cols: int, elem: int, src: int, lds: int, dst: int, ldd: int, stream: int | None) -> None:
+    if rows < 0 or cols < 0 or elem <= 0 or lds <= 0 or ldd <= 0 or lds < rows or ldd < rows:
+        raise LibError(S.INVALID_VALUE, f"rows={rows}, cols={cols}, elemSize={elem}, lda={lds}, ldb={ldd}")
+    if rows == 0 or cols == 0:
+        return
+    if not src or not dst:
+        raise LibError(S.INVALID_VALUE, "a matrix pointer is NULL")
+    from cumetal import runtime as rt  # noqa: PLC0415
+    kind = 4  # cudaMemcpyDefault: unified addressing decides
+    args = (dst, ldd * elem, src, lds * elem, rows * elem, cols, kind)
+    err = (rt.cudaMemcpy2D(*args) if stream is None else rt.cudaMemcpy2DAsync(*args, stream))[0]
+    if int(err) != 0:
+        raise LibError(S.MAPPING_ERROR, f"copy failed: {err!r}")
+
+
+@entry("cublasSetMatrix", with_handle=False)
+def set_matrix(rows: int, cols: int, elem: int, a: int, lda: int, b: int, ldb: int) -> None:
+    _copy_matrix(rows, cols, elem, a, lda, b, ldb, None)
+
+
+@entry("cublasSetMatrixAsync", with_handle=False)
+def set_matrix_async(rows: int, cols: int, elem: int, a: int, lda: int, b: int, ldb: int, stream: int) -> None:
+    _copy_matrix(rows, cols, elem, a, lda, b, ldb, stream)
+
+
+@entry("cublasSetVector", with_handle=False)
+def set_vector(n: int, elem: int, x: int, incx: int, y: int, incy: int) -> None:
+    if incx <= 0 or incy <= 0:
+        raise LibError(S.INVALID_VALUE, f"incx={incx}, incy={incy} must be > 0")
+    _copy_matrix(1, n, elem, x, incx, y, incy, None)
+
+
+@entry("cublasSetVectorAsync", with_handle=False)
+def set_vector_async(n: int, elem: int, x: int, incx: int, y: int, incy: int, stream: int) -> None:
+    if incx <= 0 or incy <= 0:
+        raise LibError(S.INVALID_VALUE, f"incx={incx}, incy={incy} must be > 0")
+    _copy_matrix(1, n, elem, x, incx, y, incy, stream)
+
+
+# ---------------------------------------------------------------- BLAS
+
+
+def _blas(fn: Callable[..., None], name: str) -> Callable[..., int]:
+    return entry(name)(fn)
+
+
+axpy = _blas(blas.axpy, "cublasXaxpy")
+copy = _blas(blas.copy, "cublasXcopy")
+swap = _blas(blas.swap, "cublasXswap")
+scal = _blas(blas.scal, "cublasXscal")
+dot = _blas(blas.dot, "cublasXdot")
+nrm2 = _blas(blas.nrm2, "cublasXnrm2")
+asum = _blas(blas.asum, "cublasXasum")
+iamax = _blas(blas.iamax, "cublasIXamax")
+gemv = _blas(blas.gemv, "cublasXgemv")
+ger = _blas(blas.ger, "cublasXger")
+gemm = _blas(blas.gemm, "cublasXgemm")
+symm = _blas(blas.symm, "cublasXsymm")
+syrk = _blas(blas.syrk, "cublasXsyrk")
+trsm = _blas(blas.trsm, "cublasXtrsm")
+trmm = _blas(blas.trmm, "cublasXtrmm")
+geam = _blas(blas.geam, "cublasXgeam")
+dgmm = _blas(blas.dgmm, "cublasXdgmm")
+
+_TYPE_OF = {"S": S.R_32F, "D": S.R_64F, "C": S.C_32F, "Z": S.C_64F}
+_COMPUTE_OF = {"S": S.COMPUTE_32F, "D": S.COMPUTE_64F, "C": S.COMPUTE_32F, "Z": S.COMPUTE_64F}
+
+
+@entry("cublasXgemmStridedBatched")
+def gemm_strided(h: handle.Handle, t: str, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, lda: int,
+                 sa: int, B: int, ldb: int, sb: int, beta: int, C: int, ldc: int, sc: int, batch: int) -> None:
+    c = _TYPE_OF[t]
+    gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, c, lda, B, c, ldb, beta, C, c, ldc, _COMPUTE_OF[t], batch, sa, sb,
+                   sc, scale=np.dtype(blas.DTYPES[t]), name=f"cublas{t}gemmStridedBatched")
+
+
+@entry("cublasXgemmBatched")
+def gemm_batched(h: handle.Handle, t: str, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, lda: int,
+                 B: int, ldb: int, beta: int, C: int, ldc: int, batch: int) -> None:
+    c = _TYPE_OF[t]
+    gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, c, lda, B, c, ldb, beta, C, c, ldc, _COMPUTE_OF[t], batch,
+                   arrays=True, scale=np.dtype(blas.DTYPES[t]), name=f"cublas{t}gemmBatched")
+
+
+@entry("cublasGemmEx")
+def gemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, at: int, lda: int, B: int,
+            bt: int, ldb: int, beta: int, C: int, ct: int, ldc: int, compute: int, algo: int) -> None:
+    gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, compute)
+
+
+@entry("cublasGemmStridedBatchedEx")
+def gemm_strided_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, at: int, lda: int,
+                    sa: int, B: int, bt: int, ldb: int, sb: int, beta: int, C: int, ct: int, ldc: int, sc: int,
+                    batch: int, compute: int, algo: int) -> None:
+    gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, compute, batch, sa, sb, sc,
+                   name="cublasGemmStridedBatchedEx")
+
+
+@entry("cublasGemmBatchedEx")
+def gemm_batched_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, at: int, lda: int,
+                    B: int, bt: int, ldb: int, beta: int, C: int, ct: int, ldc: int, batch: int, compute: int,
+                    algo: int) -> None:
+    gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, compute, batch, arrays=True,
+                   name="cublasGemmBatchedEx")
+
+
+@entry("cublasSgemmEx")
+def sgemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, at: int, lda: int,
+             B: int, bt: int, ldb: int, beta: int, C: int, ct: int, ldc: int) -> None:
+    gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, S.COMPUTE_32F,
+                   scale=np.dtype(np.float32), name="cublasSgemmEx")
+
+

@@ -1,0 +1,46 @@
+"""cuBLAS handles: the per-handle settings (stream, pointer mode, math and atomics modes, workspace)."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass
+
+from cumetal.libs.cublas import status as S
+from cumetal.libs.devmem import LibError
+
+
+@dataclass
+class Handle:
+    stream: int = 0
+    pointer_mode: int = S.POINTER_HOST
+    math_mode: int = S.DEFAULT_MATH
+    atomics_mode: int = S.ATOMICS_NOT_ALLOWED
+    workspace: int = 0
+    workspace_size: int = 0
+
+
+_handles: dict[int, Handle] = {}
+_lock = threading.Lock()
+# handle values are opaque non-zero numbers (never dereferenced), aligned like a real pointer
+_ids = itertools.count(0xCB1A5000, 0x40)
+
+
+def create() -> int:
+    with _lock:
+        h = next(_ids)
+        _handles[h] = Handle()
+    return h
+
+
+def destroy(h: int) -> None:
+    with _lock:
+        if _handles.pop(h, None) is None:
+            raise LibError(S.NOT_INITIALIZED, f"handle 0x{h:x} is not a live cuBLAS handle")
+
+
+def get(h: int) -> Handle:
+    found = _handles.get(h)
+    if found is None:
+        raise LibError(S.NOT_INITIALIZED, f"handle 0x{h:x} is not a live cuBLAS handle (cublasCreate first)")
+    return found
