@@ -178,3 +178,13 @@ def test_full_warp_vote_after_divergent_branch(g):
     g.run("vote_after_branch", (1,), (32,), [(d_in, None), (d_out, None)])
     out = g.from_device(d_out, np.zeros(64, np.int32))
     assert (out[:32].view(np.uint32) == sum(1 << i for i in range(32) if vals[i] > 25)).all()
+
+
+def test_invoke_one(g):
+    g.load("cg.cu")
+    d_counter, d_out = g.to_device(np.zeros(2, np.int32)), g.to_device(np.zeros(64, np.int32))
+    g.run("invoke", (1,), (64,), [(d_counter, None), (d_out, None)])
+    assert g.from_device(d_counter, np.zeros(2, np.int32)).tolist() == [5 * 8, 8]
+    out = g.from_device(d_out, np.zeros(64, np.int32)).reshape(8, 8)
+    assert (out == out[:, :1]).all()  # every thread of a tile gets its tile's result
+    assert sorted(out[:, 0].tolist()) == [10 * i + 7 for i in range(8)]

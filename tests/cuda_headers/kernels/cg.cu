@@ -115,3 +115,10 @@ extern "C" __global__ void vote_after_branch(const int *in, int *out) {
     if (v & 1) out[32 + threadIdx.x] = cg::coalesced_threads().size();
     out[threadIdx.x] = __ballot_sync(0xffffffffu, v > 25);
 }
+
+// invoke_one / invoke_one_broadcast on a tile of 8
+extern "C" __global__ void invoke(int *counter, int *out) {
+    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(cg::this_thread_block());
+    cg::invoke_one(t8, [&](int add) { atomicAdd(counter, add); }, 5);
+    out[threadIdx.x] = cg::invoke_one_broadcast(t8, [&]() { return atomicAdd(counter + 1, 1) * 10 + 7; });
+}

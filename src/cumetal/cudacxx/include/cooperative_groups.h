@@ -295,6 +295,18 @@ template <class Group> __device__ coalesced_group binary_partition(const Group &
 /* the thread itself, as a tile of one */
 __device__ inline thread_block_tile<1> this_thread() { return thread_block_tile<1>(0, 1); }
 
+/* invoke_one: one thread of a warp-level group (its rank 0) calls fn; invoke_one_broadcast also
+ * hands fn's result to every thread of the group */
+template <class Group, class Fn, class... Args> __device__ void invoke_one(const Group &g, Fn &&fn, Args &&...args) {
+    if (g.thread_rank() == 0) fn(static_cast<Args &&>(args)...);
+}
+template <class Group, class Fn, class... Args>
+__device__ auto invoke_one_broadcast(const Group &g, Fn &&fn, Args &&...args) -> decltype(fn(static_cast<Args &&>(args)...)) {
+    decltype(fn(static_cast<Args &&>(args)...)) r{};
+    if (g.thread_rank() == 0) r = fn(static_cast<Args &&>(args)...);
+    return g.shfl(r, 0);
+}
+
 /* free functions */
 template <class Group> __device__ void sync(const Group &g) { g.sync(); }
 template <class Group> __device__ unsigned long long thread_rank(const Group &g) { return g.thread_rank(); }
