@@ -97,6 +97,18 @@ def test_relocatable_device_code(programs_dir: Path, monkeypatch: pytest.MonkeyP
     assert proc.returncode == 0 and "rdc: PASS" in proc.stdout, proc.stdout + proc.stderr
 
 
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_plain_c_compiler_links_libcumetal(programs_dir: Path) -> None:
+    """A C program built by the system compiler with `python -m cumetal.capi.library --cflags --libs`."""
+    flags = subprocess.run([sys.executable, "-m", "cumetal.capi.library", "--cflags", "--libs"], capture_output=True,
+                           text=True, check=True).stdout.split()
+    exe = programs_dir / "driver_api_cc"
+    subprocess.run(["cc", "-std=c11", "-Wall", "-Werror", "-I", str(SRC), str(SRC / "driver_api.c"), "-o", str(exe),
+                    *flags], check=True, capture_output=True)
+    proc = _run(exe, programs_dir)
+    assert proc.returncode == 0 and "driver_api: PASS" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_runs_from_any_shell(programs_dir: Path) -> None:
     """./app finds libcumetal (rpath) and CuMetal (baked sys.path) with an empty environment."""
     exe = programs_dir / "device_query_env"

@@ -145,3 +145,33 @@ def library_path() -> Path:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return lib
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m cumetal.capi.library [--cflags] [--libs] [--path]``: flags for building C/C++
+    programs against libcumetal with any compiler (like pkg-config); builds the library if needed."""
+    import argparse  # noqa: PLC0415
+
+    ap = argparse.ArgumentParser(prog="python -m cumetal.capi.library", description=main.__doc__.splitlines()[0])
+    ap.add_argument("--cflags", action="store_true", help="include path of CuMetal's CUDA headers")
+    ap.add_argument("--libs", action="store_true", help="linker flags for libcumetal (with an rpath)")
+    ap.add_argument("--path", action="store_true", help="the library file itself")
+    args = ap.parse_args(argv)
+    try:
+        lib = library_path()
+    except LibraryBuildError as e:
+        print(f"cumetal: {e}", file=sys.stderr)
+        return 1
+    out = []
+    if args.cflags:
+        out.append(f"-I{include_dir()}")
+    if args.libs:
+        out += [f"-L{lib.parent}", "-lcumetal", f"-Wl,-rpath,{lib.parent}"]
+    if args.path or not (args.cflags or args.libs):
+        out.append(str(lib))
+    print(" ".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
