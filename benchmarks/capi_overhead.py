@@ -6,6 +6,7 @@ a table of microseconds per operation (median of ``--repeats`` runs):
 
 * ``launch_sync``: an empty kernel launch + ``cudaDeviceSynchronize`` (``clEnqueueNDRangeKernel`` + ``clFinish``);
 * ``memcpy_h2d`` / ``memcpy_d2h``: a synchronous 4 KiB copy (blocking ``clEnqueueWrite/ReadBuffer``);
+* ``launch_enqueue``: the launch call alone (the kernels run afterwards, one synchronisation at the end);
 * ``trivial_call``: ``cudaGetLastError`` (``clGetPlatformIDs``): the bare cost of crossing the ABI.
 
 Setup for the anchor (Debian): ``apt-get install pocl-opencl-icd ocl-icd-opencl-dev``. CuMetal runs on
@@ -24,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent / "capi_overhead"
-ROWS = [("launch_sync", "empty kernel launch + synchronize"), ("memcpy_h2d", "4 KiB copy host→device"),
+ROWS = [("launch_sync", "empty kernel launch + synchronize"), ("launch_enqueue", "empty kernel launch, enqueue only"), ("memcpy_h2d", "4 KiB copy host→device"),
         ("memcpy_d2h", "4 KiB copy device→host"), ("trivial_call", "trivial call (cudaGetLastError / clGetPlatformIDs)")]
 
 

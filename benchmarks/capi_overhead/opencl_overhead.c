@@ -50,9 +50,13 @@ int main(int argc, char **argv) {
     cl_uint n;
     for (int i = 0; i < iters; i++) clGetPlatformIDs(0, NULL, &n);
     double t4 = now_us();
+    for (int i = 0; i < iters; i++) clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL);
+    double t5 = now_us();
+    clFinish(q);
     printf("launch_sync %.2f\n", (t1 - t0) / iters);
     printf("memcpy_h2d %.2f\n", (t2 - t1) / iters);
     printf("memcpy_d2h %.2f\n", (t3 - t2) / iters);
     printf("trivial_call %.2f\n", (t4 - t3) / iters);
+    printf("launch_enqueue %.2f\n", (t5 - t4) / iters);
     return 0;
 }
