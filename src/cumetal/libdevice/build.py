@@ -28,6 +28,8 @@ CLANG_FLAGS: tuple[str, ...] = (
     "-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
     "--cuda-device-only", "--cuda-gpu-arch=sm_50", "--cuda-feature=+ptx60",
     "-std=c++17", "-O2", "-ffp-contract=off", "-fno-fast-math",
+    # keep __nvvm_reflect("__CUDA_FTZ") for the user's compile to resolve (its -ftz setting)
+    "-mllvm", "-nvvm-reflect-enable=false",
     "-emit-llvm", "-S",
 )
 
@@ -66,13 +68,15 @@ def clang_version() -> str:
 
 
 def source_files() -> list[Path]:
-    return sorted(p for p in SOURCE_DIR.rglob("*") if p.suffix in {".cu", ".h", ".cuh"})
+    """The inputs of the build: the sources and this module (its flags). Compile caches that
+    link the library key on these files."""
+    return sorted(p for p in SOURCE_DIR.rglob("*") if p.suffix in {".cu", ".h", ".cuh"}) + [Path(__file__).resolve()]
 
 
 def source_hash() -> str:
     h = hashlib.sha256()
     for path in source_files():
-        h.update(path.relative_to(SOURCE_DIR).as_posix().encode() + b"\0")
+        h.update(path.relative_to(SOURCE_DIR.parent).as_posix().encode() + b"\0")
         h.update(path.read_bytes() + b"\0")
     h.update("\0".join(CLANG_FLAGS).encode())
     h.update(clang_version().encode())
@@ -114,11 +118,25 @@ def build(output: Path, *, extra_flags: tuple[str, ...] = ()) -> Path:
     return output
 
 
+def _drop_reflect_flags(ir_text: str) -> str:
+    """Remove the "nvvm-reflect-*" module flags: they are the user's compile's to set (a linked
+    module with a different Override value would be refused by the IR linker)."""
+    ids = set(re.findall(r'^(![0-9]+) = !\{i32 [0-9]+, !"nvvm-reflect-[^"]*"', ir_text, flags=re.M))
+    if not ids:
+        return ir_text
+
+    def keep(m: re.Match) -> str:
+        items = [i.strip() for i in m.group(1).split(",") if i.strip() not in ids]
+        return "!llvm.module.flags = !{" + ", ".join(items) + "}"
+
+    return re.sub(r"^!llvm\.module\.flags = !\{([^}]*)\}", keep, ir_text, flags=re.M)
+
+
 def _to_bitcode(ir_text: str) -> bytes:
     """clang's textual IR without the target attributes, as bitcode (llvmlite, LLVM 22)."""
     import llvmlite.binding as llvm  # noqa: PLC0415
 
-    mod = llvm.parse_assembly(_TARGET_ATTRS.sub("", ir_text))
+    mod = llvm.parse_assembly(_drop_reflect_flags(_TARGET_ATTRS.sub("", ir_text)))
     mod.verify()
     return mod.as_bitcode()
 

@@ -228,19 +228,19 @@ template <class F> NV_INL F bessel_i_T(F x, int nu) {
   return (nu == 1 && __builtin_signbit(x)) ? -r : r;
 }
 
-NV_API float __nv_j0f(float x) { return j0_T(x); }
+NV_API float __nv_j0f(float x) { return ftzf(j0_T(ftzf(x))); }
 NV_API double __nv_j0(double x) { return j0_T(x); }
-NV_API float __nv_j1f(float x) { return j1_T(x); }
+NV_API float __nv_j1f(float x) { return ftzf(j1_T(ftzf(x))); }
 NV_API double __nv_j1(double x) { return j1_T(x); }
-NV_API float __nv_y0f(float x) { return y0_T(x); }
+NV_API float __nv_y0f(float x) { return ftzf(y0_T(ftzf(x))); }
 NV_API double __nv_y0(double x) { return y0_T(x); }
-NV_API float __nv_y1f(float x) { return y1_T(x); }
+NV_API float __nv_y1f(float x) { return ftzf(y1_T(ftzf(x))); }
 NV_API double __nv_y1(double x) { return y1_T(x); }
-NV_API float __nv_jnf(int n, float x) { return jn_T(n, x); }
+NV_API float __nv_jnf(int n, float x) { return ftzf(jn_T(n, ftzf(x))); }
 NV_API double __nv_jn(int n, double x) { return jn_T(n, x); }
-NV_API float __nv_ynf(int n, float x) { return yn_T(n, x); }
+NV_API float __nv_ynf(int n, float x) { return ftzf(yn_T(n, ftzf(x))); }
 NV_API double __nv_yn(int n, double x) { return yn_T(n, x); }
-NV_API float __nv_cyl_bessel_i0f(float x) { return bessel_i_T(x, 0); }
+NV_API float __nv_cyl_bessel_i0f(float x) { return ftzf(bessel_i_T(ftzf(x), 0)); }
 NV_API double __nv_cyl_bessel_i0(double x) { return bessel_i_T(x, 0); }
-NV_API float __nv_cyl_bessel_i1f(float x) { return bessel_i_T(x, 1); }
+NV_API float __nv_cyl_bessel_i1f(float x) { return ftzf(bessel_i_T(ftzf(x), 1)); }
 NV_API double __nv_cyl_bessel_i1(double x) { return bessel_i_T(x, 1); }

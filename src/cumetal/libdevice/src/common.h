@@ -86,6 +86,12 @@ NV_INL double ldexp_(double x, int n) {
   return (m * pow2_(-1022)) * pow2_(t2);
 }
 
+// -ftz=true: float functions see subnormal arguments as zero and return zero for subnormal
+// results, like nvcc's; __nvvm_reflect("__CUDA_FTZ") is resolved in the user's compile.
+NV_INL float ftzf(float x) {
+  return (__nvvm_reflect("__CUDA_FTZ") && __builtin_fabsf(x) < 0x1p-126f) ? __builtin_copysignf(0.0f, x) : x;
+}
+
 // Overloads used by the precision-generic templates (one algorithm, float and double).
 NV_INL float fmaT(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 NV_INL double fmaT(double a, double b, double c) { return __builtin_fma(a, b, c); }

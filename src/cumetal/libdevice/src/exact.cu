@@ -171,31 +171,31 @@ NV_API float __nv_fmaxf(float x, float y) { return __builtin_fmaxf(x, y); }
 NV_API double __nv_fmax(double x, double y) { return __builtin_fmax(x, y); }
 NV_API float __nv_fminf(float x, float y) { return __builtin_fminf(x, y); }
 NV_API double __nv_fmin(double x, double y) { return __builtin_fmin(x, y); }
-NV_API float __nv_fdimf(float x, float y) { return fdim_T(x, y); }
+NV_API float __nv_fdimf(float x, float y) { return ftzf(fdim_T(ftzf(x), ftzf(y))); }
 NV_API double __nv_fdim(double x, double y) { return fdim_T(x, y); }
 NV_API float __nv_fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
 NV_API double __nv_fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
-NV_API float __nv_frexpf(float x, int *e) { return frexp_T(x, e); }
+NV_API float __nv_frexpf(float x, int *e) { return ftzf(frexp_T(ftzf(x), e)); }
 NV_API double __nv_frexp(double x, int *e) { return frexp_T(x, e); }
-NV_API float __nv_ldexpf(float x, int n) { return ldexpf_(x, n); }
+NV_API float __nv_ldexpf(float x, int n) { return ftzf(ldexpf_(ftzf(x), n)); }
 NV_API double __nv_ldexp(double x, int n) { return ldexp_(x, n); }
-NV_API float __nv_scalbnf(float x, int n) { return ldexpf_(x, n); }
+NV_API float __nv_scalbnf(float x, int n) { return ftzf(ldexpf_(ftzf(x), n)); }
 NV_API double __nv_scalbn(double x, int n) { return ldexp_(x, n); }
-NV_API float __nv_scalblnf(float x, long n) { return ldexpf_(x, n > 100000 ? 100000 : n < -100000 ? -100000 : (int)n); }
+NV_API float __nv_scalblnf(float x, long n) { return ftzf(ldexpf_(ftzf(x), n > 100000 ? 100000 : n < -100000 ? -100000 : (int)n)); }
 NV_API double __nv_scalbln(double x, long n) { return ldexp_(x, n > 100000 ? 100000 : n < -100000 ? -100000 : (int)n); }
 NV_API int __nv_ilogbf(float x) { return ilogb_T(x); }
 NV_API int __nv_ilogb(double x) { return ilogb_T(x); }
-NV_API float __nv_logbf(float x) { return logb_T(x); }
+NV_API float __nv_logbf(float x) { return ftzf(logb_T(ftzf(x))); }
 NV_API double __nv_logb(double x) { return logb_T(x); }
-NV_API float __nv_modff(float x, float *ip) { return modf_T(x, ip); }
+NV_API float __nv_modff(float x, float *ip) { return ftzf(modf_T(ftzf(x), ip)); }
 NV_API double __nv_modf(double x, double *ip) { return modf_T(x, ip); }
-NV_API float __nv_fmodf(float x, float y) { return fmod_T(x, y); }
+NV_API float __nv_fmodf(float x, float y) { return ftzf(fmod_T(ftzf(x), ftzf(y))); }
 NV_API double __nv_fmod(double x, double y) { return fmod_T(x, y); }
-NV_API float __nv_remquof(float x, float y, int *q) { return remquo_T(x, y, q); }
+NV_API float __nv_remquof(float x, float y, int *q) { return ftzf(remquo_T(ftzf(x), ftzf(y), q)); }
 NV_API double __nv_remquo(double x, double y, int *q) { return remquo_T(x, y, q); }
-NV_API float __nv_remainderf(float x, float y) { int q; return remquo_T(x, y, &q); }
+NV_API float __nv_remainderf(float x, float y) { int q; return ftzf(remquo_T(ftzf(x), ftzf(y), &q)); }
 NV_API double __nv_remainder(double x, double y) { int q; return remquo_T(x, y, &q); }
-NV_API float __nv_nextafterf(float x, float y) { return nextafter_T(x, y); }
+NV_API float __nv_nextafterf(float x, float y) { return ftzf(nextafter_T(ftzf(x), ftzf(y))); }
 NV_API double __nv_nextafter(double x, double y) { return nextafter_T(x, y); }
 NV_API int __nv_isnanf(float x) { return x != x; }
 NV_API int __nv_isnand(double x) { return x != x; }

@@ -293,19 +293,19 @@ template <class F> NV_INL F log1p_T(F x) {
   return l.hi + l.lo;
 }
 
-NV_API float __nv_expf(float x) { return exp_T(x); }
+NV_API float __nv_expf(float x) { return ftzf(exp_T(ftzf(x))); }
 NV_API double __nv_exp(double x) { return exp_T(x); }
-NV_API float __nv_exp2f(float x) { return exp2_T(x); }
+NV_API float __nv_exp2f(float x) { return ftzf(exp2_T(ftzf(x))); }
 NV_API double __nv_exp2(double x) { return exp2_T(x); }
-NV_API float __nv_exp10f(float x) { return exp10_T(x); }
+NV_API float __nv_exp10f(float x) { return ftzf(exp10_T(ftzf(x))); }
 NV_API double __nv_exp10(double x) { return exp10_T(x); }
-NV_API float __nv_expm1f(float x) { return expm1_T(x); }
+NV_API float __nv_expm1f(float x) { return ftzf(expm1_T(ftzf(x))); }
 NV_API double __nv_expm1(double x) { return expm1_T(x); }
-NV_API float __nv_logf(float x) { return log_T(x); }
+NV_API float __nv_logf(float x) { return ftzf(log_T(ftzf(x))); }
 NV_API double __nv_log(double x) { return log_T(x); }
-NV_API float __nv_log2f(float x) { return log2_T(x); }
+NV_API float __nv_log2f(float x) { return ftzf(log2_T(ftzf(x))); }
 NV_API double __nv_log2(double x) { return log2_T(x); }
-NV_API float __nv_log10f(float x) { return log10_T(x); }
+NV_API float __nv_log10f(float x) { return ftzf(log10_T(ftzf(x))); }
 NV_API double __nv_log10(double x) { return log10_T(x); }
-NV_API float __nv_log1pf(float x) { return log1p_T(x); }
+NV_API float __nv_log1pf(float x) { return ftzf(log1p_T(ftzf(x))); }
 NV_API double __nv_log1p(double x) { return log1p_T(x); }

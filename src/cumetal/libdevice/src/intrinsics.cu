@@ -28,8 +28,15 @@ NV_API float __nv_frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
 NV_API float __nv_rsqrtf(float x);
 NV_API double __nv_rsqrt(double x);
 
+// With -ftz=true (clang's -fgpu-flush-denormals-to-zero sets the module flag that
+// __nvvm_reflect("__CUDA_FTZ") reads) the f32 intrinsics use the .ftz forms, as nvcc's do.
+#define CM_FTZ() __nvvm_reflect("__CUDA_FTZ")
 #define CM_BIN_F(op, rnd, ptx) \
-  NV_API float __nv_f##op##_##rnd(float x, float y) { float r; asm(#op "." #ptx ".f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y)); return r; }
+  NV_API float __nv_f##op##_##rnd(float x, float y) { \
+    float r; \
+    if (CM_FTZ()) asm(#op "." #ptx ".ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y)); \
+    else asm(#op "." #ptx ".f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y)); \
+    return r; }
 #define CM_BIN_D(op, name, rnd, ptx) \
   NV_API double __nv_d##name##_##rnd(double x, double y) { double r; asm(#op "." #ptx ".f64 %0, %1, %2;" : "=d"(r) : "d"(x), "d"(y)); return r; }
 // CUDA names rd/ru are PTX .rm/.rp
@@ -44,12 +51,12 @@ CM_ROUNDINGS(CM_BIN_D, mul, mul)
 CM_ROUNDINGS(CM_BIN_D, div, div)
 
 #define CM_FMA(rnd, ptx) \
-  NV_API float __nv_fmaf_##rnd(float x, float y, float z) { float r; asm("fma." #ptx ".f32 %0, %1, %2, %3;" : "=f"(r) : "f"(x), "f"(y), "f"(z)); return r; } \
+  NV_API float __nv_fmaf_##rnd(float x, float y, float z) { float r; if (CM_FTZ()) asm("fma." #ptx ".ftz.f32 %0, %1, %2, %3;" : "=f"(r) : "f"(x), "f"(y), "f"(z)); else asm("fma." #ptx ".f32 %0, %1, %2, %3;" : "=f"(r) : "f"(x), "f"(y), "f"(z)); return r; } \
   NV_API float __nv_fmaf_ieee_##rnd(float x, float y, float z) { float r; asm("fma." #ptx ".f32 %0, %1, %2, %3;" : "=f"(r) : "f"(x), "f"(y), "f"(z)); return r; } \
   NV_API double __nv_fma_##rnd(double x, double y, double z) { double r; asm("fma." #ptx ".f64 %0, %1, %2, %3;" : "=d"(r) : "d"(x), "d"(y), "d"(z)); return r; } \
-  NV_API float __nv_frcp_##rnd(float x) { float r; asm("rcp." #ptx ".f32 %0, %1;" : "=f"(r) : "f"(x)); return r; } \
+  NV_API float __nv_frcp_##rnd(float x) { float r; if (CM_FTZ()) asm("rcp." #ptx ".ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); else asm("rcp." #ptx ".f32 %0, %1;" : "=f"(r) : "f"(x)); return r; } \
   NV_API double __nv_drcp_##rnd(double x) { double r; asm("rcp." #ptx ".f64 %0, %1;" : "=d"(r) : "d"(x)); return r; } \
-  NV_API float __nv_fsqrt_##rnd(float x) { float r; asm("sqrt." #ptx ".f32 %0, %1;" : "=f"(r) : "f"(x)); return r; } \
+  NV_API float __nv_fsqrt_##rnd(float x) { float r; if (CM_FTZ()) asm("sqrt." #ptx ".ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); else asm("sqrt." #ptx ".f32 %0, %1;" : "=f"(r) : "f"(x)); return r; } \
   NV_API double __nv_dsqrt_##rnd(double x) { double r; asm("sqrt." #ptx ".f64 %0, %1;" : "=d"(r) : "d"(x)); return r; }
 CM_FMA(rn, rn)
 CM_FMA(rz, rz)

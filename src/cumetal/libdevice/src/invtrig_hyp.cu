@@ -260,23 +260,23 @@ template <class F> NV_INL F atanh_T(F x) {
   return copysignT(F(0.5) * (l.hi + l.lo), x);
 }
 
-NV_API float __nv_atanf(float x) { return atan_T(x); }
+NV_API float __nv_atanf(float x) { return ftzf(atan_T(ftzf(x))); }
 NV_API double __nv_atan(double x) { return atan_T(x); }
-NV_API float __nv_atan2f(float y, float x) { return atan2_T(y, x); }
+NV_API float __nv_atan2f(float y, float x) { return ftzf(atan2_T(ftzf(y), ftzf(x))); }
 NV_API double __nv_atan2(double y, double x) { return atan2_T(y, x); }
-NV_API float __nv_asinf(float x) { return asin_T(x); }
+NV_API float __nv_asinf(float x) { return ftzf(asin_T(ftzf(x))); }
 NV_API double __nv_asin(double x) { return asin_T(x); }
-NV_API float __nv_acosf(float x) { return acos_T(x); }
+NV_API float __nv_acosf(float x) { return ftzf(acos_T(ftzf(x))); }
 NV_API double __nv_acos(double x) { return acos_T(x); }
-NV_API float __nv_sinhf(float x) { return sinh_T(x); }
+NV_API float __nv_sinhf(float x) { return ftzf(sinh_T(ftzf(x))); }
 NV_API double __nv_sinh(double x) { return sinh_T(x); }
-NV_API float __nv_coshf(float x) { return cosh_T(x); }
+NV_API float __nv_coshf(float x) { return ftzf(cosh_T(ftzf(x))); }
 NV_API double __nv_cosh(double x) { return cosh_T(x); }
-NV_API float __nv_tanhf(float x) { return tanh_T(x); }
+NV_API float __nv_tanhf(float x) { return ftzf(tanh_T(ftzf(x))); }
 NV_API double __nv_tanh(double x) { return tanh_T(x); }
-NV_API float __nv_asinhf(float x) { return asinh_T(x); }
+NV_API float __nv_asinhf(float x) { return ftzf(asinh_T(ftzf(x))); }
 NV_API double __nv_asinh(double x) { return asinh_T(x); }
-NV_API float __nv_acoshf(float x) { return acosh_T(x); }
+NV_API float __nv_acoshf(float x) { return ftzf(acosh_T(ftzf(x))); }
 NV_API double __nv_acosh(double x) { return acosh_T(x); }
-NV_API float __nv_atanhf(float x) { return atanh_T(x); }
+NV_API float __nv_atanhf(float x) { return ftzf(atanh_T(ftzf(x))); }
 NV_API double __nv_atanh(double x) { return atanh_T(x); }

@@ -147,27 +147,27 @@ template <class F, int N> NV_INL F rnorm_n(const F (&v)[N], int n) {
   return ldexpT(r.hi + r.lo, -e);
 }
 
-NV_API float __nv_powf(float x, float y) { return pow_T(x, y); }
+NV_API float __nv_powf(float x, float y) { return ftzf(pow_T(ftzf(x), ftzf(y))); }
 NV_API double __nv_pow(double x, double y) { return pow_T(x, y); }
-NV_API float __nv_powif(float x, int y) { return pow_T(x, (float)y); }
+NV_API float __nv_powif(float x, int y) { return ftzf(pow_T(ftzf(x), (float)y)); }
 NV_API double __nv_powi(double x, int y) { return pow_T(x, (double)y); }
-NV_API float __nv_cbrtf(float x) { return cbrt_T(x); }
+NV_API float __nv_cbrtf(float x) { return ftzf(cbrt_T(ftzf(x))); }
 NV_API double __nv_cbrt(double x) { return cbrt_T(x); }
-NV_API float __nv_rcbrtf(float x) { return rcbrt_T(x); }
+NV_API float __nv_rcbrtf(float x) { return ftzf(rcbrt_T(ftzf(x))); }
 NV_API double __nv_rcbrt(double x) { return rcbrt_T(x); }
-NV_API float __nv_rsqrtf(float x) { return rsqrt_T(x); }
+NV_API float __nv_rsqrtf(float x) { return ftzf(rsqrt_T(ftzf(x))); }
 NV_API double __nv_rsqrt(double x) { return rsqrt_T(x); }
-NV_API float __nv_hypotf(float x, float y) { float v[2] = {x, y}; return norm_n(v, 2); }
+NV_API float __nv_hypotf(float x, float y) { float v[2] = {ftzf(x), ftzf(y)}; return ftzf(norm_n(v, 2)); }
 NV_API double __nv_hypot(double x, double y) { double v[2] = {x, y}; return norm_n(v, 2); }
-NV_API float __nv_rhypotf(float x, float y) { float v[2] = {x, y}; return rnorm_n(v, 2); }
+NV_API float __nv_rhypotf(float x, float y) { float v[2] = {ftzf(x), ftzf(y)}; return ftzf(rnorm_n(v, 2)); }
 NV_API double __nv_rhypot(double x, double y) { double v[2] = {x, y}; return rnorm_n(v, 2); }
-NV_API float __nv_norm3df(float a, float b, float c) { float v[3] = {a, b, c}; return norm_n(v, 3); }
+NV_API float __nv_norm3df(float a, float b, float c) { float v[3] = {ftzf(a), ftzf(b), ftzf(c)}; return ftzf(norm_n(v, 3)); }
 NV_API double __nv_norm3d(double a, double b, double c) { double v[3] = {a, b, c}; return norm_n(v, 3); }
-NV_API float __nv_rnorm3df(float a, float b, float c) { float v[3] = {a, b, c}; return rnorm_n(v, 3); }
+NV_API float __nv_rnorm3df(float a, float b, float c) { float v[3] = {ftzf(a), ftzf(b), ftzf(c)}; return ftzf(rnorm_n(v, 3)); }
 NV_API double __nv_rnorm3d(double a, double b, double c) { double v[3] = {a, b, c}; return rnorm_n(v, 3); }
-NV_API float __nv_norm4df(float a, float b, float c, float d) { float v[4] = {a, b, c, d}; return norm_n(v, 4); }
+NV_API float __nv_norm4df(float a, float b, float c, float d) { float v[4] = {ftzf(a), ftzf(b), ftzf(c), ftzf(d)}; return ftzf(norm_n(v, 4)); }
 NV_API double __nv_norm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return norm_n(v, 4); }
-NV_API float __nv_rnorm4df(float a, float b, float c, float d) { float v[4] = {a, b, c, d}; return rnorm_n(v, 4); }
+NV_API float __nv_rnorm4df(float a, float b, float c, float d) { float v[4] = {ftzf(a), ftzf(b), ftzf(c), ftzf(d)}; return ftzf(rnorm_n(v, 4)); }
 NV_API double __nv_rnorm4d(double a, double b, double c, double d) { double v[4] = {a, b, c, d}; return rnorm_n(v, 4); }
 
 // norm(dim, p) / rnorm(dim, p): any dimension, read through the pointer.

@@ -322,21 +322,21 @@ template <class F> NV_INL F tgamma_T(F x) {
   return neg ? r : -r;
 }
 
-NV_API float __nv_erff(float x) { return erf_T(x); }
+NV_API float __nv_erff(float x) { return ftzf(erf_T(ftzf(x))); }
 NV_API double __nv_erf(double x) { return erf_T(x); }
-NV_API float __nv_erfcf(float x) { return erfc_T(x); }
+NV_API float __nv_erfcf(float x) { return ftzf(erfc_T(ftzf(x))); }
 NV_API double __nv_erfc(double x) { return erfc_T(x); }
-NV_API float __nv_erfcxf(float x) { return erfcx_T(x); }
+NV_API float __nv_erfcxf(float x) { return ftzf(erfcx_T(ftzf(x))); }
 NV_API double __nv_erfcx(double x) { return erfcx_T(x); }
-NV_API float __nv_normcdff(float x) { return normcdf_T(x); }
+NV_API float __nv_normcdff(float x) { return ftzf(normcdf_T(ftzf(x))); }
 NV_API double __nv_normcdf(double x) { return normcdf_T(x); }
-NV_API float __nv_erfinvf(float x) { return erfinv_T(x); }
+NV_API float __nv_erfinvf(float x) { return ftzf(erfinv_T(ftzf(x))); }
 NV_API double __nv_erfinv(double x) { return erfinv_T(x); }
-NV_API float __nv_erfcinvf(float x) { return erfcinv_T(x); }
+NV_API float __nv_erfcinvf(float x) { return ftzf(erfcinv_T(ftzf(x))); }
 NV_API double __nv_erfcinv(double x) { return erfcinv_T(x); }
-NV_API float __nv_normcdfinvf(float x) { return normcdfinv_T(x); }
+NV_API float __nv_normcdfinvf(float x) { return ftzf(normcdfinv_T(ftzf(x))); }
 NV_API double __nv_normcdfinv(double x) { return normcdfinv_T(x); }
-NV_API float __nv_lgammaf(float x) { return lgamma_T(x); }
+NV_API float __nv_lgammaf(float x) { return ftzf(lgamma_T(ftzf(x))); }
 NV_API double __nv_lgamma(double x) { return lgamma_T(x); }
-NV_API float __nv_tgammaf(float x) { return tgamma_T(x); }
+NV_API float __nv_tgammaf(float x) { return ftzf(tgamma_T(ftzf(x))); }
 NV_API double __nv_tgamma(double x) { return tgamma_T(x); }

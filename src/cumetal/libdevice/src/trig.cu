@@ -211,17 +211,17 @@ template <class F> NV_INL void sincospi_T(F x, F *sp, F *cp) {
 template <class F> NV_INL F sinpi_T(F x) { F s, c; sincospi_T(x, &s, &c); return s; }
 template <class F> NV_INL F cospi_T(F x) { F s, c; sincospi_T(x, &s, &c); return c; }
 
-NV_API float __nv_sinf(float x) { return sin_T(x); }
+NV_API float __nv_sinf(float x) { return ftzf(sin_T(ftzf(x))); }
 NV_API double __nv_sin(double x) { return sin_T(x); }
-NV_API float __nv_cosf(float x) { return cos_T(x); }
+NV_API float __nv_cosf(float x) { return ftzf(cos_T(ftzf(x))); }
 NV_API double __nv_cos(double x) { return cos_T(x); }
-NV_API float __nv_tanf(float x) { return tan_T(x); }
+NV_API float __nv_tanf(float x) { return ftzf(tan_T(ftzf(x))); }
 NV_API double __nv_tan(double x) { return tan_T(x); }
-NV_API void __nv_sincosf(float x, float *s, float *c) { sincos_T(x, s, c); }
+NV_API void __nv_sincosf(float x, float *s, float *c) { sincos_T(ftzf(x), s, c); }
 NV_API void __nv_sincos(double x, double *s, double *c) { sincos_T(x, s, c); }
-NV_API float __nv_sinpif(float x) { return sinpi_T(x); }
+NV_API float __nv_sinpif(float x) { return ftzf(sinpi_T(ftzf(x))); }
 NV_API double __nv_sinpi(double x) { return sinpi_T(x); }
-NV_API float __nv_cospif(float x) { return cospi_T(x); }
+NV_API float __nv_cospif(float x) { return ftzf(cospi_T(ftzf(x))); }
 NV_API double __nv_cospi(double x) { return cospi_T(x); }
-NV_API void __nv_sincospif(float x, float *s, float *c) { sincospi_T(x, s, c); }
+NV_API void __nv_sincospif(float x, float *s, float *c) { sincospi_T(ftzf(x), s, c); }
 NV_API void __nv_sincospi(double x, double *s, double *c) { sincospi_T(x, s, c); }

@@ -149,6 +149,13 @@ def _wrappers() -> list[str]:
             r = "float" if ret == "T" else ret
             callee = n + "f"
             out.append(f"__CM_MATH__ {r} {n}({params.replace('T', 'float')}) {{ return {callee}({args}); }}")
+    # integer arguments of the one-argument functions are converted to double, as <cmath> does
+    out.append("template <typename T, bool = __is_integral(T)> struct __cm_int_to_double {};")
+    out.append("template <typename T> struct __cm_int_to_double<T, true> { typedef double type; };")
+    for n, ret, params, _args in sigs:
+        if (n in STD or n in ("rsqrt",)) and params == "T x" and ret == "T":
+            out.append(f"template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type {n}(T x) "
+                       f"{{ return __nv_{n}((double)x); }}")
     out.append("""__CM_MATH__ float abs(float x) { return __nv_fabsf(x); }
 __CM_MATH__ double abs(double x) { return __nv_fabs(x); }
 __CM_MATH__ bool signbit(float x) { return __nv_signbitf(x) != 0; }
