@@ -197,9 +197,26 @@ _OLD_SHFL = re.compile(r"@llvm\.nvvm\.shfl\.(down|up|bfly|idx)\.(i32|f32)\(")
 _OLD_VOTE = re.compile(r"@llvm\.nvvm\.vote\.(all|any|uni|ballot)\(")
 
 
+# libNVVM's one shuffle intrinsic, which numba-cuda emits: shfl.sync.i32(mask, mode, value, b, c) -> {i32, i1}
+# with a constant mode (0 idx, 1 up, 2 down, 3 bfly); LLVM spells each mode as its own intrinsic.
+_NVVM_SHFL_CALL = re.compile(r'@"?llvm\.nvvm\.shfl\.sync\.i32"?\((i32 [^,]+), i32 ([0-3]), ')
+_NVVM_SHFL_DECL = re.compile(r'^declare [^@]*@"?llvm\.nvvm\.shfl\.sync\.i32"?\(.*$', re.M)
+_SHFL_MODES = ("idx", "up", "down", "bfly")
+
+
+def _upgrade_nvvm_shfl(text: str) -> str:
+    decls = "\n".join(f"declare {{i32, i1}} @llvm.nvvm.shfl.sync.{m}.i32p(i32, i32, i32, i32)" for m in _SHFL_MODES)
+    text = _NVVM_SHFL_DECL.sub(decls, text)
+    return _NVVM_SHFL_CALL.sub(lambda m: f"@llvm.nvvm.shfl.sync.{_SHFL_MODES[int(m.group(2))]}.i32p({m.group(1)}, ",
+                               text)
+
+
 def upgrade_warp_intrinsics(text: str) -> str:
     """``shfl.down.i32(v, d, c)`` → ``shfl.sync.down.i32(-1, v, d, c)``; ``vote.any(p)`` →
-    ``vote.any.sync(-1, p)`` … (declarations get the extra ``i32`` parameter)."""
+    ``vote.any.sync(-1, p)`` … (declarations get the extra ``i32`` parameter); libNVVM's
+    ``shfl.sync.i32(mask, mode, …)`` → ``shfl.sync.<mode>.i32p(mask, …)``."""
+    if _NVVM_SHFL_CALL.search(text):
+        text = _upgrade_nvvm_shfl(text)
     if not (_OLD_SHFL.search(text) or _OLD_VOTE.search(text)):
         return text
     out = []
