@@ -2,6 +2,7 @@
 per case). Run in a subprocess by test_numba.py: ``cumetal.numba_support`` redirects cuda-python's
 module names for the whole process."""
 
+# ruff: noqa: I001 - cumetal.numba_support must be imported before numba.cuda
 from __future__ import annotations
 
 import json
