@@ -101,6 +101,31 @@ def _native_handle(obj: Any) -> int:
     return int(obj)
 
 
+def _package(name: str) -> types.ModuleType:
+    mod = types.ModuleType(name)
+    mod.__path__ = []  # a package, so that submodule imports are looked up (and aliased) by name
+    mod.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    sys.modules[name] = mod
+    return mod
+
+
+def _ensure_cuda_bindings_package() -> None:
+    """Use the installed cuda-bindings package when there is one (numba-cuda reads a few pure-Python
+    parts of it); where it cannot be installed (macOS: NVIDIA ships no wheels), stand in for it."""
+    try:
+        import cuda.bindings  # noqa: F401
+        return
+    except ImportError:
+        pass
+    try:
+        import cuda
+    except ImportError:
+        cuda = _package("cuda")
+    bindings = _package("cuda.bindings")
+    bindings._internal = _package("cuda.bindings._internal")  # type: ignore[attr-defined]
+    cuda.bindings = bindings  # type: ignore[attr-defined]
+
+
 def install() -> None:
     """Point cuda-python's module names at CuMetal (idempotent). Must run before numba-cuda loads."""
     if any(name in sys.modules for name in _FIXES) and getattr(sys.modules.get("numba.cuda.cudadrv.nvvm"),
@@ -109,8 +134,7 @@ def install() -> None:
                            "first (it must decide which CUDA numba-cuda binds to)")
     import importlib
 
-    import cuda.bindings  # the real package (pure-Python parts numba-cuda reads, e.g. _internal._fast_enum)
-
+    _ensure_cuda_bindings_package()
     for alias, target in _ALIASES.items():
         sys.modules[alias] = importlib.import_module(target)
     parent = sys.modules["cuda.bindings"]
