@@ -160,3 +160,41 @@ def test_error_logs_keep_every_explained_failure(tmp_path):
     check(rt.cudaLogsDumpToFile(it, str(path), 0))
     assert path.read_text().startswith("[cudaFree]")
     assert rt.cudaLogsUnregisterCallback(handle) == (E.cudaErrorInvalidValue,)
+
+
+def test_driver_entry_points_are_looked_up_in_the_process(tmp_path):
+    import ctypes
+    import subprocess
+    import sys
+
+    Q = rt.cudaDriverEntryPointQueryResult
+    assert rt.cudaGetDriverEntryPoint(b"malloc", 0) == (E.cudaSuccess, 0, Q.cudaDriverEntryPointSymbolNotFound)
+    assert rt.cudaGetDriverEntryPointByVersion(b"cuInit", 99000, 0)[2] == Q.cudaDriverEntryPointVersionNotSufficent
+    src = tmp_path / "drv.c"
+    src.write_text("int cuCumetalTestEntry(void) { return 42; }\n")
+    lib = tmp_path / "libdrv.so"
+    import shutil
+
+    cc = [shutil.which("cc") or shutil.which("gcc")] if (shutil.which("cc") or shutil.which("gcc")) else \
+        [sys.executable, "-m", "ziglang", "cc"]  # zig's first build of its libc takes minutes: a fallback
+    r = subprocess.run([*cc, "-shared", "-fPIC", "-o", str(lib), str(src)], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        pytest.skip(f"no C compiler: {r.stderr[-200:]}")
+    ctypes.CDLL(str(lib), mode=ctypes.RTLD_GLOBAL)  # as libcumetal is, in a program built by cumetalc
+    err, ptr, status = rt.cudaGetDriverEntryPoint(b"cuCumetalTestEntry", 0)
+    assert err == E.cudaSuccess and status == Q.cudaDriverEntryPointSuccess
+    assert ctypes.CFUNCTYPE(ctypes.c_int)(ptr)() == 42
+
+
+def test_batch_prefetch_and_discard():
+    m = check(rt.cudaMallocManaged(8192, rt.cudaMemAttachGlobal))
+    dev = rt.cudaMemLocation()
+    dev.type, dev.id = rt.cudaMemLocationType.cudaMemLocationTypeDevice, 0
+    s = check(rt.cudaStreamCreate())
+    check(rt.cudaMemPrefetchBatchAsync([m, m + 4096], [4096, 4096], 2, [dev], [0], 1, 0, s))
+    RA = rt.cudaMemRangeAttribute
+    assert check(rt.cudaMemRangeGetAttribute(4, RA.cudaMemRangeAttributeLastPrefetchLocation, m, 16)) == 0
+    check(rt.cudaMemDiscardBatchAsync([m], [8192], 1, 0, s))
+    check(rt.cudaMemDiscardAndPrefetchBatchAsync([m], [8192], 1, [dev], [0], 1, 0, s))
+    assert rt.cudaMemPrefetchBatchAsync([m], [16384], 1, [dev], [0], 1, 0, s) == (E.cudaErrorInvalidValue,)
+    assert rt.cudaMemPrefetchBatchAsync([m], [16], 1, [dev], [1], 1, 0, s) == (E.cudaErrorInvalidValue,)

@@ -399,3 +399,45 @@ def _error_code(error: Any) -> int:
     if isinstance(error, bool) or not hasattr(error, "__index__"):
         raise TypeError(f"error must be a cudaError_t, got {type(error).__name__}")
     return int(error)
+
+
+# ---------------------------------------------------------------- driver entry points
+def _entry_point(symbol: Any, flags: Any) -> tuple:
+    """The address of the driver function ``symbol`` exported in this process (by libcumetal when a
+    CUDA program runs on it), looked up with dlsym; a pure Python process has none to give."""
+    import ctypes
+
+    from cumetal.runtime.enums import cudaDriverEntryPointQueryResult as Q
+
+    name = symbol.decode() if isinstance(symbol, bytes) else symbol
+    if not isinstance(name, str) or not name.isidentifier():  # (only cu* driver functions are answered)
+        raise RtError(E.cudaErrorInvalidValue, f"symbol must be a function name, got {symbol!r}")
+    f = int_arg(flags, "flags")
+    if f not in (0, 1, 2):
+        raise RtError(E.cudaErrorInvalidValue, f"unknown flags {f}")
+    candidates = [name]
+    if f == 2:  # cudaEnablePerThreadDefaultStream: the _ptds/_ptsz variants first, as CUDA resolves them
+        candidates = [name + "_ptds", name + "_ptsz", name]
+    if not name.startswith("cu") or name.startswith("cuda"):
+        return (0, Q.cudaDriverEntryPointSymbolNotFound)
+    process = ctypes.CDLL(None)
+    for candidate in candidates:
+        try:
+            return (ctypes.cast(getattr(process, candidate), ctypes.c_void_p).value, Q.cudaDriverEntryPointSuccess)
+        except AttributeError:
+            continue
+    return (0, Q.cudaDriverEntryPointSymbolNotFound)
+
+
+@rt_api(2, device=False)
+def cudaGetDriverEntryPoint(symbol: Any, flags: Any = 0) -> tuple:  # noqa: N802
+    return _entry_point(symbol, flags)
+
+
+@rt_api(2, device=False)
+def cudaGetDriverEntryPointByVersion(symbol: Any, cudaVersion: Any, flags: Any = 0) -> tuple:  # noqa: N802, N803
+    from cumetal.runtime.enums import cudaDriverEntryPointQueryResult as Q
+
+    if int_arg(cudaVersion, "cudaVersion") > VERSION:
+        return (0, Q.cudaDriverEntryPointVersionNotSufficent)
+    return _entry_point(symbol, flags)

@@ -513,3 +513,60 @@ def cudaMemcpyBatchAsync(dsts: Any, srcs: Any, sizes: Any, count: Any, attrs: An
         copy(d[i], s_[i], z[i], K.cudaMemcpyDefault, stream, sync=False)
     return ()
 
+
+
+def _batch_ranges(dptrs: Any, sizes: Any, count: Any) -> list[tuple[int, int]]:
+    n = int_arg(count, "count")
+    ptrs, lens = list(dptrs or []), list(sizes or [])
+    if min(len(ptrs), len(lens)) < n:
+        raise RtError(E.cudaErrorInvalidValue, f"count={n} but fewer pointers/sizes given")
+    out = []
+    for i in range(n):
+        addr, size = address(ptrs[i], f"dptrs[{i}]"), int_arg(lens[i], f"sizes[{i}]")
+        device_range(addr, max(size, 1), f"dptrs[{i}]")
+        out.append((addr, size))
+    return out
+
+
+def _prefetch_batch(dptrs: Any, sizes: Any, count: Any, locs: Any, loc_idxs: Any, num_locs: Any,
+                    stream: Any) -> None:
+    ranges = _batch_ranges(dptrs, sizes, count)
+    k = int_arg(num_locs, "numPrefetchLocs")
+    locations, starts = list(locs or []), [int_arg(x, "prefetchLocIdxs") for x in list(loc_idxs or [])]
+    if min(len(locations), len(starts)) < k or (ranges and (k == 0 or starts[0] != 0)):
+        raise RtError(E.cudaErrorInvalidValue, "prefetch locations must cover the ranges from index 0")
+    RUNTIME.stream_handle(stream)
+    for j in range(k):
+        dev = _location_device(locations[j])
+        if dev not in (0, -1):
+            raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
+        end = starts[j + 1] if j + 1 < k else len(ranges)
+        for addr, _size in ranges[starts[j]:end]:
+            _advice(allocation_of(addr)[0])["last_prefetch"] = dev  # type: ignore[index]
+
+
+@rt_api(0)
+def cudaMemPrefetchBatchAsync(dptrs: Any, sizes: Any, count: Any, prefetchLocs: Any, prefetchLocIdxs: Any,  # noqa: N802, N803
+                              numPrefetchLocs: Any, flags: Any = 0, stream: Any = 0) -> tuple:
+    """Each range checked and its prefetch location remembered; nothing moves (unified memory)."""
+    int_arg(flags, "flags")
+    _prefetch_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, stream)
+    return ()
+
+
+@rt_api(0)
+def cudaMemDiscardBatchAsync(dptrs: Any, sizes: Any, count: Any, flags: Any = 0, stream: Any = 0) -> tuple:  # noqa: N802
+    """Checked; the contents stay (CUDA leaves discarded memory undefined, keeping it is allowed)."""
+    int_arg(flags, "flags")
+    _batch_ranges(dptrs, sizes, count)
+    RUNTIME.stream_handle(stream)
+    return ()
+
+
+@rt_api(0)
+def cudaMemDiscardAndPrefetchBatchAsync(dptrs: Any, sizes: Any, count: Any, prefetchLocs: Any,  # noqa: N802, N803
+                                        prefetchLocIdxs: Any, numPrefetchLocs: Any, flags: Any = 0,
+                                        stream: Any = 0) -> tuple:
+    int_arg(flags, "flags")
+    _prefetch_batch(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, stream)
+    return ()
