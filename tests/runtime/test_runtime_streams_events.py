@@ -343,3 +343,18 @@ def test_stream_attributes_are_kept_and_copied():
     assert rt.cudaStreamGetAttribute(s, A.cudaLaunchAttributeCooperative)[0] == E.cudaErrorInvalidValue
     v.syncPolicy = 99
     assert rt.cudaStreamSetAttribute(s, A.cudaLaunchAttributeSynchronizationPolicy, v) == (E.cudaErrorInvalidValue,)
+
+
+def test_device_synchronize_waits_for_a_destroyed_streams_work(lib):
+    gate = Gate()
+    buf = check(rt.cudaMalloc(8))
+    check(rt.cudaMemset(buf, 0, 8))
+    s = check(rt.cudaStreamCreateWithFlags(rt.cudaStreamNonBlocking))
+    gate.spin(lib, s)
+    check(rt.cudaMemsetAsync(buf, 6, 8, s))
+    check(rt.cudaStreamDestroy(s))
+    opener = threading.Timer(0.3, gate.open)
+    opener.start()
+    check(rt.cudaDeviceSynchronize())  # returns only once the destroyed stream's work is done
+    assert host_bytes(buf, 8) == b"\x06" * 8
+    opener.join()

@@ -121,6 +121,7 @@ class CpuDevice(Device):
         self._exec_lock = threading.Lock()  # one kernel at a time
         self._streams: weakref.WeakSet[CpuStream] = weakref.WeakSet()  # live asynchronous streams
         self._streams_lock = threading.Lock()
+        self._destroyed: list[CpuStream] = []  # destroyed streams whose enqueued work still runs
         self._callbacks = CallbackRunner()
         atexit.register(self._at_exit)
 
@@ -194,9 +195,11 @@ class CpuDevice(Device):
     def destroy_stream(self, stream: Stream) -> None:
         assert isinstance(stream, CpuStream)
         if stream.work is not None:
+            # the worker finishes what is enqueued, then ends; until then the stream still counts for
+            # the legacy stream's barriers and for device-wide synchronisation (as on CUDA)
+            stream.work.close()
             with self._streams_lock:
-                self._streams.discard(stream)
-            stream.work.close()  # the worker finishes what is enqueued, then ends
+                self._destroyed = [d for d in self._destroyed if not d.work.done()] + [stream]  # type: ignore[union-attr]
 
     def _submit(self, stream: Stream, op: Callable[[], None], *, small: bool = False) -> None:
         """Run ``op`` in stream order: now (eager stream) or on the stream's worker.
@@ -387,6 +390,9 @@ class CpuDevice(Device):
         return stream.take_faults()
 
     def synchronize_all(self, streams: list[Stream]) -> list[DeviceFault]:
+        with self._streams_lock:
+            destroyed, self._destroyed = self._destroyed, []
+        streams = list(streams) + [d for d in destroyed if d not in streams]
         for s in streams:
             assert isinstance(s, CpuStream)
             if s.work is not None:
