@@ -232,6 +232,7 @@ __device__ float __nv_fsqrt_ru(float); __device__ double __nv_dsqrt_ru(double);
 #define __CM_FAST_log2f 1
 #define __CM_FAST_log10f 1
 #define __CM_FAST_powf 1
+#define __CM_FAST_sincosf 1
 #endif
 __CM_MATH__ double acos(double x) { return __nv_acos(x); }
 __CM_MATH__ float acosf(float x) { return __nv_acosf(x); }
@@ -412,7 +413,11 @@ __CM_MATH__ float modff(float x, float *ip) { return __nv_modff(x, ip); }
 __CM_MATH__ double remquo(double x, double y, int *q) { return __nv_remquo(x, y, q); }
 __CM_MATH__ float remquof(float x, float y, int *q) { return __nv_remquof(x, y, q); }
 __CM_MATH__ void sincos(double x, double *s, double *c) { return __nv_sincos(x, s, c); }
+#ifdef __CM_FAST_sincosf
+__CM_MATH__ void sincosf(float x, float *s, float *c) { return __nv_fast_sincosf(x, s, c); }
+#else
 __CM_MATH__ void sincosf(float x, float *s, float *c) { return __nv_sincosf(x, s, c); }
+#endif
 __CM_MATH__ void sincospi(double x, double *s, double *c) { return __nv_sincospi(x, s, c); }
 __CM_MATH__ void sincospif(float x, float *s, float *c) { return __nv_sincospif(x, s, c); }
 __CM_MATH__ double jn(int n, double x) { return __nv_jn(n, x); }
