@@ -109,6 +109,23 @@ def test_plain_c_compiler_links_libcumetal(programs_dir: Path) -> None:
     assert proc.returncode == 0 and "driver_api: PASS" in proc.stdout, proc.stdout + proc.stderr
 
 
+def test_program_keeps_its_signal_handlers(programs_dir: Path) -> None:
+    """Python must not take over SIGINT: the program's own handler runs during a CUDA call."""
+    import signal
+    import time
+
+    exe = programs_dir / "signals"
+    build_program([SRC / "signals.cu"], exe)
+    env = _env() | {"CUMETAL_WATCHDOG_SECONDS": "120"}
+    proc = subprocess.Popen([str(exe)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "signals: ready"
+    time.sleep(1.0)  # the kernel is running; the main thread waits in cudaDeviceSynchronize
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3 and "caught SIGINT" in out, out + err
+
+
 def test_runs_from_any_shell(programs_dir: Path) -> None:
     """./app finds libcumetal (rpath) and CuMetal (baked sys.path) with an empty environment."""
     exe = programs_dir / "device_query_env"

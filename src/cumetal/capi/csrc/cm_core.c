@@ -15,6 +15,7 @@
 #include <Python.h>
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,10 +80,35 @@ static void cm_path_add_list(PyObject *sys_path, const char *list, int front) {
 
 static void cm_at_exit(void);
 
+/* Signal dispositions belong to the program: Python code (or a library it imports) may install its
+ * own SIGINT handler, which would turn Ctrl-C into a KeyboardInterrupt inside a CUDA call instead of
+ * ending the program (or running the program's handler). When CuMetal starts the interpreter, the
+ * dispositions before the start are put back after it, and SIGINT's before each call is put back
+ * after the call if Python changed it (the program may install handlers at any time itself). */
+static const int cm_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
+#define CM_NSIGNALS (int)(sizeof cm_signals / sizeof cm_signals[0])
+static struct sigaction cm_saved_actions[CM_NSIGNALS];
+static int cm_guard_signals;
+
+static void cm_save_signals(void) {
+    for (int i = 0; i < CM_NSIGNALS; i++)
+        sigaction(cm_signals[i], NULL, &cm_saved_actions[i]);
+    cm_guard_signals = 1;
+}
+
+static void cm_restore_signals(void) { /* after the interpreter's start */
+    for (int i = 0; i < CM_NSIGNALS; i++) {
+        struct sigaction now;
+        if (sigaction(cm_signals[i], NULL, &now) == 0 && now.sa_handler != cm_saved_actions[i].sa_handler)
+            sigaction(cm_signals[i], &cm_saved_actions[i], NULL);
+    }
+}
+
 static void cm_init(void) {
     int created = 0;
     PyGILState_STATE gil = PyGILState_UNLOCKED;
     if (!Py_IsInitialized()) {
+        cm_save_signals();
         PyConfig config;
         PyConfig_InitIsolatedConfig(&config);
         config.install_signal_handlers = 0;
@@ -119,6 +145,8 @@ static void cm_init(void) {
     }
     if (!cm_init_failed)
         atexit(cm_at_exit);
+    if (cm_guard_signals)
+        cm_restore_signals();
 }
 
 static PyGILState_STATE cm_enter(void) {
@@ -152,6 +180,9 @@ long long cm_call(const char *name, const char *fmt, ...) {
     if (cm_init_failed)
         return CM_ERR_NOT_INITIALIZED;
     fflush(stdout); /* keep the program's own output ahead of device printf written by Python */
+    struct sigaction sigint_before;
+    if (cm_guard_signals)
+        sigaction(SIGINT, NULL, &sigint_before);
     PyGILState_STATE gil = cm_enter();
     long long v = CM_ERR_UNKNOWN;
     va_list ap;
@@ -173,6 +204,11 @@ long long cm_call(const char *name, const char *fmt, ...) {
     }
     Py_XDECREF(args);
     PyGILState_Release(gil);
+    if (cm_guard_signals) {
+        struct sigaction now;
+        if (sigaction(SIGINT, NULL, &now) == 0 && now.sa_handler != sigint_before.sa_handler)
+            sigaction(SIGINT, &sigint_before, NULL);
+    }
     return v;
 }
 
