@@ -196,16 +196,26 @@ def test_stream_capture_records_launches(ctx):
     check(cu.cuLaunchKernel(fn, 4, 1, 1, 256, 1, 1, 0, stream, args, None))
     args2 = ((dy, dy, 0.5, N), (None, None, ctypes.c_float, ctypes.c_uint))
     check(cu.cuLaunchKernel(fn, 4, 1, 1, 256, 1, 1, 0, stream, args2, None))
+    staged = np.zeros(N, np.float32)
+    check(cu.cuMemcpyDtoHAsync(staged, dy, 4 * N, stream))  # a captured copy…
+    check(cu.cuMemsetD32Async(dx, 0, N, stream))  # …and fill run at replay, in stream order
+    assert (staged == 0).all() and check(cu.cuStreamIsCapturing(stream))
     out = np.empty(N, np.float32)
     check(cu.cuMemcpyDtoH(out, dy, 4 * N))
     assert (out == 0).all()  # captured, not run
     graph = check(cu.cuStreamEndCapture(stream))
     assert check(cu.cuStreamIsCapturing(stream)) == cu.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE
-    nodes, count = check(cu.cuGraphGetNodes(graph, 2))
-    assert count == 2 and check(cu.cuGraphNodeGetDependencies(nodes[1], 1))[0] == [nodes[0]]
+    nodes, count = check(cu.cuGraphGetNodes(graph, 4))
+    assert count == 4 and check(cu.cuGraphNodeGetDependencies(nodes[1], 1))[0] == [nodes[0]]
+    assert [check(cu.cuGraphNodeGetType(n)) for n in nodes] == [
+        cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_KERNEL, cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_KERNEL,
+        cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEMCPY, cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEMSET]
     exe = check(cu.cuGraphInstantiate(graph, 0))
     check(cu.cuGraphLaunch(exe, stream))
     check(cu.cuStreamSynchronize(stream))
     check(cu.cuMemcpyDtoH(out, dy, 4 * N))
     np.testing.assert_array_equal(out, x * 2)
+    np.testing.assert_array_equal(staged, x * 2)
+    check(cu.cuMemcpyDtoH(out, dx, 4 * N))
+    assert (out == 0).all()
     assert cu.cuStreamBeginCapture(0, 0)[0] == R.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
