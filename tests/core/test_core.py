@@ -133,3 +133,33 @@ def test_graph_builder_replays(dev):
     graph.launch(s)
     s.sync()
     np.testing.assert_array_equal(_array(x, np.float32), np.arange(n) * 36.0)
+
+
+MAIN_RDC = r"""
+extern __device__ void generate(float* data);
+extern "C" __global__ void main_workflow(float* data) { generate(data); }
+"""
+USER_CODE = r"""
+__device__ void generate(float* data) {
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    data[x] = 2.0f * x + 1.0f;
+}
+"""
+
+
+@pytest.mark.parametrize("fmt", ["ptx", "ltoir"])
+def test_link_relocatable_cxx_with_ptx_or_lto_ir(dev, fmt):
+    """A kernel calling an extern device function that a second program supplies (cuda.core's JIT LTO
+    pattern): PTX + PTX, or PTX + LTO IR."""
+    arch = f"sm_{dev.arch}"
+    main = Program(MAIN_RDC, "c++", ProgramOptions(arch=arch, relocatable_device_code=True)).compile("ptx")
+    user_opts = ProgramOptions(arch=arch, relocatable_device_code=fmt == "ptx", link_time_optimization=fmt == "ltoir")
+    user = Program(USER_CODE, "c++", user_opts).compile(fmt)
+    assert user.code_type == fmt and (fmt != "ltoir" or user.code.startswith(b"BC"))
+    kernel = core.Linker(main, user, options=core.LinkerOptions(arch=arch, link_time_optimization=fmt == "ltoir")
+                         ).link("cubin").get_kernel("main_workflow")
+    s = dev.create_stream()
+    buf = dev.allocate(4 * 256, stream=s)
+    launch(s, LaunchConfig(grid=2, block=128), kernel, buf)
+    s.sync()
+    np.testing.assert_array_equal(_array(buf, np.float32), 2 * np.arange(256, dtype=np.float32) + 1)

@@ -104,6 +104,12 @@ class StridedMemoryView:
     def copy_to_numpy(self) -> np.ndarray:
         return np.array(self._array)
 
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._array.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._array.__dlpack_device__()
+
     def view(self) -> np.ndarray:
         """The memory as a numpy array (CuMetal extra: device memory is host-visible)."""
         return self._array
