@@ -163,3 +163,19 @@ def test_link_relocatable_cxx_with_ptx_or_lto_ir(dev, fmt):
     launch(s, LaunchConfig(grid=2, block=128), kernel, buf)
     s.sync()
     np.testing.assert_array_equal(_array(buf, np.float32), 2 * np.arange(256, dtype=np.float32) + 1)
+
+
+def test_bad_input_is_explained(dev):
+    with pytest.raises(RuntimeError, match="error"):
+        Program("__global__ void k( { }", "c++").compile("ptx")
+    with pytest.raises(RuntimeError, match="code_type"):
+        Program("", "fortran")
+    ker = Program(SCALE, code_type="ptx").compile("ptx").get_kernel("scale")
+    with pytest.raises(TypeError, match="argument 0"):
+        launch(dev.create_stream(), LaunchConfig(grid=1, block=1), ker, object(), 0, 1.0, 1)
+    with pytest.raises(core.CUDAError, match="CUDA_ERROR_NOT_FOUND"):
+        Program(SCALE, code_type="ptx").compile("ptx").get_kernel("nope")
+    with pytest.raises(ValueError, match="grid"):
+        LaunchConfig(grid=(0,), block=1)
+    e = dev.create_stream().record(options={"enable_timing": True})  # cuda.core 0.x spelling
+    assert e.is_timing_enabled

@@ -126,6 +126,9 @@ class Event:
 
     @classmethod
     def _create(cls, device: Any, options: Any) -> Event:
+        if isinstance(options, dict) and "enable_timing" in options:  # cuda.core 0.x's name
+            options = {**options, "timing_enabled": options["enable_timing"]}
+            del options["enable_timing"]
         opts = options if isinstance(options, EventOptions) else EventOptions(**(options or {}))
         if opts.ipc_enabled:
             raise NotImplementedError("IPC events are not supported by CuMetal")
