@@ -257,6 +257,40 @@ def float64_math_and_streams():
     assert cuda.event_elapsed_time(start, end) >= 0.0
 
 
+@cuda.jit
+def _const_and_float_atomics(x, out, total):
+    tab = cuda.const.array_like(x)
+    i = cuda.grid(1)
+    out[i] = tab[i] * 2
+    cuda.atomic.add(total, 0, 0.5)
+
+
+@case
+def const_arrays_and_float_atomics():
+    x = np.arange(64, dtype=np.float32)
+    out, total = np.zeros_like(x), np.zeros(1, np.float32)
+    _const_and_float_atomics[2, 32](x, out, total)
+    np.testing.assert_array_equal(out, x * 2)
+    assert total[0] == 32.0  # 64 exact additions of 0.5
+
+
+@cuda.jit
+def _grid_sync(x):
+    g = cuda.cg.this_grid()
+    x[cuda.grid(1)] = 1
+    g.sync()
+
+
+@case
+def grid_sync_refused_cleanly():
+    try:
+        _grid_sync[1, 32](np.zeros(32, np.int32))
+    except NotImplementedError as e:
+        assert "cudadevrt" in str(e)
+    else:
+        raise AssertionError("grid-wide sync should be refused (CuMetal has no cudadevrt)")
+
+
 def main() -> int:
     names = sys.argv[1:] or list(CASES)
     for name in names:

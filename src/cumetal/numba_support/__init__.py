@@ -60,6 +60,15 @@ def _fix_libs(mod: types.ModuleType) -> None:
 
     mod.get_libdevice = lambda: str(libdevice.bitcode_path())
     mod.open_libdevice = lambda: libdevice.bitcode_path().read_bytes()
+    original = mod.get_cudalib
+
+    def get_cudalib(lib: str, static: bool = False) -> str:
+        if lib == "cudadevrt":  # linked for grid-wide sync (cuda.cg.this_grid().sync())
+            raise NotImplementedError("grid-wide synchronisation (cuda.cg.this_grid().sync()) needs NVIDIA's "
+                                      "device runtime library (cudadevrt), which CuMetal does not provide")
+        return original(lib, static)
+
+    mod.get_cudalib = get_cudalib
 
 
 _FIXES = {"numba.cuda.cudadrv.driver": _fix_driver, "numba.cuda.cudadrv.nvvm": _fix_nvvm,
