@@ -219,3 +219,29 @@ def test_stream_capture_records_launches(ctx):
     check(cu.cuMemcpyDtoH(out, dx, 4 * N))
     assert (out == 0).all()
     assert cu.cuStreamBeginCapture(0, 0)[0] == R.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+
+
+def test_capture_fork_join_and_host_nodes(ctx):
+    """Capture across streams (event fork/join) and a captured host function, replayed in order."""
+    fn, x, dx, dy = _scale_setup()
+    main, side = check(cu.cuStreamCreate(0)), check(cu.cuStreamCreate(0))
+    fork, join = check(cu.cuEventCreate(0)), check(cu.cuEventCreate(0))
+    seen = []
+    check(cu.cuStreamBeginCapture(main, cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_GLOBAL))
+    check(cu.cuEventRecord(fork, main))
+    check(cu.cuStreamWaitEvent(side, fork, 0))  # side joins the capture
+    assert check(cu.cuStreamIsCapturing(side)) == cu.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_ACTIVE
+    check(cu.cuLaunchKernel(fn, 4, 1, 1, 256, 1, 1, 0, side,
+                            ((dx, dy, 5.0, N), (None, None, ctypes.c_float, ctypes.c_uint)), None))
+    check(cu.cuEventRecord(join, side))
+    check(cu.cuStreamWaitEvent(main, join, 0))
+    check(cu.cuLaunchHostFunc(main, lambda data: seen.append((data, float(
+        (ctypes.c_float * 2).from_address(int(dy))[1]))), "host node"))
+    graph = check(cu.cuStreamEndCapture(main))
+    assert not seen
+    _, count = check(cu.cuGraphGetNodes(graph))
+    assert count == 2
+    exe = check(cu.cuGraphInstantiate(graph, 0))
+    check(cu.cuGraphLaunch(exe, main))
+    check(cu.cuStreamSynchronize(main))
+    assert seen == [("host node", 5.0)]  # the host node ran after the kernel it depends on

@@ -376,6 +376,33 @@ def cuGraphExecUpdate(hGraphExec: Any, hGraph: Any) -> tuple:  # noqa: N802, N80
 
 
 # ---------------------------------------------------------------- stream capture
+def capture_event(kind: str, hStream: Any, event: int) -> bool:  # noqa: N803
+    """cuEventRecord ("record") / cuStreamWaitEvent ("wait") during a capture: fork and join of
+    streams, as the Runtime API records them. False when no capture is involved."""
+    import sys
+
+    rt = sys.modules.get("cumetal.runtime.graphs")
+    if rt is None or not (rt._captures or rt._event_tails):
+        return False
+    h = handle_value(hStream, CUstream, "hStream")
+    with _translated():
+        return bool(rt.capture_event_record(h, event) if kind == "record" else rt.capture_event_wait(h, event))
+
+
+def capture_host(hStream: Any, fn: Any, user_data: Any) -> bool:  # noqa: N803
+    """cuLaunchHostFunc on a capturing stream: a host node."""
+    import sys
+
+    rt = sys.modules.get("cumetal.runtime.graphs")
+    if rt is None or not rt._captures:
+        return False
+    h = handle_value(hStream, CUstream, "hStream")
+    if h not in rt._captures:
+        return False
+    rt.capture_node(h, rt.T.cudaGraphNodeTypeHost, (fn, user_data))
+    return True
+
+
 def capture_work(hStream: Any, kind: str, params: tuple) -> bool:  # noqa: N803
     """Record an asynchronous driver copy ("memcpy": dst, src, count, kind) or fill ("memset": dst,
     pitch, value, element size, width, height) issued to a capturing stream; False when not capturing."""

@@ -59,7 +59,12 @@ def _safely(call: Callable[[], None]) -> Callable[[], None]:
 def cuLaunchHostFunc(hStream: Any, fn: Any, userData: Any) -> tuple:  # noqa: N802, N803
     ctx = STATE.current()
     stream = STATE.stream(hStream, ctx)
-    ctx.device.enqueue_host_func(stream, _safely(host_callable(fn, userData)))
+    call = host_callable(fn, userData)
+    from cumetal.driver.graphs import capture_host
+
+    if capture_host(hStream, fn, userData):
+        return ()  # recorded into the stream's capture (driver/graphs.py)
+    ctx.device.enqueue_host_func(stream, _safely(call))
     return ()
 
 

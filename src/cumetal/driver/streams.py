@@ -88,6 +88,10 @@ def cuStreamWaitEvent(hStream: Any, hEvent: Any, Flags: Any) -> tuple:  # noqa: 
     _flags(Flags, 1, "Flags")
     stream = STATE.stream(hStream, ctx)
     ev = STATE.event(hEvent)
+    from cumetal.driver.graphs import capture_event
+
+    if capture_event("wait", hStream, ev.handle):
+        return ()  # joins a stream capture (driver/graphs.py)
     ctx.device.stream_wait_event(stream, ev.event)
     return ()
 
@@ -117,6 +121,10 @@ def cuEventRecord(hEvent: Any, hStream: Any) -> tuple:  # noqa: N802, N803
     stream = STATE.stream(hStream, ctx)
     if ev.context is not ctx:
         raise CudaError(R.CUDA_ERROR_INVALID_CONTEXT, "the event and the stream belong to different contexts")
+    from cumetal.driver.graphs import capture_event
+
+    if capture_event("record", hStream, ev.handle):
+        return ()  # marks the capturing stream's position (driver/graphs.py)
     ctx.device.record_event(stream, ev.event)
     return ()
 
