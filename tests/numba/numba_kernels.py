@@ -291,6 +291,23 @@ def grid_sync_refused_cleanly():
         raise AssertionError("grid-wide sync should be refused (CuMetal has no cudadevrt)")
 
 
+_triple = cuda.declare_device("triple", int32(int32))
+_CU_FILE = __file__.rsplit("/", 1)[0] + "/data/triple.cu"
+
+
+@case
+def linked_cuda_cxx_device_function():
+    @cuda.jit(link=[_CU_FILE])
+    def use_triple(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = _triple(x[i])
+
+    a = np.arange(100, dtype=np.int32)
+    use_triple[1, 128](a)
+    np.testing.assert_array_equal(a, np.arange(100) * 3)
+
+
 def main() -> int:
     names = sys.argv[1:] or list(CASES)
     for name in names:

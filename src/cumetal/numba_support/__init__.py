@@ -71,7 +71,27 @@ def _fix_libs(mod: types.ModuleType) -> None:
     mod.get_cudalib = get_cudalib
 
 
-_FIXES = {"numba.cuda.cudadrv.driver": _fix_driver, "numba.cuda.cudadrv.nvvm": _fix_nvvm,
+def _fix_paths(mod: types.ModuleType) -> None:
+    """numba-cuda's CUDA toolkit paths, answered with CuMetal's (so that nothing searches for NVIDIA's)."""
+    import pathlib
+
+    import cumetal
+    from cumetal import libdevice
+    from cumetal.cudacxx import include_dir
+
+    here = str(pathlib.Path(cumetal.__file__).parent)
+    entry = mod._env_path_tuple
+    mod.get_cuda_paths._cached_result = {
+        "nvrtc": entry("CuMetal", "cumetal.nvrtc"),
+        "nvvm": entry("CuMetal", "cumetal.nvvm"),
+        "libdevice": entry("CuMetal", str(libdevice.bitcode_path())),
+        "cudalib_dir": entry("CuMetal", here),
+        "static_cudalib_dir": entry("CuMetal", here),
+        "include_dir": entry("CuMetal", str(include_dir())),
+    }
+
+
+_FIXES = {"numba.cuda.cuda_paths": _fix_paths, "numba.cuda.cudadrv.driver": _fix_driver, "numba.cuda.cudadrv.nvvm": _fix_nvvm,
           "numba.cuda.cudadrv.libs": _fix_libs}
 
 
