@@ -1,0 +1,137 @@
+"""The Python half of cuRAND's host API (csrc/curand.c): ints in, a curandStatus_t out, never raises.
+
+Device generators (curandCreateGenerator) write device memory in the order of their stream;
+host generators (curandCreateGeneratorHost) write host memory at once."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from cumetal.libs import devmem, streams
+from cumetal.libs.curand import host as H
+from cumetal.libs.devmem import LibError, say
+
+_DTYPES = {"u32": np.uint32, "uniform": np.float32, "uniform_double": np.float64, "normal": np.float32,
+           "normal_double": np.float64, "lognormal": np.float32, "lognormal_double": np.float64,
+           "poisson": np.uint32}
+
+
+def entry(name: str) -> Callable[[Callable[..., Any]], Callable[..., int]]:
+    def wrap(fn: Callable[..., Any]) -> Callable[..., int]:
+        @functools.wraps(fn)
+        def call(*args: Any) -> int:
+            try:
+                fn(*args)
+                return H.SUCCESS
+            except H.CurandError as e:
+                say(f"{name}: status {e.status}: {e}")
+                return e.status
+            except LibError as e:
+                say(f"{name}: {e}")
+                return H.LAUNCH_FAILURE if e.status == H.LAUNCH_FAILURE else H.OUT_OF_RANGE
+            except Exception as e:  # noqa: BLE001 - nothing may escape into C
+                say(f"{name}: internal error: {e!r}")
+                return H.INTERNAL_ERROR
+        return call
+    return wrap
+
+
+def _out(ptr: int, ctype: type, value: Any) -> None:
+    if not ptr:
+        raise H.CurandError(H.OUT_OF_RANGE, "output pointer is NULL")
+    ctype.from_address(ptr).value = value
+
+
+@entry("curandCreateGenerator")
+def create(out: int, rng: int, host: int) -> None:
+    if not out:
+        raise H.CurandError(H.OUT_OF_RANGE, "generator is NULL")
+    if not host:
+        from cumetal import runtime as rt  # noqa: PLC0415
+        err = rt.cudaFree(0)[0]
+        if int(err) != 0:
+            raise H.CurandError(203, f"the CUDA runtime could not initialise: {err!r}")
+    _out(out, ctypes.c_void_p, H.create(rng, bool(host)))
+
+
+@entry("curandDestroyGenerator")
+def destroy(g: int) -> None:
+    H.destroy(g)
+
+
+@entry("curandGetVersion")
+def get_version(out: int) -> None:
+    _out(out, ctypes.c_int, H.VERSION)
+
+
+@entry("curandGetProperty")
+def get_property(prop: int, out: int) -> None:
+    values = {0: H.VERSION // 1000, 1: H.VERSION // 100 % 10, 2: H.VERSION % 100}
+    if prop not in values:
+        raise H.CurandError(H.OUT_OF_RANGE, f"{prop} is not a libraryPropertyType")
+    _out(out, ctypes.c_int, values[prop])
+
+
+@entry("curandSetStream")
+def set_stream(g: int, stream: int) -> None:
+    H.get(g).stream = stream
+
+
+@entry("curandSetPseudoRandomGeneratorSeed")
+def set_seed(g: int, seed: int) -> None:
+    gen = H.get(g)
+    gen.seed, gen.offset = seed, 0  # a new seed restarts the sequence
+
+
+@entry("curandSetGeneratorOffset")
+def set_offset(g: int, offset: int) -> None:
+    H.get(g).offset = offset
+
+
+@entry("curandSetGeneratorOrdering")
+def set_ordering(g: int, ordering: int) -> None:
+    H.set_ordering(H.get(g), ordering)
+
+
+@entry("curandSetQuasiRandomGeneratorDimensions")
+def set_dims(g: int, dims: int) -> None:
+    H.get(g)
+    raise H.CurandError(H.TYPE_ERROR, "dimensions apply to quasi-random generators (Sobol), which CuMetal "
+                                      "does not implement yet")
+
+
+@entry("curandGenerateSeeds")
+def generate_seeds(g: int) -> None:
+    H.get(g)
+
+
+@entry("curandGenerate*")
+def generate(g: int, kind: str, ptr: int, n: int, p1: float, p2: float) -> None:
+    gen = H.get(g)
+    dt = np.dtype(_DTYPES[kind])
+    if not ptr and n:
+        raise H.CurandError(H.OUT_OF_RANGE, "output pointer is NULL")
+    if kind in ("normal", "lognormal", "normal_double", "lognormal_double") and n % 2:
+        raise H.CurandError(H.LENGTH_NOT_MULTIPLE, f"n={n}: normal outputs come in pairs (n must be even)")
+    if kind in ("normal", "lognormal", "normal_double", "lognormal_double") and not p2 > 0:
+        raise H.CurandError(H.OUT_OF_RANGE, f"stddev={p2} must be > 0")
+    if kind == "poisson" and not p1 > 0:
+        raise H.CurandError(H.OUT_OF_RANGE, f"lambda={p1} must be > 0")
+    if n == 0:
+        return
+    if gen.host:
+        devmem.write_host(ptr, H.values(gen, kind, n, p1, p2))
+        return
+    devmem.check_range(ptr, n * dt.itemsize, "outputPtr", H.LAUNCH_FAILURE)
+    start = gen.offset
+    gen.offset += n  # the generator moves on now; the values are written in stream order
+    snapshot = H.Generator(gen.rng, gen.host, gen.seed, start, gen.ordering, gen.dims, gen.stream)
+
+    def go() -> None:
+        devmem.write_host(ptr, H.values(snapshot, kind, n, p1, p2).astype(dt))
+    streams.submit(gen.stream, go, f"curandGenerate ({kind})", H.LAUNCH_FAILURE)

@@ -1,0 +1,172 @@
+"""cuRAND's host API on numpy: generators, seeds, offsets, orderings and the distributions.
+
+Integer and uniform outputs of XORWOW and Philox4_32_10 are NVIDIA's bits (tests/libs/
+test_curand_host.py against H100 recordings). Normal and log-normal values use the same Box-Muller
+pairs as cuRAND but numpy's sin/cos/log, where NVIDIA's library uses the GPU's fast sine and cosine:
+they agree to a few ulp, not bit for bit. Poisson uses a documented algorithm of CuMetal's own
+(inversion of the CDF for lambda < 64, a rounded normal approximation above), not cuRAND's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from cumetal.libs.curand import streams
+
+SUCCESS, NOT_INITIALIZED, TYPE_ERROR, OUT_OF_RANGE, LENGTH_NOT_MULTIPLE = 0, 101, 103, 104, 105
+LAUNCH_FAILURE, INTERNAL_ERROR = 201, 999
+RNG_PSEUDO_DEFAULT, XORWOW, MRG32K3A, MTGP32, MT19937, PHILOX = 100, 101, 121, 141, 142, 161
+QUASI_DEFAULT, SOBOL32, SCRAMBLED_SOBOL32, SOBOL64, SCRAMBLED_SOBOL64 = 200, 201, 202, 203, 204
+ORDERINGS = {100: "PSEUDO_BEST", 101: "PSEUDO_DEFAULT", 102: "PSEUDO_SEEDED", 103: "PSEUDO_LEGACY",
+             104: "PSEUDO_DYNAMIC", 201: "QUASI_DEFAULT"}
+SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10"}
+KNOWN = {MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", MT19937: "MT19937", SOBOL32: "SOBOL32",
+         SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32", SOBOL64: "SOBOL64", SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
+VERSION = 10400  # cuRAND 10.4.0 (CUDA 13.0): major * 1000 + minor * 100 + patch
+I32 = np.float32(2.3283064e-10)                       # 2^-32 as cuRAND's float constant
+I32_2PI = np.float32(2.3283064e-10) * np.float32(6.2831855)
+
+
+class CurandError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Generator:
+    rng: int
+    host: bool
+    seed: int = 0
+    offset: int = 0
+    ordering: int = 101
+    dims: int = 1
+    stream: int = 0
+
+
+_gens: dict[int, Generator] = {}
+_lock = threading.Lock()
+_ids = itertools.count(0xC0A4D000, 0x40)
+
+
+def create(rng: int, host: bool) -> int:
+    if rng == RNG_PSEUDO_DEFAULT:
+        rng = XORWOW
+    if rng not in SUPPORTED:
+        what = KNOWN.get(rng)
+        raise CurandError(TYPE_ERROR, f"generator type {rng} ({what or 'unknown'}) is not implemented by CuMetal "
+                                      f"yet (supported: XORWOW, PHILOX4_32_10)" if what else
+                          f"{rng} is not a curandRngType_t")
+    with _lock:
+        h = next(_ids)
+        _gens[h] = Generator(rng, host)
+    return h
+
+
+def get(h: int) -> Generator:
+    g = _gens.get(h)
+    if g is None:
+        raise CurandError(NOT_INITIALIZED, f"0x{h:x} is not a live cuRAND generator")
+    return g
+
+
+def destroy(h: int) -> None:
+    get(h)
+    with _lock:
+        del _gens[h]
+
+
+def set_ordering(g: Generator, ordering: int) -> None:
+    if ordering not in ORDERINGS or ordering == 201:
+        raise CurandError(OUT_OF_RANGE, f"ordering {ordering} is not a pseudo-random curandOrdering_t")
+    if ordering == 102:
+        raise CurandError(OUT_OF_RANGE, "CURAND_ORDERING_PSEUDO_SEEDED is not implemented by CuMetal")
+    g.ordering = ordering
+
+
+def _u32(g: Generator, start: int, n: int) -> np.ndarray:
+    return streams.xorwow_u32(g.seed, start, n) if g.rng == XORWOW else streams.philox_u32(g.seed, start, n)
+
+
+def _items(g: Generator, start: int, n: int, width: int, double: bool) -> np.ndarray:
+    """(n, width) words: two-word items (doubles, float normal pairs) or four-word double normal pairs."""
+    if g.rng == XORWOW:
+        return streams.xorwow_items(g.seed, start, n, width)
+    if double:
+        return streams.philox_double_items(g.seed, start, n, width)
+    return streams.philox_words_pairs(g.seed, start, n)
+
+
+def uniform_f32(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float32) * I32 + I32 / np.float32(2)
+
+
+def uniform_f64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """53 random bits from two words (the low word plus the high word shifted by 21), centred."""
+    z = a.astype(np.uint64) ^ (b.astype(np.uint64) << np.uint64(21))
+    return z.astype(np.float64) * 2.0 ** -53 + 2.0 ** -54
+
+
+def box_muller_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    u = uniform_f32(a)
+    v = b.astype(np.float32) * I32_2PI + I32_2PI / np.float32(2)
+    s = np.sqrt(np.float32(-2.0) * np.log(u))
+    return np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1).astype(np.float32)
+
+
+def box_muller_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    u = uniform_f64(a, b)
+    v = uniform_f64(c, d) * (2.0 * np.pi)
+    s = np.sqrt(-2.0 * np.log(u))
+    return np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1)
+
+
+def poisson(u: np.ndarray, lam: float) -> np.ndarray:
+    """CuMetal's own Poisson draws from uniforms: CDF inversion (lambda < 64), else a rounded normal."""
+    if lam < 64:
+        k_max = int(lam + 12 * np.sqrt(lam) + 20)
+        ks = np.arange(k_max + 1)
+        logp = -lam + ks * np.log(lam) - np.cumsum(np.concatenate([[0.0], np.log(np.arange(1, k_max + 1))]))
+        cdf = np.cumsum(np.exp(logp))
+        return np.minimum(np.searchsorted(cdf, u.astype(np.float64)), k_max).astype(np.uint32)
+    from statistics import NormalDist  # noqa: PLC0415
+
+    z = np.array([NormalDist().inv_cdf(float(min(max(x, 1e-300), 1 - 1e-16))) for x in u.astype(np.float64)])
+    return np.maximum(np.floor(lam + np.sqrt(lam) * z + 0.5), 0).astype(np.uint32)
+
+
+def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) -> np.ndarray:
+    """The next ``n`` outputs of a distribution; advances the generator's offset as cuRAND does."""
+    start = g.offset
+    if kind == "u32":
+        out = _u32(g, start, n)
+    elif kind == "uniform":
+        out = uniform_f32(_u32(g, start, n))
+    elif kind == "uniform_double":
+        w = _items(g, start, n, 2, True)
+        out = uniform_f64(w[:, 0], w[:, 1])
+    elif kind in ("normal", "lognormal"):
+        if n % 2:
+            raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n}: normal outputs come in pairs (n must be even)")
+        # XORWOW counts the offset in pairs, Philox in 32-bit words (as recorded on NVIDIA's library)
+        w = _items(g, start if g.rng == XORWOW else start // 2, n // 2, 2, False)
+        z = box_muller_f32(w[:, 0], w[:, 1]) * np.float32(p2) + np.float32(p1)
+        out = np.exp(z).astype(np.float32) if kind == "lognormal" else z
+    elif kind in ("normal_double", "lognormal_double"):
+        if n % 2:
+            raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n}: normal outputs come in pairs (n must be even)")
+        w = _items(g, start, n // 2, 4, True)
+        z = box_muller_f64(w[:, 0], w[:, 1], w[:, 2], w[:, 3]) * p2 + p1
+        out = np.exp(z) if kind == "lognormal_double" else z
+    elif kind == "poisson":
+        if not p1 > 0:
+            raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
+        out = poisson(uniform_f32(_u32(g, start, n)), p1)
+    else:
+        raise CurandError(INTERNAL_ERROR, kind)
+    g.offset += n
+    return out
