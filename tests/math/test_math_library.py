@@ -252,3 +252,25 @@ def test_ftz_matches_nvidia_special_values():
             bad.append(c.name)
     r.close()
     assert not bad, bad
+
+
+def test_corrupt_cached_bitcode_is_rebuilt(tmp_path, monkeypatch):
+    from cumetal.libdevice import build
+
+    name = build.bitcode_path().name
+    monkeypatch.setenv("CUMETAL_CACHE_DIR", str(tmp_path))
+    p = build.cache_dir() / name
+    p.parent.mkdir(parents=True)
+    p.write_bytes(b"garbage")   # a cache entry with the right name but not bitcode
+    assert build.bitcode_path().read_bytes()[:4] == b"BC\xc0\xde"
+    assert [q.name for q in p.parent.iterdir()] == [p.name]   # no temporary file left behind
+
+
+def test_build_error_is_reported(tmp_path, monkeypatch):
+    from cumetal.libdevice import build
+
+    monkeypatch.setattr(build, "SOURCE_DIR", tmp_path)
+    (tmp_path / "libdevice.cu").write_text("this is not C++\n")
+    with pytest.raises(build.LibdeviceBuildError) as err:
+        build.build(tmp_path / "out.bc")
+    assert "libdevice.cu:1" in str(err.value) and not (tmp_path / "out.bc").exists()
