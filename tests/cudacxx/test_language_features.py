@@ -136,7 +136,7 @@ def test_int64_and_cstdint(gpu, mod):
 
 
 def test_launch_bounds_is_recorded_in_ptx():
-    from conftest import ptx_of
+    from cudacxx_harness import ptx_of
 
     ptx = ptx_of(FEATURES.read_text(), str(FEATURES))
     entry = ptx.split(".entry reverse_static(")[1].split("{")[0]
