@@ -263,3 +263,29 @@ def test_peer_3d_copy_and_batch_copies():
     check(rt.cudaStreamSynchronize(s))
     assert [o.tolist() for o in outs] == [list(range(0, 8)), list(range(8, 16)), list(range(16, 24))]
     assert rt.cudaMemcpyBatchAsync(outs, [src], [8], 3, None, None, 0, s) == (E.cudaErrorInvalidValue,)
+
+
+def test_node_parameters_given_as_c_struct_addresses():
+    """What libcumetal passes: the addresses of the caller's C structs."""
+    d = check(rt.cudaMalloc(16))
+    g = check(rt.cudaGraphCreate(0))
+    ms = rt.cudaMemsetParams._C(dst=d, pitch=0, value=0xAB, elementSize=1, width=16, height=1)
+    fill = check(rt.cudaGraphAddMemsetNode(g, None, 0, ctypes.addressof(ms)))
+    hit = ctypes.c_int(0)
+
+    @ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+    def bump(data):
+        ctypes.c_int.from_address(data).value += 1
+
+    hp = rt.cudaHostNodeParams._C(fn=ctypes.cast(bump, ctypes.c_void_p).value, userData=ctypes.addressof(hit))
+    check(rt.cudaGraphAddHostNode(g, [fill], 1, ctypes.addressof(hp)))
+    out = np.zeros(16, np.uint8)
+    p3 = rt.cudaMemcpy3DParms()
+    p3.srcPtr = rt.make_cudaPitchedPtr(d, 16, 16, 1)
+    p3.dstPtr = rt.make_cudaPitchedPtr(out.ctypes.data, 16, 16, 1)
+    p3.extent = rt.make_cudaExtent(16, 1, 1)
+    p3.kind = D2H
+    check(rt.cudaGraphAddMemcpyNode(g, [fill], 1, p3.getPtr()))
+    check(rt.cudaGraphLaunch(check(rt.cudaGraphInstantiate(g, 0)), 0))
+    check(rt.cudaDeviceSynchronize())
+    assert (out == 0xAB).all() and hit.value == 1

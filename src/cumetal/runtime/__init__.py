@@ -29,8 +29,8 @@ Notes for the C library (libcumetal), which calls these functions by their CUDA 
   :func:`launch_packed` is the same with flat int arguments returning the int error code.
   :func:`push_call_configuration`/:func:`pop_call_configuration` keep ``<<<...>>>`` configurations
   per thread. ``cudaGetKernel(hostStub)`` and ``cudaFuncGetAttributes(hostStub)`` work as in CUDA.
-* **Graphs.** ``cudaGraphAddKernelNode``/``cudaGraphAddMemsetNode`` accept the address of the
-  caller's C ``cudaKernelNodeParams``/``cudaMemsetParams`` as ``pNodeParams`` (an int).
+* **Graphs.** The node-parameter arguments (``cudaKernelNodeParams*``, ``cudaMemsetParams*``,
+  ``cudaMemcpy3DParms*``, ``cudaHostNodeParams*``) may be the address of the caller's C struct (an int).
 * **Symbols.** ``cudaMemcpyToSymbol(symbol, src, count, offset, kind)`` and friends take the
   registered host shadow address (or a variable name as str/bytes).
 * **Streams/events** are ints (``cudaStream_t``/``cudaEvent_t`` values); 0 is the legacy default

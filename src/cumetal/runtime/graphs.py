@@ -117,6 +117,16 @@ class cudaHostNodeParams:  # noqa: N801
         self.fn: Any = None
         self.userData: Any = None
 
+    class _C(ctypes.Structure):
+        _fields_ = [("fn", ctypes.c_void_p), ("userData", ctypes.c_void_p)]
+
+    @classmethod
+    def from_address(cls, address: int) -> cudaHostNodeParams:
+        c = cls._C.from_address(int(address))
+        p = cls()
+        p.fn, p.userData = c.fn, c.userData  # a C function address and its argument
+        return p
+
 
 # ---------------------------------------------------------------- records
 @dataclass(eq=False)
@@ -264,6 +274,8 @@ def _memset_node_params(p: Any) -> tuple:
 
 
 def _copy_3d_params(p: Any) -> cudaMemcpy3DParms:
+    if _c_address(p):
+        p = cudaMemcpy3DParms.from_address(p)
     if not isinstance(p, cudaMemcpy3DParms):
         raise RtError(E.cudaErrorInvalidValue, "pCopyParams must be a cudaMemcpy3DParms")
     snapshot = cudaMemcpy3DParms()
@@ -354,10 +366,7 @@ def cudaGraphAddMemsetNode(graph: Any, pDependencies: Any, numDependencies: Any,
 @rt_api(1)
 def cudaGraphAddHostNode(graph: Any, pDependencies: Any, numDependencies: Any, pNodeParams: Any) -> tuple:  # noqa: N802, N803
     g = _graph(graph)
-    if not isinstance(pNodeParams, cudaHostNodeParams) or pNodeParams.fn is None:
-        raise RtError(E.cudaErrorInvalidValue, "pNodeParams must be a cudaHostNodeParams with fn set")
-    params = (pNodeParams.fn, pNodeParams.userData)
-    return (_add(g, T.cudaGraphNodeTypeHost, params, _deps(g, pDependencies, numDependencies)),)
+    return (_add(g, T.cudaGraphNodeTypeHost, _host_params(pNodeParams), _deps(g, pDependencies, numDependencies)),)
 
 
 @rt_api(1)
@@ -666,6 +675,8 @@ def cudaGraphHostNodeGetParams(node: Any) -> tuple:  # noqa: N802
 
 
 def _host_params(p: Any) -> tuple:
+    if _c_address(p):
+        p = cudaHostNodeParams.from_address(p)
     if not isinstance(p, cudaHostNodeParams) or p.fn is None:
         raise RtError(E.cudaErrorInvalidValue, "pNodeParams must be a cudaHostNodeParams with fn set")
     host_callable(p.fn, p.userData)  # checked now
