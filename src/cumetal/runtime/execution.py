@@ -303,10 +303,17 @@ def cudaLaunchKernel(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMe
 @rt_api(0)
 def cudaLaunchCooperativeKernel(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMem: Any = 0,  # noqa: N802, N803
                                 stream: Any = 0) -> tuple:
-    """Refused: this device has no grid-wide synchronisation (cudaDevAttrCooperativeLaunch is 0)."""
+    """A grid of one block launches as usual (its grid-wide barrier is the block's own); a larger
+    grid is cudaErrorCooperativeLaunchTooLarge, as CUDA answers when the blocks cannot all be resident
+    at once: the engines run blocks one batch after another, so a grid barrier would never release
+    (cudaDevAttrCooperativeLaunch is 0, as the driver's cuLaunchCooperativeKernel answers too)."""
     kernel_function(func)
-    raise RtError(E.cudaErrorNotSupported, "cooperative launches (grid-wide synchronisation) are not supported "
-                  "on this device (cudaDevAttrCooperativeLaunch = 0)")
+    grid = _dims(gridDim, "gridDim")
+    if math.prod(grid) > 1:
+        raise RtError(E.cudaErrorCooperativeLaunchTooLarge,
+                      f"a cooperative grid of {math.prod(grid)} blocks cannot be co-resident on this device "
+                      "(one block at most)")
+    return cudaLaunchKernel.__wrapped__(func, gridDim, blockDim, args, sharedMem, stream)
 
 
 # ---------------------------------------------------------------- function attributes
