@@ -63,7 +63,9 @@ extern "C" __global__ void goldens_philox(const unsigned long long *cfg, int n, 
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) run_tests<curandStatePhilox4_32_10_t>(cfg, i, out);
 }
+#ifndef CUMETAL_SKIP_MRG  // CuMetal's device API has no MRG32k3a yet
 extern "C" __global__ void goldens_mrg(const unsigned long long *cfg, int n, unsigned long long *out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) run_tests<curandStateMRG32k3a_t>(cfg, i, out);
 }
+#endif
