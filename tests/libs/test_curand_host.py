@@ -92,4 +92,29 @@ def test_c_program(tmp_path: pathlib.Path) -> None:
     data = out_file.read_bytes()
     np.testing.assert_array_equal(np.frombuffer(data[:40000], np.uint32), GOLDEN["XORWOW/u32/seed1234"][:10000])
     np.testing.assert_array_equal(np.frombuffer(data[40000:56384], np.float32), GOLDEN["PHILOX4_32_10/f32/seed1234"])
-    np.testing.assert_array_equal(np.frombuffer(data[56384:], np.float64), GOLDEN["XORWOW/f64/seed1234"])
+    np.testing.assert_array_equal(np.frombuffer(data[56384:89152], np.float64), GOLDEN["XORWOW/f64/seed1234"])
+    np.testing.assert_array_equal(np.frombuffer(data[89152:], np.uint32), GOLDEN["SOBOL32/u32/dims3_off5"])
+    assert lines["sobol_not_multiple"] == "105"
+
+
+@pytest.mark.parametrize("name,rng,kind", [("SOBOL32", H.SOBOL32, "u32"), ("SOBOL64", H.SOBOL64, "u64")])
+def test_sobol_bit_exact(name: str, rng: int, kind: str) -> None:
+    """Joe-Kuo direction numbers, Gray-code order, dimension-major output, offsets in points."""
+    for dims in (1, 3, 50):
+        np.testing.assert_array_equal(H.values(H.Generator(rng, False, dims=dims), kind, dims * 1024),
+                                      GOLDEN[f"{name}/{kind}/dims{dims}"])
+        np.testing.assert_array_equal(H.values(H.Generator(rng, False, dims=dims, offset=5), kind, dims * 64),
+                                      GOLDEN[f"{name}/{kind}/dims{dims}_off5"])
+    for dist, key in (("uniform", "f32"), ("uniform_double", "f64")):
+        np.testing.assert_array_equal(H.values(H.Generator(rng, False, dims=3), dist, 3 * 512),
+                                      GOLDEN[f"{name}/{key}/dims3"])
+    for dist, key, tol in (("normal", "normal", 1e-6), ("normal_double", "normal64", 1e-13)):
+        got, ref = H.values(H.Generator(rng, False, dims=3), dist, 3 * 512), GOLDEN[f"{name}/{key}/dims3"]
+        assert np.all(np.abs(got - ref) <= tol * np.maximum(np.abs(ref), 1))
+
+
+def test_sobol_direction_vectors_match_nvidia() -> None:
+    from cumetal.libs.curand import sobol
+
+    np.testing.assert_array_equal(sobol.direction_vectors(200, 32), GOLDEN["dirvec32"])
+    np.testing.assert_array_equal(sobol.direction_vectors(200, 64), GOLDEN["dirvec64"])

@@ -60,6 +60,16 @@ int main(int argc, char **argv) {
     fwrite(h_d, 4096 * sizeof(double), 1, f);
     CHECK(curandDestroyGenerator(gen));
 
+    // Sobol32 with 3 dimensions, starting at point 5: dimension-major output
+    CHECK(curandCreateGenerator(&gen, CURAND_RNG_QUASI_SOBOL32));
+    CHECK(curandSetQuasiRandomGeneratorDimensions(gen, 3));
+    CHECK(curandSetGeneratorOffset(gen, 5));
+    CHECK(curandGenerate(gen, d_u, 3 * 64));
+    cudaMemcpy(h_u, d_u, 3 * 64 * sizeof(unsigned int), cudaMemcpyDeviceToHost);
+    fwrite(h_u, 3 * 64 * sizeof(unsigned int), 1, f);
+    printf("sobol_not_multiple %d\n", (int)curandGenerate(gen, d_u, 4));
+    CHECK(curandDestroyGenerator(gen));
+
     curandGenerator_t other;
     printf("mtgp32 %d\n", (int)curandCreateGenerator(&other, CURAND_RNG_PSEUDO_MTGP32));
     printf("bad_generator %d\n", (int)curandGenerate((curandGenerator_t)0, d_u, 16));

@@ -1,7 +1,7 @@
 /* CuMetal clean-room CUDA headers: curand.h — cuRAND's host API. Written from the cuRAND
  * documentation; enumerator values are CUDA 13's ABI (recorded from NVIDIA's header by
  * scripts/make_curand_goldens.py, checked by tests/libs/test_headers.py). Implemented by
- * libcumetal_libs (cumetalc … -lcurand): XORWOW and PHILOX4_32_10 generators; the other types are
+ * libcumetal_libs (cumetalc … -lcurand): XORWOW, PHILOX4_32_10, SOBOL32 and SOBOL64; the other types are
  * refused with CURAND_STATUS_TYPE_ERROR (see docs/libraries.md). */
 #ifndef CURAND_H_
 #define CURAND_H_
@@ -106,6 +106,7 @@ curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned lo
 curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order);
 curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator, unsigned int num_dimensions);
 curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int *outputPtr, size_t num);
+curandStatus_t curandGenerateLongLong(curandGenerator_t generator, unsigned long long *outputPtr, size_t num);
 curandStatus_t curandGenerateUniform(curandGenerator_t generator, float *outputPtr, size_t num);
 curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double *outputPtr, size_t num);
 curandStatus_t curandGenerateNormal(curandGenerator_t generator, float *outputPtr, size_t n, float mean,

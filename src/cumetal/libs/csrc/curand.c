@@ -65,3 +65,6 @@ CML_EXPORT curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t g, dou
 CML_EXPORT curandStatus_t curandGeneratePoisson(curandGenerator_t g, unsigned int *out, size_t n, double lambda) {
     GEN("poisson", out, n, lambda, 0);
 }
+CML_EXPORT curandStatus_t curandGenerateLongLong(curandGenerator_t g, unsigned long long *out, size_t n) {
+    GEN("u64", out, n, 0, 0);
+}

@@ -16,7 +16,7 @@ from cumetal.libs import devmem, streams
 from cumetal.libs.curand import host as H
 from cumetal.libs.devmem import LibError, say
 
-_DTYPES = {"u32": np.uint32, "uniform": np.float32, "uniform_double": np.float64, "normal": np.float32,
+_DTYPES = {"u32": np.uint32, "u64": np.uint64, "uniform": np.float32, "uniform_double": np.float64, "normal": np.float32,
            "normal_double": np.float64, "lognormal": np.float32, "lognormal_double": np.float64,
            "poisson": np.uint32}
 
@@ -100,9 +100,7 @@ def set_ordering(g: int, ordering: int) -> None:
 
 @entry("curandSetQuasiRandomGeneratorDimensions")
 def set_dims(g: int, dims: int) -> None:
-    H.get(g)
-    raise H.CurandError(H.TYPE_ERROR, "dimensions apply to quasi-random generators (Sobol), which CuMetal "
-                                      "does not implement yet")
+    H.set_dimensions(H.get(g), dims)
 
 
 @entry("curandGenerateSeeds")
@@ -116,7 +114,7 @@ def generate(g: int, kind: str, ptr: int, n: int, p1: float, p2: float) -> None:
     dt = np.dtype(_DTYPES[kind])
     if not ptr and n:
         raise H.CurandError(H.OUT_OF_RANGE, "output pointer is NULL")
-    if kind in ("normal", "lognormal", "normal_double", "lognormal_double") and n % 2:
+    if gen.rng not in H.QUASI and kind in ("normal", "lognormal", "normal_double", "lognormal_double") and n % 2:
         raise H.CurandError(H.LENGTH_NOT_MULTIPLE, f"n={n}: normal outputs come in pairs (n must be even)")
     if kind in ("normal", "lognormal", "normal_double", "lognormal_double") and not p2 > 0:
         raise H.CurandError(H.OUT_OF_RANGE, f"stddev={p2} must be > 0")
@@ -128,9 +126,16 @@ def generate(g: int, kind: str, ptr: int, n: int, p1: float, p2: float) -> None:
         devmem.write_host(ptr, H.values(gen, kind, n, p1, p2))
         return
     devmem.check_range(ptr, n * dt.itemsize, "outputPtr", H.LAUNCH_FAILURE)
-    start = gen.offset
-    gen.offset += n  # the generator moves on now; the values are written in stream order
-    snapshot = H.Generator(gen.rng, gen.host, gen.seed, start, gen.ordering, gen.dims, gen.stream)
+    snapshot = H.Generator(gen.rng, gen.host, gen.seed, gen.offset, gen.ordering, gen.dims, gen.stream)
+    if gen.rng in H.QUASI:
+        H.quasi_values(H.Generator(gen.rng, True, dims=gen.dims), kind, 0, p1, p2)  # argument checks now
+        if n % gen.dims:
+            raise H.CurandError(H.LENGTH_NOT_MULTIPLE, f"n={n} is not a multiple of the {gen.dims} dimensions")
+        gen.offset += n // gen.dims
+    else:
+        if kind == "u64":
+            raise H.CurandError(H.TYPE_ERROR, "64-bit integers come from SOBOL64 generators only")
+        gen.offset += n  # the generator moves on now; the values are written in stream order
 
     def go() -> None:
         devmem.write_host(ptr, H.values(snapshot, kind, n, p1, p2).astype(dt))

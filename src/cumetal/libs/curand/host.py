@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cumetal.libs.curand import streams
+from cumetal.libs.curand import sobol, streams
 
 SUCCESS, NOT_INITIALIZED, TYPE_ERROR, OUT_OF_RANGE, LENGTH_NOT_MULTIPLE = 0, 101, 103, 104, 105
 LAUNCH_FAILURE, INTERNAL_ERROR = 201, 999
@@ -23,9 +23,10 @@ RNG_PSEUDO_DEFAULT, XORWOW, MRG32K3A, MTGP32, MT19937, PHILOX = 100, 101, 121, 1
 QUASI_DEFAULT, SOBOL32, SCRAMBLED_SOBOL32, SOBOL64, SCRAMBLED_SOBOL64 = 200, 201, 202, 203, 204
 ORDERINGS = {100: "PSEUDO_BEST", 101: "PSEUDO_DEFAULT", 102: "PSEUDO_SEEDED", 103: "PSEUDO_LEGACY",
              104: "PSEUDO_DYNAMIC", 201: "QUASI_DEFAULT"}
-SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10"}
-KNOWN = {MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", MT19937: "MT19937", SOBOL32: "SOBOL32",
-         SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32", SOBOL64: "SOBOL64", SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
+SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", SOBOL32: "SOBOL32", SOBOL64: "SOBOL64"}
+QUASI = (SOBOL32, SOBOL64)
+KNOWN = {MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", MT19937: "MT19937", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32",
+         SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
 VERSION = 10400  # cuRAND 10.4.0 (CUDA 13.0): major * 1000 + minor * 100 + patch
 I32 = np.float32(2.3283064e-10)                       # 2^-32 as cuRAND's float constant
 I32_2PI = np.float32(2.3283064e-10) * np.float32(6.2831855)
@@ -56,10 +57,12 @@ _ids = itertools.count(0xC0A4D000, 0x40)
 def create(rng: int, host: bool) -> int:
     if rng == RNG_PSEUDO_DEFAULT:
         rng = XORWOW
+    if rng == QUASI_DEFAULT:
+        rng = SOBOL32
     if rng not in SUPPORTED:
         what = KNOWN.get(rng)
         raise CurandError(TYPE_ERROR, f"generator type {rng} ({what or 'unknown'}) is not implemented by CuMetal "
-                                      f"yet (supported: XORWOW, PHILOX4_32_10)" if what else
+                                      f"yet (supported: XORWOW, PHILOX4_32_10, SOBOL32, SOBOL64)" if what else
                           f"{rng} is not a curandRngType_t")
     with _lock:
         h = next(_ids)
@@ -81,6 +84,10 @@ def destroy(h: int) -> None:
 
 
 def set_ordering(g: Generator, ordering: int) -> None:
+    if g.rng in QUASI:
+        if ordering != 201:
+            raise CurandError(OUT_OF_RANGE, f"ordering {ordering} is not CURAND_ORDERING_QUASI_DEFAULT")
+        return
     if ordering not in ORDERINGS or ordering == 201:
         raise CurandError(OUT_OF_RANGE, f"ordering {ordering} is not a pseudo-random curandOrdering_t")
     if ordering == 102:
@@ -139,8 +146,62 @@ def poisson(u: np.ndarray, lam: float) -> np.ndarray:
     return np.maximum(np.floor(lam + np.sqrt(lam) * z + 0.5), 0).astype(np.uint32)
 
 
+def set_dimensions(g: Generator, dims: int) -> None:
+    if g.rng not in QUASI:
+        raise CurandError(TYPE_ERROR, "dimensions apply to quasi-random generators (Sobol)")
+    if not 1 <= dims <= sobol.MAX_DIMENSIONS:
+        raise CurandError(OUT_OF_RANGE, f"{dims} dimensions: 1 to {sobol.MAX_DIMENSIONS} are available")
+    g.dims = dims
+
+
+def inverse_normal(u: np.ndarray) -> np.ndarray:
+    """The standard normal quantile (quasi-random normals are the inverse CDF of the points)."""
+    from statistics import NormalDist  # noqa: PLC0415
+
+    return np.frompyfunc(NormalDist().inv_cdf, 1, 1)(u.astype(np.float64)).astype(np.float64)
+
+
+def quasi_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndarray:
+    """Sobol points: dimension-major (n / dims points of dimension 0, then of dimension 1, ...)."""
+    if n % g.dims:
+        raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n} is not a multiple of the {g.dims} dimensions")
+    bits = 64 if g.rng == SOBOL64 else 32
+    if kind == "u32" and bits == 64 or kind == "u64" and bits == 32:
+        raise CurandError(TYPE_ERROR, f"SOBOL{bits} generates {bits}-bit integers "
+                                      f"({'curandGenerateLongLong' if bits == 64 else 'curandGenerate'})")
+    per = n // g.dims
+    vecs = sobol.direction_vectors(g.dims, bits)
+    x = np.concatenate([sobol.points(vecs[d], g.offset, per) for d in range(g.dims)]) if per else \
+        np.zeros(0, vecs.dtype)
+    g.offset += per
+    if kind in ("u32", "u64"):
+        return x
+    if bits == 64:
+        single = (x >> np.uint64(32)).astype(np.uint32)
+        double = (x >> np.uint64(11)).astype(np.float64) * 2.0 ** -53 + 2.0 ** -54
+    else:
+        single = x
+        double = (x.astype(np.float64) + 1.0) * 2.0 ** -32
+    if kind == "uniform":
+        return uniform_f32(single)
+    if kind == "uniform_double":
+        return double
+    if kind in ("normal", "lognormal"):
+        z = (inverse_normal(uniform_f32(single)) * p2 + p1).astype(np.float32)
+        return np.exp(z) if kind == "lognormal" else z
+    if kind in ("normal_double", "lognormal_double"):
+        centred = double if bits == 64 else x.astype(np.float64) * 2.0 ** -32 + 2.0 ** -33
+        z = inverse_normal(centred) * p2 + p1
+        return np.exp(z) if kind == "lognormal_double" else z
+    return poisson(uniform_f32(single), p1)
+
+
 def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) -> np.ndarray:
     """The next ``n`` outputs of a distribution; advances the generator's offset as cuRAND does."""
+    if g.rng in QUASI:
+        return quasi_values(g, kind, n, p1, p2)
+    if kind == "u64":
+        raise CurandError(TYPE_ERROR, "64-bit integers come from SOBOL64 generators only")
     start = g.offset
     if kind == "u32":
         out = _u32(g, start, n)
