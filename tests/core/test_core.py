@@ -3,16 +3,12 @@ linker and graphs, checked against numpy."""
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
+from tests.driver.ptx_snippets import CALLEE, CALLER, NVVM_TRIPLE, SCALE
 
 from cumetal import core
 from cumetal.core import Device, LaunchConfig, Program, ProgramOptions, launch
-
-sys.path.insert(0, __file__.rsplit("/tests/", 1)[0] + "/tests/driver")
-from ptx_snippets import CALLEE, CALLER, NVVM_TRIPLE, SCALE  # noqa: E402
 
 SAXPY = """
 template<typename T>

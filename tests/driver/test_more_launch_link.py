@@ -7,8 +7,8 @@ import threading
 
 import numpy as np
 import pytest
-from conftest import check
-from ptx_snippets import CALLEE, CALLER, NVVM_TRIPLE, SCALE
+from tests.driver.conftest import check
+from tests.driver.ptx_snippets import CALLEE, CALLER, NVVM_TRIPLE, SCALE
 
 from cumetal import driver as cu
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ctypes
 
 import numpy as np
-from conftest import check
-from ptx_snippets import SCALE
+from tests.driver.conftest import check
+from tests.driver.ptx_snippets import SCALE
 
 from cumetal import driver as cu
 
