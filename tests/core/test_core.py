@@ -23,7 +23,15 @@ __global__ void saxpy(const T a, const T* x, const T* y, T* out, size_t n) {
 def dev():
     d = Device()
     d.set_current()
-    return d
+    yield d
+    # give the primary context back, so that later tests see the driver as they left it
+    from cumetal import driver as cu
+    from cumetal.core import _device
+
+    d.sync()
+    cu.cuCtxSetCurrent(None)
+    cu.cuDevicePrimaryCtxRelease(0)
+    _device._tls.__dict__.clear()
 
 
 def _array(buf, dtype):
