@@ -29,3 +29,16 @@ def test_philox_host_api_starts_with_subsequence_blocks() -> None:
     host = np.load(GOLDEN / "curand_host_goldens.npz")["PHILOX4_32_10/u32/seed1234"]
     for j in range(6):
         np.testing.assert_array_equal(host[4 * j:4 * j + 4], philox.blocks(1234, np.array([0], np.uint64), j)[0])
+
+
+def test_xorwow_and_mrg32k3a_references_bit_exact() -> None:
+    """The Python references (used by the host API and to derive the header's jump tables) for
+    every recorded configuration: curand() after curand_init(seed, subsequence, offset)."""
+    from cumetal.libs.curand import mrg32k3a, xorwow
+
+    g = np.load(GOLDEN / "curand_device_goldens.npz")
+    for i, (seed, sub, off) in enumerate(g["configs"]):
+        v, d = xorwow.init(int(seed), int(sub), int(off))
+        np.testing.assert_array_equal(xorwow.generate(v, d, 8)[0], g["xorwow"][i, 0].astype(np.uint32))
+        s1, s2 = mrg32k3a.init(int(seed), int(sub), int(off))
+        np.testing.assert_array_equal(mrg32k3a.to_u32(mrg32k3a.raw(s1, s2, 8)[0]), g["mrg"][i, 0].astype(np.uint32))

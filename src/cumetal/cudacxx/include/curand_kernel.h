@@ -52,18 +52,142 @@ typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
 
 /* Generators CuMetal's device API does not provide yet: the types exist, their use is a clear
  * compile-time error. */
-struct curandStateMRG32k3a { unsigned int s1[3], s2[3]; int boxmuller_flag, boxmuller_flag_double;
-                             float boxmuller_extra; double boxmuller_extra_double; };
-typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
 struct curandStateSobol32 { unsigned int i, x, c, direction_vectors[32]; };
 typedef struct curandStateSobol32 curandStateSobol32_t;
 #define CUMETAL_CURAND_UNAVAILABLE(what)                                                             \
-    __attribute__((unavailable("CuMetal: " what " is not implemented yet; use curandState (XORWOW) " \
-                               "or curandStatePhilox4_32_10_t")))
-CUMETAL_CURAND_FN void curand_init(unsigned long long, unsigned long long, unsigned long long,
-                                   curandStateMRG32k3a_t *) CUMETAL_CURAND_UNAVAILABLE("curandStateMRG32k3a");
-CUMETAL_CURAND_FN unsigned int curand(curandStateMRG32k3a_t *) CUMETAL_CURAND_UNAVAILABLE("curandStateMRG32k3a");
+    __attribute__((unavailable("CuMetal: " what " is not implemented yet; use curandState (XORWOW), " \
+                               "curandStatePhilox4_32_10_t or curandStateMRG32k3a_t")))
 CUMETAL_CURAND_FN unsigned int curand(curandStateSobol32_t *) CUMETAL_CURAND_UNAVAILABLE("curandStateSobol32");
+
+/* ---------------------------------------------------------------- MRG32k3a */
+/* L'Ecuyer's combined recurrence (Operations Research 47, 1999): both components start at 12345, a
+ * seed multiplies them by its salted halves (mod m); subsequences are 2^76 steps apart, sequences
+ * (skipahead_sequence) 2^127; jumps are 3x3 matrix powers mod m (the bases below). */
+struct curandStateMRG32k3a {
+    unsigned int s1[3], s2[3];
+    int boxmuller_flag;
+    int boxmuller_flag_double;
+    float boxmuller_extra;
+    double boxmuller_extra_double;
+};
+typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
+
+#define CUMETAL_MRG_M1 4294967087u
+#define CUMETAL_MRG_M2 4294944443u
+#define MRG32K3A_NORM (2.328306549295728e-10)
+#define MRG32K3A_BITS_NORM (1.000000048662)
+static __device__ const unsigned int __cm_mrg_a1[9] = {0u, 1u, 0u, 0u, 0u, 1u, 4294156359u, 1403580u, 0u};
+static __device__ const unsigned int __cm_mrg_a2[9] = {0u, 1u, 0u, 0u, 0u, 1u, 4293573854u, 0u, 527612u};
+static __device__ const unsigned int __cm_mrg_a1_2p76[9] = {82758667u, 1871391091u, 4127413238u, 3672831523u, 69195019u, 1871391091u, 3672091415u, 3528743235u, 69195019u};
+static __device__ const unsigned int __cm_mrg_a2_2p76[9] = {1511326704u, 3759209742u, 1610795712u, 4292754251u, 1511326704u, 3889917532u, 3859662829u, 4292754251u, 3708466080u};
+static __device__ const unsigned int __cm_mrg_a1_2p127[9] = {2427906178u, 3580155704u, 949770784u, 226153695u, 1230515664u, 3580155704u, 1988835001u, 986791581u, 1230515664u};
+static __device__ const unsigned int __cm_mrg_a2_2p127[9] = {1464411153u, 277697599u, 1610723613u, 32183930u, 1464411153u, 1022607788u, 2824425944u, 32183930u, 2093834863u};
+
+CUMETAL_CURAND_FN void __cm_mat_mul(const unsigned int a[9], const unsigned int b[9], unsigned int r[9],
+                                    unsigned int m) {
+    unsigned int t[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            unsigned long long acc = 0;
+            for (int k = 0; k < 3; k++) acc += (unsigned long long)a[3 * i + k] * b[3 * k + j] % m;
+            t[3 * i + j] = (unsigned int)(acc % m);
+        }
+    for (int i = 0; i < 9; i++) r[i] = t[i];
+}
+
+/* v = base^n v (mod m) */
+CUMETAL_CURAND_FN void __cm_mat_pow_apply(const unsigned int base[9], unsigned long long n, unsigned int v[3],
+                                          unsigned int m) {
+    unsigned int b[9];
+    for (int i = 0; i < 9; i++) b[i] = base[i];
+    while (n) {
+        if (n & 1ull) {
+            unsigned int t[3];
+            for (int i = 0; i < 3; i++) {
+                unsigned long long acc = 0;
+                for (int k = 0; k < 3; k++) acc += (unsigned long long)b[3 * i + k] * v[k] % m;
+                t[i] = (unsigned int)(acc % m);
+            }
+            for (int i = 0; i < 3; i++) v[i] = t[i];
+        }
+        n >>= 1;
+        if (n) __cm_mat_mul(b, b, b, m);
+    }
+}
+
+CUMETAL_CURAND_FN void skipahead(unsigned long long n, curandStateMRG32k3a_t *state) {
+    __cm_mat_pow_apply(__cm_mrg_a1, n, state->s1, CUMETAL_MRG_M1);
+    __cm_mat_pow_apply(__cm_mrg_a2, n, state->s2, CUMETAL_MRG_M2);
+}
+CUMETAL_CURAND_FN void skipahead_subsequence(unsigned long long n, curandStateMRG32k3a_t *state) {
+    __cm_mat_pow_apply(__cm_mrg_a1_2p76, n, state->s1, CUMETAL_MRG_M1);
+    __cm_mat_pow_apply(__cm_mrg_a2_2p76, n, state->s2, CUMETAL_MRG_M2);
+}
+CUMETAL_CURAND_FN void skipahead_sequence(unsigned long long n, curandStateMRG32k3a_t *state) {
+    __cm_mat_pow_apply(__cm_mrg_a1_2p127, n, state->s1, CUMETAL_MRG_M1);
+    __cm_mat_pow_apply(__cm_mrg_a2_2p127, n, state->s2, CUMETAL_MRG_M2);
+}
+
+CUMETAL_CURAND_FN void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
+                                   curandStateMRG32k3a_t *state) {
+    for (int i = 0; i < 3; i++) state->s1[i] = state->s2[i] = 12345u;
+    if (seed != 0ull) {
+        unsigned long long x1 = ((unsigned int)seed) ^ 0x55555555u;
+        unsigned long long x2 = ((unsigned int)(seed >> 32)) ^ 0xAAAAAAAAu;
+        state->s1[0] = (unsigned int)(x1 * state->s1[0] % CUMETAL_MRG_M1);
+        state->s1[1] = (unsigned int)(x2 * state->s1[1] % CUMETAL_MRG_M1);
+        state->s1[2] = (unsigned int)(x1 * state->s1[2] % CUMETAL_MRG_M1);
+        state->s2[0] = (unsigned int)(x2 * state->s2[0] % CUMETAL_MRG_M2);
+        state->s2[1] = (unsigned int)(x1 * state->s2[1] % CUMETAL_MRG_M2);
+        state->s2[2] = (unsigned int)(x2 * state->s2[2] % CUMETAL_MRG_M2);
+    }
+    skipahead_subsequence(subsequence, state);
+    skipahead(offset, state);
+    state->boxmuller_flag = 0;
+    state->boxmuller_flag_double = 0;
+    state->boxmuller_extra = 0.f;
+    state->boxmuller_extra_double = 0.;
+}
+
+/* the next value of the combined recurrence, in (0, m1] */
+CUMETAL_CURAND_FN double curand_MRG32k3a(curandStateMRG32k3a_t *state) {
+    const unsigned int m1 = CUMETAL_MRG_M1, m2 = CUMETAL_MRG_M2;
+    unsigned long long p1 = (1403580ull * state->s1[1] + (unsigned long long)(m1 - 810728u) * state->s1[0] % m1) % m1;
+    state->s1[0] = state->s1[1];
+    state->s1[1] = state->s1[2];
+    state->s1[2] = (unsigned int)p1;
+    unsigned long long p2 = (527612ull * state->s2[2] + (unsigned long long)(m2 - 1370589u) * state->s2[0] % m2) % m2;
+    state->s2[0] = state->s2[1];
+    state->s2[1] = state->s2[2];
+    state->s2[2] = (unsigned int)p2;
+    long long p = (long long)p1 - (long long)p2;
+    if (p <= 0) p += m1;
+    return (double)p;
+}
+
+CUMETAL_CURAND_FN unsigned int curand(curandStateMRG32k3a_t *state) {
+    return (unsigned int)(curand_MRG32k3a(state) * MRG32K3A_BITS_NORM);
+}
+CUMETAL_CURAND_FN float curand_uniform(curandStateMRG32k3a_t *state) {
+    return (float)(curand_MRG32k3a(state) * MRG32K3A_NORM);
+}
+CUMETAL_CURAND_FN double curand_uniform_double(curandStateMRG32k3a_t *state) {
+    return curand_MRG32k3a(state) * (1.0 / 4294967087.0);
+}
+CUMETAL_CURAND_FN float2 curand_normal2(curandStateMRG32k3a_t *state) {
+    float u = curand_uniform(state);
+    float v = curand_uniform(state) * 6.2831855f;
+    float s = sqrtf(-2.0f * logf(u));
+    float sn, cs;
+    __sincosf(v, &sn, &cs);
+    return make_float2(sn * s, cs * s);
+}
+CUMETAL_CURAND_FN double2 curand_normal2_double(curandStateMRG32k3a_t *state) {
+    double u = curand_uniform_double(state);
+    double v = curand_uniform_double(state) * CURAND_2PI;
+    double s = sqrt(-2.0 * log(u));
+    return make_double2(sin(v) * s, cos(v) * s);
+}
 
 /* ---------------------------------------------------------------- XORWOW */
 /* word i of a polynomial holds the coefficients of x^(32i) .. x^(32i+31) */
@@ -371,13 +495,24 @@ CUMETAL_CURAND_FN double curand_uniform_double(curandStatePhilox4_32_10_t *state
     return curand(state) * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE; /* (x + 1) 2^-32, recorded */
 }
 
-#define CUMETAL_CURAND_DISTRIBUTIONS(STATE)                                                                          \
+#define CUMETAL_CURAND_PAIRS(STATE)                                                                                  \
     CUMETAL_CURAND_FN float curand_uniform(STATE *state) { return __cm_uniform(curand(state)); }                       \
     CUMETAL_CURAND_FN float2 curand_normal2(STATE *state) {                                                            \
         unsigned int x = curand(state);                                                                                \
         unsigned int y = curand(state);                                                                                \
         return __cm_box_muller(x, y);                                                                                  \
     }                                                                                                                  \
+    CUMETAL_CURAND_FN double2 curand_normal2_double(STATE *state) {                                                    \
+        unsigned int x0 = curand(state);                                                                               \
+        unsigned int x1 = curand(state);                                                                               \
+        unsigned int y0 = curand(state);                                                                               \
+        unsigned int y1 = curand(state);                                                                               \
+        return __cm_box_muller_double(x0, x1, y0, y1);                                                                 \
+    }
+CUMETAL_CURAND_PAIRS(curandStateXORWOW_t)
+CUMETAL_CURAND_PAIRS(curandStatePhilox4_32_10_t)
+
+#define CUMETAL_CURAND_DISTRIBUTIONS(STATE)                                                                          \
     CUMETAL_CURAND_FN float curand_normal(STATE *state) {                                                              \
         if (state->boxmuller_flag) {                                                                                   \
             state->boxmuller_flag = 0;                                                                                 \
@@ -387,13 +522,6 @@ CUMETAL_CURAND_FN double curand_uniform_double(curandStatePhilox4_32_10_t *state
         state->boxmuller_extra = v.y;                                                                                  \
         state->boxmuller_flag = 1;                                                                                     \
         return v.x;                                                                                                    \
-    }                                                                                                                  \
-    CUMETAL_CURAND_FN double2 curand_normal2_double(STATE *state) {                                                    \
-        unsigned int x0 = curand(state);                                                                               \
-        unsigned int x1 = curand(state);                                                                               \
-        unsigned int y0 = curand(state);                                                                               \
-        unsigned int y1 = curand(state);                                                                               \
-        return __cm_box_muller_double(x0, x1, y0, y1);                                                                 \
     }                                                                                                                  \
     CUMETAL_CURAND_FN double curand_normal_double(STATE *state) {                                                      \
         if (state->boxmuller_flag_double) {                                                                            \
@@ -432,6 +560,7 @@ CUMETAL_CURAND_FN double curand_uniform_double(curandStatePhilox4_32_10_t *state
     }
 CUMETAL_CURAND_DISTRIBUTIONS(curandStateXORWOW_t)
 CUMETAL_CURAND_DISTRIBUTIONS(curandStatePhilox4_32_10_t)
+CUMETAL_CURAND_DISTRIBUTIONS(curandStateMRG32k3a_t)
 
 CUMETAL_CURAND_FN float4 curand_uniform4(curandStatePhilox4_32_10_t *state) {
     uint4 x = curand4(state);
