@@ -16,7 +16,7 @@ from cumetal.libs.curand import host as H
 
 GOLDEN = np.load(pathlib.Path(__file__).parent / "golden" / "curand_host_goldens.npz")
 PROGRAMS = pathlib.Path(__file__).parent / "programs"
-RNGS = {"XORWOW": H.XORWOW, "PHILOX4_32_10": H.PHILOX}
+RNGS = {"XORWOW": H.XORWOW, "PHILOX4_32_10": H.PHILOX, "MRG32K3A": H.MRG32K3A}
 
 
 def _gen(name: str, seed: int = 1234, offset: int = 0) -> H.Generator:
@@ -41,6 +41,12 @@ def test_integers_bit_exact(name: str) -> None:
     cont = np.concatenate([H.values(g, "u32", 1000), H.values(g, "u32", 3000),
                            H.values(g, "uniform", 1000).view(np.uint32)])
     np.testing.assert_array_equal(cont, GOLDEN[f"{name}/u32/seed1234_cont"])
+
+
+def test_mrg32k3a_legacy_ordering() -> None:
+    """LEGACY uses 4096 subsequences (the default uses more; see streams.py)."""
+    g = H.Generator(H.MRG32K3A, False, seed=1234, ordering=103)
+    np.testing.assert_array_equal(H.values(g, "u32", 8192), GOLDEN["MRG32K3A/u32/seed1234_PSEUDO_LEGACY"])
 
 
 def test_xorwow_full_layout() -> None:

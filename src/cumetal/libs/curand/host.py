@@ -23,9 +23,9 @@ RNG_PSEUDO_DEFAULT, XORWOW, MRG32K3A, MTGP32, MT19937, PHILOX = 100, 101, 121, 1
 QUASI_DEFAULT, SOBOL32, SCRAMBLED_SOBOL32, SOBOL64, SCRAMBLED_SOBOL64 = 200, 201, 202, 203, 204
 ORDERINGS = {100: "PSEUDO_BEST", 101: "PSEUDO_DEFAULT", 102: "PSEUDO_SEEDED", 103: "PSEUDO_LEGACY",
              104: "PSEUDO_DYNAMIC", 201: "QUASI_DEFAULT"}
-SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", SOBOL32: "SOBOL32", SOBOL64: "SOBOL64"}
+SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", MRG32K3A: "MRG32K3A", SOBOL32: "SOBOL32", SOBOL64: "SOBOL64"}
 QUASI = (SOBOL32, SOBOL64)
-KNOWN = {MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", MT19937: "MT19937", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32",
+KNOWN = {MTGP32: "MTGP32", MT19937: "MT19937", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32",
          SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
 VERSION = 10400  # cuRAND 10.4.0 (CUDA 13.0): major * 1000 + minor * 100 + patch
 I32 = np.float32(2.3283064e-10)                       # 2^-32 as cuRAND's float constant
@@ -62,7 +62,7 @@ def create(rng: int, host: bool) -> int:
     if rng not in SUPPORTED:
         what = KNOWN.get(rng)
         raise CurandError(TYPE_ERROR, f"generator type {rng} ({what or 'unknown'}) is not implemented by CuMetal "
-                                      f"yet (supported: XORWOW, PHILOX4_32_10, SOBOL32, SOBOL64)" if what else
+                                      f"yet (supported: XORWOW, PHILOX4_32_10, MRG32K3A, SOBOL32, SOBOL64)" if what else
                           f"{rng} is not a curandRngType_t")
     with _lock:
         h = next(_ids)
@@ -196,12 +196,52 @@ def quasi_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nd
     return poisson(uniform_f32(single), p1)
 
 
+def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndarray:
+    """MRG32k3a: values x in (0, m1]; integers x * 2^32/m1 truncated, uniforms x / m1, normal pairs
+    from two positions of one subsequence (see :mod:`cumetal.libs.curand.streams`)."""
+    from cumetal.libs.curand import mrg32k3a  # noqa: PLC0415
+
+    t = streams.MRG_LEGACY_SUBSEQUENCES if g.ordering == 103 else streams.MRG_DEFAULT_SUBSEQUENCES
+    inv = 1.0 / mrg32k3a.M1
+    start = g.offset
+    if kind in ("normal", "lognormal", "normal_double", "lognormal_double"):
+        if n % 2:
+            raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n}: normal outputs come in pairs (n must be even)")
+        w = streams.mrg_items(g.seed, start, n // 2, 2, t) * inv
+        if kind in ("normal", "lognormal"):
+            u, v = w[:, 0].astype(np.float32), w[:, 1].astype(np.float32) * np.float32(6.2831855)
+            s = np.sqrt(np.float32(-2.0) * np.log(u))
+            z = np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1) * np.float32(p2) + np.float32(p1)
+            out = (np.exp(z) if kind == "lognormal" else z).astype(np.float32)
+        else:
+            s = np.sqrt(-2.0 * np.log(w[:, 0]))
+            v = w[:, 1] * (2.0 * np.pi)
+            z = np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1) * p2 + p1
+            out = np.exp(z) if kind == "lognormal_double" else z
+    else:
+        x = streams.mrg_values(g.seed, start, n, t)
+        if kind == "u32":
+            out = mrg32k3a.to_u32(x)
+        elif kind == "uniform":
+            out = (x * inv).astype(np.float32)
+        elif kind == "uniform_double":
+            out = x * inv
+        else:
+            if not p1 > 0:
+                raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
+            out = poisson((x * inv).astype(np.float32), p1)
+    g.offset += n
+    return out
+
+
 def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) -> np.ndarray:
     """The next ``n`` outputs of a distribution; advances the generator's offset as cuRAND does."""
     if g.rng in QUASI:
         return quasi_values(g, kind, n, p1, p2)
     if kind == "u64":
         raise CurandError(TYPE_ERROR, "64-bit integers come from SOBOL64 generators only")
+    if g.rng == MRG32K3A:
+        return mrg_values(g, kind, n, p1, p2)
     start = g.offset
     if kind == "u32":
         out = _u32(g, start, n)

@@ -123,3 +123,68 @@ def philox_double_items(seed: int, start: int, n: int, width: int) -> np.ndarray
         return words
     lane = (idx % np.uint64(2)).astype(np.int64)
     return np.stack([words[np.arange(n), 2 * lane], words[np.arange(n), 2 * lane + 1]], axis=1)
+
+
+# MRG32k3a: LEGACY ordering uses 4096 subsequences like XORWOW; the default (= BEST = DYNAMIC on the
+# H100) uses more: the 70,000 recorded outputs are the first values of subsequences 0 .. 69,999, so
+# output g is position g // T of subsequence g % T with T >= 70,000; CuMetal takes T = 2^17.
+MRG_LEGACY_SUBSEQUENCES = 4096
+MRG_DEFAULT_SUBSEQUENCES = 1 << 17
+
+
+@functools.lru_cache(maxsize=8)
+def _mrg_base_states(seed: int, count: int) -> np.ndarray:
+    """(count, 6) states of curand_init(seed, s, 0) for s < count (int64: s1[3], s2[3])."""
+    from cumetal.libs.curand import mrg32k3a as R  # noqa: PLC0415
+
+    s1, s2 = R.init(seed)
+    j1 = R.mat_pow(R.A1, 1 << R.SUBSEQUENCE_LOG2, R.M1)
+    j2 = R.mat_pow(R.A2, 1 << R.SUBSEQUENCE_LOG2, R.M2)
+    out = np.empty((count, 6), np.int64)
+    for s in range(count):
+        out[s, :3], out[s, 3:] = s1, s2
+        s1, s2 = R.mat_vec(j1, s1, R.M1), R.mat_vec(j2, s2, R.M2)
+    return out
+
+
+def mrg_positions(seed: int, first: int, count: int, subsequences: int) -> np.ndarray:
+    """(count, subsequences) values in (0, m1] (float64) at positions first .. first + count - 1."""
+    from cumetal.libs.curand import mrg32k3a as R  # noqa: PLC0415
+
+    st = _mrg_base_states(seed, subsequences).copy()
+    if first:
+        a1, a2 = R.mat_pow(R.A1, first, R.M1), R.mat_pow(R.A2, first, R.M2)
+        for s in range(subsequences):
+            st[s, :3] = R.mat_vec(a1, [int(v) for v in st[s, :3]], R.M1)
+            st[s, 3:] = R.mat_vec(a2, [int(v) for v in st[s, 3:]], R.M2)
+    s10, s11, s12, s20, s21, s22 = (st[:, i].copy() for i in range(6))
+    out = np.empty((count, subsequences), np.float64)
+    for i in range(count):
+        p1 = (1403580 * s11 - 810728 * s10) % R.M1
+        s10, s11, s12 = s11, s12, p1
+        p2 = (527612 * s22 - 1370589 * s20) % R.M2
+        s20, s21, s22 = s21, s22, p2
+        p = p1 - p2
+        out[i] = np.where(p <= 0, p + R.M1, p)
+    return out
+
+
+def mrg_values(seed: int, start: int, n: int, subsequences: int) -> np.ndarray:
+    """32-bit-stream values start .. start + n - 1 (float64 in (0, m1])."""
+    if n <= 0:
+        return np.zeros(0, np.float64)
+    first, last = start // subsequences, (start + n - 1) // subsequences
+    flat = mrg_positions(seed, first, last - first + 1, subsequences).reshape(-1)
+    lo = start - first * subsequences
+    return flat[lo:lo + n]
+
+
+def mrg_items(seed: int, start: int, n: int, width: int, subsequences: int) -> np.ndarray:
+    """Two-word items (normal pairs): item i takes positions width * (i // T), +1 of subsequence i % T."""
+    if n <= 0:
+        return np.zeros((0, width), np.float64)
+    first, last = start // subsequences, (start + n - 1) // subsequences
+    raw = mrg_positions(seed, width * first, width * (last - first + 1), subsequences)
+    items = raw.reshape(last - first + 1, width, subsequences).transpose(0, 2, 1).reshape(-1, width)
+    lo = start - first * subsequences
+    return items[lo:lo + n]
