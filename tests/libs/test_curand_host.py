@@ -124,3 +124,26 @@ def test_sobol_direction_vectors_match_nvidia() -> None:
 
     np.testing.assert_array_equal(sobol.direction_vectors(200, 32), GOLDEN["dirvec32"])
     np.testing.assert_array_equal(sobol.direction_vectors(200, 64), GOLDEN["dirvec64"])
+
+
+def test_device_api_program(tmp_path: pathlib.Path) -> None:
+    """curand_init/curand/curand_uniform in kernels of a program built by cumetalc: thread s's first
+    output is subsequence s's first XORWOW output, and the hit count equals the reference's."""
+    from cumetal.libs.curand import xorwow
+
+    exe = tmp_path / "curand_device"
+    build_program([str(PROGRAMS / "curand_device.cu")], str(exe), libraries=["curand"])
+    env = dict(os.environ, CUMETAL_BACKEND="cpu", CUMETAL_QUIET="1")
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
+    assert lines["done"] == "1"
+    hits = 0
+    for s in range(64):
+        v, d = xorwow.init(1234, s, 0)
+        out, _, _ = xorwow.generate(v, d, 1 + 128)
+        if s < 4:
+            assert int(lines[f"first{s}"]) == int(out[0])
+        u = H.uniform_f32(out[1:])
+        hits += int(np.sum(u[0::2] * u[0::2] + u[1::2] * u[1::2] <= np.float32(1.0)))
+    assert lines["inside"] == f"{hits} of {64 * 64}"
