@@ -37,10 +37,17 @@ from cumetal.nvrtc.api import (
     nvrtcSetPCHHeapSize,
     nvrtcVersion,
 )
+from cumetal.nvrtc.bundled_headers import (
+    nvrtcBundledHeadersInfo,
+    nvrtcGetBundledHeadersInfo,
+    nvrtcInstallBundledHeaders,
+    nvrtcRemoveBundledHeaders,
+)
 from cumetal.nvrtc.enums import nvrtcResult
 
 __all__ = [
-    "nvrtcAddNameExpression", "nvrtcCompileProgram", "nvrtcCreateProgram", "nvrtcDestroyProgram",
+    "nvrtcAddNameExpression", "nvrtcBundledHeadersInfo", "nvrtcGetBundledHeadersInfo",
+    "nvrtcInstallBundledHeaders", "nvrtcRemoveBundledHeaders", "nvrtcCompileProgram", "nvrtcCreateProgram", "nvrtcDestroyProgram",
     "nvrtcGetCUBIN", "nvrtcGetCUBINSize", "nvrtcGetErrorString", "nvrtcGetLTOIR", "nvrtcGetLTOIRSize",
     "nvrtcGetLoweredName", "nvrtcGetNumSupportedArchs", "nvrtcGetOptiXIR", "nvrtcGetOptiXIRSize",
     "nvrtcGetPCHCreateStatus", "nvrtcGetPCHHeapSize", "nvrtcGetPCHHeapSizeRequired", "nvrtcGetPTX",

@@ -24,3 +24,4 @@ class nvrtcResult(IntEnum):  # noqa: N801 - cuda-python's name
     NVRTC_ERROR_PCH_CREATE = 15
     NVRTC_ERROR_CANCELLED = 16
     NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED = 17
+    NVRTC_ERROR_BUSY = 18
