@@ -19,7 +19,7 @@ FAM = "randprog"
 # and b in the sweep), so the PTX does not fix it.
 RULE = "exact|nan"
 SEED = 1_000_000
-N_CASES = 30
+N_CASES = 60
 LENGTH = 8
 DECLS = ("    .reg .b32 %r<48>, %rjunk;\n    .reg .b64 %rd<48>;\n    .reg .b16 %rh<48>, %hjunk;\n"
          "    .reg .pred %p<48>;\n    .reg .b64 %ia, %ib, %oa, %ob, %oc, %ot, %tr, %sl;")
