@@ -64,6 +64,24 @@ def test_bitcode_is_cached():
     assert p1 == p2 and p1.read_bytes()[:4] == b"BC\xc0\xde"
 
 
+def test_cached_bitcode_lookup_starts_no_process():
+    """A cold compile (new process, libdevice already built) must not pay a ``clang --version``
+    process start just to find the cached file: the key uses the clang executable's identity."""
+    import subprocess
+    import sys
+
+    bitcode_path()  # built (or found) here
+    code = ("import subprocess, os\n"
+            "def refuse(*a, **k): raise AssertionError(f'process started: {a[0] if a else k}')\n"
+            "subprocess.run = subprocess.Popen = subprocess.check_output = refuse\n"
+            "os.posix_spawn = os.system = refuse\n"
+            "from cumetal.libdevice import bitcode_path\n"
+            "print(bitcode_path())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == str(bitcode_path())
+
+
 def test_no_unresolved_math_calls():
     ptx = runner.compile_cases(CASES)
     assert ".extern .func" not in ptx

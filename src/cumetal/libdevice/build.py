@@ -3,7 +3,7 @@ sources in ``src/`` into one NVPTX LLVM bitcode file with the pinned clang (``zi
 
 The file is cached under ``$CUMETAL_CACHE_DIR`` (or ``$CUMETAL_CACHE``, default
 ``~/.cache/cumetal``) in ``libdevice/``, named by a SHA-256 of the sources, the flags and the
-clang version, and published with an atomic rename, so concurrent processes never see a partial
+clang executable's identity, and published with an atomic rename, so concurrent processes never see a partial
 file and a corrupt entry (wrong magic) is rebuilt.
 """
 
@@ -13,9 +13,7 @@ import hashlib
 import os
 import re
 import subprocess
-import sys
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 SOURCE_DIR = Path(__file__).resolve().parent / "src"
@@ -47,24 +45,28 @@ class LibdeviceBuildError(RuntimeError):
         self.log = log
 
 
-def _ziglang_dir() -> Path:
-    try:
-        import ziglang  # noqa: PLC0415
-    except ImportError as exc:  # pragma: no cover - ziglang is a hard dependency
-        raise LibdeviceBuildError("cumetal.libdevice: the 'ziglang' package (clang 22) is not installed") from exc
-    return Path(ziglang.__file__).resolve().parent
-
-
 def clang_command() -> list[str]:
-    """The clang driver invocation (``python -m ziglang clang`` with its resource directory)."""
-    zdir = _ziglang_dir()
-    return [sys.executable, "-m", "ziglang", "clang", "-resource-dir", str(zdir / "lib")]
+    """The clang driver invocation, resource directory included: the same compiler
+    ``cumetal.cudacxx.toolchain`` finds for CUDA C++ (the ``zig`` executable of the pinned ziglang
+    wheel, run directly, or ``$CUMETAL_CLANG``), so the library and the kernels it links into are
+    built by one clang."""
+    from cumetal.cudacxx.toolchain import ToolchainError, find_clang  # noqa: PLC0415
+
+    try:
+        return find_clang().command([])
+    except ToolchainError as exc:
+        raise LibdeviceBuildError(f"cumetal.libdevice: {exc}") from None
 
 
-@lru_cache(maxsize=1)
-def clang_version() -> str:
-    out = subprocess.run([*clang_command(), "--version"], capture_output=True, text=True, check=False)
-    return out.stdout.splitlines()[0].strip() if out.stdout else "unknown"
+def clang_identity() -> str:
+    """Names the exact clang without running it (path, size, mtime of the executable): part of the
+    cache key. Running ``clang --version`` here cost every cold compile a process start."""
+    from cumetal.cudacxx.toolchain import ToolchainError, find_clang  # noqa: PLC0415
+
+    try:
+        return find_clang().identity
+    except ToolchainError as exc:
+        raise LibdeviceBuildError(f"cumetal.libdevice: {exc}") from None
 
 
 def source_files() -> list[Path]:
@@ -79,7 +81,7 @@ def source_hash() -> str:
         h.update(path.relative_to(SOURCE_DIR.parent).as_posix().encode() + b"\0")
         h.update(path.read_bytes() + b"\0")
     h.update("\0".join(CLANG_FLAGS).encode())
-    h.update(clang_version().encode())
+    h.update(clang_identity().encode())
     return h.hexdigest()[:24]
 
 
