@@ -3,7 +3,8 @@
 The Python tables are the one source of truth: the Runtime API's enumerations, ``#define``
 constants and struct layouts (``cumetal.runtime.enums`` / ``cumetal.runtime.types``, whose ctypes
 layouts are CUDA 13's C ABI) and the Driver API's (``cumetal.driver.enums``). This module writes
-them as C into ``cudacxx/include/cumetal/host_runtime_types.h`` and ``host_driver_types.h``;
+them as C into ``cudacxx/include/cumetal/host_runtime_types.h`` and ``host_driver_types.h``, and
+the version the runtime and driver report into ``host_version.h``;
 ``tests/programs/test_headers.py`` checks that the committed files equal a fresh generation.
 ``--check`` exits 1 when a committed file is stale.
 """
@@ -19,6 +20,7 @@ from cumetal.cudacxx import include_dir
 
 RUNTIME_HEADER = "cumetal/host_runtime_types.h"
 DRIVER_HEADER = "cumetal/host_driver_types.h"
+VERSION_HEADER = "cumetal/host_version.h"
 
 # Python enum class -> (C enum tag, typedef name or None). Most runtime enums are used in C++ by tag.
 _ENUM_TAGS = {
@@ -213,9 +215,27 @@ def driver_header() -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def version_header() -> str:
+    """The CUDA version the headers claim, from the numbers the API reports at run time:
+    ``CUDART_VERSION`` = ``cudaRuntimeGetVersion()``, ``CUDA_VERSION`` = ``cuDriverGetVersion()``,
+    and nvcc's ``__CUDACC_VER_MAJOR__``/``__CUDACC_VER_MINOR__`` from the runtime's (CUDA encodes
+    versions as 1000*major + 10*minor). ``cuda_runtime_api.h``, ``cuda.h`` and ``cumetal/config.h``
+    include this header rather than spelling the numbers themselves."""
+    from cumetal.driver.device import DRIVER_VERSION  # noqa: PLC0415
+    from cumetal.runtime.device import VERSION  # noqa: PLC0415
+
+    major, minor = divmod(int(VERSION), 1000)
+    return (_PRELUDE.format(source="cumetal.runtime.device.VERSION and cumetal.driver.device.DRIVER_VERSION",
+                            guard="CUMETAL_HOST_VERSION_H")
+            + f"\n#define CUMETAL_CUDART_VERSION {int(VERSION)}\n"
+            f"#define CUMETAL_CUDA_DRIVER_VERSION {int(DRIVER_VERSION)}\n"
+            f"#define CUMETAL_CUDA_VERSION_MAJOR {major}\n"
+            f"#define CUMETAL_CUDA_VERSION_MINOR {minor // 10}\n\n#endif\n")
+
+
 def generated() -> dict[str, str]:
     """Header path (relative to the include root) -> its generated text."""
-    return {RUNTIME_HEADER: runtime_header(), DRIVER_HEADER: driver_header()}
+    return {RUNTIME_HEADER: runtime_header(), DRIVER_HEADER: driver_header(), VERSION_HEADER: version_header()}
 
 
 def main(argv: list[str] | None = None) -> int:

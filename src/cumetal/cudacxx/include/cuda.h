@@ -8,7 +8,8 @@
 
 #include <stddef.h>
 
-#define CUDA_VERSION 13000
+#include "cumetal/host_version.h" /* generated from cumetal.driver's version */
+#define CUDA_VERSION CUMETAL_CUDA_DRIVER_VERSION
 #ifndef CUDAAPI
 #define CUDAAPI
 #endif

@@ -6,7 +6,8 @@
 #define CUMETAL_CUDA_RUNTIME_API_H
 #define __CUDA_RUNTIME_API_H__ /* the guard name NVIDIA's header has: programs test it */
 
-#define CUDART_VERSION 13000
+#include "cumetal/host_version.h" /* generated from the Python runtime's version */
+#define CUDART_VERSION CUMETAL_CUDART_VERSION
 #define __CUDART_API_VERSION CUDART_VERSION
 
 #include <stddef.h>

@@ -8,10 +8,11 @@
 #ifndef __CUDACC__
 #define __CUDACC__ 1
 #endif
-/* The CUDA release whose headers these follow (device side). */
+/* The CUDA release these headers follow: the one cudaRuntimeGetVersion reports (generated). */
+#include "host_version.h"
 #ifndef __CUDACC_VER_MAJOR__
-#define __CUDACC_VER_MAJOR__ 12
-#define __CUDACC_VER_MINOR__ 8
+#define __CUDACC_VER_MAJOR__ CUMETAL_CUDA_VERSION_MAJOR
+#define __CUDACC_VER_MINOR__ CUMETAL_CUDA_VERSION_MINOR
 #define __CUDACC_VER_BUILD__ 0
 #endif
 #ifndef __CUMETAL__
