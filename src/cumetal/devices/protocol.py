@@ -28,7 +28,8 @@ from typing import Any
 
 from cumetal.ir import Module as IRModule
 
-FAULT_CODES = ("illegal_address", "misaligned_address", "illegal_instruction", "trap", "timeout", "launch_failure",
+FAULT_CODES = ("illegal_address", "misaligned_address", "illegal_instruction", "trap", "assert", "timeout",
+               "launch_failure",
                "out_of_resources")
 
 

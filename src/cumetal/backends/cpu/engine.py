@@ -173,6 +173,10 @@ def _terminator(inst: Inst, fn: Function, code: Code, first_seg: dict[str, int],
         def term(ctx: Ctx, m):
             ctx.pc[slice(None) if m is None else m] = val
             return None
+    elif op == "trap" and inst.attrs.get("kind") == "assert":
+        def term(ctx: Ctx, m):
+            lane = 0 if m is None else int(m[0])
+            raise Fault("assert", f"device-side assertion failed in {where_text(ctx, lane, inst)}")
     elif op == "trap":
         def term(ctx: Ctx, m):
             lane = 0 if m is None else int(m[0])

@@ -45,8 +45,10 @@ INFO_NLOCKS = 11  # uint32: number of lock words (a power of two)
 INFO_HEADER_WORDS = 16
 DEFAULT_LOCKS = 1024
 
-FAULT_CODES = {1: "illegal_address", 2: "misaligned_address", 3: "trap", 4: "illegal_instruction",
-               5: "timeout"}
+FAULT_TRAP = 3
+FAULT_ASSERT = 7  # a failed device-side assert (__assertfail): cudaErrorAssert
+FAULT_CODES = {1: "illegal_address", 2: "misaligned_address", FAULT_TRAP: "trap", 4: "illegal_instruction",
+               5: "timeout", FAULT_ASSERT: "assert"}
 
 # printf ring layout (buffer 2), in bytes
 PRINTF_HEADER_BYTES = 16  # u32 used bytes, u32 capacity (data bytes), u32 dropped records, u32 0

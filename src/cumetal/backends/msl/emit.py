@@ -8,6 +8,8 @@ from cumetal.backends.msl import ops_memory as M
 from cumetal.backends.msl import ops_scalar as S
 from cumetal.backends.msl import ops_warp as W
 from cumetal.backends.msl.abi import (
+    FAULT_ASSERT,
+    FAULT_TRAP,
     argument_abi,
     global_index,
     indirect_targets,
@@ -168,7 +170,8 @@ class FnEmitter:
         t = b.terminator
         assert t is not None
         if t.op == "trap":
-            return ["cm_fault(cm, 3u, 0ul);", "return;"]
+            code = FAULT_ASSERT if t.attrs.get("kind") == "assert" else FAULT_TRAP
+            return [f"cm_fault(cm, {code}u, 0ul);", "return;"]
         if t.op == "exit" and self.fn.kind == "func":
             return ["cm.dead = true;", "return;"]
         return ["return;"]

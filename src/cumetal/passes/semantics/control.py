@@ -32,10 +32,10 @@ def _brx(ctx: Ctx, ins: ast.Instruction) -> None:
     raise LoweringError("brx.idx (indirect branch through a label table) is not supported yet")
 
 
-def _terminate(op: str):
+def _terminate(op: str, **attrs):
     def lower(ctx: Ctx, ins: ast.Instruction) -> None:
         if ctx.guard is None:
-            ctx.emit(op, None)
+            ctx.emit(op, None, **attrs)
             ctx.start_block()
             return
         # guarded return/exit/trap: branch around it
@@ -45,7 +45,7 @@ def _terminate(op: str):
         guard = ctx.guard
         ctx.guard = None
         ctx.start_block(body)
-        ctx.emit(op, None)
+        ctx.emit(op, None, **attrs)
         ctx.start_block(fall)
         ctx.guard = guard
 
@@ -92,7 +92,10 @@ def _call(ctx: Ctx, ins: ast.Instruction) -> None:
         return
     if callee_name in ("malloc", "free", "__assertfail", "__assert_fail"):
         if callee_name.startswith("__assert"):
-            _terminate("trap")(ctx, ins)
+            # CUDA's failed assert: the kernel ends with its own fault kind (cudaErrorAssert, not
+            # the launch failure of a plain trap). The message is printed by the caller (CuMetal's
+            # device_stdlib.h prints it with printf before calling __assertfail).
+            _terminate("trap", kind="assert")(ctx, ins)
             return
         raise LoweringError(f"device-side {callee_name}() is not supported")
     decl = ctx.func_decls.get(callee_name) if sym is not None and sym.kind == "func" else None

@@ -155,7 +155,8 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
         code, = struct.unpack("<I", memory.read(info_buf + 4 * metal_abi.INFO_FAULT_CODE, 4))
         if code:
             name = metal_abi.FAULT_CODES.get(code, "illegal_instruction")
-            what = "trap instruction executed" if name == "trap" else "call of a non-function address"
+            what = {"trap": "trap instruction executed", "assert": "device-side assertion failed"}.get(
+                name, "call of a non-function address")
             return LaunchOutcome(KernelFault(name, f"{what} in kernel {kernel.name}"), printf)
         return LaunchOutcome(None, printf)
     finally:

@@ -7,10 +7,8 @@
  * assert: nvcc calls __assertfail(), which prints
  *   "<file>:<line>: <function>: block: [bx,by,bz], thread: [tx,ty,tz] Assertion `<expr>` failed."
  * and ends the kernel with cudaErrorAssert. CuMetal's PTX lowering turns a __assertfail call into
- * a plain trap without the message, so the device __assert_fail/__assertfail below print the
- * message with printf and then trap (define CUMETAL_NATIVE_ASSERTFAIL to call the PTX
- * __assertfail instead once the pipeline handles it). The launch then fails with
- * CUDA_ERROR_LAUNCH_FAILED (not CUDA_ERROR_ASSERT): docs/cuda-headers.md.
+ * a fault of kind 'assert' (CUDA_ERROR_ASSERT / cudaErrorAssert) but does not print the message,
+ * so the device __assert_fail/__assert_rtn below print it with printf, then call __assertfail.
  * malloc/free/new/delete: declared as in CUDA; CuMetal has no device heap yet, so a kernel that
  * calls them is refused when its module is loaded ("device-side malloc() is not supported"). */
 #ifndef CUMETAL_DEVICE_STDLIB_H
@@ -50,13 +48,10 @@ extern "C" __device__ void __assertfail(const char *message, const char *file, u
 /* CUDA's failed-assertion report, then the end of the kernel. */
 static __device__ __attribute__((noinline)) __attribute__((noreturn)) void
 __cumetal_assert_fail(const char *message, const char *file, unsigned int line, const char *function) {
-#if defined(CUMETAL_NATIVE_ASSERTFAIL)
-    __assertfail(message, file, line, function, 1);
-#else
     printf("%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, function,
            __nvvm_read_ptx_sreg_ctaid_x(), __nvvm_read_ptx_sreg_ctaid_y(), __nvvm_read_ptx_sreg_ctaid_z(),
            __nvvm_read_ptx_sreg_tid_x(), __nvvm_read_ptx_sreg_tid_y(), __nvvm_read_ptx_sreg_tid_z(), message);
-#endif
+    __assertfail(message, file, line, function, 1);
     __builtin_trap();
 }
 
