@@ -139,7 +139,8 @@ def _fault(lib):
     return rt.cudaLaunchKernel(f, (1,), (4,), ((d, 16), (ctypes.c_void_p, ctypes.c_int)), 0, 0)
 
 
-def test_a_kernel_fault_is_sticky(lib, capfd):
+def test_a_kernel_fault_is_sticky(lib, capfd, monkeypatch):
+    monkeypatch.delenv("CUMETAL_QUIET")  # the device's fault report is what CUMETAL_QUIET silences
     keep = upload(np.arange(4, dtype=np.int32))
     assert _fault(lib) == (E.cudaSuccess,)  # asynchronous: nothing known yet
     assert rt.cudaDeviceSynchronize() == (E.cudaErrorIllegalAddress,)

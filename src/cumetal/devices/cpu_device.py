@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cumetal.backends.cpu.memory import DeviceMemory
-from cumetal.devices.protocol import Device, DeviceFault, DeviceInfo, Event, ModuleImage, Stream
+from cumetal.devices.protocol import Device, DeviceFault, DeviceInfo, Event, ModuleImage, Stream, log_fault
 from cumetal.devices.stream_worker import CallbackRunner, WorkQueue
 from cumetal.ir import Module as IRModule
 
@@ -287,14 +287,14 @@ class CpuDevice(Device):
         if stream.work is None:
             fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=True)
             if fault is not None:
-                print(f"cumetal: {fault}", file=sys.stderr, flush=True)
+                log_fault(fault)
                 stream.add_fault(fault)
             return fault
 
         def launch() -> None:
             fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=False)
             if fault is not None:
-                print(f"cumetal: {fault}", file=sys.stderr, flush=True)
+                log_fault(fault)
                 stream.add_fault(fault)
 
         self._submit(stream, launch)

@@ -21,6 +21,8 @@ asynchronous device:
 
 from __future__ import annotations
 
+import os
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +45,13 @@ class DeviceFault:
 
     def __str__(self) -> str:
         return f"kernel '{self.kernel}': {self.code}: {self.message}"
+
+
+def log_fault(fault: DeviceFault) -> None:
+    """Explain a kernel fault on stderr when it is detected (``CUMETAL_QUIET=1`` silences it; the
+    driver's ``last_error_message()`` still carries the text)."""
+    if not os.environ.get("CUMETAL_QUIET"):
+        print(f"cumetal: {fault}", file=sys.stderr, flush=True)
 
 
 @dataclass(frozen=True)

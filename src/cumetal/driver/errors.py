@@ -24,10 +24,11 @@ R = CUresult
 class CudaError(Exception):
     """Raised inside the driver to return ``code``; ``message`` explains it for humans."""
 
-    def __init__(self, code: CUresult, message: str = "") -> None:
+    def __init__(self, code: CUresult, message: str = "", logged: bool = False) -> None:
         super().__init__(message or code.name)
         self.code = CUresult(code)
         self.message = message
+        self.logged = logged  # already on stderr (a device's fault report): kept for last_error_message only
 
 
 _last = threading.local()
@@ -49,7 +50,7 @@ def api(outputs: int) -> Callable[[Callable[..., tuple]], Callable[..., tuple]]:
             try:
                 result = fn(*args, **kwargs)
             except CudaError as e:
-                _report(fn.__name__, e.code, e.message)
+                _report(fn.__name__, e.code, e.message, printed=e.logged)
                 return (e.code, *none)
             except TypeError as e:
                 # Wrong number or kind of arguments: a C caller would not compile; we return a code.
@@ -67,9 +68,9 @@ def api(outputs: int) -> Callable[[Callable[..., tuple]], Callable[..., tuple]]:
     return wrap
 
 
-def _report(name: str, code: CUresult, message: str) -> None:
+def _report(name: str, code: CUresult, message: str, printed: bool = False) -> None:
     _last.message = message
-    if message and not os.environ.get("CUMETAL_QUIET"):
+    if message and not printed and not os.environ.get("CUMETAL_QUIET"):
         print(f"cumetal: {name}: {code.name}: {message}", file=sys.stderr, flush=True)
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from cumetal.devices.protocol import DeviceFault
 from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError
-from cumetal.devices.protocol import DeviceFault
 
 R = CUresult
 
@@ -26,7 +26,13 @@ def fault_result(fault: DeviceFault) -> CUresult:
     return FAULT_RESULTS.get(fault.code, R.CUDA_ERROR_LAUNCH_FAILED)
 
 
+def fault_error(fault: DeviceFault) -> CudaError:
+    """The error a call reporting ``fault`` returns; its text is what ``last_error_message()``
+    gives (the device already logged it on stderr, unless CUMETAL_QUIET is set)."""
+    return CudaError(fault_result(fault), str(fault), logged=True)
+
+
 def raise_faults(faults: list[DeviceFault]) -> None:
-    """Report the first pending fault (the device already logged each one on stderr)."""
+    """Report the first pending fault."""
     if faults:
-        raise CudaError(fault_result(faults[0]))
+        raise fault_error(faults[0])

@@ -7,7 +7,7 @@ from typing import Any
 
 from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError, api
-from cumetal.driver.faults import fault_result
+from cumetal.driver.faults import fault_error
 from cumetal.driver.kernel_params import pack_launch_params
 from cumetal.driver.modules import max_dynamic_shared, max_threads
 from cumetal.driver.state import STATE
@@ -69,5 +69,5 @@ def cuLaunchKernel(  # noqa: N802
         return ()  # recorded into the runtime's stream capture (driver/graph_hooks.py)
     fault = ctx.device.enqueue_launch(stream, fn.module.image, kernel.name, grid, block, shared, params)
     if fault is not None:
-        raise CudaError(fault_result(fault))  # the device logged the details on stderr
+        raise fault_error(fault)  # the device logged the details on stderr
     return ()

@@ -41,7 +41,7 @@ from cumetal.devices.metal.faults import command_buffer_fault
 from cumetal.devices.metal.launch import LaunchBlock, encode_launch, plan_launch
 from cumetal.devices.metal.library import CompiledModule, LibraryCache, LibraryError
 from cumetal.devices.metal.properties import chip_cores, device_info
-from cumetal.devices.protocol import Device, DeviceFault, Event, ModuleImage, Stream
+from cumetal.devices.protocol import Device, DeviceFault, Event, ModuleImage, Stream, log_fault
 from cumetal.ir import Module as IRModule
 
 PROBE_SOURCE = "kernel void cumetal_probe() {}\n"
@@ -309,7 +309,7 @@ class MetalDevice(Device):
             if sub.block is not None:
                 self.arena.free(sub.block.base)
         if fault is not None:
-            print(f"cumetal: {fault}", file=sys.stderr, flush=True)
+            log_fault(fault)
             s.pending_faults.append(fault)
             sub.fault = fault
 
@@ -387,7 +387,7 @@ class MetalDevice(Device):
                 lb = plan_launch(self.arena, module, fn, image.symbols, params, dynamic_shared)
             except MemoryError as e:
                 fault = DeviceFault(OUT_OF_RESOURCES, f"no device memory for the launch: {e}", kernel)
-                print(f"cumetal: {fault}", file=sys.stderr, flush=True)
+                log_fault(fault)
                 return fault
             with self.bridge.pool():
                 cb = self.bridge.command_buffer(s.queue)
