@@ -27,6 +27,7 @@ PROGRAMS = {
     "multi_file": ["multi/main.cpp", "multi/kernels.cu"],
     "graphs_pools": ["graphs_pools.cu"],
     "versions": ["versions.cu"],
+    "managed": ["managed.cu"],
 }
 
 

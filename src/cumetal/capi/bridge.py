@@ -765,6 +765,7 @@ class _Registered:
     def __init__(self, library: int | None) -> None:
         self.library = library
         self.managed: list[int] = []  # host pointer cells of __managed__ variables
+        self.shadows: list[int] = []  # clang-built __managed__ variables (storage at the host shadow)
         self.managed_ready = False
 
 
@@ -792,6 +793,10 @@ def register_linked_image(address: int) -> int:
         _say(str(e))
         return 0
     RUNTIME.libraries[_rdc_library()].image = ptx.encode()
+    for reg in list(_registered.values()):
+        if reg.shadows and reg.library == _rdc["library"]:
+            _load_shadowed(reg)
+            break
     return 0
 
 
@@ -822,12 +827,16 @@ def register_function(handle: int, host_fun: int, name: int, thread_limit: int) 
 @_guard(0)
 def register_var(handle: int, host_var: int, name: int, ext: int, size: int, constant: int, global_: int,
                  managed: int) -> int:
+    """``managed``: 0 a __device__/__constant__ variable, 1 nvcc's __managed__ (``host_var`` is the
+    pointer cell its host code reads through), 2 clang's (``host_var`` is the storage itself)."""
     reg = _registered.get(handle)
     if reg is not None and reg.library is not None and name:
         rt.register_variable(reg.library, host_var, _cstr(name), size, constant=bool(constant),
-                             managed=bool(managed))
-        if managed:
+                             managed=managed == 1, host_storage=managed == 2)
+        if managed == 1:
             reg.managed.append(host_var)
+        elif managed == 2:
+            reg.shadows.append(host_var)
     return 0
 
 
@@ -849,7 +858,20 @@ def register_fatbinary_end(handle: int) -> int:
     reg = _registered.get(handle)
     if reg is not None and reg.managed:
         _bind_managed(reg)  # clang's host code reads the cells without asking first
+    if reg is not None and reg.shadows:
+        _load_shadowed(reg)
     return 0
+
+
+def _load_shadowed(reg: _Registered) -> None:
+    """Load a module with clang-built __managed__ variables now, before main: the load writes their
+    initial values into the host shadows, which must not overwrite what the host stores later. An
+    -rdc part waits for the device-linked image (constructor order across objects is unspecified)."""
+    from cumetal.runtime.state import RUNTIME  # noqa: PLC0415
+
+    lib = RUNTIME.libraries.get(reg.library) if reg.library is not None else None
+    if lib is not None and lib.image:
+        rt.cudaGetSymbolAddress(reg.shadows[0])
 
 
 @_guard(UNKNOWN)

@@ -25,7 +25,16 @@ from collections.abc import Callable
 from typing import Any
 
 from cumetal.backends.cpu.memory import DeviceMemory
-from cumetal.devices.protocol import Device, DeviceFault, DeviceInfo, Event, ModuleImage, Stream, log_fault
+from cumetal.devices.protocol import (
+    GLOBAL_PLACEMENTS,
+    Device,
+    DeviceFault,
+    DeviceInfo,
+    Event,
+    ModuleImage,
+    Stream,
+    log_fault,
+)
 from cumetal.devices.stream_worker import CallbackRunner, WorkQueue
 from cumetal.ir import Module as IRModule
 
@@ -154,12 +163,21 @@ class CpuDevice(Device):
     # ---- modules
     def load_module(self, module: IRModule) -> ModuleImage:
         symbols: dict[str, tuple[int, int]] = {}
+        placements = GLOBAL_PLACEMENTS.get() or {}
         try:
             for g in module.globals.values():
-                addr = self.memory.alloc(max(g.size, 1))
+                placed = placements.get(g.name)
+                if placed is not None:
+                    # host memory the program already initialised (a __managed__ variable's shadow)
+                    self.memory.adopt(placed, max(g.size, 1))
+                    addr = placed
+                else:
+                    addr = self.memory.alloc(max(g.size, 1))
                 if addr % max(g.align, 1):
+                    if placed is not None:
+                        self.memory.free(addr)
                     raise ValueError(f"global '{g.name}' needs {g.align}-byte alignment")
-                if g.init:
+                if g.init:  # also into placed memory: clang's host shadow lacks the device initialiser
                     self.memory.write(addr, bytes(g.init[: g.size]))
                 symbols[g.name] = (addr, g.size)
             for g in module.globals.values():

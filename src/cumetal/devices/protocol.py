@@ -24,7 +24,9 @@ from __future__ import annotations
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +77,25 @@ class DeviceInfo:
     integrated: bool = True
     concurrent_kernels: bool = False
     extra: dict[str, int] = field(default_factory=dict)
+
+
+# Globals the next load_module in this thread should place at given addresses instead of
+# allocating them: name -> address of host memory of the global's size. CuMetal's devices share
+# the process's address space, so a clang-built program's __managed__ variable can live at its
+# host shadow's address and host code and kernels use one storage (what CUDA's managed memory
+# gives). A device that cannot place a global ignores the request; the caller checks the symbol
+# addresses of the image it gets back. Set with ``placed_globals`` (the driver API is unchanged).
+GLOBAL_PLACEMENTS: ContextVar[dict[str, int] | None] = ContextVar("cumetal_global_placements", default=None)
+
+
+@contextmanager
+def placed_globals(placements: dict[str, int]) -> Iterator[None]:
+    """Within the block, module loads place the named globals at the given addresses."""
+    token = GLOBAL_PLACEMENTS.set(dict(placements))
+    try:
+        yield
+    finally:
+        GLOBAL_PLACEMENTS.reset(token)
 
 
 class ModuleImage:

@@ -64,13 +64,18 @@ def register_function(library: int, host_address: int, device_name: str | bytes)
 
 
 def register_variable(library: int, host_address: int, device_name: str | bytes, size: int, *,
-                      constant: bool = False, managed: bool = False) -> None:
+                      constant: bool = False, managed: bool = False, host_storage: bool = False) -> None:
     """``__cudaRegisterVar``/``__cudaRegisterManagedVar``: the host shadow ``host_address`` names the
-    module global ``device_name`` (``cudaMemcpyToSymbol(&var, ...)``, ``cudaGetSymbolAddress``)."""
+    module global ``device_name`` (``cudaMemcpyToSymbol(&var, ...)``, ``cudaGetSymbolAddress``).
+
+    ``host_storage``: the variable is a clang-built ``__managed__`` one, whose host code reads and
+    writes the shadow itself (clang has no managed variables in CUDA mode): the module global is
+    placed at ``host_address`` when the module loads, so host and kernels share one storage."""
     lib = _library(library)
     name = device_name.decode() if isinstance(device_name, bytes) else str(device_name)
     with RUNTIME.lock:
-        RUNTIME.variables[int(host_address)] = VarRec(lib, name, int(size), constant, managed)
+        RUNTIME.variables[int(host_address)] = VarRec(lib, name, int(size), constant, managed or host_storage,
+                                                      host_storage)
 
 
 def unregister_module(library: int) -> None:

@@ -8,11 +8,13 @@ The runtime is a client of :mod:`cumetal.driver`: it calls the driver's function
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cumetal.devices.protocol import placed_globals
 from cumetal.driver import contexts as dctx
 from cumetal.driver import device as ddev
 from cumetal.driver import modules as dmod
@@ -59,6 +61,7 @@ class VarRec:
     size: int
     constant: bool
     managed: bool = False
+    host_storage: bool = False  # a clang-built __managed__ variable: the module global lives at the host shadow
 
 
 @dataclass
@@ -224,7 +227,13 @@ class RuntimeState:
         with self.lock:
             if lib.module and lib.context is ctx and DRIVER.objects.get(lib.module) is not None:
                 return lib.module
-            (mod,) = raw(dmod.cuModuleLoadData)(lib.image)
+            # clang-built __managed__ variables live at their host shadow (one storage, see
+            # register_variable); devices share the process's address space
+            shadows = {v.name: addr for addr, v in self.variables.items() if v.library is lib and v.host_storage}
+            with placed_globals(shadows):
+                (mod,) = raw(dmod.cuModuleLoadData)(lib.image)
+            if shadows:
+                _check_placed(int(mod), shadows)
             lib.module = int(mod)
             lib.context = ctx
             for k in self.kernels.values():
@@ -256,6 +265,23 @@ class RuntimeState:
         except Exception as e:
             raise RtError(E.cudaErrorInvalidSymbol, f"no device variable '{var.name}' in its module ({e})") from None
         return int(addr), int(size)
+
+
+_warned_unplaced: set[str] = set()
+
+
+def _check_placed(module: int, shadows: dict[str, int]) -> None:
+    """Say (once per variable) when the device could not put a __managed__ variable at its host
+    shadow: host code and kernels then see two copies, as with nvcc-less CUDA before this existed."""
+    for name, host in shadows.items():
+        try:
+            addr, _size = raw(dmod.cuModuleGetGlobal)(module, name)
+        except Exception:  # noqa: BLE001 - a variable the compiler dropped: nothing to share
+            continue
+        if int(addr) != host and name not in _warned_unplaced:
+            _warned_unplaced.add(name)
+            print(f"cumetal: this device cannot place the __managed__ variable '{name}' at its host address; "
+                  "host code sees a separate copy (use cudaMemcpyToSymbol/FromSymbol)", file=sys.stderr, flush=True)
 
 
 def _driver_flags(runtime_flags: int) -> int:

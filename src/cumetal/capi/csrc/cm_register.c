@@ -43,10 +43,39 @@ CM_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun
             CM_P(deviceName ? deviceName : deviceFun), thread_limit);
 }
 
+/* Sections of clang-built __managed__ host shadows, one per executable or shared library (the
+ * headers' constructor registers its image's before that image's registration constructors run).
+ * A variable registered inside one is managed with its storage at the shadow: register_var's
+ * last argument is 2 (1: nvcc's pointer cell, 0: a plain __device__/__constant__ variable). */
+#define CM_MANAGED_RANGES 64
+static struct {
+    char *begin, *end;
+} cm_managed_ranges[CM_MANAGED_RANGES];
+static int cm_managed_count;
+
+CM_EXPORT void __cumetalRegisterManagedRange(void *begin, void *end) {
+    for (int i = 0; i < cm_managed_count; i++)
+        if (cm_managed_ranges[i].begin == (char *)begin)
+            return; /* every translation unit of an image registers the same range */
+    if (cm_managed_count < CM_MANAGED_RANGES && begin != NULL && (char *)end > (char *)begin) {
+        cm_managed_ranges[cm_managed_count].begin = (char *)begin;
+        cm_managed_ranges[cm_managed_count].end = (char *)end;
+        cm_managed_count++;
+    }
+}
+
+static int cm_in_managed_section(const char *p) {
+    for (int i = 0; i < cm_managed_count; i++)
+        if (p >= cm_managed_ranges[i].begin && p < cm_managed_ranges[i].end)
+            return 1;
+    return 0;
+}
+
 CM_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName,
                                  int ext, size_t size, int constant, int global) {
     cm_call("register_var", "(KKKiKiii)", CM_P(fatCubinHandle), CM_P(hostVar),
-            CM_P(deviceName ? deviceName : deviceAddress), ext, (unsigned long long)size, constant, global, 0);
+            CM_P(deviceName ? deviceName : deviceAddress), ext, (unsigned long long)size, constant, global,
+            cm_in_managed_section(hostVar) ? 2 : 0);
 }
 
 /* hostVarPtrAddress: the host's pointer cell for a __managed__ variable; the runtime stores the

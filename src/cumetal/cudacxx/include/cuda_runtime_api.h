@@ -205,6 +205,8 @@ void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress
 void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
                               const char *deviceName, int ext, size_t size, int constant, int global);
 char __cudaInitModule(void **fatCubinHandle);
+/* CuMetal: the bounds of an image's section of clang-built __managed__ host shadows (cumetal/qualifiers.h) */
+void __cumetalRegisterManagedRange(void *begin, void *end);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem __CM_DV(0),
                                      struct CUstream_st *stream __CM_DV(0));
 cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);

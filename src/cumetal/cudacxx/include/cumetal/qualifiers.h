@@ -12,10 +12,36 @@
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 /* clang accepts the managed attribute only for HIP; in CUDA mode a __managed__ variable is a
- * __device__ variable (device code reads and writes it; host code must copy it with
- * cudaMemcpyToSymbol/FromSymbol instead of touching it directly: docs/cuda-headers.md). */
+ * __device__ variable whose host shadow the host code reads and writes directly. The host side
+ * puts those shadows in a section of their own, whose bounds each translation unit hands to
+ * libcumetal before its registration constructor runs; registering a variable inside it makes the
+ * runtime place the module global AT the shadow (devices share the process's address space), so
+ * host code and kernels use one storage, as CUDA's managed memory does (docs/cuda-headers.md). */
 #if defined(__HIP__)
 #define __managed__ __attribute__((managed))
+#elif defined(__CUDA__) && !defined(__CUDA_ARCH__)
+#if defined(__APPLE__)
+#define CUMETAL_MANAGED_SECTION "__DATA,__cumetal_mngd"
+extern char __cumetal_managed_begin[] __asm("section$start$__DATA$__cumetal_mngd");
+extern char __cumetal_managed_end[] __asm("section$end$__DATA$__cumetal_mngd");
+#define CUMETAL_MANAGED_CTOR __attribute__((constructor))
+#else
+#define CUMETAL_MANAGED_SECTION "cumetal_managed"
+/* defined by the linker when the section exists (a C identifier name), else weak zero */
+extern "C" char __start_cumetal_managed[] __attribute__((weak, visibility("hidden")));
+extern "C" char __stop_cumetal_managed[] __attribute__((weak, visibility("hidden")));
+#define __cumetal_managed_begin __start_cumetal_managed
+#define __cumetal_managed_end __stop_cumetal_managed
+/* before the registration constructors (default priority) of every translation unit */
+#define CUMETAL_MANAGED_CTOR __attribute__((constructor(101)))
+#endif
+#define __managed__ __attribute__((device, section(CUMETAL_MANAGED_SECTION)))
+/* weak: host code built with these headers need not link libcumetal (a plain host library) */
+extern "C" void __cumetalRegisterManagedRange(void *begin, void *end) __attribute__((weak));
+CUMETAL_MANAGED_CTOR static void __cumetal_managed_range(void) {
+    if (__cumetalRegisterManagedRange && (char *)__cumetal_managed_begin != (char *)__cumetal_managed_end)
+        __cumetalRegisterManagedRange(__cumetal_managed_begin, __cumetal_managed_end);
+}
 #else
 #define __managed__ __attribute__((device))
 #endif
