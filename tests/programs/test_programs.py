@@ -28,6 +28,7 @@ PROGRAMS = {
     "graphs_pools": ["graphs_pools.cu"],
     "versions": ["versions.cu"],
     "managed": ["managed.cu"],
+    "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],
 }
 
 

@@ -28,6 +28,9 @@
 #if __has_include("cumetal/math.h")
 #include "cumetal/math.h"
 #endif
+#elif defined(__cplusplus) && __has_include("cumetal/math_minmax.h")
+/* plain C++ (a .cpp file): CUDA's host min/max overloads, as nvcc's cuda_runtime.h gives them */
+#include "cumetal/math_minmax.h"
 #endif /* __CUDA__ */
 
 #endif /* CUMETAL_CUDA_RUNTIME_H */

@@ -693,41 +693,9 @@ __CM_MATH__ double __drcp_ru(double x) { return __nv_drcp_ru(x); }
 __CM_MATH__ float __fsqrt_ru(float x) { return __nv_fsqrt_ru(x); }
 __CM_MATH__ double __dsqrt_ru(double x) { return __nv_dsqrt_ru(x); }
 
-/* min/max overloads (CUDA Math API): host and device, as in CUDA; abs/labs/llabs device-only
- * (the C library has the host ones). */
-#define __CM_MATH_HD__ static __host__ __device__ __forceinline__
-#ifdef __cplusplus
-__CM_MATH_HD__ int min(int a, int b) { return a < b ? a : b; }
-__CM_MATH_HD__ unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
-__CM_MATH_HD__ unsigned int min(int a, unsigned int b) { return min((unsigned int)a, b); }
-__CM_MATH_HD__ unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
-__CM_MATH_HD__ long min(long a, long b) { return a < b ? a : b; }
-__CM_MATH_HD__ unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
-__CM_MATH_HD__ long long min(long long a, long long b) { return a < b ? a : b; }
-__CM_MATH_HD__ unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-__CM_MATH_HD__ float min(float a, float b) { return __builtin_fminf(a, b); }
-__CM_MATH_HD__ double min(double a, double b) { return __builtin_fmin(a, b); }
-__CM_MATH_HD__ double min(float a, double b) { return __builtin_fmin((double)a, b); }
-__CM_MATH_HD__ double min(double a, float b) { return __builtin_fmin(a, (double)b); }
-__CM_MATH_HD__ int max(int a, int b) { return a > b ? a : b; }
-__CM_MATH_HD__ unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
-__CM_MATH_HD__ unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
-__CM_MATH_HD__ unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
-__CM_MATH_HD__ long max(long a, long b) { return a > b ? a : b; }
-__CM_MATH_HD__ unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
-__CM_MATH_HD__ long long max(long long a, long long b) { return a > b ? a : b; }
-__CM_MATH_HD__ unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-__CM_MATH_HD__ float max(float a, float b) { return __builtin_fmaxf(a, b); }
-__CM_MATH_HD__ double max(double a, double b) { return __builtin_fmax(a, b); }
-__CM_MATH_HD__ double max(float a, double b) { return __builtin_fmax((double)a, b); }
-__CM_MATH_HD__ double max(double a, float b) { return __builtin_fmax(a, (double)b); }
-#endif
-__CM_MATH_HD__ unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
-__CM_MATH_HD__ unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
-__CM_MATH_HD__ long long llmin(long long a, long long b) { return a < b ? a : b; }
-__CM_MATH_HD__ long long llmax(long long a, long long b) { return a > b ? a : b; }
-__CM_MATH_HD__ unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-__CM_MATH_HD__ unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+/* min/max overloads (CUDA Math API, host and device): cumetal/math_minmax.h. abs/labs/llabs are
+ * device-only (the C library has the host ones). */
+#include "cumetal/math_minmax.h"
 __CM_MATH__ int abs(int a) { return a < 0 ? -a : a; }
 __CM_MATH__ long labs(long a) { return a < 0 ? -a : a; }
 __CM_MATH__ long long llabs(long long a) { return a < 0 ? -a : a; }
