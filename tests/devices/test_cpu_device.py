@@ -17,9 +17,9 @@ import pytest
 
 import cumetal.backends.cpu as cpu_pkg
 from cumetal import driver as cu
-from cumetal.ir import GlobalVar, Module
 from cumetal.devices.backends import BackendError, open_device
 from cumetal.devices.cpu_device import CpuDevice, watchdog_seconds
+from cumetal.ir import GlobalVar, Module
 
 R = cu.CUresult
 PTX = (Path(__file__).parents[1] / "driver" / "data" / "kernels.ptx").read_text()

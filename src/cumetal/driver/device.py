@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from cumetal.devices.backends import BackendError, open_device
+from cumetal.devices.protocol import DeviceInfo
 from cumetal.driver.enums import CUdevice_attribute, CUresult
 from cumetal.driver.errors import CudaError, api, describe
 from cumetal.driver.handles import CUdevice
 from cumetal.driver.state import STATE
-from cumetal.devices.backends import BackendError, open_device
-from cumetal.devices.protocol import DeviceInfo
 
 R = CUresult
 A = CUdevice_attribute

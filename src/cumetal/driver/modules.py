@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from cumetal.devices.compile import ModuleLoadError, compile_image
 from cumetal.driver.enums import CUfunction_attribute, CUjit_option, CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles import CUdeviceptr, CUfunction, CUmodule
 from cumetal.driver.state import STATE, FunctionRec, LoadedModule
-from cumetal.devices.compile import ModuleLoadError, compile_image
 
 R = CUresult
 F = CUfunction_attribute

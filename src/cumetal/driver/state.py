@@ -11,11 +11,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from cumetal.devices.protocol import Device, Event, ModuleImage, Stream
 from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError
 from cumetal.driver.handles import CUcontext, CUdevice, CUevent, CUfunction, CUmodule, CUstream, _Handle
 from cumetal.ir import Function as IRFunction
-from cumetal.devices.protocol import Device, Event, ModuleImage, Stream
 
 R = CUresult
 _ids = itertools.count(0x5C0001)
