@@ -29,6 +29,7 @@ PROGRAMS = {
     "versions": ["versions.cu"],
     "managed": ["managed.cu"],
     "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],
+    "cg_multiwarp": ["cg_multiwarp.cu"],
 }
 
 

@@ -92,6 +92,17 @@ class thread_block : public thread_group {
 };
 __device__ inline thread_block this_thread_block() { return thread_block(); }
 
+/* Scratch that CUDA's multi-warp tiles (thread_block_tile<N>, N = 64 ... 1024) communicate
+ * through. CuMetal's multi-warp collectives use a static __shared__ array of their own, so the
+ * object is only a placeholder that keeps the API (this_thread_block(scratch)). */
+template <unsigned int MaxBlockSize = 1024> struct block_tile_memory {
+    static_assert(MaxBlockSize >= 32 && MaxBlockSize <= 1024, "block_tile_memory: MaxBlockSize is 32 to 1024");
+    unsigned char cumetal_unused_[16];
+};
+template <unsigned int MaxBlockSize> __device__ inline thread_block this_thread_block(block_tile_memory<MaxBlockSize> &) {
+    return this_thread_block();
+}
+
 /* ------------------------------------------------------------------ grid */
 class grid_group : public thread_group {
     friend __device__ grid_group this_grid();
@@ -234,28 +245,63 @@ __device__ inline coalesced_group coalesced_threads() { return coalesced_group(_
 
 template <unsigned int Size, class ParentT = void> class thread_block_tile;
 
-/* A tile of Size consecutive lanes (Size a power of two, at most 32). */
+namespace details {
+template <bool C, class A, class B> struct pick { typedef A type; };
+template <class A, class B> struct pick<false, A, B> { typedef B type; };
+template <unsigned int Size> class warp_tile;
+
+/* A tile of Size consecutive threads of the block spanning several warps (Size = 64 ... 1024, as
+ * CUDA's multi-warp tiles). Apple GPUs have one barrier per threadgroup, so sync() and the
+ * collectives (cooperative_groups::reduce) are block-wide barriers: every thread of the block must
+ * reach them, as in code where all tiles run the collective together. */
+template <unsigned int Size> class multi_warp_tile : public thread_group {
+    static_assert(Size <= 1024 && (Size & (Size - 1)) == 0, "CuMetal: thread_block_tile sizes are powers of two up to 1024");
+
+  public:
+    __device__ multi_warp_tile(unsigned int parent_rank, unsigned int parent_size)
+        : thread_group(block_group, 0, Size, parent_rank % Size, parent_rank / Size, (parent_size + Size - 1) / Size) {}
+    static constexpr unsigned int tile_size = Size;
+    static constexpr __device__ unsigned int size() { return Size; }
+    static constexpr __device__ unsigned int num_threads() { return Size; }
+    __device__ unsigned long long thread_rank() const { return rank_; }
+    __device__ unsigned long long meta_group_rank() const { return meta_rank_; }
+    __device__ unsigned long long meta_group_size() const { return meta_size_; }
+    __device__ void sync() const { __syncthreads(); }
+};
+}  // namespace details
+
+/* thread_block_tile<Size>: Size consecutive lanes of one warp (Size <= 32) or a multi-warp tile */
 template <unsigned int Size> class thread_block_tile<Size, void>
-    : public details::lane_group_ops<thread_block_tile<Size, void>> {
+    : public details::pick<(Size > 32), details::multi_warp_tile<Size>, details::warp_tile<Size>>::type {
+    typedef typename details::pick<(Size > 32), details::multi_warp_tile<Size>, details::warp_tile<Size>>::type base;
+
+  public:
+    __device__ thread_block_tile(unsigned int parent_rank, unsigned int parent_size) : base(parent_rank, parent_size) {}
+};
+
+namespace details {
+/* A tile of Size consecutive lanes (Size a power of two, at most 32). */
+template <unsigned int Size> class warp_tile : public lane_group_ops<warp_tile<Size>> {
     static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "CuMetal: thread_block_tile sizes are powers of two up to 32");
-    friend class details::lane_group_ops<thread_block_tile<Size, void>>;
-    typedef details::lane_group_ops<thread_block_tile<Size, void>> base;
-    __device__ unsigned int lane_of_rank(unsigned int rank) const { return (details::lane() & ~(Size - 1)) + rank; }
+                  "CuMetal: thread_block_tile sizes are powers of two up to 32 (or multi-warp up to 1024)");
+    friend class lane_group_ops<warp_tile<Size>>;
+    typedef lane_group_ops<warp_tile<Size>> base;
+    __device__ unsigned int lane_of_rank(unsigned int rank) const { return (lane() & ~(Size - 1)) + rank; }
 
   public:
     static constexpr unsigned int tile_size = Size;
     static constexpr unsigned int full_mask = Size == 32 ? 0xffffffffu : ((1u << Size) - 1);
-    __device__ thread_block_tile(unsigned int parent_rank, unsigned int parent_size)
-        : base(Size == 32 ? 0xffffffffu : (((1u << Size) - 1) << (details::lane() & ~(Size - 1))), Size,
+    __device__ warp_tile(unsigned int parent_rank, unsigned int parent_size)
+        : base(Size == 32 ? 0xffffffffu : (((1u << Size) - 1) << (lane() & ~(Size - 1))), Size,
                parent_rank % Size, parent_rank / Size, (parent_size + Size - 1) / Size) {}
     static constexpr __device__ unsigned int size() { return Size; }
     static constexpr __device__ unsigned int num_threads() { return Size; }
     /* shuffles with the tile as the shuffle segment, as CUDA does */
     template <class T> __device__ T shfl(T var, int src_rank) const {
-        return details::shfl_lane(this->mask_, var, (details::lane() & ~(Size - 1)) + ((unsigned int)src_rank % Size));
+        return shfl_lane(this->mask_, var, (lane() & ~(Size - 1)) + ((unsigned int)src_rank % Size));
     }
 };
+}  // namespace details
 /* A tile that remembers its parent type (converts to thread_block_tile<Size>). */
 template <unsigned int Size, class ParentT> class thread_block_tile : public thread_block_tile<Size, void> {
   public:
