@@ -69,6 +69,7 @@ class Symbol:
     size: int = 0
     offset: int = 0  # 'local': offset in the function's frame
     label: str = ""  # 'label': the unique IR block label
+    ir_name: str = ""  # 'local': the frame variable's unique IR name (a name may be declared in several blocks)
 
 
 @dataclass
@@ -277,7 +278,9 @@ class Ctx:
         sym = self.lookup(name)
         if sym is None:
             raise LoweringError(f"unknown symbol '{name}'")
-        if sym.kind in ("global", "const", "shared", "local", "func"):
+        if sym.kind == "local":
+            return SymAddr(sym.ir_name or name, "local", "i64", offset)
+        if sym.kind in ("global", "const", "shared", "func"):
             return SymAddr(name, sym.kind, "i64", offset)
         if sym.kind == "kparam":
             return SymAddr(name, "param", "i64", offset)

@@ -276,8 +276,14 @@ class ModuleLowering:
             size = _var_size(s)
             off = _align_up(st.local_end, _natural_align(s))
             st.local_end = off + size
-            fn.local_vars[s.name] = off
-            return Symbol("local", type=s.type, size=size, offset=off)
+            # Each call's { .param ... } block declares its own param0/retval0: give a name declared
+            # again its own frame slot ('.' cannot occur in a PTX identifier), or every block would
+            # use the last declaration's offset and alignment.
+            ir_name, n = s.name, 1
+            while ir_name in fn.local_vars:
+                ir_name, n = f"{s.name}.{n}", n + 1
+            fn.local_vars[ir_name] = off
+            return Symbol("local", type=s.type, size=size, offset=off, ir_name=ir_name)
         if s.space in ("global", "const"):
             self._module_var(s)
             return self.symbols[s.name]

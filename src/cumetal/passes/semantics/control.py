@@ -135,7 +135,7 @@ def _param_address(ctx: Ctx, op: ast.Operand) -> Value:
     if isinstance(op, (ast.Sym, ast.Reg)):
         sym = ctx.lookup(op.name)
         if sym is not None and sym.kind == "local":
-            return SymAddr(op.name, "local", "i64", 0)
+            return SymAddr(sym.ir_name or op.name, "local", "i64", 0)
         if sym is not None and sym.kind == "fparam" and not sym.by_value and sym.var is not None:
             return sym.var  # forwarding one of our own .param parameters
     raise LoweringError("call arguments of .param functions must be .param variables")
