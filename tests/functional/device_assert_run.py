@@ -1,5 +1,6 @@
-"""Run tests/functional/kernels/device_assert.cu through cumetal.driver or cumetal.runtime on the
-backend named by CUMETAL_BACKEND; print one JSON line of what happened (test_device_assert.py)."""
+"""Run tests/functional/kernels/device_assert.cu through cumetal.runtime (a process of its own: a
+failed assert is sticky there) on the backend named by CUMETAL_BACKEND; print one JSON line of what
+happened (test_device_assert.py)."""
 
 from __future__ import annotations
 
@@ -21,24 +22,6 @@ def ptx() -> str:
     return compile_to_ptx(SOURCE.read_text(), SOURCE.name, CudaOptions()).ptx
 
 
-def via_driver(values: np.ndarray) -> dict:
-    from cumetal import driver as cu
-
-    cu.cuInit(0)
-    _, dev = cu.cuDeviceGet(0)
-    cu.cuCtxCreate(None, 0, dev)
-    _, mod = cu.cuModuleLoadData(ptx().encode())
-    _, fn = cu.cuModuleGetFunction(mod, b"checked_copy")
-    _, d_in = cu.cuMemAlloc(values.nbytes)
-    _, d_out = cu.cuMemAlloc(values.nbytes)
-    cu.cuMemcpyHtoD(d_in, values, values.nbytes)
-    err, = cu.cuLaunchKernel(fn, 1, 1, 1, len(values), 1, 1, 0, 0, ((d_in, d_out, len(values)), ARGS), 0)
-    sync, = cu.cuCtxSynchronize()
-    out = np.zeros_like(values)
-    copy, = cu.cuMemcpyDtoH(out, d_out, out.nbytes)
-    return {"launch": int(err), "sync": int(sync), "copy": int(copy), "out": out.tolist()}
-
-
 def via_runtime(values: np.ndarray) -> dict:
     from cumetal import runtime as rt
 
@@ -57,6 +40,8 @@ def via_runtime(values: np.ndarray) -> dict:
 
 if __name__ == "__main__":
     api, values = sys.argv[1], np.array([int(v) for v in sys.argv[2].split(",")], np.int32)
-    result = via_driver(values) if api == "driver" else via_runtime(values)
+    if api != "runtime":
+        sys.exit(f"usage: {sys.argv[0]} runtime v0,v1,...")
+    result = via_runtime(values)
     sys.stdout.flush()
     print("RESULT " + json.dumps(result), flush=True)
