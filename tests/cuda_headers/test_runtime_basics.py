@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 import pytest
-from cuda_headers_harness import F32, I32, KERNELS, compile_kernels
+from cuda_headers_harness import F32, I32, KERNELS, compile_kernels, ok
 
 from cumetal import driver as cu
 
@@ -70,14 +70,17 @@ def test_assert_prints_cuda_message_and_fails_the_launch(g, capfd):
                      r"Assertion `v >= 0` failed\.", out), out
 
 
-def test_device_heap_is_refused_at_module_load(capfd):
-    # malloc/free/new/delete compile (declared as in CUDA); CuMetal has no device heap yet, and says so
+def test_device_heap_malloc_and_new(g):
+    # malloc/free/new/delete compile as in CUDA and run on the cpu backend's device heap
+    # (tests/functional/test_device_heap.py has more, and the other backends' refusal)
     ptx = compile_kernels("device_heap.cu")
-    err, _ = cu.cuModuleLoadData(ptx.encode())
-    assert err == cu.CUresult.CUDA_ERROR_INVALID_PTX
-    log = capfd.readouterr().err
-    assert "kernel 'uses_malloc' cannot be compiled: device-side malloc() is not supported" in log
-    assert "kernel 'uses_new' cannot be compiled: device-side malloc() is not supported" in log
+    mod = ok(cu.cuModuleLoadData(ptx.encode()))
+    d_out = g.to_device(np.zeros(2, np.uint64))
+    for name in ("uses_malloc", "uses_new"):
+        fn = ok(cu.cuModuleGetFunction(mod, name.encode()))
+        assert cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, ((d_out,), (ctypes.c_void_p,)), 0)[0] == 0
+        assert cu.cuCtxSynchronize()[0] == 0
+        assert g.from_device(d_out, np.zeros(2, np.uint64))[0] != 0  # a non-NULL heap pointer
 
 
 def test_nv_target_dispatch(g):

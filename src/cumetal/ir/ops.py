@@ -164,6 +164,8 @@ _OPS = [
     _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),
     _op("call_indirect", None, None, (), "Call the function whose address is a0 with args a1…."),
     _op("printf", 1, 2, (), "vprintf(format generic address a0, argument buffer generic address a1); d = i32."),
+    _op("malloc", 1, 1, (), "Device heap (malloc): d = i64 address of a0 (i64) fresh bytes, 0 when exhausted."),
+    _op("free", 0, 1, (), "Device heap (free): release a0, a malloc result or 0."),
     _op("br", 0, 0, ("target",), "Jump to block target."),
     _op("cbr", 0, 1, ("target", "else"), "If a0 then target else else."),
     _op("brx", 0, 1, ("targets",), "Jump to targets[a0]."),

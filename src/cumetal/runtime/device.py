@@ -248,6 +248,8 @@ def cudaDeviceSetLimit(limit: Any, value: Any) -> tuple:  # noqa: N802
         dev = RUNTIME.context().device
         if hasattr(dev, "printf_fifo_size"):
             dev.printf_fifo_size = v
+    if lim == cudaLimit.cudaLimitMallocHeapSize and hasattr(RUNTIME.context().device, "memory"):
+        RUNTIME.context().device.memory.malloc_heap_size = v  # the device heap is made at the first malloc
     return ()
 
 

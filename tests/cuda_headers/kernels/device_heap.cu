@@ -1,4 +1,4 @@
-// Device-side allocation (CUDA's device heap): refused by CuMetal when the module is loaded.
+// Device-side allocation (CUDA's device heap): runs on the cpu backend (test_runtime_basics.py).
 extern "C" __global__ void uses_malloc(int **out) {
     int *p = (int *)malloc(16 * sizeof(int));
     p[0] = 1;

@@ -252,6 +252,8 @@ class FunctionLowering(FnLowerer):
             self._call_indirect(inst)
         else:
             handler = HANDLERS.get(op)
+            if handler is None and op in ("malloc", "free"):
+                raise self.error(f"device-side {op}() (CUDA's device heap) is supported on the cpu backend only so far")
             if handler is None:
                 raise self.error(f"IR operation '{op}' has no AIR lowering")
             direct = op in ("load", "store") and self.param_pointer_ok(inst.args[0])

@@ -15,6 +15,7 @@ import numpy as np
 from cumetal.backends.cpu import memspace, warp
 from cumetal.backends.cpu.dtypes import MEM_DT, UDT
 from cumetal.backends.cpu.elementwise import ELEMENTWISE, elementwise_fn
+from cumetal.backends.cpu.heap import heap_of
 from cumetal.backends.cpu.printf import format_printf
 from cumetal.backends.cpu.state import Ctx, Fault
 from cumetal.ir.nodes import Const, Function, Inst, SymAddr, Var
@@ -353,7 +354,33 @@ def _body(inst: Inst, fn: Function, gets: list[Getter]) -> Step:
     if op == "printf":
         g0, g1 = gets
         return lambda ctx, m: put(ctx, m, d, dt, _printf(ctx, m, g0(ctx, m), g1(ctx, m), inst))
+    if op == "malloc":
+        g0, = gets
+        return lambda ctx, m: put(ctx, m, d, dt, _malloc(ctx, m, g0(ctx, m)))
+    if op == "free":
+        g0, = gets
+
+        def free(ctx: Ctx, m):
+            _free(ctx, m, g0(ctx, m), inst)
+        return free
     raise Fault("illegal_instruction", f"the CPU engine does not implement op '{op}' ({inst.text or op})")
+
+
+def _malloc(ctx: Ctx, m, size) -> np.ndarray:
+    heap = heap_of(ctx.batch.mem)
+    lanes = ctx.lanes(m)
+    sizes = np.broadcast_to(np.asarray(size, dtype=np.uint64), lanes.shape).tolist()
+    return np.array([heap.malloc(n) for n in sizes], dtype=np.uint64)
+
+
+def _free(ctx: Ctx, m, ptr, inst: Inst) -> None:
+    heap = heap_of(ctx.batch.mem)
+    lanes = ctx.lanes(m)
+    for j, addr in enumerate(np.broadcast_to(np.asarray(ptr, dtype=np.uint64), lanes.shape).tolist()):
+        if not heap.free(addr):
+            lane = int(lanes[j])
+            raise Fault("illegal_address", f"free() of 0x{addr:x}, which malloc() did not return (or freed twice), "
+                        f"in {memspace.where_text(ctx, lane, inst)}")
 
 
 def _printf(ctx: Ctx, m, fmt, args, inst: Inst) -> np.ndarray:

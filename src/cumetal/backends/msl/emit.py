@@ -115,6 +115,9 @@ class FnEmitter:
             stmts = self.call_indirect(i)
         elif i.op == "nop":
             return []
+        elif i.op in ("malloc", "free"):
+            raise EmitError(f"{self.fn.name}: device-side {i.op}() (CUDA's device heap) is supported on the cpu "
+                            "backend only so far")
         else:
             raise EmitError(f"{self.fn.name}: op '{i.op}' cannot be emitted here")
         if i.text and len(stmts) == 1 and (i.loc, i.text) != self._last_src:

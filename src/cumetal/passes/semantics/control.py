@@ -90,14 +90,16 @@ def _call(ctx: Ctx, ins: ast.Instruction) -> None:
     if callee_name == "vprintf":
         _vprintf(ctx, rets, args)
         return
-    if callee_name in ("malloc", "free", "__assertfail", "__assert_fail"):
+    if callee_name in ("malloc", "free") and getattr(ctx.func_decls.get(callee_name), "body", None) is None:
+        _heap_call(ctx, callee_name, rets, args)  # the extern .func of CUDA's device heap
+        return
+    if callee_name in ("__assertfail", "__assert_fail"):
         if callee_name.startswith("__assert"):
             # CUDA's failed assert: the kernel ends with its own fault kind (cudaErrorAssert, not
             # the launch failure of a plain trap). The message is printed by the caller (CuMetal's
             # device_stdlib.h prints it with printf before calling __assertfail).
             _terminate("trap", kind="assert")(ctx, ins)
             return
-        raise LoweringError(f"device-side {callee_name}() is not supported")
     decl = ctx.func_decls.get(callee_name) if sym is not None and sym.kind == "func" else None
     values: list[Value] = []
     dsts = []
@@ -139,6 +141,18 @@ def _param_address(ctx: Ctx, op: ast.Operand) -> Value:
         if sym is not None and sym.kind == "fparam" and not sym.by_value and sym.var is not None:
             return sym.var  # forwarding one of our own .param parameters
     raise LoweringError("call arguments of .param functions must be .param variables")
+
+
+def _heap_call(ctx: Ctx, name: str, rets: tuple[ast.Operand, ...], args: tuple[ast.Operand, ...]) -> None:
+    """CUDA's device heap: PTX calls the extern .funcs malloc(size) -> pointer and free(pointer)."""
+    if len(args) != 1 or len(rets) != (1 if name == "malloc" else 0):
+        raise LoweringError(f"{name} takes one argument" + (" and returns a pointer" if name == "malloc" else ""))
+    arg = ctx.emit("load", "i64", _param_address(ctx, args[0]), space="local", align=8)
+    if name == "free":
+        ctx.emit("free", None, arg)
+        return
+    ptr = ctx.emit("malloc", "i64", arg)
+    ctx.emit("store", None, _param_address(ctx, rets[0]), ptr, space="local", align=8)
 
 
 def _vprintf(ctx: Ctx, rets: tuple[ast.Operand, ...], args: tuple[ast.Operand, ...]) -> None:

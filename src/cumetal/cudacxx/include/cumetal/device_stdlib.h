@@ -9,8 +9,8 @@
  * and ends the kernel with cudaErrorAssert. CuMetal's PTX lowering turns a __assertfail call into
  * a fault of kind 'assert' (CUDA_ERROR_ASSERT / cudaErrorAssert) but does not print the message,
  * so the device __assert_fail/__assert_rtn below print it with printf, then call __assertfail.
- * malloc/free/new/delete: declared as in CUDA; CuMetal has no device heap yet, so a kernel that
- * calls them is refused when its module is loaded ("device-side malloc() is not supported"). */
+ * malloc/free/new/delete: declared as in CUDA; the cpu backend runs them on a device heap of
+ * cudaLimitMallocHeapSize bytes (8 MiB by default); the other backends refuse such a kernel at launch. */
 #ifndef CUMETAL_DEVICE_STDLIB_H
 #define CUMETAL_DEVICE_STDLIB_H
 
