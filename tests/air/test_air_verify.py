@@ -66,6 +66,7 @@ def test_functional_kernels_pass_the_llvm_verifier(path):
 
 
 def test_corpus_sample_passes_the_llvm_verifier():
+    from cumetal.backends.air.lower import AirLoweringError
     from cumetal.passes import CompileError
 
     checked = files = 0
@@ -75,6 +76,10 @@ def test_corpus_sample_passes_the_llvm_verifier():
             n, bad = verify_metallib(path)
         except CompileError:  # PTX the lowering refuses (textures, clusters...): tested elsewhere
             continue
+        except AirLoweringError as exc:  # the device heap is cpu-only so far (a documented refusal)
+            if "CUDA's device heap" in str(exc):
+                continue
+            raise
         checked += n
         files += n > 0
         problems += bad

@@ -30,7 +30,8 @@ def test_corpus_kernels_compile_to_valid_metallibs():
             compile_metallib(module)
             compiled += 1
         except AirLoweringError as exc:
-            (refused if "printf format is not a string constant" in str(exc) else problems).append(
+            documented = ("printf format is not a string constant", "CUDA's device heap")  # known refusals
+            (refused if any(d in str(exc) for d in documented) else problems).append(
                 f"{path.relative_to(CORPUS)}: {exc}")
     assert not problems, "\n".join(problems)
     assert compiled >= 290, f"only {compiled} corpus files compiled"
