@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from cumetal.ptx.isa import arith, data, logic, matrix, sync, texture
+from cumetal.ptx.isa import arith, data, logic, matrix, sync, texture, video
 from cumetal.ptx.isa.sets import Entry
 
 CATALOGUE: list[tuple[str, list[Entry]]] = [
@@ -17,6 +17,6 @@ CATALOGUE: list[tuple[str, list[Entry]]] = [
     ("control", sync.ENTRIES_CONTROL),
     ("sync", sync.ENTRIES_SYNC),
     ("matrix", matrix.ENTRIES),
-    ("video", texture.ENTRIES_VIDEO),
+    ("video", video.ENTRIES_VIDEO),
     ("misc", sync.ENTRIES_MISC),
 ]

@@ -1,4 +1,4 @@
-"""Texture, surface and video instructions (PTX ISA manual §9.7.10–§9.7.11, §9.7.17–§9.7.18)."""
+"""Texture and surface instructions (PTX ISA manual §9.7.10–§9.7.11)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ _TQUERY = ("width", "height", "depth", "channel_data_type", "channel_order", "no
 _SQUERY = ("width", "height", "depth", "channel_data_type", "channel_order", "array_size",
            "memory_layout")
 _CLAMP = ("trap", "clamp", "zero")
-_V = ("u32", "s32")
 
 ENTRIES_TEXTURE = [
     I("tex", "tex{.mip}.geom.vec.dtype.ctype d{|p}, [a]{, e}{, f}{, g}",
@@ -31,34 +30,4 @@ ENTRIES_TEXTURE = [
       op=("add", "min", "max", "and", "or"), geom=_SGEOM, ctype=("u32", "u64", "s32", "b32", "s64", "b64"),
       mode=_CLAMP),
     I("suq", "suq.query.b32 d, [a]", query=_SQUERY),
-]
-
-
-def _video(op: str):
-    return I(op, f"{op}.dtype.atype.btype{{.sat}} d, a, b", f"{op}.dtype.atype.btype{{.sat}}.op2 d, a, b, c",
-             f"{op}.dtype.atype.btype{{.sat}} d, a, b, c",
-             dtype=_V, atype=_V, btype=_V, op2=("add", "min", "max"))
-
-
-def _simd_video(op: str):
-    return I(op, f"{op}.dtype.atype.btype{{.sat}} d, a, b, c", f"{op}.dtype.atype.btype{{.sat}}.add d, a, b, c",
-             dtype=_V, atype=_V, btype=_V)
-
-
-ENTRIES_VIDEO = [
-    *(_video(op) for op in ("vadd", "vsub", "vabsdiff", "vmin", "vmax")),
-    I("vshl", "vshl.dtype.atype.u32{.sat}.mode d, a, b", "vshl.dtype.atype.u32{.sat}.mode.op2 d, a, b, c",
-      dtype=_V, atype=_V, mode=("clamp", "wrap"), op2=("add", "min", "max")),
-    I("vshr", "vshr.dtype.atype.u32{.sat}.mode d, a, b", "vshr.dtype.atype.u32{.sat}.mode.op2 d, a, b, c",
-      dtype=_V, atype=_V, mode=("clamp", "wrap"), op2=("add", "min", "max")),
-    I("vmad", "vmad.dtype.atype.btype{.sat}{.scale} d, a, b, c", "vmad.dtype.atype.btype.po{.sat}{.scale} d, a, b, c",
-      dtype=_V, atype=_V, btype=_V, scale=("shr7", "shr15")),
-    I("vset", "vset.atype.btype.cmp d, a, b", "vset.atype.btype.cmp.op2 d, a, b, c",
-      atype=_V, btype=_V, cmp=("eq", "ne", "lt", "le", "gt", "ge"), op2=("add", "min", "max")),
-    *(_simd_video(op) for op in ("vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2",
-                                 "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4")),
-    I("vset2", "vset2.atype.btype.cmp d, a, b, c", "vset2.atype.btype.cmp.add d, a, b, c",
-      atype=_V, btype=_V, cmp=("eq", "ne", "lt", "le", "gt", "ge")),
-    I("vset4", "vset4.atype.btype.cmp d, a, b, c", "vset4.atype.btype.cmp.add d, a, b, c",
-      atype=_V, btype=_V, cmp=("eq", "ne", "lt", "le", "gt", "ge")),
 ]
