@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import re
 import sys
 from typing import Any
 
@@ -18,6 +19,9 @@ from cumetal.driver.state import STATE, FunctionRec, LoadedModule
 
 R = CUresult
 F = CUfunction_attribute
+# A message that already starts with its own FILE:LINE:COL (a CUDA source line from .loc).
+_LOCATED = re.compile(r"[^\s:][^:\n]*:\d+:\d+: ")
+
 _LOAD_ERRORS = {
     "invalid_image": R.CUDA_ERROR_INVALID_IMAGE,
     "invalid_ptx": R.CUDA_ERROR_INVALID_PTX,
@@ -46,7 +50,7 @@ def _load(image: Any, filename: str) -> tuple:
         ir_module = compile_image(data, filename)
     except ModuleLoadError as e:
         # compiler diagnostics already start with FILE:LINE:COL
-        text = e.message if e.message.startswith(filename) else f"{filename}: {e.message}"
+        text = e.message if e.message.startswith(filename) or _LOCATED.match(e.message) else f"{filename}: {e.message}"
         raise CudaError(_LOAD_ERRORS[e.kind], text) from None
     if not ir_module.kernels and ir_module.failed:
         raise CudaError(R.CUDA_ERROR_INVALID_PTX, f"{filename}: no kernel could be compiled:\n" +

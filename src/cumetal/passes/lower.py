@@ -19,6 +19,7 @@ from cumetal.ir.nodes import Function, GlobalVar, Module, Param
 from cumetal.passes.cleanup import drop_unreachable, fold_temporaries
 from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, Scope, Symbol, ir_type
 from cumetal.passes.semantics import SEMANTICS, unsupported_reason
+from cumetal.passes.semantics.cluster import cluster_dims
 from cumetal.ptx import ast
 
 DYNAMIC_SHARED_ALIGN = 16
@@ -55,6 +56,9 @@ class ModuleLowering:
         self.func_decls: dict[str, ast.Function] = {}
         self.func_errors: dict[str, list[Diagnostic]] = {}
         self.has_vector_regs = False  # some function declares .v2/.v4 registers
+        # line info (.file/.loc, from -lineinfo or -G): errors name the CUDA source line, not the PTX
+        self.files: dict[int, str] = {d.index: d.path for d in mod.items if isinstance(d, ast.FileDirective)}
+        self.source_pos: tuple[int, int, int] | None = None  # (file index, line, col) of the last .loc
 
     # ------------------------------------------------------------------ module
     def run(self) -> Module:
@@ -98,7 +102,21 @@ class ModuleLowering:
     def _diag(self, e: LoweringError, f: ast.Function) -> Diagnostic:
         loc = e.loc or f.loc
         kind = "kernel" if f.kind == "entry" else "function"
-        return Diagnostic("error", f"{kind} '{f.name}' cannot be compiled: {e}", loc)
+        message = f"{kind} '{f.name}' cannot be compiled: {e}"
+        cuda_loc = getattr(e, "source_pos", None)
+        if cuda_loc is not None:  # say where in the CUDA source, and keep the PTX place in the message
+            return Diagnostic("error", f"{message} (generated PTX: {loc.file}:{loc.line})", cuda_loc,
+                              _read_source_line(cuda_loc))
+        return Diagnostic("error", message, loc)
+
+    def _source_loc(self) -> ast.SourceLoc | None:
+        if self.source_pos is None:
+            return None
+        index, line, col = self.source_pos
+        path = self.files.get(index)
+        if path is None or line <= 0:
+            return None
+        return ast.SourceLoc(path, line, max(col, 1))
 
     def _callee_problems(self, k: Function) -> list[Diagnostic]:
         seen: set[str] = set()
@@ -143,6 +161,7 @@ class ModuleLowering:
     # ------------------------------------------------------------------ functions
     def _function(self, f: ast.Function) -> Function:
         fn = Function(f.name, "kernel" if f.kind == "entry" else "func", loc=f.loc)
+        self.source_pos = None
         scope = Scope()
         fn.shared_vars.update(self.shared_layout)
         ctx = Ctx(fn, scope, self.symbols, self.func_decls)
@@ -181,6 +200,8 @@ class ModuleLowering:
         fn.param_size = off
         fn.maxntid = f.directives.get("maxntid")
         fn.reqntid = f.directives.get("reqntid")
+        fn.cluster_dims = cluster_dims(f.directives)
+        fn.explicit_cluster = "explicitcluster" in f.directives or fn.cluster_dims is not None
 
     def _func_params(self, f: ast.Function, fn: Function, scope: Scope, ctx: Ctx) -> None:
         # .param parameters arrive as the address of the caller's buffer (in local memory);
@@ -299,10 +320,17 @@ class ModuleLowering:
                 ctx.scope = sc
             elif isinstance(s, ast.Label):
                 ctx.start_block(sc.names[s.name].label)
-            elif isinstance(s, ast.Instruction):
-                self._instruction(ctx, s)
-            elif isinstance(s, ast.UnknownInstruction):
-                raise LoweringError(f"unrecognized instruction '{s.opcode}'", s.loc)
+            elif isinstance(s, ast.LocDirective):
+                self.source_pos = (s.file_index, s.line, s.col)
+            elif isinstance(s, (ast.Instruction, ast.UnknownInstruction)):
+                try:
+                    if isinstance(s, ast.UnknownInstruction):
+                        raise LoweringError(f"unrecognized instruction '{s.opcode}'", s.loc)
+                    self._instruction(ctx, s)
+                except LoweringError as e:
+                    if getattr(e, "source_pos", None) is None:
+                        e.source_pos = self._source_loc()  # type: ignore[attr-defined]
+                    raise
 
     def _instruction(self, ctx: Ctx, ins: ast.Instruction) -> None:
         reason = unsupported_reason(ins.opcode, ins.fields)
@@ -351,6 +379,18 @@ class _FrameState:
     local_end: int = 0
     extern_shared: set[str] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)
+
+
+def _read_source_line(loc: ast.SourceLoc) -> str | None:
+    """The text of a CUDA source line named by .loc, when the file is still there."""
+    try:
+        with open(loc.file, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, 1):
+                if number == loc.line:
+                    return text
+    except OSError:
+        return None
+    return None
 
 
 def _spelling(ins: ast.Instruction) -> str:

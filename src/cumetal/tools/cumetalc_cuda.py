@@ -4,6 +4,7 @@ executable / object builds to ``cumetal.capi.build``."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TextIO
 
@@ -259,9 +260,12 @@ def build(s: Settings, out: TextIO, err: TextIO) -> int:
                   "build; use -ptx or --emit=metallib|msl|ir for device code\n")
         return 1
     what = "object files" if s.compile_only else "an executable"
+    # Executables keep .loc line tables in their PTX (clang -gline-tables-only: same code), so a
+    # kernel CuMetal cannot run is reported at its CUDA source line when it is loaded.
+    options = s.options if s.options.debug else dataclasses.replace(s.options, lineinfo=True)
     try:
         result = build_program(
-            options=s.options, inputs=[(name, lang) for name, lang in s.inputs],
+            options=options, inputs=[(name, lang) for name, lang in s.inputs],
             output=s.output, compile_only=s.compile_only, libraries=s.libraries,
             library_dirs=s.library_dirs, linker_args=s.linker_args, verbose=s.verbose)
     except TypeError as e:
