@@ -10,6 +10,7 @@ the other kernels still compile.
 from __future__ import annotations
 
 import dataclasses
+import re
 import struct
 from dataclasses import dataclass, field
 
@@ -322,6 +323,10 @@ class ModuleLowering:
                 ctx.start_block(sc.names[s.name].label)
             elif isinstance(s, ast.LocDirective):
                 self.source_pos = (s.file_index, s.line, s.col)
+                # a header intrinsic's inline asm is better reported where the user called it
+                site = _call_site(s)
+                if site is not None and _SYSTEM_HEADER.search(self.files.get(s.file_index, "")):
+                    self.source_pos = site
             elif isinstance(s, (ast.Instruction, ast.UnknownInstruction)):
                 try:
                     if isinstance(s, ast.UnknownInstruction):
@@ -379,6 +384,16 @@ class _FrameState:
     local_end: int = 0
     extern_shared: set[str] = field(default_factory=set)
     labels: set[str] = field(default_factory=set)
+
+
+_INLINED_AT = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+(\d+)")
+_SYSTEM_HEADER = re.compile(r"[/\\](cudacxx[/\\]include|crt|cuda[/\\]std)[/\\]")
+
+
+def _call_site(d: ast.LocDirective) -> tuple[int, int, int] | None:
+    """Where the function holding this .loc was inlined (nvcc -lineinfo spells it; clang does not)."""
+    m = _INLINED_AT.search(d.extra)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
 
 
 def _read_source_line(loc: ast.SourceLoc) -> str | None:
