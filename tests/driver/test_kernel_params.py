@@ -147,6 +147,15 @@ def test_wider_value_is_truncated_like_little_endian_hardware():
     assert pack_launch_params(((7,), (ctypes.c_int64,)), None, [Slot("n", 4, 0)], 4) == struct.pack("<i", 7)
 
 
+def test_narrower_typed_integers_are_extended_as_c_converts_them():
+    # NVIDIA's simple_cuda_graphs passes ctypes.c_uint for size_t parameters
+    slots = [Slot("n", 8, 0), Slot("m", 8, 8)]
+    with pytest.warns(RuntimeWarning, match="-extends") as caught:
+        packed = pack_launch_params(((ctypes.c_uint(0xFFFF_FFF0), -3), (ctypes.c_uint, ctypes.c_int)), None, slots, 16)
+    assert packed == struct.pack("<Qq", 0xFFFF_FFF0, -3)
+    assert sorted(str(w.message).split("CuMetal ")[1][:4] for w in caught) == ["sign", "zero"]
+
+
 def test_matches_cuda_python_helper_when_installed():
     real = pytest.importorskip("cuda.bindings.driver")
     values = (cu.CUdeviceptr(PTR), -5, 2.5, Pair(1.5, 9, -2.25), b"z", ctypes.c_float(3.0), 2**64 - 1)

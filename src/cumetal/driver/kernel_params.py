@@ -15,9 +15,10 @@
 a C ``void*`` array, or as a Python list/tuple whose values are addresses, buffers or (for the
 size) a ctypes.c_size_t.
 
-Each parameter is copied into its slot (offset, size) of the kernel's layout; a value narrower
-than its parameter is an error (CUDA would read past it), a wider one is truncated to the
-parameter's size as the hardware would (little-endian).
+Each parameter is copied into its slot (offset, size) of the kernel's layout; a typed integer
+narrower than its parameter is sign- or zero-extended with a warning (CUDA would read past it:
+NVIDIA's simple_cuda_graphs example passes c_uint for size_t), any other narrower value is an
+error, a wider one is truncated to the parameter's size as the hardware would (little-endian).
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def pack_launch_params(kernel_params: Any, extra: Any, params: Sequence[ParamSlo
         _check_count(len(values), params)
         for i, (value, ctype, slot) in enumerate(zip(values, types, params, strict=True)):
             data = value_bytes(value, ctype, i)
+            if len(data) < slot.size:
+                data = _widened_integer(data, ctype, slot, i)
             _place(buf, data, slot, i)
         return bytes(buf)
     base = _pointer_array_address(kernel_params, len(params))
@@ -108,6 +111,38 @@ def _place(buf: bytearray, data: bytes, slot: ParamSlot, i: int) -> None:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
                         f"argument {i} ('{slot.name}') is {len(data)} bytes but the parameter takes {slot.size}")
     buf[slot.offset : slot.offset + slot.size] = data[: slot.size]
+
+
+_SIGNED_CTYPES = (ctypes.c_byte, ctypes.c_short, ctypes.c_int, ctypes.c_long, ctypes.c_longlong)
+_UNSIGNED_CTYPES = (ctypes.c_ubyte, ctypes.c_ushort, ctypes.c_uint, ctypes.c_ulong, ctypes.c_ulonglong,
+                    ctypes.c_bool)
+_warned_widening: set[tuple[str, int]] = set()
+
+
+def _widened_integer(data: bytes, ctype: Any, slot: ParamSlot, i: int) -> bytes:
+    """A typed integer narrower than its parameter (NVIDIA's simple_cuda_graphs passes c_uint for
+    size_t): CUDA would read past the value, which works there only by luck; CuMetal converts it as C
+    would (sign- or zero-extension) and warns once. Anything else narrower stays an error."""
+    signed = isinstance(ctype, type) and (issubclass(ctype, _SIGNED_CTYPES)
+                                          or issubclass(ctype, np.signedinteger))
+    unsigned = isinstance(ctype, type) and (issubclass(ctype, _UNSIGNED_CTYPES)
+                                            or issubclass(ctype, np.unsignedinteger))
+    if not (signed or unsigned) or slot.size > 8:
+        return data
+    key = (slot.name, i)
+    if key not in _warned_widening:
+        _warned_widening.add(key)
+        import sys
+        import warnings
+
+        frame, level = sys._getframe(0), 1  # report at the caller's line, outside CuMetal
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("cumetal."):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(f"kernel argument {i} ('{slot.name}') is a {len(data)}-byte {ctype.__name__} but the "
+                      f"parameter takes {slot.size} bytes: CuMetal {'sign' if signed else 'zero'}-extends it "
+                      "(CUDA would read past the value)", RuntimeWarning, stacklevel=level)
+    value = int.from_bytes(data, "little", signed=signed)
+    return (value % (1 << (8 * slot.size))).to_bytes(slot.size, "little")
 
 
 def value_bytes(value: Any, ctype: Any, i: int = 0) -> bytes:
