@@ -1,16 +1,15 @@
 """Structural checks of a kernel IR function: every op known, arities and attributes present,
-blocks terminated exactly once, branch targets existing, operand types consistent."""
+blocks terminated exactly once, branch targets existing, operand types consistent.
+
+Everything per op comes from the op table (``cumetal.ir.ops``): destination/argument counts,
+required attributes and their allowed values, and the op's type rule (``cumetal.ir.typerules``).
+This module keeps no list of ops of its own."""
 
 from __future__ import annotations
 
 from cumetal.ir import types as T
 from cumetal.ir.nodes import Const, Function, Inst, SymAddr, Var
-from cumetal.ir.ops import OPS, TERMINATORS
-
-# Ops whose arguments must all share the destination's type.
-_SAME_TYPE = {"add", "sub", "mul", "mulhi", "div", "rem", "min", "max", "and", "or", "xor",
-              "fadd", "fsub", "fmul", "fdiv", "fma", "fmin", "fmax", "neg", "abs", "not", "brev",
-              "fneg", "fabs", "ftz", "fsat", "fsqrt", "frint"}
+from cumetal.ir.ops import APPROX_BINARY, OPS, TERMINATORS
 
 
 class VerifyError(Exception):
@@ -30,16 +29,18 @@ def _check_inst(fn: Function, inst: Inst, labels: set[str]) -> list[str]:
     for a in info.attrs:
         if a not in inst.attrs:
             errs.append(f"{where}: missing attribute {a!r}")
+    for a, allowed in info.values.items():
+        if a in inst.attrs and inst.attrs[a] not in allowed:
+            errs.append(f"{where}: attribute {a}={inst.attrs[a]!r} is not one of {', '.join(map(str, allowed))}")
     for v in (*inst.dsts, *inst.args):
         if not isinstance(v, (Var, Const, SymAddr)) or v.type not in T.ALL_TYPES:
             errs.append(f"{where}: bad operand {v!r}")
     if inst.guard is not None and inst.guard.type != "i1":
         errs.append(f"{where}: guard must be i1")
-    if inst.op in _SAME_TYPE and inst.dsts:
-        t = inst.dsts[0].type
-        for a in inst.args:
-            if a.type != t:
-                errs.append(f"{where}: argument type {a.type} differs from result type {t}")
+    if info.types is not None and not errs:
+        problem = info.types(tuple(d.type for d in inst.dsts), tuple(a.type for a in inst.args))
+        if problem:
+            errs.append(f"{where}: {problem} (type rule {info.types.name})")
     if inst.op in ("br", "cbr"):
         for key in ("target", "else") if inst.op == "cbr" else ("target",):
             if inst.attrs.get(key) not in labels:
@@ -48,9 +49,8 @@ def _check_inst(fn: Function, inst: Inst, labels: set[str]) -> list[str]:
         for t in inst.attrs.get("targets", ()):
             if t not in labels:
                 errs.append(f"{where}: unknown branch target {t!r}")
-    if inst.op in ("mov", "bitcast") and inst.dsts and inst.args:
-        if T.bits(inst.dsts[0].type) != T.bits(inst.args[0].type):
-            errs.append(f"{where}: width mismatch")
+    if inst.op == "fapprox" and len(inst.args) != (2 if inst.attrs.get("fn") in APPROX_BINARY else 1):
+        errs.append(f"{where}: fapprox {inst.attrs.get('fn')} takes {len(inst.args)} arguments")
     return errs
 
 
