@@ -3,6 +3,7 @@ every enum and ``#define`` of cuda-bindings not kept in ``enums.py``, the extra 
 and the ``cu*`` functions of the launch, library, linker, memory, pool, VMM, graph and misc modules."""
 
 # ruff: noqa: F401, F403
+from cumetal.driver import graph_nodes as _graph_nodes
 from cumetal.driver import graphs as _graphs
 from cumetal.driver import handles_more as _handles_more
 from cumetal.driver import launch_more as _launch_more
@@ -15,7 +16,7 @@ from cumetal.driver import vmm as _vmm
 from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
-_MODULES = (_handles_more, _launch_more, _library, _linker, _memory_more, _misc, _pools, _vmm, _graphs)
+_MODULES = (_handles_more, _launch_more, _library, _linker, _memory_more, _misc, _pools, _vmm, _graphs, _graph_nodes)
 
 
 def _public(module: object) -> dict[str, object]:

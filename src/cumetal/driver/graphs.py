@@ -134,12 +134,10 @@ def cuGraphAddMemcpyNode(hGraph: Any, dependencies: Any, numDependencies: Any, c
     return (node,)
 
 
-@api(1)
-def cuGraphAddMemsetNode(hGraph: Any, dependencies: Any, numDependencies: Any, memsetParams: Any, ctx: Any) -> tuple:  # noqa: N802, N803
+def _memset_tuple(p: Any) -> tuple:
+    """A CUDA_MEMSET_NODE_PARAMS, checked, as the shared graph code's memset parameters."""
     from cumetal.driver.memory import device_range
 
-    STATE.require_init()
-    p = memsetParams
     if p is None or not hasattr(p, "elementSize"):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "memsetParams must be a CUDA_MEMSET_NODE_PARAMS")
     size = int(p.elementSize)
@@ -151,17 +149,26 @@ def cuGraphAddMemsetNode(hGraph: Any, dependencies: Any, numDependencies: Any, m
     for r in range(height):
         device_range(dst + r * pitch, width * size, "dst")
     value = int(p.value) & ((1 << (8 * size)) - 1)
-    return (_add(hGraph, dependencies, numDependencies, T.CU_GRAPH_NODE_TYPE_MEMSET,
-                 (dst, pitch, value, size, width, height)),)
+    return (dst, pitch, value, size, width, height)
+
+
+@api(1)
+def cuGraphAddMemsetNode(hGraph: Any, dependencies: Any, numDependencies: Any, memsetParams: Any, ctx: Any) -> tuple:  # noqa: N802, N803
+    STATE.require_init()
+    return (_add(hGraph, dependencies, numDependencies, T.CU_GRAPH_NODE_TYPE_MEMSET, _memset_tuple(memsetParams)),)
+
+
+def _host_tuple(p: Any) -> tuple:
+    """A CUDA_HOST_NODE_PARAMS, checked, as the shared graph code's host-node parameters."""
+    if p is None or getattr(p, "fn", None) in (None, 0):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "nodeParams must be a CUDA_HOST_NODE_PARAMS with fn set")
+    return (p.fn, p.userData)
 
 
 @api(1)
 def cuGraphAddHostNode(hGraph: Any, dependencies: Any, numDependencies: Any, nodeParams: Any) -> tuple:  # noqa: N802, N803
     STATE.require_init()
-    if nodeParams is None or getattr(nodeParams, "fn", None) in (None, 0):
-        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "nodeParams must be a CUDA_HOST_NODE_PARAMS with fn set")
-    return (_add(hGraph, dependencies, numDependencies, T.CU_GRAPH_NODE_TYPE_HOST,
-                 (nodeParams.fn, nodeParams.userData)),)
+    return (_add(hGraph, dependencies, numDependencies, T.CU_GRAPH_NODE_TYPE_HOST, _host_tuple(nodeParams)),)
 
 
 @api(1)
@@ -424,8 +431,8 @@ def _capture_stream(hStream: Any) -> int:  # noqa: N803
     return handle_value(hStream, CUstream, "hStream")
 
 
-@api(0)
-def cuStreamBeginCapture(hStream: Any, mode: Any) -> tuple:  # noqa: N802, N803
+def begin_capture(hStream: Any, mode: Any, graph: Any = None, deps: Any = None, count: Any = 0) -> None:  # noqa: N803
+    """Start capturing ``hStream`` into a new graph, or into ``graph`` after ``deps``."""
     rt = _rt()
     h = _capture_stream(hStream)
     if h in (0, 1):
@@ -436,9 +443,21 @@ def cuStreamBeginCapture(hStream: Any, mode: Any) -> tuple:  # noqa: N802, N803
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{mode!r} is not a CUstreamCaptureMode") from None
     if h in rt._captures:
         raise CudaError(R.CUDA_ERROR_ILLEGAL_STATE, "the stream is already capturing")
-    g = rt.Graph(STATE.new_id())
-    rt._graphs[g.handle] = g
-    rt._captures[h] = rt.Capture(g, rt.cudaStreamCaptureMode(int(m)), h, {h: []})
+    if graph is None:
+        g = rt.Graph(STATE.new_id())
+        rt._graphs[g.handle] = g
+        tails: list = []
+    else:
+        with _translated():
+            g = _graph(graph)
+            tails = rt._deps(g, deps, count)
+    rt._captures[h] = rt.Capture(g, rt.cudaStreamCaptureMode(int(m)), h, {h: tails}, STATE.new_id(),
+                                 graph is None)
+
+
+@api(0)
+def cuStreamBeginCapture(hStream: Any, mode: Any) -> tuple:  # noqa: N802, N803
+    begin_capture(hStream, mode)
     return ()
 
 
@@ -474,5 +493,5 @@ def cuStreamGetCaptureInfo(hStream: Any) -> tuple:  # noqa: N802, N803
     if cap is None:
         return (CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE, 0, None, [], [], 0)
     tails = [CUgraphNode(n.handle) for n in cap.tails.get(h, [])]
-    return (CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_ACTIVE, cap.graph.handle, CUgraph(cap.graph.handle),
+    return (CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_ACTIVE, cap.ident, CUgraph(cap.graph.handle),
             tails, [], len(tails))
