@@ -132,6 +132,8 @@ class Function:
     calls: list[str] = field(default_factory=list)  # device functions called directly
     maxntid: tuple[int, ...] | None = None
     reqntid: tuple[int, ...] | None = None
+    cluster_dims: tuple[int, int, int] | None = None  # .reqnctapercluster (kernels launch in clusters)
+    explicit_cluster: bool = False  # .explicitcluster: must be launched with cluster dimensions
     loc: SourceLoc = NO_LOC
 
     def new_var(self, type_: str, name: str = "") -> Var:

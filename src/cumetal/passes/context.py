@@ -271,6 +271,8 @@ class Ctx:
         if base == "warpsize" or base == "WARP_SZ":
             return Const.int("i32", 32)
         t = "i64" if base in _SREG_64 else "i32"
+        if base == "is_explicit_cluster":  # a .pred special register
+            return self.emit("icmp", "i1", self.emit("sreg", t, name=name), Const.int("i32", 0), cond="ne")
         return self.emit("sreg", t, name=name)
 
     # ------------------------------------------------------------------ symbols and addresses

@@ -8,7 +8,7 @@ from functools import cache
 from ..case import Case
 
 FAMILIES = ("int_arith", "bits", "float32", "float64", "half", "cvt", "compare", "special",
-            "memory", "atomics", "warp", "matrix", "regress", "approx", "randprog")
+            "memory", "atomics", "warp", "matrix", "regress", "approx", "randprog", "cluster")
 
 
 @cache

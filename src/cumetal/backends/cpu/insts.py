@@ -154,7 +154,8 @@ def _sreg(ctx: Ctx, m, name: str) -> np.ndarray:
     elif base == "ntid":
         v = (bx, by, bz)[axis]
     elif base == "ctaid":
-        c = np.arange(b.cta0, b.cta0 + b.nctas, dtype=np.uint64)
+        c = getattr(b, "cta_ids", None)
+        c = c if c is not None else np.arange(b.cta0, b.cta0 + b.nctas, dtype=np.uint64)
         table = (c % gx, c // gx % gy, c // (gx * gy))[axis].astype(np.uint32)
         v = table[cta]
     elif base == "nctaid":
@@ -172,7 +173,8 @@ def _sreg(ctx: Ctx, m, name: str) -> np.ndarray:
              "gt": ~((one << (ln + one)) - one), "ge": ~((one << ln) - one)}[base[9:]]
         v = v & np.uint64(0xFFFFFFFF)
     elif base == "smid":
-        v = (cta + b.cta0) % NSMID
+        ids = getattr(b, "cta_ids", None)
+        v = ((ids[cta] if ids is not None else cta + b.cta0) % NSMID).astype(np.uint32)
     elif base == "nsmid":
         v = NSMID
     elif base == "gridid":
@@ -185,12 +187,11 @@ def _sreg(ctx: Ctx, m, name: str) -> np.ndarray:
         v = b.dynamic_shared
     elif base == "total_smem_size":
         v = b.shared_stride
-    elif base in ("clusterid", "nclusterid"):  # every CTA is its own cluster of one
-        return _sreg(ctx, m, name.replace("clusterid", "ctaid"))
-    elif base in ("cluster_ctaid", "cluster_ctarank", "is_explicit_cluster"):
-        v = 0
-    elif base in ("cluster_nctaid", "cluster_nctarank"):
-        v = 1
+    elif base in ("clusterid", "nclusterid", "cluster_ctaid", "cluster_ctarank", "is_explicit_cluster",
+                  "cluster_nctaid", "cluster_nctarank"):
+        from cumetal.backends.cpu.cluster import cluster_sreg
+
+        v = cluster_sreg(b, cta, base, axis)
     elif base == "aggr_smem_size":
         v = b.shared_stride
     elif base in ("globaltimer_lo", "globaltimer_hi"):

@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from cumetal.backends.cpu.cluster import cluster_order, set_grouping
 from cumetal.backends.cpu.engine import MAX_CALL_DEPTH, code_for, run
 from cumetal.backends.cpu.state import Batch, Ctx, Fault, KernelFault, LaunchOutcome
 from cumetal.ir.nodes import Function, Module
@@ -111,8 +112,13 @@ def _check_shape(name: str, v) -> tuple[int, int, int]:
 
 def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
            block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
-           *, watchdog_s: float | None = None) -> LaunchOutcome:
-    """Run ``kernel`` over the grid; faults come back in the outcome, never as exceptions."""
+           *, watchdog_s: float | None = None, cluster: tuple[int, int, int] | None = None,
+           cooperative: bool = False) -> LaunchOutcome:
+    """Run ``kernel`` over the grid; faults come back in the outcome, never as exceptions.
+
+    ``cluster``: the launch's cluster shape (else the kernel's .reqnctapercluster, else none);
+    a batch then holds whole clusters. ``cooperative``: the whole grid runs as one batch, so a
+    grid-wide barrier can complete (backends/cpu/cluster.py)."""
     printf: list[str] = []
     param_base = None
     old_limit = sys.getrecursionlimit()
@@ -148,6 +154,11 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         per_cta = per_lane * tpb + shared_size
         ctas_per_batch = max(1, min(LANE_BUDGET // tpb, BYTES_BUDGET // max(per_cta, 1)))
         total = grid[0] * grid[1] * grid[2]
+        explicit = cluster is not None or kernel.cluster_dims is not None
+        cluster = _check_cluster(kernel, grid, cluster)
+        csize = cluster[0] * cluster[1] * cluster[2]
+        order = cluster_order(grid, cluster)
+        ctas_per_batch = total if cooperative else max(csize, ctas_per_batch // csize * csize)
         deadline = time.perf_counter() + watchdog_s if watchdog_s else None
         sys.setrecursionlimit(max(old_limit, 20 * MAX_CALL_DEPTH + 1000))
         with np.errstate(all="ignore"):
@@ -155,6 +166,7 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
                 nctas = min(ctas_per_batch, total - c0)
                 batch = Batch(memory, module, kernel, grid, block, c0, nctas, symbols, param_base,
                               shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
+                set_grouping(batch, None if order is None else order[c0:c0 + nctas], cluster, explicit, cooperative)
                 run(_root_ctx(batch, code))
         return LaunchOutcome(None, printf)
     except Fault as f:
@@ -169,6 +181,19 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         sys.setrecursionlimit(old_limit)
         if param_base is not None:
             memory.free(param_base)
+
+
+def _check_cluster(kernel: Function, grid: tuple[int, int, int],
+                   cluster: tuple[int, int, int] | None) -> tuple[int, int, int]:
+    if cluster is None:
+        cluster = kernel.cluster_dims or (1, 1, 1)
+    cluster = _check_shape("cluster", cluster)
+    if kernel.cluster_dims is not None and tuple(kernel.cluster_dims) != cluster:
+        raise Fault("invalid_launch", f"cluster {cluster} differs from .reqnctapercluster {kernel.cluster_dims} "
+                    f"of {kernel.name}")
+    if any(g % c for g, c in zip(grid, cluster, strict=True)):
+        raise Fault("invalid_launch", f"grid {grid} is not a whole number of clusters {cluster}")
+    return cluster
 
 
 def _root_ctx(batch: Batch, code) -> Ctx:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cumetal.backends.cpu.cluster import DSMEM_RANK_SHIFT, cluster_size, linear_cta, remote_shared
 from cumetal.backends.cpu.floats import ftz as ftz_bits
 from cumetal.backends.cpu.memory import MemoryFault, _sequential_rmw, _store_last_wins
 from cumetal.backends.cpu.state import Ctx, Fault
@@ -26,7 +27,7 @@ def where_text(ctx: Ctx, lane: int | None, inst: Inst | None) -> str:
     b = ctx.batch
     parts = [f"kernel {b.kernel.name}"]
     if lane is not None and 0 <= lane < ctx.n:
-        c = b.cta0 + int(ctx.cta[lane])
+        c = linear_cta(b, int(ctx.cta[lane]))
         gx, gy, _ = b.grid
         bx, by, _ = b.block
         t = int(ctx.slot[lane]) - int(ctx.cta[lane]) * b.wpc * 32
@@ -63,6 +64,8 @@ def _region(ctx: Ctx, m: np.ndarray | None, off: np.ndarray, k: int, space: str,
         buf, size, stride, owner = b.shared, b.shared_size, b.shared_stride, ctx.cta
     else:
         buf, size, stride, owner = b.local, b.local_stride, b.local_stride, ctx.rlane
+    if space == "shared" and off.size and int(off.max()) >> DSMEM_RANK_SHIFT:
+        return _remote_region(ctx, m, off, k, inst, shown)
     if size < k or (off.size and int(off.max()) > size - k):
         bad = off > np.uint64(max(size - k, 0)) if size >= k else np.ones(off.shape, dtype=bool)
         i = int(np.flatnonzero(bad)[0])
@@ -84,6 +87,31 @@ def _region(ctx: Ctx, m: np.ndarray | None, off: np.ndarray, k: int, space: str,
     if k > 1:
         byte >>= np.uint64(k.bit_length() - 1)
     return buf, byte.view(np.int64)
+
+
+def _remote_region(ctx: Ctx, m: np.ndarray | None, off: np.ndarray, k: int, inst: Inst,
+                   shown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Shared offsets of which some name another CTA of the cluster (distributed shared memory)."""
+    b = ctx.batch
+    local, owner, bad = remote_shared(ctx, m, off)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _fault(ctx, "illegal_address", int(shown[i]), m, i, inst, "shared::cluster",
+                     f"no CTA of rank {(int(off[i]) >> DSMEM_RANK_SHIFT) - 1} in a cluster of {cluster_size(b)}")
+    size = b.shared_size
+    out = local > np.uint64(max(size - k, 0)) if size >= k else np.ones(local.shape, dtype=bool)
+    if out.any():
+        i = int(np.flatnonzero(out)[0])
+        raise _fault(ctx, "illegal_address", int(shown[i]), m, i, inst, "shared::cluster",
+                     f"outside the {size}-byte shared memory of the CTA it names")
+    if k > 1 and (local & np.uint64(k - 1)).any():
+        i = int(np.flatnonzero(local & np.uint64(k - 1))[0])
+        raise _fault(ctx, "misaligned_address", int(shown[i]), m, i, inst, "shared::cluster",
+                     f"{k}-byte access must be {k}-byte aligned")
+    byte = owner.astype(np.uint64) * np.uint64(b.shared_stride) + local
+    if k > 1:
+        byte >>= np.uint64(k.bit_length() - 1)
+    return b.shared, byte.view(np.int64)
 
 
 def _split_generic(addr: np.ndarray) -> list[tuple[str, np.ndarray | None]]:

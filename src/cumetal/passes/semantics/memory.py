@@ -18,7 +18,7 @@ _SPACE = {"global": "global", "shared": "shared", "shared::cta": "shared", "loca
 def state_space(ins: ast.Instruction, slot: str = "ss") -> str:
     ss = ins.fields.get(slot)
     if ss == "shared::cluster":
-        raise LoweringError("distributed shared memory (.shared::cluster) does not exist on Apple GPUs")
+        return "shared"  # another CTA's shared memory is addressed by rank bits (semantics/cluster.py)
     if ss == "tex":
         raise LoweringError(".tex state space is not supported")
     try:
