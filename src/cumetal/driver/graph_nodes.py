@@ -46,8 +46,10 @@ def _rt():
 
 def _call(name: str, *args: Any) -> tuple:
     """The runtime's implementation of ``name`` (unwrapped: its errors become CUresults here)."""
+    import cumetal.runtime
+
     with _translated():
-        return getattr(_rt(), name).__wrapped__(*args)
+        return getattr(cumetal.runtime, name).__wrapped__(*args)
 
 
 def _typed(hNode: Any, kind: T):  # noqa: N803
@@ -108,9 +110,10 @@ def _memcpy3d_of(params: Any) -> CUDA_MEMCPY3D:
         p.WidthInBytes, p.Height, p.Depth = int(params.extent.width), int(params.extent.height), int(params.extent.depth)
         return p
     dst, src, count, _kind = params  # a 1-D copy: one row of `count` bytes
-    rt = _rt()
+    from cumetal.runtime.graph_nodes import _plain_address
+
     p.dstMemoryType = p.srcMemoryType = unified
-    p.dstDevice, p.srcDevice = rt._plain_address(dst), rt._plain_address(src)
+    p.dstDevice, p.srcDevice = _plain_address(dst), _plain_address(src)
     p.dstPitch = p.srcPitch = p.WidthInBytes = int(count)
     p.Height = p.Depth = 1
     return p
