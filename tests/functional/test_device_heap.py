@@ -17,7 +17,7 @@ from cumetal.cudacxx.compile import compile_to_ptx
 from cumetal.cudacxx.options import CudaOptions
 
 SOURCE = pathlib.Path(__file__).with_name("kernels") / "device_heap.cu"
-HEAP = os.environ.get("CUMETAL_BACKEND", "cpu") == "cpu"  # the backends with a device heap
+HEAP = os.environ.get("CUMETAL_BACKEND", "cpu") in ("cpu", "cpu-jit")  # the backends with a device heap (cpu-jit: on the numpy engine)
 U64 = ctypes.c_ulonglong
 
 

@@ -83,5 +83,5 @@ def test_the_selected_backend_runs_these_tests(gpu):
     backend = os.environ.get("CUMETAL_BACKEND", "cpu")
     err, name = cu.cuDeviceGetName(64, gpu.dev)
     name = name.split(b"\0")[0].decode()
-    expected = {"cpu": "CPU", "air-sim": "air-sim", "msl-sim": "msl-sim", "metal": "Apple"}[backend]
+    expected = {"cpu": "CPU", "cpu-jit": "CPU-JIT", "air-sim": "air-sim", "msl-sim": "msl-sim", "metal": "Apple"}[backend]
     assert expected in name, name

@@ -8,7 +8,7 @@ import sys
 
 from cumetal.devices.protocol import Device
 
-AVAILABLE = ("cpu", "metal", "air-sim", "msl-sim")
+AVAILABLE = ("cpu", "cpu-jit", "metal", "air-sim", "msl-sim")
 PLANNED: tuple[str, ...] = ()
 
 
@@ -31,6 +31,10 @@ def open_device(name: str | None = None) -> Device:
         from cumetal.devices.cpu_device import CpuDevice
 
         return CpuDevice()
+    if name == "cpu-jit":
+        from cumetal.devices.cpu_jit_device import CpuJitDevice
+
+        return CpuJitDevice()
     if name == "air-sim":
         from cumetal.devices.air_sim_device import AirSimDevice
 

@@ -1,12 +1,16 @@
 """air-sim: run the AIR modules that go into a ``.metallib`` on the CPU (``CUMETAL_BACKEND=air-sim``).
 
-``launch_air`` has the signature and outcome types of ``cumetal.backends.cpu.launch``. The kernel's
+``launch_air`` has the signature of ``cumetal.backends.cpu.launch`` and the outcome types of every backend
+(``cumetal.backends.common.outcome``). The kernel's
 AIR module (the same bitcode ``compile_metallib`` packs) is read back with llvmlite, instrumented
-for bounds checks and the watchdog (``instrument.py``), JIT-compiled, and run by a C runtime
-(``runtime.c``) that implements the air.* functions and schedules each thread of a threadgroup
-as a fiber, one threadgroup after another (so one copy of the module's threadgroup globals,
-zeroed before each threadgroup, serves all of them). Bindings follow the runtime's one Metal ABI
-(``cumetal.backends.msl.abi``): the parameter buffer, launch_info, the printf ring and the
+for bounds checks and the watchdog (``instrument.py``), JIT-compiled (``compile.py``: cached in
+memory and on disk), and run by a C runtime (``runtime.c``) that implements the air.* functions and
+runs the threadgroups on ``workers`` threads (the calling thread and ``workers - 1`` more; the GIL
+is released meanwhile), one threadgroup at a time per worker, each worker with its own copy of the
+module's threadgroup globals, zeroed before each threadgroup. Kernels without barriers or
+SIMD-group operations run a threadgroup as one loop over its threads; the others schedule each
+thread as a fiber. Bindings follow the runtime's one Metal ABI
+(``cumetal.backends.apple.abi``): the parameter buffer, launch_info, the printf ring and the
 threadgroup memory are set up here exactly as a Metal launch would set them.
 """
 
@@ -23,17 +27,17 @@ from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.backends.air.lower_function import stack_bytes
 from cumetal.backends.air.sim import runtime_lib
 from cumetal.backends.air.sim.compile import K_PTR, SimCompileError, compile_kernel
-from cumetal.backends.air.sim.runtime_lib import FAULT_NAMES, SimBuildError, SimLaunch
-from cumetal.backends.cpu.state import KernelFault, LaunchOutcome
-from cumetal.backends.msl import abi as metal_abi
+from cumetal.backends.air.sim.runtime_lib import FAULT_NAMES, SimBuildError, SimEngine, SimLaunch
+from cumetal.backends.apple import abi as metal_abi
+from cumetal.backends.common.outcome import KernelFault, LaunchOutcome
 from cumetal.ir.nodes import Function, Module
 
-__all__ = ["launch", "launch_air", "LaunchOutcome", "KernelFault"]
+__all__ = ["launch", "launch_air", "refusal", "LaunchOutcome", "KernelFault"]
 
 MAX_THREADS_PER_BLOCK = 1024
 PRINTF_CAPACITY = 1 << 20
 FIBER_STACK_BASE = 128 << 10  # JIT frames of the kernel and its callees, on top of local memory
-_RUN_LOCK = threading.Lock()  # the C runtime's scheduler state is global: one launch at a time
+_RUN_LOCK = threading.Lock()  # one launch at a time: a kernel's engines (threadgroup globals) are shared
 
 
 def _shape(name: str, v) -> tuple[int, int, int] | str:
@@ -58,7 +62,7 @@ def _cstring(memory, addr: int, limit: int = 1 << 16) -> bytes:
 
 def _printf_text(memory, ring: int, module: Module) -> list[str]:
     """Decode the printf ring with the ABI's decoder (msl/printf.py), one string per launch."""
-    from cumetal.backends.msl.printf import decode_ring, printf_formats
+    from cumetal.backends.apple.printf_ring import decode_ring, printf_formats
 
     used, cap = struct.unpack("<2I", memory.read(ring, 8))
     data = memory.read(ring, metal_abi.PRINTF_HEADER_BYTES + min(used, cap))
@@ -68,8 +72,12 @@ def _printf_text(memory, ring: int, module: Module) -> list[str]:
 
 def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
                block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
-               *, watchdog_s: float | None = None) -> LaunchOutcome:
-    """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome."""
+               *, watchdog_s: float | None = None, workers: int = 1) -> LaunchOutcome:
+    """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome.
+
+    ``workers`` > 1 runs threadgroups concurrently on that many threads (kernels with printf use
+    one, so that the output keeps threadgroup order). A fault reported is the one of the
+    lowest-numbered faulting threadgroup either way."""
     grid_t, block_t = _shape("grid", grid), _shape("block", block)
     for t in (grid_t, block_t):
         if isinstance(t, str):
@@ -86,6 +94,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     if missing:
         return LaunchOutcome(KernelFault("invalid_launch", f"no device address for module globals {missing}"))
     try:
+        runtime_lib.runtime()  # built once; a build failure is this launch's fault
         ck = compile_kernel(kernel, module)
     except (AirLoweringError, SimCompileError, SimBuildError) as exc:
         return LaunchOutcome(KernelFault("illegal_instruction", str(exc)))
@@ -114,13 +123,16 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             owned.append(ring)
             memory.write(ring, struct.pack("<4I", 0, PRINTF_CAPACITY, 0, 0))
             roles["printf"] = ring
-        shared = np.zeros(total_shared, dtype=np.uint8)
         allocs = sorted(memory.allocations(), key=lambda a: a.base)
         bases = np.array([a.base for a in allocs], dtype=np.uint64)
         sizes = np.array([a.size for a in allocs], dtype=np.uint64)
 
+        nworkers = 1 if "printf" in roles else max(1, min(int(workers), runtime_lib.MAX_WORKERS,
+                                                          grid_t[0] * grid_t[1] * grid_t[2]))
+        engines = (SimEngine * nworkers)(*[e for _, _, e in ck.workers(nworkers)])
         launch = SimLaunch()
-        launch.entry = ck.entry
+        launch.engines = engines
+        launch.nworkers = nworkers
         launch.nargs = len(ck.arg_kinds)
         for i, (kind, role) in enumerate(ck.arg_kinds):
             launch.kinds[i] = kind
@@ -130,11 +142,9 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
         launch.alloc_base = bases.ctypes.data
         launch.alloc_size = sizes.ctypes.data
         launch.nalloc = len(allocs)
-        launch.shared = shared.ctypes.data
+        launch.shared = None  # each worker allocates its own threadgroup(0) buffer
         launch.shared_size = total_shared
-        for i, (lo, hi) in enumerate(ck.as3_ranges[: runtime_lib.MAX_AS3]):
-            launch.as3_lo[i], launch.as3_hi[i] = lo, hi
-        launch.nas3 = min(len(ck.as3_ranges), runtime_lib.MAX_AS3)
+        launch.nas3 = len(ck.as3_globals)
         launch.timeout_s = float(watchdog_s or 0.0)
         launch.direct = int(ck.direct)
         launch.stack_size = FIBER_STACK_BASE + (stack_bytes(kernel, module) + 4095) // 4096 * 4096
@@ -162,6 +172,17 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     finally:
         for addr in owned:
             memory.free(addr)
+
+
+def refusal(kernel: Function, module: Module) -> str | None:
+    """Why the air-sim cannot run ``kernel`` (it cannot be lowered to AIR, a call has no runtime
+    implementation, or the runtime does not build), or None when it can. Compiles it (cached)."""
+    try:
+        runtime_lib.runtime()
+        compile_kernel(kernel, module)
+    except (AirLoweringError, SimCompileError, SimBuildError) as exc:
+        return str(exc)
+    return None
 
 
 launch = launch_air  # the name a device backend calls (as cumetal.backends.cpu.launch)

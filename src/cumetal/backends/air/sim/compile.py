@@ -1,16 +1,28 @@
-"""JIT-compile one kernel's AIR module for the air-sim (cached by the module's bitcode hash)."""
+"""JIT-compile one kernel's AIR module for the host (air-sim and cpu-jit).
+
+The instrumented module is optimized and compiled to a native object once; the object is cached
+in memory and on disk (``$CUMETAL_CACHE_DIR/air-sim/jit/<key>.o``, key = hash of the kernel's
+AIR bitcode, the instrumentation, the runtime source, llvmlite and the host CPU), and each worker
+thread of the runtime gets its own copy of it loaded (an MCJIT engine over the cached object: its
+own threadgroup globals and check-site caches).
+"""
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import threading
-from dataclasses import dataclass
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from cumetal.backends.air.air_schema_metadata import IntOp, parse_module_metadata
 from cumetal.backends.air.lower import kernel_bitcode
 from cumetal.backends.air.sim import runtime_lib
-from cumetal.backends.air.sim.instrument import entry_wrapper, instrument
-from cumetal.backends.msl import abi as metal_abi
+from cumetal.backends.air.sim.instrument import SITES, entry_wrapper, instrument, workgroup_function
+from cumetal.backends.apple import abi as metal_abi
 from cumetal.ir import nodes as N
 
 # Argument kinds understood by runtime.c (enum K_*)
@@ -23,8 +35,10 @@ BUILTIN_KINDS = {
 }
 ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: "launch_info",
                  metal_abi.PRINTF_INDEX: "printf", metal_abi.CONSTANT_INDEX: "constant"}
-HELPERS = ("sim_check0", "sim_check1", "sim_check3", "sim_local", "sim_tick", "__extendhfsf2", "__truncsfhf2",
+HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step", "__extendhfsf2", "__truncsfhf2",
            "__truncdfhf2")
+CACHE_FORMAT = "2"  # bump when the cached object's contract with runtime.c changes
+_SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "compile.py", "runtime.c")]
 
 
 class SimCompileError(RuntimeError):
@@ -34,17 +48,31 @@ class SimCompileError(RuntimeError):
 @dataclass
 class CompiledKernel:
     name: str
-    engine: object  # llvmlite ExecutionEngine (keeps the code alive)
-    entry: int
+    obj: bytes  # the native object (what every worker's engine loads)
+    externals: list[str]  # symbols the object needs from the runtime
     arg_kinds: list[tuple[int, str | None]]  # (K_*, binding role for K_PTR)
-    as3_ranges: list[tuple[int, int]]
+    as3_globals: list[tuple[str, int]]  # threadgroup globals: (name, bytes)
+    nsites: int
     direct: bool  # no barrier or SIMD-group call: threads can run as plain calls, without fibers
     compile_s: float = 0.0
+    from_disk: bool = False
+    engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def workers(self, n: int) -> list:
+        """The first ``n`` workers' loaded copies (made on first use)."""
+        with self.lock:
+            while len(self.engines) < n:
+                self.engines.append(_load(self))
+            return self.engines[:n]
 
 
 _lock = threading.Lock()
 _cache: dict[bytes, CompiledKernel] = {}
+_by_function: OrderedDict[tuple[int, int], tuple[N.Function, N.Module, CompiledKernel]] = OrderedDict()
+_BY_FUNCTION_MAX = 512
 _target_machine = None
+_source_digest: str | None = None
 
 
 def _tm():
@@ -55,8 +83,22 @@ def _tm():
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
         target = llvm.Target.from_default_triple()
-        _target_machine = target.create_target_machine(opt=2, codemodel="jitdefault")
+        _target_machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(),
+                                                       features=llvm.get_host_cpu_features().flatten(),
+                                                       opt=3, codemodel="jitdefault")
     return _target_machine
+
+
+def _digest() -> str:
+    global _source_digest
+    if _source_digest is None:
+        import llvmlite
+
+        h = hashlib.sha256(CACHE_FORMAT.encode() + llvmlite.__version__.encode())
+        for p in _SOURCES:
+            h.update(p.read_bytes())
+        _source_digest = h.hexdigest()
+    return _source_digest
 
 
 def argument_kinds(text: str, kernel: str) -> list[tuple[int, str | None]]:
@@ -88,59 +130,150 @@ def argument_kinds(text: str, kernel: str) -> list[tuple[int, str | None]]:
     raise SimCompileError(f"!air.kernel does not describe {kernel}")
 
 
-def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
-    import time
+def jit_cache_dir() -> Path:
+    return runtime_lib.cache_dir() / "jit"
 
+
+def _register_symbols(names) -> list[str]:
+    """Point LLVM at the runtime's implementation of each name; the names it lacks."""
     import llvmlite.binding as llvm
 
-    raw = kernel_bitcode(module, kernel.name)  # the very module the .metallib holds
-    key = hashlib.sha256(raw).digest()
+    runtime_lib.runtime()
+    missing = []
+    for name in names:
+        addr = runtime_lib.symbol_address(name)
+        if addr is None:
+            missing.append(name)
+        else:
+            llvm.add_symbol(name, addr)
+    return missing
+
+
+def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
+    """Instrument, optimize and compile the kernel's AIR to a native object."""
+    import llvmlite.binding as llvm
+
+    t0 = time.perf_counter()
+    air = llvm.parse_bitcode(raw)
+    air_text = str(air)
+    kinds = argument_kinds(air_text, kernel.name)
+    fn = air.get_function(kernel.name)
+    arg_types = [str(a.type) for a in fn.arguments]
+    tm = _tm()
+    info_words = (0, metal_abi.INFO_PARAMS_ADDR + 2), (metal_abi.INFO_DYNAMIC_SMEM, metal_abi.INFO_NLOCKS + 1), \
+        (metal_abi.INFO_HEADER_WORDS, metal_abi.INFO_HEADER_WORDS + 2 * len(module.globals))
+    read_only = {"%cm_params": [(0, kernel.param_size)], "%cm_info": [(4 * a, 4 * b) for a, b in info_words]}
+    text, nsites = instrument(air_text, tm.triple, str(tm.target_data), kernel.name, read_only)
+    text += entry_wrapper(kernel.name, arg_types)
+    convergent = ("air.wg.barrier", "air.simdgroup.barrier", "air.simd_")
+    declared = [ln.split("@", 1)[1].split("(", 1)[0].strip('"') for ln in air_text.splitlines()
+                if ln.startswith("declare ")]
+    direct = not any(d.startswith(convergent) for d in declared) and "call void @sim_volatile_step()" not in text
+    if direct:
+        text += workgroup_function(kernel.name, arg_types, [k for k, _ in kinds], len(kinds))
+    host = llvm.parse_assembly(text)
+    host.verify()
+    externals = [f.name for f in host.functions if f.is_declaration and not f.name.startswith("llvm.")]
+    missing = _register_symbols(externals)
+    if missing:
+        raise SimCompileError(f"kernel {kernel.name}: air-sim has no implementation of {', '.join(missing)}")
+    _register_symbols(HELPERS)
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(host, pb)
+    as3 = [(g.name, tm.target_data.get_abi_size(g.global_value_type)) for g in host.global_variables
+           if str(g.type).startswith("ptr addrspace(3)")]
+    if len(as3) > runtime_lib.MAX_AS3:  # CuMetal emits one (static shared memory); Apple's may have more
+        raise SimCompileError(f"kernel {kernel.name}: {len(as3)} threadgroup globals, air-sim handles "
+                              f"{runtime_lib.MAX_AS3}")
+    obj = tm.emit_object(host)
+    return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
+                          time.perf_counter() - t0)
+
+
+def _load(ck: CompiledKernel) -> tuple:
+    """One worker's copy: an MCJIT engine that loads the object (no code generation)."""
+    import llvmlite.binding as llvm
+
+    from cumetal.backends.air.sim.runtime_lib import SimEngine
+
+    _register_symbols(ck.externals)
+    module = llvm.parse_assembly("")
+    engine = llvm.create_mcjit_compiler(module, _tm())
+    obj = ck.obj
+    engine.set_object_cache(lambda _m, _b: None, lambda _m: obj)
+    engine.finalize_object()
+    eng = SimEngine()
+    eng.entry = engine.get_function_address("__sim_entry")
+    eng.wg = engine.get_function_address("__sim_wg") if ck.direct else 0
+    eng.sites = engine.get_global_value_address(SITES)
+    eng.nsites = max(ck.nsites, 1)
+    for i, (name, size) in enumerate(ck.as3_globals):
+        lo = engine.get_global_value_address(name)
+        eng.as3_lo[i], eng.as3_hi[i] = lo, lo + size
+    if not eng.entry or (ck.direct and not eng.wg) or not eng.sites:
+        raise SimCompileError(f"kernel {ck.name}: the compiled object lacks its entry points")
+    return engine, module, eng
+
+
+def _disk_get(key: str) -> CompiledKernel | None:
+    base = jit_cache_dir() / key
+    try:
+        meta = json.loads(base.with_suffix(".json").read_text())
+        obj = base.with_suffix(".o").read_bytes()
+        if hashlib.sha256(obj).hexdigest() != meta["obj_sha256"]:
+            return None
+        return CompiledKernel(meta["name"], obj, meta["externals"], [tuple(k) for k in meta["arg_kinds"]],
+                              [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
+                              from_disk=True)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _disk_put(key: str, ck: CompiledKernel) -> None:
+    d = jit_cache_dir()
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        meta = {"name": ck.name, "externals": ck.externals, "arg_kinds": ck.arg_kinds,
+                "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct,
+                "obj_sha256": hashlib.sha256(ck.obj).hexdigest()}
+        for suffix, data in ((".o", ck.obj), (".json", json.dumps(meta).encode())):
+            tmp = d / f"{key}{suffix}.{os.getpid()}.{threading.get_ident()}.tmp"
+            tmp.write_bytes(data)
+            os.replace(tmp, d / f"{key}{suffix}")  # atomic: concurrent processes never see half a file
+    except OSError:
+        pass  # a read-only cache directory only costs the next process a compile
+
+
+def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
+    """The compiled kernel (memory cache per Function, then by bitcode hash, then on disk)."""
+    ident = (id(kernel), id(module))
     with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            return hit
-        t0 = time.perf_counter()
-        air = llvm.parse_bitcode(raw)
-        air_text = str(air)
-        kinds = argument_kinds(air_text, kernel.name)
-        fn = air.get_function(kernel.name)
-        arg_types = [str(a.type) for a in fn.arguments]
-        tm = _tm()
-        text = instrument(air_text, tm.triple, str(tm.target_data)) + entry_wrapper(kernel.name, arg_types)
-        host = llvm.parse_assembly(text)
-        host.verify()
-        runtime_lib.runtime()
-        missing = []
-        convergent = ("air.wg.barrier", "air.simdgroup.barrier", "air.simd_")
-        direct = not any(f.is_declaration and f.name.startswith(convergent) for f in host.functions)
-        for f in host.functions:
-            if not f.is_declaration or f.name.startswith("llvm."):
-                continue
-            addr = runtime_lib.symbol_address(f.name)
-            if addr is None:
-                missing.append(f.name)
-            else:
-                llvm.add_symbol(f.name, addr)
-        for name in HELPERS:
-            addr = runtime_lib.symbol_address(name)
-            if addr is not None:
-                llvm.add_symbol(name, addr)
-        if missing:
-            raise SimCompileError(f"kernel {kernel.name}: air-sim has no implementation of {', '.join(missing)}")
-        pto = llvm.create_pipeline_tuning_options(speed_level=2)
-        pb = llvm.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(host, pb)
-        engine = llvm.create_mcjit_compiler(host, tm)
-        engine.finalize_object()
-        entry = engine.get_function_address("__sim_entry")
-        as3 = []
-        for g in host.global_variables:
-            if str(g.type).startswith("ptr addrspace(3)"):
-                lo = engine.get_global_value_address(g.name)
-                as3.append((lo, lo + tm.target_data.get_abi_size(g.global_value_type)))
-        if len(as3) > runtime_lib.MAX_AS3:  # CuMetal emits one (static shared memory); Apple's may have more
-            raise SimCompileError(f"kernel {kernel.name}: {len(as3)} threadgroup globals, air-sim handles "
-                                  f"{runtime_lib.MAX_AS3}")
-        ck = CompiledKernel(kernel.name, engine, entry, kinds, as3, direct, time.perf_counter() - t0)
-        _cache[key] = ck
-        return ck
+        hit = _by_function.get(ident)
+        if hit is not None and hit[0] is kernel and hit[1] is module:
+            _by_function.move_to_end(ident)
+            return hit[2]
+    raw = kernel_bitcode(module, kernel.name)  # the very module the .metallib holds
+    tm = _tm()
+    key = hashlib.sha256(raw + _digest().encode() + tm.triple.encode() + str(tm.target_data).encode()
+                         + _host_cpu().encode()).hexdigest()
+    with _lock:
+        ck = _cache.get(key.encode())
+        if ck is None:
+            ck = _disk_get(key)
+            if ck is None:
+                ck = _build(kernel, module, raw)
+                _disk_put(key, ck)
+            _cache[key.encode()] = ck
+        _by_function[ident] = (kernel, module, ck)
+        if len(_by_function) > _BY_FUNCTION_MAX:
+            _by_function.popitem(last=False)
+    return ck
+
+
+def _host_cpu() -> str:
+    import llvmlite.binding as llvm
+
+    return llvm.get_host_cpu_name() + llvm.get_host_cpu_features().flatten()

@@ -4,11 +4,14 @@ The module is read back with llvmlite and changed only where the host needs it:
 
 * the triple and datalayout become the host's (the AIR code itself is target-neutral LLVM);
 * every load and store through an ``addrspace(1)`` (device) or ``addrspace(3)`` (threadgroup)
-  pointer is preceded by ``sim_check1/3(ptr, size, align)``, and every private (address space 0)
-  access that is not to an alloca itself (an IR register) by ``sim_check0``, checked against the
-  thread's local-memory stack that ``sim_local`` registers; a bad access faults instead of
-  touching host memory;
-* loop headers (targets of back edges) call ``sim_tick()`` for the watchdog;
+  pointer is preceded by an inline check (``__sim_chk1/3``): the address must lie in the window
+  (one allocation or threadgroup region) that the same access site hit last and be aligned; on a
+  miss the runtime's ``sim_slow1/3`` checks the allocation table and moves the site's window, or
+  faults. Every private (address space 0) access that is not to an alloca itself (an IR register)
+  is preceded by ``sim_check0``, checked against the thread's local-memory stack that
+  ``sim_local`` registers; a bad access faults instead of touching host memory;
+* loop headers (targets of back edges) count a tick (``__sim_tick``); every 65536th calls the
+  runtime's watchdog;
 * threadgroup (``addrspace(3)``) globals -- a kernel's static shared memory -- lose their
   ``internal`` linkage and ``undef`` initializer (``threadgroup_global``): the optimizer must not
   fold loads of memory that other threads of the threadgroup write, nor split the global into
@@ -31,6 +34,7 @@ _LOAD = re.compile(r"^\s*%[\w.$-]+ = load (?:volatile )?(.+?), ptr (?:addrspace\
                    r"(?:, align (\d+))?")
 _STORE = re.compile(r"^\s*store (?:volatile )?(.+), ptr (?:addrspace\(([13])\) )?(%[\w.$-]+|@[\w.$-]+)"
                     r"(?:, align (\d+))?")
+_VOLATILE = re.compile(r"^\s*(?:%[\w.$-]+ = )?(?:load|store) volatile ")
 _AS3_GLOBAL = re.compile(r"^(@(?:\"[^\"]+\"|[\w.$-]+)) = (?:(?:internal|private) )?((?:local_)?unnamed_addr )?"
                          r"addrspace\(3\) global (.+?) undef(, align \d+)?$")
 _ALLOCA = re.compile(r"^\s*(%[\w.$-]+) = alloca ")
@@ -41,11 +45,53 @@ _VECTOR = re.compile(r"^<(\d+) x ([\w]+)>")
 
 DECLS = """
 declare void @sim_check0(ptr, i64, i64)
-declare void @sim_check1(ptr addrspace(1), i64, i64)
-declare void @sim_check3(ptr addrspace(3), i64, i64)
+declare void @sim_slow1(ptr addrspace(1), i64, i64, ptr)
+declare void @sim_slow3(ptr addrspace(3), i64, i64, ptr)
 declare void @sim_local(ptr, i64)
-declare void @sim_tick()
+declare void @sim_watchdog()
+declare void @sim_volatile_step()
+@__sim_ticks = internal global i64 0
 """
+# The inline check of a device (1) or threadgroup (3) access: [site] = window base, [site+8] = the
+# number of valid start addresses from it for this site's access size (runtime.c set_window).
+_CHECK_FN = """
+define internal void @__sim_chk{sp}(ptr addrspace({sp}) %p, i64 %n, i64 %al, ptr %site) alwaysinline {{
+entry:
+  %a = ptrtoint ptr addrspace({sp}) %p to i64
+  %lo = load i64, ptr %site, align 8
+  %limp = getelementptr i64, ptr %site, i64 1
+  %lim = load i64, ptr %limp, align 8
+  %off = sub i64 %a, %lo
+  %in = icmp ult i64 %off, %lim
+  %m = sub i64 %al, 1
+  %mis = and i64 %a, %m
+  %aligned = icmp eq i64 %mis, 0
+  %ok = and i1 %in, %aligned
+  br i1 %ok, label %done, label %slow, !prof !{{!"branch_weights", i32 1000000, i32 1}}
+slow:
+  call void @sim_slow{sp}(ptr addrspace({sp}) %p, i64 %n, i64 %al, ptr %site)
+  br label %done
+done:
+  ret void
+}}
+"""
+_TICK_FN = """
+define internal void @__sim_tick() alwaysinline {
+entry:
+  %t = load i64, ptr @__sim_ticks, align 8
+  %t1 = add i64 %t, 1
+  store i64 %t1, ptr @__sim_ticks, align 8
+  %m = and i64 %t1, 65535
+  %z = icmp eq i64 %m, 0
+  br i1 %z, label %slow, label %done, !prof !{!"branch_weights", i32 1, i32 65535}
+slow:
+  call void @sim_watchdog()
+  br label %done
+done:
+  ret void
+}
+"""
+SITES = "__sim_sites"  # [2 x i64] per check site (a global of the JIT module: one per engine)
 
 
 class InstrumentError(ValueError):
@@ -74,7 +120,39 @@ def _store_type(operand: str) -> str:
     return operand.split()[0]
 
 
-def _check_line(line: str, allocas: set[str]) -> str | None:
+_BITCAST = re.compile(r"^\s*(%[\w.$-]+) = bitcast ptr addrspace\(1\) (%[\w.$-]+) to ptr addrspace\(1\)$")
+_GEP_CONST = re.compile(r"^\s*(%[\w.$-]+) = getelementptr (?:inbounds )?(i8|i16|i32|i64), ptr addrspace\(1\) "
+                        r"(%[\w.$-]+), i64 (-?\d+)$")
+_GEP_BYTES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8}
+
+
+def _const_offsets(lines: list[str], bases: dict[str, list[tuple[int, int]]]) -> dict[str, tuple[str, int]]:
+    """SSA pointers that are a kernel argument in ``bases`` plus a constant: name -> (base, offset)."""
+    known: dict[str, tuple[str, int]] = {b: (b, 0) for b in bases}
+    for line in lines:
+        m = _BITCAST.match(line)
+        if m and m.group(2) in known:
+            known[m.group(1)] = known[m.group(2)]
+            continue
+        m = _GEP_CONST.match(line)
+        if m and m.group(3) in known:
+            base, off = known[m.group(3)]
+            known[m.group(1)] = (base, off + int(m.group(4)) * _GEP_BYTES[m.group(2)])
+    return known
+
+
+class _Sites:
+    """Numbers the inline check sites of a module."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def next(self) -> str:
+        self.count += 1
+        return f"ptr getelementptr (i8, ptr @{SITES}, i64 {16 * (self.count - 1)})"
+
+
+def _check_line(line: str, allocas: set[str], sites: _Sites) -> str | None:
     """The check call for a load/store: device and threadgroup accesses against their memory,
     private accesses (not to an alloca itself: those are IR registers) against the thread's local
     memory stack."""
@@ -87,11 +165,17 @@ def _check_line(line: str, allocas: set[str]) -> str | None:
             return None
         size = type_bytes(_store_type(m.group(1)))
     space, ptr, align = m.group(2), m.group(3), m.group(4)
+    step = ""
+    if space == "3" and _VOLATILE.match(line):
+        # warp-synchronous code (volatile shared memory without __syncwarp) relies on the lanes of
+        # a warp executing each such access together: the lanes step through it as a SIMD-group
+        step = "  call void @sim_volatile_step()\n"
     if space is None:
         if ptr in allocas:
             return None
         return f"  call void @sim_check0(ptr {ptr}, i64 {size}, i64 {align or size})"
-    return f"  call void @sim_check{space}(ptr addrspace({space}) {ptr}, i64 {size}, i64 {align or size})"
+    return (f"{step}  call void @__sim_chk{space}(ptr addrspace({space}) {ptr}, i64 {size}, i64 {align or size}, "
+            f"{sites.next()})")
 
 
 def threadgroup_global(line: str) -> str:
@@ -104,8 +188,27 @@ def threadgroup_global(line: str) -> str:
     return f"{name} = {unnamed or ''}addrspace(3) global {ty} zeroinitializer{align or ''}"
 
 
-def _instrument_function(lines: list[str]) -> list[str]:
-    """``lines``: a function body (between ``{`` and ``}``)."""
+def _invariant_load(line: str, known: dict[str, tuple[str, int]],
+                    bases: dict[str, list[tuple[int, int]]]) -> str | None:
+    """A load of a read-only launch word (a kernel parameter, launch_info's constant words) at a
+    constant offset that is always in bounds: no check, and marked invariant so that LLVM hoists
+    it out of the work-group loop."""
+    m = _LOAD.match(line)
+    if not m or m.group(2) != "1" or m.group(3) not in known or "volatile" in line or "!" in line:
+        return None
+    base, off = known[m.group(3)]
+    size = type_bytes(m.group(1))
+    if not any(lo <= off and off + size <= hi for lo, hi in bases[base]):
+        return None
+    return line + ", !invariant.load !{}"
+
+
+def _instrument_function(lines: list[str], sites: _Sites,
+                         bases: dict[str, list[tuple[int, int]]] | None = None) -> list[str]:
+    """``lines``: a function body (between ``{`` and ``}``); ``bases``: read-only argument
+    buffers of this function and their always-valid byte ranges."""
+    bases = bases or {}
+    known = _const_offsets(lines, bases) if bases else {}
     blocks: list[tuple[str, list[str]]] = [("", [])]
     for line in lines:
         lab = _LABEL.match(line)
@@ -130,9 +233,13 @@ def _instrument_function(lines: list[str]) -> list[str]:
             stripped = line.strip()
             is_phi = " = phi " in line
             if tick_pending and j > 0 and stripped and not is_phi and not _LABEL.match(line):
-                out.append("  call void @sim_tick()")
+                out.append("  call void @__sim_tick()")
                 tick_pending = False
-            chk = _check_line(line, allocas)
+            inv = _invariant_load(line, known, bases) if known else None
+            if inv is not None:
+                out.append(inv)
+                continue
+            chk = _check_line(line, allocas, sites)
             if chk:
                 out.append(chk)
             out.append(line)
@@ -142,9 +249,14 @@ def _instrument_function(lines: list[str]) -> list[str]:
     return out
 
 
-def instrument(text: str, triple: str, datalayout: str) -> str:
-    """The instrumented module text (see the module docstring)."""
+def instrument(text: str, triple: str, datalayout: str, kernel: str | None = None,
+               read_only: dict[str, list[tuple[int, int]]] | None = None) -> tuple[str, int]:
+    """The instrumented module text (see the module docstring) and its number of check sites.
+
+    ``read_only``: arguments of ``kernel`` (``%name``) whose listed byte ranges are always
+    allocated and never written during a launch (parameters, launch_info's constant words)."""
     src = text.splitlines()
+    sites = _Sites()
     out: list[str] = []
     i = 0
     while i < len(src):
@@ -160,12 +272,19 @@ def instrument(text: str, triple: str, datalayout: str) -> str:
             while i < len(src) and src[i] != "}":
                 body.append(src[i])
                 i += 1
-            out.extend(_instrument_function(body))
+            is_kernel = kernel is not None and _DEFINE.match(line).group(1).strip('"') == kernel
+            out.extend(_instrument_function(body, sites, read_only if is_kernel else None))
             out.append("}")
         else:
             out.append(threadgroup_global(line))
         i += 1
-    return "\n".join(out) + DECLS
+    if not any(line.startswith("  call void @sim_check0(") for line in out):
+        # no checked private access anywhere: the local-memory bounds are never read (and
+        # registering them per thread costs more than the rest of a small kernel)
+        out = [line for line in out if not line.startswith("  call void @sim_local(")]
+    helpers = DECLS + _CHECK_FN.format(sp=1) + _CHECK_FN.format(sp=3) + _TICK_FN
+    helpers += f"@{SITES} = global [{2 * max(sites.count, 1)} x i64] zeroinitializer, align 16\n"
+    return "\n".join(out) + helpers, sites.count
 
 
 def entry_wrapper(kernel: str, arg_types: list[str]) -> str:
@@ -180,3 +299,54 @@ def entry_wrapper(kernel: str, arg_types: list[str]) -> str:
     body.append("  ret void")
     body.append("}")
     return "\n".join(body) + "\n"
+
+
+# Argument kinds (compile.py K_*): which the work-group loop computes per thread
+_K_TID, _K_TINDEX, _K_LANE, _K_WARP = 1, 5, 6, 7
+
+
+def workgroup_function(kernel: str, arg_types: list[str], kinds: list[int], nargs: int) -> str:
+    """``__sim_wg(ptr slots)``: every thread of one threadgroup, as a loop nest (z, y, x) around the
+    kernel, inlined. Uniform arguments come from the slots (as for ``__sim_entry``); the thread's
+    position, index, lane and SIMD-group index come from the loop counters; the threadgroup's size
+    is in slot ``nargs``. Kernels without barrier or SIMD-group calls only: each thread runs to its
+    end before the next starts, which is what the fiber scheduler does for them too."""
+    b = ["define void @__sim_wg(ptr %slots) {", "entry:"]
+    b.append(f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}")
+    b.append("  %dims = load <3 x i32>, ptr %dimp, align 4")
+    for i, axis in enumerate("xyz"):
+        b.append(f"  %n{axis} = extractelement <3 x i32> %dims, i32 {i}")
+    uniform = {}
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        if kind in (_K_TID, _K_TINDEX, _K_LANE, _K_WARP):
+            continue
+        b.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
+        b.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
+        uniform[i] = f"{ty} %a{i}"
+    b += ["  br label %zl", "zl:", "  %tz = phi i32 [ 0, %entry ], [ %tz1, %zn ]", "  br label %yl", "yl:",
+          "  %ty = phi i32 [ 0, %zl ], [ %ty1, %yn ]", "  %zy = mul i32 %tz, %ny", "  %zy1 = add i32 %zy, %ty",
+          "  %row = mul i32 %zy1, %nx", "  br label %xl", "xl:", "  %tx = phi i32 [ 0, %yl ], [ %tx1, %xl ]",
+          "  %t = add i32 %row, %tx"]
+    args = []
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        if i in uniform:
+            args.append(uniform[i])
+        elif kind == _K_TID:
+            b += [f"  %v{i}a = insertelement <3 x i32> zeroinitializer, i32 %tx, i32 0",
+                  f"  %v{i}b = insertelement <3 x i32> %v{i}a, i32 %ty, i32 1",
+                  f"  %v{i} = insertelement <3 x i32> %v{i}b, i32 %tz, i32 2"]
+            args.append(f"{ty} %v{i}")
+        elif kind == _K_TINDEX:
+            args.append(f"{ty} %t")
+        elif kind == _K_LANE:
+            b.append(f"  %v{i} = and i32 %t, 31")
+            args.append(f"{ty} %v{i}")
+        else:
+            b.append(f"  %v{i} = lshr i32 %t, 5")
+            args.append(f"{ty} %v{i}")
+    b += [f"  call void @\"{kernel}\"({', '.join(args)}) alwaysinline",
+          "  %tx1 = add i32 %tx, 1", "  %cx = icmp ult i32 %tx1, %nx", "  br i1 %cx, label %xl, label %yn", "yn:",
+          "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
+          "  %tz1 = add i32 %tz, 1", "  %cz = icmp ult i32 %tz1, %nz", "  br i1 %cz, label %zl, label %done", "done:",
+          "  ret void", "}"]
+    return "\n".join(b) + "\n"

@@ -1,5 +1,9 @@
-/* air-sim runtime: CPU implementations of the air.* functions CuMetal's AIR uses, and a
- * deterministic fiber scheduler that runs the threads of one threadgroup at a time.
+/* air-sim / cpu-jit runtime: CPU implementations of the air.* functions CuMetal's AIR uses, and a
+ * scheduler that runs threadgroups on worker threads (one threadgroup at a time per worker; one
+ * worker = the calling thread, deterministic).
+ *
+ * Kernels without barrier or SIMD-group calls run a whole threadgroup through the JIT's work-group
+ * function (a loop over the threads with the kernel inlined: no per-thread call or switch).
  *
  * Each GPU thread is a fiber (ucontext) on one OS thread. A fiber runs until it reaches a
  * threadgroup barrier, a SIMD-group operation, finishes, or faults. SIMD-group operations are
@@ -23,6 +27,7 @@
 #include <setjmp.h>
 #include <ucontext.h>
 #include <sys/mman.h>
+#include <pthread.h>
 
 enum { K_PTR = 0, K_TID, K_CTAID, K_NTID, K_NCTAID, K_TINDEX, K_LANE, K_WARP, K_SHARED };
 enum { F_NONE = 0, F_ILLEGAL = 1, F_MISALIGNED = 2, F_TRAP = 3, F_ILLINSTR = 4, F_TIMEOUT = 5, F_INTERNAL = 6 };
@@ -32,10 +37,21 @@ enum { OP_SHUF32 = 1, OP_SHUF64, OP_SUM, OP_MIN_S, OP_MIN_U, OP_MAX_S, OP_MAX_U,
 
 #define MAX_ARGS 32
 #define MAX_AS3 8
+#define MAX_WORKERS 64
+
+/* One JIT copy of the kernel per worker: its own threadgroup globals and check-site caches. */
+typedef struct {
+    void (*entry)(uint8_t *slots);          /* one thread (fiber mode) */
+    void (*wg)(uint8_t *slots);             /* one threadgroup: loop over the threads (NULL: none) */
+    uint64_t *sites;                        /* per check site: [window base, window limit] */
+    int64_t nsites;
+    uint64_t as3_lo[MAX_AS3], as3_hi[MAX_AS3];
+} sim_engine;
 
 typedef struct {
     /* inputs */
-    void (*entry)(uint8_t *slots);
+    sim_engine *engines;
+    int32_t nworkers;
     int32_t nargs;
     int32_t kinds[MAX_ARGS];
     uint64_t values[MAX_ARGS];
@@ -44,7 +60,6 @@ typedef struct {
     int64_t nalloc;
     uint8_t *shared;
     uint64_t shared_size;
-    uint64_t as3_lo[MAX_AS3], as3_hi[MAX_AS3];
     int32_t nas3;
     double timeout_s; /* 0: none */
     uint64_t stack_size;
@@ -69,15 +84,39 @@ typedef struct {
     uint64_t local_lo, local_hi; /* the thread's local memory (sim_local) */
 } fiber;
 
-static sim_launch *L;
-static fiber *F;
-static int nfib, cur;
-static ucontext_t sched_ctx;
-static jmp_buf sched_jb; /* where a yielding fiber returns to the scheduler */
-static uint64_t ticks;
+/* Scheduler state: one set per worker thread (thread-local), so the JIT code's calls into the
+ * runtime (checks, barriers, SIMD-group operations) find their own worker's threadgroup. */
+static sim_launch *L;                    /* the launch (shared by the workers; outputs under fault_mu) */
+typedef struct {
+    fiber *fibers;
+    int nfib, cur;
+    ucontext_t sched_ctx;
+    jmp_buf sched_jb;        /* where a yielding fiber returns to the scheduler */
+    uint64_t ticks;
+    jmp_buf direct_exit;     /* direct mode: where a faulting thread returns to */
+    int64_t last_alloc;      /* one-entry cache of the allocation table lookup */
+    sim_engine *engine;      /* this worker's JIT copy */
+    uint8_t *shared;         /* this worker's threadgroup(0) buffer */
+    uint64_t block;          /* the threadgroup this worker runs */
+    int direct;              /* running without fibers (plain calls or the work-group loop) */
+} worker_state;
+/* one pointer per OS thread, initial-exec: no __tls_get_addr call on the hot paths */
+static __thread worker_state *WS __attribute__((tls_model("initial-exec")));
+#define F (WS->fibers)
+#define nfib (WS->nfib)
+#define cur (WS->cur)
+#define sched_ctx (WS->sched_ctx)
+#define sched_jb (WS->sched_jb)
+#define ticks (WS->ticks)
+#define direct_exit (WS->direct_exit)
+#define last_alloc (WS->last_alloc)
+#define E (WS->engine)
+#define W_shared (WS->shared)
+#define W_block (WS->block)
+#define W_direct (WS->direct)
 static double deadline;
-static jmp_buf direct_exit; /* direct mode: where a faulting thread returns to */
-static int64_t last_alloc = -1; /* one-entry cache of the allocation table lookup */
+static pthread_mutex_t fault_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t next_block, fault_block;  /* work distribution; lowest faulting threadgroup */
 
 static double now(void) {
     struct timespec ts;
@@ -87,65 +126,112 @@ static double now(void) {
 
 static void fault(int code, uint64_t addr, const char *what);
 static void yield_to_scheduler(void) {
-    if (L->direct) fault(F_INTERNAL, 0, "air-sim: barrier or SIMD-group call in a kernel run without fibers");
+    if (W_direct) fault(F_INTERNAL, 0, "air-sim: barrier or SIMD-group call in a kernel run without fibers");
     /* Switching by _setjmp/_longjmp saves no signal mask (swapcontext makes a system call each
      * time); ucontext is only used to enter a fiber's stack the first time. */
     if (!_setjmp(F[cur].jb)) _longjmp(sched_jb, 1);
 }
 
-static void fault(int code, uint64_t addr, const char *what) {
-    if (!L->fault) {
+/* The launch reports the fault of the lowest-numbered faulting threadgroup (what one worker
+ * running the threadgroups in order reports), whatever the workers' timing. */
+static void record_fault(int code, uint64_t addr, const char *what) {
+    pthread_mutex_lock(&fault_mu);
+    if (W_block < __atomic_load_n(&fault_block, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&fault_block, W_block, __ATOMIC_RELAXED);
         L->fault = code;
         L->fault_addr = addr;
         snprintf(L->message, sizeof L->message, "%s", what);
     }
+    pthread_mutex_unlock(&fault_mu);
+}
+
+static void abandon(void) {
     F[cur].state = S_DONE;
-    if (L->direct) _longjmp(direct_exit, 1);
+    F[cur].started = 0; /* its stack is abandoned mid-call: enter it afresh if ever used again */
+    if (W_direct) _longjmp(direct_exit, 1);
     _longjmp(sched_jb, 1); /* never resumed */
+}
+
+static void fault(int code, uint64_t addr, const char *what) {
+    record_fault(code, addr, what);
+    abandon();
 }
 
 static void watchdog(void) {
     if (deadline > 0 && now() > deadline) fault(F_TIMEOUT, 0, "watchdog timeout");
+    /* a lower threadgroup faulted on another worker: this one's result no longer matters */
+    if (__atomic_load_n(&fault_block, __ATOMIC_RELAXED) < W_block) abandon();
 }
 
 void sim_tick(void) {
     if ((++ticks & 0xFFFF) == 0) watchdog();
 }
+void sim_watchdog(void) { watchdog(); }
 
 /* ------------------------------------------------------------------ memory checks */
-static int in_device(uint64_t a, uint64_t n) {
+static int64_t find_device(uint64_t a, uint64_t n) {
     if (last_alloc >= 0) {
         uint64_t off = a - L->alloc_base[last_alloc], size = L->alloc_size[last_alloc];
-        if (a >= L->alloc_base[last_alloc] && off <= size && n <= size - off) return 1;
+        if (a >= L->alloc_base[last_alloc] && off <= size && n <= size - off) return last_alloc;
     }
     int64_t lo = 0, hi = L->nalloc - 1, found = -1;
     while (lo <= hi) { /* last base <= a */
         int64_t mid = (lo + hi) / 2;
         if (L->alloc_base[mid] <= a) { found = mid; lo = mid + 1; } else hi = mid - 1;
     }
-    if (found < 0) return 0;
+    if (found < 0) return -1;
     uint64_t off = a - L->alloc_base[found], size = L->alloc_size[found];
+    if (!(off <= size && n <= size - off)) return -1;
     last_alloc = found;
-    return off <= size && n <= size - off;
+    return found;
 }
 
-static int in_threadgroup(uint64_t a, uint64_t n) {
-    uint64_t s = (uint64_t)(uintptr_t)L->shared;
-    if (a >= s && a - s <= L->shared_size && n <= L->shared_size - (a - s)) return 1;
+/* The threadgroup region holding [a, a+n): the worker's threadgroup(0) buffer or one of its
+ * engine's threadgroup globals; 0 when none. */
+static int find_threadgroup(uint64_t a, uint64_t n, uint64_t *base, uint64_t *size) {
+    uint64_t s = (uint64_t)(uintptr_t)W_shared;
+    if (W_shared && a >= s && a - s <= L->shared_size && n <= L->shared_size - (a - s)) {
+        *base = s; *size = L->shared_size; return 1;
+    }
     for (int i = 0; i < L->nas3; i++)
-        if (a >= L->as3_lo[i] && a + n <= L->as3_hi[i] && a + n >= a) return 1;
+        if (a >= E->as3_lo[i] && a + n <= E->as3_hi[i] && a + n >= a) {
+            *base = E->as3_lo[i]; *size = E->as3_hi[i] - E->as3_lo[i]; return 1;
+        }
     return 0;
 }
 
 static void check(const void *p, uint64_t n, uint64_t align, int space) {
-    uint64_t a = (uint64_t)(uintptr_t)p;
+    uint64_t a = (uint64_t)(uintptr_t)p, b, sz;
     sim_tick();
     if (align > 1 && (a & (align - 1))) fault(F_MISALIGNED, a, "misaligned access");
-    if (space == 3 ? !in_threadgroup(a, n) : !in_device(a, n))
+    if (space == 3 ? !find_threadgroup(a, n, &b, &sz) : find_device(a, n) < 0)
         fault(F_ILLEGAL, a, space == 3 ? "threadgroup access out of bounds" : "outside every live allocation");
 }
 
 void sim_check1(const void *p, uint64_t n, uint64_t align) { check(p, n, align, 1); }
+
+/* Slow paths of the inline checks (instrument.py): the access missed its site's cached window.
+ * Check it fully, then cache the region it hit: window = [base, base + limit) of valid start
+ * addresses for accesses of this site's size (limit 0: empty). */
+static void set_window(uint64_t *site, uint64_t base, uint64_t size, uint64_t n) {
+    site[0] = base;
+    site[1] = size >= n ? size - n + 1 : 0;
+}
+
+void sim_slow1(const void *p, uint64_t n, uint64_t align, uint64_t *site) {
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    if (align > 1 && (a & (align - 1))) fault(F_MISALIGNED, a, "misaligned access");
+    int64_t i = find_device(a, n);
+    if (i < 0) fault(F_ILLEGAL, a, "outside every live allocation");
+    set_window(site, L->alloc_base[i], L->alloc_size[i], n);
+}
+
+void sim_slow3(const void *p, uint64_t n, uint64_t align, uint64_t *site) {
+    uint64_t a = (uint64_t)(uintptr_t)p, b, sz;
+    if (align > 1 && (a & (align - 1))) fault(F_MISALIGNED, a, "misaligned access");
+    if (!find_threadgroup(a, n, &b, &sz)) fault(F_ILLEGAL, a, "threadgroup access out of bounds");
+    set_window(site, b, sz, n);
+}
 
 void sim_local(const void *p, uint64_t n) {
     F[cur].local_lo = (uint64_t)(uintptr_t)p;
@@ -179,6 +265,9 @@ static uint64_t simd(int op, uint64_t val, uint64_t arg, void *site) {
 #define SITE __builtin_return_address(0)
 
 void air_simdgroup_barrier(uint32_t flags, uint32_t scope) { (void)flags; (void)scope; simd(OP_SGBAR, 0, 0, SITE); }
+/* before each volatile threadgroup access (instrument.py): the warp's lanes at this access run it
+ * together, as warp-synchronous code expects (a SIMD-group barrier among the lanes at the site) */
+void sim_volatile_step(void) { simd(OP_SGBAR, 0, 0, SITE); }
 uint32_t air_simd_shuffle_u_i32(uint32_t v, uint32_t lane) { return (uint32_t)simd(OP_SHUF32, v, lane & 0xFFFF, SITE); }
 typedef uint32_t v2u __attribute__((vector_size(8)));
 v2u air_simd_shuffle_u_v2i32(v2u v, uint32_t lane) {
@@ -233,32 +322,45 @@ static void resolve(int *lanes, int n) {
 }
 
 /* ------------------------------------------------------------------ atomics */
+/* Device-memory atomics are real atomic operations (workers run threadgroups concurrently), as a
+ * compare-and-swap loop where the operation has no native form. Threadgroup memory belongs to one
+ * worker, whose fibers run one at a time: plain read-modify-write. */
 #define TRUE_ORDER(o, s, v) (void)(o); (void)(s); (void)(v)
+#define CAS_RMW(T, U, p, EXPR) \
+    T old; U bits = __atomic_load_n((U *)(p), __ATOMIC_RELAXED); \
+    for (;;) { memcpy(&old, &bits, sizeof(T)); T nv = (EXPR); U nb; memcpy(&nb, &nv, sizeof(T)); \
+        if (__atomic_compare_exchange_n((U *)(p), &bits, nb, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) break; } \
+    return old;
 #define GLOBAL_RMW(NAME, T, EXPR) \
     T air_atomic_global_##NAME(T *p, T v, uint32_t o, uint32_t s, uint32_t vol) { \
-        TRUE_ORDER(o, s, vol); check(p, sizeof(T), sizeof(T), 1); T old = *p; *p = (EXPR); return old; } \
+        TRUE_ORDER(o, s, vol); check(p, sizeof(T), sizeof(T), 1); CAS_RMW(T, uint32_t, p, EXPR) } \
+    T air_atomic_local_##NAME(T *p, T v, uint32_t o, uint32_t s, uint32_t vol) { \
+        TRUE_ORDER(o, s, vol); check(p, sizeof(T), sizeof(T), 3); T old = *p; *p = (EXPR); return old; }
+#define GLOBAL_NATIVE(NAME, T, EXPR, BUILTIN) \
+    T air_atomic_global_##NAME(T *p, T v, uint32_t o, uint32_t s, uint32_t vol) { \
+        TRUE_ORDER(o, s, vol); check(p, sizeof(T), sizeof(T), 1); return BUILTIN(p, v, __ATOMIC_SEQ_CST); } \
     T air_atomic_local_##NAME(T *p, T v, uint32_t o, uint32_t s, uint32_t vol) { \
         TRUE_ORDER(o, s, vol); check(p, sizeof(T), sizeof(T), 3); T old = *p; *p = (EXPR); return old; }
 
-GLOBAL_RMW(add_u_i32, uint32_t, old + v)
-GLOBAL_RMW(and_u_i32, uint32_t, old & v)
-GLOBAL_RMW(or_u_i32, uint32_t, old | v)
-GLOBAL_RMW(xor_u_i32, uint32_t, old ^ v)
+GLOBAL_NATIVE(add_u_i32, uint32_t, old + v, __atomic_fetch_add)
+GLOBAL_NATIVE(and_u_i32, uint32_t, old & v, __atomic_fetch_and)
+GLOBAL_NATIVE(or_u_i32, uint32_t, old | v, __atomic_fetch_or)
+GLOBAL_NATIVE(xor_u_i32, uint32_t, old ^ v, __atomic_fetch_xor)
+GLOBAL_NATIVE(xchg_i32, uint32_t, v, __atomic_exchange_n)
 GLOBAL_RMW(min_u_i32, uint32_t, v < old ? v : old)
 GLOBAL_RMW(max_u_i32, uint32_t, v > old ? v : old)
 GLOBAL_RMW(min_s_i32, int32_t, v < old ? v : old)
 GLOBAL_RMW(max_s_i32, int32_t, v > old ? v : old)
-GLOBAL_RMW(xchg_i32, uint32_t, v)
 GLOBAL_RMW(add_f32, float, old + v)
 
 uint32_t air_atomic_global_load_i32(uint32_t *p, uint32_t o, uint32_t s, uint32_t vol) {
-    TRUE_ORDER(o, s, vol); check(p, 4, 4, 1); return *p;
+    TRUE_ORDER(o, s, vol); check(p, 4, 4, 1); return __atomic_load_n(p, __ATOMIC_SEQ_CST);
 }
 uint32_t air_atomic_local_load_i32(uint32_t *p, uint32_t o, uint32_t s, uint32_t vol) {
     TRUE_ORDER(o, s, vol); check(p, 4, 4, 3); return *p;
 }
 void air_atomic_global_store_i32(uint32_t *p, uint32_t v, uint32_t o, uint32_t s, uint32_t vol) {
-    TRUE_ORDER(o, s, vol); check(p, 4, 4, 1); *p = v;
+    TRUE_ORDER(o, s, vol); check(p, 4, 4, 1); __atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 }
 /* Strong compare-and-swap (weak in name; CuMetal's AIR treats the hardware's as strong, which a
  * spurious failure would not break: every use is a retry loop or checks the returned value). */
@@ -266,9 +368,9 @@ uint32_t air_atomic_global_cmpxchg_weak_i32(uint32_t *p, uint32_t *expected, uin
                                             uint32_t fo, uint32_t s, uint32_t vol) {
     (void)so; (void)fo; (void)s; (void)vol;
     check(p, 4, 4, 1);
-    uint32_t old = *p;
-    if (old == *expected) *p = desired; else *expected = old;
-    return old;
+    uint32_t want = *expected;
+    if (__atomic_compare_exchange_n(p, expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return want;
+    return *expected; /* the value found (written into *expected by the builtin) */
 }
 uint32_t air_atomic_local_cmpxchg_weak_i32(uint32_t *p, uint32_t *expected, uint32_t desired, uint32_t so,
                                            uint32_t fo, uint32_t s, uint32_t vol) {
@@ -374,12 +476,16 @@ CV_H(int8_t, s_i8) CV_H(int16_t, s_i16) CV_H(int32_t, s_i32) CV_H(int64_t, s_i64
 CV_H(uint8_t, u_i8) CV_H(uint16_t, u_i16) CV_H(uint32_t, u_i32) CV_H(uint64_t, u_i64)
 
 /* ------------------------------------------------------------------ scheduler */
+/* A fiber runs one thread per threadgroup, for every threadgroup of its worker: entering a fresh
+ * ucontext costs a system call (swapcontext saves the signal mask), so each fiber is entered once
+ * and then resumed with _longjmp for each later threadgroup. */
 static void trampoline(void) {
-    L->entry(F[cur].slots);
-    F[cur].state = S_DONE;
-    /* Switching by _setjmp/_longjmp saves no signal mask (swapcontext makes a system call each
-     * time); ucontext is only used to enter a fiber's stack the first time. */
-    if (!_setjmp(F[cur].jb)) _longjmp(sched_jb, 1);
+    for (;;) {
+        E->entry(F[cur].slots);
+        F[cur].state = S_DONE;
+        if (!_setjmp(F[cur].jb)) _longjmp(sched_jb, 1);
+        /* resumed: the next threadgroup's thread (slots refilled by run_fibers) */
+    }
 }
 
 static void put_u3(uint8_t *slot, uint32_t a, uint32_t b, uint32_t c) {
@@ -387,15 +493,15 @@ static void put_u3(uint8_t *slot, uint32_t a, uint32_t b, uint32_t c) {
     memcpy(slot, v, 16);
 }
 
-static void fill_slots(fiber *f, int t, uint32_t cx, uint32_t cy, uint32_t cz) {
+static void fill_slots(uint8_t *slots, int t, uint32_t cx, uint32_t cy, uint32_t cz) {
     uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
     uint32_t tx = t % bx, ty = (t / bx) % by, tz = t / (bx * by);
     for (int i = 0; i < L->nargs; i++) {
-        uint8_t *s = f->slots + 16 * i;
+        uint8_t *s = slots + 16 * i;
         uint32_t v32 = 0;
         switch (L->kinds[i]) {
         case K_PTR: memcpy(s, &L->values[i], 8); continue;
-        case K_SHARED: { uint64_t p = (uint64_t)(uintptr_t)L->shared; memcpy(s, &p, 8); continue; }
+        case K_SHARED: { uint64_t p = (uint64_t)(uintptr_t)W_shared; memcpy(s, &p, 8); continue; }
         case K_TID: put_u3(s, tx, ty, tz); continue;
         case K_CTAID: put_u3(s, cx, cy, cz); continue;
         case K_NTID: put_u3(s, bx, by, bz); continue;
@@ -409,109 +515,173 @@ static void fill_slots(fiber *f, int t, uint32_t cx, uint32_t cy, uint32_t cz) {
     }
 }
 
-int sim_run(sim_launch *launch) {
-    L = launch;
-    L->fault = F_NONE;
-    L->blocks_run = 0;
-    last_alloc = -1;
-    ticks = 0;
-    deadline = L->timeout_s > 0 ? now() + L->timeout_s : 0;
-    uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
-    nfib = (int)(bx * by * bz);
-    F = calloc((size_t)nfib, sizeof(fiber));
-    uint8_t *slots = calloc((size_t)nfib * L->nargs * 16 + 16, 1);
-    size_t stack_total = (size_t)nfib * L->stack_size;
-    uint8_t *stacks = mmap(NULL, stack_total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                           -1, 0);
-    int *group = malloc(sizeof(int) * 32);
-    if (!F || !slots || stacks == MAP_FAILED || !group) {
-        L->fault = F_INTERNAL;
-        snprintf(L->message, sizeof L->message, "air-sim: cannot allocate %d fibers", nfib);
-        free(F); free(slots); free(group);
-        if (stacks != MAP_FAILED) munmap(stacks, stack_total);
-        return L->fault;
-    }
-    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-    for (uint64_t blk = 0; blk < nblocks && !L->fault; blk++) {
-        uint32_t cx = (uint32_t)(blk % L->grid[0]), cy = (uint32_t)((blk / L->grid[0]) % L->grid[1]),
-                 cz = (uint32_t)(blk / ((uint64_t)L->grid[0] * L->grid[1]));
-        if (L->shared_size) memset(L->shared, 0, L->shared_size);
-        /* the module's threadgroup globals (static shared memory): one copy, as threadgroups run one
-         * after another; every threadgroup starts from zero like the threadgroup(0) buffer */
-        for (int i = 0; i < L->nas3; i++) memset((void *)(uintptr_t)L->as3_lo[i], 0, L->as3_hi[i] - L->as3_lo[i]);
-        for (int t = 0; t < nfib; t++) {
-            fiber *f = &F[t];
-            f->state = S_RUN;
-            f->slots = slots + (size_t)t * L->nargs * 16;
-            f->stack = stacks + (size_t)t * L->stack_size;
-            fill_slots(f, t, cx, cy, cz);
-            if (L->direct) {
-                cur = t;
-                if (!_setjmp(direct_exit)) L->entry(f->slots);
-                if (L->fault) break;
-                continue;
-            }
-            if (blk == 0) getcontext(&f->ctx);
+static int stop_now(uint64_t blk) {
+    return __atomic_load_n(&fault_block, __ATOMIC_RELAXED) < blk;
+}
+
+/* Run one threadgroup with fibers; returns 0 when the launch must stop. */
+static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, int *group,
+                      uint32_t cx, uint32_t cy, uint32_t cz) {
+    for (int t = 0; t < nfib; t++) {
+        fiber *f = &F[t];
+        f->state = S_RUN;
+        f->slots = slots + (size_t)t * L->nargs * 16;
+        f->stack = stacks + (size_t)t * L->stack_size;
+        fill_slots(f->slots, t, cx, cy, cz);
+        if (first || !f->started) {
+            getcontext(&f->ctx); /* a system call: once per fiber and worker */
             f->ctx.uc_stack.ss_sp = f->stack;
             f->ctx.uc_stack.ss_size = L->stack_size;
             f->ctx.uc_link = NULL;
             f->started = 0;
             makecontext(&f->ctx, trampoline, 0);
         }
-        for (; !L->direct;) {
-            volatile int running = 0;
-            for (cur = 0; cur < nfib && !L->fault; cur++) {
-                if (F[cur].state != S_RUN) continue;
-                running = 1;
-                if (!_setjmp(sched_jb)) {
-                    if (!F[cur].started) {
-                        F[cur].started = 1;
-                        swapcontext(&sched_ctx, &F[cur].ctx);
-                    } else {
-                        _longjmp(F[cur].jb, 1);
-                    }
+    }
+    for (;;) {
+        volatile int running = 0;
+        for (cur = 0; cur < nfib; cur++) {
+            if (F[cur].state != S_RUN) continue;
+            running = 1;
+            if (!_setjmp(sched_jb)) {
+                if (!F[cur].started) {
+                    F[cur].started = 1;
+                    swapcontext(&sched_ctx, &F[cur].ctx);
+                } else {
+                    _longjmp(F[cur].jb, 1);
                 }
             }
-            if (L->fault) break;
-            int done = 1, resolved = 0, at_bar = 0;
-            for (int w = 0; w < nfib; w += 32) {
-                int end = w + 32 < nfib ? w + 32 : nfib, waiting = -1;
-                for (int t = w; t < end; t++) {
-                    if (F[t].state != S_DONE) done = 0;
-                    if (F[t].state == S_BAR) at_bar = 1;
-                    if (F[t].state == S_SIMD && waiting < 0) waiting = t;
-                }
-                if (waiting < 0) continue;
-                int n = 0;
-                for (int t = waiting; t < end; t++)
-                    if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
-                        group[n++] = t;
-                resolve(group, n);
-                resolved = 1;
-            }
-            if (done) break;
-            if (!resolved && at_bar)
-                for (int t = 0; t < nfib; t++)
-                    if (F[t].state == S_BAR) F[t].state = S_RUN;
-            if (!resolved && !at_bar && !running) {
-                L->fault = F_INTERNAL;
-                snprintf(L->message, sizeof L->message, "air-sim scheduler: no thread can proceed");
-                break;
-            }
-            if (deadline > 0 && now() > deadline) {
-                L->fault = F_TIMEOUT;
-                snprintf(L->message, sizeof L->message, "watchdog timeout");
-                break;
-            }
+            if (stop_now(blk + 1)) return 0; /* this threadgroup (or a lower one) faulted */
         }
-        L->blocks_run++;
-        if (!L->fault && deadline > 0 && now() > deadline) {
-            L->fault = F_TIMEOUT;
-            snprintf(L->message, sizeof L->message, "watchdog timeout");
+        int done = 1, resolved = 0, at_bar = 0;
+        for (int w = 0; w < nfib; w += 32) {
+            int end = w + 32 < nfib ? w + 32 : nfib, waiting = -1;
+            for (int t = w; t < end; t++) {
+                if (F[t].state != S_DONE) done = 0;
+                if (F[t].state == S_BAR) at_bar = 1;
+                if (F[t].state == S_SIMD && waiting < 0) waiting = t;
+            }
+            if (waiting < 0) continue;
+            int n = 0;
+            for (int t = waiting; t < end; t++)
+                if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
+                    group[n++] = t;
+            resolve(group, n);
+            resolved = 1;
+        }
+        if (done) return 1;
+        if (!resolved && at_bar)
+            for (int t = 0; t < nfib; t++)
+                if (F[t].state == S_BAR) F[t].state = S_RUN;
+        if (!resolved && !at_bar && !running) {
+            record_fault(F_INTERNAL, 0, "air-sim scheduler: no thread can proceed");
+            return 0;
+        }
+        if (deadline > 0 && now() > deadline) {
+            record_fault(F_TIMEOUT, 0, "watchdog timeout");
+            return 0;
         }
     }
-    free(F); free(slots); free(group);
-    munmap(stacks, stack_total);
-    F = NULL;
+}
+
+typedef struct { int index; int status; } worker_arg;
+
+static void *worker(void *argp) {
+    worker_arg *wa = argp;
+    worker_state state;
+    memset(&state, 0, sizeof state);
+    WS = &state;
+    E = &L->engines[wa->index];
+    uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
+    nfib = (int)(bx * by * bz);
+    W_direct = L->direct;
+    last_alloc = -1;
+    ticks = 0;
+    int fibers = !L->direct;
+    size_t stack_total = fibers ? (size_t)nfib * L->stack_size : 0;
+    F = calloc((size_t)nfib, sizeof(fiber));
+    uint8_t *slots = calloc((size_t)(fibers ? nfib : 1) * L->nargs * 16 + 16, 1);
+    W_shared = L->shared_size ? calloc(L->shared_size, 1) : NULL;
+    uint8_t *stacks = stack_total ? mmap(NULL, stack_total, PROT_READ | PROT_WRITE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) : NULL;
+    int *group = malloc(sizeof(int) * 32);
+    if (!F || !slots || stacks == MAP_FAILED || !group || (L->shared_size && !W_shared)) {
+        W_block = 0;
+        record_fault(F_INTERNAL, 0, "air-sim: cannot allocate the threadgroup's fibers");
+        goto out;
+    }
+    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    for (int first = 1;; first = 0) {
+        uint64_t blk = __atomic_fetch_add(&next_block, 1, __ATOMIC_RELAXED);
+        if (blk >= nblocks || stop_now(blk)) break;
+        W_block = blk;
+        uint32_t cx = (uint32_t)(blk % L->grid[0]), cy = (uint32_t)((blk / L->grid[0]) % L->grid[1]),
+                 cz = (uint32_t)(blk / ((uint64_t)L->grid[0] * L->grid[1]));
+        if (L->shared_size) memset(W_shared, 0, L->shared_size);
+        /* this worker's copy of the module's threadgroup globals (static shared memory): every
+         * threadgroup starts from zero like the threadgroup(0) buffer */
+        for (int i = 0; i < L->nas3; i++) memset((void *)(uintptr_t)E->as3_lo[i], 0, E->as3_hi[i] - E->as3_lo[i]);
+        if (!L->direct) {
+            if (!run_fibers(blk, first, slots, stacks, group, cx, cy, cz)) break;
+        } else if (E->wg) {
+            cur = 0;
+            F[0].state = S_RUN;
+            fill_slots(slots, 0, cx, cy, cz);
+            put_u3(slots + 16 * L->nargs, bx, by, bz); /* the loop bounds of the work-group function */
+            if (_setjmp(direct_exit)) break; /* a fault: later threadgroups of this worker do not run */
+            E->wg(slots);
+        } else {
+            int stop = 0;
+            cur = 0;
+            for (int t = 0; t < nfib && !stop; t++) {
+                F[0].state = S_RUN;
+                fill_slots(slots, t, cx, cy, cz);
+                if (_setjmp(direct_exit)) stop = 1;
+                else E->entry(slots);
+            }
+            if (stop) break;
+        }
+        __atomic_fetch_add(&L->blocks_run, 1, __ATOMIC_RELAXED);
+        if (deadline > 0 && now() > deadline) {
+            record_fault(F_TIMEOUT, 0, "watchdog timeout");
+            break;
+        }
+    }
+out:
+    free(F); free(slots); free(group); free(W_shared);
+    if (stacks && stacks != MAP_FAILED) munmap(stacks, stack_total);
+    WS = NULL;
+    return NULL;
+}
+
+int sim_run(sim_launch *launch) {
+    L = launch;
+    L->fault = F_NONE;
+    L->blocks_run = 0;
+    next_block = 0;
+    fault_block = UINT64_MAX;
+    deadline = L->timeout_s > 0 ? now() + L->timeout_s : 0;
+    int nw = L->nworkers < 1 ? 1 : (L->nworkers > MAX_WORKERS ? MAX_WORKERS : L->nworkers);
+    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    if ((uint64_t)nw > nblocks) nw = (int)nblocks;
+    for (int w = 0; w < nw; w++) /* the check-site caches start empty: allocations change between launches */
+        for (int64_t i = 0; i < L->engines[w].nsites; i++) {
+            L->engines[w].sites[2 * i] = ~(uint64_t)0;
+            L->engines[w].sites[2 * i + 1] = 0;
+        }
+    worker_arg args[MAX_WORKERS];
+    pthread_t th[MAX_WORKERS];
+    int started[MAX_WORKERS] = {0};
+    for (int w = 1; w < nw; w++) {
+        args[w].index = w;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, 8u << 20);
+        started[w] = pthread_create(&th[w], &attr, worker, &args[w]) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    args[0].index = 0;
+    worker(&args[0]);
+    for (int w = 1; w < nw; w++)
+        if (started[w]) pthread_join(th[w], NULL);
     return L->fault;
 }

@@ -20,6 +20,7 @@ from pathlib import Path
 SOURCE = Path(__file__).with_name("runtime.c")
 MAX_ARGS = 32
 MAX_AS3 = 8
+MAX_WORKERS = 64
 FAULT_NAMES = {1: "illegal_address", 2: "misaligned_address", 3: "trap", 4: "illegal_instruction", 5: "timeout",
                6: "illegal_instruction"}
 
@@ -28,9 +29,23 @@ class SimBuildError(RuntimeError):
     """The C runtime could not be compiled (no compiler, or a compiler error)."""
 
 
-class SimLaunch(ctypes.Structure):
+class SimEngine(ctypes.Structure):
+    """One worker's JIT copy of a kernel (runtime.c ``sim_engine``)."""
+
     _fields_ = [
         ("entry", ctypes.c_void_p),
+        ("wg", ctypes.c_void_p),
+        ("sites", ctypes.c_void_p),
+        ("nsites", ctypes.c_int64),
+        ("as3_lo", ctypes.c_uint64 * MAX_AS3),
+        ("as3_hi", ctypes.c_uint64 * MAX_AS3),
+    ]
+
+
+class SimLaunch(ctypes.Structure):
+    _fields_ = [
+        ("engines", ctypes.POINTER(SimEngine)),
+        ("nworkers", ctypes.c_int32),
         ("nargs", ctypes.c_int32),
         ("kinds", ctypes.c_int32 * MAX_ARGS),
         ("values", ctypes.c_uint64 * MAX_ARGS),
@@ -41,8 +56,6 @@ class SimLaunch(ctypes.Structure):
         ("nalloc", ctypes.c_int64),
         ("shared", ctypes.c_void_p),
         ("shared_size", ctypes.c_uint64),
-        ("as3_lo", ctypes.c_uint64 * MAX_AS3),
-        ("as3_hi", ctypes.c_uint64 * MAX_AS3),
         ("nas3", ctypes.c_int32),
         ("timeout_s", ctypes.c_double),
         ("stack_size", ctypes.c_uint64),
@@ -73,7 +86,7 @@ def _compile(out: Path) -> None:
     with tempfile.NamedTemporaryFile(dir=out.parent, suffix=".so", delete=False) as tmp:
         tmp_path = Path(tmp.name)
     # -U_FORTIFY_SOURCE: the fiber switch longjmps between stacks, which fortified longjmp rejects
-    cmd = [cc, "-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-U_FORTIFY_SOURCE", "-o", str(tmp_path), str(SOURCE), "-lm"]
+    cmd = [cc, "-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-U_FORTIFY_SOURCE", "-o", str(tmp_path), str(SOURCE), "-lm", "-lpthread"]
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tmp_path.unlink(missing_ok=True)

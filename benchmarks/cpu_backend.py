@@ -1,0 +1,349 @@
+"""The CPU backends side by side (a benchmark, not a test): the numpy engine (``cpu``), the
+compiled backend (``cpu-jit``) on all cores and on one, and PoCL (the anchor) on the same kernels.
+
+    python benchmarks/cpu_backend.py            # full sizes, median of 5
+    python benchmarks/cpu_backend.py --quick    # small sizes, a smoke run
+
+CuMetal runs nvcc's PTX (tests/corpus/ptx/nvcc/sm80) through ``cumetal.driver``: a launch +
+``cuCtxSynchronize`` is timed (the JIT compile happens in a warm-up launch). Each backend runs in
+a child process of its own (``CUMETAL_BACKEND``), so that every row of one run shares the machine.
+PoCL runs the same algorithms written in OpenCL C through pyopencl (``clEnqueueNDRangeKernel`` +
+``clFinish``); the setup installs it when missing (``pip install pyopencl``; the ICD is Debian's
+``pocl-opencl-icd``). Peak memory: the child's peak RSS for vecadd 2^24 minus its RSS before the
+three arrays were allocated, less the arrays themselves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "ptx" / "nvcc" / "sm80"
+REPEAT = 5
+EMPTY_PTX = """
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry empty()
+{
+    ret;
+}
+"""
+OPENCL = r"""
+__kernel void vecadd(__global const float *a, __global const float *b, __global float *c, int n) {
+    for (int i = get_group_id(0) * get_local_size(0) + get_local_id(0); i < n;
+         i += get_local_size(0) * get_num_groups(0))
+        c[i] = a[i] + b[i];
+}
+__kernel void reduce(__global const float *in, __global float *out, unsigned n) {
+    __local float s[256];
+    unsigned t = get_local_id(0);
+    unsigned i = get_group_id(0) * 512 + t, grid = 512 * get_num_groups(0);
+    float sum = 0.f;
+    while (i < n) { sum += in[i]; if (i + 256 < n) sum += in[i + 256]; i += grid; }
+    s[t] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < 128) s[t] += s[t + 128];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < 64) s[t] += s[t + 64];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* OpenCL has no warp-synchronous execution: the last warp's steps are barriers here */
+    for (unsigned k = 32; k > 0; k >>= 1) {
+        if (t < k) s[t] += s[t + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (t == 0) out[get_group_id(0)] = s[0];
+}
+__kernel void matmul_tiled(__global const float *A, __global const float *B, __global float *C,
+                           int M, int N, int K, float alpha, float beta) {
+    __local float As[16][16];
+    __local float Bs[16][16];
+    int tx = get_local_id(0), ty = get_local_id(1);
+    int row = get_group_id(1) * 16 + ty, col = get_group_id(0) * 16 + tx;
+    float acc = 0.f;
+    for (int t = 0; t < (K + 15) / 16; ++t) {
+        int ak = t * 16 + tx, bk = t * 16 + ty;
+        As[ty][tx] = (row < M && ak < K) ? A[row * K + ak] : 0.f;
+        Bs[ty][tx] = (bk < K && col < N) ? B[bk * N + col] : 0.f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 16; ++k) acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (row < M && col < N) C[row * N + col] = alpha * acc + beta * C[row * N + col];
+}
+__kernel void empty(void) {}
+"""
+ROWS = ("vecadd", "reduce", "matmul", "empty")
+
+
+def _sizes(quick: bool) -> dict[str, int]:
+    return {"vecadd": 1 << (20 if quick else 24), "reduce": 1 << (20 if quick else 24),
+            "matmul": 128 if quick else 512}
+
+
+def _median_ms(f, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+# ------------------------------------------------------------------ CuMetal (child process)
+class Driver:
+    """The few driver calls the rows need (cumetal.driver, CUDA's signatures)."""
+
+    def __init__(self) -> None:
+        from cumetal import driver as cu
+
+        self.cu = cu
+        self.check(cu.cuInit(0))
+        dev = self.check(cu.cuDeviceGet(0))
+        self.ctx = self.check(cu.cuCtxCreate(None, 0, dev))
+
+    def check(self, ret):
+        err, *rest = ret if isinstance(ret, tuple) else (ret,)
+        if int(getattr(err, "value", err)) != 0:
+            raise SystemExit(f"driver call failed: {err!r}")
+        return rest[0] if len(rest) == 1 else (rest or None)
+
+    def kernel(self, ptx: str, name_part: str):
+        mod = self.check(self.cu.cuModuleLoadData(ptx.encode() + b"\0"))
+        names = [ln.split("(")[0].split()[-1] for ln in ptx.splitlines() if ".entry" in ln]
+        (name,) = [n for n in names if name_part in n]
+        return self.check(self.cu.cuModuleGetFunction(mod, name.encode()))
+
+    def put(self, a: np.ndarray) -> int:
+        p = self.check(self.cu.cuMemAlloc(max(a.nbytes, 1)))
+        self.check(self.cu.cuMemcpyHtoD(p, a.ctypes.data, a.nbytes))
+        return p
+
+    def get(self, p, like: np.ndarray) -> np.ndarray:
+        out = np.empty_like(like)
+        self.check(self.cu.cuMemcpyDtoH(out.ctypes.data, p, out.nbytes))
+        return out
+
+    def launch(self, f, grid, block, args, types) -> None:
+        cu = self.cu
+        self.check(cu.cuLaunchKernel(f, *grid, *block, 0, 0, (tuple(args), tuple(types)), 0))
+        self.check(cu.cuCtxSynchronize())
+
+
+def child(quick: bool, rows: list[str]) -> dict:
+    sizes = _sizes(quick)
+    d = Driver()
+    out: dict = {}
+    c_int, c_uint, c_float = ctypes.c_int, ctypes.c_uint, ctypes.c_float
+    if "vecadd" in rows:
+        n = sizes["vecadd"]
+        f = d.kernel((CORPUS / "vector_add.ptx").read_text(), "vector_addPKf")
+        rng = np.random.default_rng(0)
+        base_rss = _rss_bytes()
+        a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+        pa, pb, pc = d.put(a), d.put(b), d.put(np.zeros(n, np.float32))
+        del a, b  # the device arrays are the three arrays that count
+        run = lambda: d.launch(f, ((n + 255) // 256, 1, 1), (256, 1, 1), [pa, pb, pc, n], [None, None, None, c_int])  # noqa: E731
+        run()
+        out["vecadd"] = _median_ms(run, REPEAT)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # before the checks' copies
+        out["vecadd_extra_mb"] = (peak - base_rss - 3 * 4 * n) / 2**20
+        ha = d.get(pa, np.zeros(n, np.float32))
+        hb = d.get(pb, np.zeros(n, np.float32))
+        assert np.array_equal(d.get(pc, ha), ha + hb), "vecadd: wrong result"
+        del ha, hb
+    if "reduce" in rows:
+        n = sizes["reduce"]
+        f = d.kernel((CORPUS / "reduce_shared.ptx").read_text(), "reduceILj256")
+        x = np.random.default_rng(1).random(n, dtype=np.float32)
+        grid = n // 512
+        px, po = d.put(x), d.put(np.zeros(grid, np.float32))
+        run = lambda: d.launch(f, (grid, 1, 1), (256, 1, 1), [px, po, n], [None, None, c_uint])  # noqa: E731
+        run()
+        got = d.get(po, np.zeros(grid, np.float32)).astype(np.float64)
+        ref = x.astype(np.float64).reshape(grid, 512).sum(axis=1)
+        assert np.allclose(got, ref, rtol=1e-5), "reduce: wrong result"
+        out["reduce"] = _median_ms(run, REPEAT)
+    if "matmul" in rows:
+        s = sizes["matmul"]
+        f = d.kernel((CORPUS / "tiled_matmul.ptx").read_text(), "matmul_tiled")
+        rng = np.random.default_rng(2)
+        a, b = rng.random((s, s), dtype=np.float32), rng.random((s, s), dtype=np.float32)
+        pa, pb, pc = d.put(a), d.put(b), d.put(np.zeros((s, s), np.float32))
+        g = (s + 15) // 16
+        run = lambda: d.launch(f, (g, g, 1), (16, 16, 1), [pa, pb, pc, s, s, s, 1.0, 0.0],  # noqa: E731
+                               [None, None, None, c_int, c_int, c_int, c_float, c_float])
+        run()
+        np.testing.assert_allclose(d.get(pc, a), a @ b, rtol=1e-4)
+        out["matmul"] = _median_ms(run, REPEAT)
+    if "empty" in rows:
+        f = d.kernel(EMPTY_PTX, "empty")
+        run = lambda: d.launch(f, (1, 1, 1), (1, 1, 1), [], [])  # noqa: E731
+        for _ in range(20):
+            run()
+        per = [_median_ms(lambda: [run() for _ in range(200)], 1) / 200 for _ in range(REPEAT)]
+        out["empty"] = statistics.median(per)
+    return out
+
+
+def run_child(backend: str, quick: bool, rows: list[str], threads: int | None = None) -> dict:
+    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1")
+    if threads is not None:
+        env["CUMETAL_CPU_THREADS"] = str(threads)
+    cmd = [sys.executable, __file__, "--child", "--rows", ",".join(rows)] + (["--quick"] if quick else [])
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{backend} child failed:\n{proc.stdout}{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------ PoCL
+def _pyopencl():
+    try:
+        import pyopencl
+    except ImportError:
+        print("(installing pyopencl for the PoCL anchor)", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "pyopencl"], check=False)
+        try:
+            import pyopencl
+        except ImportError:
+            return None
+    return pyopencl
+
+
+def pocl(quick: bool, rows: list[str]) -> dict | None:
+    cl = _pyopencl()
+    if cl is None:
+        return None
+    try:
+        plats = [p for p in cl.get_platforms() if "Portable" in p.name or "pocl" in p.name.lower()]
+    except cl.Error:
+        plats = []
+    if not plats:
+        print("(no PoCL platform: apt-get install pocl-opencl-icd)", file=sys.stderr)
+        return None
+    ctx = cl.Context(plats[0].get_devices())
+    q = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, OPENCL).build()
+    mf = cl.mem_flags
+    sizes = _sizes(quick)
+    out: dict = {}
+
+    def buf(a):
+        return cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a)
+
+    def timed(kernel, gsize, lsize, *args):
+        def run():
+            kernel(q, gsize, lsize, *args)
+            q.finish()
+        run()
+        return _median_ms(run, REPEAT)
+
+    if "vecadd" in rows:
+        n = sizes["vecadd"]
+        rng = np.random.default_rng(0)
+        a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+        c = np.zeros(n, np.float32)
+        ba, bb, bc = buf(a), buf(b), buf(c)
+        out["vecadd"] = timed(prg.vecadd, ((n + 255) // 256 * 256,), (256,), ba, bb, bc, np.int32(n))
+        cl.enqueue_copy(q, c, bc)
+        assert np.array_equal(c, a + b)
+    if "reduce" in rows:
+        n = sizes["reduce"]
+        x = np.random.default_rng(1).random(n, dtype=np.float32)
+        grid = n // 512
+        o = np.zeros(grid, np.float32)
+        bx, bo = buf(x), buf(o)
+        out["reduce"] = timed(prg.reduce, (grid * 256,), (256,), bx, bo, np.uint32(n))
+        cl.enqueue_copy(q, o, bo)
+        assert np.allclose(o, x.astype(np.float64).reshape(grid, 512).sum(axis=1), rtol=1e-5)
+    if "matmul" in rows:
+        s = sizes["matmul"]
+        rng = np.random.default_rng(2)
+        a, b = rng.random((s, s), dtype=np.float32), rng.random((s, s), dtype=np.float32)
+        c = np.zeros((s, s), np.float32)
+        ba, bb, bc = buf(a), buf(b), buf(c)
+        g = (s + 15) // 16 * 16
+        out["matmul"] = timed(prg.matmul_tiled, (g, g), (16, 16), ba, bb, bc, np.int32(s), np.int32(s),
+                              np.int32(s), np.float32(1.0), np.float32(0.0))
+        cl.enqueue_copy(q, c, bc)
+        np.testing.assert_allclose(c, a @ b, rtol=1e-4)
+    if "empty" in rows:
+        k = prg.empty
+
+        def many():
+            for _ in range(200):
+                k(q, (1,), (1,))
+                q.finish()
+        many()
+        out["empty"] = statistics.median(_median_ms(many, 1) / 200 for _ in range(REPEAT))
+    return out
+
+
+# ------------------------------------------------------------------ report
+LABELS = {"vecadd": "vecadd 2^24 f32", "reduce": "reduce 2^24 f32, 256/block, shared tree",
+          "matmul": "tiled 16x16 matmul 512^3", "empty": "empty launch + sync"}
+QUICK_LABELS = {"vecadd": "vecadd 2^20 f32", "reduce": "reduce 2^20 f32, 256/block, shared tree",
+                "matmul": "tiled 16x16 matmul 128^3", "empty": "empty launch + sync"}
+
+
+def _fmt(ms: float | None) -> str:
+    if ms is None:
+        return "-"
+    return f"{ms * 1000:.0f} µs" if ms < 1 else f"{ms:.1f} ms"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--rows", default=",".join(ROWS))
+    ap.add_argument("--skip-numpy", action="store_true", help="leave out the numpy engine (slow at full size)")
+    args = ap.parse_args()
+    rows = [r for r in args.rows.split(",") if r]
+    if args.child:
+        print(json.dumps(child(args.quick, rows)))
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    res: dict[str, dict | None] = {}
+    res["pocl"] = pocl(args.quick, rows)
+    res["jit"] = run_child("cpu-jit", args.quick, rows)
+    res["jit1"] = run_child("cpu-jit", args.quick, [r for r in rows if r != "empty"], threads=1)
+    res["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows)
+    labels = QUICK_LABELS if args.quick else LABELS
+    print(f"Run: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.1f}, median of {REPEAT}\n")
+    print(f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu-jit` (1 core) | PoCL | cpu-jit / PoCL "
+          f"| scaling 1→{cores} |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        get = lambda k, r=r: (res[k] or {}).get(r)  # noqa: E731
+        jit, one, anchor = get("jit"), get("jit1"), get("pocl")
+        ratio = f"{jit / anchor:.2f}×" if jit and anchor else "-"
+        scale = f"{one / jit:.2f}×" if jit and one else "-"
+        print(f"| {labels[r]} | {_fmt(get('numpy'))} | {_fmt(jit)} | {_fmt(one)} | {_fmt(anchor)} | {ratio} "
+              f"| {scale} |")
+    if "vecadd" in rows:
+        print(f"\nPeak memory beyond the three arrays, vecadd: cpu-jit {res['jit']['vecadd_extra_mb']:.1f} MB"
+              + ("" if res["numpy"] is None else f", numpy engine {res['numpy']['vecadd_extra_mb']:.1f} MB"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""``CUMETAL_BACKEND=cpu-jit``: the compiled CPU backend.
+
+Kernels run as native code: the shared LLVM lowering of the kernel IR (the AIR module the Metal
+path ships, with the air.* intrinsics implemented by a C runtime instead of an Apple GPU),
+JIT-compiled by LLVM (cached in memory and on disk) and run on every core: threadgroups are
+spread over ``CUMETAL_CPU_THREADS`` worker threads (default: the cores this process may use) with
+the GIL released. Memory, modules, streams and events are the CPU device's; asynchronous streams
+run launches on their worker thread while Python goes on.
+
+A kernel the compiled path refuses (an operation with no lowering yet, e.g. the device heap) runs
+on the numpy engine instead, with the same semantics; ``fallbacks`` counts such launches and
+``CUMETAL_DEBUG=1`` names them on stderr. See docs/cpu-backend.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+
+from cumetal.devices.cpu_device import CpuDevice
+
+
+def worker_count() -> int:
+    """``CUMETAL_CPU_THREADS`` (a positive integer), else the cores this process may run on."""
+    raw = os.environ.get("CUMETAL_CPU_THREADS", "").strip()
+    if raw:
+        try:
+            n = int(raw)
+            if n >= 1:
+                return n
+        except ValueError:
+            pass
+        print(f"cumetal: CUMETAL_CPU_THREADS={raw!r} is not a positive integer; using all cores",
+              file=sys.stderr, flush=True)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class CpuJitDevice(CpuDevice):
+    engine_name = "compiled CPU backend (cpu-jit)"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "CPU-JIT"))
+        self.workers = worker_count()
+        self.launches = 0  # kernels run as compiled code
+        self.fallbacks = 0  # kernels the compiled path refused, run by the numpy engine
+
+    def _launcher(self):
+        from cumetal.backends.air.sim import launch_air, refusal
+        from cumetal.backends.cpu import launch as numpy_launch
+
+        def launch(kernel, module, *args, **kwargs):
+            why = refusal(kernel, module)
+            if why is not None:
+                self.fallbacks += 1
+                if os.environ.get("CUMETAL_DEBUG"):
+                    print(f"cumetal: cpu-jit runs kernel {kernel.name} on the numpy engine: {why}",
+                          file=sys.stderr, flush=True)
+                return numpy_launch(kernel, module, *args, **kwargs)
+            self.launches += 1
+            return launch_air(kernel, module, *args, workers=self.workers, **kwargs)
+
+        return launch
