@@ -55,12 +55,16 @@ def test_launch_kernel_ex_with_attributes(scale):
     cluster.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
     cluster.value.clusterDim.x = 2
     cfg.attrs, cfg.numAttrs = [cluster], 1
-    assert cu.cuLaunchKernelEx(cfg, fn, _args(dx, dy, 1.0), None)[0] == R.CUDA_ERROR_NOT_SUPPORTED
+    check(cu.cuLaunchKernelEx(cfg, fn, _args(dx, dy, 1.5), None))  # clusters of 2 blocks (tests/clusters)
+    np.testing.assert_array_equal(_result(dy), x * 1.5)
+    cluster.value.clusterDim.x = 3  # 4 blocks are not a whole number of clusters of 3
+    assert cu.cuLaunchKernelEx(cfg, fn, _args(dx, dy, 1.0), None)[0] == R.CUDA_ERROR_INVALID_CLUSTER_SIZE
 
 
 def test_cooperative_launch_never_hangs(scale):
     fn, x, dx, dy = scale
-    err, = cu.cuLaunchCooperativeKernel(fn, 4, 1, 1, 256, 1, 1, 0, 0, _args(dx, dy, 3.0))
+    # more blocks than can be resident at once (occupancy x multiprocessors) is refused, as CUDA does
+    err, = cu.cuLaunchCooperativeKernel(fn, 100000, 1, 1, 256, 1, 1, 0, 0, _args(dx, dy, 3.0))
     assert err == R.CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
     check(cu.cuLaunchCooperativeKernel(fn, 1, 1, 1, 1000, 1, 1, 0, 0, _args(dx, dy, 3.0)))
     np.testing.assert_array_equal(_result(dy), x * 3)

@@ -56,7 +56,8 @@ def test_launch_configuration_errors(lib):
     assert rt.cudaLaunchKernel(0xBAD, (1,), (1,), params, 0, 0) == (E.cudaErrorInvalidDeviceFunction,)
     assert rt.cudaLaunchKernel(f, (1,), (32,), ((d, d), P3[:2]), 0, 0) == (E.cudaErrorInvalidValue,)
     assert rt.cudaLaunchKernel(f, (1,), (32,), params, 0, 0xDEAD) == (E.cudaErrorInvalidResourceHandle,)
-    assert rt.cudaLaunchCooperativeKernel(f, (2,), (32,), params, 0, 0) == (E.cudaErrorCooperativeLaunchTooLarge,)
+    # beyond co-residency (occupancy x multiprocessors): CUDA refuses a cooperative grid that cannot all be resident
+    assert rt.cudaLaunchCooperativeKernel(f, (100000,), (32,), params, 0, 0) == (E.cudaErrorCooperativeLaunchTooLarge,)
     check(rt.cudaLaunchCooperativeKernel(f, (1,), (4,), params, 0, 0))  # one block: its barrier is the grid's
     check(rt.cudaDeviceSynchronize())  # configuration errors are not sticky
 

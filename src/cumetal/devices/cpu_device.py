@@ -300,17 +300,20 @@ class CpuDevice(Device):
         block: tuple[int, int, int],
         dynamic_shared: int,
         params: bytes,
+        **grouping: Any,
     ) -> DeviceFault | None:
+        """``grouping``: ``cluster=(x, y, z)`` and/or ``cooperative=True`` (only where
+        ``supports_grouped_launch()``: the CPU engine co-schedules a cluster's or a grid's blocks)."""
         assert isinstance(stream, CpuStream)
         if stream.work is None:
-            fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=True)
+            fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=True, **grouping)
             if fault is not None:
                 log_fault(fault)
                 stream.add_fault(fault)
             return fault
 
         def launch() -> None:
-            fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=False)
+            fault = self._run(image, kernel, grid, block, dynamic_shared, params, immediate=False, **grouping)
             if fault is not None:
                 log_fault(fault)
                 stream.add_fault(fault)
@@ -361,8 +364,12 @@ class CpuDevice(Device):
 
         return launch
 
+    def supports_grouped_launch(self) -> bool:
+        """Cluster and cooperative launches: only the CPU engine's own launcher co-schedules blocks."""
+        return type(self)._launcher is CpuDevice._launcher
+
     def _run(self, image: ModuleImage, kernel: str, grid, block, dynamic_shared: int, params: bytes,
-             *, immediate: bool = True):
+             *, immediate: bool = True, **grouping: Any):
         try:
             launch = self._launcher()
         except ImportError as e:
@@ -371,7 +378,7 @@ class CpuDevice(Device):
         try:
             with self._exec_lock:
                 outcome = launch(fn, image.module, self.memory, grid, block, dynamic_shared, params,
-                                 image.symbol_addresses(), watchdog_s=watchdog_seconds())
+                                 image.symbol_addresses(), watchdog_s=watchdog_seconds(), **grouping)
         except Exception as e:  # an engine bug must not take the process down
             if os.environ.get("CUMETAL_DEBUG"):
                 import traceback

@@ -9,6 +9,7 @@ from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.faults import fault_error
 from cumetal.driver.kernel_params import pack_launch_params
+from cumetal.driver.launch_groups import check_grouping
 from cumetal.driver.modules import max_dynamic_shared, max_threads
 from cumetal.driver.state import STATE
 
@@ -33,6 +34,16 @@ def cuLaunchKernel(  # noqa: N802
     blockDimX: Any, blockDimY: Any, blockDimZ: Any,  # noqa: N803
     sharedMemBytes: Any, hStream: Any, kernelParams: Any, extra: Any,  # noqa: N803
 ) -> tuple:
+    return launch_grouped(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                          hStream, kernelParams, extra)
+
+
+def launch_grouped(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any,  # noqa: N803
+                   blockDimX: Any, blockDimY: Any, blockDimZ: Any,  # noqa: N803
+                   sharedMemBytes: Any, hStream: Any, kernelParams: Any, extra: Any,  # noqa: N803
+                   *, cluster: tuple[int, int, int] | None = None, cooperative: bool = False) -> tuple:
+    """cuLaunchKernel with a cluster shape (launch attribute) and/or as a cooperative launch
+    (cuLaunchKernelEx, cuLaunchCooperativeKernel); validation: driver/launch_groups.py."""
     ctx = STATE.current()
     fn = STATE.function(f)
     if fn.module.context is not ctx:
@@ -61,13 +72,14 @@ def cuLaunchKernel(  # noqa: N802
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
                         f"{shared} bytes of dynamic shared memory requested; {max_dynamic_shared(fn)} available "
                         f"({kernel.static_shared_size} static of {info.shared_memory_per_block})")
+    grouping = check_grouping(ctx.device, fn, grid, block, shared, cluster, cooperative)
     params = pack_launch_params(kernelParams, extra, kernel.params, kernel.param_size)
     stream = STATE.stream(hStream, ctx)
     from cumetal.driver.graph_hooks import capture_launch
 
     if capture_launch(int(hStream or 0), fn.handle, grid, block, shared, params):
         return ()  # recorded into the runtime's stream capture (driver/graph_hooks.py)
-    fault = ctx.device.enqueue_launch(stream, fn.module.image, kernel.name, grid, block, shared, params)
+    fault = ctx.device.enqueue_launch(stream, fn.module.image, kernel.name, grid, block, shared, params, **grouping)
     if fault is not None:
         raise fault_error(fault)  # the device logged the details on stderr
     return ()

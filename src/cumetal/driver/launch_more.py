@@ -1,10 +1,9 @@
 """Launch variants and launch queries: ``cuLaunchKernelEx`` (launch attributes),
 ``cuLaunchCooperativeKernel``, the occupancy calculator and ``cuStreamAddCallback``.
 
-Cooperative launches: the CPU device runs a grid's blocks one after another, so a grid-wide barrier
-can only complete when the grid has a single block. A cooperative launch of more blocks returns
-``CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`` (what CUDA answers when the blocks cannot all be resident)
-instead of starting a kernel that would wait forever.
+Cluster and cooperative launches are validated as CUDA validates them (driver/launch_groups.py);
+the CPU device runs a cluster's blocks, or a cooperative grid's, together so that cluster barriers,
+distributed shared memory and grid-wide barriers complete.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from cumetal.driver.enums_more import CUlaunchAttributeID, CUoccupancy_flags
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles import CUstream
 from cumetal.driver.host_funcs import _data_address
+from cumetal.driver.launch_groups import MAX_PORTABLE_CLUSTER
 from cumetal.driver.modules import max_dynamic_shared, max_threads
 from cumetal.driver.state import STATE, FunctionRec, handle_value
 
@@ -79,11 +79,9 @@ def _attributes(config: Any) -> dict[A, Any]:
     return out
 
 
-def _cluster_ok(value: Any, what: str) -> None:
+def _cluster_dims(value: Any) -> tuple[int, int, int]:
     dims = value.clusterDim if hasattr(value, "clusterDim") else value
-    size = tuple(int(getattr(dims, axis, 1) or 1) for axis in "xyz")
-    if size != (1, 1, 1):
-        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"{what} {size}: this device has no thread-block clusters")
+    return tuple(_uint(getattr(dims, axis, 1), f"clusterDim.{axis}") for axis in "xyz")  # type: ignore[return-value]
 
 
 @api(0)
@@ -91,9 +89,10 @@ def cuLaunchKernelEx(config: Any, f: Any, kernelParams: Any, extra: Any) -> tupl
     if config is None or not hasattr(config, "gridDimX"):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "config must be a CUlaunchConfig")
     attrs = _attributes(config)
+    cluster = None
     for key, value in attrs.items():
         if key == A.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-            _cluster_ok(value, "cluster dimension")
+            cluster = _cluster_dims(value)
         elif key == A.CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
             pass  # a preference: CUDA falls back to no clusters too
         elif key in (A.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT, A.CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT):
@@ -105,10 +104,8 @@ def cuLaunchKernelEx(config: Any, f: Any, kernelParams: Any, extra: Any) -> tupl
     coop = A.CU_LAUNCH_ATTRIBUTE_COOPERATIVE in attrs and int(getattr(attrs[A.CU_LAUNCH_ATTRIBUTE_COOPERATIVE],
                                                                       "cooperative", 0) or 0)
     fn = _function(f)
-    if coop:
-        _check_cooperative(fn, grid)
-    _raw(_launch.cuLaunchKernel, fn.handle, *grid, *block, _uint(config.sharedMemBytes or 0, "sharedMemBytes"),
-         config.hStream, kernelParams, extra)
+    _launch.launch_grouped(fn.handle, *grid, *block, _uint(config.sharedMemBytes or 0, "sharedMemBytes"),
+                           config.hStream, kernelParams, extra, cluster=cluster, cooperative=bool(coop))
     for key in (A.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT, A.CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT):
         if key in attrs:
             ev = getattr(attrs[key], "programmaticEvent" if key == A.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT
@@ -122,25 +119,14 @@ def cuLaunchKernelEx(config: Any, f: Any, kernelParams: Any, extra: Any) -> tupl
 
 
 # ---------------------------------------------------------------- cooperative launches
-def _check_cooperative(fn: FunctionRec, grid: tuple[int, ...]) -> None:
-    blocks = math.prod(grid)
-    if blocks > 1:
-        raise CudaError(R.CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
-                        f"a cooperative grid of {blocks} blocks: the {STATE.device.info.name} device runs blocks one "
-                        "after another, so a grid-wide barrier can only complete with 1 block")
-
-
 @api(0)
 def cuLaunchCooperativeKernel(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any,  # noqa: N802, N803
                               blockDimX: Any, blockDimY: Any, blockDimZ: Any,  # noqa: N803
                               sharedMemBytes: Any, hStream: Any, kernelParams: Any) -> tuple:  # noqa: N803
     STATE.current()
     fn = _function(f)
-    grid = (_uint(gridDimX, "gridDimX"), _uint(gridDimY, "gridDimY"), _uint(gridDimZ, "gridDimZ"))
-    _check_cooperative(fn, grid)
-    _raw(_launch.cuLaunchKernel, fn.handle, *grid, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-         kernelParams, None)
-    return ()
+    return _launch.launch_grouped(fn.handle, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                                  sharedMemBytes, hStream, kernelParams, None, cooperative=True)
 
 
 # ---------------------------------------------------------------- occupancy
@@ -240,19 +226,23 @@ def cuOccupancyAvailableDynamicSMemPerBlock(func: Any, numBlocks: Any, blockSize
 def cuOccupancyMaxPotentialClusterSize(func: Any, config: Any) -> tuple:  # noqa: N802
     STATE.current()
     _function(func)
-    return (1,)  # no clusters on this device: a "cluster" is one block
+    grouped = getattr(STATE.device, "supports_grouped_launch", None)
+    return (MAX_PORTABLE_CLUSTER if callable(grouped) and grouped() else 1,)
 
 
 @api(1)
 def cuOccupancyMaxActiveClusters(func: Any, config: Any) -> tuple:  # noqa: N802
     STATE.current()
     fn = _function(func)
+    csize = 1
     for key, value in _attributes(config).items():
         if key == A.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-            _cluster_ok(value, "cluster dimension")
+            csize = math.prod(_cluster_dims(value))
+    if csize > MAX_PORTABLE_CLUSTER:
+        raise CudaError(R.CUDA_ERROR_INVALID_CLUSTER_SIZE, f"a cluster of {csize} blocks: at most {MAX_PORTABLE_CLUSTER}")
     size = math.prod(_uint(getattr(config, f"blockDim{a}"), f"blockDim{a}") for a in "XYZ")
     return (active_blocks(fn, size, _uint(config.sharedMemBytes or 0, "sharedMemBytes"))
-            * STATE.device.info.multiprocessor_count,)
+            * STATE.device.info.multiprocessor_count // csize,)
 
 
 # ---------------------------------------------------------------- cuStreamAddCallback

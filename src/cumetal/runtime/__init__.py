@@ -99,6 +99,7 @@ from cumetal.runtime.execution import (
     cudaKernelSetAttributeForDevice,
     cudaLaunchCooperativeKernel,
     cudaLaunchKernel,
+    cudaLaunchKernelEx,
     cudaLibraryEnumerateKernels,
     cudaLibraryGetGlobal,
     cudaLibraryGetKernel,
@@ -125,6 +126,19 @@ from cumetal.runtime.graph_capture import (
     cudaStreamEndCapture,
     cudaStreamGetCaptureInfo,
     cudaStreamUpdateCaptureDependencies,
+)
+from cumetal.runtime.graph_memory import (
+    cudaDeviceGetGraphMemAttribute,
+    cudaDeviceGraphMemTrim,
+    cudaDeviceSetGraphMemAttribute,
+    cudaGraphAddMemAllocNode,
+    cudaGraphAddMemFreeNode,
+    cudaGraphMemAllocNodeGetParams,
+    cudaGraphMemFreeNodeGetParams,
+    cudaMemAccessDesc,
+    cudaMemAllocNodeParams,
+    cudaMemFreeNodeParams,
+    cudaMemPoolProps,
 )
 from cumetal.runtime.graph_nodes import (
     cudaGraphChildGraphNodeGetGraph,

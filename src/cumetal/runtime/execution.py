@@ -308,17 +308,45 @@ def cudaLaunchKernel(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMe
 @rt_api(0)
 def cudaLaunchCooperativeKernel(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMem: Any = 0,  # noqa: N802, N803
                                 stream: Any = 0) -> tuple:
-    """A grid of one block launches as usual (its grid-wide barrier is the block's own); a larger
-    grid is cudaErrorCooperativeLaunchTooLarge, as CUDA answers when the blocks cannot all be resident
-    at once: the engines run blocks one batch after another, so a grid barrier would never release
-    (cudaDevAttrCooperativeLaunch is 0, as the driver's cuLaunchCooperativeKernel answers too)."""
-    kernel_function(func)
+    """A cooperative launch: every block resident at once, so grid_group::sync() completes. A grid
+    beyond CUDA's co-residency limit (occupancy x multiprocessors) is
+    cudaErrorCooperativeLaunchTooLarge (driver/launch_groups.py)."""
+    return _launch_ex(func, gridDim, blockDim, args, sharedMem, stream, cooperative=True)
+
+
+@rt_api(0)
+def cudaLaunchKernelEx(config: Any, func: Any, *args: Any) -> tuple:  # noqa: N802
+    """``config``: a cudaLaunchConfig_t (gridDim, blockDim, dynamicSmemBytes, stream, attrs,
+    numAttrs); the cluster-dimension and cooperative attributes are honoured, the scheduling hints
+    ignored. ``args``: the kernel arguments as for cudaLaunchKernel (one object)."""
+    attrs = list(getattr(config, "attrs", None) or [])[: int(getattr(config, "numAttrs", 0) or 0)]
+    cluster = None
+    cooperative = False
+    for a in attrs:
+        key = int(getattr(a, "id", 0))
+        val = getattr(a, "val", None) or getattr(a, "value", None)
+        if key == 4:  # cudaLaunchAttributeClusterDimension
+            dims = getattr(val, "clusterDim", val)
+            cluster = tuple(int_arg(getattr(dims, ax, 1), f"clusterDim.{ax}", hi=2**32) for ax in "xyz")
+        elif key == 2:  # cudaLaunchAttributeCooperative
+            cooperative = bool(int(getattr(val, "cooperative", 0) or 0))
+    kargs = args[0] if args else None
+    return _launch_ex(func, config.gridDim, config.blockDim, kargs, getattr(config, "dynamicSmemBytes", 0),
+                      getattr(config, "stream", 0), cluster=cluster, cooperative=cooperative)
+
+
+def _launch_ex(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMem: Any, stream: Any,  # noqa: N803
+               *, cluster: tuple | None = None, cooperative: bool = False) -> tuple:
+    fh = kernel_function(func)
+    fn = DRIVER.objects[fh]
     grid = _dims(gridDim, "gridDim")
-    if math.prod(grid) > 1:
-        raise RtError(E.cudaErrorCooperativeLaunchTooLarge,
-                      f"a cooperative grid of {math.prod(grid)} blocks cannot be co-resident on this device "
-                      "(one block at most)")
-    return cudaLaunchKernel.__wrapped__(func, gridDim, blockDim, args, sharedMem, stream)
+    block = _dims(blockDim, "blockDim")
+    shared = int_arg(sharedMem, "sharedMem", hi=2**32)
+    _check_configuration(fn, grid, block, shared)
+    h = RUNTIME.stream_handle(stream)
+    dlaunch.launch_grouped(fh, *grid, *block, shared, h, args if args is not None else None, None,
+                           cluster=cluster, cooperative=cooperative)
+    return ()
 
 
 # ---------------------------------------------------------------- function attributes

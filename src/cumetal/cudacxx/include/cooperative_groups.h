@@ -4,8 +4,11 @@
  *
  * Warp-level groups are lane masks of one warp (a tile of N <= 32 threads is N consecutive lanes,
  * as the linear thread rank defines warps). Collectives use the warp intrinsics; shuffles move any
- * trivially copyable type as 32-bit words. grid_group::sync() needs a grid-wide barrier, which
- * CuMetal's back ends do not have: it prints why and ends the kernel (launch error), never hangs. */
+ * trivially copyable type as 32-bit words. grid_group::sync() is a grid-wide barrier: it needs a
+ * cooperative launch (cudaLaunchCooperativeKernel), which the CPU device runs with every block
+ * resident; in a plain launch the barrier ends the kernel with a launch error, never a hang.
+ * cluster_group (sm_90) is written with the PTX cluster instructions (barrier.cluster, mapa,
+ * %cluster_* registers): clusters run on the CPU device, Metal has none. */
 #ifndef CUMETAL_COOPERATIVE_GROUPS_H
 #define CUMETAL_COOPERATIVE_GROUPS_H
 
@@ -14,6 +17,8 @@
 #include "cumetal/intrin_warp.h"
 #include "cumetal/intrin_sync.h"
 #include "cumetal/device_stdlib.h"
+
+extern "C" __device__ void __cumetal_grid_sync(void); /* lowered to CuMetal's grid barrier */
 
 namespace cooperative_groups {
 
@@ -70,7 +75,7 @@ class thread_group {
     __device__ void sync() const {
         if (type_ == details::block_group) __syncthreads();
         else if (type_ == details::lane_group) __syncwarp(mask_);
-        else details::unsupported("grid_group::sync() needs a grid-wide barrier, which CuMetal does not have");
+        else __cumetal_grid_sync();
     }
     __device__ unsigned int cumetal_lane_mask() const { return mask_; }
 };
@@ -109,12 +114,9 @@ class grid_group : public thread_group {
     __device__ grid_group() : thread_group(details::grid_group_type, 0, 0, 0) {}
 
   public:
-    /* CuMetal launches no kernel cooperatively: there is no grid-wide barrier. */
-    static __device__ bool is_valid() { return false; }
-    static __device__ void sync() {
-        details::unsupported("cooperative_groups::grid_group::sync() needs a grid-wide barrier "
-                             "(cooperative launch), which CuMetal does not support");
-    }
+    /* true: a grid launched without cudaLaunchCooperativeKernel learns it at sync(), which fails the launch */
+    static __device__ bool is_valid() { return true; }
+    static __device__ void sync() { __cumetal_grid_sync(); }
     static __device__ unsigned long long num_blocks() {
         return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
     }
@@ -133,8 +135,8 @@ class grid_group : public thread_group {
 __device__ inline grid_group this_grid() { return grid_group(); }
 
 /* ------------------------------------------------------------------ cluster (sm_90)
- * Written with the PTX cluster instructions, so a kernel that uses it compiles and CuMetal's
- * pipeline then refuses it with its diagnostic: thread-block clusters do not exist on Apple GPUs. */
+ * Written with the PTX cluster instructions: the CPU device runs them (passes/semantics/cluster.py);
+ * the Metal devices refuse a launch with clusters of more than one block. */
 class cluster_group : public thread_group {
     friend __device__ cluster_group this_cluster();
     __device__ cluster_group() : thread_group(details::block_group, 0, 0, 0) {}
@@ -152,6 +154,22 @@ class cluster_group : public thread_group {
   public:
     static __device__ void sync() {
         asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
+    }
+    /* split barrier: arrive, do independent work, wait (CUDA 12's barrier_arrive/barrier_wait) */
+    struct arrival_token {};
+    static __device__ arrival_token barrier_arrive() {
+        asm volatile("barrier.cluster.arrive.release;" ::: "memory");
+        return arrival_token();
+    }
+    static __device__ void barrier_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
+    static __device__ void barrier_wait(arrival_token &&) { barrier_wait(); }
+    static __device__ dim3 dim_threads() {
+        dim3 b = dim_blocks();
+        return dim3(b.x * blockDim.x, b.y * blockDim.y, b.z * blockDim.z);
+    }
+    static __device__ dim3 thread_index() {
+        dim3 b = block_index();
+        return dim3(b.x * blockDim.x + threadIdx.x, b.y * blockDim.y + threadIdx.y, b.z * blockDim.z + threadIdx.z);
     }
     static __device__ unsigned int block_rank() { return sreg_ctarank(); }
     static __device__ unsigned int num_blocks() { return sreg_nctarank(); }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cumetal.ir.nodes import Inst, SymAddr, Value
+from cumetal.ir.nodes import Const, Inst, SymAddr, Value
 from cumetal.passes.context import Ctx, LoweringError, ir_type
 from cumetal.passes.semantics import semantics
 from cumetal.ptx import ast
@@ -89,6 +89,10 @@ def _call(ctx: Ctx, ins: ast.Instruction) -> None:
     sym = ctx.lookup(callee_name) if callee_name else None
     if callee_name == "vprintf":
         _vprintf(ctx, rets, args)
+        return
+    if callee_name == "__cumetal_grid_sync" and getattr(ctx.func_decls.get(callee_name), "body", None) is None:
+        # cooperative_groups::grid_group::sync() of CuMetal's headers: a grid-wide barrier
+        ctx.emit("barrier", None, Const.int("i32", 0), kind="grid")
         return
     if callee_name in ("malloc", "free") and getattr(ctx.func_decls.get(callee_name), "body", None) is None:
         _heap_call(ctx, callee_name, rets, args)  # the extern .func of CUDA's device heap
