@@ -315,6 +315,14 @@ def _run(kind: cudaGraphNodeType, params: Any, h: int) -> None:
     elif kind == T.cudaGraphNodeTypeHost:
         fn, data = params
         enqueue_host_call(h, host_callable(fn, data))
+    elif kind == T.cudaGraphNodeTypeMemAlloc:
+        from cumetal.runtime import graph_memory
+
+        graph_memory.run_alloc(params)
+    elif kind == T.cudaGraphNodeTypeMemFree:
+        from cumetal.runtime import graph_memory
+
+        graph_memory.run_free(params)
     elif kind == T.cudaGraphNodeTypeEventRecord:
         raw(dstreams.cuEventRecord)(params, h)
     elif kind == T.cudaGraphNodeTypeWaitEvent:
@@ -334,10 +342,13 @@ def cudaGraphCreate(flags: Any) -> tuple:  # noqa: N802
 
 @rt_api(0)
 def cudaGraphDestroy(graph: Any) -> tuple:  # noqa: N802
+    from cumetal.runtime import graph_memory
+
     g = _graph(graph)
     for n in g.nodes:
         _nodes.pop(n.handle, None)
     del _graphs[g.handle]
+    graph_memory.graph_destroyed(g)
     return ()
 
 
@@ -407,6 +418,11 @@ def cudaGraphAddChildGraphNode(graph: Any, pDependencies: Any, numDependencies: 
 
 
 def _clone(g: Graph) -> Graph:
+    from cumetal.runtime import graph_memory
+
+    if graph_memory.has_memory_nodes(g):  # CUDA: such a graph cannot be cloned or become a child graph
+        raise RtError(E.cudaErrorNotSupported, "a graph with memory allocation or free nodes cannot be cloned "
+                      "or used as a child graph")
     copy = Graph(RUNTIME.new_id())
     mapping: dict[int, Node] = {}
     for n in g.nodes:
@@ -577,6 +593,9 @@ def cudaGraphLaunch(graphExec: Any, stream: Any = 0) -> tuple:  # noqa: N802, N8
     h = RUNTIME.stream_handle(stream)
     if h in _captures:
         raise RtError(E.cudaErrorStreamCaptureUnsupported, "launching a graph into a capturing stream is not supported")
+    from cumetal.runtime import graph_memory
+
+    graph_memory.check_launch(ex.steps, ex.flags)
     _run_steps(ex.steps, h)
     return ()
 
@@ -660,6 +679,9 @@ def reset() -> None:
     _execs.clear()
     _captures.clear()
     _event_tails.clear()
+    from cumetal.runtime import graph_memory
+
+    graph_memory.reset()
 
 
 

@@ -156,6 +156,10 @@ def cudaFree(devPtr: Any) -> tuple:  # noqa: N802, N803
     addr = address(devPtr, "devPtr")
     if addr == 0:
         return ()
+    from cumetal.runtime import graph_memory
+
+    if graph_memory.free_outside_graph(addr):
+        return ()
     found = allocation_of(addr)
     if found is None or found[0] != addr or found[2]:
         raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocManaged "

@@ -63,10 +63,16 @@ POOLS = _Pools()
 
 
 def _alloc(pool: Pool, size: Any, stream: Any) -> int:
-    RUNTIME.stream_handle(stream)
+    h = RUNTIME.stream_handle(stream)
     n = int_arg(size, "size")
     if n == 0:
         return 0
+    from cumetal.runtime import graph_memory, graphs
+
+    if graphs.capturing(h):  # captured: the graph gets an allocation node with this fixed address
+        a = graph_memory.new_allocation(graphs._captures[h].graph, n)
+        graphs.capture_node(h, graphs.T.cudaGraphNodeTypeMemAlloc, a)
+        return a.dptr
     (p,) = raw(dmem.cuMemAlloc)(n)
     pool.blocks[int(p)] = n
     pool.used += n
@@ -92,6 +98,14 @@ def cudaFreeAsync(devPtr: Any, hStream: Any) -> tuple:  # noqa: N802, N803
     addr = address(devPtr, "devPtr")
     if addr == 0:
         return ()
+    from cumetal.runtime import graph_memory, graphs
+
+    if graphs.capturing(h):  # captured: a free node, which only graph allocations can have
+        graphs.capture_node(h, graphs.T.cudaGraphNodeTypeMemFree,
+                            _captured_free(graphs._captures[h].graph, addr, graph_memory))
+        return ()
+    if graph_memory.free_outside_graph(addr):
+        return ()
     found = allocation_of(addr)
     if found is None or found[0] != addr or found[2]:
         raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocAsync")
@@ -102,6 +116,15 @@ def cudaFreeAsync(devPtr: Any, hStream: Any) -> tuple:  # noqa: N802, N803
         if size is not None:
             pool.used -= size
     return ()
+
+
+def _captured_free(graph: Any, addr: int, graph_memory: Any) -> int:
+    if addr not in graph_memory._allocations:
+        raise RtError(E.cudaErrorInvalidValue, f"cudaFreeAsync of 0x{addr:x} in a stream capture: only memory "
+                      "allocated by a graph (cudaMallocAsync during capture, or an allocation node) can be freed there")
+    if any(n.kind == graph_memory.T.cudaGraphNodeTypeMemFree and n.params == addr for n in graph.nodes):
+        raise RtError(E.cudaErrorInvalidValue, f"the graph already frees 0x{addr:x}")
+    return addr
 
 
 @rt_api(1)
