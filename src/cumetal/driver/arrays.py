@@ -1,0 +1,126 @@
+"""CUDA arrays: texel storage for textures and surfaces.
+
+A CUDA array is an ordinary device allocation holding its texels row after row (no padding: the
+row pitch is width x element size), slice after slice, layer after layer; CUDA keeps arrays
+opaque, so this linear layout is CuMetal's choice (Apple GPUs would use Metal textures: see
+docs/textures.md). The array handle (``cudaArray_t``/``CUarray``) is the allocation's address.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from cumetal.driver import memory as dmem
+from cumetal.driver.enums import CUresult
+from cumetal.driver.errors import CudaError
+
+R = CUresult
+KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT = 0, 1, 2
+
+# cudaArray* / CUDA_ARRAY3D_* flag bits (equal in both APIs)
+LAYERED, SURFACE_LDST, CUBEMAP, TEXTURE_GATHER = 1, 2, 4, 8
+
+
+@dataclass(frozen=True)
+class ChannelFormat:
+    """Channels of equal size: ``count`` (1, 2 or 4) of ``size`` bytes, of a kind (0 unsigned, 1
+    signed, 2 float). ``bits`` keeps the x, y, z, w widths as given (for cudaArrayGetInfo)."""
+
+    count: int
+    size: int
+    kind: int
+    bits: tuple[int, int, int, int]
+
+    @property
+    def elem(self) -> int:
+        return self.count * self.size
+
+
+def channel_format(x: int, y: int, z: int, w: int, kind: int, error: CUresult = R.CUDA_ERROR_INVALID_VALUE) -> ChannelFormat:
+    """Validate a channel description (``kind`` already mapped to 0/1/2)."""
+    bits = (int(x), int(y), int(z), int(w))
+    count = 0
+    while count < 4 and bits[count]:
+        count += 1
+    if count == 0 or any(bits[count:]) or any(b != bits[0] for b in bits[:count]):
+        raise CudaError(error, f"channel widths {bits}: 1, 2 or 4 channels of one width are supported")
+    if count == 3:
+        raise CudaError(error, "3-channel formats are not supported (as on NVIDIA GPUs): use 4 channels")
+    if bits[0] not in (8, 16, 32) or (kind == KIND_FLOAT and bits[0] == 8):
+        raise CudaError(error, f"{bits[0]}-bit channels of this kind are not supported")
+    return ChannelFormat(count, bits[0] // 8, kind, bits)
+
+
+@dataclass(eq=False)
+class CudaArray:
+    address: int
+    fmt: ChannelFormat
+    width: int
+    height: int  # 0 for 1D (and 1D layered) arrays, as CUDA reports
+    depth: int  # 0 unless 3D; the layer count of layered and cube arrays
+    flags: int
+
+    @property
+    def layered(self) -> bool:
+        return bool(self.flags & (LAYERED | CUBEMAP))
+
+    @property
+    def layers(self) -> int:
+        return max(self.depth, 1) if self.layered else 1
+
+    @property
+    def pitch(self) -> int:
+        return self.width * self.fmt.elem
+
+    @property
+    def rows(self) -> int:
+        return max(self.height, 1)
+
+    @property
+    def slice(self) -> int:
+        return self.pitch * self.rows
+
+    @property
+    def nbytes(self) -> int:
+        return self.slice * max(self.depth, 1)
+
+
+_lock = threading.Lock()
+ARRAYS: dict[int, CudaArray] = {}
+
+
+def create_array(fmt: ChannelFormat, width: int, height: int, depth: int, flags: int) -> CudaArray:
+    width, height, depth, flags = int(width), int(height), int(depth), int(flags)
+    if width <= 0 or height < 0 or depth < 0 or (depth and not height and not flags & LAYERED):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"bad array extent ({width}, {height}, {depth})")
+    if flags & ~(LAYERED | SURFACE_LDST | CUBEMAP | TEXTURE_GATHER):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"array flags 0x{flags:x} are not supported")
+    if flags & CUBEMAP and (width != height or depth % 6):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "a cube map array needs width == height and 6 faces per layer")
+    if flags & LAYERED and not depth:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "a layered array needs its layer count as depth")
+    arr = CudaArray(0, fmt, width, height, depth, flags)
+    (addr,) = dmem.cuMemAlloc.__wrapped__(arr.nbytes)  # type: ignore[attr-defined]
+    arr.address = int(addr)
+    with _lock:
+        ARRAYS[arr.address] = arr
+    return arr
+
+
+def lookup(handle: object, what: str = "array") -> CudaArray:
+    try:
+        key = int(handle)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what}: not a CUDA array") from None
+    arr = ARRAYS.get(key)
+    if arr is None:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what}: 0x{key:x} is not a live CUDA array")
+    return arr
+
+
+def destroy_array(handle: object) -> None:
+    arr = lookup(handle)
+    with _lock:
+        ARRAYS.pop(arr.address, None)
+    dmem.cuMemFree.__wrapped__(arr.address)  # type: ignore[attr-defined]

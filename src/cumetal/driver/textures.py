@@ -1,0 +1,170 @@
+"""Texture and surface objects: the descriptor in device memory that kernels read.
+
+An object handle (``cudaTextureObject_t``, ``CUtexObject``, the surface kinds too) is the device
+address of a descriptor laid out as ``cumetal.passes.semantics.texture.FIELDS`` says; the PTX
+lowering of ``tex``/``suld``/``sust`` reads it. The border color is stored as the fetch returns
+it: converted to the channel format and back (round to nearest, saturated) for normalized reads,
+as the f16/f32 value for float channels, 0 for integer reads (what an H100 returns).
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cumetal.driver import memory as dmem
+from cumetal.driver.arrays import KIND_FLOAT, KIND_SIGNED, KIND_UNSIGNED, ChannelFormat, CudaArray
+from cumetal.driver.enums import CUresult
+from cumetal.driver.errors import CudaError
+from cumetal.passes.semantics.texture import DESCRIPTOR_SIZE, FIELDS, MAGIC
+
+R = CUresult
+RES_ARRAY, RES_MIPMAP, RES_LINEAR, RES_PITCH2D = 0, 1, 2, 3
+ADDR_BORDER = 3
+
+
+@dataclass
+class Resource:
+    """What an object reads: an array, or linear / pitched memory with a channel format."""
+
+    kind: int
+    fmt: ChannelFormat
+    base: int
+    width: int
+    height: int = 0
+    depth: int = 0
+    pitch: int = 0
+    array: CudaArray | None = None
+
+
+@dataclass
+class Sampling:
+    address_modes: tuple[int, int, int] = (0, 0, 0)
+    linear: bool = False
+    read_normalized: bool = False
+    normalized_coords: bool = False
+    border: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(eq=False)
+class TexObject:
+    handle: int
+    resource: Resource
+    sampling: Sampling | None  # None: a surface
+    user: dict[str, Any] = field(default_factory=dict)  # the API-level descriptions, as given
+
+
+_lock = threading.Lock()
+OBJECTS: dict[int, TexObject] = {}
+
+
+def array_resource(arr: CudaArray) -> Resource:
+    return Resource(RES_ARRAY, arr.fmt, arr.address, arr.width, arr.height, arr.depth, arr.pitch, arr)
+
+
+def _border(fmt: ChannelFormat, read_normalized: bool, border: tuple[float, ...]) -> tuple[list[int], list[float]]:
+    """(result words, filter inputs) of the border texel."""
+    b = np.array(border, np.float32)
+    words, lin = [0] * 4, [0.0] * 4
+    for ch in range(fmt.count):
+        if fmt.kind == KIND_FLOAT:
+            v = float(np.float16(b[ch])) if fmt.size == 2 else float(b[ch])
+            words[ch] = struct.unpack("<I", struct.pack("<f", v))[0]
+            lin[ch] = v
+        elif read_normalized:
+            bits = fmt.size * 8
+            scale = (1 << bits) - 1 if fmt.kind == KIND_UNSIGNED else (1 << (bits - 1)) - 1
+            lo = 0 if fmt.kind == KIND_UNSIGNED else -scale - 1
+            q = min(max(np.floor(float(b[ch]) * scale + 0.5), lo), scale)
+            v = max(float(np.float32(q / scale)), -1.0)
+            words[ch] = struct.unpack("<I", struct.pack("<f", v))[0]
+            fixed = 65535.0 if fmt.kind == KIND_UNSIGNED else 32767.0
+            lin[ch] = float(np.floor(v * fixed + 0.5))
+    return words, lin
+
+
+def _descriptor(res: Resource, smp: Sampling | None) -> bytes:
+    arr = res.array
+    elem = res.fmt.elem
+    if arr is not None:
+        pitch, rows = arr.pitch, arr.rows
+        slice_ = arr.slice
+        layer_stride = slice_ if arr.layered else 0
+        height = max(arr.height, 1)
+        depth = max(arr.depth, 1) if not arr.layered else 1
+        layers = arr.layers
+    else:
+        pitch = res.pitch or res.width * elem
+        rows = max(res.height, 1)
+        slice_, layer_stride = pitch * rows, 0
+        height, depth, layers = max(res.height, 1), 1, 1
+    s = smp or Sampling()
+    modes = list(s.address_modes)
+    linear, norm = s.linear, s.normalized_coords
+    words, lin = _border(res.fmt, s.read_normalized, s.border)
+    if res.kind == RES_LINEAR:  # tex1Dfetch: integer indices, zero outside
+        modes, linear, norm, words, lin = [ADDR_BORDER] * 3, False, False, [0] * 4, [0.0] * 4
+    buf = bytearray(DESCRIPTOR_SIZE)
+    for name, v in (("base", res.base), ("pitch", pitch), ("slice", slice_), ("layer_stride", layer_stride)):
+        struct.pack_into("<Q", buf, FIELDS[name], v)
+    i32 = {"width": res.width, "height": height, "depth": depth, "layers": layers, "elem": elem,
+           "nch": res.fmt.count, "csize": res.fmt.size, "kind": res.fmt.kind, "read_norm": int(s.read_normalized),
+           "linear": int(linear), "norm_coords": int(norm), "addr0": modes[0], "addr1": modes[1], "addr2": modes[2],
+           "res_type": res.kind, "magic": MAGIC}
+    for name, v in i32.items():
+        struct.pack_into("<I", buf, FIELDS[name], v & 0xFFFFFFFF)
+    struct.pack_into("<4I", buf, FIELDS["border_words"], *words)
+    struct.pack_into("<4d", buf, FIELDS["border_lin"], *lin)
+    return bytes(buf)
+
+
+def check_sampling(res: Resource, smp: Sampling) -> None:
+    if smp.linear and res.fmt.kind != KIND_FLOAT and not smp.read_normalized:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "linear filtering needs float channels or the normalized-float "
+                        "read mode (cudaErrorInvalidFilterSetting)")
+    if smp.read_normalized and (res.fmt.kind == KIND_FLOAT or res.fmt.size == 4):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "the normalized-float read mode needs 8- or 16-bit integer channels")
+    if any(m not in (0, 1, 2, 3) for m in smp.address_modes):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"address modes {smp.address_modes}: 0..3 expected")
+    if res.array is not None and res.array.flags & 4:
+        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, "cube map textures are not supported yet")
+
+
+def create_object(res: Resource, smp: Sampling | None, user: dict[str, Any] | None = None) -> TexObject:
+    """Write the descriptor into device memory; the handle is its address."""
+    if smp is not None:
+        check_sampling(res, smp)
+    data = _descriptor(res, smp)
+    (addr,) = dmem.cuMemAlloc.__wrapped__(len(data))  # type: ignore[attr-defined]
+    dmem.cuMemcpyHtoD.__wrapped__(int(addr), data, len(data))  # type: ignore[attr-defined]
+    obj = TexObject(int(addr), res, smp, user or {})
+    with _lock:
+        OBJECTS[obj.handle] = obj
+    return obj
+
+
+def lookup(handle: Any, surface: bool | None = None) -> TexObject:
+    try:
+        key = int(handle)
+    except (TypeError, ValueError):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "not a texture or surface object") from None
+    obj = OBJECTS.get(key)
+    if obj is None or (surface is not None and (obj.sampling is None) != surface):
+        what = "surface" if surface else "texture"
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{key:x} is not a live {what} object")
+    return obj
+
+
+def destroy_object(handle: Any, surface: bool) -> None:
+    obj = lookup(handle, surface)
+    with _lock:
+        OBJECTS.pop(obj.handle, None)
+    dmem.cuMemFree.__wrapped__(obj.handle)  # type: ignore[attr-defined]
+
+
+__all__ = ["KIND_SIGNED", "RES_ARRAY", "RES_LINEAR", "RES_MIPMAP", "RES_PITCH2D", "Resource", "Sampling",
+           "TexObject", "array_resource", "create_object", "destroy_object", "lookup"]

@@ -1,0 +1,482 @@
+"""Textures and surfaces: tex, tld4 (not yet), txq, suld.b, sust.b, sured.b, suq.
+
+A texture or surface object (``cudaTextureObject_t``/``cudaSurfaceObject_t``, a 64-bit handle) is the
+device address of a descriptor CuMetal writes into device memory when the object is created
+(``cumetal.driver.textures``). The lowering reads the descriptor's fields with ordinary loads and
+does addressing, format conversion and filtering with existing IR operations, so every backend runs
+textures without a texture primitive (native Metal textures would be faster: docs/textures.md).
+
+Descriptor layout (little-endian, ``DESCRIPTOR_SIZE`` bytes; offsets in ``FIELDS``):
+base, pitch (bytes between rows), slice (bytes between 3D slices), layer stride (bytes between
+layers) as u64; width, height, depth, layers, element size, channel count, channel size (bytes:
+1, 2 or 4), kind (0 unsigned, 1 signed, 2 float), read mode normalized (0/1), filter linear (0/1),
+normalized coordinates (0/1), address modes 0..2 (CUDA's values: 0 wrap, 1 clamp, 2 mirror, 3
+border), resource type, a magic word; then the border texel as the four result words a point fetch
+returns and as the four f64 filter inputs a linear fetch weights.
+
+Fetch semantics (fitted to H100 goldens, see tests/textures/nvtex_reference.py and docs/textures.md):
+normalized coordinates are truncated to 16 fractional bits and scaled by the size; linear
+filtering uses x - 0.5, weights rounded half-up to 8 fractional bits, an exact weighted sum
+(float64) rounded once to f32 (f16 textures: to f16), and for 8/16-bit normalized formats the
+texels as 16-bit fixed point with the sum rounded half-up to 16 bits; channels a format lacks
+read 0; wrap and mirror with unnormalized coordinates clamp.
+"""
+
+from __future__ import annotations
+
+from cumetal.ir.nodes import Const, Inst, Value
+from cumetal.passes.context import Ctx, LoweringError
+from cumetal.passes.semantics import semantics
+from cumetal.passes.semantics.common import i32
+from cumetal.ptx import ast
+
+MAGIC = 0x584D5443  # "CTMX"
+DESCRIPTOR_SIZE = 160
+FIELDS = {
+    "base": 0, "pitch": 8, "slice": 16, "layer_stride": 24,
+    "width": 32, "height": 36, "depth": 40, "layers": 44, "elem": 48, "nch": 52, "csize": 56,
+    "kind": 60, "read_norm": 64, "linear": 68, "norm_coords": 72, "addr0": 76, "addr1": 80,
+    "addr2": 84, "res_type": 88, "magic": 92, "border_words": 96, "border_lin": 112,
+}
+KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT = 0, 1, 2
+ADDR_WRAP, ADDR_CLAMP, ADDR_MIRROR, ADDR_BORDER = 0, 1, 2, 3
+NORM_COORD_BITS = 16  # fractional bits kept of a normalized coordinate
+
+# geometry -> (spatial axes, has a layer index first in the coordinate vector)
+_GEOMETRY = {"1d": (1, False), "2d": (2, False), "3d": (3, False), "a1d": (1, True), "a2d": (2, True)}
+_SIZE_FIELDS = ("width", "height", "depth")
+
+
+def _f32(v: float) -> Const:
+    return Const.float("f32", v)
+
+
+def _f64(v: float) -> Const:
+    return Const.float("f64", v)
+
+
+class _Desc:
+    """Loads of descriptor fields (each read once per instruction)."""
+
+    def __init__(self, ctx: Ctx, handle: Value):
+        self.ctx, self.handle, self.cache = ctx, handle, {}
+
+    def field(self, name: str, t: str = "i32", index: int = 0) -> Value:
+        key = (name, index)
+        if key not in self.cache:
+            size = 8 if t in ("i64", "f64") else 4
+            addr = self.ctx.add_offset(self.handle, FIELDS[name] + index * size)
+            self.cache[key] = self.ctx.emit("load", t, addr, space="global", align=size)
+        return self.cache[key]
+
+
+def _active(ctx: Ctx) -> Value:
+    """The lanes this instruction runs for, as an i1 value (for explicitly guarded loads)."""
+    if ctx.guard is None:
+        return Const.int("i1", 1)
+    return ctx.emit("not", "i1", ctx.guard) if ctx.guard_negated else ctx.guard
+
+
+def _guarded_load(ctx: Ctx, t: str, addr: Value, pred: Value, align: int) -> Value:
+    v = ctx.fn.new_var(t, "tx")
+    ctx.append(Inst("mov", (v,), (Const.int(t, 0),)))
+    ctx.append(Inst("load", (v,), (addr,), {"space": "global", "align": align}, guard=pred))
+    return v
+
+
+def _eq(ctx: Ctx, a: Value, b: int) -> Value:
+    return ctx.emit("icmp", "i1", a, i32(b), cond="eq")
+
+
+def _and(ctx: Ctx, *ps: Value) -> Value:
+    out = ps[0]
+    for p in ps[1:]:
+        out = ctx.emit("and", "i1", out, p)
+    return out
+
+
+def _sel(ctx: Ctx, t: str, c: Value, a: Value, b: Value) -> Value:
+    return ctx.emit("select", t, c, a, b)
+
+
+# ------------------------------------------------------------------------------ addressing
+def _map_index(ctx: Ctx, i: Value, n: Value, mode: Value, finite: Value) -> tuple[Value, Value]:
+    """(index in [0, n), inside) for texel index i (i32) under address mode ``mode``."""
+    nm1 = ctx.emit("sub", "i32", n, i32(1))
+    clamped = ctx.emit("min", "i32", ctx.emit("max", "i32", i, i32(0), signed=True), nm1, signed=True)
+    r = ctx.emit("rem", "i32", i, n, signed=True)
+    neg = ctx.emit("icmp", "i1", r, i32(0), cond="slt")
+    wrapped = _sel(ctx, "i32", neg, ctx.emit("add", "i32", r, n), r)
+    n2 = ctx.emit("add", "i32", n, n)
+    r2 = ctx.emit("rem", "i32", i, n2, signed=True)
+    r2 = _sel(ctx, "i32", ctx.emit("icmp", "i1", r2, i32(0), cond="slt"), ctx.emit("add", "i32", r2, n2), r2)
+    mirrored = _sel(ctx, "i32", ctx.emit("icmp", "i1", r2, n, cond="sge"),
+                    ctx.emit("sub", "i32", ctx.emit("sub", "i32", n2, i32(1)), r2), r2)
+    periodic = _sel(ctx, "i32", _eq(ctx, mode, ADDR_WRAP), wrapped, mirrored)
+    periodic = _sel(ctx, "i32", finite, periodic, i32(0))  # NaN/inf coordinates wrap to texel 0
+    is_periodic = ctx.emit("or", "i1", _eq(ctx, mode, ADDR_WRAP), _eq(ctx, mode, ADDR_MIRROR))
+    index = _sel(ctx, "i32", is_periodic, periodic, clamped)
+    inside = ctx.emit("icmp", "i1", i, n, cond="ult")
+    inside = ctx.emit("or", "i1", inside, ctx.emit("not", "i1", _eq(ctx, mode, ADDR_BORDER)))
+    return index, inside
+
+
+class _Axis:
+    def __init__(self, i0: Value, alpha: Value | None, n: Value, mode: Value, finite: Value):
+        self.i0, self.alpha, self.n, self.mode, self.finite = i0, alpha, n, mode, finite
+
+
+def _float_axis(ctx: Ctx, d: _Desc, x: Value, axis: int) -> _Axis:
+    n = d.field(_SIZE_FIELDS[axis])
+    norm = ctx.emit("icmp", "i1", d.field("norm_coords"), i32(0), cond="ne")
+    linear = ctx.emit("icmp", "i1", d.field("linear"), i32(0), cond="ne")
+    mode = d.field(f"addr{axis}")
+    # wrap and mirror need normalized coordinates; without them they clamp (as NVIDIA's hardware)
+    periodic = ctx.emit("or", "i1", _eq(ctx, mode, ADDR_WRAP), _eq(ctx, mode, ADDR_MIRROR))
+    mode = _sel(ctx, "i32", _and(ctx, periodic, ctx.emit("not", "i1", norm)), i32(ADDR_CLAMP), mode)
+    # normalized: truncate to NORM_COORD_BITS fractional bits, scale by the size (exact in f64)
+    xd = ctx.emit("fcvt", "f64", x, rnd="rn")
+    fixed = ctx.emit("frint", "f64", ctx.emit("fmul", "f64", xd, _f64(2.0**NORM_COORD_BITS), rnd="rn"), rnd="rm")
+    scaled = ctx.emit("fmul", "f64", ctx.emit("fmul", "f64", fixed, _f64(2.0**-NORM_COORD_BITS), rnd="rn"),
+                      ctx.emit("i2f", "f64", n, signed=True, rnd="rn"), rnd="rn")
+    xs = _sel(ctx, "f32", norm, ctx.emit("fcvt", "f32", scaled, rnd="rn"), x)
+    u = ctx.emit("fsub", "f32", xs, _sel(ctx, "f32", linear, _f32(0.5), _f32(0.0)), rnd="rn")
+    fl = ctx.emit("frint", "f32", u, rnd="rm")
+    i0 = ctx.emit("f2i", "i32", fl, signed=True, rnd="rm")
+    finite = ctx.emit("fcmp", "i1", ctx.emit("fsub", "f32", u, u, rnd="rn"), _f32(0.0), cond="oeq")
+    frac = ctx.emit("fcvt", "f64", ctx.emit("fsub", "f32", u, fl, rnd="rn"), rnd="rn")
+    q = ctx.emit("frint", "f64", ctx.emit("fma", "f64", frac, _f64(256.0), _f64(0.5), rnd="rn"), rnd="rm")
+    alpha = ctx.emit("fmul", "f64", q, _f64(1 / 256), rnd="rn")
+    alpha = _sel(ctx, "f64", _and(ctx, finite, linear), alpha, _f64(0.0))
+    return _Axis(i0, alpha, n, mode, finite)
+
+
+def _int_axis(ctx: Ctx, d: _Desc, i: Value, axis: int) -> _Axis:
+    return _Axis(i, None, d.field(_SIZE_FIELDS[axis]), d.field(f"addr{axis}"), Const.int("i1", 1))
+
+
+# ------------------------------------------------------------------------------ texels
+class _Texel:
+    """One texel's four channels: raw bits (zero-extended) and derived values."""
+
+    def __init__(self, ctx: Ctx, d: _Desc, addr: Value, pred: Value):
+        self.ctx, self.d = ctx, d
+        csize, nch = d.field("csize"), d.field("nch")
+        self.cs = {s: _eq(ctx, csize, s) for s in (1, 2, 4)}
+        self.raw: list[Value] = []
+        for ch in range(4):
+            present = _and(ctx, pred, ctx.emit("icmp", "i1", i32(ch), nch, cond="ult"))
+            off = ctx.emit("zext", "i64", ctx.emit("mul", "i32", csize, i32(ch)))
+            a = ctx.emit("add", "i64", addr, off)
+            r: Value = i32(0)
+            for size, t in ((1, "i8"), (2, "i16"), (4, "i32")):
+                v = _guarded_load(ctx, t, a, _and(ctx, present, self.cs[size]), size)
+                if t != "i32":
+                    v = ctx.emit("zext", "i32", v)
+                r = _sel(ctx, "i32", self.cs[size], v, r)
+            self.raw.append(r)
+
+    def signed(self, ch: int) -> Value:
+        ctx = self.ctx
+        sh = ctx.emit("sub", "i32", i32(32), ctx.emit("mul", "i32", self.d.field("csize"), i32(8)))
+        return ctx.emit("ashr", "i32", ctx.emit("shl", "i32", self.raw[ch], sh), sh)
+
+    def float(self, ch: int) -> Value:
+        ctx = self.ctx
+        half = ctx.emit("fcvt", "f32", ctx.emit("bitcast", "f16", ctx.emit("trunc", "i16", self.raw[ch])), rnd="rn")
+        return _sel(ctx, "f32", self.cs[2], half, ctx.emit("bitcast", "f32", self.raw[ch]))
+
+    def point_word(self, ch: int) -> Value:
+        """The 32-bit result word of a point fetch."""
+        ctx, d = self.ctx, self.d
+        kind = d.field("kind")
+        is_signed, is_float = _eq(ctx, kind, KIND_SIGNED), _eq(ctx, kind, KIND_FLOAT)
+        s = self.signed(ch)
+        bits = ctx.emit("mul", "i32", d.field("csize"), i32(8))
+        umax = ctx.emit("sub", "i32", ctx.emit("shl", "i32", i32(1), bits), i32(1))
+        smax = ctx.emit("sub", "i32", ctx.emit("shl", "i32", i32(1), ctx.emit("sub", "i32", bits, i32(1))), i32(1))
+        un = ctx.emit("fdiv", "f32", ctx.emit("i2f", "f32", self.raw[ch], signed=False, rnd="rn"),
+                      ctx.emit("i2f", "f32", umax, signed=False, rnd="rn"), rnd="rn")
+        sn = ctx.emit("fdiv", "f32", ctx.emit("i2f", "f32", s, signed=True, rnd="rn"),
+                      ctx.emit("i2f", "f32", smax, signed=True, rnd="rn"), rnd="rn")
+        sn = ctx.emit("fmax", "f32", sn, _f32(-1.0), nan="num")
+        normw = ctx.emit("bitcast", "i32", _sel(ctx, "f32", is_signed, sn, un))
+        elemw = _sel(ctx, "i32", is_signed, s, self.raw[ch])
+        intw = _sel(ctx, "i32", ctx.emit("icmp", "i1", d.field("read_norm"), i32(0), cond="ne"), normw, elemw)
+        return _sel(ctx, "i32", is_float, ctx.emit("bitcast", "i32", self.float(ch)), intw)
+
+    def filter_input(self, ch: int) -> Value:
+        """The f64 value a linear filter weights: the float value, or 16-bit fixed point for
+        8/16-bit normalized formats (unorm: v * 257 for 8 bits; snorm8: round(v * 32767 / 127))."""
+        ctx, d = self.ctx, self.d
+        kind = d.field("kind")
+        fl = ctx.emit("fcvt", "f64", self.float(ch), rnd="rn")
+        u = ctx.emit("i2f", "f64", ctx.emit("mul", "i32", self.raw[ch], _sel(ctx, "i32", self.cs[1], i32(257), i32(1))),
+                     signed=False, rnd="rn")
+        s = ctx.emit("i2f", "f64", self.signed(ch), signed=True, rnd="rn")
+        s8 = ctx.emit("fdiv", "f64", ctx.emit("fmul", "f64", s, _f64(32767.0), rnd="rn"), _f64(127.0), rnd="rn")
+        s8 = ctx.emit("frint", "f64", ctx.emit("fadd", "f64", s8, _f64(0.5), rnd="rn"), rnd="rm")
+        sv = _sel(ctx, "f64", self.cs[1], s8, s)
+        iv = _sel(ctx, "f64", _eq(ctx, kind, KIND_SIGNED), sv, u)
+        return _sel(ctx, "f64", _eq(ctx, kind, KIND_FLOAT), fl, iv)
+
+
+def _texel_address(ctx: Ctx, d: _Desc, idx: list[Value], layer: Value | None) -> Value:
+    a = ctx.emit("mul", "i64", ctx.emit("zext", "i64", idx[0]), ctx.emit("zext", "i64", d.field("elem")))
+    for k, name in ((1, "pitch"), (2, "slice")):
+        if k < len(idx):
+            a = ctx.emit("add", "i64", a, ctx.emit("mul", "i64", ctx.emit("zext", "i64", idx[k]), d.field(name, "i64")))
+    if layer is not None:
+        a = ctx.emit("add", "i64", a, ctx.emit("mul", "i64", ctx.emit("zext", "i64", layer), d.field("layer_stride", "i64")))
+    return ctx.emit("add", "i64", d.field("base", "i64"), a)
+
+
+def _layer_index(ctx: Ctx, d: _Desc, layer: Value) -> Value:
+    # the layer is read as unsigned and clamped to the last layer (layer -1 is the last: an H100 does so)
+    last = ctx.emit("sub", "i32", d.field("layers"), i32(1))
+    return ctx.emit("min", "i32", layer, last, signed=False)
+
+
+def _fetch(ctx: Ctx, d: _Desc, axes: list[_Axis], layer: Value | None) -> list[Value]:
+    """The four result words of a fetch (point, or linear when the descriptor says so)."""
+    active = _active(ctx)
+    linear = ctx.emit("icmp", "i1", d.field("linear"), i32(0), cond="ne")
+    if any(a.alpha is None for a in axes):  # integer coordinates: one texel, no filtering
+        linear = Const.int("i1", 0)
+    n = len(axes)
+    corners = [tuple((c >> k) & 1 for k in range(n)) for c in range(1 << n)]
+    mapped = [[_map_index(ctx, a.i0 if off == 0 else ctx.emit("add", "i32", a.i0, i32(1)), a.n, a.mode, a.finite)
+               for off in (0, 1)] for a in axes]
+    acc: list[Value] = [_f64(0.0)] * 4
+    words: list[Value] = []
+    for corner in corners:
+        idx = [mapped[k][corner[k]][0] for k in range(n)]
+        inside = _and(ctx, *[mapped[k][corner[k]][1] for k in range(n)])
+        first = not any(corner)
+        pred = _and(ctx, active, inside) if first else _and(ctx, active, inside, linear)
+        texel = _Texel(ctx, d, _texel_address(ctx, d, idx, layer), pred)
+        if first:
+            words = [_sel(ctx, "i32", inside, texel.point_word(ch), d.field("border_words", "i32", ch))
+                     for ch in range(4)]
+        if isinstance(linear, Const):
+            continue
+        w: Value = _f64(1.0)
+        for k, a in enumerate(axes):
+            assert a.alpha is not None
+            wk = a.alpha if corner[k] else ctx.emit("fsub", "f64", _f64(1.0), a.alpha, rnd="rn")
+            w = ctx.emit("fmul", "f64", w, wk, rnd="rn")
+        for ch in range(4):
+            v = _sel(ctx, "f64", inside, texel.filter_input(ch), d.field("border_lin", "f64", ch))
+            acc[ch] = ctx.emit("fma", "f64", w, v, acc[ch], rnd="rn")
+    if isinstance(linear, Const):
+        return words
+    kind = d.field("kind")
+    is_float = _eq(ctx, kind, KIND_FLOAT)
+    half = _eq(ctx, d.field("csize"), 2)
+    out = []
+    for ch in range(4):
+        f32v = ctx.emit("fcvt", "f32", acc[ch], rnd="rn")
+        f16v = ctx.emit("fcvt", "f32", ctx.emit("fcvt", "f16", acc[ch], rnd="rn"), rnd="rn")
+        fres = _sel(ctx, "f32", half, f16v, f32v)
+        q = ctx.emit("fcvt", "f32", ctx.emit("frint", "f64", ctx.emit("fadd", "f64", acc[ch], _f64(0.5), rnd="rn"),
+                                             rnd="rm"), rnd="rn")
+        un = ctx.emit("fdiv", "f32", q, _f32(65535.0), rnd="rn")
+        sn = ctx.emit("fmax", "f32", ctx.emit("fdiv", "f32", q, _f32(32767.0), rnd="rn"), _f32(-1.0), nan="num")
+        fixed = _sel(ctx, "f32", _eq(ctx, kind, KIND_SIGNED), sn, un)
+        lw = ctx.emit("bitcast", "i32", _sel(ctx, "f32", is_float, fres, fixed))
+        out.append(_sel(ctx, "i32", linear, lw, words[ch]))
+    return out
+
+
+def _dst_elems(ins: ast.Instruction) -> tuple[ast.Operand, ...]:
+    dst = ins.operands[0]
+    if isinstance(dst, ast.Pair):
+        raise LoweringError("texture fetches with a residency predicate (d|p) are not supported yet")
+    return dst.elems if isinstance(dst, ast.Vector) else (dst,)
+
+
+def _coords(ins: ast.Instruction, slot: int = 1) -> tuple[ast.Operand, tuple[ast.Operand, ...]]:
+    a = ins.operands[slot]
+    if not isinstance(a, ast.Address) or a.base is None:
+        raise LoweringError("expected [object, {coordinates}]")
+    if a.sampler is not None:
+        raise LoweringError("texture references with separate samplers (independent mode) are not supported; "
+                            "use texture objects")
+    return a, (a.coords.elems if a.coords is not None else ())
+
+
+def _handle(ctx: Ctx, a: ast.Address) -> Value:
+    base = a.base
+    if isinstance(base, ast.Sym) or (isinstance(base, ast.Reg) and ctx.is_symbol(base.name)):
+        raise LoweringError("texture/surface references (.texref/.surfref module variables) are not supported; "
+                            "use texture and surface objects")
+    return ctx.as_i64(ctx.read(base, "u64"))
+
+
+@semantics("tex")
+def _tex(ctx: Ctx, ins: ast.Instruction) -> None:
+    geom = ins.fields["geom"]
+    if geom not in _GEOMETRY:
+        raise LoweringError(f"tex.{geom} (cube maps, multisample textures) is not supported yet")
+    dtype, ctype = ins.fields["dtype"], ins.fields["ctype"]
+    if dtype not in ("f32", "s32", "u32"):
+        raise LoweringError(f"tex with .{dtype} results is not supported yet (.f32, .s32, .u32 are)")
+    mip = ins.fields.get("mip")
+    if mip == "grad":
+        raise LoweringError("tex.grad is not supported yet (mipmapped textures)")
+    addr, coords = _coords(ins)
+    nax, layered = _GEOMETRY[geom]
+    if len(coords) < nax + layered:
+        raise LoweringError(f"tex.{geom} needs {nax + layered} coordinates")
+    d = _Desc(ctx, _handle(ctx, addr))
+    layer = _layer_index(ctx, d, ctx.read(coords[0], "s32")) if layered else None
+    spatial = coords[1:] if layered else coords
+    if ctype == "f32":
+        axes = [_float_axis(ctx, d, ctx.read(spatial[k], "f32"), k) for k in range(nax)]
+    else:
+        axes = [_int_axis(ctx, d, ctx.read(spatial[k], "s32"), k) for k in range(nax)]
+    # tex.level reads mip level 0 (CuMetal's textures have one level); the extra operands are ignored
+    words = _fetch(ctx, d, axes, layer)
+    for e, w in zip(_dst_elems(ins), words, strict=False):
+        ctx.write(e, w, "b32")
+
+
+_TXQ = {"width": "width", "height": "height", "depth": "depth", "array_size": "layers",
+        "normalized_coords": "norm_coords", "filter_mode": "linear", "addr_mode_0": "addr0",
+        "addr_mode_1": "addr1", "addr_mode_2": "addr2"}
+
+
+@semantics("txq", "suq")
+def _txq(ctx: Ctx, ins: ast.Instruction) -> None:
+    q = ins.fields.get("tquery") or ins.fields.get("query")
+    a = ins.operands[1]
+    if not isinstance(a, ast.Address):
+        raise LoweringError("expected [object]")
+    d = _Desc(ctx, _handle(ctx, a))
+    if q == "num_mipmap_levels":
+        v: Value = i32(1)
+    elif q == "num_samples":
+        v = i32(0)
+    elif q in _TXQ:
+        v = d.field(_TXQ[q])
+    else:
+        raise LoweringError(f"{ins.opcode}.{q} is not supported yet")
+    ctx.write(ins.operands[0], v, "b32")
+
+
+# ------------------------------------------------------------------------------ surfaces
+_SU_SIZE = {"b8": 1, "b16": 2, "b32": 4, "b64": 8}
+
+
+def _surface_address(ctx: Ctx, ins: ast.Instruction, a: ast.Address, coords: tuple[ast.Operand, ...],
+                     access: int) -> tuple[Value, Value, Value]:
+    """(address, in range, clamped address) of a surface access; x is in bytes."""
+    geom = ins.fields["geom"]
+    if geom not in _GEOMETRY:
+        raise LoweringError(f"surface geometry .{geom} is not supported")
+    nax, layered = _GEOMETRY[geom]
+    d = _Desc(ctx, _handle(ctx, a))
+    vals = [ctx.read(c, "s32") for c in coords[: nax + layered]]
+    layer_raw = vals[0] if layered else None
+    spatial = vals[1:] if layered else vals
+    elem = d.field("elem")
+    row_bytes = ctx.emit("mul", "i32", d.field("width"), elem)
+    x = spatial[0]
+    inside = ctx.emit("icmp", "i1", ctx.emit("add", "i32", x, i32(access - 1)), row_bytes, cond="ult")
+    inside = _and(ctx, inside, ctx.emit("icmp", "i1", x, row_bytes, cond="ult"))
+    xc = ctx.emit("min", "i32", ctx.emit("max", "i32", x, i32(0), signed=True),
+                  ctx.emit("sub", "i32", row_bytes, elem), signed=True)
+    exact = [x]
+    clamped = [xc]
+    for k in range(1, nax):
+        n = d.field(_SIZE_FIELDS[k])
+        inside = _and(ctx, inside, ctx.emit("icmp", "i1", spatial[k], n, cond="ult"))
+        exact.append(spatial[k])
+        clamped.append(ctx.emit("min", "i32", ctx.emit("max", "i32", spatial[k], i32(0), signed=True),
+                                ctx.emit("sub", "i32", n, i32(1)), signed=True))
+    layer = layer_c = None
+    if layer_raw is not None:
+        inside = _and(ctx, inside, ctx.emit("icmp", "i1", layer_raw, d.field("layers"), cond="ult"))
+        layer, layer_c = layer_raw, _layer_index(ctx, d, layer_raw)
+
+    def address(xs: list[Value], ly: Value | None) -> Value:
+        # x is already in bytes: address = base + x + y*pitch + z*slice + layer*stride
+        off = ctx.emit("sext", "i64", xs[0])
+        for k, name in ((1, "pitch"), (2, "slice")):
+            if k < len(xs):
+                off = ctx.emit("add", "i64", off, ctx.emit("mul", "i64", ctx.emit("sext", "i64", xs[k]),
+                                                            d.field(name, "i64")))
+        if ly is not None:
+            off = ctx.emit("add", "i64", off, ctx.emit("mul", "i64", ctx.emit("sext", "i64", ly),
+                                                        d.field("layer_stride", "i64")))
+        return ctx.emit("add", "i64", d.field("base", "i64"), off)
+
+    return address(exact, layer), inside, address(clamped, layer_c)
+
+
+def _surface_access(ctx: Ctx, ins: ast.Instruction, store: bool) -> None:
+    t = ins.fields.get("dtype") or ins.fields.get("ctype")
+    if ins.fields.get("b") != "b" and "p" in ins.fields:
+        raise LoweringError("formatted surface stores (sust.p) are not supported yet")
+    if t not in _SU_SIZE:
+        raise LoweringError(f"surface access of .{t} is not supported")
+    size = _SU_SIZE[t]
+    vec = ins.fields.get("vec")
+    n = int(vec[1:]) if vec else 1
+    mode = ins.fields.get("mode", "trap")
+    a, coords = _coords(ins, 0 if store else 1)
+    addr, inside, caddr = _surface_address(ctx, ins, a, coords, size * n)
+    active = _active(ctx)
+    if mode == "trap":
+        bad = _and(ctx, active, ctx.emit("not", "i1", inside))
+        ctx.append(Inst("trap", (), (), {}, guard=bad))  # out of range: the kernel faults
+        use, ok = addr, inside
+    elif mode == "clamp":
+        use, ok = caddr, Const.int("i1", 1)
+    else:
+        use, ok = addr, inside
+    it = {1: "i8", 2: "i16", 4: "i32", 8: "i64"}[size]
+    elems = ins.operands[1].elems if store else _dst_elems(ins)  # type: ignore[union-attr]
+    pred = _and(ctx, active, ok)
+    for k, e in enumerate(elems[:n]):
+        ea = ctx.add_offset(use, k * size)
+        if store:
+            v = ctx.read(e, t)
+            ctx.append(Inst("store", (), (ea, v), {"space": "global", "align": size}, guard=pred))
+        else:
+            ctx.write(e, _guarded_load(ctx, it, ea, pred, size), t)
+
+
+@semantics("suld")
+def _suld(ctx: Ctx, ins: ast.Instruction) -> None:
+    _surface_access(ctx, ins, store=False)
+
+
+@semantics("sust")
+def _sust(ctx: Ctx, ins: ast.Instruction) -> None:
+    _surface_access(ctx, ins, store=True)
+
+
+_SURED = {"add": "add", "min": "min", "max": "max", "and": "and", "or": "or"}
+
+
+@semantics("sured")
+def _sured(ctx: Ctx, ins: ast.Instruction) -> None:
+    op = ins.fields["op"]
+    t = ins.fields["ctype"]
+    size = 8 if t.endswith("64") else 4
+    a, coords = _coords(ins, 0)
+    addr, inside, caddr = _surface_address(ctx, ins, a, coords, size)
+    mode = ins.fields.get("mode", "trap")
+    active = _active(ctx)
+    if mode == "trap":
+        ctx.append(Inst("trap", (), (), {}, guard=_and(ctx, active, ctx.emit("not", "i1", inside))))
+    use, ok = (caddr, Const.int("i1", 1)) if mode == "clamp" else (addr, inside)
+    aop = _SURED[op]
+    if aop in ("min", "max") and t.startswith("u"):
+        aop = "u" + aop
+    it = "i64" if size == 8 else "i32"
+    v = ctx.read(ins.operands[1], t)
+    r = ctx.fn.new_var(it, "sured")
+    ctx.append(Inst("atomic", (r,), (use, v), {"space": "global", "aop": aop}, guard=_and(ctx, active, ok)))
+

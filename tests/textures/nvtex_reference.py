@@ -1,0 +1,162 @@
+"""A numpy model of NVIDIA's texture unit, written from the CUDA C++ Programming Guide (appendix
+"Texture Fetching") and fitted to the H100 goldens in ``golden/`` (scripts/make_texture_goldens.py).
+It is the test-side truth for CuMetal's texture lowering: independent code (numpy, float64 where the
+hardware is exact), checked against the goldens in test_goldens.py.
+
+What the goldens showed (and this model does):
+* linear filtering: x_B = x - 0.5, i = floor(x_B), alpha = frac(x_B) rounded half-up to 8 fractional
+  bits (the guide's 9-bit fixed-point weight); for f32 texels the weighted sum is exact and rounded
+  once to f32 (a rare last-bit difference remains); f16 texels: the same sum rounded to f16;
+  8/16-bit normalized texels: each texel as 16-bit fixed point (unorm 65535 v, snorm 32767 v,
+  rounded), the weighted sum / 256 rounded half-up, then divided by 65535 / 32767;
+* normalized coordinates are truncated to 16 fractional bits before scaling by the size (the
+  goldens fit any truncation between 12 and 20 bits);
+* address modes are applied to each texel index (clamp, wrap, mirror, border); wrap and mirror with
+  unnormalized coordinates behave as clamp;
+* channels a format lacks read as 0 (w too);
+* the border color is converted to the channel format (round to nearest, saturate) and back;
+  integer reads of a border texel are 0;
+* normalized float: unsigned v / (2^n - 1), signed max(v / (2^(n-1) - 1), -1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+FORMATS = {  # name -> (bits, channels, kind, numpy dtype)
+    "u8x1": (8, 1, "unsigned", np.uint8), "u8x4": (8, 4, "unsigned", np.uint8),
+    "s8x2": (8, 2, "signed", np.int8), "u16x1": (16, 1, "unsigned", np.uint16),
+    "s16x1": (16, 1, "signed", np.int16), "f16x1": (16, 1, "float", np.float16),
+    "f16x4": (16, 4, "float", np.float16), "f32x1": (32, 1, "float", np.float32),
+    "f32x4": (32, 4, "float", np.float32),
+}
+
+
+def texel_values(raw: np.ndarray, fmt: str, read: str) -> np.ndarray:
+    """Texel channel values as the fetch returns them before filtering: float64 for float results,
+    int64 for element reads of integer formats. Shape (..., 4)."""
+    bits, nch, kind, dt = FORMATS[fmt]
+    v = raw.view(dt).astype(np.float64 if kind == "float" else np.int64).reshape(-1, nch)
+    if kind != "float" and read == "normalized":
+        scale = (1 << bits) - 1 if kind == "unsigned" else (1 << (bits - 1)) - 1
+        v = np.maximum(v.astype(np.float64) / scale, -1.0)
+        v = v.astype(np.float32).astype(np.float64)
+    out = np.zeros((v.shape[0], 4), v.dtype)
+    out[:, :nch] = v
+    return out
+
+
+def border_texel(fmt: str, read: str, border: list[float]) -> np.ndarray:
+    bits, nch, kind, dt = FORMATS[fmt]
+    b = np.array(border, np.float32).astype(np.float64)
+    out = np.zeros(4, np.float64 if (kind == "float" or read == "normalized") else np.int64)
+    if kind == "float":
+        out[:nch] = b[:nch].astype(dt).astype(np.float64)
+    elif read == "normalized":
+        if kind == "unsigned":
+            scale = (1 << bits) - 1
+            q = np.clip(np.floor(b * scale + 0.5), 0, scale)
+            out[:nch] = (q / scale).astype(np.float32)[:nch]
+        else:
+            scale = (1 << (bits - 1)) - 1
+            q = np.clip(np.floor(b * scale + 0.5), -scale - 1, scale)
+            out[:nch] = np.maximum(q / scale, -1.0).astype(np.float32)[:nch]
+    return out
+
+
+def _address(i: np.ndarray, n: int, mode: str, norm: int) -> tuple[np.ndarray, np.ndarray]:
+    """(index in [0, n), inside) for integer texel indices under an address mode."""
+    if not norm and mode in ("wrap", "mirror"):
+        mode = "clamp"
+    if mode == "clamp":
+        return np.clip(i, 0, n - 1), np.ones(i.shape, bool)
+    if mode == "border":
+        return np.clip(i, 0, n - 1), (i >= 0) & (i < n)
+    if mode == "wrap":
+        return np.mod(i, n), np.ones(i.shape, bool)
+    j = np.mod(i, 2 * n)
+    return np.where(j >= n, 2 * n - 1 - j, j), np.ones(i.shape, bool)
+
+
+def _f32(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, np.float32)
+
+
+def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dict, coords: np.ndarray,
+           border: np.ndarray) -> np.ndarray:
+    """Fetch at float32 coords (N x 4: x, y, z, layer). ``values``: (layers*d*h*w, 4) texel values;
+    ``dims``: the (w, h, d) of the sampled geometry (h = d = 1 for 1D). Returns (N, 4) float64/int64."""
+    w, h, d = dims
+    ndim = 1 if h == 1 and d == 1 else (2 if d == 1 else 3)
+    if cfg["geom"] in ("2d", "2dl", "pitch2d", "gather"):
+        ndim = 2
+    sizes = (w, h, d)[:ndim]
+    c = _f32(coords)
+    n = len(c)
+    linear = cfg["filter"] == "linear"
+    idx0, frac = [], []
+    for a in range(ndim):
+        x = c[:, a]
+        if cfg["norm"]:  # the normalized coordinate is truncated to 16 fractional bits first
+            with np.errstate(invalid="ignore"):
+                x = _f32(np.floor(x.astype(np.float64) * 65536) / 65536 * sizes[a])
+        if linear:
+            x = _f32(x - np.float32(0.5))
+        with np.errstate(invalid="ignore"):
+            fl = np.floor(x)
+        f = np.where(np.isfinite(x), x - fl, 0.0).astype(np.float64)
+        fl = np.where(np.isnan(x), 0, fl)
+        fl = np.clip(fl, -2.0**40, 2.0**40).astype(np.int64)
+        alpha = np.floor(f * 256 + 0.5) / 256 if linear else np.zeros(n)
+        idx0.append(fl)
+        frac.append(alpha)
+    layer = np.zeros(n, np.int64)
+    if cfg["geom"] in ("1dl", "2dl"):
+        layer = np.clip(c[:, 3].astype(np.int64), 0, layers - 1)
+    acc = np.zeros((n, 4), np.float64)
+    fmt = cfg["fmt"]
+    bits, _, kind, _ = FORMATS[fmt]
+    fixed = linear and kind != "float"  # 8/16-bit normalized formats filter in 16-bit fixed point
+    is_int = values.dtype == np.int64
+    corners = [()]
+    for _ in range(ndim):
+        corners = [k + (b,) for k in corners for b in ((0, 1) if linear else (0,))]
+    for corner in corners:
+        weight = np.ones(n)
+        flat = layer * (w * h * d)
+        inside = np.ones(n, bool)
+        stride = 1
+        for a in range(ndim):
+            i, ok = _address(idx0[a] + corner[a], sizes[a], cfg["addr"], cfg["norm"])
+            inside &= ok
+            flat = flat + i * stride
+            stride *= sizes[a]
+            weight = weight * (frac[a] if corner[a] else 1 - frac[a])
+        t = np.where(inside[:, None], values[flat], border[None, :])
+        if is_int:
+            return t
+        if fixed:
+            t = _to_fixed16(t, kind)
+        acc += weight[:, None] * t
+    if fixed:
+        scale = 65535.0 if kind == "unsigned" else 32767.0
+        q = np.floor(acc * 256 / 256 + 0.5)
+        return np.maximum(q / scale, -1.0).astype(np.float32).astype(np.float64)
+    if fmt.startswith("f16") and linear:
+        return acc.astype(np.float16).astype(np.float64)
+    return acc
+
+
+def _to_fixed16(t: np.ndarray, kind: str) -> np.ndarray:
+    """A normalized texel value (float) as the 16-bit fixed-point number the filter weights:
+    unorm v/(2^n-1) -> round(65535 * value), snorm -> round(32767 * value) (8-bit unorm is bit
+    replication v * 257, exactly what this gives)."""
+    scale = 65535.0 if kind == "unsigned" else 32767.0
+    return np.floor(t * scale + 0.5)
+
+
+def as_words(result: np.ndarray) -> np.ndarray:
+    """The four 32-bit result words as the kernel stores them."""
+    if result.dtype == np.int64:
+        return result.astype(np.int64).astype(np.uint32)
+    return result.astype(np.float32).view(np.uint32)
