@@ -31,13 +31,7 @@ UNSUPPORTED: dict[str, str] = {
     "griddepcontrol": "programmatic dependent launch has no Metal equivalent",
     "setmaxnreg": "register reallocation has no Metal equivalent",
     "elect": "elect.sync is a Hopper instruction not supported yet",
-    "tex": "texture instructions are deferred to v2 (spec §8)",
-    "tld4": "texture instructions are deferred to v2 (spec §8)",
-    "txq": "texture instructions are deferred to v2 (spec §8)",
-    "suld": "surface instructions are deferred to v2 (spec §8)",
-    "sust": "surface instructions are deferred to v2 (spec §8)",
-    "sured": "surface instructions are deferred to v2 (spec §8)",
-    "suq": "surface instructions are deferred to v2 (spec §8)",
+    "tld4": "texture gathers (tld4, tex2Dgather) are not supported yet",
     "istypep": "texture/surface instructions are deferred to v2 (spec §8)",
     "pmevent": "performance-monitor events have no Metal equivalent",
     "applypriority": "L2 cache priority has no Metal equivalent",
@@ -80,6 +74,7 @@ def _load_all() -> None:
         matrix,
         memory,
         sync,
+        texture,
         warp,
     )
 
