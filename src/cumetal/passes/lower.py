@@ -53,6 +53,12 @@ class ModuleLowering:
         self.symbols: dict[str, Symbol] = {}
         self.shared_layout: dict[str, tuple[int, int]] = {}  # module-scope .shared: name -> (offset, size)
         self.shared_end = 0
+        # Module-scope .shared variables that only kernels name (CUDA's function-local `static
+        # __shared__`, e.g. every CUB kernel's temp storage): each kernel lays out just the ones it
+        # uses, as ptxas does, instead of every kernel carrying the sum of the module's.
+        self.kernel_shared: dict[str, ast.VarDecl] = {}
+        self.shared_refs: dict[str, set[str]] = {}  # function name -> module .shared names it uses
+        self.module_wide_shared: set[str] = set()
         self.extern_shared: set[str] = set()
         self.func_decls: dict[str, ast.Function] = {}
         self.func_errors: dict[str, list[Diagnostic]] = {}
@@ -63,6 +69,7 @@ class ModuleLowering:
 
     # ------------------------------------------------------------------ module
     def run(self) -> Module:
+        self._find_shared_refs()
         for item in self.ast.items:
             if isinstance(item, ast.VarDecl):
                 self._module_var(item)
@@ -99,6 +106,20 @@ class ModuleLowering:
         for diags in self.ir.failed.values():
             self.ir.diagnostics.extend(diags)
         return self.ir
+
+    def _find_shared_refs(self) -> None:
+        """Which module-scope .shared variables each function names; those named by a device
+        function or an initializer keep one module-wide place (a device function's code has one
+        address for them whichever kernel calls it)."""
+        shared = {d.name for d in self.ast.items if isinstance(d, ast.VarDecl) and d.space == "shared"}
+        for item in self.ast.items:
+            names: set[str] = set()
+            _collect_syms(item.body if isinstance(item, ast.Function) else item, names)
+            used = names & shared
+            if isinstance(item, ast.Function) and item.kind == "entry":
+                self.shared_refs.setdefault(item.name, set()).update(used)
+            else:
+                self.module_wide_shared |= used
 
     def _diag(self, e: LoweringError, f: ast.Function) -> Diagnostic:
         loc = e.loc or f.loc
@@ -150,6 +171,9 @@ class ModuleLowering:
         elif d.space == "shared":
             if d.dims and d.dims[-1] is None:  # extern dynamic shared array: at the dynamic base
                 self.extern_shared.add(d.name)
+            elif d.name not in self.module_wide_shared:
+                _var_size(d)  # an unsupported type is reported here, as for the others
+                self.kernel_shared[d.name] = d
             else:
                 off = _align_up(self.shared_end, _natural_align(d))
                 self.shared_end = off + _var_size(d)
@@ -171,6 +195,12 @@ class ModuleLowering:
         else:
             self._func_params(f, fn, scope, ctx)
         state = _FrameState(shared_end=self.shared_end)
+        if fn.kind == "kernel":
+            for name, d in self.kernel_shared.items():  # declaration order
+                if name in self.shared_refs.get(f.name, ()):
+                    off = _align_up(state.shared_end, _natural_align(d))
+                    state.shared_end = off + _var_size(d)
+                    fn.shared_vars[name] = (off, _var_size(d))
         assert f.body is not None
         self._walk(f.body.statements, scope, ctx, state)
         if not ctx.block.insts or ctx.block.insts[-1].op not in _TERMINATORS:
@@ -374,6 +404,22 @@ class ModuleLowering:
 _TERMINATORS = frozenset({"br", "cbr", "brx", "ret", "exit", "trap", "unreachable"})
 _COMPONENTS = ("x", "y", "z", "w")
 _COMPONENT_ALIASES = {"r": "x", "g": "y", "b": "z", "a": "w"}
+
+
+def _collect_syms(node: object, out: set[str]) -> None:
+    """Every symbol name used anywhere under ``node`` (operands, addresses, nested blocks)."""
+    if isinstance(node, ast.Sym):
+        out.add(node.name)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _collect_syms(x, out)
+    elif dataclasses.is_dataclass(node) and not isinstance(node, (ast.Reg, ast.Imm, ast.SourceLoc)):
+        for f in dataclasses.fields(node):
+            if f.name != "loc":
+                _collect_syms(getattr(node, f.name), out)
+    elif isinstance(node, dict):
+        for x in node.values():
+            _collect_syms(x, out)
 
 
 @dataclass

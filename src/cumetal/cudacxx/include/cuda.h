@@ -138,4 +138,7 @@ CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
 }
 #endif
 
+/* types and functions code names but libcumetal does not export (CCCL 3 takes their addresses) */
+#include "cumetal/host_driver_more.h"
+
 #endif /* CUMETAL_CUDA_H */

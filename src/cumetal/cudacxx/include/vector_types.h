@@ -61,6 +61,19 @@ __CM_VEC1(double, double1, 8)
 __CM_VEC2(double, double2, 16)
 __CM_VEC3(double, double3, 8)
 __CM_VEC4(double, double4, 16)
+/* CUDA 13 deprecates the 4-element 64-bit types above in favour of explicitly aligned ones
+ * (CUDA 13.0 release notes); libraries written for CUDA 13 (CCCL 3) name these. Distinct types,
+ * as in CUDA: code specialises templates on both the old and the new names. */
+__CM_VEC4(long, long4_16a, 16)
+__CM_VEC4(long, long4_32a, 32)
+__CM_VEC4(unsigned long, ulong4_16a, 16)
+__CM_VEC4(unsigned long, ulong4_32a, 32)
+__CM_VEC4(long long, longlong4_16a, 16)
+__CM_VEC4(long long, longlong4_32a, 32)
+__CM_VEC4(unsigned long long, ulonglong4_16a, 16)
+__CM_VEC4(unsigned long long, ulonglong4_32a, 32)
+__CM_VEC4(double, double4_16a, 16)
+__CM_VEC4(double, double4_32a, 32)
 
 #undef __CM_VEC1
 #undef __CM_VEC2

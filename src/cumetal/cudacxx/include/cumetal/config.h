@@ -15,6 +15,16 @@
 #define __CUDACC_VER_MINOR__ CUMETAL_CUDA_VERSION_MINOR
 #define __CUDACC_VER_BUILD__ 0
 #endif
+/* clang-cuda code (CCCL's compiler detection among it) reads the CUDA version from CUDA_VERSION,
+ * which clang's own wrapper header gets from cuda.h; the same value cuda.h defines. */
+#if defined(__clang__) && !defined(CUDA_VERSION)
+#define CUDA_VERSION CUMETAL_CUDA_DRIVER_VERSION
+#endif
+/* Programmatic dependent launch (sm_90 launch attribute) has no Apple counterpart; CCCL's switch
+ * for it makes Thrust/CUB launch with <<<>>> instead of cudaLaunchKernelEx + attributes. */
+#ifndef CCCL_DISABLE_PDL
+#define CCCL_DISABLE_PDL 1
+#endif
 #ifndef __CUMETAL__
 #define __CUMETAL__ 1
 #endif

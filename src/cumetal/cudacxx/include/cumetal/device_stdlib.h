@@ -81,6 +81,9 @@ __device__ inline void operator delete[](void *ptr, size_t) noexcept { free(ptr)
 /* placement new in device code (the host <new> declares its own) */
 __device__ inline void *operator new(size_t, void *where) noexcept { return where; }
 __device__ inline void *operator new[](size_t, void *where) noexcept { return where; }
+/* and the matching placement delete, which a placement new-expression of a class type names (Thrust) */
+__device__ inline void operator delete(void *, void *) noexcept {}
+__device__ inline void operator delete[](void *, void *) noexcept {}
 #pragma clang diagnostic pop
 
 #endif /* CUMETAL_DEVICE_STDLIB_H */

@@ -10,6 +10,11 @@ __CM_DEV__ int __syncthreads_count(int predicate) { return __nvvm_bar0_popc(pred
 __CM_DEV__ int __syncthreads_and(int predicate) { return __nvvm_bar0_and(predicate); }
 __CM_DEV__ int __syncthreads_or(int predicate) { return __nvvm_bar0_or(predicate); }
 
+/* named barriers: barrier.sync id[, count] (CUDA's __barrier_sync / __barrier_sync_count; CCCL 3's
+ * CUB names the latter in code for newer architectures). */
+__CM_DEV__ void __barrier_sync(unsigned int id) { __nvvm_barrier_sync(id); }
+__CM_DEV__ void __barrier_sync_count(unsigned int id, unsigned int count) { __nvvm_barrier_sync_cnt(id, count); }
+
 /* bar.warp.sync */
 __CM_DEV__ void __syncwarp(unsigned int mask = 0xffffffffu) { __nvvm_bar_warp_sync(mask); }
 
