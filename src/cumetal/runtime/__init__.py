@@ -316,6 +316,7 @@ from cumetal.runtime.streams import (
     cudaStreamWaitEvent,
     cudaThreadExchangeStreamCaptureMode,
 )
+from cumetal.runtime.textures import *  # noqa: F403 - CUDA arrays, texture and surface objects
 from cumetal.runtime.types import (
     cudaDeviceProp,
     cudaEvent_t,

@@ -118,8 +118,10 @@ def cudaMemcpy2DAsync(dst: Any, dpitch: Any, src: Any, spitch: Any, width: Any, 
 def copy_3d(p: Any, stream: Any, sync: bool) -> None:
     if not isinstance(p, cudaMemcpy3DParms):
         raise RtError(E.cudaErrorInvalidValue, "p must be a cudaMemcpy3DParms")
-    if p.srcArray or p.dstArray:
-        raise RtError(E.cudaErrorNotSupported, "CUDA arrays are not supported (pitched pointers only)")
+    if p.srcArray or p.dstArray:  # array ends become pitched pointers into the arrays' storage
+        from cumetal.runtime.textures import as_pitched
+
+        p = as_pitched(p)
     k = memcpy_kind(p.kind)
     ext = p.extent
     w, h, d = int(ext.width), int(ext.height), int(ext.depth)

@@ -1,0 +1,133 @@
+"""The Runtime API's CUDA arrays, copies, texture and surface objects (cuda.bindings.runtime
+names), checked against numpy; fetches run the PTX lowering on the cpu backend."""
+
+from __future__ import annotations
+
+import numpy as np
+from tests.textures import harness as H
+from tests.textures.ptx_kernels import fetch_kernel, surface_read_kernel
+
+from cumetal import runtime as rt
+
+E = rt.cudaError_t
+H2D, D2H = rt.cudaMemcpyKind.cudaMemcpyHostToDevice, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost
+
+
+def ok(res: tuple) -> tuple:
+    assert res[0] == E.cudaSuccess, res
+    return res[1:]
+
+
+def _float_array(img: np.ndarray) -> int:
+    h, w = img.shape
+    desc = rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat)
+    (arr,) = ok(rt.cudaMallocArray(desc, w, h))
+    ok(rt.cudaMemcpy2DToArray(arr, 0, 0, img, w * 4, w * 4, h, H2D))
+    return arr
+
+
+def test_array_round_trip_and_info() -> None:
+    H.context()
+    img = np.arange(35, dtype=np.float32).reshape(5, 7)
+    arr = _float_array(img)
+    desc, ext, flags = ok(rt.cudaArrayGetInfo(arr))
+    assert (desc.x, desc.y, int(desc.f), ext.width, ext.height, ext.depth, flags) == (32, 0, 2, 7, 5, 0, 0)
+    back = np.zeros((3, 4), np.float32)
+    ok(rt.cudaMemcpy2DFromArray(back, 16, arr, 8, 1, 16, 3, D2H))  # x offset in bytes: columns 2..5
+    assert np.array_equal(back, img[1:4, 2:6])
+    flat = np.zeros(9, np.float32)
+    ok(rt.cudaMemcpyFromArray(flat, arr, 4, 2, 36, D2H))
+    assert np.array_equal(flat, img.reshape(-1)[15:24])
+    # 3D copies with an array end
+    cube = np.arange(4 * 3 * 2, dtype=np.float32).reshape(2, 3, 4)
+    desc = rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat)
+    (a3,) = ok(rt.cudaMalloc3DArray(desc, rt.make_cudaExtent(4, 3, 2), 0))
+    p = rt.cudaMemcpy3DParms()
+    p.srcPtr = rt.make_cudaPitchedPtr(cube.ctypes.data, 16, 4, 3)
+    p.dstArray = a3
+    p.extent = rt.make_cudaExtent(4, 3, 2)
+    p.kind = H2D
+    ok(rt.cudaMemcpy3D(p))
+    out = np.zeros_like(cube)
+    q = rt.cudaMemcpy3DParms()
+    q.srcArray = a3
+    q.dstPtr = rt.make_cudaPitchedPtr(out.ctypes.data, 16, 4, 3)
+    q.extent = rt.make_cudaExtent(4, 3, 2)
+    q.kind = D2H
+    ok(rt.cudaMemcpy3D(q))
+    assert np.array_equal(out, cube)
+    ok(rt.cudaFreeArray(a3))
+    ok(rt.cudaFreeArray(arr))
+    assert rt.cudaFreeArray(arr)[0] == E.cudaErrorInvalidResourceHandle
+
+
+def test_texture_object_bilinear_matches_numpy() -> None:
+    H.context()
+    rng = np.random.default_rng(1)
+    img = rng.standard_normal((6, 9)).astype(np.float32)
+    arr = _float_array(img)
+    res = rt.cudaResourceDesc()
+    res.resType = rt.cudaResourceType.cudaResourceTypeArray
+    res.res.array.array = arr
+    td = rt.cudaTextureDesc()
+    td.addressMode = [rt.cudaTextureAddressMode.cudaAddressModeClamp] * 3
+    td.filterMode = rt.cudaTextureFilterMode.cudaFilterModeLinear
+    td.readMode = rt.cudaTextureReadMode.cudaReadModeElementType
+    (tex,) = ok(rt.cudaCreateTextureObject(res, td, None))
+    assert ok(rt.cudaGetTextureObjectTextureDesc(tex))[0].filterMode == rt.cudaTextureFilterMode.cudaFilterModeLinear
+    assert int(ok(rt.cudaGetTextureObjectResourceDesc(tex))[0].res.array.array) == int(arr)
+    # coordinates on the 1/256 grid: weights are exact, so numpy's bilinear interpolation is the truth
+    xs = np.round(rng.uniform(0.5, 8.5, 200) * 256) / 256
+    ys = np.round(rng.uniform(0.5, 5.5, 200) * 256) / 256
+    coords = np.zeros((200, 4), np.float32)
+    coords[:, 0], coords[:, 1] = xs, ys
+    out = H.launch(H.kernel(fetch_kernel("2d", "f32"), "fetch"), tex, coords, 200 * 16).view(np.float32).reshape(-1, 4)
+    u, v = xs - 0.5, ys - 0.5
+    i, j = np.floor(u).astype(int), np.floor(v).astype(int)
+    a, b = u - i, v - j
+    i1, j1 = np.minimum(i + 1, 8), np.minimum(j + 1, 5)
+    want = ((1 - a) * (1 - b) * img[j, i] + a * (1 - b) * img[j, i1] + (1 - a) * b * img[j1, i] + a * b * img[j1, i1])
+    assert np.array_equal(out[:, 0], want.astype(np.float32))
+    assert not out[:, 1:].any()  # channels the format lacks read 0
+    ok(rt.cudaDestroyTextureObject(tex))
+    assert rt.cudaDestroyTextureObject(tex)[0] == E.cudaErrorInvalidValue
+    ok(rt.cudaFreeArray(arr))
+
+
+def test_bad_texture_settings_are_refused() -> None:
+    H.context()
+    desc = rt.cudaCreateChannelDesc(8, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned)
+    (arr,) = ok(rt.cudaMallocArray(desc, 4, 4))
+    res = rt.cudaResourceDesc()
+    res.resType = rt.cudaResourceType.cudaResourceTypeArray
+    res.res.array.array = arr
+    td = rt.cudaTextureDesc()
+    td.filterMode = rt.cudaTextureFilterMode.cudaFilterModeLinear  # element reads of integers cannot filter
+    assert rt.cudaCreateTextureObject(res, td, None)[0] == E.cudaErrorInvalidFilterSetting
+    bad = rt.cudaCreateChannelDesc(8, 8, 8, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned)
+    assert rt.cudaMallocArray(bad, 4, 4)[0] == E.cudaErrorInvalidChannelDescriptor
+    assert rt.cudaCreateSurfaceObject(res)[0] == E.cudaErrorInvalidValue  # no cudaArraySurfaceLoadStore
+    ok(rt.cudaFreeArray(arr))
+
+
+def test_surface_reads_clamp_and_zero_match_numpy() -> None:
+    H.context()
+    w, h = 7, 5
+    img = np.arange(w * h, dtype=np.uint32).reshape(h, w) * 3 + 1
+    desc = rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned)
+    (arr,) = ok(rt.cudaMallocArray(desc, w, h, rt.cudaArraySurfaceLoadStore))
+    ok(rt.cudaMemcpy2DToArray(arr, 0, 0, img, w * 4, w * 4, h, H2D))
+    res = rt.cudaResourceDesc()
+    res.resType = rt.cudaResourceType.cudaResourceTypeArray
+    res.res.array.array = arr
+    (surf,) = ok(rt.cudaCreateSurfaceObject(res))
+    pts = np.array([(x * 4, y, 0, 0) for x in range(-2, w + 2) for y in range(-1, h + 1)], np.int32)
+    for mode in ("clamp", "zero"):
+        fn = H.kernel(surface_read_kernel("2d", 4, mode), "sread")
+        out = H.launch(fn, surf, pts, 4 * len(pts)).view(np.uint32)
+        xs, ys = pts[:, 0] // 4, pts[:, 1]
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        clamped = img[np.clip(ys, 0, h - 1), np.clip(xs, 0, w - 1)]
+        assert np.array_equal(out, clamped if mode == "clamp" else np.where(inside, clamped, 0))
+    ok(rt.cudaDestroySurfaceObject(surf))
+    ok(rt.cudaFreeArray(arr))
