@@ -18,6 +18,7 @@ from cumetal.diagnostics import Diagnostic
 from cumetal.ir import verify_function
 from cumetal.ir.nodes import Function, GlobalVar, Module, Param
 from cumetal.passes.cleanup import drop_unreachable, fold_temporaries
+from cumetal.passes.fold_constants import fold_constants
 from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, Scope, Symbol, ir_type
 from cumetal.passes.semantics import SEMANTICS, unsupported_reason
 from cumetal.passes.semantics.cluster import cluster_dims
@@ -214,6 +215,7 @@ class ModuleLowering:
         fn.calls = sorted(ctx.calls)
         fold_temporaries(fn, ctx.temps)
         drop_unreachable(fn)
+        fold_constants(fn)
         problems = verify_function(fn)
         if problems:
             raise LoweringError("internal IR verification failed: " + "; ".join(problems[:3]), f.loc)

@@ -484,9 +484,12 @@ def _prmt(ctx: Ctx, ins: ast.Instruction) -> None:
     """Byte permute of {b, a} selected by c (default mode, or f4e/b4e/rc8/ecl/ecr/rc16)."""
     a, b = ctx.read(ins.operands[1], "b32"), ctx.read(ins.operands[2], "b32")
     c = ctx.read(ins.operands[3], "b32")
+    mode = ins.fields.get("mode")
+    if isinstance(c, Const):  # nvcc's usual form: the byte moves are known now
+        ctx.write(ins.operands[0], _prmt_const(ctx, a, b, mode, c.bits), "b32")
+        return
     wide = ctx.emit("or", "i64", ctx.emit("shl", "i64", ctx.emit("zext", "i64", b), i32(32)),
                     ctx.emit("zext", "i64", a))
-    mode = ins.fields.get("mode")
 
     def byte(idx: Value) -> Value:  # byte idx (0..7) of {b, a}
         sh = ctx.emit("shl", "i32", idx, i32(3))
@@ -508,6 +511,54 @@ def _prmt(ctx: Ctx, ins: ast.Instruction) -> None:
             val = byte(idx)
         result = ctx.emit("or", "i32", result, ctx.emit("shl", "i32", val, i32(8 * k)))
     ctx.write(ins.operands[0], result, "b32")
+
+
+def _prmt_plan(mode: str | None, c: int) -> list[tuple[int, bool]]:
+    """(source byte 0..7 of {b, a}, replicate its sign bit?) for result bytes 0..3 of a constant selector."""
+    s = c & 3
+    plan = []
+    for k in range(4):
+        if mode is None:
+            sel = (c >> (4 * k)) & 0xF
+            plan.append((sel & 7, bool(sel & 8)))
+        else:
+            idx = {"f4e": (s + k) & 7, "b4e": (s + 8 - k) & 7, "rc8": s, "ecl": max(s, k), "ecr": min(s, k),
+                   "rc16": ((s & 1) << 1) + (k & 1)}.get(mode)
+            if idx is None:
+                raise LoweringError(f"prmt mode .{mode} is not supported")
+            plan.append((idx, False))
+    return plan
+
+
+def _prmt_const(ctx: Ctx, a: Value, b: Value, mode: str | None, c: int) -> Value:
+    """prmt with a constant selector as shifts and masks of runs of bytes (identity: a itself)."""
+    plan = _prmt_plan(mode, c)
+    pieces: list[Value] = []
+    k = 0
+    while k < 4:
+        idx, rep = plan[k]
+        n = 1  # extend the run while the next byte comes from the same place, shifted alike
+        while k + n < 4 and plan[k + n] == ((idx + n if not rep else idx), rep) and (rep or (idx + n) // 4 == idx // 4):
+            n += 1
+        src, p = (a if idx < 4 else b), idx & 3
+        mask = ((1 << (8 * n)) - 1) << (8 * k)
+        if rep:  # the byte's sign bit, spread over the run's bytes
+            v = ctx.emit("ashr", "i32", ctx.emit("shl", "i32", src, i32(31 - (8 * p + 7))) if p != 3 else src, i32(31))
+            live = 0xFFFFFFFF
+        elif k >= p:
+            v = ctx.emit("shl", "i32", src, i32(8 * (k - p))) if k != p else src
+            live = (0xFFFFFFFF << (8 * (k - p))) & 0xFFFFFFFF
+        else:
+            v = ctx.emit("lshr", "i32", src, i32(8 * (p - k)))
+            live = 0xFFFFFFFF >> (8 * (p - k))
+        if live & ~mask & 0xFFFFFFFF:
+            v = ctx.emit("and", "i32", v, i32(mask))
+        pieces.append(v)
+        k += n
+    result = pieces[0]
+    for v in pieces[1:]:
+        result = ctx.emit("or", "i32", result, v)
+    return result
 
 
 def _prmt_mode_index(ctx: Ctx, mode: str, k: int, s: Value) -> Value:
