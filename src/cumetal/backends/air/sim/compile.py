@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cumetal.backends.air.air_schema_metadata import IntOp, parse_module_metadata
 from cumetal.backends.air.lower import kernel_bitcode
-from cumetal.backends.air.sim import runtime_lib
+from cumetal.backends.air.sim import coroutine, runtime_lib
 from cumetal.backends.air.sim.instrument import SITES, entry_wrapper, instrument, workgroup_function
 from cumetal.backends.apple import abi as metal_abi
 from cumetal.ir import nodes as N
@@ -35,10 +35,10 @@ BUILTIN_KINDS = {
 }
 ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: "launch_info",
                  metal_abi.PRINTF_INDEX: "printf", metal_abi.CONSTANT_INDEX: "constant"}
-HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step", "__extendhfsf2", "__truncsfhf2",
-           "__truncdfhf2")
+HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step",
+           "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
 CACHE_FORMAT = "2"  # bump when the cached object's contract with runtime.c changes
-_SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "compile.py", "runtime.c")]
+_SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "coroutine.py", "compile.py", "runtime.c")]
 
 
 class SimCompileError(RuntimeError):
@@ -54,6 +54,7 @@ class CompiledKernel:
     as3_globals: list[tuple[str, int]]  # threadgroup globals: (name, bytes)
     nsites: int
     direct: bool  # no barrier or SIMD-group call: threads can run as plain calls, without fibers
+    coro: bool = False  # barriers only, in the kernel's body: threads run as coroutines (coroutine.py)
     compile_s: float = 0.0
     from_disk: bool = False
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
@@ -73,6 +74,9 @@ _by_function: OrderedDict[tuple[int, int], tuple[N.Function, N.Module, CompiledK
 _BY_FUNCTION_MAX = 512
 _target_machine = None
 _source_digest: str | None = None
+# Every MCJIT engine ever made stays alive: disposing one crashes llvmlite 0.50 (std::bad_alloc /
+# segfault in the engine's destructor), and their number is bounded by the kernels x workers run.
+_ENGINES: list[tuple] = []
 
 
 def _tm():
@@ -169,8 +173,12 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     declared = [ln.split("@", 1)[1].split("(", 1)[0].strip('"') for ln in air_text.splitlines()
                 if ln.startswith("declare ")]
     direct = not any(d.startswith(convergent) for d in declared) and "call void @sim_volatile_step()" not in text
+    coro = False
     if direct:
         text += workgroup_function(kernel.name, arg_types, [k for k, _ in kinds], len(kinds))
+    elif not _fibers_only() and coroutine.eligible(text, kernel.name):
+        text += coroutine.coroutine_kernel(text, kernel.name, arg_types)
+        coro = True
     host = llvm.parse_assembly(text)
     host.verify()
     externals = [f.name for f in host.functions if f.is_declaration and not f.name.startswith("llvm.")]
@@ -190,7 +198,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
                               f"{runtime_lib.MAX_AS3}")
     obj = tm.emit_object(host)
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
-                          time.perf_counter() - t0)
+                          coro, time.perf_counter() - t0)
 
 
 def _load(ck: CompiledKernel) -> tuple:
@@ -200,20 +208,27 @@ def _load(ck: CompiledKernel) -> tuple:
     from cumetal.backends.air.sim.runtime_lib import SimEngine
 
     _register_symbols(ck.externals)
-    module = llvm.parse_assembly("")
-    engine = llvm.create_mcjit_compiler(module, _tm())
+    tm = _tm()
+    module = llvm.parse_assembly("")  # the code comes from the object; the module only names the target
+    module.triple, module.data_layout = tm.triple, str(tm.target_data)
+    engine = llvm.create_mcjit_compiler(module, tm)
     obj = ck.obj
-    engine.set_object_cache(lambda _m, _b: None, lambda _m: obj)
+    notify, get = (lambda _m, _b: None), (lambda _m: obj)
+    engine.set_object_cache(notify, get)
     engine.finalize_object()
+    _ENGINES.append((engine, module, notify, get))
     eng = SimEngine()
     eng.entry = engine.get_function_address("__sim_entry")
     eng.wg = engine.get_function_address("__sim_wg") if ck.direct else 0
+    if ck.coro:
+        eng.cstart = engine.get_function_address("__sim_cstart")
+        eng.cresume = engine.get_function_address("__sim_cresume")
     eng.sites = engine.get_global_value_address(SITES)
     eng.nsites = max(ck.nsites, 1)
     for i, (name, size) in enumerate(ck.as3_globals):
         lo = engine.get_global_value_address(name)
         eng.as3_lo[i], eng.as3_hi[i] = lo, lo + size
-    if not eng.entry or (ck.direct and not eng.wg) or not eng.sites:
+    if not eng.entry or (ck.direct and not eng.wg) or (ck.coro and not (eng.cstart and eng.cresume)) or not eng.sites:
         raise SimCompileError(f"kernel {ck.name}: the compiled object lacks its entry points")
     return engine, module, eng
 
@@ -227,7 +242,7 @@ def _disk_get(key: str) -> CompiledKernel | None:
             return None
         return CompiledKernel(meta["name"], obj, meta["externals"], [tuple(k) for k in meta["arg_kinds"]],
                               [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
-                              from_disk=True)
+                              meta["coro"], from_disk=True)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -237,7 +252,7 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
     try:
         d.mkdir(parents=True, exist_ok=True)
         meta = {"name": ck.name, "externals": ck.externals, "arg_kinds": ck.arg_kinds,
-                "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct,
+                "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct, "coro": ck.coro,
                 "obj_sha256": hashlib.sha256(ck.obj).hexdigest()}
         for suffix, data in ((".o", ck.obj), (".json", json.dumps(meta).encode())):
             tmp = d / f"{key}{suffix}.{os.getpid()}.{threading.get_ident()}.tmp"
@@ -258,7 +273,7 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
     raw = kernel_bitcode(module, kernel.name)  # the very module the .metallib holds
     tm = _tm()
     key = hashlib.sha256(raw + _digest().encode() + tm.triple.encode() + str(tm.target_data).encode()
-                         + _host_cpu().encode()).hexdigest()
+                         + _host_cpu().encode() + _fibers_only().encode()).hexdigest()
     with _lock:
         ck = _cache.get(key.encode())
         if ck is None:
@@ -271,6 +286,11 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
         if len(_by_function) > _BY_FUNCTION_MAX:
             _by_function.popitem(last=False)
     return ck
+
+
+def _fibers_only() -> str:
+    """``CUMETAL_JIT_FIBERS=1``: barrier kernels keep fibers (the reference for coroutine mode)."""
+    return "fibers" if os.environ.get("CUMETAL_JIT_FIBERS", "").strip() == "1" else ""
 
 
 def _host_cpu() -> str:

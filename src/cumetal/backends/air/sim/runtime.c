@@ -43,6 +43,8 @@ enum { OP_SHUF32 = 1, OP_SHUF64, OP_SUM, OP_MIN_S, OP_MIN_U, OP_MAX_S, OP_MAX_U,
 typedef struct {
     void (*entry)(uint8_t *slots);          /* one thread (fiber mode) */
     void (*wg)(uint8_t *slots);             /* one threadgroup: loop over the threads (NULL: none) */
+    void *(*cstart)(uint8_t *slots);        /* the kernel as a coroutine: start a thread (NULL: none) */
+    void (*cresume)(void *handle);          /* ... resume it after the barrier it waits at */
     uint64_t *sites;                        /* per check site: [window base, window limit] */
     int64_t nsites;
     uint64_t as3_lo[MAX_AS3], as3_hi[MAX_AS3];
@@ -79,6 +81,7 @@ typedef struct {
     uint64_t val, arg, result;
     uint8_t *slots;
     uint8_t *stack;
+    void *handle; /* coroutine mode: the thread's suspended coroutine (NULL: not started) */
     int started;
     jmp_buf jb; /* where the fiber resumes after a yield */
     uint64_t local_lo, local_hi; /* the thread's local memory (sim_local) */
@@ -98,7 +101,9 @@ typedef struct {
     sim_engine *engine;      /* this worker's JIT copy */
     uint8_t *shared;         /* this worker's threadgroup(0) buffer */
     uint64_t block;          /* the threadgroup this worker runs */
-    int direct;              /* running without fibers (plain calls or the work-group loop) */
+    int direct;              /* running without fibers (plain calls, work-group loop, coroutines) */
+    uint8_t *frames;         /* coroutine mode: one frame per thread */
+    uint64_t frame_stride;
 } worker_state;
 /* one pointer per OS thread, initial-exec: no __tls_get_addr call on the hot paths */
 static __thread worker_state *WS __attribute__((tls_model("initial-exec")));
@@ -475,6 +480,24 @@ CV_ALL_TO(float, f32) CV_ALL_TO(double, f64)
 CV_H(int8_t, s_i8) CV_H(int16_t, s_i16) CV_H(int32_t, s_i32) CV_H(int64_t, s_i64)
 CV_H(uint8_t, u_i8) CV_H(uint16_t, u_i16) CV_H(uint32_t, u_i32) CV_H(uint64_t, u_i64)
 
+/* ------------------------------------------------------------------ coroutine mode (coroutine.py) */
+void *sim_coro_frame(uint64_t size) {
+    if (!WS->frames) { /* the frame size is a constant of the kernel: one allocation per worker */
+        WS->frame_stride = (size + 63) & ~(uint64_t)63;
+        WS->frames = aligned_alloc(64, WS->frame_stride * (uint64_t)nfib);
+        if (!WS->frames) fault(F_INTERNAL, 0, "air-sim: cannot allocate coroutine frames");
+    }
+    if (size > WS->frame_stride) fault(F_INTERNAL, 0, "air-sim: coroutine frame size changed");
+    return WS->frames + WS->frame_stride * (uint64_t)cur;
+}
+void sim_coro_barrier(void) { F[cur].state = S_BAR; }
+void sim_coro_step(uint32_t site) {
+    fiber *f = &F[cur];
+    f->op = OP_SGBAR; f->val = 0; f->arg = 0; f->site = (void *)(uintptr_t)site;
+    f->state = S_SIMD;
+}
+void sim_coro_end(void) { F[cur].state = S_DONE; }
+
 /* ------------------------------------------------------------------ scheduler */
 /* A fiber runs one thread per threadgroup, for every threadgroup of its worker: entering a fresh
  * ucontext costs a system call (swapcontext saves the signal mask), so each fiber is entered once
@@ -519,6 +542,41 @@ static int stop_now(uint64_t blk) {
     return __atomic_load_n(&fault_block, __ATOMIC_RELAXED) < blk;
 }
 
+/* After a round: resolve the SIMD-groups whose unfinished lanes all wait, else release a
+ * threadgroup barrier. 1: every thread is done; 0: stop (fault recorded); -1: run another round. */
+static int settle(int running) {
+    int done = 1, resolved = 0, at_bar = 0;
+    int group[32];
+    for (int w = 0; w < nfib; w += 32) {
+        int end = w + 32 < nfib ? w + 32 : nfib, waiting = -1;
+        for (int t = w; t < end; t++) {
+            if (F[t].state != S_DONE) done = 0;
+            if (F[t].state == S_BAR) at_bar = 1;
+            if (F[t].state == S_SIMD && waiting < 0) waiting = t;
+        }
+        if (waiting < 0) continue;
+        int n = 0;
+        for (int t = waiting; t < end; t++)
+            if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
+                group[n++] = t;
+        resolve(group, n);
+        resolved = 1;
+    }
+    if (done) return 1;
+    if (!resolved && at_bar)
+        for (int t = 0; t < nfib; t++)
+            if (F[t].state == S_BAR) F[t].state = S_RUN;
+    if (!resolved && !at_bar && !running) {
+        record_fault(F_INTERNAL, 0, "air-sim scheduler: no thread can proceed");
+        return 0;
+    }
+    if (deadline > 0 && now() > deadline) {
+        record_fault(F_TIMEOUT, 0, "watchdog timeout");
+        return 0;
+    }
+    return -1;
+}
+
 /* Run one threadgroup with fibers; returns 0 when the launch must stop. */
 static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, int *group,
                       uint32_t cx, uint32_t cy, uint32_t cz) {
@@ -552,34 +610,33 @@ static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, 
             }
             if (stop_now(blk + 1)) return 0; /* this threadgroup (or a lower one) faulted */
         }
-        int done = 1, resolved = 0, at_bar = 0;
-        for (int w = 0; w < nfib; w += 32) {
-            int end = w + 32 < nfib ? w + 32 : nfib, waiting = -1;
-            for (int t = w; t < end; t++) {
-                if (F[t].state != S_DONE) done = 0;
-                if (F[t].state == S_BAR) at_bar = 1;
-                if (F[t].state == S_SIMD && waiting < 0) waiting = t;
-            }
-            if (waiting < 0) continue;
-            int n = 0;
-            for (int t = waiting; t < end; t++)
-                if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
-                    group[n++] = t;
-            resolve(group, n);
-            resolved = 1;
+        int r = settle(running);
+        if (r >= 0) return r;
+    }
+}
+
+/* Coroutine mode: rounds of plain calls, each thread to its next barrier; the same settling. */
+static int run_coro(uint64_t blk, uint8_t *slots, int *group, uint32_t cx, uint32_t cy, uint32_t cz) {
+    (void)group;
+    for (int t = 0; t < nfib; t++) {
+        F[t].state = S_RUN;
+        F[t].handle = NULL;
+        F[t].slots = slots + (size_t)t * L->nargs * 16;
+        fill_slots(F[t].slots, t, cx, cy, cz);
+    }
+    if (_setjmp(direct_exit)) return 0; /* a fault (recorded) */
+    for (;;) {
+        int running = 0;
+        for (cur = 0; cur < nfib; cur++) {
+            fiber *f = &F[cur];
+            if (f->state != S_RUN) continue;
+            running = 1;
+            if (!f->handle) f->handle = E->cstart(f->slots);
+            else E->cresume(f->handle);
         }
-        if (done) return 1;
-        if (!resolved && at_bar)
-            for (int t = 0; t < nfib; t++)
-                if (F[t].state == S_BAR) F[t].state = S_RUN;
-        if (!resolved && !at_bar && !running) {
-            record_fault(F_INTERNAL, 0, "air-sim scheduler: no thread can proceed");
-            return 0;
-        }
-        if (deadline > 0 && now() > deadline) {
-            record_fault(F_TIMEOUT, 0, "watchdog timeout");
-            return 0;
-        }
+        if (stop_now(blk + 1)) return 0;
+        int r = settle(running);
+        if (r >= 0) return r;
     }
 }
 
@@ -593,13 +650,13 @@ static void *worker(void *argp) {
     E = &L->engines[wa->index];
     uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
     nfib = (int)(bx * by * bz);
-    W_direct = L->direct;
+    int fibers = !L->direct && !E->cstart;
+    W_direct = !fibers;
     last_alloc = -1;
     ticks = 0;
-    int fibers = !L->direct;
     size_t stack_total = fibers ? (size_t)nfib * L->stack_size : 0;
     F = calloc((size_t)nfib, sizeof(fiber));
-    uint8_t *slots = calloc((size_t)(fibers ? nfib : 1) * L->nargs * 16 + 16, 1);
+    uint8_t *slots = calloc((size_t)(L->direct ? 1 : nfib) * L->nargs * 16 + 16, 1);
     W_shared = L->shared_size ? calloc(L->shared_size, 1) : NULL;
     uint8_t *stacks = stack_total ? mmap(NULL, stack_total, PROT_READ | PROT_WRITE,
                                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) : NULL;
@@ -620,7 +677,9 @@ static void *worker(void *argp) {
         /* this worker's copy of the module's threadgroup globals (static shared memory): every
          * threadgroup starts from zero like the threadgroup(0) buffer */
         for (int i = 0; i < L->nas3; i++) memset((void *)(uintptr_t)E->as3_lo[i], 0, E->as3_hi[i] - E->as3_lo[i]);
-        if (!L->direct) {
+        if (!L->direct && E->cstart) {
+            if (!run_coro(blk, slots, group, cx, cy, cz)) break;
+        } else if (!L->direct) {
             if (!run_fibers(blk, first, slots, stacks, group, cx, cy, cz)) break;
         } else if (E->wg) {
             cur = 0;
@@ -647,7 +706,7 @@ static void *worker(void *argp) {
         }
     }
 out:
-    free(F); free(slots); free(group); free(W_shared);
+    free(F); free(slots); free(group); free(W_shared); free(WS->frames);
     if (stacks && stacks != MAP_FAILED) munmap(stacks, stack_total);
     WS = NULL;
     return NULL;

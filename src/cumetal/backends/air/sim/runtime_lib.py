@@ -35,6 +35,8 @@ class SimEngine(ctypes.Structure):
     _fields_ = [
         ("entry", ctypes.c_void_p),
         ("wg", ctypes.c_void_p),
+        ("cstart", ctypes.c_void_p),
+        ("cresume", ctypes.c_void_p),
         ("sites", ctypes.c_void_p),
         ("nsites", ctypes.c_int64),
         ("as3_lo", ctypes.c_uint64 * MAX_AS3),
