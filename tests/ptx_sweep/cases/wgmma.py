@@ -22,6 +22,7 @@ HEAD = ".version 8.4\n.target sm_90a\n.address_size 64\n"
 SWZ = {"none": 0, "128": 1, "64": 2, "32": 3}
 EBYTES = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "u8": 1}
 KDIM = {"f16": 16, "bf16": 16, "tf32": 8, "s8": 32, "u8": 32}
+SPECS: dict[str, dict] = {}  # case name -> the parameters it was built from (for reference models)
 
 
 def _values(etype: str, kind: str, n: int, salt: int) -> np.ndarray:
@@ -52,6 +53,10 @@ def _case(name: str, n: int, dtype: str, atype: str, btype: str, *, a_swz: str =
           trans_a: int = 0, trans_b: int = 0, scale_d: bool = True, neg_a: bool = False, kind: str = "uniform",
           chain: int = 1, a_step: int = 0, b_step: int = 0, salt: int = 0, a_bytes: int = 8192,
           b_bytes: int = 8192, a_off: int = 0) -> Case:
+    SPECS[f"wgmma_{name}"] = dict(n=n, dtype=dtype, atype=atype, btype=btype, a_swz=a_swz, b_swz=b_swz, a_lbo=a_lbo,
+                                  a_sbo=a_sbo, b_lbo=b_lbo, b_sbo=b_sbo, a_regs=a_regs, trans_a=trans_a,
+                                  trans_b=trans_b, scale_d=scale_d, neg_a=neg_a, chain=chain, a_step=a_step,
+                                  b_step=b_step, a_bytes=a_bytes, a_off=a_off)
     k = KDIM[atype]
     shape = f"m64n{n}k{k}"
     acc_regs = n // 4 if dtype == "f16" else n // 2

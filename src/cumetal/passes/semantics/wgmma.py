@@ -1,0 +1,271 @@
+"""Warpgroup matrix multiply-accumulate (sm_90a): wgmma.mma_async, wgmma.fence, commit_group,
+wait_group (PTX ISA §9.7.15).
+
+``wgmma.mma_async`` runs when it is issued: every thread reads the A and B elements its
+accumulator registers need straight from shared memory (through the matrix descriptors) or, for A
+in registers, from the lanes of its warp that hold them (shuffles), and computes its D registers.
+Issuing it synchronously is a valid execution: the ISA forbids touching the operands and
+accumulators between the instruction and the ``wait_group`` that retires it, so nothing can observe
+the difference; fence/commit/wait then have nothing left to order.
+
+Layouts (fitted to, and bit-exact on, an H100: sweep family ``wgmma``):
+- D: warp w of the warpgroup owns rows 16w..16w+15; register i of lane l holds
+  (16w + l/4 + 8*((i/2)%2), 8*(i/4) + 2*(l%4) + i%2) (f16 D: two per register, low half first).
+- Descriptors: start address bits 0-13, leading byte offset 16-29, stride byte offset 32-45 (all
+  in 16-byte units), swizzle mode 62-63 (0 none, 1 128B, 2 64B, 3 32B). K-major (no transpose):
+  no swizzle: element (mn, k) at start + (mn/8)*SBO + (kbytes/16)*LBO + (mn%8)*16 + kbytes%16;
+  swizzle W: start + (mn/8)*SBO + (mn%8)*W + kbytes. MN-major (imm-trans 1): no swizzle:
+  start + (mnbytes/16)*SBO + (k/8)*LBO + (k%8)*16 + mnbytes%16; swizzle W: start +
+  (mn/(W/e))*LBO + (k/8)*SBO + (k%8)*W + (mn%(W/e))*e. Swizzling XORs address bits 4-6 (128B),
+  4-5 (64B) or 4 (32B) with bits 7-9 of the absolute shared address.
+- Arithmetic: the tensor-core model of ``matrix.py`` (exact products, alignment to the largest
+  exponent keeping 25 bits, truncation) with all k products of the instruction in one block;
+  f16 D rounds that f32 sum to nearest; integers exactly (s32 wraps).
+"""
+
+from __future__ import annotations
+
+from cumetal.ir.nodes import Const, Value
+from cumetal.passes.context import Ctx, LoweringError
+from cumetal.passes.semantics import semantics
+from cumetal.passes.semantics.common import i32, i64
+from cumetal.passes.semantics.matrix import (
+    Frag,
+    Warp,
+    _a1688_tf32,
+    _a16816_f16,
+    _a16832_i8,
+    _Elements,
+    _fetch,
+    _float_dot,
+    _int_dot,
+    _slot_bits,
+)
+from cumetal.ptx import ast
+
+_EBYTES = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "u8": 1}
+_KDIM = {"f16": 16, "bf16": 16, "tf32": 8, "s8": 32, "u8": 32}
+_BITS = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}
+_SIGN = {"f16": 0x8000, "bf16": 0x8000, "tf32": 0x80000000}
+
+
+@semantics("wgmma.fence", "wgmma.commit_group", "wgmma.wait_group")
+def _wgmma_order(ctx: Ctx, ins: ast.Instruction) -> None:
+    ctx.emit("nop", None)  # wgmma.mma_async completes when issued (module docstring)
+
+
+def _d_coord(lane: int, i: int) -> tuple[int, int]:
+    """(row within the warp's 16 rows, column) of accumulator slot i of a lane."""
+    g, t = lane >> 2, lane & 3
+    return g + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * t + (i & 1)
+
+
+class _Descriptor:
+    """Runtime fields of a shared-memory matrix descriptor and per-element shared addresses."""
+
+    def __init__(self, ctx: Ctx, desc: Value, ebytes: int, trans: bool):
+        self.ctx, self.e, self.trans = ctx, ebytes, trans  # e: element bytes, a power of two
+        lo = ctx.emit("trunc", "i32", desc)
+        hi = ctx.emit("trunc", "i32", ctx.emit("lshr", "i64", desc, i32(32)))
+        self.start = ctx.emit("shl", "i32", ctx.emit("and", "i32", lo, i32(0x3FFF)), i32(4))
+        self.lbo = ctx.emit("shl", "i32", ctx.emit("and", "i32", ctx.emit("lshr", "i32", lo, i32(16)),
+                                                   i32(0x3FFF)), i32(4))
+        self.sbo = ctx.emit("shl", "i32", ctx.emit("and", "i32", hi, i32(0x3FFF)), i32(4))
+        mode = ctx.emit("lshr", "i32", hi, i32(30))  # 0 none, 1 128B, 2 64B, 3 32B
+        self.none = ctx.emit("icmp", "i1", mode, i32(0), cond="eq")
+        # swizzle width W = 256 >> mode (128, 64, 32); XOR mask of bits 4.. = (W/16 - 1) << 4
+        self.width = ctx.emit("lshr", "i32", i32(256), mode)
+        self.xmask = ctx.emit("select", "i32", self.none, i32(0), ctx.emit("sub", "i32", self.width, i32(16)))
+        self._mn: dict[int, Value] = {}
+        self._k: dict[int, Value] = {}
+
+    def _sel(self, a: Value, b: Value) -> Value:
+        return self.ctx.emit("select", "i32", self.none, a, b)
+
+    def _mul(self, a: Value, b: Value | int) -> Value:
+        return self.ctx.emit("mul", "i32", a, i32(b) if isinstance(b, int) else b)
+
+    def mn_base(self, mn: Value, key: int | None = None) -> Value:
+        """start + the part of the address that depends on mn (a per-lane i32 row index)."""
+        if key is not None and key in self._mn:
+            return self._mn[key]
+        ctx, e = self.ctx, self.e
+        if not self.trans:
+            grp = self._mul(ctx.emit("lshr", "i32", mn, i32(3)), self.sbo)
+            row = ctx.emit("and", "i32", mn, i32(7))
+            part = ctx.emit("add", "i32", grp, self._sel(self._mul(row, 16), self._mul(row, self.width)))
+        else:
+            mb = self._mul(mn, e)
+            none = ctx.emit("add", "i32", self._mul(ctx.emit("lshr", "i32", mb, i32(4)), self.sbo),
+                            ctx.emit("and", "i32", mb, i32(15)))
+            # swizzled: mn / (W/e) atoms of LBO, mn % (W/e) elements of e bytes
+            per_atom = ctx.emit("lshr", "i32", self.width, i32(e.bit_length() - 1))  # W / e
+            atom = ctx.emit("div", "i32", mn, per_atom, signed=False)
+            inner = ctx.emit("rem", "i32", mn, per_atom, signed=False)
+            swz = ctx.emit("add", "i32", self._mul(atom, self.lbo), self._mul(inner, e))
+            part = self._sel(none, swz)
+        v = ctx.emit("add", "i32", self.start, part)
+        if key is not None:
+            self._mn[key] = v
+        return v
+
+    def k_offset(self, k: int) -> Value:
+        if k not in self._k:
+            e = self.e
+            if not self.trans:
+                kb = k * e
+                none = self.ctx.emit("add", "i32", self._mul(self.lbo, kb // 16), i32(kb % 16))
+                self._k[k] = self._sel(none, i32(kb))
+            else:
+                none = self.ctx.emit("add", "i32", self._mul(self.lbo, k // 8), i32((k % 8) * 16))
+                swz = self.ctx.emit("add", "i32", self._mul(self.sbo, k // 8), self._mul(self.width, k % 8))
+                self._k[k] = self._sel(none, swz)
+        return self._k[k]
+
+    def address(self, base: Value, k: int) -> Value:
+        ctx = self.ctx
+        lin = ctx.emit("add", "i32", base, self.k_offset(k))
+        x = ctx.emit("and", "i32", ctx.emit("lshr", "i32", lin, i32(3)), self.xmask)
+        return ctx.emit("zext", "i64", ctx.emit("xor", "i32", lin, x))
+
+
+def _imm(op: ast.Operand, what: str) -> int:
+    if not isinstance(op, ast.Imm) or op.kind != "int":
+        raise LoweringError(f"wgmma {what} must be an integer immediate")
+    return int(op.value)
+
+
+@semantics("wgmma.mma_async")
+def _wgmma(ctx: Ctx, ins: ast.Instruction) -> None:
+    f = ins.fields
+    if "bop" in f:
+        raise LoweringError("single-bit wgmma (.b1) is not supported")
+    shape, dtype, atype, btype = f["shape"], f["dtype"], f["atype"], f["btype"]
+    m, rest = shape[1:].split("n")
+    n, k = (int(x) for x in rest.split("k"))
+    if int(m) != 64 or atype not in _EBYTES or btype not in _EBYTES or k != _KDIM[atype] or n % 8 or n > 256:
+        raise LoweringError(f"wgmma .{shape} .{dtype}.{atype}.{btype} is not supported "
+                            "(f16/bf16/tf32 -> f32/f16 and s8/u8 -> s32, m64nNk16/8/32)")
+    integer = atype in ("s8", "u8")
+    if integer != (btype in ("s8", "u8")) or (not integer and atype != btype):
+        raise LoweringError(f"wgmma with .{atype} x .{btype} is not supported")
+    if (dtype == "s32") != integer or (dtype == "f16" and atype not in ("f16",)):
+        raise LoweringError(f"wgmma .{dtype} accumulators with .{atype} inputs are not supported")
+    ops = list(ins.operands)
+    d_op, a_op, b_op, sd_op, *imms = ops
+    a_regs = isinstance(a_op, ast.Vector)
+    if integer:
+        scale_a = scale_b = 1
+        trans_a = trans_b = 0
+    elif atype == "tf32":
+        scale_a, scale_b = (_imm(x, "scale") for x in imms[:2]) if imms else (1, 1)
+        trans_a = trans_b = 0
+    elif a_regs:
+        scale_a, scale_b, trans_b = (_imm(x, "immediate") for x in imms[:3])
+        trans_a = 0
+    else:
+        scale_a, scale_b, trans_a, trans_b = (_imm(x, "immediate") for x in imms[:4])
+    if scale_a not in (1, -1) or scale_b not in (1, -1) or trans_a not in (0, 1) or trans_b not in (0, 1):
+        raise LoweringError("wgmma imm-scale must be 1 or -1 and imm-trans 0 or 1")
+    nregs = n // 4 if dtype == "f16" else n // 2
+    d_elems = d_op.elems if isinstance(d_op, ast.Vector) else ()
+    if len(d_elems) != nregs:
+        raise LoweringError(f"wgmma .{shape}.{dtype} needs {nregs} accumulator registers, got {len(d_elems)}")
+    c_regs = [ctx.read(e, "b32") for e in d_elems]
+    scale_d = ctx.read(sd_op, "pred")
+
+    w = Warp(ctx)
+    tid = _linear_tid(ctx)
+    row0 = ctx.emit("shl", "i32", ctx.emit("and", "i32", ctx.emit("lshr", "i32", tid, i32(5)), i32(3)), i32(4))
+    eb = _EBYTES[atype]
+    # rows and columns this lane needs: row g and g + 8 of its warp's block, columns of its slots
+    g = ctx.emit("lshr", "i32", w.lane, i32(2))
+    t2 = ctx.emit("shl", "i32", ctx.emit("and", "i32", w.lane, i32(3)), i32(1))
+
+    def flip(bits: Value, et: str, scale: int) -> Value:
+        if scale == 1:
+            return bits
+        return ctx.emit("xor", bits.type, bits, Const.int(bits.type, _SIGN[et]))
+
+    # B elements per column slot (per distinct column offset 8j + c)
+    bdesc = _Descriptor(ctx, ctx.read(b_op, "b64"), _BITS[btype] // 8, bool(trans_b))
+    b_cache: dict[tuple[int, int], Value] = {}
+
+    def b_elem(col_off: int, kk: int) -> Value:
+        if (col_off, kk) not in b_cache:
+            col = ctx.emit("add", "i32", t2, i32(col_off))
+            base = bdesc.mn_base(col, key=col_off)
+            v = ctx.emit("load", f"i{_BITS[btype]}", bdesc.address(base, kk), space="shared",
+                         align=_BITS[btype] // 8)
+            b_cache[col_off, kk] = flip(v, btype, scale_b)
+        return b_cache[col_off, kk]
+
+    a_cache: dict[tuple[int, int], Value] = {}
+    if a_regs:
+        regs = [ctx.read(e, "b32") for e in a_op.elems]
+        coord = {"f16": _a16816_f16, "bf16": _a16816_f16, "tf32": _a1688_tf32}.get(atype, _a16832_i8)
+        afrag = Frag("A", 16, k, atype, 16 * k // 32, coord)
+        if len(regs) != afrag.regs:
+            raise LoweringError(f"wgmma A in registers needs {afrag.regs} registers, got {len(regs)}")
+        fetched: dict[tuple, Value] = {}
+
+        def a_elem(half: int, kk: int) -> Value:
+            if (half, kk) not in a_cache:
+                want = tuple(((lane >> 2) + 8 * half, kk) for lane in range(32))
+                fe = _fetch(afrag, want)
+                key = (fe.slot // afrag.per_reg, fe.lanes)
+                if key not in fetched:
+                    fetched[key] = w.shfl(regs[fe.slot // afrag.per_reg], w.lanes(fe.lanes))
+                bits = _slot_bits(ctx, [fetched[key]] * afrag.regs, afrag, fe.slot)
+                a_cache[half, kk] = flip(bits, atype, scale_a)
+            return a_cache[half, kk]
+    else:
+        adesc = _Descriptor(ctx, ctx.read(a_op, "b64"), eb, bool(trans_a))
+        rows = [ctx.emit("add", "i32", row0, ctx.emit("add", "i32", g, i32(8 * h))) for h in range(2)]
+
+        def a_elem(half: int, kk: int) -> Value:
+            if (half, kk) not in a_cache:
+                base = adesc.mn_base(rows[half], key=half)
+                v = ctx.emit("load", f"i{_BITS[atype]}", adesc.address(base, kk), space="shared", align=eb)
+                a_cache[half, kk] = flip(v, atype, scale_a)
+            return a_cache[half, kk]
+
+    elems = None if integer else _Elements(ctx, atype)
+    zero_c = Const.int("i16" if dtype == "f16" else "i32", 0)
+    out: list[Value] = []
+    for i in range(n // 2):
+        _, col = _d_coord(0, i)
+        half = (i >> 1) & 1
+        col_off = col  # lane 0's column; every lane adds 2*(lane % 4)
+        pairs = [(a_elem(half, kk), b_elem(col_off, kk)) for kk in range(k)]
+        if dtype == "f16":
+            c_bits = _slot_bits(ctx, c_regs, Frag("C", 64, n, "f16", n // 2, _d_coord), i)
+        else:
+            c_bits = c_regs[i]
+        c_bits = ctx.emit("select", c_bits.type, scale_d, c_bits, zero_c)
+        if integer:
+            out.append(_int_dot(ctx, c_bits, pairs, atype == "s8", btype == "s8", False))
+        else:
+            out.append(_float_dot(ctx, c_bits, dtype, dtype, pairs, elems, k))
+    if dtype == "f16":
+        packed = []
+        for r in range(nregs):
+            lo = ctx.emit("zext", "i32", out[2 * r])
+            hi = ctx.emit("shl", "i32", ctx.emit("zext", "i32", out[2 * r + 1]), i32(16))
+            packed.append(ctx.emit("or", "i32", lo, hi))
+        out = packed
+    for e, v in zip(d_elems, out, strict=True):
+        ctx.write(e, v, "b32")
+
+
+def _linear_tid(ctx: Ctx) -> Value:
+    x = ctx.emit("sreg", "i32", name="tid.x")
+    y = ctx.emit("sreg", "i32", name="tid.y")
+    z = ctx.emit("sreg", "i32", name="tid.z")
+    nx = ctx.emit("sreg", "i32", name="ntid.x")
+    ny = ctx.emit("sreg", "i32", name="ntid.y")
+    yz = ctx.emit("add", "i32", y, ctx.emit("mul", "i32", z, ny))
+    return ctx.emit("add", "i32", x, ctx.emit("mul", "i32", yz, nx))
+
+
+_ = i64  # the descriptor fields are read through 32-bit halves
