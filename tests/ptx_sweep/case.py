@@ -58,7 +58,26 @@ class Scalar:
     value: int | float
 
 
-Param = Buf | Scalar
+@dataclass(frozen=True)
+class TensorMapBuf:
+    """A `.param .u64` pointer to a 128-byte tensor map in device memory, made by the driver's
+    cuTensorMapEncodeTiled over buffer `tensor` (its address is the map's global address) and
+    copied to the device (the map's bytes are the driver's own, so they are not compared)."""
+
+    name: str
+    tensor: str
+    dtype: int
+    dims: tuple[int, ...]
+    strides: tuple[int, ...]
+    box: tuple[int, ...]
+    estrides: tuple[int, ...]
+    swizzle: int = 0
+    oobfill: int = 0
+    interleave: int = 0
+    l2promo: int = 0
+
+
+Param = Buf | Scalar | TensorMapBuf
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +115,8 @@ class Case:
         for p in self.params:
             if isinstance(p, Scalar):
                 h.update(repr(("scalar", p.name, p.ptx_type, p.value)).encode())
+            elif isinstance(p, TensorMapBuf):
+                h.update(repr(("tensormap", p)).encode())
             else:
                 h.update(repr(("buf", p.name, p.dtype, p.count, p.fill, p.output)).encode())
                 if p.init is not None:

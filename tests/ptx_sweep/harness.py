@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .case import Buf, Case, Scalar
+from .case import Buf, Case, Scalar, TensorMapBuf
 
 _CTYPES = {
     "u32": ctypes.c_uint32, "s32": ctypes.c_int32, "u64": ctypes.c_uint64, "s64": ctypes.c_int64,
@@ -56,6 +56,24 @@ def _scalar_value(p: Scalar) -> Any:
     return _CTYPES[p.ptx_type](p.value).value
 
 
+def _tensor_map(cu: Any, case: Case, tm: TensorMapBuf, tensor: Any) -> Any:
+    """cuTensorMapEncodeTiled over `tensor`, copied into a fresh 128-byte device buffer."""
+    u64 = getattr(cu, "cuuint64_t", int)
+    u32 = getattr(cu, "cuuint32_t", int)
+    enum = lambda name, v: getattr(cu, name)(v) if hasattr(cu, name) else v  # noqa: E731
+    t = _call(case, "cuTensorMapEncodeTiled", cu, enum("CUtensorMapDataType", tm.dtype), len(tm.dims),
+              int(tensor), [u64(x) for x in tm.dims], [u64(x) for x in tm.strides], [u32(x) for x in tm.box],
+              [u32(x) for x in tm.estrides], enum("CUtensorMapInterleave", tm.interleave),
+              enum("CUtensorMapSwizzle", tm.swizzle), enum("CUtensorMapL2promotion", tm.l2promo),
+              enum("CUtensorMapFloatOOBfill", tm.oobfill))
+    raw = ctypes.string_at(int(t.getPtr()), 128) if hasattr(t, "getPtr") else \
+        np.asarray(t.opaque, dtype=np.uint64).tobytes()
+    ptr = _call(case, "cuMemAlloc", cu, 128)
+    host = np.frombuffer(raw, dtype=np.uint8).copy()
+    _call(case, "cuMemcpyHtoD", cu, ptr, host, 128)
+    return ptr
+
+
 def run_case(cu: Any, case: Case, device: int = 0) -> dict[str, np.ndarray]:
     """Launch case's kernel once in a fresh context; return the output buffers by name.
 
@@ -76,9 +94,11 @@ def run_case(cu: Any, case: Case, device: int = 0) -> dict[str, np.ndarray]:
                 _call(case, "cuMemcpyHtoD", cu, ptrs[buf.name], buf.init, buf.nbytes)
             else:
                 _call(case, "cuMemsetD8", cu, ptrs[buf.name], buf.fill, buf.nbytes)
+        for tm in (p for p in case.params if isinstance(p, TensorMapBuf)):
+            ptrs[tm.name] = _tensor_map(cu, case, tm, ptrs[tm.tensor])
         values, types = [], []
         for p in case.params:
-            if isinstance(p, Buf):
+            if isinstance(p, (Buf, TensorMapBuf)):
                 values.append(ptrs[p.name])
                 types.append(None)
             else:

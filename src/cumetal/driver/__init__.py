@@ -136,8 +136,12 @@ from cumetal.driver.streams import (
     cuStreamSynchronize,
     cuStreamWaitEvent,
 )
+from cumetal.driver.tensormap import CUtensorMap, cuTensorMapEncodeTiled, cuTensorMapReplaceAddress
 
 __all__ = [
+    "CUtensorMap",
+    "cuTensorMapEncodeTiled",
+    "cuTensorMapReplaceAddress",
     "CUDA_KERNEL_NODE_PARAMS",
     "CU_DEVICE_CPU",
     "CU_DEVICE_INVALID",

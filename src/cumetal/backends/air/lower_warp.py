@@ -242,13 +242,16 @@ def wg_barrier(k: FnLowerer) -> None:
 
 def lower_barrier(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> None:
     kind = inst.attrs["kind"]
+    if kind in ("sync", "arrive") and (kind == "arrive" or len(inst.args) > 1):
+        # Metal's one threadgroup barrier waits for every thread: a producer/consumer pair would hang
+        raise k.error(f"'{inst.text or 'bar'}': named barriers with a thread count (bar.arrive, bar.sync a, b) "
+                      "cannot run on Metal, whose only threadgroup barrier waits for every thread; the cpu "
+                      "backend runs them")
     if kind == "sync":
         wg_barrier(k)
     elif kind == "warp":
         k.air("air.simdgroup.barrier", bc.VOID, [k.i32(MEM_DEVICE_AND_THREADGROUP), k.i32(SCOPE_THREADGROUP)],
               kind="convergent")
-    elif kind == "arrive":
-        pass  # producer side of bar.arrive/bar.sync pairs: no wait (documented in docs/air-abi.md)
     else:
         raise k.error(f"barrier kind {kind!r} has no AIR lowering")
 

@@ -19,6 +19,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cumetal.backends.cpu.asyncops import (
+    RETRY,
+    WAIT_MBAR,
+    WAIT_NAMED,
+    compile_async,
+    deadlock_named,
+    named_term,
+    release_named,
+    release_waiters,
+    wait_term,
+)
 from cumetal.backends.cpu.cfg import block_order
 from cumetal.backends.cpu.dtypes import UDT
 from cumetal.backends.cpu.insts import compile_inst, expand, getter
@@ -57,7 +68,8 @@ def code_for(fn: Function) -> Code:
     return code
 
 
-_SPLIT = frozenset({"barrier", "barrier_red", "call", "call_indirect"})
+_SPLIT = frozenset({"barrier", "barrier_red", "call", "call_indirect", "mbarrier_wait"})
+_NEXT = Inst("br", (), (), {"target": None})  # a cut before an mbarrier_wait: go on to the next segment
 
 
 def _compile(fn: Function) -> Code:
@@ -80,19 +92,34 @@ def _compile(fn: Function) -> Code:
         first_seg[label] = len(plan)
         body: list[Inst] = []
         for inst in blocks[label].insts:
-            if inst.op in _SPLIT:
+            if inst.op == "mbarrier_wait":  # alone in its segment: a parked waiter re-runs only the wait
+                plan.append((label, body, _NEXT))
+                plan.append((label, [], inst))
+                body = []
+            elif inst.op in _SPLIT:
                 plan.append((label, body, inst))
                 body = []
             elif inst is blocks[label].terminator:
                 plan.append((label, body, inst))
             else:
                 body.append(inst)
+    def step_of(x: Inst):
+        if x.op in ("mbarrier", "bulk_copy", "tensor_copy"):  # backends/cpu/asyncops.py
+            return compile_async(x, fn)
+        return compile_inst(x, fn)
+
     # pass 2: closures
     for i, (label, body, ender) in enumerate(plan):
-        steps = tuple(s for s in (compile_inst(x, fn) for x in body) if s is not None)
+        steps = tuple(s for s in (step_of(x) for x in body) if s is not None)
         ti = textual.index(label)
         fall = first_seg[textual[ti + 1]] if ti + 1 < len(textual) else None
-        term = _terminator(ender, fn, code, first_seg, i + 1, fall)
+        if ender is _NEXT:
+            term = _next_term(i + 1)
+        elif ender.op == "mbarrier_wait":
+            code.has_barriers = True
+            term = wait_term(ender, fn, i, i + 1, _guard_split)
+        else:
+            term = _terminator(ender, fn, code, first_seg, i + 1, fall)
         gather, written = _body_registers(body)
         code.segs.append((steps, term, gather, written))
     return code
@@ -104,6 +131,7 @@ def _body_registers(body: list[Inst]) -> tuple[tuple[int, ...], tuple[int, ...]]
     seen: set[int] = set()
     gather: list[int] = []
     written: list[int] = []
+    wrote: set[int] = set()  # membership of written (a list scan made long bodies quadratic)
     for inst in body:
         reads = [a.id for a in inst.args if isinstance(a, Var)]
         if inst.guard is not None:
@@ -117,12 +145,22 @@ def _body_registers(body: list[Inst]) -> tuple[tuple[int, ...], tuple[int, ...]]
                 seen.add(d.id)
                 if inst.guard is not None:
                     gather.append(d.id)
-            if d.id not in written:
+            if d.id not in wrote:
+                wrote.add(d.id)
                 written.append(d.id)
     return tuple(gather), tuple(written)
 
 
 # ----------------------------------------------------------------------------- terminators
+def _next_term(nxt: int) -> Term:
+    def term(ctx: Ctx, m):
+        if m is None:
+            return nxt
+        ctx.pc[m] = nxt
+        return None
+    return term
+
+
 def _terminator(inst: Inst, fn: Function, code: Code, first_seg: dict[str, int], nxt: int,
                 fall: int | None) -> Term:
     op = inst.op
@@ -237,6 +275,8 @@ def _guard_split(inst: Inst, ctx: Ctx, m, nxt: int):
 def _barrier_term(inst: Inst, fn: Function, code: Code, nxt: int) -> Term:
     kind = inst.attrs.get("kind", "sync") if inst.op == "barrier" else "red"
     code.has_barriers = True
+    if kind == "arrive" or (kind == "sync" and len(inst.args) > 1):
+        return named_term(inst, fn, nxt, _guard_split)  # bar.arrive a, b / bar.sync a, b
     if kind == "arrive":
         def arrive(ctx: Ctx, m):
             m = _guard_split(inst, ctx, m, nxt)
@@ -295,11 +335,23 @@ def release(ctx: Ctx) -> bool:
         tbl[s] = np.left_shift(np.uint64(1), (s & 31).astype(np.uint64))
         bmask = tbl.reshape(-1, 32).sum(axis=1).astype(np.uint32)
         released |= kw & ((ctx.wait_mask & bmask[ctx.slot >> 5]) == 0)
+    kn = waiting & (ctx.wait_kind == WAIT_NAMED)
+    if kn.any():
+        released |= release_named(ctx, kn)
+    retry = None
     if not released.any():
-        released = waiting  # deadlock: no barrier can ever complete; let everyone go (documented)
+        km = waiting & (ctx.wait_kind == WAIT_MBAR)
+        if km.any():  # mbarrier waiters look again (or the kernel is deadlocked: a fault)
+            released = retry = release_waiters(ctx, km)
+        elif kn.any():
+            raise deadlock_named(ctx, kn)
+        else:
+            released = waiting  # deadlock: no barrier can ever complete; let everyone go (documented)
     idx = np.flatnonzero(released)
     pc[idx] -= WAIT
     ctx.wait_kind[idx] = 0
+    if retry is not None:
+        ctx.wait_kind[retry] = RETRY
     red = idx[ctx.bar_red[idx] >= 0]
     if len(red):
         _barrier_reduce(ctx, red)

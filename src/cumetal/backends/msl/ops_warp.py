@@ -121,11 +121,11 @@ def barrier(em: FnEmitter, i: Inst) -> list[str]:
     kind = i.attrs["kind"]
     if kind == "warp":
         return ["simdgroup_barrier(mem_flags::mem_threadgroup);"]
-    if kind == "arrive":
-        # Metal has one barrier that every thread waits at: bar.arrive (producer side of a
-        # producer/consumer pair) can only be approximated by a fence.
-        return ["atomic_thread_fence(mem_flags::mem_device | mem_flags::mem_threadgroup, memory_order_seq_cst, "
-                "thread_scope_threadgroup);"]
+    if kind == "arrive" or len(i.args) > 1:
+        # Metal's one threadgroup barrier waits for every thread: a producer/consumer pair would hang
+        raise EmitError(f"{em.fn.name}: '{i.text or 'bar'}': named barriers with a thread count (bar.arrive, "
+                        "bar.sync a, b) cannot run on Metal, whose only threadgroup barrier waits for every "
+                        "thread; the cpu backend runs them")
     # named barriers and thread counts do not exist on Metal: every bar.sync is a full barrier
     return ["threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);"]
 

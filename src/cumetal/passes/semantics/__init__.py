@@ -19,12 +19,9 @@ SEMANTICS: dict[str, SemanticsFn] = {}
 UNSUPPORTED: dict[str, str] = {
     "cluster": "thread-block clusters do not exist on Apple GPUs",
     "barrier.cluster": "thread-block clusters do not exist on Apple GPUs",
-    "mbarrier": "mbarrier (Hopper transaction barriers) has no Metal equivalent",
-    "cp.async.bulk": "bulk/TMA asynchronous copies have no Metal equivalent",
-    "cp.reduce.async.bulk": "bulk asynchronous reductions have no Metal equivalent",
     "wgmma": "warpgroup matrix instructions have no Metal equivalent",
     "tcgen05": "tensor-core generation-5 instructions have no Metal equivalent",
-    "tensormap": "tensor maps (TMA descriptors) have no Metal equivalent",
+    "tensormap.replace": "editing a tensor map in device code is not supported yet",
     "multimem": "multimem (NVLink multicast) has no Metal equivalent",
     "mapa": "distributed shared memory (clusters) does not exist on Apple GPUs",
     "getctarank": "distributed shared memory (clusters) does not exist on Apple GPUs",
@@ -66,12 +63,14 @@ def unsupported_reason(opcode: str, fields: dict[str, str] | None = None) -> str
 def _load_all() -> None:
     # Import the family modules so their @semantics decorators register.
     from cumetal.passes.semantics import (  # noqa: F401
+        bulk_copy,
         compare,
         control,
         convert,
         floating,
         integer,
         matrix,
+        mbarrier,
         memory,
         sync,
         texture,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cumetal.ir.nodes import Const
-from cumetal.passes.context import Ctx, LoweringError
+from cumetal.passes.context import Ctx
 from cumetal.passes.semantics import semantics
 from cumetal.ptx import ast
 
@@ -18,13 +18,9 @@ def _barrier(ctx: Ctx, ins: ast.Instruction) -> None:
         r = ctx.emit("barrier_red", rt, bid, pred, rop=rop)
         ctx.write(ins.operands[0], r, "u32" if rop == "popc" else "pred")
         return
-    if mode == "arrive":
-        raise LoweringError(f"'{ctx.text}' (producer/consumer named barriers) cannot be expressed on Metal, "
-                            "which has one threadgroup barrier")
-    if len(ins.operands) > 1:
-        raise LoweringError(f"'{ctx.text}' with a thread count cannot be expressed on Metal, whose barrier "
-                            "always waits for the whole threadgroup")
-    # any barrier id waits for the whole block: Metal has a single threadgroup barrier
+    # bar.arrive a, b and bar.sync a, b are producer/consumer (named) barriers with a thread count:
+    # the CPU engine runs them exactly; the Apple backends diagnose the forms Metal cannot run.
+    # bar.sync a without a count waits for the whole block, whatever its id.
     args = [ctx.read(o, "u32") for o in ins.operands] or [Const.int("i32", 0)]
     ctx.emit("barrier", None, *args, kind=mode)
 

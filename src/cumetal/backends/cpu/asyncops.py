@@ -1,0 +1,370 @@
+"""mbarrier objects, bulk and tensor (TMA) copies and named barriers on the CPU engine.
+
+An mbarrier is the 64-bit word in shared memory that ``cumetal.ir.ops`` describes; its operations
+run lane by lane in lane order (each one an atomic read-modify-write). Bulk and tensor copies are
+performed when issued and then signal their mbarrier. A wait whose phase is incomplete parks its
+lane (``WAIT_MBAR``) so that every other thread runs first; when the engine has nothing else to
+run it lets the parked waiters answer once more (``RETRY``), and if no mbarrier changed since the
+previous such round the kernel is deadlocked: a launch timeout naming the barrier, never a hang.
+
+Named barriers (``bar.sync a, b`` / ``bar.arrive a, b``) count arriving threads per CTA and
+barrier id; waiters park (``WAIT_NAMED``) until their barrier's count is reached.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cumetal.backends.cpu import memspace
+from cumetal.backends.cpu.dtypes import UDT
+from cumetal.backends.cpu.insts import expand, getter, put
+from cumetal.backends.cpu.state import WAIT, Ctx, Fault
+from cumetal.ir.nodes import Function, Inst
+from cumetal.ir.ops import SHARED_WINDOW
+
+# wait_kind values (1: block barrier and 2: warp barrier belong to engine.py)
+WAIT_MBAR = 3
+WAIT_NAMED = 4
+RETRY = 5  # released from WAIT_MBAR: the next evaluation answers whatever it finds
+
+ASYNC_OPS = frozenset({"mbarrier", "bulk_copy", "tensor_copy"})
+
+_F = (1 << 21) - 1
+_U8 = np.dtype(np.uint8)
+_U64 = np.dtype(np.uint64)
+
+
+# ----------------------------------------------------------------------------- per-batch state
+def _state(ctx: Ctx) -> dict:
+    """Per-batch bookkeeping, kept on the Batch object (a plain dataclass)."""
+    b = ctx.batch
+    st = b.__dict__.get("_async")
+    if st is None:
+        st = b.__dict__["_async"] = {"epoch": 0, "seen": -1, "named": {}}
+    return st
+
+
+def _bump(ctx: Ctx) -> None:
+    _state(ctx)["epoch"] += 1
+
+
+# ----------------------------------------------------------------------------- the barrier word
+def decode(w: int) -> tuple[int, int, int, int]:
+    """(pending, expected, tx-count, phase parity) of an mbarrier word."""
+    tx = (w >> 42) & _F
+    if tx >> 20:
+        tx -= 1 << 21
+    return w & _F, (w >> 21) & _F, tx, w >> 63
+
+
+def encode(pending: int, expected: int, tx: int, phase: int) -> int:
+    return (pending & _F) | ((expected & _F) << 21) | ((tx & _F) << 42) | ((phase & 1) << 63)
+
+
+def _complete(pending: int, expected: int, tx: int, phase: int) -> int:
+    if pending == 0 and tx == 0:
+        return encode(expected, expected, 0, phase ^ 1)
+    return encode(pending, expected, tx, phase)
+
+
+def _shared_offset(ctx: Ctx, lane: int, addr: int, space: str, inst: Inst, what: str) -> int:
+    if space == "generic":
+        if addr >> 56 != SHARED_WINDOW >> 56:
+            raise Fault("illegal_address", f"{what} at 0x{addr:x} is not in shared memory in "
+                        f"{memspace.where_text(ctx, lane, inst)}")
+        return addr - SHARED_WINDOW
+    return addr
+
+
+def _word(ctx: Ctx, lane: int, off: int, inst: Inst) -> int:
+    v = memspace.load(ctx, np.array([lane]), np.array([off], dtype=np.uint64), "shared", _U64, inst)
+    return int(v[0])
+
+
+def _set_word(ctx: Ctx, lane: int, off: int, w: int, inst: Inst) -> None:
+    memspace.store(ctx, np.array([lane]), np.array([off], dtype=np.uint64), np.array([w], dtype=np.uint64),
+                   "shared", _U64, inst)
+
+
+def complete_tx(ctx: Ctx, lane: int, off: int, nbytes: int, inst: Inst) -> None:
+    p, e, tx, ph = decode(_word(ctx, lane, off, inst))
+    _set_word(ctx, lane, off, _complete(p, e, tx - nbytes, ph), inst)
+    _bump(ctx)
+
+
+def _mbarrier_one(ctx: Ctx, lane: int, off: int, mop: str, a1: int, a2: int, inst: Inst) -> int:
+    """Apply one lane's operation; return the word before it (the state token of an arrive)."""
+    if mop == "init":
+        if not 1 <= a1 <= _F >> 1:
+            raise Fault("illegal_instruction", f"mbarrier.init count {a1} is outside [1, 2^20-1] in "
+                        f"{memspace.where_text(ctx, lane, inst)}")
+        _set_word(ctx, lane, off, encode(a1, a1, 0, 0), inst)
+        return 0
+    if mop == "inval":
+        _set_word(ctx, lane, off, 0, inst)
+        return 0
+    w = _word(ctx, lane, off, inst)
+    p, e, tx, ph = decode(w)
+    if mop == "expect_tx":
+        new = _complete(p, e, tx + a1, ph)  # measured: an expect_tx that zeroes the tx-count completes too
+    elif mop == "complete_tx":
+        new = _complete(p, e, tx - a1, ph)
+    else:  # arrive (+ expect_tx a2, drop)
+        if a1 > p:
+            raise Fault("illegal_instruction", f"mbarrier arrive of {a1} with only {p} arrivals pending "
+                        f"(uninitialised or over-arrived barrier) in {memspace.where_text(ctx, lane, inst)}")
+        if inst.attrs.get("drop"):
+            e -= a1
+        new = _complete(p - a1, e, tx + a2, ph)
+    _set_word(ctx, lane, off, new, inst)
+    return w
+
+
+def _lanes_values(ctx: Ctx, m, gets, n: int) -> list[list[int]]:
+    return [np.broadcast_to(np.asarray(g(ctx, m)).astype(np.uint64), (n,)).tolist() for g in gets]
+
+
+def _mbarrier_step(inst: Inst, fn: Function, gets):
+    mop = inst.attrs["mop"]
+    space = inst.attrs.get("space", "shared")
+    d = inst.dsts[0] if inst.dsts else None
+    dt = UDT[d.type] if d is not None else None
+
+    def step(ctx: Ctx, m):
+        lanes = ctx.lanes(m)
+        vals = _lanes_values(ctx, m, gets, len(lanes))
+        tokens = np.zeros(len(lanes), dtype=np.uint64)
+        for j, lane in enumerate(lanes.tolist()):
+            off = _shared_offset(ctx, lane, vals[0][j], space, inst, "mbarrier object")
+            a1 = vals[1][j] & 0xFFFFFFFF if len(vals) > 1 else 0
+            a2 = vals[2][j] & 0xFFFFFFFF if len(vals) > 2 else 0
+            tokens[j] = _mbarrier_one(ctx, lane, off, mop, a1, a2, inst)
+        _bump(ctx)
+        if d is not None:
+            put(ctx, m, d.id, dt, tokens)
+    return step
+
+
+# ----------------------------------------------------------------------------- waits
+def wait_term(inst: Inst, fn: Function, self_seg: int, nxt: int, guard_split):
+    """Terminator of an ``mbarrier_wait`` segment (the op alone in its segment)."""
+    space = inst.attrs.get("space", "shared")
+    parity = bool(inst.attrs["parity"])
+    g0, g1 = getter(inst.args[0], fn), getter(inst.args[1], fn)
+    d = inst.dsts[0]
+
+    def term(ctx: Ctx, m):
+        m = guard_split(inst, ctx, m, nxt)
+        if m is not None and len(m) == 0:
+            return None
+        lanes = ctx.lanes(m)
+        n = len(lanes)
+        addrs, phases = _lanes_values(ctx, m, (g0, g1), n)
+        done = np.zeros(n, dtype=bool)
+        for j, lane in enumerate(lanes.tolist()):
+            off = _shared_offset(ctx, lane, addrs[j], space, inst, "mbarrier object")
+            cur = _word(ctx, lane, off, inst) >> 63
+            want = (phases[j] & 1) if parity else (phases[j] >> 63)
+            done[j] = cur != want
+        expand(ctx, d.id)[lanes] = done
+        retry = ctx.wait_kind[lanes] == RETRY
+        ctx.wait_kind[lanes[retry]] = 0
+        answer = done | retry
+        ctx.pc[lanes[answer]] = nxt
+        park = lanes[~answer]
+        if len(park):
+            ctx.pc[park] = WAIT + self_seg
+            ctx.wait_kind[park] = WAIT_MBAR
+            ctx.wait_mask[park] = np.uint32(0)
+        return None
+    return term
+
+
+# ----------------------------------------------------------------------------- named barriers
+def named_term(inst: Inst, fn: Function, nxt: int, guard_split):
+    """bar.sync a, b (park until b threads of the CTA arrived at barrier a) and bar.arrive a, b."""
+    arrive = inst.attrs["kind"] == "arrive"
+    gid, gcount = getter(inst.args[0], fn), getter(inst.args[1], fn)
+
+    def term(ctx: Ctx, m):
+        m = guard_split(inst, ctx, m, nxt)
+        if m is not None and len(m) == 0:
+            return None
+        lanes = ctx.lanes(m)
+        n = len(lanes)
+        ids = np.broadcast_to(np.asarray(gid(ctx, m)).astype(np.uint32), (n,))
+        counts = np.broadcast_to(np.asarray(gcount(ctx, m)).astype(np.uint32), (n,))
+        bad = (ids > 15) | (counts == 0) | (counts % 32 != 0)
+        if bad.any():
+            j = int(np.flatnonzero(bad)[0])
+            raise Fault("illegal_instruction", f"barrier id {int(ids[j])} / thread count {int(counts[j])}: "
+                        "ids are 0-15 and counts positive multiples of 32, in "
+                        f"{memspace.where_text(ctx, int(lanes[j]), inst)}")
+        named = _state(ctx)["named"]
+        ctas = ctx.cta[lanes]
+        keys, nk = np.unique(np.stack([ctas.astype(np.int64), ids.astype(np.int64)], axis=1), axis=0,
+                             return_counts=True)
+        for (c, i), k in zip(keys.tolist(), nk.tolist(), strict=True):
+            arrived, _ = named.get((c, i), (0, 0))
+            sel = (ctas == c) & (ids == i)
+            named[(c, i)] = (arrived + k, int(counts[sel][-1]))
+        if arrive:
+            ctx.pc[lanes] = nxt
+            _bump(ctx)
+            return None
+        ctx.pc[lanes] = WAIT + nxt
+        ctx.wait_kind[lanes] = WAIT_NAMED
+        ctx.wait_mask[lanes] = ids
+        return None
+    return term
+
+
+def release_named(ctx: Ctx, parked: np.ndarray) -> np.ndarray:
+    """Lanes (bool mask) parked at named barriers whose thread count has been reached."""
+    named = _state(ctx)["named"]
+    out = np.zeros(ctx.n, dtype=bool)
+    idx = np.flatnonzero(parked)
+    keys = np.stack([ctx.cta[idx].astype(np.int64), ctx.wait_mask[idx].astype(np.int64)], axis=1)
+    for c, i in np.unique(keys, axis=0).tolist():
+        arrived, need = named.get((c, i), (0, 0))
+        if need and arrived >= need:
+            named[(c, i)] = (arrived - need, need)
+            out[idx[(keys[:, 0] == c) & (keys[:, 1] == i)]] = True
+    return out
+
+
+def release_waiters(ctx: Ctx, parked: np.ndarray) -> np.ndarray:
+    """Nothing else can run: let the mbarrier waiters look again, unless no mbarrier changed since
+    they last did (then nothing ever will: a deadlock, reported rather than hung on)."""
+    st = _state(ctx)
+    idx = np.flatnonzero(parked)
+    where = (idx.tobytes(), ctx.pc[idx].tobytes())  # the same lanes back at the same waits?
+    if st["epoch"] == st["seen"] and where == st.get("where"):
+        lane = int(np.flatnonzero(parked)[0])
+        raise Fault("timeout", "deadlock: threads wait on an mbarrier phase that can never complete (no thread "
+                    "left to arrive and no copy in flight), first "
+                    f"{memspace.where_text(ctx, lane, None)}")
+    st["seen"], st["where"] = st["epoch"], where
+    return parked
+
+
+def deadlock_named(ctx: Ctx, parked: np.ndarray) -> Fault:
+    lane = int(np.flatnonzero(parked)[0])
+    named = _state(ctx)["named"]
+    key = (int(ctx.cta[lane]), int(ctx.wait_mask[lane]))
+    arrived, need = named.get(key, (0, 0))
+    return Fault("timeout", f"deadlock: named barrier {key[1]} waits for {need} threads but only {arrived} "
+                 f"arrived and no other thread can run, first {memspace.where_text(ctx, lane, None)}")
+
+
+# ----------------------------------------------------------------------------- bulk copies
+def read_bytes(ctx: Ctx, lane: int, addr: int, n: int, space: str, inst: Inst) -> np.ndarray:
+    a = np.uint64(addr) + np.arange(n, dtype=np.uint64)
+    return memspace.load(ctx, np.full(n, lane, dtype=np.intp), a, space, _U8, inst)
+
+
+def write_bytes(ctx: Ctx, lane: int, addr, data: np.ndarray, space: str, inst: Inst) -> None:
+    a = np.asarray(addr, dtype=np.uint64)
+    if a.ndim == 0:
+        a = a + np.arange(len(data), dtype=np.uint64)
+    memspace.store(ctx, np.full(len(a), lane, dtype=np.intp), a, data, space, _U8, inst)
+
+
+_ETYPE = {"u32": np.uint32, "s32": np.int32, "b32": np.uint32, "u64": np.uint64, "s64": np.int64,
+          "b64": np.uint64, "f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.uint16}
+
+
+def _bf16_to_f32(u: np.ndarray) -> np.ndarray:
+    return (u.astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+def _f32_to_bf16(f: np.ndarray) -> np.ndarray:
+    b = f.astype(np.float32).view(np.uint32)
+    nan = np.isnan(f)
+    r = ((b + np.uint32(0x7FFF) + ((b >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)).astype(np.uint16)
+    return np.where(nan, np.uint16(0x7FFF), r)
+
+
+def reduce_bytes(old: np.ndarray, new: np.ndarray, redop: str, etype: str) -> np.ndarray:
+    """Element-wise ``old = redop(old, new)`` over byte arrays holding ``etype`` elements."""
+    dt = np.dtype(_ETYPE[etype])
+    a, b = old.view(dt), new.view(dt)
+    if etype == "bf16":
+        fa, fb = _bf16_to_f32(a), _bf16_to_f32(b)
+        if redop == "add":
+            r = _f32_to_bf16(fa.astype(np.float64) + fb.astype(np.float64))
+        elif redop in ("min", "max"):
+            pick = np.fmin(fa, fb) if redop == "min" else np.fmax(fa, fb)
+            r = _f32_to_bf16(pick)
+        else:
+            raise ValueError(f"cp.reduce.async.bulk .{redop} on .bf16")
+        return r.view(np.uint8)
+    if redop == "add":
+        r = a + b
+        if dt == np.float32:
+            r = np.where(np.isnan(r), np.float32(np.nan), r)
+            r = np.where(np.isnan(r), np.uint32(0x7FFFFFFF).view(np.float32), r).astype(np.float32)
+    elif redop == "min":
+        r = np.fmin(a, b) if dt.kind == "f" else np.minimum(a, b)
+    elif redop == "max":
+        r = np.fmax(a, b) if dt.kind == "f" else np.maximum(a, b)
+    elif redop == "and":
+        r = a & b
+    elif redop == "or":
+        r = a | b
+    elif redop == "xor":
+        r = a ^ b
+    elif redop == "inc":  # atom.inc: old >= b ? 0 : old + 1
+        r = np.where(a >= b, 0, a + 1).astype(dt)
+    elif redop == "dec":  # atom.dec: old == 0 || old > b ? b : old - 1
+        r = np.where((a == 0) | (a > b), b, a - 1).astype(dt)
+    else:
+        raise ValueError(redop)
+    return np.ascontiguousarray(r.astype(dt)).view(np.uint8)
+
+
+def _bulk_step(inst: Inst, fn: Function, gets):
+    ds, ss = inst.attrs["dst_space"], inst.attrs["src_space"]
+    redop, etype = inst.attrs.get("redop"), inst.attrs.get("etype")
+
+    def step(ctx: Ctx, m):
+        lanes = ctx.lanes(m)
+        vals = _lanes_values(ctx, m, gets, len(lanes))
+        for j, lane in enumerate(lanes.tolist()):
+            dst, src, size = vals[0][j], vals[1][j], vals[2][j] & 0xFFFFFFFF
+            if size % 16 or dst % 16 or src % 16:
+                raise Fault("misaligned_address", f"bulk copy of {size} bytes from 0x{src:x} to 0x{dst:x}: "
+                            "addresses and size must be multiples of 16 in "
+                            f"{memspace.where_text(ctx, lane, inst)}")
+            data = read_bytes(ctx, lane, src, size, ss, inst)
+            if redop is not None:
+                data = reduce_bytes(read_bytes(ctx, lane, dst, size, ds, inst), data, redop, etype)
+            write_bytes(ctx, lane, dst, data, ds, inst)
+            if len(vals) > 3:
+                complete_tx(ctx, lane, vals[3][j], size, inst)
+        _bump(ctx)
+    return step
+
+
+def compile_async(inst: Inst, fn: Function):
+    """The step of an mbarrier / bulk_copy / tensor_copy instruction (guard included)."""
+    from cumetal.backends.cpu.tensorcopy import tensor_step
+
+    gets = [getter(a, fn) for a in inst.args]
+    op = inst.op
+    body = (_mbarrier_step if op == "mbarrier" else _bulk_step if op == "bulk_copy" else tensor_step)(
+        inst, fn, gets)
+    if inst.guard is None:
+        return body
+    gid, neg = inst.guard.id, inst.guard_negated
+
+    def guarded(ctx: Ctx, m):
+        g = ctx.R[gid]
+        g = np.broadcast_to(g, (ctx.n,)) if g.ndim == 0 else g
+        if m is not None:
+            g = g[m]
+        g = ~g if neg else g
+        sub = np.flatnonzero(g) if m is None else m[g]
+        if len(sub):
+            body(ctx, sub)
+    return guarded

@@ -1,0 +1,180 @@
+"""Tensor (TMA) copies on the CPU engine, and CuMetal's 128-byte tensor-map format.
+
+``cuTensorMapEncodeTiled`` (``cumetal.driver.tensormap``) writes a map in this format; a kernel
+passes it by value (a ``.param`` of 128 bytes) or by address (global/const memory), and
+``cp.async.bulk.tensor`` reads it back here. Layout (little-endian)::
+
+    0  u64 global address          40 u64[4] global strides of dims 1..4 (bytes)
+    8  u32 magic 'CMTM'            72 u16[5] box dims
+    12 u8 rank, u8 data type,      82 u8[5] element strides
+       u8 interleave, u8 swizzle   87 u8 L2 promotion, u8 OOB fill, u8 mode (0 tile)
+    16 u32[5] global dims - 1      90..127 zero
+
+Tile mode: the box's start coordinates are signed; box element (i0, i1, ...) reads tensor element
+(c0 + i0*e0, c1 + i1*e1, ...) where e are the element strides, so a box holds ceil(box/e)
+elements per dimension, stored densely in shared memory (dimension 0 fastest). Elements outside
+the tensor read as zero (or 0x7FF7 in every 16 bits (the "NaN request zero FMA" fill, measured)) and are not written by
+stores. Swizzle permutes the 16-byte chunks of shared memory: address bits [4, 4+k) are XORed
+with bits [7, 7+k), k = 1, 2, 3 for the 32, 64, 128-byte modes.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from cumetal.backends.cpu import memspace
+from cumetal.backends.cpu.state import Ctx, Fault
+from cumetal.ir.nodes import Function, Inst
+
+MAGIC = 0x4D544D43  # 'CMTM'
+_FMT = struct.Struct("<QIBBBB5II4Q5H5BBBB")
+assert _FMT.size == 90
+
+# CUtensorMapDataType -> (element bytes, PTX type name for reductions, takes the NaN fill)
+DTYPES: dict[int, tuple[int, str | None, bool]] = {
+    0: (1, None, False), 1: (2, None, False), 2: (4, "u32", False), 3: (4, "s32", False),
+    4: (8, "u64", False), 5: (8, "s64", False), 6: (2, "f16", True), 7: (4, "f32", True),
+    8: (8, "f64", True), 9: (2, "bf16", True), 10: (4, "f32", True), 11: (4, None, True), 12: (4, None, True),
+}
+NAN_FILL = 0x7FF7  # measured on an H100: every 16 bits of an element filled 'NaN request zero FMA' (f16..f64)
+SWIZZLE_BYTES = {0: 0, 1: 32, 2: 64, 3: 128}
+
+
+@dataclass(frozen=True)
+class TensorMap:
+    address: int
+    rank: int
+    dtype: int
+    interleave: int
+    swizzle: int
+    dims: tuple[int, ...]
+    strides: tuple[int, ...]  # bytes, dims 1..rank-1
+    box: tuple[int, ...]
+    estrides: tuple[int, ...]
+    l2promo: int = 0
+    oobfill: int = 0
+    mode: int = 0
+
+    def pack(self) -> bytes:
+        pad = lambda t, n: tuple(t) + (0,) * (n - len(t))  # noqa: E731
+        raw = _FMT.pack(self.address, MAGIC, self.rank, self.dtype, self.interleave, self.swizzle,
+                        *pad([d - 1 for d in self.dims], 5), 0, *pad(self.strides, 4), *pad(self.box, 5),
+                        *pad(self.estrides, 5), self.l2promo, self.oobfill, self.mode)
+        return raw + bytes(128 - len(raw))
+
+    @staticmethod
+    def unpack(raw: bytes) -> TensorMap | None:
+        f = _FMT.unpack(raw[:_FMT.size])
+        if f[1] != MAGIC or not 1 <= f[2] <= 5:
+            return None
+        r = f[2]
+        return TensorMap(f[0], r, f[3], f[4], f[5], tuple(d + 1 for d in f[6:6 + r]), tuple(f[12:12 + r - 1]),
+                         tuple(f[16:16 + r]), tuple(f[21:21 + r]), f[26], f[27], f[28])
+
+
+def swizzle(off: np.ndarray, mode: int) -> np.ndarray:
+    k = {0: 0, 1: 1, 2: 2, 3: 3}[mode]
+    if not k:
+        return off
+    mask = np.uint64((1 << k) - 1)
+    return off ^ (((off >> np.uint64(7)) & mask) << np.uint64(4))
+
+
+def _box(tm: TensorMap, coords: list[int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """(byte offset in global memory of each box element, in-bounds mask, element count), box
+    elements in shared-memory order."""
+    esize = DTYPES[tm.dtype][0]
+    counts = box_counts(tm)
+    grids = np.meshgrid(*[np.arange(c, dtype=np.int64) for c in reversed(counts)], indexing="ij")
+    offs = np.zeros(grids[0].shape, dtype=np.int64)
+    ok = np.ones(grids[0].shape, dtype=bool)
+    byte_strides = (esize, *tm.strides)
+    for k in range(tm.rank):
+        c = coords[k] + grids[tm.rank - 1 - k] * tm.estrides[k]
+        ok &= (c >= 0) & (c < tm.dims[k])
+        offs += c * byte_strides[k]
+    return offs.ravel(), ok.ravel(), int(np.prod(counts))
+
+
+def box_counts(tm: TensorMap) -> list[int]:
+    return [-(-b // e) for b, e in zip(tm.box, tm.estrides, strict=True)]
+
+
+def smem_offsets(tm: TensorMap, count: int) -> np.ndarray:
+    """Byte offset in shared memory (before the swizzle) of every byte of the box, in box order.
+    Rows (dimension 0) are packed, except that a swizzled box gives each row the whole swizzle
+    span (measured on an H100: a 32-byte row with the 128-byte swizzle starts every 128 bytes)."""
+    esize = DTYPES[tm.dtype][0]
+    inner = box_counts(tm)[0] * esize
+    pitch = max(inner, SWIZZLE_BYTES[tm.swizzle])
+    b = np.arange(count * esize, dtype=np.uint64)
+    return (b // np.uint64(inner)) * np.uint64(pitch) + b % np.uint64(inner)
+
+
+def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst) -> TensorMap:
+    from cumetal.backends.cpu.asyncops import read_bytes
+
+    raw = read_bytes(ctx, lane, addr, 128, "generic", inst).tobytes()
+    tm = TensorMap.unpack(raw)
+    if tm is None:
+        raise Fault("illegal_instruction", f"the tensor map at 0x{addr:x} was not made by cuTensorMapEncodeTiled "
+                    f"in {memspace.where_text(ctx, lane, inst)}")
+    if tm.mode != 0 or tm.interleave != 0:
+        raise Fault("illegal_instruction", "im2col and interleaved tensor maps are not supported yet, in "
+                    f"{memspace.where_text(ctx, lane, inst)}")
+    return tm
+
+
+def tensor_step(inst: Inst, fn: Function, gets):
+    from cumetal.backends.cpu.asyncops import _bump, _lanes_values, complete_tx, reduce_bytes
+
+    dims = int(inst.attrs["dims"])
+    load = inst.attrs["dir"] == "load"
+    redop = inst.attrs.get("redop")
+
+    def step(ctx: Ctx, m):
+        lanes = ctx.lanes(m)
+        vals = _lanes_values(ctx, m, gets, len(lanes))
+        for j, lane in enumerate(lanes.tolist()):
+            smem, tmap, mbar = vals[0][j], vals[1][j], vals[2][j]
+            coords = [int(np.uint32(vals[3 + k][j] & 0xFFFFFFFF).view(np.int32)) for k in range(dims)]
+            tm = _read_map(ctx, lane, tmap, inst)
+            where = memspace.where_text(ctx, lane, inst)
+            if tm.rank != dims:
+                raise Fault("illegal_instruction", f"a .{dims}d tensor copy with a rank-{tm.rank} tensor map in {where}")
+            if smem % 128:
+                raise Fault("misaligned_address", f"tensor copy to shared address 0x{smem:x}: it must be "
+                            f"128-byte aligned, in {where}")
+            esize, etype, nan = DTYPES[tm.dtype]
+            goff, ok, count = _box(tm, coords)
+            nbytes = count * esize
+            lanes_b = np.full(nbytes, lane, dtype=np.intp)
+            sh = swizzle(np.uint64(smem) + smem_offsets(tm, count), tm.swizzle)
+            inb = np.repeat(ok, esize)
+            gbytes = (np.uint64(tm.address) + np.repeat(goff, esize).astype(np.uint64)
+                      + np.tile(np.arange(esize, dtype=np.uint64), count))
+            if load:
+                if tm.oobfill and nan:
+                    data = np.frombuffer(np.full(nbytes // 2, NAN_FILL, dtype="<u2").tobytes(), dtype=np.uint8).copy()
+                else:
+                    data = np.zeros(nbytes, dtype=np.uint8)
+                if inb.any():
+                    data[inb] = memspace.load(ctx, lanes_b[inb], gbytes[inb], "global", np.dtype(np.uint8), inst)
+                memspace.store(ctx, lanes_b, sh, data, "shared", np.dtype(np.uint8), inst)
+                complete_tx(ctx, lane, mbar, nbytes, inst)
+            else:
+                data = memspace.load(ctx, lanes_b, sh, "shared", np.dtype(np.uint8), inst)
+                if not inb.any():
+                    continue
+                data, gsel = data[inb], gbytes[inb]
+                if redop is not None:
+                    if etype is None:
+                        raise Fault("illegal_instruction", f"tensor reduction on this element type in {where}")
+                    old = memspace.load(ctx, lanes_b[inb], gsel, "global", np.dtype(np.uint8), inst)
+                    data = reduce_bytes(old, data, redop, etype)
+                memspace.store(ctx, lanes_b[inb], gsel, data, "global", np.dtype(np.uint8), inst)
+        _bump(ctx)
+    return step

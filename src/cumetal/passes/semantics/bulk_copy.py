@@ -1,0 +1,113 @@
+"""Bulk and tensor (TMA) asynchronous copies and the proxy/tensormap instructions around them:
+cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode), cp.reduce.async.bulk.tensor,
+cp.async.bulk.prefetch(.tensor), cp.async.bulk.commit_group / wait_group(.read),
+tensormap.cp_fenceproxy.
+
+CuMetal performs a bulk copy when it is issued (``bulk_copy`` / ``tensor_copy`` IR ops), then
+signals its mbarrier (complete_tx of the bytes): a schedule the hardware may also take. So the
+bulk-group waits have nothing left to wait for, and the proxy fences (which order the async proxy
+against the generic one) have nothing to order.
+"""
+
+from __future__ import annotations
+
+from cumetal.ir.nodes import Const, Value
+from cumetal.passes.context import Ctx, LoweringError
+from cumetal.passes.semantics import semantics
+from cumetal.passes.semantics.common import i32
+from cumetal.passes.semantics.mbarrier import mbar_address
+from cumetal.ptx import ast
+
+_SPACE = {"global": "global", "shared": "shared", "shared::cta": "shared", "shared::cluster": "shared"}
+_RED_TYPES = {"b32", "b64", "u32", "s32", "u64", "s64", "f32", "f64", "f16", "bf16"}
+
+
+def _space(ins: ast.Instruction, slot: str) -> str:
+    ss = ins.fields.get(slot)
+    if ss not in _SPACE:
+        raise LoweringError(f"bulk copies cannot use .{ss} memory")
+    return _SPACE[ss]
+
+
+def _no_multicast(ins: ast.Instruction) -> None:
+    if "multicast" in ins.fields:
+        raise LoweringError(f"'{ins.opcode}' with .multicast::cluster writes the shared memory of several "
+                            "CTAs of a cluster; CuMetal runs every CTA as a cluster of one, so it is not "
+                            "supported yet")
+    if "cta_group" in ins.fields:
+        raise LoweringError(f"'{ins.opcode}' with .cta_group (sm_100) is not supported")
+
+
+@semantics("cp.async.bulk", "cp.reduce.async.bulk")
+def _bulk(ctx: Ctx, ins: ast.Instruction) -> None:
+    _no_multicast(ins)
+    if "cp_mask" in ins.fields:
+        raise LoweringError("cp.async.bulk with .cp_mask (sm_100) is not supported")
+    dspace, sspace = _space(ins, "dst"), _space(ins, "src")
+    dst, dspace = ctx.address(ins.operands[0], dspace)
+    src, sspace = ctx.address(ins.operands[1], sspace)
+    size = ctx.read(ins.operands[2], "u32")
+    args: list[Value] = [dst, src, size]
+    if "completion" in ins.fields:
+        mbar, _ = mbar_address(ctx, ins.operands[3], "shared::cta")
+        args.append(mbar)
+    attrs: dict = {"dst_space": dspace, "src_space": sspace}
+    if ins.opcode == "cp.reduce.async.bulk":
+        t = ins.fields["type"]
+        if t not in _RED_TYPES:
+            raise LoweringError(f"cp.reduce.async.bulk on .{t} is not supported")
+        attrs.update(redop=ins.fields["redop"], etype=t)
+    ctx.emit("bulk_copy", None, *args, **attrs)
+
+
+def _tensor_coords(ctx: Ctx, op: ast.Operand, dims: int) -> tuple[Value, list[Value]]:
+    if not isinstance(op, ast.Address) or op.coords is None:
+        raise LoweringError("a tensor copy needs [tensorMap, {coordinates}]")
+    coords = [ctx.read(c, "s32") for c in op.coords.elems]
+    if len(coords) != dims:
+        raise LoweringError(f"a .{dims}d tensor copy needs {dims} coordinates, got {len(coords)}")
+    tmap, _ = ctx.address(ast.Address(op.base, op.offset), "generic")
+    return tmap, coords
+
+
+@semantics("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")
+def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
+    _no_multicast(ins)
+    mode = ins.fields.get("load_mode", "tile")
+    if mode != "tile":
+        raise LoweringError(f"tensor copies in .{mode} mode are not supported yet (tile mode is)")
+    dims = int(ins.fields["dim"][0])
+    load = ins.fields.get("dst") != "global"
+    attrs: dict = {"dims": dims, "dir": "load" if load else "store"}
+    if ins.opcode == "cp.reduce.async.bulk.tensor":
+        attrs["redop"] = ins.fields["redop"]
+    if load:
+        smem, _ = ctx.address(ins.operands[0], _space(ins, "dst"))
+        tmap, coords = _tensor_coords(ctx, ins.operands[1], dims)
+        mbar, _ = mbar_address(ctx, ins.operands[2], "shared::cta")
+    else:
+        tmap, coords = _tensor_coords(ctx, ins.operands[0], dims)
+        smem, _ = ctx.address(ins.operands[1], _space(ins, "src"))
+        mbar = Const.int("i64", 0)
+    ctx.emit("tensor_copy", None, smem, tmap, mbar, *coords, **attrs)
+
+
+@semantics("cp.async.bulk.prefetch", "cp.async.bulk.prefetch.tensor")
+def _prefetch(ctx: Ctx, ins: ast.Instruction) -> None:
+    ctx.emit("nop", None)  # an L2 hint: no effect on results
+
+
+@semantics("cp.async.bulk.commit_group", "cp.async.bulk.wait_group")
+def _bulk_group(ctx: Ctx, ins: ast.Instruction) -> None:
+    ctx.emit("nop", None)  # every bulk copy is complete when issued (module docstring)
+
+
+@semantics("tensormap.cp_fenceproxy")
+def _cp_fenceproxy(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Copy a tensor map from shared to global memory (the fence part orders nothing here)."""
+    dst, dspace = ctx.address(ins.operands[0], "global")
+    src, sspace = ctx.address(ins.operands[1], "shared")
+    size = ins.operands[2]
+    if not (isinstance(size, ast.Imm) and size.value == 128):
+        raise LoweringError("tensormap.cp_fenceproxy copies a 128-byte tensor map: size must be 128")
+    ctx.emit("bulk_copy", None, dst, src, i32(128), dst_space=dspace, src_space=sspace)
