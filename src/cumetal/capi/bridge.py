@@ -895,3 +895,8 @@ from cumetal.capi import bridge_driver as _drv  # noqa: E402 - the drv_* functio
 
 globals().update({n: getattr(_drv, n) for n in dir(_drv) if n.startswith("drv_")})
 _ = drv
+
+# CUDA arrays, texture and surface objects: tex_<name> in bridge_textures (csrc/cm_textures.c)
+from cumetal.capi import bridge_textures as _tex  # noqa: E402
+
+globals().update({n: _guard()(getattr(_tex, n)) for n in dir(_tex) if n.startswith("tex_")})

@@ -257,6 +257,8 @@ static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
     return e;
 }
 
+#include "cumetal/texture_api.h" /* CUDA arrays, texture and surface objects */
+
 #if defined(__cplusplus) && !defined(__CUMETAL_NO_RUNTIME_TEMPLATES)
 #include "cumetal/host_runtime_templates.h"
 #endif

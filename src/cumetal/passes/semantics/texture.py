@@ -414,6 +414,18 @@ def _surface_address(ctx: Ctx, ins: ast.Instruction, a: ast.Address, coords: tup
     return address(exact, layer), inside, address(clamped, layer_c)
 
 
+def _trap_if(ctx: Ctx, bad: Value) -> None:
+    """Branch to a block that traps (trap is a terminator) when ``bad`` holds."""
+    trap_label, go_on = ctx.fresh_label(), ctx.fresh_label()
+    ctx.append(Inst("cbr", (), (bad,), {"target": trap_label, "else": go_on}))
+    guard, negated = ctx.guard, ctx.guard_negated
+    ctx.guard = None
+    ctx.start_block(trap_label)
+    ctx.emit("trap", None)
+    ctx.start_block(go_on)
+    ctx.guard, ctx.guard_negated = guard, negated
+
+
 def _surface_access(ctx: Ctx, ins: ast.Instruction, store: bool) -> None:
     t = ins.fields.get("dtype") or ins.fields.get("ctype")
     if ins.fields.get("b") != "b" and "p" in ins.fields:
@@ -428,8 +440,7 @@ def _surface_access(ctx: Ctx, ins: ast.Instruction, store: bool) -> None:
     addr, inside, caddr = _surface_address(ctx, ins, a, coords, size * n)
     active = _active(ctx)
     if mode == "trap":
-        bad = _and(ctx, active, ctx.emit("not", "i1", inside))
-        ctx.append(Inst("trap", (), (), {}, guard=bad))  # out of range: the kernel faults
+        _trap_if(ctx, _and(ctx, active, ctx.emit("not", "i1", inside)))  # out of range: the kernel faults
         use, ok = addr, inside
     elif mode == "clamp":
         use, ok = caddr, Const.int("i1", 1)
@@ -470,7 +481,7 @@ def _sured(ctx: Ctx, ins: ast.Instruction) -> None:
     mode = ins.fields.get("mode", "trap")
     active = _active(ctx)
     if mode == "trap":
-        ctx.append(Inst("trap", (), (), {}, guard=_and(ctx, active, ctx.emit("not", "i1", inside))))
+        _trap_if(ctx, _and(ctx, active, ctx.emit("not", "i1", inside)))
     use, ok = (caddr, Const.int("i1", 1)) if mode == "clamp" else (addr, inside)
     aop = _SURED[op]
     if aop in ("min", "max") and t.startswith("u"):
