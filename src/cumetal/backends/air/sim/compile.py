@@ -177,7 +177,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     if direct:
         text += workgroup_function(kernel.name, arg_types, [k for k, _ in kinds], len(kinds))
     elif not _fibers_only() and coroutine.eligible(text, kernel.name):
-        text += coroutine.coroutine_kernel(text, kernel.name, arg_types)
+        text += coroutine.coroutine_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
         coro = True
     host = llvm.parse_assembly(text)
     host.verify()

@@ -42,6 +42,7 @@ define void @__sim_cresume(ptr %h) {
   ret void
 }
 """
+_K_TID, _K_TINDEX, _K_LANE, _K_WARP = 1, 5, 6, 7  # compile.py K_*
 RUNTIME_SYMBOLS = ("sim_coro_frame", "sim_coro_barrier", "sim_coro_step", "sim_coro_end")
 
 
@@ -78,9 +79,11 @@ def eligible(text: str, kernel: str) -> bool:
     return found
 
 
-def coroutine_kernel(text: str, kernel: str, arg_types: list[str]) -> str:
-    """``__sim_coro`` (the kernel as a coroutine returning its handle) and ``__sim_cstart(ptr slots)``
-    (loads the arguments like ``__sim_entry`` and starts it), to append to the module text."""
+def coroutine_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -> str:
+    """``__sim_coro`` (the kernel as a coroutine returning its handle) and ``__sim_cstart(ptr slots,
+    i32 t)`` (starts thread ``t``: uniform arguments from the slots like ``__sim_entry``, the
+    thread's position from ``t`` and the threadgroup size in slot ``len(arg_types)``), to append to
+    the module text. ``kinds``: the arguments' K_* kinds (compile.py)."""
     lines = text.splitlines()
     for start, end in _functions(lines):
         m = _DEFINE.match(lines[start])
@@ -137,11 +140,27 @@ def coroutine_kernel(text: str, kernel: str, arg_types: list[str]) -> str:
             "__coro_suspend:",
             "  call void @llvm.coro.end(ptr %__coro_hdl, i1 false, token none)",
             "  ret ptr %__coro_hdl", "}"]
-    start_fn = ["define ptr @__sim_cstart(ptr %slots) {"]
+    start_fn = ["define ptr @__sim_cstart(ptr %slots, i32 %t) {",
+                f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * len(arg_types)}",
+                "  %dims = load <3 x i32>, ptr %dimp, align 4",
+                "  %nx = extractelement <3 x i32> %dims, i32 0", "  %ny = extractelement <3 x i32> %dims, i32 1",
+                "  %tx = urem i32 %t, %nx", "  %txy = udiv i32 %t, %nx", "  %ty = urem i32 %txy, %ny",
+                "  %tz = udiv i32 %txy, %ny"]
     names = []
-    for i, ty in enumerate(arg_types):
-        start_fn.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
-        start_fn.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        if kind == _K_TID:
+            start_fn += [f"  %v{i}a = insertelement <3 x i32> zeroinitializer, i32 %tx, i32 0",
+                         f"  %v{i}b = insertelement <3 x i32> %v{i}a, i32 %ty, i32 1",
+                         f"  %a{i} = insertelement <3 x i32> %v{i}b, i32 %tz, i32 2"]
+        elif kind == _K_TINDEX:
+            start_fn.append(f"  %a{i} = add i32 %t, 0")
+        elif kind == _K_LANE:
+            start_fn.append(f"  %a{i} = and i32 %t, 31")
+        elif kind == _K_WARP:
+            start_fn.append(f"  %a{i} = lshr i32 %t, 5")
+        else:
+            start_fn.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
+            start_fn.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
         names.append(f"{ty} %a{i}")
     start_fn += [f"  %h = call ptr @__sim_coro({', '.join(names)})", "  ret ptr %h", "}"]
     return "\n".join(out + start_fn) + "\n" + DECLS

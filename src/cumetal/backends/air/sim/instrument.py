@@ -54,13 +54,17 @@ declare void @sim_volatile_step()
 """
 # The inline check of a device (1) or threadgroup (3) access: [site] = window base, [site+8] = the
 # number of valid start addresses from it for this site's access size (runtime.c set_window).
+# The window loads are marked invariant so that LLVM hoists them out of loops (the work-group
+# loop, a thread's loops): a window read before the slow path moved it is still a window the
+# runtime validated for this launch (allocations do not change during a launch), so a stale copy
+# only sends more accesses to the slow path, which checks them in full.
 _CHECK_FN = """
 define internal void @__sim_chk{sp}(ptr addrspace({sp}) %p, i64 %n, i64 %al, ptr %site) alwaysinline {{
 entry:
   %a = ptrtoint ptr addrspace({sp}) %p to i64
-  %lo = load i64, ptr %site, align 8
+  %lo = load i64, ptr %site, align 8, !invariant.load !{{}}
   %limp = getelementptr i64, ptr %site, i64 1
-  %lim = load i64, ptr %limp, align 8
+  %lim = load i64, ptr %limp, align 8, !invariant.load !{{}}
   %off = sub i64 %a, %lo
   %in = icmp ult i64 %off, %lim
   %m = sub i64 %al, 1
@@ -92,6 +96,41 @@ done:
 }
 """
 SITES = "__sim_sites"  # [2 x i64] per check site (a global of the JIT module: one per engine)
+
+
+# air.* functions whose meaning is exactly an LLVM intrinsic's (IEEE correctly rounded, no
+# rounding-mode or NaN-payload difference from the C runtime's implementation): called as the
+# intrinsic, they compile to an instruction inline (vfmadd, sqrtss, ...) instead of a call.
+_INTRINSICS = {
+    **{f"air.{op}.{t}": f"llvm.{op}.{t}" for op in ("fma", "sqrt", "fabs", "floor", "ceil", "rint")
+       for t in ("f32", "f64")},
+    **{f"air.{m}.{s}.i{w}": f"llvm.{s}{m}.i{w}" for m in ("min", "max") for s in ("s", "u")
+       for w in (16, 32, 64)},
+    "air.popcount.i32": "llvm.ctpop.i32",
+}
+_DECLARE = re.compile(r"^declare .*@(\"[^\"]+\"|[\w.$-]+)\(")
+_CALLEE = re.compile(r"@(air\.[\w.]+)\(")
+
+
+def _intrinsic_line(line: str) -> str | None:
+    """The line with air.* callees that are LLVM intrinsics renamed; None for their declarations."""
+    m = _DECLARE.match(line)
+    if m and m.group(1) in _INTRINSICS:
+        return None
+    if "@air." not in line:
+        return line
+    return _CALLEE.sub(lambda c: f"@{_INTRINSICS.get(c.group(1), c.group(1))}(", line)
+
+
+def _intrinsic_declarations(text: str) -> str:
+    """Declarations of the intrinsics the renamed calls use (types from the air.* declarations)."""
+    out = []
+    for line in text.splitlines():
+        m = _DECLARE.match(line)
+        if m and m.group(1) in _INTRINSICS:
+            ret_and_args = line[len("declare "):].split(" #")[0]
+            out.append("declare " + ret_and_args.replace(f"@{m.group(1)}(", f"@{_INTRINSICS[m.group(1)]}("))
+    return "\n".join(out) + "\n"
 
 
 class InstrumentError(ValueError):
@@ -255,7 +294,8 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
 
     ``read_only``: arguments of ``kernel`` (``%name``) whose listed byte ranges are always
     allocated and never written during a launch (parameters, launch_info's constant words)."""
-    src = text.splitlines()
+    intrinsic_decls = _intrinsic_declarations(text)
+    src = [ln for ln in map(_intrinsic_line, text.splitlines()) if ln is not None]
     sites = _Sites()
     out: list[str] = []
     i = 0
@@ -282,7 +322,7 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
         # no checked private access anywhere: the local-memory bounds are never read (and
         # registering them per thread costs more than the rest of a small kernel)
         out = [line for line in out if not line.startswith("  call void @sim_local(")]
-    helpers = DECLS + _CHECK_FN.format(sp=1) + _CHECK_FN.format(sp=3) + _TICK_FN
+    helpers = intrinsic_decls + DECLS + _CHECK_FN.format(sp=1) + _CHECK_FN.format(sp=3) + _TICK_FN
     helpers += f"@{SITES} = global [{2 * max(sites.count, 1)} x i64] zeroinitializer, align 16\n"
     return "\n".join(out) + helpers, sites.count
 

@@ -43,7 +43,7 @@ enum { OP_SHUF32 = 1, OP_SHUF64, OP_SUM, OP_MIN_S, OP_MIN_U, OP_MAX_S, OP_MAX_U,
 typedef struct {
     void (*entry)(uint8_t *slots);          /* one thread (fiber mode) */
     void (*wg)(uint8_t *slots);             /* one threadgroup: loop over the threads (NULL: none) */
-    void *(*cstart)(uint8_t *slots);        /* the kernel as a coroutine: start a thread (NULL: none) */
+    void *(*cstart)(uint8_t *slots, uint32_t t); /* the kernel as a coroutine: start thread t (NULL: none) */
     void (*cresume)(void *handle);          /* ... resume it after the barrier it waits at */
     uint64_t *sites;                        /* per check site: [window base, window limit] */
     int64_t nsites;
@@ -615,28 +615,49 @@ static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, 
     }
 }
 
-/* Coroutine mode: rounds of plain calls, each thread to its next barrier; the same settling. */
-static int run_coro(uint64_t blk, uint8_t *slots, int *group, uint32_t cx, uint32_t cy, uint32_t cz) {
-    (void)group;
+/* Coroutine mode: rounds of plain calls, each thread to its next barrier. A SIMD-group whose
+ * unfinished lanes all wait at one SIMD-group step is resolved and run on at once (warp by warp);
+ * the threadgroup barrier is released when every unfinished thread waits at one. */
+static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32_t cz) {
+    fill_slots(slots, 0, cx, cy, cz);
+    put_u3(slots + 16 * L->nargs, L->block[0], L->block[1], L->block[2]);
     for (int t = 0; t < nfib; t++) {
         F[t].state = S_RUN;
         F[t].handle = NULL;
-        F[t].slots = slots + (size_t)t * L->nargs * 16;
-        fill_slots(F[t].slots, t, cx, cy, cz);
     }
     if (_setjmp(direct_exit)) return 0; /* a fault (recorded) */
+    int group[32];
     for (;;) {
-        int running = 0;
-        for (cur = 0; cur < nfib; cur++) {
-            fiber *f = &F[cur];
-            if (f->state != S_RUN) continue;
-            running = 1;
-            if (!f->handle) f->handle = E->cstart(f->slots);
-            else E->cresume(f->handle);
+        int alive = 0;
+        for (int w = 0; w < nfib; w += 32) {
+            int end = w + 32 < nfib ? w + 32 : nfib;
+            for (;;) {
+                for (cur = w; cur < end; cur++) {
+                    fiber *f = &F[cur];
+                    if (f->state != S_RUN) continue;
+                    if (!f->handle) f->handle = E->cstart(slots, (uint32_t)cur);
+                    else E->cresume(f->handle);
+                }
+                int waiting = -1;
+                for (int t = w; t < end; t++)
+                    if (F[t].state == S_SIMD) { waiting = t; break; }
+                if (waiting < 0) break;
+                int n = 0;
+                for (int t = waiting; t < end; t++)
+                    if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
+                        group[n++] = t;
+                resolve(group, n);
+            }
+            for (int t = w; t < end && !alive; t++) alive = F[t].state != S_DONE;
         }
         if (stop_now(blk + 1)) return 0;
-        int r = settle(running);
-        if (r >= 0) return r;
+        if (!alive) return 1;
+        for (int t = 0; t < nfib; t++) /* every unfinished thread waits at a barrier */
+            if (F[t].state == S_BAR) F[t].state = S_RUN;
+        if (deadline > 0 && now() > deadline) {
+            record_fault(F_TIMEOUT, 0, "watchdog timeout");
+            return 0;
+        }
     }
 }
 
@@ -678,7 +699,7 @@ static void *worker(void *argp) {
          * threadgroup starts from zero like the threadgroup(0) buffer */
         for (int i = 0; i < L->nas3; i++) memset((void *)(uintptr_t)E->as3_lo[i], 0, E->as3_hi[i] - E->as3_lo[i]);
         if (!L->direct && E->cstart) {
-            if (!run_coro(blk, slots, group, cx, cy, cz)) break;
+            if (!run_coro(blk, slots, cx, cy, cz)) break;
         } else if (!L->direct) {
             if (!run_fibers(blk, first, slots, stacks, group, cx, cy, cz)) break;
         } else if (E->wg) {
