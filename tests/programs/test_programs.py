@@ -26,6 +26,7 @@ PROGRAMS = {
     "driver_api": ["driver_api.c"],
     "multi_file": ["multi/main.cpp", "multi/kernels.cu"],
     "graphs_pools": ["graphs_pools.cu"],
+    "graph_api": ["graph_api.cu"],
     "versions": ["versions.cu"],
     "managed": ["managed.cu"],
     "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],

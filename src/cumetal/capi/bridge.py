@@ -894,6 +894,11 @@ def unregister_fatbinary(handle: int) -> int:
 from cumetal.capi import bridge_driver as _drv  # noqa: E402 - the drv_* functions live there
 
 globals().update({n: getattr(_drv, n) for n in dir(_drv) if n.startswith("drv_")})
+
+# ================================================================ graphs and stream capture
+from cumetal.capi import bridge_graphs as _graphs  # noqa: E402 - their cuda* functions live there
+
+globals().update({n: getattr(_graphs, n) for n in _graphs.__all__})
 _ = drv
 
 # CUDA arrays, texture and surface objects: tex_<name> in bridge_textures (csrc/cm_textures.c)

@@ -21,6 +21,7 @@ from cumetal.cudacxx import include_dir
 RUNTIME_HEADER = "cumetal/host_runtime_types.h"
 DRIVER_HEADER = "cumetal/host_driver_types.h"
 VERSION_HEADER = "cumetal/host_version.h"
+GRAPH_HEADER = "cumetal/host_graph_types.h"
 
 # Python enum class -> (C enum tag, typedef name or None). Most runtime enums are used in C++ by tag.
 _ENUM_TAGS = {
@@ -65,6 +66,7 @@ _STRUCT_TAG = {"cudaUUID_t": "CUuuid_st"}
 _FIELD_TYPES = {("cudaMemcpy3DParms", "srcArray"): "cudaArray_t", ("cudaMemcpy3DParms", "dstArray"): "cudaArray_t"}
 
 _CTYPE_NAMES = {
+    ctypes.c_ushort: "unsigned short", ctypes.c_ubyte: "unsigned char",
     ctypes.c_int: "int", ctypes.c_uint: "unsigned int", ctypes.c_size_t: "size_t", ctypes.c_void_p: "void *",
     ctypes.c_char: "char", ctypes.c_long: "long", ctypes.c_longlong: "long long",
     ctypes.c_ulonglong: "unsigned long long", ctypes.c_float: "float", ctypes.c_double: "double",
@@ -233,9 +235,53 @@ def version_header() -> str:
             f"#define CUMETAL_CUDA_VERSION_MINOR {minor // 10}\n\n#endif\n")
 
 
+# Graph parameter structs: (module, class) -> C spelling of the fields whose ctypes type does not say it.
+# The layout is the class's ``_C`` ctypes structure (what the runtime reads from a C caller's struct).
+_GRAPH_STRUCTS: dict[tuple[str, str], dict[str, str]] = {
+    ("graphs", "cudaKernelNodeParams"): {"gridDim": "struct dim3", "blockDim": "struct dim3",
+                                         "kernelParams": "void **", "extra": "void **"},
+    ("graphs", "cudaMemsetParams"): {},
+    ("graphs", "cudaHostNodeParams"): {"fn": "cudaHostFn_t"},
+    ("graph_memory", "cudaMemAccessDesc"): {"location": "struct cudaMemLocation", "flags": "enum cudaMemAccessFlags"},
+    ("graph_memory", "cudaMemPoolProps"): {"allocType": "enum cudaMemAllocationType",
+                                           "handleTypes": "enum cudaMemAllocationHandleType",
+                                           "location": "struct cudaMemLocation"},
+    ("graph_memory", "cudaMemAllocNodeParams"): {"poolProps": "struct cudaMemPoolProps",
+                                                 "accessDescs": "const struct cudaMemAccessDesc *"},
+    ("graph_memory", "cudaMemFreeNodeParams"): {},
+}
+
+
+def graph_header() -> str:
+    """The Runtime API's graph parameter structs, laid out as the runtime reads them from C."""
+    import importlib  # noqa: PLC0415
+
+    parts = [_PRELUDE.format(source="the _C layouts of cumetal.runtime.graphs and cumetal.runtime.graph_memory",
+                             guard="CUMETAL_HOST_GRAPH_TYPES_H")]
+    for (module, name), spelled in _GRAPH_STRUCTS.items():
+        layout = getattr(importlib.import_module(f"cumetal.runtime.{module}"), name)._C
+        body = []
+        for field, ctype in layout._fields_:
+            if field in spelled:
+                tname, dims = spelled[field], ""
+            else:
+                dims = ""
+                while isinstance(ctype, type) and issubclass(ctype, ctypes.Array):
+                    dims += f"[{ctype._length_}]"
+                    ctype = ctype._type_
+                tname = "size_t" if ctype is ctypes.c_size_t else _CTYPE_NAMES[ctype]  # the structs' only 64-bit ints
+            sep = "" if tname.endswith("*") else " "
+            body.append(f"    {tname}{sep}{field}{dims};")
+        parts.append(f"struct {name} {{\n" + "\n".join(body) + f"\n}};\ntypedef struct {name} {name};\n"
+                     f"CUMETAL_STATIC_ASSERT(sizeof(struct {name}) == {ctypes.sizeof(layout)}, \"{name} layout\");")
+    parts.append("#endif")
+    return "\n\n".join(parts) + "\n"
+
+
 def generated() -> dict[str, str]:
     """Header path (relative to the include root) -> its generated text."""
-    return {RUNTIME_HEADER: runtime_header(), DRIVER_HEADER: driver_header(), VERSION_HEADER: version_header()}
+    return {RUNTIME_HEADER: runtime_header(), DRIVER_HEADER: driver_header(), VERSION_HEADER: version_header(),
+            GRAPH_HEADER: graph_header()}
 
 
 def main(argv: list[str] | None = None) -> int:

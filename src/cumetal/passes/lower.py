@@ -18,8 +18,8 @@ from cumetal.diagnostics import Diagnostic
 from cumetal.ir import verify_function
 from cumetal.ir.nodes import Function, GlobalVar, Module, Param
 from cumetal.passes.cleanup import drop_unreachable, fold_temporaries
-from cumetal.passes.fold_constants import fold_constants
 from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, Scope, Symbol, ir_type
+from cumetal.passes.fold_constants import fold_constants
 from cumetal.passes.semantics import SEMANTICS, unsupported_reason
 from cumetal.passes.semantics.cluster import cluster_dims
 from cumetal.ptx import ast

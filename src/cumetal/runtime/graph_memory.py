@@ -7,7 +7,9 @@ or another graph), by ``cudaFree``/``cudaFreeAsync``, or at the next launch of a
 with ``cudaGraphInstantiateFlagAutoFreeOnLaunch``; launching the graph again while the allocation is
 still allocated is an error. CuMetal reserves the device memory at node creation (so the address is
 real and fixed) and keeps the allocated/free state per allocation, updated in launch order; the
-memory goes back to the device when the graph is destroyed and the allocation is free.
+memory goes back to the device when neither the graph nor an executable graph made from it is left
+and the allocation is free. The reserved-memory attribute counts allocations that have run, as
+CUDA reserves physical memory at the first launch.
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ class GraphAllocation:
     size: int
     graph: int  # the graph whose node made it
     allocated: bool = False  # between the allocation node's run and a free
-    graph_alive: bool = True
+    backed: bool = False  # has run at least once (CUDA reserves physical memory at the first launch)
+    holders: int = 1  # the graph, plus each executable graph instantiated from it
 
 
 _allocations: dict[int, GraphAllocation] = {}
@@ -129,7 +132,7 @@ def _used() -> int:
 
 
 def _reserved() -> int:
-    return sum(a.size for a in _allocations.values())
+    return sum(a.size for a in _allocations.values() if a.backed)
 
 
 def _note_high() -> None:
@@ -165,7 +168,7 @@ def run_alloc(a: GraphAllocation) -> None:
     if a.allocated:
         raise RtError(E.cudaErrorInvalidValue, f"the graph allocation at 0x{a.dptr:x} is still allocated; free "
                       "it before launching again (or instantiate with cudaGraphInstantiateFlagAutoFreeOnLaunch)")
-    a.allocated = True
+    a.allocated = a.backed = True
     _note_high()
 
 
@@ -173,6 +176,8 @@ def run_free(dptr: int) -> None:
     a = _allocations.get(dptr)
     if a is not None:
         a.allocated = False
+        if a.holders <= 0:
+            _release(a)
 
 
 def check_launch(steps: list, flags: int) -> None:
@@ -202,12 +207,27 @@ def has_memory_nodes(graph: Graph) -> bool:
     return any(n.kind in (T.cudaGraphNodeTypeMemAlloc, T.cudaGraphNodeTypeMemFree) for n in graph.nodes)
 
 
+def _drop(a: GraphAllocation) -> None:
+    """One holder (the graph or an executable graph) is gone; the memory goes back to the device
+    when nobody holds it and it is not allocated (else when it is freed)."""
+    a.holders -= 1
+    if a.holders <= 0 and not a.allocated:
+        _release(a)
+
+
 def graph_destroyed(graph: Graph) -> None:
     for a in [a for a in _allocations.values() if a.graph == graph.handle]:
-        if a.allocated:
-            a.graph_alive = False  # the user frees it later with cudaFree/cudaFreeAsync
-        else:
-            _release(a)
+        _drop(a)
+
+
+def exec_created(steps: list) -> None:
+    for a in _alloc_params(steps):
+        a.holders += 1
+
+
+def exec_destroyed(steps: list) -> None:
+    for a in _alloc_params(steps):
+        _drop(a)
 
 
 def free_outside_graph(dptr: int) -> bool:
@@ -219,7 +239,7 @@ def free_outside_graph(dptr: int) -> bool:
         raise RtError(E.cudaErrorInvalidValue, f"the graph allocation at 0x{dptr:x} is not allocated now "
                       "(already freed, or its graph has not run)")
     a.allocated = False
-    if not a.graph_alive:
+    if a.holders <= 0:
         _release(a)
     return True
 

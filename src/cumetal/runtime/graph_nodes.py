@@ -219,8 +219,10 @@ def cudaGraphExecUpdate(hGraphExec: Any, hGraph: Any) -> tuple:  # noqa: N802, N
 
 
 def _update_failed(info: Any) -> tuple:
-    raise RtError(E.cudaErrorGraphExecUpdateFailure, f"the graph cannot update the executable graph: "
+    err = RtError(E.cudaErrorGraphExecUpdateFailure, f"the graph cannot update the executable graph: "
                   f"{info.result.name}")
+    err.info = info  # type: ignore[attr-defined] - the C ABI writes it to the caller's resultInfo
+    raise err
 
 
 @rt_api(0)

@@ -561,9 +561,12 @@ def _order(g: Graph) -> list[Step]:
 
 
 def _instantiate(graph: Any, flags: Any) -> cudaGraphExec_t:
+    from cumetal.runtime import graph_memory
+
     g = _graph(graph)
     ex = GraphExec(RUNTIME.new_id(), _order(g), int_arg(flags, "flags"))
     _execs[ex.handle] = ex
+    graph_memory.exec_created(ex.steps)  # its allocations outlive the graph while it exists
     return cudaGraphExec_t(ex.handle)
 
 
@@ -619,7 +622,11 @@ def cudaGraphUpload(graphExec: Any, stream: Any = 0) -> tuple:  # noqa: N802, N8
 
 @rt_api(0)
 def cudaGraphExecDestroy(graphExec: Any) -> tuple:  # noqa: N802, N803
-    del _execs[_exec(graphExec).handle]
+    from cumetal.runtime import graph_memory
+
+    ex = _exec(graphExec)
+    del _execs[ex.handle]
+    graph_memory.exec_destroyed(ex.steps)
     return ()
 
 
