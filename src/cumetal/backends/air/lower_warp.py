@@ -247,7 +247,12 @@ def lower_barrier(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> None:
         raise k.error(f"'{inst.text or 'bar'}': named barriers with a thread count (bar.arrive, bar.sync a, b) "
                       "cannot run on Metal, whose only threadgroup barrier waits for every thread; the cpu "
                       "backend runs them")
-    if kind == "sync":
+    if kind == "grid":
+        raise k.error("grid_group::sync() (a grid-wide barrier) cannot run on Metal, which has no cooperative "
+                      "launch; the cpu backend runs it")
+    if kind == "cluster_arrive":
+        return  # Metal launches clusters of one threadgroup only: the wait's barrier does the work
+    if kind in ("sync", "cluster_wait"):
         wg_barrier(k)
     elif kind == "warp":
         k.air("air.simdgroup.barrier", bc.VOID, [k.i32(MEM_DEVICE_AND_THREADGROUP), k.i32(SCOPE_THREADGROUP)],

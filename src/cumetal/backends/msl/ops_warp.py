@@ -27,6 +27,10 @@ def sreg(em: FnEmitter, i: Inst) -> str:
     base, _, comp = name.partition(".")
     if base in ("tid", "ntid", "ctaid", "nctaid") and comp in ("x", "y", "z"):
         expr = f"cm.{base}.{comp}"
+    elif base in ("clusterid", "nclusterid") and comp in ("x", "y", "z"):  # clusters of one threadgroup
+        expr = f"cm.{base.replace('clusterid', 'ctaid')}.{comp}"
+    elif base in ("cluster_nctaid", "cluster_nctarank"):
+        expr = "1u"
     else:
         expr = {
             "laneid": "cm.lane", "warpid": "cm.warp", "nwarpid": f"(({_NTHREADS} + 31u) / 32u)",
@@ -121,6 +125,11 @@ def barrier(em: FnEmitter, i: Inst) -> list[str]:
     kind = i.attrs["kind"]
     if kind == "warp":
         return ["simdgroup_barrier(mem_flags::mem_threadgroup);"]
+    if kind == "grid":
+        raise EmitError(f"{em.fn.name}: grid_group::sync() (a grid-wide barrier) cannot run on Metal, which has no "
+                        "cooperative launch; the cpu backend runs it")
+    if kind == "cluster_arrive":
+        return []  # Metal launches clusters of one threadgroup only: the wait's barrier does the work
     if kind == "arrive" or len(i.args) > 1:
         # Metal's one threadgroup barrier waits for every thread: a producer/consumer pair would hang
         raise EmitError(f"{em.fn.name}: '{i.text or 'bar'}': named barriers with a thread count (bar.arrive, "
