@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from cumetal.diagnostics import Diagnostic
 from cumetal.ir import verify_function
-from cumetal.ir.nodes import Function, GlobalVar, Module, Param
+from cumetal.ir.nodes import Block, Function, GlobalVar, Inst, Module, Param
 from cumetal.passes.cleanup import drop_unreachable, fold_temporaries
 from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, Scope, Symbol, ir_type
 from cumetal.passes.fold_constants import fold_constants
@@ -104,9 +104,20 @@ class ModuleLowering:
                         self.ir.kernels[item.name] = k
                 except LoweringError as e:
                     self.ir.failed[item.name] = [self._diag(e, item)]
+        self._add_cxx_runtime_stubs()
         for diags in self.ir.failed.values():
             self.ir.diagnostics.extend(diags)
         return self.ir
+
+    def _add_cxx_runtime_stubs(self) -> None:
+        """C++ vtables name ``__cxa_pure_virtual``/``__cxa_deleted_virtual`` for pure or deleted virtual
+        functions; CUDA's device runtime defines them to abort the kernel. Give the module such a
+        function (a trap) when a global refers to one and nothing defines it."""
+        wanted = {t for g in self.ir.globals.values() for _off, t, _add in g.relocs} & _CXX_ABORT_STUBS
+        for name in sorted(wanted - self.ir.functions.keys() - self.ir.globals.keys()):
+            fn = Function(name, "func")
+            fn.blocks.append(Block("entry", [Inst("trap", text=f"call {name} (a pure or deleted virtual function)")]))
+            self.ir.functions[name] = fn
 
     def _find_shared_refs(self) -> None:
         """Which module-scope .shared variables each function names; those named by a device
@@ -403,6 +414,7 @@ class ModuleLowering:
             ctx.guard, ctx.guard_negated = None, False
 
 
+_CXX_ABORT_STUBS = frozenset({"__cxa_pure_virtual", "__cxa_deleted_virtual"})
 _TERMINATORS = frozenset({"br", "cbr", "brx", "ret", "exit", "trap", "unreachable"})
 _COMPONENTS = ("x", "y", "z", "w")
 _COMPONENT_ALIASES = {"r": "x", "g": "y", "b": "z", "a": "w"}
