@@ -5,14 +5,17 @@ hardware is exact), checked against the goldens in test_goldens.py.
 
 What the goldens showed (and this model does):
 * linear filtering: x_B = x - 0.5, i = floor(x_B), alpha = frac(x_B) rounded half-up to 8 fractional
-  bits (the guide's 9-bit fixed-point weight); for f32 texels the weighted sum is exact and rounded
-  once to f32 (a rare last-bit difference remains); f16 texels: the same sum rounded to f16;
+  bits (the guide's 9-bit fixed-point weight); corner weights (1/256 units) are split axis by axis:
+  the upper neighbour gets round-to-nearest-even(w * alpha / 256), the lower one the rest; 1D
+  textures are sampled as 2D ones of height 1 at y = 0 (so border mode blends in the border color
+  of row -1); for f32 texels the weighted sum is exact and rounded once to f32; f16 texels: the same
+  sum rounded to f16;
   8/16-bit normalized texels: each texel as 16-bit fixed point (unorm 65535 v, snorm 32767 v,
   rounded), the weighted sum / 256 rounded half-up, then divided by 65535 / 32767;
 * normalized coordinates are truncated to 16 fractional bits before scaling by the size (the
   goldens fit any truncation between 12 and 20 bits);
 * address modes are applied to each texel index (clamp, wrap, mirror, border); wrap and mirror with
-  unnormalized coordinates behave as clamp;
+  unnormalized coordinates behave as clamp; a layer index is read unsigned and clamped;
 * channels a format lacks read as 0 (w too);
 * the border color is converted to the channel format (round to nearest, saturate) and back;
   integer reads of a border texel are 0;
@@ -39,8 +42,7 @@ def texel_values(raw: np.ndarray, fmt: str, read: str) -> np.ndarray:
     v = raw.view(dt).astype(np.float64 if kind == "float" else np.int64).reshape(-1, nch)
     if kind != "float" and read == "normalized":
         scale = (1 << bits) - 1 if kind == "unsigned" else (1 << (bits - 1)) - 1
-        v = np.maximum(v.astype(np.float64) / scale, -1.0)
-        v = v.astype(np.float32).astype(np.float64)
+        v = v.astype(np.float64) / scale  # exact; -128/127 < -1 is kept (the filter sees it), see sample()
     out = np.zeros((v.shape[0], 4), v.dtype)
     out[:, :nch] = v
     return out
@@ -87,14 +89,12 @@ def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dic
     """Fetch at float32 coords (N x 4: x, y, z, layer). ``values``: (layers*d*h*w, 4) texel values;
     ``dims``: the (w, h, d) of the sampled geometry (h = d = 1 for 1D). Returns (N, 4) float64/int64."""
     w, h, d = dims
-    ndim = 1 if h == 1 and d == 1 else (2 if d == 1 else 3)
-    if cfg["geom"] in ("2d", "2dl", "pitch2d", "gather"):
-        ndim = 2
+    ndim = {"1d": 1, "1dl": 1, "fetch": 1, "3d": 3}.get(cfg["geom"], 2)
     sizes = (w, h, d)[:ndim]
     c = _f32(coords)
     n = len(c)
     linear = cfg["filter"] == "linear"
-    idx0, frac = [], []
+    idx0, alphas, modes = [], [], []
     for a in range(ndim):
         x = c[:, a]
         if cfg["norm"]:  # the normalized coordinate is truncated to 16 fractional bits first
@@ -104,45 +104,59 @@ def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dic
             x = _f32(x - np.float32(0.5))
         with np.errstate(invalid="ignore"):
             fl = np.floor(x)
-        f = np.where(np.isfinite(x), x - fl, 0.0).astype(np.float64)
+            f = np.where(np.isfinite(x), x - fl, 0.0).astype(np.float64)
         fl = np.where(np.isnan(x), 0, fl)
-        fl = np.clip(fl, -2.0**40, 2.0**40).astype(np.int64)
-        alpha = np.floor(f * 256 + 0.5) / 256 if linear else np.zeros(n)
+        fl = np.clip(fl, -2.0**31, 2.0**31 - 1).astype(np.int64)
         idx0.append(fl)
-        frac.append(alpha)
+        alphas.append(np.floor(f * 256 + 0.5) if linear else np.zeros(n))
+        modes.append(cfg["addr"])
+    if cfg["geom"] == "1d" and linear:  # 1D textures are sampled as 2D ones of height 1 at y = 0
+        sizes = (w, 1)
+        idx0.append(np.full(n, -1, np.int64))
+        alphas.append(np.full(n, 128.0))
+        modes.append(cfg["addr"])
     layer = np.zeros(n, np.int64)
-    if cfg["geom"] in ("1dl", "2dl"):
-        layer = np.clip(c[:, 3].astype(np.int64), 0, layers - 1)
-    acc = np.zeros((n, 4), np.float64)
-    fmt = cfg["fmt"]
-    bits, _, kind, _ = FORMATS[fmt]
-    fixed = linear and kind != "float"  # 8/16-bit normalized formats filter in 16-bit fixed point
+    if cfg["geom"] in ("1dl", "2dl"):  # the layer is read unsigned and clamped to the last one
+        layer = np.minimum(c[:, 3].astype(np.int64) & 0xFFFFFFFF, layers - 1)
     is_int = values.dtype == np.int64
-    corners = [()]
-    for _ in range(ndim):
-        corners = [k + (b,) for k in corners for b in ((0, 1) if linear else (0,))]
-    for corner in corners:
-        weight = np.ones(n)
+    # corner weights in 1/256 units: axis by axis, the upper neighbour takes round-to-nearest-even of
+    # w * alpha / 256 and the lower one the rest
+    level: dict[tuple[int, ...], np.ndarray] = {(): np.full(n, 256.0)}
+    for a in range(len(sizes)):
+        nxt = {}
+        for key, wt in level.items():
+            up = np.round(wt * alphas[a] / 256)
+            nxt[(*key, 0)], nxt[(*key, 1)] = wt - up, up
+        level = nxt if linear else {k + (0,): v for k, v in level.items()}
+    fmt = cfg["fmt"]
+    _, _, kind, _ = FORMATS[fmt]
+    fixed = linear and kind != "float"  # 8/16-bit normalized formats filter in 16-bit fixed point
+    acc = np.zeros((n, 4), np.float64)
+    for corner, wt in level.items():
         flat = layer * (w * h * d)
         inside = np.ones(n, bool)
         stride = 1
-        for a in range(ndim):
-            i, ok = _address(idx0[a] + corner[a], sizes[a], cfg["addr"], cfg["norm"])
+        for a in range(len(sizes)):
+            i, ok = _address(idx0[a] + corner[a], sizes[a], modes[a], cfg["norm"])
+            if not np.isfinite(c[:, min(a, ndim - 1)]).all() and modes[a] in ("wrap", "mirror") and cfg["norm"]:
+                i = np.where(np.isfinite(c[:, min(a, ndim - 1)]), i, 0)
             inside &= ok
             flat = flat + i * stride
             stride *= sizes[a]
-            weight = weight * (frac[a] if corner[a] else 1 - frac[a])
         t = np.where(inside[:, None], values[flat], border[None, :])
         if is_int:
             return t
+        if not linear:
+            return np.maximum(t.astype(np.float32).astype(np.float64), -1.0) if kind == "signed" else \
+                t.astype(np.float32).astype(np.float64)
         if fixed:
             t = _to_fixed16(t, kind)
-        acc += weight[:, None] * t
+        acc += (wt / 256)[:, None] * t
     if fixed:
         scale = 65535.0 if kind == "unsigned" else 32767.0
-        q = np.floor(acc * 256 / 256 + 0.5)
+        q = np.floor(acc + 0.5)
         return np.maximum(q / scale, -1.0).astype(np.float32).astype(np.float64)
-    if fmt.startswith("f16") and linear:
+    if fmt.startswith("f16"):
         return acc.astype(np.float16).astype(np.float64)
     return acc
 

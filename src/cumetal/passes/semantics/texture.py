@@ -146,9 +146,21 @@ def _float_axis(ctx: Ctx, d: _Desc, x: Value, axis: int) -> _Axis:
     finite = ctx.emit("fcmp", "i1", ctx.emit("fsub", "f32", u, u, rnd="rn"), _f32(0.0), cond="oeq")
     frac = ctx.emit("fcvt", "f64", ctx.emit("fsub", "f32", u, fl, rnd="rn"), rnd="rn")
     q = ctx.emit("frint", "f64", ctx.emit("fma", "f64", frac, _f64(256.0), _f64(0.5), rnd="rn"), rnd="rm")
-    alpha = ctx.emit("fmul", "f64", q, _f64(1 / 256), rnd="rn")
-    alpha = _sel(ctx, "f64", _and(ctx, finite, linear), alpha, _f64(0.0))
+    alpha = _sel(ctx, "f64", _and(ctx, finite, linear), q, _f64(0.0))  # in 1/256 units
     return _Axis(i0, alpha, n, mode, finite)
+
+
+def _row_axis(ctx: Ctx, d: _Desc) -> _Axis:
+    """The y axis of a 1D texture: NVIDIA's texture unit samples 1D textures as 2D ones of height 1
+    at y = 0, so a linear fetch weighs row -1 (the border color in border mode) and row 0 half each."""
+    linear = ctx.emit("icmp", "i1", d.field("linear"), i32(0), cond="ne")
+    i0 = _sel(ctx, "i32", linear, i32(-1), i32(0))
+    alpha = _sel(ctx, "f64", linear, _f64(128.0), _f64(0.0))
+    mode = d.field("addr1")
+    norm = ctx.emit("icmp", "i1", d.field("norm_coords"), i32(0), cond="ne")
+    periodic = ctx.emit("or", "i1", _eq(ctx, mode, ADDR_WRAP), _eq(ctx, mode, ADDR_MIRROR))
+    mode = _sel(ctx, "i32", _and(ctx, periodic, ctx.emit("not", "i1", norm)), i32(ADDR_CLAMP), mode)
+    return _Axis(i0, alpha, i32(1), mode, Const.int("i1", 1))
 
 
 def _int_axis(ctx: Ctx, d: _Desc, i: Value, axis: int) -> _Axis:
@@ -249,6 +261,21 @@ def _fetch(ctx: Ctx, d: _Desc, axes: list[_Axis], layer: Value | None) -> list[V
                for off in (0, 1)] for a in axes]
     acc: list[Value] = [_f64(0.0)] * 4
     words: list[Value] = []
+    weights: dict[tuple[int, ...], Value] = {}
+    if not isinstance(linear, Const):
+        # corner weights in 1/256 units: axis by axis, the upper neighbour gets w * alpha / 256
+        # rounded to nearest even and the lower one the rest (what an H100's results show)
+        level: dict[tuple[int, ...], Value] = {(): _f64(256.0)}
+        for a in axes:
+            nxt: dict[tuple[int, ...], Value] = {}
+            for key, w in level.items():
+                assert a.alpha is not None
+                up = ctx.emit("frint", "f64", ctx.emit("fmul", "f64", ctx.emit("fmul", "f64", w, a.alpha, rnd="rn"),
+                                                       _f64(1 / 256), rnd="rn"), rnd="rn")
+                nxt[(*key, 0)] = ctx.emit("fsub", "f64", w, up, rnd="rn")
+                nxt[(*key, 1)] = up
+            level = nxt
+        weights = {k: ctx.emit("fmul", "f64", w, _f64(1 / 256), rnd="rn") for k, w in level.items()}
     for corner in corners:
         idx = [mapped[k][corner[k]][0] for k in range(n)]
         inside = _and(ctx, *[mapped[k][corner[k]][1] for k in range(n)])
@@ -260,11 +287,7 @@ def _fetch(ctx: Ctx, d: _Desc, axes: list[_Axis], layer: Value | None) -> list[V
                      for ch in range(4)]
         if isinstance(linear, Const):
             continue
-        w: Value = _f64(1.0)
-        for k, a in enumerate(axes):
-            assert a.alpha is not None
-            wk = a.alpha if corner[k] else ctx.emit("fsub", "f64", _f64(1.0), a.alpha, rnd="rn")
-            w = ctx.emit("fmul", "f64", w, wk, rnd="rn")
+        w = weights[corner]
         for ch in range(4):
             v = _sel(ctx, "f64", inside, texel.filter_input(ch), d.field("border_lin", "f64", ch))
             acc[ch] = ctx.emit("fma", "f64", w, v, acc[ch], rnd="rn")
@@ -333,6 +356,8 @@ def _tex(ctx: Ctx, ins: ast.Instruction) -> None:
     spatial = coords[1:] if layered else coords
     if ctype == "f32":
         axes = [_float_axis(ctx, d, ctx.read(spatial[k], "f32"), k) for k in range(nax)]
+        if geom == "1d":  # (1D layered textures show no such row on an H100)
+            axes.append(_row_axis(ctx, d))
     else:
         axes = [_int_axis(ctx, d, ctx.read(spatial[k], "s32"), k) for k in range(nax)]
     # tex.level reads mip level 0 (CuMetal's textures have one level); the extra operands are ignored
