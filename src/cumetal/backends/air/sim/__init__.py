@@ -24,10 +24,9 @@ import numpy as np
 
 from cumetal.backends.air.abi import air_threadgroup_bytes
 from cumetal.backends.air.lower_context import AirLoweringError
-from cumetal.backends.air.lower_function import stack_bytes
 from cumetal.backends.air.sim import runtime_lib
-from cumetal.backends.air.sim.compile import K_PTR, SimCompileError, compile_kernel
-from cumetal.backends.air.sim.runtime_lib import FAULT_NAMES, SimBuildError, SimEngine, SimLaunch
+from cumetal.backends.air.sim.compile import K_PTR, SimCompileError, compile_kernel, local_stack_bytes
+from cumetal.backends.air.sim.runtime_lib import FAULT_NAMES, SimBuildError, SimLaunch
 from cumetal.backends.apple import abi as metal_abi
 from cumetal.backends.common.outcome import KernelFault, LaunchOutcome
 from cumetal.ir.nodes import Function, Module
@@ -68,6 +67,17 @@ def _printf_text(memory, ring: int, module: Module) -> list[str]:
     data = memory.read(ring, metal_abi.PRINTF_HEADER_BYTES + min(used, cap))
     text, _dropped = decode_ring(data, printf_formats(module), lambda a: _cstring(memory, a))
     return [text] if text else []
+
+
+def _allocation_table(memory) -> tuple[np.ndarray, np.ndarray]:
+    """The live allocations' bases (ascending) and sizes as uint64 arrays (cached by the memory
+    until the next alloc/free when it offers its tables)."""
+    tables = getattr(memory, "_tables", None)
+    if tables is not None:
+        bases, sizes, _ = tables()
+        return bases, sizes
+    allocs = sorted(memory.allocations(), key=lambda a: a.base)
+    return (np.array([a.base for a in allocs], dtype=np.uint64), np.array([a.size for a in allocs], dtype=np.uint64))
 
 
 def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
@@ -123,13 +133,11 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             owned.append(ring)
             memory.write(ring, struct.pack("<4I", 0, PRINTF_CAPACITY, 0, 0))
             roles["printf"] = ring
-        allocs = sorted(memory.allocations(), key=lambda a: a.base)
-        bases = np.array([a.base for a in allocs], dtype=np.uint64)
-        sizes = np.array([a.size for a in allocs], dtype=np.uint64)
+        bases, sizes = _allocation_table(memory)
 
         nworkers = 1 if "printf" in roles else max(1, min(int(workers), runtime_lib.MAX_WORKERS,
                                                           grid_t[0] * grid_t[1] * grid_t[2]))
-        engines = (SimEngine * nworkers)(*[e for _, _, e in ck.workers(nworkers)])
+        engines = ck.engine_array(nworkers)
         launch = SimLaunch()
         launch.engines = engines
         launch.nworkers = nworkers
@@ -139,15 +147,15 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             launch.values[i] = roles[role] if kind == K_PTR else 0
         launch.grid[:] = grid_t
         launch.block[:] = block_t
-        launch.alloc_base = bases.ctypes.data
-        launch.alloc_size = sizes.ctypes.data
-        launch.nalloc = len(allocs)
+        launch.alloc_base = bases.__array_interface__["data"][0]
+        launch.alloc_size = sizes.__array_interface__["data"][0]
+        launch.nalloc = len(bases)
         launch.shared = None  # each worker allocates its own threadgroup(0) buffer
         launch.shared_size = total_shared
         launch.nas3 = len(ck.as3_globals)
         launch.timeout_s = float(watchdog_s or 0.0)
         launch.direct = int(ck.direct)
-        launch.stack_size = FIBER_STACK_BASE + (stack_bytes(kernel, module) + 4095) // 4096 * 4096
+        launch.stack_size = FIBER_STACK_BASE + (local_stack_bytes(kernel, module) + 4095) // 4096 * 4096
         lib = runtime_lib.runtime()
         with _RUN_LOCK:
             lib.sim_run(ctypes.byref(launch))
@@ -162,7 +170,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             elif name == "timeout":
                 msg = f"kernel {kernel.name} exceeded the {watchdog_s} s watchdog"
             return LaunchOutcome(KernelFault(name, msg), printf)
-        code, = struct.unpack("<I", memory.read(info_buf + 4 * metal_abi.INFO_FAULT_CODE, 4))
+        code = ctypes.c_uint32.from_address(info_buf + 4 * metal_abi.INFO_FAULT_CODE).value
         if code:
             name = metal_abi.FAULT_CODES.get(code, "illegal_instruction")
             what = {"trap": "trap instruction executed", "assert": "device-side assertion failed"}.get(

@@ -60,6 +60,15 @@ class CompiledKernel:
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def engine_array(self, n: int):
+        """A ctypes array of the first ``n`` workers' ``SimEngine`` records (cached)."""
+        arrays = self.__dict__.setdefault("_arrays", {})
+        if n not in arrays:
+            from cumetal.backends.air.sim.runtime_lib import SimEngine
+
+            arrays[n] = (SimEngine * n)(*[e for _, _, e in self.workers(n)])
+        return arrays[n]
+
     def workers(self, n: int) -> list:
         """The first ``n`` workers' loaded copies (made on first use)."""
         with self.lock:
@@ -71,6 +80,7 @@ class CompiledKernel:
 _lock = threading.Lock()
 _cache: dict[bytes, CompiledKernel] = {}
 _by_function: OrderedDict[tuple[int, int], tuple[N.Function, N.Module, CompiledKernel]] = OrderedDict()
+_stack: dict[tuple[int, int], tuple[N.Function, N.Module, int]] = {}
 _BY_FUNCTION_MAX = 512
 _target_machine = None
 _source_digest: str | None = None
@@ -286,6 +296,22 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
         if len(_by_function) > _BY_FUNCTION_MAX:
             _by_function.popitem(last=False)
     return ck
+
+
+def local_stack_bytes(kernel: N.Function, module: N.Module) -> int:
+    """``lower_function.stack_bytes`` of the kernel (a call-graph walk: cached per Function)."""
+    from cumetal.backends.air.lower_function import stack_bytes
+
+    ident = (id(kernel), id(module))
+    hit = _stack.get(ident)
+    if hit is not None and hit[0] is kernel and hit[1] is module:
+        return hit[2]
+    size = stack_bytes(kernel, module)
+    with _lock:
+        if len(_stack) > _BY_FUNCTION_MAX:
+            _stack.clear()
+        _stack[ident] = (kernel, module, size)
+    return size
 
 
 def _fibers_only() -> str:
