@@ -27,6 +27,7 @@ PROGRAMS = {
     "multi_file": ["multi/main.cpp", "multi/kernels.cu"],
     "graphs_pools": ["graphs_pools.cu"],
     "graph_api": ["graph_api.cu"],
+    "nvtx": ["nvtx.cpp"],
     "versions": ["versions.cu"],
     "managed": ["managed.cu"],
     "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],

@@ -15,7 +15,6 @@ typedef long clock_t;
 /* a device overload of the C library's clock() */
 extern "C" __device__ __forceinline__ clock_t clock() { return (clock_t)__nvvm_read_ptx_sreg_clock(); }
 __CM_DEV__ long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
-__CM_DEV__ unsigned long long __globaltimer() { return __nvvm_read_ptx_sreg_globaltimer(); }
 __CM_DEV__ void __nanosleep(unsigned int ns) { __nvvm_nanosleep(ns); }
 /* A profiler counter: no profiler on CuMetal, so nothing to count. */
 __CM_DEV__ void __prof_trigger(int counter) { (void)counter; }

@@ -1,0 +1,30 @@
+// NVTX annotations compile, link and answer as NVTX does with no tool attached (push/pop report the
+// nesting depth; a pop without a push is -1).
+#include <nvtx3/nvToolsExt.h>
+#include <stdio.h>
+#include "check.h"
+
+int main() {
+    CHECK(nvtxRangePushA("outer") == 0);
+    CHECK(nvtxRangePushW(L"inner") == 1);
+    nvtxEventAttributes_t attr = {};
+    attr.version = NVTX_VERSION;
+    attr.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attr.colorType = NVTX_COLOR_ARGB;
+    attr.color = 0xFF00FF00u;
+    attr.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attr.message.ascii = "mark";
+    nvtxMarkEx(&attr);
+    CHECK(nvtxRangePushEx(&attr) == 2);
+    nvtxRangeId_t id = nvtxRangeStartA("range");
+    nvtxRangeEnd(id);
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("cumetal");
+    nvtxDomainMarkEx(domain, &attr);
+    nvtxDomainDestroy(domain);
+    CHECK(nvtxRangePop() == 2);
+    CHECK(nvtxRangePop() == 1);
+    CHECK(nvtxRangePop() == 0);
+    CHECK(nvtxRangePop() == -1);
+    CHECK(sizeof(nvtxEventAttributes_t) == 48);  /* NVTX's v2 attribute layout */
+    return finish("nvtx");
+}
