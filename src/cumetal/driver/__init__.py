@@ -262,3 +262,10 @@ __all__ = [
 from cumetal.driver.extras import __all__ as _extra_names  # noqa: E402
 
 __all__ += [n for n in _extra_names if n not in __all__]
+
+# CUDA arrays, texture and surface objects (driver/arrays.py, driver/textures.py)
+from cumetal.driver.arrays import API as _array_api  # noqa: E402
+from cumetal.driver.textures import API as _texture_api  # noqa: E402
+
+globals().update(_array_api | _texture_api)
+__all__ += sorted(_array_api | _texture_api)

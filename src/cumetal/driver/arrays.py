@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from cumetal.driver import memory as dmem
 from cumetal.driver.enums import CUresult
-from cumetal.driver.errors import CudaError
+from cumetal.driver.errors import CudaError, api
+from cumetal.driver.handles_more import _Struct
 
 R = CUresult
 KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT = 0, 1, 2
@@ -124,3 +126,83 @@ def destroy_array(handle: object) -> None:
     with _lock:
         ARRAYS.pop(arr.address, None)
     dmem.cuMemFree.__wrapped__(arr.address)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- Driver API (cuda.bindings names)
+
+
+# CUarray_format -> (channel bytes, kind)
+FORMATS = {0x01: (1, KIND_UNSIGNED), 0x02: (2, KIND_UNSIGNED), 0x03: (4, KIND_UNSIGNED), 0x08: (1, KIND_SIGNED),
+           0x09: (2, KIND_SIGNED), 0x0A: (4, KIND_SIGNED), 0x10: (2, KIND_FLOAT), 0x20: (4, KIND_FLOAT)}
+
+
+class CUarray(int):
+    """A CUDA array handle (the value is the array's device address)."""
+
+    def getPtr(self) -> int:  # noqa: N802 - cuda-python's spelling
+        return int(self)
+
+
+class CUDA_ARRAY_DESCRIPTOR(_Struct):  # noqa: N801
+    _fields = {"Width": 0, "Height": 0, "Format": 0, "NumChannels": 0}
+
+
+class CUDA_ARRAY3D_DESCRIPTOR(_Struct):  # noqa: N801
+    _fields = {"Width": 0, "Height": 0, "Depth": 0, "Format": 0, "NumChannels": 0, "Flags": 0}
+
+
+def driver_format(fmt: Any, channels: Any) -> ChannelFormat:
+    """A CUarray_format and a channel count as a ChannelFormat."""
+    try:
+        size, kind = FORMATS[int(fmt)]
+    except (KeyError, TypeError, ValueError):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"array format {fmt!r} is not supported") from None
+    n = int(channels)
+    if n not in (1, 2, 4):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"NumChannels {n}: 1, 2 or 4 are supported")
+    return channel_format(*[size * 8 if i < n else 0 for i in range(4)], kind)
+
+
+def format_code(fmt: ChannelFormat) -> int:
+    return next(code for code, v in FORMATS.items() if v == (fmt.size, fmt.kind))
+
+
+@api(1)
+def cuArrayCreate(pAllocateArray: Any) -> tuple:  # noqa: N802, N803
+    d = pAllocateArray
+    arr = create_array(driver_format(d.Format, d.NumChannels), d.Width, d.Height, 0, 0)
+    return (CUarray(arr.address),)
+
+
+@api(1)
+def cuArray3DCreate(pAllocateArray: Any) -> tuple:  # noqa: N802, N803
+    d = pAllocateArray
+    arr = create_array(driver_format(d.Format, d.NumChannels), d.Width, d.Height, d.Depth, d.Flags)
+    return (CUarray(arr.address),)
+
+
+@api(0)
+def cuArrayDestroy(hArray: Any) -> tuple:  # noqa: N802, N803
+    from cumetal.driver.contexts import cuCtxSynchronize
+
+    cuCtxSynchronize()
+    destroy_array(hArray)
+    return ()
+
+
+@api(1)
+def cuArrayGetDescriptor(hArray: Any) -> tuple:  # noqa: N802, N803
+    arr = lookup(hArray, "hArray")
+    return (CUDA_ARRAY_DESCRIPTOR(Width=arr.width, Height=arr.height, Format=format_code(arr.fmt),
+                                  NumChannels=arr.fmt.count),)
+
+
+@api(1)
+def cuArray3DGetDescriptor(hArray: Any) -> tuple:  # noqa: N802, N803
+    arr = lookup(hArray, "hArray")
+    return (CUDA_ARRAY3D_DESCRIPTOR(Width=arr.width, Height=arr.height, Depth=arr.depth,
+                                    Format=format_code(arr.fmt), NumChannels=arr.fmt.count, Flags=arr.flags),)
+
+API = {f.__name__: f for f in (cuArrayCreate, cuArray3DCreate, cuArrayDestroy, cuArrayGetDescriptor,
+                               cuArray3DGetDescriptor)} | {
+    "CUarray": CUarray, "CUDA_ARRAY_DESCRIPTOR": CUDA_ARRAY_DESCRIPTOR, "CUDA_ARRAY3D_DESCRIPTOR": CUDA_ARRAY3D_DESCRIPTOR}

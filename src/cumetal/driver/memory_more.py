@@ -253,8 +253,10 @@ def _side(p: Any, prefix: str, extent: int, writable: bool) -> tuple[int, Any]:
         kind = M(int(getattr(p, f"{prefix}MemoryType")))
     except (ValueError, TypeError):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{prefix}MemoryType must be a CUmemorytype") from None
-    if kind == M.CU_MEMORYTYPE_ARRAY:
-        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"{prefix}: CUDA arrays are not supported")
+    if kind == M.CU_MEMORYTYPE_ARRAY:  # a CUDA array: its linear storage (driver/arrays.py)
+        from cumetal.driver.arrays import lookup
+
+        return lookup(getattr(p, f"{prefix}Array"), f"{prefix}Array").address, None
     if kind == M.CU_MEMORYTYPE_HOST:
         ref: HostRef = host_ref(getattr(p, f"{prefix}Host"), f"{prefix}Host", nbytes=extent, writable=writable)
         return ref.address, ref.owner
@@ -283,6 +285,11 @@ def copy_3d(p: Any, hStream: Any, *, sync: bool, three_d: bool) -> None:  # noqa
         pitch = _size(getattr(p, f"{prefix}Pitch") or 0, f"{prefix}Pitch") or width
         plane_h = _size(getattr(p, f"{prefix}Height", 0) or 0, f"{prefix}Height") if three_d else height
         plane_h = plane_h or height
+        if int(getattr(p, f"{prefix}MemoryType") or 0) == M.CU_MEMORYTYPE_ARRAY:  # the array's own layout
+            from cumetal.driver.arrays import lookup
+
+            arr = lookup(getattr(p, f"{prefix}Array"), f"{prefix}Array")
+            pitch, plane_h = arr.pitch, arr.rows
         if pitch < width + _size(getattr(p, f"{prefix}XInBytes") or 0, f"{prefix}XInBytes"):
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{prefix}Pitch {pitch} is smaller than a row")
         if three_d and plane_h < height + _size(getattr(p, f"{prefix}Y") or 0, f"{prefix}Y"):

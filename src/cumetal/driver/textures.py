@@ -17,10 +17,17 @@ from typing import Any
 import numpy as np
 
 from cumetal.driver import memory as dmem
-from cumetal.driver.arrays import KIND_FLOAT, KIND_SIGNED, KIND_UNSIGNED, ChannelFormat, CudaArray
+from cumetal.driver.arrays import (
+    KIND_FLOAT,
+    KIND_UNSIGNED,
+    ChannelFormat,
+    CudaArray,
+    driver_format,
+)
+from cumetal.driver.arrays import lookup as array_lookup
 from cumetal.driver.enums import CUresult
-from cumetal.driver.errors import CudaError
-from cumetal.passes.semantics.texture import DESCRIPTOR_SIZE, FIELDS, MAGIC
+from cumetal.driver.errors import CudaError, api
+from cumetal.driver.handles_more import _Struct
 
 R = CUresult
 RES_ARRAY, RES_MIPMAP, RES_LINEAR, RES_PITCH2D = 0, 1, 2, 3
@@ -88,6 +95,9 @@ def _border(fmt: ChannelFormat, read_normalized: bool, border: tuple[float, ...]
 
 
 def _descriptor(res: Resource, smp: Sampling | None) -> bytes:
+    # the layout is the lowering's (imported here, not at module load: the driver imports lightly)
+    from cumetal.passes.semantics.texture import DESCRIPTOR_SIZE, FIELDS, MAGIC
+
     arr = res.array
     elem = res.fmt.elem
     if arr is not None:
@@ -166,5 +176,139 @@ def destroy_object(handle: Any, surface: bool) -> None:
     dmem.cuMemFree.__wrapped__(obj.handle)  # type: ignore[attr-defined]
 
 
-__all__ = ["KIND_SIGNED", "RES_ARRAY", "RES_LINEAR", "RES_MIPMAP", "RES_PITCH2D", "Resource", "Sampling",
-           "TexObject", "array_resource", "create_object", "destroy_object", "lookup"]
+
+
+# ---------------------------------------------------------------- Driver API (cuda.bindings names)
+
+CU_TRSF_READ_AS_INTEGER, CU_TRSF_NORMALIZED_COORDINATES = 1, 2
+
+
+class _ResArray(_Struct):
+    _fields = {"hArray": 0}
+
+
+class _ResMipmap(_Struct):
+    _fields = {"hMipmappedArray": 0}
+
+
+class _ResLinear(_Struct):
+    _fields = {"devPtr": 0, "format": 0, "numChannels": 0, "sizeInBytes": 0}
+
+
+class _ResPitch2D(_Struct):
+    _fields = {"devPtr": 0, "format": 0, "numChannels": 0, "width": 0, "height": 0, "pitchInBytes": 0}
+
+
+class _ResUnion(_Struct):
+    _fields = {"array": _ResArray, "mipmap": _ResMipmap, "linear": _ResLinear, "pitch2D": _ResPitch2D}
+
+
+class CUDA_RESOURCE_DESC(_Struct):  # noqa: N801
+    _fields = {"resType": 0, "res": _ResUnion, "flags": 0}
+
+
+class CUDA_TEXTURE_DESC(_Struct):  # noqa: N801
+    _fields = {"addressMode": None, "filterMode": 0, "flags": 0, "maxAnisotropy": 0, "mipmapFilterMode": 0,
+               "mipmapLevelBias": 0.0, "minMipmapLevelClamp": 0.0, "maxMipmapLevelClamp": 0.0, "borderColor": None}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if self.addressMode is None:
+            self.addressMode = [0, 0, 0]
+        if self.borderColor is None:
+            self.borderColor = [0.0, 0.0, 0.0, 0.0]
+
+
+class CUDA_RESOURCE_VIEW_DESC(_Struct):  # noqa: N801
+    _fields = {"format": 0, "width": 0, "height": 0, "depth": 0, "firstMipmapLevel": 0, "lastMipmapLevel": 0,
+               "firstLayer": 0, "lastLayer": 0}
+
+
+class CUtexObject(int):
+    def getPtr(self) -> int:  # noqa: N802
+        return int(self)
+
+
+class CUsurfObject(int):
+    def getPtr(self) -> int:  # noqa: N802
+        return int(self)
+
+
+def _driver_resource(desc: Any) -> Resource:
+    if desc is None:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "pResDesc is None")
+    t = int(desc.resType)
+    if t == RES_ARRAY:
+        return array_resource(array_lookup(desc.res.array.hArray, "res.array.hArray"))
+    if t == RES_LINEAR:
+        lin = desc.res.linear
+        fmt = driver_format(lin.format, lin.numChannels)
+        if not int(lin.devPtr) or int(lin.sizeInBytes) < fmt.elem:
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "res.linear needs devPtr and sizeInBytes")
+        return Resource(RES_LINEAR, fmt, int(lin.devPtr), int(lin.sizeInBytes) // fmt.elem)
+    if t == RES_PITCH2D:
+        p2 = desc.res.pitch2D
+        fmt = driver_format(p2.format, p2.numChannels)
+        w, h, pitch = int(p2.width), int(p2.height), int(p2.pitchInBytes)
+        if not int(p2.devPtr) or not w or not h or pitch < w * fmt.elem:
+            raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "res.pitch2D needs devPtr, width, height and a pitch >= a row")
+        return Resource(RES_PITCH2D, fmt, int(p2.devPtr), w, h, 0, pitch)
+    raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"resource type {t} (mipmapped arrays) is not supported yet")
+
+
+@api(1)
+def cuTexObjectCreate(pResDesc: Any, pTexDesc: Any, pResViewDesc: Any = None) -> tuple:  # noqa: N802, N803
+    if pResViewDesc is not None:
+        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, "resource views are not supported yet")
+    if pTexDesc is None:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "pTexDesc is None")
+    res = _driver_resource(pResDesc)
+    flags = int(pTexDesc.flags)
+    # the driver API reads 8/16-bit integers as normalized floats unless CU_TRSF_READ_AS_INTEGER
+    normalized_read = not flags & CU_TRSF_READ_AS_INTEGER and res.fmt.kind != 2 and res.fmt.size < 4
+    smp = Sampling(tuple(int(m) for m in pTexDesc.addressMode), int(pTexDesc.filterMode) == 1,  # type: ignore[arg-type]
+                   normalized_read, bool(flags & CU_TRSF_NORMALIZED_COORDINATES),
+                   tuple(float(c) for c in pTexDesc.borderColor))  # type: ignore[arg-type]
+    obj = create_object(res, smp, {"res": pResDesc, "tex": pTexDesc})
+    return (CUtexObject(obj.handle),)
+
+
+@api(0)
+def cuTexObjectDestroy(texObject: Any) -> tuple:  # noqa: N802, N803
+    destroy_object(texObject, surface=False)
+    return ()
+
+
+@api(1)
+def cuTexObjectGetResourceDesc(texObject: Any) -> tuple:  # noqa: N802, N803
+    return (lookup(texObject, False).user["res"],)
+
+
+@api(1)
+def cuTexObjectGetTextureDesc(texObject: Any) -> tuple:  # noqa: N802, N803
+    return (lookup(texObject, False).user["tex"],)
+
+
+@api(1)
+def cuSurfObjectCreate(pResDesc: Any) -> tuple:  # noqa: N802, N803
+    res = _driver_resource(pResDesc)
+    if res.array is None or not res.array.flags & 2:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "a surface needs a CUDA array made with CUDA_ARRAY3D_SURFACE_LDST")
+    return (CUsurfObject(create_object(res, None, {"res": pResDesc}).handle),)
+
+
+@api(0)
+def cuSurfObjectDestroy(surfObject: Any) -> tuple:  # noqa: N802, N803
+    destroy_object(surfObject, surface=True)
+    return ()
+
+
+@api(1)
+def cuSurfObjectGetResourceDesc(surfObject: Any) -> tuple:  # noqa: N802, N803
+    return (lookup(surfObject, True).user["res"],)
+
+API = {f.__name__: f for f in (cuTexObjectCreate, cuTexObjectDestroy, cuTexObjectGetResourceDesc,
+                               cuTexObjectGetTextureDesc, cuSurfObjectCreate, cuSurfObjectDestroy,
+                               cuSurfObjectGetResourceDesc)} | {
+    "CUtexObject": CUtexObject, "CUsurfObject": CUsurfObject, "CUDA_RESOURCE_DESC": CUDA_RESOURCE_DESC,
+    "CUDA_TEXTURE_DESC": CUDA_TEXTURE_DESC, "CUDA_RESOURCE_VIEW_DESC": CUDA_RESOURCE_VIEW_DESC}
