@@ -19,6 +19,7 @@ from pathlib import Path
 
 from cumetal.cudacxx import cache as _cache
 from cumetal.cudacxx import include_dir
+from cumetal.cudacxx.inline_asm import escape_special_registers
 from cumetal.cudacxx.options import CudaOptions, OptionError
 from cumetal.cudacxx.toolchain import ToolchainError, bundled_stdlib_args, find_clang
 
@@ -27,7 +28,9 @@ from cumetal.cudacxx.toolchain import ToolchainError, bundled_stdlib_args, find_
 BASE_FLAGS = ("-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
               "--cuda-device-only", "-Wno-unknown-cuda-version", "-fno-color-diagnostics",
               # dense switches become brx.idx jump tables, which the PTX front end does not run
-              "-fno-jump-tables")
+              "-fno-jump-tables",
+              # `#pragma unroll` the optimiser cannot honour is silent, as with nvcc (CUB has many)
+              "-Wno-pass-failed")
 
 
 class CudaCompileError(Exception):
@@ -159,7 +162,7 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
             _write_headers(header_root, headers)
         src = t / ("input" + (Path(filename).suffix if Path(filename).suffix in (".cu", ".cuh") else ".cu"))
         quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
-        src.write_text(f'#line 1 "{quoted}"\n{source}')
+        src.write_text(f'#line 1 "{quoted}"\n{escape_special_registers(source)}')
         out = t / {True: "out.bc", False: "out.ptx", "E": "out.ii"}[bitcode]
         dep = t / "out.d"
         # quoted #includes resolve next to the user's file, as they would without the temp copy
