@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cumetal.backends.cpu import cluster
 from cumetal.backends.cpu.asyncops import (
     RETRY,
     WAIT_MBAR,
@@ -277,6 +278,8 @@ def _barrier_term(inst: Inst, fn: Function, code: Code, nxt: int) -> Term:
     code.has_barriers = True
     if kind == "arrive" or (kind == "sync" and len(inst.args) > 1):
         return named_term(inst, fn, nxt, _guard_split)  # bar.arrive a, b / bar.sync a, b
+    if kind in cluster.KINDS:
+        return cluster.barrier_term(inst, nxt, _guard_split)
     if kind == "arrive":
         def arrive(ctx: Ctx, m):
             m = _guard_split(inst, ctx, m, nxt)
@@ -335,6 +338,9 @@ def release(ctx: Ctx) -> bool:
         tbl[s] = np.left_shift(np.uint64(1), (s & 31).astype(np.uint64))
         bmask = tbl.reshape(-1, 32).sum(axis=1).astype(np.uint32)
         released |= kw & ((ctx.wait_mask & bmask[ctx.slot >> 5]) == 0)
+    more = cluster.release(ctx, waiting, alive)
+    if more is not None:
+        released |= more
     kn = waiting & (ctx.wait_kind == WAIT_NAMED)
     if kn.any():
         released |= release_named(ctx, kn)

@@ -17,17 +17,9 @@ SEMANTICS: dict[str, SemanticsFn] = {}
 
 # Opcode-root prefixes the target cannot support, with the reason given to the user.
 UNSUPPORTED: dict[str, str] = {
-    "cluster": "thread-block clusters do not exist on Apple GPUs",
-    "barrier.cluster": "thread-block clusters do not exist on Apple GPUs",
-    "wgmma": "warpgroup matrix instructions have no Metal equivalent",
     "tcgen05": "tensor-core generation-5 instructions have no Metal equivalent",
     "tensormap.replace": "editing a tensor map in device code is not supported yet",
     "multimem": "multimem (NVLink multicast) has no Metal equivalent",
-    "mapa": "distributed shared memory (clusters) does not exist on Apple GPUs",
-    "getctarank": "distributed shared memory (clusters) does not exist on Apple GPUs",
-    "griddepcontrol": "programmatic dependent launch has no Metal equivalent",
-    "setmaxnreg": "register reallocation has no Metal equivalent",
-    "elect": "elect.sync is a Hopper instruction not supported yet",
     "tld4": "texture gathers (tld4, tex2Dgather) are not supported yet",
     "istypep": "texture/surface instructions are deferred to v2 (spec §8)",
     "pmevent": "performance-monitor events have no Metal equivalent",
@@ -64,6 +56,7 @@ def _load_all() -> None:
     # Import the family modules so their @semantics decorators register.
     from cumetal.passes.semantics import (  # noqa: F401
         bulk_copy,
+        cluster,
         compare,
         control,
         convert,
@@ -75,6 +68,7 @@ def _load_all() -> None:
         sync,
         texture,
         warp,
+        wgmma,
     )
 
 
