@@ -28,6 +28,7 @@ PROGRAMS = {
     "graphs_pools": ["graphs_pools.cu"],
     "graph_api": ["graph_api.cu"],
     "nvtx": ["nvtx.cpp"],
+    "linker": ["linker.c"],
     "versions": ["versions.cu"],
     "managed": ["managed.cu"],
     "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],

@@ -894,6 +894,9 @@ def unregister_fatbinary(handle: int) -> int:
 from cumetal.capi import bridge_driver as _drv  # noqa: E402 - the drv_* functions live there
 
 globals().update({n: getattr(_drv, n) for n in dir(_drv) if n.startswith("drv_")})
+from cumetal.capi import bridge_linker as _linker  # noqa: E402 - the JIT linker's drv_cuLink* functions
+
+globals().update({n: getattr(_linker, n) for n in dir(_linker) if n.startswith("drv_")})
 
 # ================================================================ graphs and stream capture
 from cumetal.capi import bridge_graphs as _graphs  # noqa: E402 - their cuda* functions live there

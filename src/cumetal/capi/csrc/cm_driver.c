@@ -6,15 +6,7 @@
 
 #include "cm_core.h"
 
-#define K(x) ((unsigned long long)(x))
-#define DRV(name, fmt, ...) return (CUresult)cm_call("drv_" name, fmt, __VA_ARGS__)
-#define DRV0(name) return (CUresult)cm_call("drv_" name, "()")
-#if defined(__APPLE__) /* Mach-O has no symbol aliases; the versioned names exist only on ELF */
-#define ALIAS(versioned, plain)
-#else
-#define ALIAS(versioned, plain) \
-    CM_EXPORT __typeof__(plain) versioned __attribute__((alias(#plain)));
-#endif
+#include "cm_driver_calls.h"
 
 CM_EXPORT CUresult cuInit(unsigned int Flags) { DRV("cuInit", "(I)", Flags); }
 CM_EXPORT CUresult cuDriverGetVersion(int *driverVersion) { DRV("cuDriverGetVersion", "(K)", CM_P(driverVersion)); }
