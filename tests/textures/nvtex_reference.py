@@ -174,3 +174,25 @@ def as_words(result: np.ndarray) -> np.ndarray:
     if result.dtype == np.int64:
         return result.astype(np.int64).astype(np.uint32)
     return result.astype(np.float32).view(np.uint32)
+
+
+def bilinear(img: np.ndarray, x: np.ndarray, y: np.ndarray, border: float | None = None) -> np.ndarray:
+    """NVIDIA's linear filter of a one-channel float image at unnormalized texel coordinates (clamp
+    addressing, or a border color): x - 0.5, weights per the model above, exact sum to f32."""
+    h, w = img.shape
+    u, v = (np.asarray(x, np.float32) - np.float32(0.5)), (np.asarray(y, np.float32) - np.float32(0.5))
+    i, j = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
+    a = np.floor((u - i).astype(np.float64) * 256 + 0.5)
+    b = np.floor((v - j).astype(np.float64) * 256 + 0.5)
+    weights = {}
+    for di, wa in ((0, 256 - a), (1, a)):
+        up = np.round(wa * b / 256)
+        weights[(di, 0)], weights[(di, 1)] = wa - up, up
+    out = np.zeros(np.shape(u))
+    for (di, dj), wt in weights.items():
+        ii, jj = i + di, j + dj
+        t = img[np.clip(jj, 0, h - 1), np.clip(ii, 0, w - 1)].astype(np.float64)
+        if border is not None:
+            t = np.where((ii >= 0) & (ii < w) & (jj >= 0) & (jj < h), t, border)
+        out += wt / 256 * t
+    return out.astype(np.float32)

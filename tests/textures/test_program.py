@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.textures import nvtex_reference as R
 
 from cumetal.capi.build import build_program
 from cumetal.cudacxx.options import CudaOptions
@@ -19,20 +20,7 @@ W, H, W2, H2 = 24, 16, 37, 11
 
 
 def _bilinear(img: np.ndarray, x: np.ndarray, y: np.ndarray, border: bool) -> np.ndarray:
-    """CUDA's linear filter on texel coordinates (x - 0.5, weights rounded to 1/256 half-up)."""
-    h, w = img.shape
-    u, v = (x - np.float32(0.5)).astype(np.float32), (y - np.float32(0.5)).astype(np.float32)
-    i, j = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
-    a = np.floor((u - i).astype(np.float64) * 256 + 0.5) / 256
-    b = np.floor((v - j).astype(np.float64) * 256 + 0.5) / 256
-    out = np.zeros(x.shape)
-    for di, wa in ((0, 1 - a), (1, a)):
-        for dj, wb in ((0, 1 - b), (1, b)):
-            ii, jj = i + di, j + dj
-            inside = (ii >= 0) & (ii < w) & (jj >= 0) & (jj < h)
-            t = img[np.clip(jj, 0, h - 1), np.clip(ii, 0, w - 1)].astype(np.float64)
-            out += wa * wb * (np.where(inside, t, 0.0) if border else t)
-    return out.astype(np.float32)
+    return R.bilinear(img, x, y, 0.0 if border else None)
 
 
 @pytest.fixture(scope="module")
