@@ -137,7 +137,11 @@ def test_barrier_and_pipeline(gpu):
     assert np.array_equal(gpu.from_device(d_out, np.zeros(128, np.float32)), expect.astype(np.float32))
 
 
-def test_barrier_with_a_partial_count_is_a_clear_error(gpu, capfd):
+def test_barrier_over_arrival_is_a_reported_deadlock(gpu, capfd, monkeypatch):
+    """cuda::barrier is an mbarrier (tests/async_ops): 32 threads on a barrier of 16 complete two
+    phases at once, so the first 16 wait on a phase two behind (undefined in the PTX ISA: it hangs
+    on NVIDIA hardware); CuMetal reports the deadlock."""
+    monkeypatch.delenv("CUMETAL_QUIET", raising=False)
     src = """#include <cuda/barrier>
 extern "C" __global__ void k(int *out) {
     __shared__ cuda::barrier<cuda::thread_scope_block> bar;
@@ -152,21 +156,18 @@ extern "C" __global__ void k(int *out) {
     fn = ok(cu.cuModuleGetFunction(mod, b"k"))
     err, = cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, ((d_out,), (None,)), 0)
     sync, = cu.cuCtxSynchronize()
-    assert cu.CUresult.CUDA_ERROR_LAUNCH_FAILED in (err, sync)
-    assert "cuda::barrier expects 16 threads but the block has 32" in capfd.readouterr().out
+    assert cu.CUresult.CUDA_ERROR_LAUNCH_TIMEOUT in (err, sync)
+    assert "deadlock" in capfd.readouterr().err
     cu.cuModuleUnload(mod)
 
 
-@pytest.mark.parametrize("code, message", [
-    ("bar.wait(bar.arrive());", "cuda::barrier::arrive() (split arrive/wait) needs mbarrier"),
-    ("bar.arrive_and_drop();", "cuda::barrier::arrive_and_drop() needs mbarrier"),
-])
-def test_split_barrier_is_a_compile_time_error(code, message):
-    src = ("#include <cuda/barrier>\n__global__ void k() {\n  __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n"
-           f"  {code}\n}}\n")
+def test_split_barrier_with_a_completion_function_is_a_compile_time_error():
+    src = ("#include <cuda/barrier>\nstruct F { __device__ void operator()() const {} };\n"
+           "__global__ void k() {\n  __shared__ cuda::barrier<cuda::thread_scope_block, F> bar;\n"
+           "  bar.wait(bar.arrive());\n}\n")
     with pytest.raises(CudaCompileError) as e:
         compile_to_ptx(src, "split.cu", CudaOptions())
-    assert message in e.value.log
+    assert "split arrive/wait on a cuda::barrier with a completion function is not supported" in e.value.log
 
 
 @pytest.mark.xfail(RECONVERGENCE_GAP, strict=True,
