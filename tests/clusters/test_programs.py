@@ -1,11 +1,13 @@
 """CUDA C++ with thread-block clusters (cooperative-groups cluster APIs, distributed shared
-memory; device code compiled by cumetalc, launched with cuLaunchKernelEx's cluster attribute) and a
+memory; device code compiled by cumetalc, and by nvcc with NVIDIA's headers where nvcc is installed,
+launched with cuLaunchKernelEx's cluster attribute) and a
 whole program with a cooperative launch and ``grid_group::sync()`` built like ``cumetalc … -o``;
 both run on the CPU device and are checked against numpy."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -53,14 +55,28 @@ def _cluster_launch(blocks: int, cluster: int, bufs: list[int], ptx: bytes):
     return err, cu.cuCtxSynchronize()[0]
 
 
-def test_cluster_cooperative_groups_program() -> None:
-    import cumetal.driver as cu
+def _device_ptx(compiler: str, tmp: Path) -> bytes:
+    src = SRC / "cluster_cg.cu"
+    if compiler == "nvcc":  # NVIDIA's own cooperative_groups headers (validation only; nothing is kept)
+        nvcc = shutil.which("nvcc")
+        if nvcc is None:
+            pytest.skip("nvcc is not installed")
+        out = tmp / "cluster_cg_nvcc.ptx"
+        subprocess.run([nvcc, "-arch=sm_90", "-ptx", "-o", str(out), str(src)], check=True, capture_output=True)
+        return out.read_bytes()
     from cumetal.cudacxx.compile import compile_to_ptx
     from cumetal.cudacxx.options import CudaOptions as Opts
 
+    ptx = compile_to_ptx(src.read_text(), "cluster_cg.cu", Opts(arch="sm_90")).ptx
+    return ptx.encode() if isinstance(ptx, str) else ptx
+
+
+@pytest.mark.parametrize("compiler", ["cumetalc", "nvcc"])
+def test_cluster_cooperative_groups_program(compiler: str, tmp: Path) -> None:
+    import cumetal.driver as cu
+
     os.environ.setdefault("CUMETAL_BACKEND", "cpu")
-    ptx = compile_to_ptx((SRC / "cluster_cg.cu").read_text(), "cluster_cg.cu", Opts(arch="sm_90")).ptx
-    ptx = ptx.encode() if isinstance(ptx, str) else ptx
+    ptx = _device_ptx(compiler, tmp)
     blocks, n = 16, 128
     i = np.arange(blocks * n, dtype=np.uint64)
     x = (((i * 2654435761) % 2**32 >> 7) % 1000).astype(np.int32)
