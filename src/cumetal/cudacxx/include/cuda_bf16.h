@@ -31,6 +31,12 @@ struct __align__(2) __nv_bfloat16 {
         return *this;
     }
     __host__ __device__ operator __nv_bfloat16_raw() const { return __nv_bfloat16_raw{__x}; }
+    /* volatile forms (CUDA's __nv_bfloat16 has them; libcu++'s complex<__nv_bfloat16> reads volatile members) */
+    __host__ __device__ operator __nv_bfloat16_raw() const volatile { return __nv_bfloat16_raw{__x}; }
+    __host__ __device__ volatile __nv_bfloat16 &operator=(const __nv_bfloat16_raw &r) volatile {
+        __x = r.x;
+        return *this;
+    }
     __host__ __device__ __nv_bfloat16(float f);
     __host__ __device__ __nv_bfloat16(double d);
     __host__ __device__ __nv_bfloat16(__half h);

@@ -38,6 +38,12 @@ struct __align__(2) __half {
         return *this;
     }
     __host__ __device__ operator __half_raw() const { return __half_raw{__x}; }
+    /* volatile forms (CUDA's __half has them; libcu++'s complex<__half> reads volatile members) */
+    __host__ __device__ operator __half_raw() const volatile { return __half_raw{__x}; }
+    __host__ __device__ volatile __half &operator=(const __half_raw &r) volatile {
+        __x = r.x;
+        return *this;
+    }
     /* conversions (round to nearest even), as CUDA's implicit constructors */
     __host__ __device__ __half(float f);
     __host__ __device__ __half(double d);
