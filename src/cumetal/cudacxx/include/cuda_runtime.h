@@ -29,7 +29,9 @@
 #include "cumetal/math.h"
 #endif
 #elif defined(__cplusplus) && __has_include("cumetal/math_minmax.h")
-/* plain C++ (a .cpp file): CUDA's host min/max overloads, as nvcc's cuda_runtime.h gives them */
+/* plain C++ (a .cpp file): the C math library and CUDA's host min/max overloads, as nvcc's
+ * cuda_runtime.h gives them (programs call sqrt after including only cuda_runtime.h) */
+#include <math.h>
 #include "cumetal/math_minmax.h"
 #endif /* __CUDA__ */
 
