@@ -120,3 +120,42 @@ def test_grid_sync_program(tmp: Path) -> None:
         a = (np.float32(0.25) * np.roll(a, 1) + np.float32(0.5) * a) + np.float32(0.25) * np.roll(a, -1)
     got = np.array([float(v) for _, v in res["out"]], dtype=np.float32)
     np.testing.assert_allclose(got, a, rtol=1e-6)
+
+
+def test_grid_sync_compiled_by_nvcc(tmp: Path) -> None:
+    """The same kernel through nvcc with NVIDIA's cooperative_groups: its grid_group::sync() is an
+    atomic counter and a spin on the launch's grid workspace (%envreg1:%envreg2), which a
+    cooperative launch provides; a plain launch traps, as on CUDA."""
+    import ctypes
+
+    import cumetal.driver as cu
+
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not installed")
+    ptx = tmp / "grid_sync_nvcc.ptx"
+    subprocess.run([nvcc, "-arch=sm_80", "-ptx", "-o", str(ptx), str(SRC / "grid_sync.cu")], check=True,
+                   capture_output=True)
+    os.environ.setdefault("CUMETAL_BACKEND", "cpu")
+    cu.cuInit(0)
+    ctx = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])[1]
+    try:
+        err, mod = cu.cuModuleLoadData(ptx.read_bytes())
+        assert err == cu.CUresult.CUDA_SUCCESS
+        fn = cu.cuModuleGetFunction(mod, b"_Z6sweepsPfS_ii")[1]
+        n = 512
+        a = ((np.arange(n) * 37) % 101).astype(np.float32)
+        da, db = cu.cuMemAlloc(n * 4)[1], cu.cuMemAlloc(n * 4)[1]
+        cu.cuMemcpyHtoD(da, a, n * 4)
+        args = ((da, db, n, 3), (None, None, ctypes.c_int, ctypes.c_int))
+        assert cu.cuLaunchCooperativeKernel(fn, 8, 1, 1, 64, 1, 1, 0, 0, args)[0] == cu.CUresult.CUDA_SUCCESS
+        assert cu.cuCtxSynchronize()[0] == cu.CUresult.CUDA_SUCCESS
+        out = np.empty(n, np.float32)
+        cu.cuMemcpyDtoH(out, db, n * 4)
+        cu.cuLaunchKernel(fn, 8, 1, 1, 64, 1, 1, 0, 0, args, 0)
+        assert cu.cuCtxSynchronize()[0] == cu.CUresult.CUDA_ERROR_LAUNCH_FAILED  # trap: no grid workspace
+    finally:
+        cu.cuCtxDestroy(ctx)
+    for _ in range(3):
+        a = (np.float32(0.25) * np.roll(a, 1) + np.float32(0.5) * a) + np.float32(0.25) * np.roll(a, -1)
+    np.testing.assert_allclose(out, a, rtol=1e-6)

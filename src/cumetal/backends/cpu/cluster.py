@@ -46,13 +46,26 @@ def cluster_order(grid: tuple[int, int, int], cluster: tuple[int, int, int]) -> 
 
 
 def set_grouping(batch, cta_ids: np.ndarray | None, cluster: tuple[int, int, int], explicit: bool,
-                 cooperative: bool) -> None:
-    """Give a batch its CTA order, cluster shape and launch kind (read by the engine through
-    ``grouping``; a batch that never got them is a plain launch)."""
+                 cooperative: bool, workspace: int | None = None) -> None:
+    """Give a batch its CTA order, cluster shape and launch kind (a batch that never got them is
+    a plain launch). ``workspace``: a zeroed device word pair of a cooperative launch, whose
+    address %envreg1 (high half) and %envreg2 (low half) give: NVIDIA's cooperative_groups
+    headers (nvcc-compiled PTX) build grid_group::sync() on it (an atomic arrival counter and a
+    spin on its top bit), and trap when it is null, as in a non-cooperative launch."""
     batch.cta_ids = cta_ids
     batch.cluster = cluster
     batch.explicit_cluster = explicit
     batch.cooperative = cooperative
+    batch.grid_workspace = workspace or 0
+
+
+def envreg(batch, index: int) -> int:
+    ws = getattr(batch, "grid_workspace", 0)
+    if index == 1:
+        return ws >> 32
+    if index == 2:
+        return ws & 0xFFFFFFFF
+    return 0
 
 
 def cta_ids(batch) -> np.ndarray | None:

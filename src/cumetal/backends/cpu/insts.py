@@ -196,6 +196,10 @@ def _sreg(ctx: Ctx, m, name: str) -> np.ndarray:
         v = b.shared_stride
     elif base in ("globaltimer_lo", "globaltimer_hi"):
         v = (time.time_ns() >> (32 if base.endswith("hi") else 0)) & 0xFFFFFFFF
+    elif base in ("envreg1", "envreg2"):  # a cooperative launch's grid-barrier word (backends/cpu/cluster.py)
+        from cumetal.backends.cpu.cluster import envreg
+
+        v = envreg(b, int(base[6:]))
     elif base.startswith(("envreg", "reserved_smem_offset", "pm")):
         v = 0  # driver environment and performance-monitor registers: nothing on the CPU device
     else:

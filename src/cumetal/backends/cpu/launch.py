@@ -120,7 +120,7 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
     a batch then holds whole clusters. ``cooperative``: the whole grid runs as one batch, so a
     grid-wide barrier can complete (backends/cpu/cluster.py)."""
     printf: list[str] = []
-    param_base = None
+    param_base = workspace = None
     old_limit = sys.getrecursionlimit()
     try:
         grid = _check_shape("grid", grid)
@@ -159,6 +159,9 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         csize = cluster[0] * cluster[1] * cluster[2]
         order = cluster_order(grid, cluster)
         ctas_per_batch = total if cooperative else max(csize, ctas_per_batch // csize * csize)
+        if cooperative:  # the grid-barrier word of NVIDIA's grid_group::sync() (%envreg1:%envreg2)
+            workspace = memory.alloc(16)
+            memory.write(workspace, bytes(16))
         deadline = time.perf_counter() + watchdog_s if watchdog_s else None
         sys.setrecursionlimit(max(old_limit, 20 * MAX_CALL_DEPTH + 1000))
         with np.errstate(all="ignore"):
@@ -166,7 +169,8 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
                 nctas = min(ctas_per_batch, total - c0)
                 batch = Batch(memory, module, kernel, grid, block, c0, nctas, symbols, param_base,
                               shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
-                set_grouping(batch, None if order is None else order[c0:c0 + nctas], cluster, explicit, cooperative)
+                set_grouping(batch, None if order is None else order[c0:c0 + nctas], cluster, explicit, cooperative,
+                             workspace)
                 run(_root_ctx(batch, code))
         return LaunchOutcome(None, printf)
     except Fault as f:
@@ -181,6 +185,8 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         sys.setrecursionlimit(old_limit)
         if param_base is not None:
             memory.free(param_base)
+        if workspace is not None:
+            memory.free(workspace)
 
 
 def _check_cluster(kernel: Function, grid: tuple[int, int, int],
