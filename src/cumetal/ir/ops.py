@@ -24,6 +24,11 @@ How to add an op
      warps, control) have ``ref=None``; their meaning is the doc text and the CPU engine.
    - ``values``: the allowed values of attributes the verifier should check; ``optional``: attributes
      an instruction may carry (``ftz``, ``volatile`` …).
+   - ``domain``: only for a primitive defined on part of its operands (a legalizer primitive such as
+     "divisor != 0"): a factory like ``ref`` whose function returns, per lane, whether the operands
+     are inside the domain. Constant folding and the differential tests stay inside it.
+   - ``any_nan=True``: a NaN result may be any NaN (the legalizer's ``*_ieee`` primitives); tests then
+     accept any NaN where the reference gives one.
 2. Backends: an op with a ``ref`` runs on the CPU engine with no further edit. AIR
    (``backends/air/lower_*.py`` ``HANDLERS``) and MSL (``backends/msl/emit.py`` tables) need one
    handler each unless the legalizer (``passes/legalize``) expands the op for that target;
@@ -96,6 +101,11 @@ class OpInfo:
     ref: RefFactory | None = None  # reference definition (per-lane ops); None for ops with effects
     values: Mapping[str, tuple] = field(default_factory=dict)  # allowed values of attributes
     optional: tuple[str, ...] = ()  # attributes an instruction may carry
+    # For a primitive defined on part of its operands only (the legalizer's ``*_nz``, ``*_lt`` …):
+    # ``domain(d, a, at)`` returns ``f(*args) -> bool array``, the lanes where ``ref`` is the definition.
+    # Elsewhere the result is unspecified: tests compare only inside it, folding happens only inside it.
+    domain: RefFactory | None = None
+    any_nan: bool = False  # a NaN result may be any NaN (sign, payload unspecified): ref gives one of them
 
     @property
     def elementwise(self) -> bool:
@@ -105,8 +115,9 @@ class OpInfo:
 
 def _op(name: str, ndst: int | None, nargs: int | None, attrs: tuple[str, ...], doc: str, *,
         types: R.TypeRule | None = None, ref: RefFactory | None = None,
-        values: Mapping[str, tuple] | None = None, optional: tuple[str, ...] = ()) -> OpInfo:
-    return OpInfo(name, ndst, nargs, attrs, doc, types, ref, dict(values or {}), optional)
+        values: Mapping[str, tuple] | None = None, optional: tuple[str, ...] = (),
+        domain: RefFactory | None = None, any_nan: bool = False) -> OpInfo:
+    return OpInfo(name, ndst, nargs, attrs, doc, types, ref, dict(values or {}), optional, domain, any_nan)
 
 
 _SIGNED = {"signed": BOOL}
@@ -312,6 +323,11 @@ _OPS = [
 
 OPS: dict[str, OpInfo] = {o.name: o for o in _OPS}
 assert len(OPS) == len(_OPS), "an op is declared twice in cumetal.ir.ops"
+
+for _o in _OPS:  # cheap consistency checks of the table itself, at import
+    assert _o.ref is None or _o.types is not None, f"op {_o.name}: a reference definition needs a type rule"
+    assert _o.domain is None or _o.ref is not None, f"op {_o.name}: a domain without a reference definition"
+    assert set(_o.values) <= set(_o.attrs) | set(_o.optional), f"op {_o.name}: values for undeclared attributes"
 
 ELEMENTWISE_OPS: frozenset[str] = frozenset(o.name for o in _OPS if o.ref is not None)
 """Ops defined by a reference function (per lane, no effects, never faulting)."""

@@ -52,7 +52,11 @@ def evaluate(inst: Inst) -> Const | None:
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            fn = reference_fn(inst.op, d, tuple(a.type for a in inst.args), inst.attrs)
+            types = tuple(a.type for a in inst.args)
+            domain = OPS[inst.op].domain
+            if domain is not None and not np.all(domain(d, types, inst.attrs)(*vals)):
+                return None  # outside the primitive's domain the result is unspecified: leave it to run time
+            fn = reference_fn(inst.op, d, types, inst.attrs)
             res = np.asarray(fn(*vals))
     except Exception:  # an op or attribute the definition rejects: leave it to the verifier/backends
         return None
