@@ -114,6 +114,7 @@ def test_grid_sync_program(tmp: Path) -> None:
     res = _run("grid_sync", tmp)
     assert res["launch"] == [["0", "0"]]
     assert res["too"] == [["large", "720"]]  # cudaErrorCooperativeLaunchTooLarge
+    assert res["valid"] == [["8"]]  # grid.is_valid() in a cooperative launch; num_blocks()
     n = 64 * 8
     a = ((np.arange(n) * 37) % 101).astype(np.float32)
     for _ in range(3):

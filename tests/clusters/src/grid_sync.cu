@@ -19,7 +19,7 @@ __global__ void sweeps(float *a, float *b, int n, int rounds) {
         grid.sync();
         float *t = a; a = b; b = t;
     }
-    if (grid.block_rank() == 0 && threadIdx.x == 0) b[0] = (float)grid.num_blocks();
+    if (grid.block_rank() == 0 && threadIdx.x == 0) b[0] = grid.is_valid() ? (float)grid.num_blocks() : -1.0f;
 }
 
 int main() {
@@ -39,6 +39,7 @@ int main() {
     cudaError_t err = cudaLaunchCooperativeKernel((void *)sweeps, dim3(BLOCKS), dim3(N), args, 0, 0);
     printf("launch %d %d\n", (int)err, (int)cudaDeviceSynchronize());
     cudaMemcpy(out.data(), da, n * sizeof(float), cudaMemcpyDeviceToHost);  // 3 rounds end in b
+    printf("valid %g\n", out[0]);  // a[0] after the swaps: num_blocks() when grid.is_valid()
     std::vector<float> outb(n);
     cudaMemcpy(outb.data(), db, n * sizeof(float), cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; ++i) printf("out %d %.9g\n", i, outb[i]);

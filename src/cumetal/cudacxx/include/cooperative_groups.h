@@ -114,8 +114,12 @@ class grid_group : public thread_group {
     __device__ grid_group() : thread_group(details::grid_group_type, 0, 0, 0) {}
 
   public:
-    /* true: a grid launched without cudaLaunchCooperativeKernel learns it at sync(), which fails the launch */
-    static __device__ bool is_valid() { return true; }
+    /* a cooperative launch gives the grid a workspace whose address %envreg1:%envreg2 hold (zero otherwise) */
+    static __device__ bool is_valid() {
+        unsigned int hi, lo;
+        asm volatile("mov.u32 %0, %%envreg1;\n\tmov.u32 %1, %%envreg2;" : "=r"(hi), "=r"(lo));
+        return (hi | lo) != 0u;
+    }
     static __device__ void sync() { __cumetal_grid_sync(); }
     static __device__ unsigned long long num_blocks() {
         return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
