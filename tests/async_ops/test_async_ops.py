@@ -181,3 +181,126 @@ def test_apple_backends_name_the_instruction(backend: str, snippet: str, word: s
 
             emit_module(module)
     assert word in str(e.value) and "cpu backend" in str(e.value)
+
+
+# ------------------------------------------------------------------ clusters: multicast, remote arrive
+_MULTICAST = _HEAD + """.visible .entry k(.param .u64 p_out, .param .u64 p_src, .param .u64 p_tmap)
+{
+    .reg .pred %p<8>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<20>;
+    .shared .align 1024 .b8 sbuf[1024];
+    .shared .align 8 .b64 bar;
+    .shared .align 8 .b64 bar2;
+    mov.u32 %r0, %tid.x;
+    mov.u32 %r1, %cluster_ctarank;
+    ld.param.u64 %rd1, [p_out];
+    ld.param.u64 %rd2, [p_src];
+    ld.param.u64 %rd3, [p_tmap];
+    setp.eq.u32 %p0, %r0, 0;
+    @%p0 mbarrier.init.shared::cta.b64 [bar], 1;
+    @%p0 mbarrier.init.shared::cta.b64 [bar2], 2;
+    barrier.cluster.arrive;
+    barrier.cluster.wait;
+    @!%p0 bra WAIT;
+    mbarrier.arrive.expect_tx.shared::cta.b64 %rd4, [bar], MCBYTES;
+    // every CTA arrives once on its own bar2 and once on rank 0's
+    mbarrier.arrive.shared::cta.b64 %rd5, [bar2];
+    mov.u32 %r2, bar2;
+    mapa.shared::cluster.u32 %r3, %r2, 0;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 mbarrier.arrive.shared::cluster.b64 _, [%r3];
+    setp.eq.u32 %p2, %r1, 0;
+    @!%p2 bra WAIT;
+    COPY
+WAIT:
+    mbarrier.try_wait.parity.shared::cta.b64 %p3, [bar], 0;
+    @!%p3 bra WAIT;
+    mov.u32 %r10, sbuf;
+    shl.b32 %r11, %r0, 2;
+    add.u32 %r12, %r10, %r11;
+    ld.shared.u32 %r13, [%r12];
+    mad.lo.u32 %r14, %r1, 256, %r0;
+    mul.wide.u32 %rd6, %r14, 4;
+    add.u64 %rd7, %rd1, %rd6;
+    st.global.u32 [%rd7], %r13;
+    @!%p2 bra END;
+    @!%p0 bra END;
+W2:
+    mbarrier.try_wait.parity.shared::cta.b64 %p4, [bar2], 0;
+    @!%p4 bra W2;
+    st.global.u32 [%rd1+8192], 77;
+END:
+    barrier.cluster.arrive;
+    barrier.cluster.wait;
+    ret;
+}
+"""
+
+
+def _cluster_run(cu, ptx: str, params: list, nbufs: int):
+    ctx = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])[1]
+    try:
+        mod = cu.cuModuleLoadData(ptx.encode())[1]
+        fn = cu.cuModuleGetFunction(mod, b"k")[1]
+        cfg = cu.CUlaunchConfig()
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = 4, 1, 1
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = 256, 1, 1
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = 2, 1, 1
+        cfg.attrs, cfg.numAttrs = [attr], 1
+        out = cu.cuMemAlloc(8196)[1]
+        cu.cuMemsetD8(out, 0, 8196)
+        bufs = [out] + params(cu)
+        assert cu.cuLaunchKernelEx(cfg, fn, (tuple(bufs), (None,) * len(bufs)), 0)[0] == 0
+        assert cu.cuCtxSynchronize()[0] == 0, cu.last_error_message()
+        host = np.zeros(2049, np.uint32)
+        cu.cuMemcpyDtoH(host, out, 8196)
+        return host
+    finally:
+        cu.cuCtxDestroy(ctx)
+
+
+def test_multicast_bulk_copy_and_remote_arrive(cu) -> None:
+    src = (np.arange(256, dtype=np.uint32) * 2654435761 & 0xFFFFFFFF).astype(np.uint32)
+    ptx = _MULTICAST.replace("MCBYTES", "1024").replace(
+        "COPY", "mov.u16 %rs1, 3;\n    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+        ".multicast::cluster [sbuf], [%rd2], 1024, [bar], %rs1;").replace(
+        ".reg .b64 %rd<20>;", ".reg .b64 %rd<20>;\n    .reg .b16 %rs<4>;")
+
+    def params(cu):
+        d = cu.cuMemAlloc(1024)[1]
+        cu.cuMemcpyHtoD(d, src, 1024)
+        return [d, d]
+    host = _cluster_run(cu, ptx, params, 2)
+    # both CTAs of the first cluster (and of the second: the same program) got the bytes
+    np.testing.assert_array_equal(host[:256], src)
+    np.testing.assert_array_equal(host[256:512], src)
+    assert host[2048] == 77  # rank 0's bar2 completed from its own arrival and rank 1's remote one
+
+
+def test_multicast_tensor_copy(cu) -> None:
+    tensor = np.arange(40 * 24, dtype=np.uint32) * 7 + 1
+    ptx = _MULTICAST.replace("MCBYTES", "1024").replace(
+        "COPY", "mov.u16 %rs1, 3;\n    mov.u32 %r20, 4;\n    mov.u32 %r21, 10;\n"
+        "    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [sbuf], [%rd3, {%r20, %r21}], [bar], %rs1;").replace(
+        ".reg .b64 %rd<20>;", ".reg .b64 %rd<20>;\n    .reg .b16 %rs<4>;")
+
+    def params(cu):
+        d = cu.cuMemAlloc(tensor.nbytes)[1]
+        cu.cuMemcpyHtoD(d, tensor, tensor.nbytes)
+        err, tm = cu.cuTensorMapEncodeTiled(2, 2, int(d), [40, 24], [160], [32, 8], [1, 1], 0, 3, 0, 0)
+        assert err == 0
+        m = cu.cuMemAlloc(128)[1]
+        cu.cuMemcpyHtoD(m, np.frombuffer(bytes(tm), np.uint8).copy(), 128)
+        return [d, m]
+    host = _cluster_run(cu, ptx, params, 2)
+    box = tensor.reshape(24, 40)[10:18, 4:36].reshape(-1)  # 8 rows of 32 u32 = 128-byte rows
+    off = np.arange(1024, dtype=np.uint64)
+    phys = off ^ (((off >> np.uint64(7)) & np.uint64(7)) << np.uint64(4))  # 128B swizzle, sbuf at 0
+    want = np.zeros(1024, np.uint8)
+    want[phys.astype(np.intp)] = box.view(np.uint8)
+    for rank in (0, 1):
+        np.testing.assert_array_equal(host[256 * rank:256 * (rank + 1)], want.view(np.uint32))

@@ -296,15 +296,18 @@ _OPS = [
         "Copy a2 (i32) bytes from a1 to a0 (spaces global or shared; generic allowed), complete at once; with "
         "attr redop (add min max inc dec and or xor) and etype (u32 s32 u64 s64 f32 f64 f16 bf16 b32 b64) "
         "reduce element-wise into a0 instead. Then, if a3 (i64 shared address of an mbarrier) is given, "
-        "complete_tx(a2) on it. Bulk-group completion needs nothing more: the copy is already complete.",
-        optional=("redop", "etype")),
+        "complete_tx(a2) on it. Bulk-group completion needs nothing more: the copy is already complete. "
+        "Attr multicast: a4 (i16) is a ctaMask; the bytes and the complete_tx go to the same CTA-local "
+        "offsets in each CTA of the cluster it names (.multicast::cluster).",
+        optional=("redop", "etype", "multicast")),
     _op("tensor_copy", 0, None, ("dims", "dir"),
         "Tensor (TMA) copy of one box, complete at once. a0 shared address of the box, a1 generic address of a "
         "128-byte tensor map in CuMetal's format (cumetal.driver.tensormap), a2 i64 shared address of an "
         "mbarrier (dir load) or 0, a3.. the dims i32 start coordinates. dir load: global -> shared, "
         "out-of-bounds elements filled per the map, then complete_tx(box bytes) on a2; dir store: shared -> "
-        "global, in-bounds elements only; attr redop reduces into global instead. Swizzle per the map.",
-        values={"dir": ("load", "store")}, optional=("redop",)),
+        "global, in-bounds elements only; attr redop reduces into global instead. Swizzle per the map. "
+        "Attr multicast (load): an i16 ctaMask follows the coordinates, as for bulk_copy.",
+        values={"dir": ("load", "store")}, optional=("redop", "multicast")),
     # ---- calls and control flow
     _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),
     _op("call_indirect", None, None, (), "Call the function whose address is a0 with args a1…."),

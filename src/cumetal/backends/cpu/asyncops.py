@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.backends.cpu import memspace
+from cumetal.backends.cpu.cluster import DSMEM_RANK_SHIFT
 from cumetal.backends.cpu.dtypes import UDT
 from cumetal.backends.cpu.insts import expand, getter, put
 from cumetal.backends.cpu.state import WAIT, Ctx, Fault
@@ -323,9 +324,18 @@ def reduce_bytes(old: np.ndarray, new: np.ndarray, redop: str, etype: str) -> np
     return np.ascontiguousarray(r.astype(dt)).view(np.uint8)
 
 
+def multicast_targets(mask: int, *offsets: int) -> list[tuple[int, ...]]:
+    """The shared offsets (data, mbarrier, ...) in each CTA rank of a .multicast::cluster ctaMask:
+    the same CTA-local offsets, tagged with the rank (distributed shared memory addresses)."""
+    low = (1 << DSMEM_RANK_SHIFT) - 1
+    return [tuple((o & low) | ((r + 1) << DSMEM_RANK_SHIFT) for o in offsets)
+            for r in range(16) if mask >> r & 1]
+
+
 def _bulk_step(inst: Inst, fn: Function, gets):
     ds, ss = inst.attrs["dst_space"], inst.attrs["src_space"]
     redop, etype = inst.attrs.get("redop"), inst.attrs.get("etype")
+    multicast = bool(inst.attrs.get("multicast"))
 
     def step(ctx: Ctx, m):
         lanes = ctx.lanes(m)
@@ -337,6 +347,11 @@ def _bulk_step(inst: Inst, fn: Function, gets):
                             "addresses and size must be multiples of 16 in "
                             f"{memspace.where_text(ctx, lane, inst)}")
             data = read_bytes(ctx, lane, src, size, ss, inst)
+            if multicast:
+                for d, mb in multicast_targets(vals[4][j], dst, vals[3][j]):
+                    write_bytes(ctx, lane, d, data, ds, inst)
+                    complete_tx(ctx, lane, mb, size, inst)
+                continue
             if redop is not None:
                 data = reduce_bytes(read_bytes(ctx, lane, dst, size, ds, inst), data, redop, etype)
             write_bytes(ctx, lane, dst, data, ds, inst)

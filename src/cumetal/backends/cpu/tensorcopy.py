@@ -129,11 +129,18 @@ def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst) -> TensorMap:
 
 
 def tensor_step(inst: Inst, fn: Function, gets):
-    from cumetal.backends.cpu.asyncops import _bump, _lanes_values, complete_tx, reduce_bytes
+    from cumetal.backends.cpu.asyncops import (
+        _bump,
+        _lanes_values,
+        complete_tx,
+        multicast_targets,
+        reduce_bytes,
+    )
 
     dims = int(inst.attrs["dims"])
     load = inst.attrs["dir"] == "load"
     redop = inst.attrs.get("redop")
+    multicast = bool(inst.attrs.get("multicast"))
 
     def step(ctx: Ctx, m):
         lanes = ctx.lanes(m)
@@ -145,6 +152,7 @@ def tensor_step(inst: Inst, fn: Function, gets):
             where = memspace.where_text(ctx, lane, inst)
             if tm.rank != dims:
                 raise Fault("illegal_instruction", f"a .{dims}d tensor copy with a rank-{tm.rank} tensor map in {where}")
+            targets = multicast_targets(vals[3 + dims][j], smem, mbar) if multicast else [(smem, mbar)]
             if smem % 128:
                 raise Fault("misaligned_address", f"tensor copy to shared address 0x{smem:x}: it must be "
                             f"128-byte aligned, in {where}")
@@ -152,7 +160,8 @@ def tensor_step(inst: Inst, fn: Function, gets):
             goff, ok, count = _box(tm, coords)
             nbytes = count * esize
             lanes_b = np.full(nbytes, lane, dtype=np.intp)
-            sh = swizzle(np.uint64(smem) + smem_offsets(tm, count), tm.swizzle)
+            rel = smem_offsets(tm, count)
+            sh = swizzle(np.uint64(smem) + rel, tm.swizzle)
             inb = np.repeat(ok, esize)
             gbytes = (np.uint64(tm.address) + np.repeat(goff, esize).astype(np.uint64)
                       + np.tile(np.arange(esize, dtype=np.uint64), count))
@@ -163,8 +172,11 @@ def tensor_step(inst: Inst, fn: Function, gets):
                     data = np.zeros(nbytes, dtype=np.uint8)
                 if inb.any():
                     data[inb] = memspace.load(ctx, lanes_b[inb], gbytes[inb], "global", np.dtype(np.uint8), inst)
-                memspace.store(ctx, lanes_b, sh, data, "shared", np.dtype(np.uint8), inst)
-                complete_tx(ctx, lane, mbar, nbytes, inst)
+                for dst, mb in targets:  # the swizzle uses the CTA-local address bits
+                    tag = np.uint64(dst - (dst & ((1 << 24) - 1)))
+                    local = swizzle(np.uint64(dst & ((1 << 24) - 1)) + rel, tm.swizzle)
+                    memspace.store(ctx, lanes_b, local + tag, data, "shared", np.dtype(np.uint8), inst)
+                    complete_tx(ctx, lane, mb, nbytes, inst)
             else:
                 data = memspace.load(ctx, lanes_b, sh, "shared", np.dtype(np.uint8), inst)
                 if not inb.any():

@@ -4,7 +4,7 @@ cp.async.bulk.prefetch(.tensor), cp.async.bulk.commit_group / wait_group(.read),
 tensormap.cp_fenceproxy.
 
 CuMetal performs a bulk copy when it is issued (``bulk_copy`` / ``tensor_copy`` IR ops), then
-signals its mbarrier (complete_tx of the bytes): a schedule the hardware may also take. So the
+signals its mbarrier (with ``.multicast::cluster``: the same offsets in every CTA of ctaMask) (complete_tx of the bytes): a schedule the hardware may also take. So the
 bulk-group waits have nothing left to wait for, and the proxy fences (which order the async proxy
 against the generic one) have nothing to order.
 """
@@ -30,10 +30,6 @@ def _space(ins: ast.Instruction, slot: str) -> str:
 
 
 def _no_multicast(ins: ast.Instruction) -> None:
-    if "multicast" in ins.fields:
-        raise LoweringError(f"'{ins.opcode}' with .multicast::cluster writes the shared memory of several "
-                            "CTAs of a cluster; CuMetal runs every CTA as a cluster of one, so it is not "
-                            "supported yet")
     if "cta_group" in ins.fields:
         raise LoweringError(f"'{ins.opcode}' with .cta_group (sm_100) is not supported")
 
@@ -52,6 +48,9 @@ def _bulk(ctx: Ctx, ins: ast.Instruction) -> None:
         mbar, _ = mbar_address(ctx, ins.operands[3], "shared::cta")
         args.append(mbar)
     attrs: dict = {"dst_space": dspace, "src_space": sspace}
+    if "multicast" in ins.fields:  # the same bytes to the CTAs of the cluster named by ctaMask (u16)
+        args.append(ctx.read(ins.operands[4], "u16"))
+        attrs["multicast"] = True
     if ins.opcode == "cp.reduce.async.bulk":
         t = ins.fields["type"]
         if t not in _RED_TYPES:
@@ -85,6 +84,9 @@ def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
         smem, _ = ctx.address(ins.operands[0], _space(ins, "dst"))
         tmap, coords = _tensor_coords(ctx, ins.operands[1], dims)
         mbar, _ = mbar_address(ctx, ins.operands[2], "shared::cta")
+        if "multicast" in ins.fields:  # tile mode: ctaMask follows the mbarrier
+            coords.append(ctx.read(ins.operands[3], "u16"))
+            attrs["multicast"] = True
     else:
         tmap, coords = _tensor_coords(ctx, ins.operands[0], dims)
         smem, _ = ctx.address(ins.operands[1], _space(ins, "src"))
