@@ -188,9 +188,12 @@ def generate(seed: int, n_steps: int = 300, slots_per_type: int = 4, ops: list[s
     def value(a) -> np.ndarray:
         return np.broadcast_to(_const_value(a), (LANES,)) if isinstance(a, Const) else vals[a.id]
 
-    ops = ops or candidate_ops()
-    j = 0
-    while j < n_steps:
+    ops = candidate_ops() if ops is None else ops
+    j, draws = 0, 0
+    while j < n_steps and ops:
+        draws += 1
+        if draws > 100 * n_steps:  # ``exclude`` rejects (nearly) everything: a shorter program
+            break
         op = ops[rng.integers(0, len(ops))]
         sigs = _signatures(op)
         (d,), a = sigs[rng.integers(0, len(sigs))]

@@ -93,13 +93,14 @@ def test_backend_matches_the_reference(backend: str, programs) -> None:
 
 
 @pytest.mark.parametrize(("backend", "pattern", "reason"),
-                         [pytest.param(b, p, r, marks=pytest.mark.xfail(strict=True, reason=r),
+                         [pytest.param(b, p, r, marks=pytest.mark.xfail(strict=False, reason=r),
                                        id=f"{b}:{p}") for b, p, r in KNOWN])
 def test_known_mismatch_still_reproduces(backend: str, pattern: str, reason: str) -> None:
-    """Each KNOWN entry, alone: xfails while the bug is there; passes (and so fails the run, strict)
-    once a backend is fixed, so the entry gets removed."""
+    """Each KNOWN entry, alone: xfails while the bug is there; XPASS in the summary once a backend is
+    fixed (then remove the entry; not strict, as backends and legalizer change under it)."""
     op = re.match(r"\^?(\w+)", pattern).group(1)
     ops = [o for o in P.candidate_ops() if re.fullmatch(op + r"(_ieee)?", o)]
+    assert ops, f"no op of the table matches {pattern!r} any more"
     problems = []
     for be in BACKENDS:
         if not re.fullmatch(backend, be):
