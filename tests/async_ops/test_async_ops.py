@@ -304,3 +304,19 @@ def test_multicast_tensor_copy(cu) -> None:
     want[phys.astype(np.intp)] = box.view(np.uint8)
     for rank in (0, 1):
         np.testing.assert_array_equal(host[256 * rank:256 * (rank + 1)], want.view(np.uint32))
+
+
+def test_tensormap_replace_global_address(cu) -> None:
+    """tensormap.replace.tile.global_address in global memory moves the box 4 elements on."""
+    from dataclasses import replace
+
+    case = async_tensor._load_case("replace", dtype=7, dims=(40, 24), box=(8, 8), coords=(8, 4), seed=1)
+    ptx = case.ptx.replace(
+        "    fence.proxy.tensormap::generic.acquire.gpu [%rd31], 128;",
+        "    ld.param.u64 %rd40, [p_tensor];\n    add.u64 %rd40, %rd40, 16;\n"
+        "    tensormap.replace.tile.global_address.global.b1024.b64 [%rd31], %rd40;\n"
+        "    fence.proxy.tensormap::generic.acquire.gpu [%rd31], 128;")
+    out = run_case(cu, replace(case, ptx=ptx))["out"]
+    tensor = next(p for p in case.params if isinstance(p, Buf) and p.name == "tensor").init
+    want = np.stack([tensor[(4 + r) * 40 + 12:(4 + r) * 40 + 20] for r in range(8)]).reshape(-1)
+    np.testing.assert_array_equal(out[:64], want)

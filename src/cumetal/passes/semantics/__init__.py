@@ -18,7 +18,6 @@ SEMANTICS: dict[str, SemanticsFn] = {}
 # Opcode-root prefixes the target cannot support, with the reason given to the user.
 UNSUPPORTED: dict[str, str] = {
     "tcgen05": "tensor-core generation-5 instructions have no Metal equivalent",
-    "tensormap.replace": "editing a tensor map in device code is not supported yet",
     "multimem": "multimem (NVLink multicast) has no Metal equivalent",
     "tld4": "texture gathers (tld4, tex2Dgather) are not supported yet",
     "istypep": "texture/surface instructions are deferred to v2 (spec §8)",

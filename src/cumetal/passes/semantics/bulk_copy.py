@@ -113,3 +113,16 @@ def _cp_fenceproxy(ctx: Ctx, ins: ast.Instruction) -> None:
     if not (isinstance(size, ast.Imm) and size.value == 128):
         raise LoweringError("tensormap.cp_fenceproxy copies a 128-byte tensor map: size must be 128")
     ctx.emit("bulk_copy", None, dst, src, i32(128), dst_space=dspace, src_space=sspace)
+
+
+@semantics("tensormap.replace")
+def _tensormap_replace(ctx: Ctx, ins: ast.Instruction) -> None:
+    """Edit a tensor map in global or shared memory. CuMetal's map keeps the global address in its
+    first 8 bytes (backends/cpu/tensorcopy.py); the other fields' new_val encodings are not
+    written down here yet, so they are a diagnostic rather than a guess."""
+    field = ins.fields["field"]
+    if field != "global_address":
+        raise LoweringError(f"tensormap.replace .{field} is not supported yet (.global_address is)")
+    space = "shared" if ins.fields.get("ss") == "shared::cta" else "global" if ins.fields.get("ss") else "generic"
+    addr, space = ctx.address(ins.operands[0], space)
+    ctx.emit("store", None, addr, ctx.read(ins.operands[-1], "b64"), space=space, align=8)
