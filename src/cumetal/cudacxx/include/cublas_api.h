@@ -167,7 +167,17 @@ cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void
     cublasStatus_t cublas##P##gemmStridedBatched(                                                                      \
         cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const T *alpha, \
         const T *A, int lda, long long int strideA, const T *B, int ldb, long long int strideB, const T *beta, T *C,   \
-        int ldc, long long int strideC, int batchCount);
+        int ldc, long long int strideC, int batchCount);                                                        \
+    cublasStatus_t cublas##P##getrfBatched(cublasHandle_t handle, int n, T *const Aarray[], int lda, int *PivotArray,  \
+                                           int *infoArray, int batchSize);                                             \
+    cublasStatus_t cublas##P##getrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,           \
+                                           const T *const Aarray[], int lda, const int *devIpiv, T *const Barray[],   \
+                                           int ldb, int *info, int batchSize);                                         \
+    cublasStatus_t cublas##P##getriBatched(cublasHandle_t handle, int n, const T *const Aarray[], int lda,            \
+                                           const int *PivotArray, T *const Carray[], int ldc, int *infoArray,         \
+                                           int batchSize);                                                             \
+    cublasStatus_t cublas##P##matinvBatched(cublasHandle_t handle, int n, const T *const A[], int lda,               \
+                                            T *const Ainv[], int lda_inv, int *info, int batchSize);
 CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL)
 
 /* real-only and complex-only level 1/2 functions */

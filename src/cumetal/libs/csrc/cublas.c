@@ -166,6 +166,24 @@ CML_EXPORT cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize,
         long long int sc, int batch) {                                                                                 \
         CALL("gemm_strided", "(KsiiiiiKKiLKiLKKiLi)", H(h), #PF, (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, sa,   \
              P(B), ldb, sb, P(beta), P(C), ldc, sc, batch);                                                            \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##getrfBatched(cublasHandle_t h, int n, T *const A[], int lda, int *piv,       \
+                                                       int *info, int batch) {                                         \
+        CALL("getrf_batched", "(KsiKiKKi)", H(h), #PF, n, P(A), lda, P(piv), P(info), batch);                          \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##getrsBatched(cublasHandle_t h, cublasOperation_t trans, int n, int nrhs,     \
+                                                       const T *const A[], int lda, const int *piv, T *const B[],      \
+                                                       int ldb, int *info, int batch) {                                \
+        CALL("getrs_batched", "(KsiiiKiKKiKi)", H(h), #PF, (int)trans, n, nrhs, P(A), lda, P(piv), P(B), ldb, P(info), \
+             batch);                                                                                                   \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##getriBatched(cublasHandle_t h, int n, const T *const A[], int lda,           \
+                                                       const int *piv, T *const C[], int ldc, int *info, int batch) {  \
+        CALL("getri_batched", "(KsiKiKKiKi)", H(h), #PF, n, P(A), lda, P(piv), P(C), ldc, P(info), batch);             \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##matinvBatched(cublasHandle_t h, int n, const T *const A[], int lda,          \
+                                                        T *const Ainv[], int ldc, int *info, int batch) {              \
+        CALL("matinv_batched", "(KsiKiKiKi)", H(h), #PF, n, P(A), lda, P(Ainv), ldc, P(info), batch);                  \
     }
 CUMETAL_CUBLAS_TYPES(DEFINE_TYPED)
 

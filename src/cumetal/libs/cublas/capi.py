@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import blas, gemmex, handle
+from cumetal.libs.cublas import blas, gemmex, handle, lu
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
 
@@ -268,3 +268,24 @@ def sgemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: 
                    scale=np.dtype(np.float32), name="cublasSgemmEx")
 
 
+# ---------------------------------------------------------------- batched LU (lu.py)
+@entry("cublasXgetrfBatched")
+def getrf_batched(h: handle.Handle, t: str, n: int, A: int, lda: int, piv: int, info: int, batch: int) -> None:
+    lu.getrf_batched(h, t, n, A, lda, piv, info, batch)
+
+
+@entry("cublasXgetrsBatched")
+def getrs_batched(h: handle.Handle, t: str, trans: int, n: int, nrhs: int, A: int, lda: int, piv: int, B: int, ldb: int,
+                  info: int, batch: int) -> None:
+    lu.getrs_batched(h, t, trans, n, nrhs, A, lda, piv, B, ldb, info, batch)
+
+
+@entry("cublasXgetriBatched")
+def getri_batched(h: handle.Handle, t: str, n: int, A: int, lda: int, piv: int, C: int, ldc: int, info: int,
+                  batch: int) -> None:
+    lu.getri_batched(h, t, n, A, lda, piv, C, ldc, info, batch)
+
+
+@entry("cublasXmatinvBatched")
+def matinv_batched(h: handle.Handle, t: str, n: int, A: int, lda: int, C: int, ldc: int, info: int, batch: int) -> None:
+    lu.matinv_batched(h, t, n, A, lda, C, ldc, info, batch)
