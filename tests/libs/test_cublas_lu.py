@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.libs.test_cublas_numpy import DT, Dev, h, rand  # noqa: F401 - h is a fixture
 
 from cumetal.libs.cublas import capi
-from tests.libs.test_cublas_numpy import DT, Dev, h, rand  # noqa: F401 - h is a fixture
 
 TOL = {"S": 2e-4, "D": 1e-11, "C": 2e-4, "Z": 1e-11}
 
