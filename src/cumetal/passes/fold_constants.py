@@ -127,6 +127,7 @@ class _BlockState:
     def __init__(self) -> None:
         self.consts: dict[int, Const] = {}
         self.copies: dict[int, Var] = {}  # register id -> the register it copies (same type)
+        self.copied_by: dict[int, set[int]] = {}  # register id -> ids of the copies of it (a list scan was quadratic)
 
     def lookup(self, v):
         if isinstance(v, Var):
@@ -138,9 +139,12 @@ class _BlockState:
 
     def written(self, d: Var) -> None:
         self.consts.pop(d.id, None)
-        self.copies.pop(d.id, None)
-        for k in [k for k, src in self.copies.items() if src.id == d.id]:
-            del self.copies[k]
+        src = self.copies.pop(d.id, None)
+        if src is not None:
+            self.copied_by.get(src.id, set()).discard(d.id)
+        for k in self.copied_by.pop(d.id, ()):
+            if (c := self.copies.get(k)) is not None and c.id == d.id:
+                del self.copies[k]
 
     def record(self, inst: Inst) -> None:
         """After ``inst`` executed: what its destination holds (known only for unguarded copies)."""
@@ -153,6 +157,7 @@ class _BlockState:
             self.consts[d.id] = Const(d.type, src.bits)
         elif isinstance(src, Var) and src.type == d.type and src.id != d.id:
             self.copies[d.id] = src
+            self.copied_by.setdefault(src.id, set()).add(d.id)
 
 
 def _to_copy(inst: Inst, value) -> None:
