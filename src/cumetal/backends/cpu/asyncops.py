@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.backends.cpu import memspace
-from cumetal.backends.cpu.cluster import DSMEM_RANK_SHIFT
+from cumetal.backends.cpu.cluster import DSMEM_RANK_SHIFT, remote_shared
 from cumetal.backends.cpu.dtypes import UDT
 from cumetal.backends.cpu.insts import expand, getter, put
 from cumetal.backends.cpu.state import WAIT, Ctx, Fault
@@ -68,15 +68,6 @@ def _complete(pending: int, expected: int, tx: int, phase: int) -> int:
     return encode(pending, expected, tx, phase)
 
 
-def _shared_offset(ctx: Ctx, lane: int, addr: int, space: str, inst: Inst, what: str) -> int:
-    if space == "generic":
-        if addr >> 56 != SHARED_WINDOW >> 56:
-            raise Fault("illegal_address", f"{what} at 0x{addr:x} is not in shared memory in "
-                        f"{memspace.where_text(ctx, lane, inst)}")
-        return addr - SHARED_WINDOW
-    return addr
-
-
 def _word(ctx: Ctx, lane: int, off: int, inst: Inst) -> int:
     v = memspace.load(ctx, np.array([lane]), np.array([off], dtype=np.uint64), "shared", _U64, inst)
     return int(v[0])
@@ -93,53 +84,72 @@ def complete_tx(ctx: Ctx, lane: int, off: int, nbytes: int, inst: Inst) -> None:
     _bump(ctx)
 
 
-def _mbarrier_one(ctx: Ctx, lane: int, off: int, mop: str, a1: int, a2: int, inst: Inst) -> int:
-    """Apply one lane's operation; return the word before it (the state token of an arrive)."""
-    if mop == "init":
-        if not 1 <= a1 <= _F >> 1:
-            raise Fault("illegal_instruction", f"mbarrier.init count {a1} is outside [1, 2^20-1] in "
-                        f"{memspace.where_text(ctx, lane, inst)}")
-        _set_word(ctx, lane, off, encode(a1, a1, 0, 0), inst)
-        return 0
-    if mop == "inval":
-        _set_word(ctx, lane, off, 0, inst)
-        return 0
-    w = _word(ctx, lane, off, inst)
+def _update(w: int, mop: str, a1: int, a2: int, drop: bool) -> int | None:
+    """The word after one lane's operation (None: an arrive of more than is pending)."""
     p, e, tx, ph = decode(w)
     if mop == "expect_tx":
-        new = _complete(p, e, tx + a1, ph)  # measured: an expect_tx that zeroes the tx-count completes too
-    elif mop == "complete_tx":
-        new = _complete(p, e, tx - a1, ph)
-    else:  # arrive (+ expect_tx a2, drop)
-        if a1 > p:
-            raise Fault("illegal_instruction", f"mbarrier arrive of {a1} with only {p} arrivals pending "
-                        f"(uninitialised or over-arrived barrier) in {memspace.where_text(ctx, lane, inst)}")
-        if inst.attrs.get("drop"):
-            e -= a1
-        new = _complete(p - a1, e, tx + a2, ph)
-    _set_word(ctx, lane, off, new, inst)
-    return w
+        return _complete(p, e, tx + a1, ph)  # measured: an expect_tx that zeroes the tx-count completes too
+    if mop == "complete_tx":
+        return _complete(p, e, tx - a1, ph)
+    if a1 > p:  # arrive (+ expect_tx a2, drop)
+        return None
+    if drop:
+        e -= a1
+    return _complete(p - a1, e, tx + a2, ph)
 
 
 def _lanes_values(ctx: Ctx, m, gets, n: int) -> list[list[int]]:
     return [np.broadcast_to(np.asarray(g(ctx, m)).astype(np.uint64), (n,)).tolist() for g in gets]
 
 
+def _words_at(ctx: Ctx, lanes: np.ndarray, addrs, space: str, inst: Inst) -> tuple[np.ndarray, np.ndarray]:
+    """(shared offsets, one key per distinct barrier word) of the lanes' mbarrier addresses."""
+    a = np.asarray(addrs, dtype=np.uint64).reshape(-1)
+    if space == "generic":
+        bad = (a >> np.uint64(56)) != np.uint64(SHARED_WINDOW >> 56)
+        if bad.any():
+            j = int(np.flatnonzero(bad)[0])
+            raise Fault("illegal_address", f"mbarrier object at 0x{int(a[j]):x} is not in shared memory in "
+                        f"{memspace.where_text(ctx, int(lanes[j]), inst)}")
+        a = a - np.uint64(SHARED_WINDOW)
+    local, owner, _ = remote_shared(ctx, lanes, a)
+    return a, owner.astype(np.uint64) << np.uint64(32) | local.astype(np.uint64)
+
+
 def _mbarrier_step(inst: Inst, fn: Function, gets):
     mop = inst.attrs["mop"]
     space = inst.attrs.get("space", "shared")
+    drop = bool(inst.attrs.get("drop"))
     d = inst.dsts[0] if inst.dsts else None
     dt = UDT[d.type] if d is not None else None
 
     def step(ctx: Ctx, m):
         lanes = ctx.lanes(m)
-        vals = _lanes_values(ctx, m, gets, len(lanes))
-        tokens = np.zeros(len(lanes), dtype=np.uint64)
-        for j, lane in enumerate(lanes.tolist()):
-            off = _shared_offset(ctx, lane, vals[0][j], space, inst, "mbarrier object")
-            a1 = vals[1][j] & 0xFFFFFFFF if len(vals) > 1 else 0
-            a2 = vals[2][j] & 0xFFFFFFFF if len(vals) > 2 else 0
-            tokens[j] = _mbarrier_one(ctx, lane, off, mop, a1, a2, inst)
+        n = len(lanes)
+        offs, keys = _words_at(ctx, lanes, np.broadcast_to(np.asarray(gets[0](ctx, m)), (n,)), space, inst)
+        a1s, a2s = (_lanes_values(ctx, m, gets[k:k + 1], n)[0] if len(gets) > k else [0] * n for k in (1, 2))
+        tokens = np.zeros(n, dtype=np.uint64)
+        _, first, group = np.unique(keys, return_index=True, return_inverse=True)
+        for g, j0 in enumerate(first.tolist()):  # each barrier word: its lanes in lane order
+            lane0, off = int(lanes[j0]), int(offs[j0])
+            js = np.flatnonzero(group == g).tolist()
+            if mop in ("init", "inval"):
+                a1 = a1s[js[-1]] & 0xFFFFFFFF
+                if mop == "init" and not 1 <= a1 <= _F >> 1:
+                    raise Fault("illegal_instruction", f"mbarrier.init count {a1} is outside [1, 2^20-1] in "
+                                f"{memspace.where_text(ctx, lane0, inst)}")
+                _set_word(ctx, lane0, off, encode(a1, a1, 0, 0) if mop == "init" else 0, inst)
+                continue
+            w = _word(ctx, lane0, off, inst)
+            for j in js:
+                tokens[j] = w
+                new = _update(w, mop, a1s[j] & 0xFFFFFFFF, a2s[j] & 0xFFFFFFFF, drop)
+                if new is None:
+                    raise Fault("illegal_instruction", f"mbarrier arrive of {a1s[j] & 0xFFFFFFFF} with only "
+                                f"{decode(w)[0]} arrivals pending (uninitialised or over-arrived barrier) in "
+                                f"{memspace.where_text(ctx, int(lanes[j]), inst)}")
+                w = new
+            _set_word(ctx, lane0, off, w, inst)
         _bump(ctx)
         if d is not None:
             put(ctx, m, d.id, dt, tokens)
@@ -160,13 +170,10 @@ def wait_term(inst: Inst, fn: Function, self_seg: int, nxt: int, guard_split):
             return None
         lanes = ctx.lanes(m)
         n = len(lanes)
-        addrs, phases = _lanes_values(ctx, m, (g0, g1), n)
-        done = np.zeros(n, dtype=bool)
-        for j, lane in enumerate(lanes.tolist()):
-            off = _shared_offset(ctx, lane, addrs[j], space, inst, "mbarrier object")
-            cur = _word(ctx, lane, off, inst) >> 63
-            want = (phases[j] & 1) if parity else (phases[j] >> 63)
-            done[j] = cur != want
+        offs, _ = _words_at(ctx, lanes, np.broadcast_to(np.asarray(g0(ctx, m)), (n,)), space, inst)
+        cur = memspace.load(ctx, lanes, offs, "shared", _U64, inst) >> np.uint64(63)
+        ph = np.broadcast_to(np.asarray(g1(ctx, m)).astype(np.uint64), (n,))
+        done = cur != ((ph & np.uint64(1)) if parity else (ph >> np.uint64(63)))
         expand(ctx, d.id)[lanes] = done
         retry = ctx.wait_kind[lanes] == RETRY
         ctx.wait_kind[lanes[retry]] = 0
