@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-from tests.textures.ptx_kernels import fetch_kernel
+from tests.textures.ptx_kernels import fetch_kernel, gather_kernel
 
 from cumetal import driver as cu
 from cumetal.driver import arrays, textures
@@ -20,7 +20,8 @@ FORMATS = {  # name -> (bits, channels, kind: 0 unsigned 1 signed 2 float)
     "f16x1": (16, 1, 2), "f16x4": (16, 4, 2), "f32x1": (32, 1, 2), "f32x4": (32, 4, 2),
 }
 ADDR = {"wrap": 0, "clamp": 1, "mirror": 2, "border": 3}
-PTX_GEOM = {"1d": "1d", "2d": "2d", "3d": "3d", "1dl": "a1d", "2dl": "a2d", "pitch2d": "2d", "fetch": "1d"}
+PTX_GEOM = {"1d": "1d", "2d": "2d", "3d": "3d", "1dl": "a1d", "2dl": "a2d", "pitch2d": "2d", "fetch": "1d",
+            "gather": "2d"}
 
 
 @cache
@@ -95,7 +96,7 @@ def make_texture(m: dict, data: np.ndarray) -> tuple[int, list]:
         frees.append(("mem", base))
         res = textures.Resource(textures.RES_PITCH2D, fmt, base, w, h, 0, pitch)
     else:
-        ext = {"1d": (w, 0, 0, 0), "2d": (w, h, 0, 0), "3d": (w, h, d, 0), "1dl": (w, 0, d, arrays.LAYERED),
+        ext = {"1d": (w, 0, 0, 0), "2d": (w, h, 0, 0), "gather": (w, h, 0, arrays.TEXTURE_GATHER), "3d": (w, h, d, 0), "1dl": (w, 0, d, arrays.LAYERED),
                "2dl": (w, h, d, arrays.LAYERED)}[geom]
         arr = arrays.create_array(fmt, *ext)
         frees.append(("array", arr.address))
@@ -126,9 +127,17 @@ def run_config(i: int) -> np.ndarray:
     kind = FORMATS[m["fmt"]][2]
     dtype = "f32" if (m["read"] == "normalized" or kind == 2) else ("s32" if kind == 1 else "u32")
     geom = m["geom"]
-    fn = kernel(fetch_kernel(PTX_GEOM[geom], dtype, int_coords=geom == "fetch"), "fetch")
     handle, frees = make_texture(m, data[f"c{i}_data"])
     try:
+        if geom == "gather":  # one kernel per component (coordinate 3 holds it)
+            out = np.zeros((len(coords), 4), np.uint32)
+            for comp in range(4):
+                rows = np.where(coords[:, 3] == comp)[0]
+                if len(rows):
+                    fn = kernel(gather_kernel("rgba"[comp], dtype), "gather")
+                    out[rows] = launch(fn, handle, coords[rows], 16 * len(rows)).view(np.uint32).reshape(-1, 4)
+            return out
+        fn = kernel(fetch_kernel(PTX_GEOM[geom], dtype, int_coords=geom == "fetch"), "fetch")
         out = launch(fn, handle, coords, 16 * len(coords))
     finally:
         release(frees)

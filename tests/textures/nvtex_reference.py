@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+NORM_BITS = 16  # fractional bits a normalized coordinate keeps
 FORMATS = {  # name -> (bits, channels, kind, numpy dtype)
     "u8x1": (8, 1, "unsigned", np.uint8), "u8x4": (8, 4, "unsigned", np.uint8),
     "s8x2": (8, 2, "signed", np.int8), "u16x1": (16, 1, "unsigned", np.uint16),
@@ -99,7 +100,7 @@ def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dic
         x = c[:, a]
         if cfg["norm"]:  # the normalized coordinate is truncated to 16 fractional bits first
             with np.errstate(invalid="ignore"):
-                x = _f32(np.floor(x.astype(np.float64) * 65536) / 65536 * sizes[a])
+                x = _f32(np.floor(x.astype(np.float64) * 2.0**NORM_BITS) / 2.0**NORM_BITS * sizes[a])
         if linear:
             x = _f32(x - np.float32(0.5))
         with np.errstate(invalid="ignore"):
@@ -129,7 +130,7 @@ def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dic
             nxt[(*key, 0)], nxt[(*key, 1)] = wt - up, up
         level = nxt if linear else {k + (0,): v for k, v in level.items()}
     fmt = cfg["fmt"]
-    _, _, kind, _ = FORMATS[fmt]
+    bits, _, kind, _ = FORMATS[fmt]
     fixed = linear and kind != "float"  # 8/16-bit normalized formats filter in 16-bit fixed point
     acc = np.zeros((n, 4), np.float64)
     for corner, wt in level.items():
@@ -150,23 +151,27 @@ def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dic
             return np.maximum(t.astype(np.float32).astype(np.float64), -1.0) if kind == "signed" else \
                 t.astype(np.float32).astype(np.float64)
         if fixed:
-            t = _to_fixed16(t, kind)
+            t = _to_fixed16(t, kind, bits)
         acc += (wt / 256)[:, None] * t
     if fixed:
         scale = 65535.0 if kind == "unsigned" else 32767.0
-        q = np.floor(acc + 0.5)
+        q = np.floor(acc * (258.0078125 if (kind == "signed" and bits == 8) else 1.0) + 0.5)
         return np.maximum(q / scale, -1.0).astype(np.float32).astype(np.float64)
     if fmt.startswith("f16"):
         return acc.astype(np.float16).astype(np.float64)
     return acc
 
 
-def _to_fixed16(t: np.ndarray, kind: str) -> np.ndarray:
+def _to_fixed16(t: np.ndarray, kind: str, bits: int) -> np.ndarray:
     """A normalized texel value (float) as the 16-bit fixed-point number the filter weights:
-    unorm v/(2^n-1) -> round(65535 * value), snorm -> round(32767 * value) (8-bit unorm is bit
-    replication v * 257, exactly what this gives)."""
-    scale = 65535.0 if kind == "unsigned" else 32767.0
-    return np.floor(t * scale + 0.5)
+    unorm round(65535 * value) (8 bits: v * 257, bit replication); snorm16 v; snorm8 v itself: an
+    H100 weights the 8-bit values and widens the sum by 258 + 1/128 before rounding half-up
+    (a single texel -64 -> -16512, -128 -> -33025)."""
+    if kind == "unsigned":
+        return np.floor(t * 65535.0 + 0.5)
+    if bits == 8:  # weighted as 8-bit values, widened after the sum (sample())
+        return np.round(t * 127)
+    return np.round(t * 32767)
 
 
 def as_words(result: np.ndarray) -> np.ndarray:

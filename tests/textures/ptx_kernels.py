@@ -36,6 +36,11 @@ DONE:
 """
 
 
+def gather_kernel(comp: str, dtype: str, name: str = "gather") -> str:
+    """``tld4.<comp>.2d.v4.<dtype>.f32`` at (x, y)."""
+    return fetch_kernel("2d", dtype, name).replace(f"tex.2d.v4.{dtype}.f32", f"tld4.{comp}.2d.v4.{dtype}.f32")
+
+
 def surface_read_kernel(geom: str, size: int, mode: str, name: str = "sread") -> str:
     """One ``suld.b.<geom>`` of ``size`` bytes per thread at int coordinates (x bytes, y, z, layer)."""
     vec, t = {1: ("", "b8"), 2: ("", "b16"), 4: ("", "b32"), 8: (".v2", "b32"), 16: (".v4", "b32")}[size]

@@ -89,8 +89,11 @@ def _border(fmt: ChannelFormat, read_normalized: bool, border: tuple[float, ...]
             q = min(max(np.floor(float(b[ch]) * scale + 0.5), lo), scale)
             v = max(float(np.float32(q / scale)), -1.0)
             words[ch] = struct.unpack("<I", struct.pack("<f", v))[0]
-            fixed = 65535.0 if fmt.kind == KIND_UNSIGNED else 32767.0
-            lin[ch] = float(np.floor(v * fixed + 0.5))
+            # the 16-bit fixed-point value the filter weights (see the lowering's filter_input)
+            if fmt.kind == KIND_UNSIGNED:
+                lin[ch] = q * 257 if bits == 8 else q
+            else:
+                lin[ch] = q  # snorm8 is weighted as 8-bit and widened after (the lowering's _fixed_round)
     return words, lin
 
 

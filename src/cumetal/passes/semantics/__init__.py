@@ -19,7 +19,6 @@ SEMANTICS: dict[str, SemanticsFn] = {}
 UNSUPPORTED: dict[str, str] = {
     "tcgen05": "tensor-core generation-5 instructions have no Metal equivalent",
     "multimem": "multimem (NVLink multicast) has no Metal equivalent",
-    "tld4": "texture gathers (tld4, tex2Dgather) are not supported yet",
     "istypep": "texture/surface instructions are deferred to v2 (spec §8)",
     "pmevent": "performance-monitor events have no Metal equivalent",
     "applypriority": "L2 cache priority has no Metal equivalent",

@@ -218,18 +218,16 @@ class _Texel:
         return _sel(ctx, "i32", is_float, ctx.emit("bitcast", "i32", self.float(ch)), intw)
 
     def filter_input(self, ch: int) -> Value:
-        """The f64 value a linear filter weights: the float value, or 16-bit fixed point for
-        8/16-bit normalized formats (unorm: v * 257 for 8 bits; snorm8: round(v * 32767 / 127))."""
+        """The f64 value a linear filter weights: the float value, or the fixed-point value for
+        8/16-bit normalized formats (unorm8: v * 257, unorm16 and snorm16: v, snorm8: v itself, widened
+        to 16 bits after weighting by _fixed_round)."""
         ctx, d = self.ctx, self.d
         kind = d.field("kind")
         fl = ctx.emit("fcvt", "f64", self.float(ch), rnd="rn")
         u = ctx.emit("i2f", "f64", ctx.emit("mul", "i32", self.raw[ch], _sel(ctx, "i32", self.cs[1], i32(257), i32(1))),
                      signed=False, rnd="rn")
         s = ctx.emit("i2f", "f64", self.signed(ch), signed=True, rnd="rn")
-        s8 = ctx.emit("fdiv", "f64", ctx.emit("fmul", "f64", s, _f64(32767.0), rnd="rn"), _f64(127.0), rnd="rn")
-        s8 = ctx.emit("frint", "f64", ctx.emit("fadd", "f64", s8, _f64(0.5), rnd="rn"), rnd="rm")
-        sv = _sel(ctx, "f64", self.cs[1], s8, s)
-        iv = _sel(ctx, "f64", _eq(ctx, kind, KIND_SIGNED), sv, u)
+        iv = _sel(ctx, "f64", _eq(ctx, kind, KIND_SIGNED), s, u)  # snorm8 stays 8-bit: see _fixed_round
         return _sel(ctx, "f64", _eq(ctx, kind, KIND_FLOAT), fl, iv)
 
 
@@ -301,14 +299,28 @@ def _fetch(ctx: Ctx, d: _Desc, axes: list[_Axis], layer: Value | None) -> list[V
         f32v = ctx.emit("fcvt", "f32", acc[ch], rnd="rn")
         f16v = ctx.emit("fcvt", "f32", ctx.emit("fcvt", "f16", acc[ch], rnd="rn"), rnd="rn")
         fres = _sel(ctx, "f32", half, f16v, f32v)
-        q = ctx.emit("fcvt", "f32", ctx.emit("frint", "f64", ctx.emit("fadd", "f64", acc[ch], _f64(0.5), rnd="rn"),
-                                             rnd="rm"), rnd="rn")
-        un = ctx.emit("fdiv", "f32", q, _f32(65535.0), rnd="rn")
-        sn = ctx.emit("fmax", "f32", ctx.emit("fdiv", "f32", q, _f32(32767.0), rnd="rn"), _f32(-1.0), nan="num")
-        fixed = _sel(ctx, "f32", _eq(ctx, kind, KIND_SIGNED), sn, un)
-        lw = ctx.emit("bitcast", "i32", _sel(ctx, "f32", is_float, fres, fixed))
+        lw = _sel(ctx, "i32", is_float, ctx.emit("bitcast", "i32", fres),
+                  _fixed_word(ctx, kind, _fixed_round(ctx, d, acc[ch])))
         out.append(_sel(ctx, "i32", linear, lw, words[ch]))
     return out
+
+
+def _fixed_round(ctx: Ctx, d: _Desc, acc: Value) -> Value:
+    """A weighted fixed-point sum rounded half-up to 16 bits. 8-bit signed normalized texels were
+    weighted as 8-bit values; they widen here by 258 + 1/128 (an H100's snorm8 -> snorm16:
+    e.g. -64 -> -16512, -128 -> -33025)."""
+    snorm8 = _and(ctx, _eq(ctx, d.field("kind"), KIND_SIGNED), _eq(ctx, d.field("csize"), 1))
+    scale = _sel(ctx, "f64", snorm8, _f64(258.0078125), _f64(1.0))
+    return ctx.emit("frint", "f64", ctx.emit("fma", "f64", acc, scale, _f64(0.5), rnd="rn"), rnd="rm")
+
+
+def _fixed_word(ctx: Ctx, kind: Value, q: Value) -> Value:
+    """The f32 result word of a 16-bit fixed-point value q (f64, integral): q / 65535 (unorm) or
+    max(q / 32767, -1) (snorm)."""
+    qf = ctx.emit("fcvt", "f32", q, rnd="rn")
+    un = ctx.emit("fdiv", "f32", qf, _f32(65535.0), rnd="rn")
+    sn = ctx.emit("fmax", "f32", ctx.emit("fdiv", "f32", qf, _f32(32767.0), rnd="rn"), _f32(-1.0), nan="num")
+    return ctx.emit("bitcast", "i32", _sel(ctx, "f32", _eq(ctx, kind, KIND_SIGNED), sn, un))
 
 
 def _dst_elems(ins: ast.Instruction) -> tuple[ast.Operand, ...]:
@@ -362,6 +374,55 @@ def _tex(ctx: Ctx, ins: ast.Instruction) -> None:
         axes = [_int_axis(ctx, d, ctx.read(spatial[k], "s32"), k) for k in range(nax)]
     # tex.level reads mip level 0 (CuMetal's textures have one level); the extra operands are ignored
     words = _fetch(ctx, d, axes, layer)
+    for e, w in zip(_dst_elems(ins), words, strict=False):
+        ctx.write(e, w, "b32")
+
+
+@semantics("tld4")
+def _tld4(ctx: Ctx, ins: ast.Instruction) -> None:
+    """tex2Dgather: component ``comp`` of the four texels a bilinear fetch would weigh, in the order
+    (i0, j1), (i1, j1), (i1, j0), (i0, j0). Unlike tex, an H100 scales normalized coordinates in
+    plain f32 here; 8-bit signed normalized texels come back as their 16-bit fixed-point value."""
+    geom = ins.fields["geom"]
+    if geom not in ("2d", "a2d"):
+        raise LoweringError(f"tld4.{geom} (cube maps) is not supported yet")
+    if ins.fields["dtype"] not in ("f32", "s32", "u32"):
+        raise LoweringError(f"tld4 with .{ins.fields['dtype']} results is not supported")
+    ch = "rgba".index(ins.fields["comp"])
+    addr, coords = _coords(ins)
+    layered = geom == "a2d"
+    if len(coords) < 2 + layered:
+        raise LoweringError(f"tld4.{geom} needs {2 + layered} coordinates")
+    d = _Desc(ctx, _handle(ctx, addr))
+    layer = _layer_index(ctx, d, ctx.read(coords[0], "s32")) if layered else None
+    spatial = coords[1:] if layered else coords
+    norm = ctx.emit("icmp", "i1", d.field("norm_coords"), i32(0), cond="ne")
+    axes = []
+    for k in range(2):
+        n = d.field(_SIZE_FIELDS[k])
+        x = ctx.read(spatial[k], "f32")
+        xs = _sel(ctx, "f32", norm, ctx.emit("fmul", "f32", x, ctx.emit("i2f", "f32", n, signed=True, rnd="rn"),
+                                             rnd="rn"), x)
+        u = ctx.emit("fsub", "f32", xs, _f32(0.5), rnd="rn")
+        i0 = ctx.emit("f2i", "i32", ctx.emit("frint", "f32", u, rnd="rm"), signed=True, rnd="rm")
+        finite = ctx.emit("fcmp", "i1", ctx.emit("fsub", "f32", u, u, rnd="rn"), _f32(0.0), cond="oeq")
+        mode = d.field(f"addr{k}")
+        periodic = ctx.emit("or", "i1", _eq(ctx, mode, ADDR_WRAP), _eq(ctx, mode, ADDR_MIRROR))
+        mode = _sel(ctx, "i32", _and(ctx, periodic, ctx.emit("not", "i1", norm)), i32(ADDR_CLAMP), mode)
+        axes.append([_map_index(ctx, i0 if off == 0 else ctx.emit("add", "i32", i0, i32(1)), n, mode, finite)
+                     for off in (0, 1)])
+    active = _active(ctx)
+    kind = d.field("kind")
+    fixed = _and(ctx, ctx.emit("icmp", "i1", d.field("read_norm"), i32(0), cond="ne"),
+                 ctx.emit("not", "i1", _eq(ctx, kind, KIND_FLOAT)))
+    words = []
+    for ci, cj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+        (ix, okx), (iy, oky) = axes[0][ci], axes[1][cj]
+        inside = _and(ctx, okx, oky)
+        texel = _Texel(ctx, d, _texel_address(ctx, d, [ix, iy], layer), _and(ctx, active, inside))
+        q = _sel(ctx, "f64", inside, texel.filter_input(ch), d.field("border_lin", "f64", ch))
+        point = _sel(ctx, "i32", inside, texel.point_word(ch), d.field("border_words", "i32", ch))
+        words.append(_sel(ctx, "i32", fixed, _fixed_word(ctx, kind, _fixed_round(ctx, d, q)), point))
     for e, w in zip(_dst_elems(ins), words, strict=False):
         ctx.write(e, w, "b32")
 
