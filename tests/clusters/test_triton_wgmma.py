@@ -32,13 +32,8 @@ SHARED = 32768  # the CPU device's dynamic shared memory limit (Apple's threadgr
 # launcher would pass the kernel's own figure, which these kernels stay within
 
 
-# matmul_fp16 (BM = BN = 128: four m64n128k16 wgmma per k step) takes ~40 s here, mostly compiling
-# its 85,000 IR instructions: run it with CUMETAL_SLOW_TESTS=1
-_SLOW = pytest.mark.skipif(os.environ.get("CUMETAL_SLOW_TESTS") != "1", reason="~40 s: set CUMETAL_SLOW_TESTS=1")
-
-
 @pytest.mark.parametrize("variant,m,n,k", [("matmul_bf16_small", 64, 64, 64), ("matmul_tf32", 64, 64, 32),
-                                           pytest.param("matmul_fp16", 128, 128, 64, marks=_SLOW)])
+                                           ("matmul_fp16", 128, 128, 64)])
 def test_triton_sm90_wgmma_matmul(variant: str, m: int, n: int, k: int) -> None:
     _ok(cu.cuInit(0))
     ctx = _ok(cu.cuCtxCreate(None, 0, _ok(cu.cuDeviceGet(0))))
