@@ -21,7 +21,7 @@ FORMATS = {  # name -> (bits, channels, kind: 0 unsigned 1 signed 2 float)
 }
 ADDR = {"wrap": 0, "clamp": 1, "mirror": 2, "border": 3}
 PTX_GEOM = {"1d": "1d", "2d": "2d", "3d": "3d", "1dl": "a1d", "2dl": "a2d", "pitch2d": "2d", "fetch": "1d",
-            "gather": "2d"}
+            "gather": "2d", "cube": "cube"}
 
 
 @cache
@@ -96,7 +96,8 @@ def make_texture(m: dict, data: np.ndarray) -> tuple[int, list]:
         frees.append(("mem", base))
         res = textures.Resource(textures.RES_PITCH2D, fmt, base, w, h, 0, pitch)
     else:
-        ext = {"1d": (w, 0, 0, 0), "2d": (w, h, 0, 0), "gather": (w, h, 0, arrays.TEXTURE_GATHER), "3d": (w, h, d, 0), "1dl": (w, 0, d, arrays.LAYERED),
+        ext = {"1d": (w, 0, 0, 0), "2d": (w, h, 0, 0), "gather": (w, h, 0, arrays.TEXTURE_GATHER),
+               "cube": (w, h, 6, arrays.CUBEMAP), "3d": (w, h, d, 0), "1dl": (w, 0, d, arrays.LAYERED),
                "2dl": (w, h, d, arrays.LAYERED)}[geom]
         arr = arrays.create_array(fmt, *ext)
         frees.append(("array", arr.address))

@@ -9,7 +9,8 @@ _HEAD = """.version 8.0
 """
 
 _COORDS = {"1d": "{%f1}", "2d": "{%f1, %f2}", "3d": "{%f1, %f2, %f3, %f3}",
-           "a1d": "{%r9, %f1}", "a2d": "{%r9, %f1, %f2, %f2}"}
+           "a1d": "{%r9, %f1}", "a2d": "{%r9, %f1, %f2, %f2}", "cube": "{%f1, %f2, %f3, %f3}",
+           "acube": "{%r9, %f1, %f2, %f3}"}
 
 
 def fetch_kernel(geom: str, dtype: str, name: str = "fetch", int_coords: bool = False) -> str:

@@ -143,8 +143,6 @@ def check_sampling(res: Resource, smp: Sampling) -> None:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "the normalized-float read mode needs 8- or 16-bit integer channels")
     if any(m not in (0, 1, 2, 3) for m in smp.address_modes):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"address modes {smp.address_modes}: 0..3 expected")
-    if res.array is not None and res.array.flags & 4:
-        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, "cube map textures are not supported yet")
 
 
 def create_object(res: Resource, smp: Sampling | None, user: dict[str, Any] | None = None) -> TexObject:

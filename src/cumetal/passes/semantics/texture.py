@@ -126,9 +126,10 @@ class _Axis:
         self.i0, self.alpha, self.n, self.mode, self.finite = i0, alpha, n, mode, finite
 
 
-def _float_axis(ctx: Ctx, d: _Desc, x: Value, axis: int) -> _Axis:
+def _float_axis(ctx: Ctx, d: _Desc, x: Value, axis: int, cube: bool = False) -> _Axis:
+    """One coordinate axis of a fetch. ``cube``: a face coordinate in [0, 1] (always normalized)."""
     n = d.field(_SIZE_FIELDS[axis])
-    norm = ctx.emit("icmp", "i1", d.field("norm_coords"), i32(0), cond="ne")
+    norm: Value = Const.int("i1", 1) if cube else ctx.emit("icmp", "i1", d.field("norm_coords"), i32(0), cond="ne")
     linear = ctx.emit("icmp", "i1", d.field("linear"), i32(0), cond="ne")
     mode = d.field(f"addr{axis}")
     # wrap and mirror need normalized coordinates; without them they clamp (as NVIDIA's hardware)
@@ -351,8 +352,8 @@ def _handle(ctx: Ctx, a: ast.Address) -> Value:
 @semantics("tex")
 def _tex(ctx: Ctx, ins: ast.Instruction) -> None:
     geom = ins.fields["geom"]
-    if geom not in _GEOMETRY:
-        raise LoweringError(f"tex.{geom} (cube maps, multisample textures) is not supported yet")
+    if geom not in _GEOMETRY and geom not in ("cube", "acube"):
+        raise LoweringError(f"tex.{geom} (multisample textures) is not supported")
     dtype, ctype = ins.fields["dtype"], ins.fields["ctype"]
     if dtype not in ("f32", "s32", "u32"):
         raise LoweringError(f"tex with .{dtype} results is not supported yet (.f32, .s32, .u32 are)")
@@ -360,6 +361,9 @@ def _tex(ctx: Ctx, ins: ast.Instruction) -> None:
     if mip == "grad":
         raise LoweringError("tex.grad is not supported yet (mipmapped textures)")
     addr, coords = _coords(ins)
+    if geom in ("cube", "acube"):
+        _tex_cube(ctx, ins, addr, coords, geom == "acube")
+        return
     nax, layered = _GEOMETRY[geom]
     if len(coords) < nax + layered:
         raise LoweringError(f"tex.{geom} needs {nax + layered} coordinates")
@@ -423,6 +427,52 @@ def _tld4(ctx: Ctx, ins: ast.Instruction) -> None:
         q = _sel(ctx, "f64", inside, texel.filter_input(ch), d.field("border_lin", "f64", ch))
         point = _sel(ctx, "i32", inside, texel.point_word(ch), d.field("border_words", "i32", ch))
         words.append(_sel(ctx, "i32", fixed, _fixed_word(ctx, kind, _fixed_round(ctx, d, q)), point))
+    for e, w in zip(_dst_elems(ins), words, strict=False):
+        ctx.write(e, w, "b32")
+
+
+def _tex_cube(ctx: Ctx, ins: ast.Instruction, addr: ast.Address, coords: tuple[ast.Operand, ...],
+              layered: bool) -> None:
+    """Cube maps (CUDA C++ Programming Guide, "Cubemap Textures"): the direction's major axis picks
+    the face (ties go to z, then y, as an H100 does), the face coordinates are
+    ((sc / |ma|) + 1) / 2 in f32, and the face is fetched as a 2D layer with normalized coordinates and
+    the texture's address modes (a face coordinate of exactly 1.0 wraps to texel 0 in wrap mode, as
+    on an H100). Linear filtering stays inside the face (no seamless filtering across edges)."""
+    if ins.fields["ctype"] != "f32" or len(coords) < 3 + layered:
+        raise LoweringError("tex.cube needs f32 coordinates {x, y, z, _} ({layer, x, y, z} for acube)")
+    d = _Desc(ctx, _handle(ctx, addr))
+    vals = [ctx.read(c, "f32") for c in coords[layered:layered + 3]]
+    x, y, z = vals
+    ax, ay, az = (ctx.emit("fabs", "f32", v) for v in vals)
+    pick_z = _and(ctx, ctx.emit("fcmp", "i1", az, ax, cond="oge"), ctx.emit("fcmp", "i1", az, ay, cond="oge"))
+    pick_y = _and(ctx, ctx.emit("not", "i1", pick_z), ctx.emit("fcmp", "i1", ay, ax, cond="oge"))
+
+    def pos(v: Value) -> Value:
+        return ctx.emit("fcmp", "i1", v, _f32(0.0), cond="ogt")
+
+    def neg(v: Value) -> Value:
+        return ctx.emit("fneg", "f32", v)
+
+    # x faces 0/1: sc = -z / z, tc = -y; y faces 2/3: sc = x, tc = z / -z; z faces 4/5: sc = x / -x, tc = -y
+    face_x = _sel(ctx, "i32", pos(x), i32(0), i32(1))
+    face_y = _sel(ctx, "i32", pos(y), i32(2), i32(3))
+    face_z = _sel(ctx, "i32", pos(z), i32(4), i32(5))
+    face = _sel(ctx, "i32", pick_z, face_z, _sel(ctx, "i32", pick_y, face_y, face_x))
+    ma = _sel(ctx, "f32", pick_z, az, _sel(ctx, "f32", pick_y, ay, ax))
+    sc = _sel(ctx, "f32", pick_z, _sel(ctx, "f32", pos(z), x, neg(x)),
+              _sel(ctx, "f32", pick_y, x, _sel(ctx, "f32", pos(x), neg(z), z)))
+    tc = _sel(ctx, "f32", pick_y, _sel(ctx, "f32", pos(y), z, neg(z)), neg(y))
+
+    def face_coord(v: Value) -> Value:
+        q = ctx.emit("fdiv", "f32", v, ma, rnd="rn")
+        return ctx.emit("fmul", "f32", ctx.emit("fadd", "f32", q, _f32(1.0), rnd="rn"), _f32(0.5), rnd="rn")
+
+    axes = [_float_axis(ctx, d, face_coord(sc), 0, cube=True), _float_axis(ctx, d, face_coord(tc), 1, cube=True)]
+    layer = face
+    if layered:
+        base = ctx.emit("mul", "i32", ctx.read(coords[0], "s32"), i32(6))
+        layer = _layer_index(ctx, d, ctx.emit("add", "i32", base, face))
+    words = _fetch(ctx, d, axes, layer)
     for e, w in zip(_dst_elems(ins), words, strict=False):
         ctx.write(e, w, "b32")
 

@@ -1,8 +1,7 @@
 /* CuMetal clean-room CUDA headers: texture and surface object functions (CUDA C++ Programming
  * Guide, "Texture Functions" and "Surface Functions"): tex1Dfetch, tex1D, tex2D, tex3D,
  * tex1DLayered, tex2DLayered, the Lod/Grad forms (CuMetal's textures have one mip level: the level
- * is ignored), texCubemap and tex2Dgather (emitted as tex.cube / tld4, which CuMetal does not run
- * yet: such a kernel is refused at load with that reason), surf1D/2D/3D read and write and their
+ * is ignored), texCubemap, texCubemapLayered, tex2Dgather, surf1D/2D/3D read and write and their
  * layered forms. Written with the PTX tex/suld/sust instructions; CuMetal lowers them
  * (passes/semantics/texture.py, docs/textures.md). Included by cuda_runtime.h. */
 #ifndef CUMETAL_TEXTURES_H
@@ -80,6 +79,8 @@ __CM_TEX_FN(fetch1dl, "a1d", "f32", "{%5, %6}", __CM_A("r"(layer), "f"(x)), int 
 __CM_TEX_FN(fetch2dl, "a2d", "f32", "{%5, %6, %7, %7}", __CM_A("r"(layer), "f"(x), "f"(y)), int layer, float x,
             float y)
 __CM_TEX_FN(fetchcube, "cube", "f32", "{%5, %6, %7, %7}", __CM_A("f"(x), "f"(y), "f"(z)), float x, float y, float z)
+__CM_TEX_FN(fetchcubel, "acube", "f32", "{%5, %6, %7, %8}", __CM_A("r"(layer), "f"(x), "f"(y), "f"(z)), int layer,
+            float x, float y, float z)
 #undef __CM_TEX_FN
 template <int K, int COMP> __device__ inline texel gather2d(unsigned long long obj, float x, float y) {
     texel t;
@@ -123,6 +124,12 @@ template <class T> __device__ inline T tex2DLayered(unsigned long long obj, floa
 }
 template <class T> __device__ inline T texCubemap(unsigned long long obj, float x, float y, float z) {
     return cumetal_tex::convert<T>(cumetal_tex::fetchcube<__CM_K(T)>(obj, x, y, z));
+}
+template <class T> __device__ inline T texCubemapLayered(unsigned long long obj, float x, float y, float z, int layer) {
+    return cumetal_tex::convert<T>(cumetal_tex::fetchcubel<__CM_K(T)>(obj, layer, x, y, z));
+}
+template <class T> __device__ inline T texCubemapLod(unsigned long long obj, float x, float y, float z, float) {
+    return texCubemap<T>(obj, x, y, z);
 }
 template <class T> __device__ inline T tex2Dgather(unsigned long long obj, float x, float y, int comp = 0) {
     switch (comp) {
