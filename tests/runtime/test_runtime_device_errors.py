@@ -43,7 +43,7 @@ def test_properties_agree_with_the_driver_attributes():
     assert p.sharedMemPerBlock == drv(D.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)
     assert p.multiProcessorCount == drv(D.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
     assert p.unifiedAddressing == p.managedMemory == p.canMapHostMemory == 1
-    assert p.cooperativeLaunch == 0 and p.concurrentKernels == 0
+    assert p.cooperativeLaunch == 1 and p.concurrentKernels == 0
     assert len(p.uuid.bytes) == 16 and p.uuid.bytes != bytes(16)
     # the C struct is CUDA 13's (sizeof 1008 on LP64) and getPtr() points at it
     assert rt.sizeof(rt.cudaDeviceProp) == 1008
@@ -65,7 +65,9 @@ def test_device_attribute_matches_properties():
     assert rt.cudaDeviceGetAttribute(A.cudaDevAttrMaxThreadsPerBlock, 0) == (E.cudaSuccess, p.maxThreadsPerBlock)
     assert check(rt.cudaDeviceGetAttribute(A.cudaDevAttrComputeCapabilityMajor, 0)) == p.major
     assert check(rt.cudaDeviceGetAttribute(A.cudaDevAttrMultiProcessorCount, 0)) == p.multiProcessorCount
-    assert check(rt.cudaDeviceGetAttribute(A.cudaDevAttrCooperativeLaunch, 0)) == 0
+    # the cpu device co-schedules blocks: cooperative grids (grid.sync) and clusters run on it
+    assert check(rt.cudaDeviceGetAttribute(A.cudaDevAttrCooperativeLaunch, 0)) == p.cooperativeLaunch == 1
+    assert check(rt.cudaDeviceGetAttribute(A.cudaDevAttrClusterLaunch, 0)) == p.clusterLaunch == 1
     assert rt.cudaDeviceGetAttribute(A.cudaDevAttrWarpSize, 3) == (E.cudaErrorInvalidDevice, None)
     assert rt.cudaDeviceGetAttribute(99999, 0) == (E.cudaErrorInvalidValue, None)
 

@@ -98,6 +98,11 @@ def cuDeviceGetAttribute(attrib: Any, dev: Any) -> tuple:  # noqa: N802
     return (device_attribute(STATE.device.info, attr),)
 
 
+def _grouped(device: Any) -> bool:
+    check = getattr(device, "supports_grouped_launch", None)
+    return bool(check()) if callable(check) else False
+
+
 def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
     """The value reported for ``attr``; attributes with no meaning on this device are 0."""
     table = {
@@ -146,6 +151,9 @@ def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
         # driver/pools.py and driver/vmm.py (VMM enters OS mappings in the allocation table)
         A.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: 1,
         A.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: int(hasattr(STATE.device, "register_host")),
+        # a device whose engine co-schedules blocks runs cooperative grids and clusters (launch_groups.py)
+        A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: int(_grouped(STATE.device)),
+        A.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: int(_grouped(STATE.device)),
     }
     return int(table.get(attr, 0))
 

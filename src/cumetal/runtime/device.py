@@ -149,7 +149,8 @@ def device_properties() -> cudaDeviceProp:
     p.pageableMemoryAccess = a(A.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS)
     p.concurrentManagedAccess = a(A.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)
     p.canUseHostPointerForRegisteredMem = a(A.CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM)
-    p.cooperativeLaunch = 0  # no grid-wide synchronisation (cudaLaunchCooperativeKernel is refused)
+    p.cooperativeLaunch = a(A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)  # devices that co-schedule blocks
+    p.clusterLaunch = a(A.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)
     p.sharedMemPerBlockOptin = a(A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
     p.directManagedMemAccessFromHost = a(A.CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST)
     p.maxBlocksPerMultiProcessor = a(A.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)
@@ -178,8 +179,6 @@ def cudaDeviceGetAttribute(attr: Any, device: Any) -> tuple:  # noqa: N802
     try:
         drv = A(int(a))  # the runtime's attribute numbers are the driver's
     except ValueError:
-        return (0,)
-    if drv == A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
         return (0,)
     if drv == A.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
         return (1,)  # the runtime's pools (runtime/pools.py); the driver has no cuMemPool*
