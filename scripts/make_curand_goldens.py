@@ -11,6 +11,10 @@ tests/libs/golden/src/curand_device_goldens.cu compiled against NVIDIA's curand_
 (seed, subsequence, offset) configuration) and ``OUTDIR/cuda_lib_enums.json`` (the numeric values of
 the enumerators and macros of curand.h, cublas_api.h, cublasLt.h and library_types.h: the ABI
 CuMetal's clean-room headers must agree with; only names and numbers are kept).
+``OUTDIR/curand_mtgp32_goldens.npz`` holds the MTGP32 device API (the output file of
+tests/libs/golden/src/curand_mtgp32_goldens.cu built with nvcc, as raw bytes), MTGP32 host outputs
+for a 64-bit seed, and the statuses NVIDIA's library returns for requests CuMetal refuses or must
+mirror (offsets on MTGP32/MT19937). ``--parts device,host,mtgp32`` records only some parts.
 Each part is recorded independently: a failure is printed and the others still run.
 """
 
@@ -22,6 +26,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -31,6 +36,7 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DEVICE_SRC = ROOT / "tests" / "libs" / "golden" / "src" / "curand_device_goldens.cu"
+MTGP32_SRC = ROOT / "tests" / "libs" / "golden" / "src" / "curand_mtgp32_goldens.cu"
 NTESTS, NVALS = 23, 8
 
 # fallbacks, replaced by the values parsed from NVIDIA's curand.h when it is found
@@ -278,7 +284,52 @@ def device_goldens(inc: pathlib.Path | None, workdir: pathlib.Path) -> dict[str,
     return out
 
 
+def mtgp32_goldens(inc: pathlib.Path | None, workdir: pathlib.Path, enums: dict[str, dict[str, int]]) -> dict:
+    """The MTGP32 device-API program's output, host outputs for a 64-bit seed, and statuses."""
+    out: dict[str, np.ndarray] = {}
+    cands = ([str(inc.parent / "bin" / "nvcc")] if inc is not None else []) + \
+        [shutil.which("nvcc") or "", "/usr/local/cuda/bin/nvcc", *sorted(glob.glob("/usr/local/cuda-*/bin/nvcc")),
+         *sorted(glob.glob(sys.prefix + "/lib/python3*/site-packages/nvidia/*/bin/nvcc"))]
+    nvcc = next((c for c in cands if c and pathlib.Path(c).is_file()), "nvcc")
+    lib = pathlib.Path(load_curand()._name).resolve().parent  # the libcurand the host part uses
+    exe = workdir / "curand_mtgp32_goldens"
+    t = time.time()
+    so = pathlib.Path(load_curand()._name).resolve()
+    link = [f"-L{lib}", "-lcurand"] if (lib / "libcurand.so").exists() else [f"-Xlinker={so}"]
+    cmd = [nvcc, "-arch=sm_90", "-O3", "-o", str(exe), str(MTGP32_SRC), *link, f"-Xlinker=-rpath,{lib}"]
+    if inc is not None:
+        cmd.insert(1, f"-I{inc}")
+    print(" ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    print(f"nvcc mtgp32: rc={proc.returncode} {time.time() - t:.1f}s {proc.stderr[-2000:]}", flush=True)
+    if proc.returncode == 0:
+        binf = workdir / "mtgp32_device.bin"
+        run = subprocess.run([str(exe), str(binf)], capture_output=True, text=True, check=False)
+        print(f"mtgp32 program: rc={run.returncode} {run.stdout[-200:]} {run.stderr[-2000:]}", flush=True)
+        if run.returncode == 0:
+            out["device_raw"] = np.frombuffer(binf.read_bytes(), dtype=np.uint8)
+    cu = enums.get("curand.h", {})
+    for k in RNG:
+        RNG[k] = cu.get("CURAND_RNG_PSEUDO_" + k, cu.get("CURAND_RNG_QUASI_" + k, RNG[k]))
+    c = Curand()
+    for name in ("MTGP32", "MT19937"):
+        try:
+            g = c.gen(RNG[name], seed=0x123456789ABCDEF)
+            out[f"{name}/u32/seedbig"] = c.run(g, "u32", 5000)
+            out[f"status/{name}/set_offset"] = np.array([c.lib.curandSetGeneratorOffset(g, ctypes.c_ulonglong(1000))])
+            out[f"status/{name}/ordering_seeded"] = np.array(
+                [c.lib.curandSetGeneratorOrdering(g, ctypes.c_int(ORDERING["PSEUDO_SEEDED"]))])
+            c.destroy(g)
+        except Exception as e:  # noqa: BLE001
+            print(f"mtgp32 host {name}: {e}", flush=True)
+    return out
+
+
 def main() -> int:
+    args = [a for a in sys.argv[1:] if not a.startswith("--parts")]
+    parts_arg = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--parts=")), "device,host,mtgp32")
+    parts = set(parts_arg.split(","))
+    sys.argv[1:] = args
     outdir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     outdir.mkdir(parents=True, exist_ok=True)
     inc = cuda_include()
@@ -290,7 +341,10 @@ def main() -> int:
             (outdir / "cuda_lib_enums.json").write_text(json.dumps(enums, indent=0, sort_keys=True))
         except Exception:  # noqa: BLE001
             traceback.print_exc()
-    for what, fn in (("device", lambda: device_goldens(inc, outdir)), ("host", lambda: host_goldens(enums))):
+    for what, fn in (("device", lambda: device_goldens(inc, outdir)), ("host", lambda: host_goldens(enums)),
+                     ("mtgp32", lambda: mtgp32_goldens(inc, outdir, enums))):
+        if what not in parts:
+            continue
         t = time.time()
         try:
             data = fn()

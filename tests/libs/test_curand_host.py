@@ -93,7 +93,7 @@ def test_c_program(tmp_path: pathlib.Path) -> None:
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     assert lines["version"] == "10400" and lines["done"] == "1"
     assert lines["odd_normal"] == "105"     # CURAND_STATUS_LENGTH_NOT_MULTIPLE
-    assert lines["mtgp32"] == "103"         # CURAND_STATUS_TYPE_ERROR: not implemented, said clearly
+    assert lines["mt19937"] == "103"        # CURAND_STATUS_TYPE_ERROR: not implemented, said clearly
     assert lines["bad_generator"] == "101"  # CURAND_STATUS_NOT_INITIALIZED
     data = out_file.read_bytes()
     np.testing.assert_array_equal(np.frombuffer(data[:40000], np.uint32), GOLDEN["XORWOW/u32/seed1234"][:10000])

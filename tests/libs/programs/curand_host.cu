@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
     CHECK(curandDestroyGenerator(gen));
 
     curandGenerator_t other;
-    printf("mtgp32 %d\n", (int)curandCreateGenerator(&other, CURAND_RNG_PSEUDO_MTGP32));
+    printf("mt19937 %d\n", (int)curandCreateGenerator(&other, CURAND_RNG_PSEUDO_MT19937));
     printf("bad_generator %d\n", (int)curandGenerate((curandGenerator_t)0, d_u, 16));
     fclose(f);
     printf("done 1\n");

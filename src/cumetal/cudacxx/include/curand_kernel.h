@@ -581,4 +581,7 @@ CUMETAL_CURAND_FN float4 curand_log_normal4(curandStatePhilox4_32_10_t *state, f
                        expf(mean + stddev * v.w));
 }
 
+/* MTGP32: one state per block, shared by its threads (curand_mtgp32_kernel.h) */
+#include "curand_mtgp32_kernel.h"
+
 #endif /* CURAND_KERNEL_H_ */

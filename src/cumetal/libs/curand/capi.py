@@ -90,7 +90,7 @@ def set_seed(g: int, seed: int) -> None:
 
 @entry("curandSetGeneratorOffset")
 def set_offset(g: int, offset: int) -> None:
-    H.get(g).offset = offset
+    H.set_offset(H.get(g), offset)
 
 
 @entry("curandSetGeneratorOrdering")

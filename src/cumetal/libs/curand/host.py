@@ -23,10 +23,10 @@ RNG_PSEUDO_DEFAULT, XORWOW, MRG32K3A, MTGP32, MT19937, PHILOX = 100, 101, 121, 1
 QUASI_DEFAULT, SOBOL32, SCRAMBLED_SOBOL32, SOBOL64, SCRAMBLED_SOBOL64 = 200, 201, 202, 203, 204
 ORDERINGS = {100: "PSEUDO_BEST", 101: "PSEUDO_DEFAULT", 102: "PSEUDO_SEEDED", 103: "PSEUDO_LEGACY",
              104: "PSEUDO_DYNAMIC", 201: "QUASI_DEFAULT"}
-SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", MRG32K3A: "MRG32K3A", SOBOL32: "SOBOL32", SOBOL64: "SOBOL64"}
+SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", SOBOL32: "SOBOL32",
+             SOBOL64: "SOBOL64"}
 QUASI = (SOBOL32, SOBOL64)
-KNOWN = {MTGP32: "MTGP32", MT19937: "MT19937", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32",
-         SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
+KNOWN = {MT19937: "MT19937", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32", SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
 VERSION = 10400  # cuRAND 10.4.0 (CUDA 13.0): major * 1000 + minor * 100 + patch
 I32 = np.float32(2.3283064e-10)                       # 2^-32 as cuRAND's float constant
 I32_2PI = np.float32(2.3283064e-10) * np.float32(6.2831855)
@@ -62,7 +62,7 @@ def create(rng: int, host: bool) -> int:
     if rng not in SUPPORTED:
         what = KNOWN.get(rng)
         raise CurandError(TYPE_ERROR, f"generator type {rng} ({what or 'unknown'}) is not implemented by CuMetal "
-                                      f"yet (supported: XORWOW, PHILOX4_32_10, MRG32K3A, SOBOL32, SOBOL64)" if what else
+                                      f"yet (supported: {', '.join(SUPPORTED.values())})" if what else
                           f"{rng} is not a curandRngType_t")
     with _lock:
         h = next(_ids)
@@ -81,6 +81,12 @@ def destroy(h: int) -> None:
     get(h)
     with _lock:
         del _gens[h]
+
+
+def set_offset(g: Generator, offset: int) -> None:
+    if g.rng == MTGP32:  # NVIDIA's library refuses it too (recorded: CURAND_STATUS_TYPE_ERROR)
+        raise CurandError(TYPE_ERROR, "MTGP32 generators have no offset (cuRAND does not support one)")
+    g.offset = offset
 
 
 def set_ordering(g: Generator, ordering: int) -> None:
@@ -234,6 +240,35 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
     return out
 
 
+def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndarray:
+    """MTGP32 (:mod:`cumetal.libs.curand.mtgp32`): one 32-bit word per value of every distribution;
+    doubles are (x + 1) 2^-32; normals are the inverse normal CDF of the uniform, not Box-Muller pairs
+    (as recorded on NVIDIA's library)."""
+    from cumetal.libs.curand import mtgp32  # noqa: PLC0415
+
+    if kind in ("normal", "lognormal", "normal_double", "lognormal_double") and n % 2:
+        raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n}: pseudo-random normal outputs need an even n")
+    if kind == "poisson" and not p1 > 0:
+        raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
+    x = mtgp32.host_u32(g.seed, g.offset, n)
+    if kind == "u32":
+        out = x
+    elif kind == "uniform":
+        out = uniform_f32(x)
+    elif kind == "uniform_double":
+        out = (x.astype(np.float64) + 1.0) * 2.0 ** -32
+    elif kind in ("normal", "lognormal"):
+        z = inverse_normal(uniform_f32(x)).astype(np.float32) * np.float32(p2) + np.float32(p1)
+        out = np.exp(z).astype(np.float32) if kind == "lognormal" else z.astype(np.float32)
+    elif kind in ("normal_double", "lognormal_double"):
+        z = inverse_normal(x.astype(np.float64) * 2.0 ** -32 + 2.0 ** -33) * p2 + p1
+        out = np.exp(z) if kind == "lognormal_double" else z
+    else:
+        out = poisson(uniform_f32(x), p1)
+    g.offset += n
+    return out
+
+
 def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) -> np.ndarray:
     """The next ``n`` outputs of a distribution; advances the generator's offset as cuRAND does."""
     if g.rng in QUASI:
@@ -242,6 +277,8 @@ def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) ->
         raise CurandError(TYPE_ERROR, "64-bit integers come from SOBOL64 generators only")
     if g.rng == MRG32K3A:
         return mrg_values(g, kind, n, p1, p2)
+    if g.rng == MTGP32:
+        return mtgp_values(g, kind, n, p1, p2)
     start = g.offset
     if kind == "u32":
         out = _u32(g, start, n)
