@@ -29,6 +29,7 @@ PROGRAMS = {
     "graph_api": ["graph_api.cu"],
     "nvtx": ["nvtx.cpp"],
     "linker": ["linker.c"],
+    "launch_attributes": ["launch_attributes.cu"],
     "versions": ["versions.cu"],
     "managed": ["managed.cu"],
     "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],

@@ -902,6 +902,16 @@ globals().update({n: getattr(_linker, n) for n in dir(_linker) if n.startswith("
 from cumetal.capi import bridge_graphs as _graphs  # noqa: E402 - their cuda* functions live there
 
 globals().update({n: getattr(_graphs, n) for n in _graphs.__all__})
+
+# ================================================================ launch and stream attributes
+from cumetal.capi import bridge_launch as _launch_attrs  # noqa: E402
+
+globals().update({n: getattr(_launch_attrs, n) for n in _launch_attrs.__all__})
+
+# ================================================================ devices, pools, ranges, ids (host_runtime_misc.h)
+from cumetal.capi import bridge_runtime_misc as _misc  # noqa: E402
+
+globals().update({n: getattr(_misc, n) for n in _misc.__all__})
 _ = drv
 
 # CUDA arrays, texture and surface objects: tex_<name> in bridge_textures (csrc/cm_textures.c)

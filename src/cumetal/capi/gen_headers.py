@@ -59,11 +59,13 @@ _POINTER_CONSTANTS = {
 _SKIP_CONSTANTS = {"CUDART_VERSION"}
 
 # Runtime structs: Python class name -> C struct tag. Emitted in dependency order.
-_STRUCTS = ("cudaUUID_t", "cudaExtent", "cudaPos", "cudaPitchedPtr", "cudaMemcpy3DParms", "cudaMemLocation",
+_STRUCTS = ("cudaUUID_t", "cudaExtent", "cudaPos", "cudaPitchedPtr", "cudaMemcpy3DParms", "cudaMemcpy3DPeerParms",
+            "cudaMemLocation",
             "cudaPointerAttributes", "cudaFuncAttributes", "cudaDeviceProp")
 _STRUCT_TAG = {"cudaUUID_t": "CUuuid_st"}
 # Fields whose C type is a named pointer type rather than void *.
-_FIELD_TYPES = {("cudaMemcpy3DParms", "srcArray"): "cudaArray_t", ("cudaMemcpy3DParms", "dstArray"): "cudaArray_t"}
+_FIELD_TYPES = {("cudaMemcpy3DParms", "srcArray"): "cudaArray_t", ("cudaMemcpy3DParms", "dstArray"): "cudaArray_t",
+                ("cudaMemcpy3DPeerParms", "srcArray"): "cudaArray_t", ("cudaMemcpy3DPeerParms", "dstArray"): "cudaArray_t"}
 
 _CTYPE_NAMES = {
     ctypes.c_ushort: "unsigned short", ctypes.c_ubyte: "unsigned char",
@@ -97,7 +99,14 @@ def _enum_c(cls: type[enum.IntEnum], seen: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+# #define constants that CUDA spells as enumerators of an enum type (so C++ can assign them to it)
+_TYPED_CONSTANT_PREFIXES = {"cudaStreamAttribute": "cudaStreamAttrID", "cudaKernelNodeAttribute": "cudaKernelNodeAttrID"}
+
+
 def _constant_c(name: str, value: int) -> str:
+    for prefix, ctype in _TYPED_CONSTANT_PREFIXES.items():
+        if name.startswith(prefix):
+            return f"#define {name} (({ctype}){value})"
     if name in _POINTER_CONSTANTS:
         return f"#define {name} (({_POINTER_CONSTANTS[name]}){value:#x})"
     if value < 0:

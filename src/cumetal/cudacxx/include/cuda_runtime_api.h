@@ -190,6 +190,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 #include "cumetal/host_graph_api.h"
+#include "cumetal/host_launch_api.h"
+#include "cumetal/host_runtime_misc.h"
 
 /* ---- profiler control (also in cuda_profiler_api.h) */
 cudaError_t cudaProfilerStart(void);
@@ -263,6 +265,7 @@ static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
 #if defined(__cplusplus) && !defined(__CUMETAL_NO_RUNTIME_TEMPLATES)
 #include "cumetal/host_runtime_templates.h"
 #include "cumetal/host_graph_legacy.h"
+#include "cumetal/host_launch_templates.h"
 #endif
 
 #endif /* CUMETAL_CUDA_RUNTIME_API_H */

@@ -1262,16 +1262,16 @@ typedef enum libraryPropertyType_t libraryPropertyType;
 #define cudaInitDeviceFlagsAreValid 1
 #define cudaInvalidDeviceId (-2)
 #define cudaIpcMemLazyEnablePeerAccess 1
-#define cudaKernelNodeAttributeAccessPolicyWindow 1
-#define cudaKernelNodeAttributeClusterDimension 4
-#define cudaKernelNodeAttributeClusterSchedulingPolicyPreference 5
-#define cudaKernelNodeAttributeCooperative 2
-#define cudaKernelNodeAttributeDeviceUpdatableKernelNode 13
-#define cudaKernelNodeAttributeMemSyncDomain 10
-#define cudaKernelNodeAttributeMemSyncDomainMap 9
-#define cudaKernelNodeAttributeNvlinkUtilCentricScheduling 16
-#define cudaKernelNodeAttributePreferredSharedMemoryCarveout 14
-#define cudaKernelNodeAttributePriority 8
+#define cudaKernelNodeAttributeAccessPolicyWindow ((cudaKernelNodeAttrID)1)
+#define cudaKernelNodeAttributeClusterDimension ((cudaKernelNodeAttrID)4)
+#define cudaKernelNodeAttributeClusterSchedulingPolicyPreference ((cudaKernelNodeAttrID)5)
+#define cudaKernelNodeAttributeCooperative ((cudaKernelNodeAttrID)2)
+#define cudaKernelNodeAttributeDeviceUpdatableKernelNode ((cudaKernelNodeAttrID)13)
+#define cudaKernelNodeAttributeMemSyncDomain ((cudaKernelNodeAttrID)10)
+#define cudaKernelNodeAttributeMemSyncDomainMap ((cudaKernelNodeAttrID)9)
+#define cudaKernelNodeAttributeNvlinkUtilCentricScheduling ((cudaKernelNodeAttrID)16)
+#define cudaKernelNodeAttributePreferredSharedMemoryCarveout ((cudaKernelNodeAttrID)14)
+#define cudaKernelNodeAttributePriority ((cudaKernelNodeAttrID)8)
 #define cudaMemAttachGlobal 1
 #define cudaMemAttachHost 2
 #define cudaMemAttachSingle 4
@@ -1281,11 +1281,11 @@ typedef enum libraryPropertyType_t libraryPropertyType;
 #define cudaOccupancyDefault 0
 #define cudaOccupancyDisableCachingOverride 1
 #define cudaPeerAccessDefault 0
-#define cudaStreamAttributeAccessPolicyWindow 1
-#define cudaStreamAttributeMemSyncDomain 10
-#define cudaStreamAttributeMemSyncDomainMap 9
-#define cudaStreamAttributePriority 8
-#define cudaStreamAttributeSynchronizationPolicy 3
+#define cudaStreamAttributeAccessPolicyWindow ((cudaStreamAttrID)1)
+#define cudaStreamAttributeMemSyncDomain ((cudaStreamAttrID)10)
+#define cudaStreamAttributeMemSyncDomainMap ((cudaStreamAttrID)9)
+#define cudaStreamAttributePriority ((cudaStreamAttrID)8)
+#define cudaStreamAttributeSynchronizationPolicy ((cudaStreamAttrID)3)
 #define cudaStreamDefault 0
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamNonBlocking 1
@@ -1363,6 +1363,22 @@ struct cudaMemcpy3DParms {
 typedef struct cudaMemcpy3DParms cudaMemcpy3DParms;
 
 CUMETAL_STATIC_ASSERT(sizeof(struct cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms layout");
+
+struct cudaMemcpy3DPeerParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    int srcDevice;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    int dstDevice;
+    struct cudaExtent extent;
+};
+
+typedef struct cudaMemcpy3DPeerParms cudaMemcpy3DPeerParms;
+
+CUMETAL_STATIC_ASSERT(sizeof(struct cudaMemcpy3DPeerParms) == 168, "cudaMemcpy3DPeerParms layout");
 
 struct cudaMemLocation {
     enum cudaMemLocationType type;
