@@ -208,11 +208,47 @@ def _griddep_case() -> Case:
                 (Buf("out", "uint32", 64, output=True),), note="griddepcontrol accepted (stream order)")
 
 
+def _vector_case() -> Case:
+    """st.shared::cluster.v2 into the next rank, ld.shared::cluster.v4 from the previous one."""
+    body = _gid(4) + (
+        "    mov.u32 %r20, %tid.x;\n    mov.u32 %r22, %cluster_ctarank;\n    mov.u32 %r26, %cluster_nctarank;\n"
+        "    mov.u32 %r21, %ctaid.x;\n    mad.lo.u32 %r23, %r21, 1000, %r20;\n    add.u32 %r24, %r23, 500;\n"
+        "    add.u32 %r27, %r22, 1;\n    rem.u32 %r27, %r27, %r26;\n"
+        "    shl.b32 %r28, %r20, 3;\n    mov.u32 %r25, sm;\n    add.u32 %r25, %r25, %r28;\n"
+        "    mapa.shared::cluster.u32 %r31, %r25, %r27;\n    st.shared::cluster.v2.u32 [%r31], {%r23, %r24};\n"
+        "    barrier.cluster.arrive;\n    barrier.cluster.wait;\n"
+        "    add.u32 %r32, %r22, %r26;\n    sub.u32 %r32, %r32, 1;\n    rem.u32 %r32, %r32, %r26;\n"
+        "    and.b32 %r33, %r20, 30;\n    shl.b32 %r33, %r33, 3;\n    mov.u32 %r34, sm;\n    add.u32 %r34, %r34, %r33;\n"
+        "    mapa.shared::cluster.u32 %r35, %r34, %r32;\n"
+        "    ld.shared::cluster.v4.u32 {%r40, %r41, %r42, %r43}, [%r35];\n"
+        "    st.global.v4.u32 [%rd2], {%r40, %r41, %r42, %r43};\n"
+        "    barrier.cluster.arrive;\n    barrier.cluster.wait;\n")
+    ptx = _entry("k", ["out"], body, "\n.reqnctapercluster 4, 1, 1", _SMEM)
+    return Case("cluster_dsmem_vector", FAM, ptx, "k", (8, 1, 1), (32, 1, 1),
+                (Buf("out", "uint32", 8 * 32 * 4, output=True),), note="v2 stores / v4 loads across the cluster")
+
+
+def _rank3d_case() -> Case:
+    """A 2x2x2 cluster: every block publishes its ctaid, each thread reads rank tid % 8's."""
+    body = _gid(2) + (
+        "    mov.u32 %r20, %tid.x;\n    mov.u32 %r21, %ctaid.x;\n    mov.u32 %r22, %ctaid.y;\n    mov.u32 %r23, %ctaid.z;\n"
+        "    mad.lo.u32 %r24, %r23, 100, %r22;\n    mad.lo.u32 %r24, %r24, 100, %r21;\n"
+        "    mov.u32 %r25, sm;\n    setp.eq.u32 %p1, %r20, 0;\n    @%p1 st.shared.u32 [%r25], %r24;\n"
+        "    barrier.cluster.arrive.release.aligned;\n    barrier.cluster.wait.acquire.aligned;\n"
+        "    and.b32 %r27, %r20, 7;\n    mapa.shared::cluster.u32 %r31, %r25, %r27;\n"
+        "    ld.shared::cluster.u32 %r30, [%r31];\n    st.global.u32 [%rd2], %r30;\n"
+        "    mov.u32 %r32, %cluster_ctarank;\n    st.global.u32 [%rd2+4], %r32;\n"
+        "    barrier.cluster.arrive.release.aligned;\n    barrier.cluster.wait.acquire.aligned;\n")
+    ptx = _entry("k", ["out"], body, "\n.reqnctapercluster 2, 2, 2", _SMEM)
+    return Case("cluster_dsmem_rank3d", FAM, ptx, "k", (4, 2, 4), (32, 1, 1),
+                (Buf("out", "uint32", 32 * 32 * 2, output=True),), note="rank order of a 2x2x2 cluster")
+
+
 def cases() -> list[Case]:
     return [
         _sreg_case("sregs_2x1x2", (4, 2, 2), (32, 2, 1), (2, 1, 2)),
         _sreg_case("sregs_8", (8, 2, 1), (64, 1, 1), (8, 1, 1)),
         _sreg_case("sregs_none", (3, 2, 1), (32, 1, 1), None),
         _ring_case(False), _ring_case(True), _store_remote_case(), _atomic_case(), _rounds_case(),
-        _getctarank_case(), _elect_case(), _griddep_case(),
+        _getctarank_case(), _elect_case(), _griddep_case(), _vector_case(), _rank3d_case(),
     ]

@@ -20,8 +20,8 @@ from .matrix import _bf16_bits, _f16_bits, _f32_bits
 FAM = "wgmma"
 HEAD = ".version 8.4\n.target sm_90a\n.address_size 64\n"
 SWZ = {"none": 0, "128": 1, "64": 2, "32": 3}
-EBYTES = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "u8": 1}
-KDIM = {"f16": 16, "bf16": 16, "tf32": 8, "s8": 32, "u8": 32}
+EBYTES = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "u8": 1, "e4m3": 1, "e5m2": 1}
+KDIM = {"f16": 16, "bf16": 16, "tf32": 8, "s8": 32, "u8": 32, "e4m3": 32, "e5m2": 32}
 SPECS: dict[str, dict] = {}  # case name -> the parameters it was built from (for reference models)
 # Cases whose straight-line kernels (10,000-30,000 IR instructions) take the C++ simulators
 # (msl-sim's g++, air-sim) 20 s to minutes each to build: the simulator sweeps leave them out (the
@@ -36,7 +36,23 @@ def _values(etype: str, kind: str, n: int, salt: int) -> np.ndarray:
     r = V.rng(salt)
     if etype in ("s8", "u8"):
         return r.integers(0, 256, n).astype(np.uint8)
-    if kind == "wide":
+    if etype in ("e4m3", "e5m2"):  # every finite byte (and, for 'specials', NaN/inf bytes too)
+        b = r.integers(0, 256, n).astype(np.uint8)
+        if kind != "specials":
+            bad = (b & 0x7F) == 0x7F if etype == "e4m3" else (b & 0x7C) == 0x7C
+            b = np.where(bad, b & 0xF3, b).astype(np.uint8)
+        return b
+    if kind == "specials":  # uniform values with a few NaN, inf, huge and subnormal ones
+        x = r.uniform(-1, 1, n).astype(np.float32)
+        pick = V.rng(salt + 7).random(n)
+        sub = {"f16": 2.0**-20, "bf16": 2.0**-130, "tf32": 2.0**-130}[etype]
+        big = {"f16": 60000.0, "bf16": 3.0e38, "tf32": 3.0e38}[etype]
+        x = np.where(pick < 0.004, np.float32("inf"), x)
+        x = np.where((pick >= 0.004) & (pick < 0.008), np.float32("-inf"), x)
+        x = np.where((pick >= 0.008) & (pick < 0.01), np.float32("nan"), x)
+        x = np.where((pick >= 0.01) & (pick < 0.06), np.float32(sub), x)
+        x = np.where((pick >= 0.06) & (pick < 0.08), np.float32(big), x).astype(np.float32)
+    elif kind == "wide":
         x = (r.choice([-1.0, 1.0], n) * np.exp2(r.integers(-12, 5, n)) * r.uniform(1, 2, n)).astype(np.float32)
     elif kind == "ints":
         x = r.integers(-4, 5, n).astype(np.float32)
@@ -58,11 +74,11 @@ def _case(name: str, n: int, dtype: str, atype: str, btype: str, *, a_swz: str =
           a_lbo: int = 128, a_sbo: int = 256, b_lbo: int = 128, b_sbo: int = 256, a_regs: bool = False,
           trans_a: int = 0, trans_b: int = 0, scale_d: bool = True, neg_a: bool = False, kind: str = "uniform",
           chain: int = 1, a_step: int = 0, b_step: int = 0, salt: int = 0, a_bytes: int = 8192,
-          b_bytes: int = 8192, a_off: int = 0) -> Case:
+          b_bytes: int = 8192, a_off: int = 0, satfinite: bool = False, c_kind: str = "") -> Case:
     SPECS[f"wgmma_{name}"] = dict(n=n, dtype=dtype, atype=atype, btype=btype, a_swz=a_swz, b_swz=b_swz, a_lbo=a_lbo,
                                   a_sbo=a_sbo, b_lbo=b_lbo, b_sbo=b_sbo, a_regs=a_regs, trans_a=trans_a,
                                   trans_b=trans_b, scale_d=scale_d, neg_a=neg_a, chain=chain, a_step=a_step,
-                                  b_step=b_step, a_bytes=a_bytes, a_off=a_off)
+                                  b_step=b_step, a_bytes=a_bytes, a_off=a_off, satfinite=satfinite)
     k = KDIM[atype]
     shape = f"m64n{n}k{k}"
     acc_regs = n // 4 if dtype == "f16" else n // 2
@@ -76,6 +92,10 @@ def _case(name: str, n: int, dtype: str, atype: str, btype: str, *, a_swz: str =
         c = _f32_bits(V.rng(salt + 3).uniform(-2, 2, 128 * acc_regs).astype(np.float32))
     elif dtype == "f16":
         c = _f16_bits(V.rng(salt + 3).uniform(-2, 2, 2 * 128 * acc_regs)).astype(np.uint16).view(np.uint32)
+    elif c_kind == "sat":  # accumulators next to the s32 limits: .satfinite clamps the exact sum
+        r3 = V.rng(salt + 3)
+        c = (r3.choice([0x7FFFFF00, 0x80000100], 128 * acc_regs) + r3.integers(-0x8000, 0x8000, 128 * acc_regs)
+             ).astype(np.uint32)
     else:
         c = V.rng(salt + 3).integers(-1000, 1000, 128 * acc_regs).astype(np.int32).view(np.uint32)
     areg_init = V.rng(salt + 4).integers(0, 2**32, 128 * a_in_regs, dtype=np.uint64).astype(np.uint32)
@@ -110,8 +130,8 @@ def _case(name: str, n: int, dtype: str, atype: str, btype: str, *, a_swz: str =
     body.append("    wgmma.fence.sync.aligned;\n")
     for j in range(chain):
         a_op = "{" + ", ".join(f"%a{i}" for i in range(a_in_regs)) + "}" if a_regs else f"%desc_a{j}"
-        if atype in ("s8", "u8"):
-            imm = ""
+        if atype in ("s8", "u8", "e4m3", "e5m2"):
+            imm = "" if atype in ("s8", "u8") else f", {-1 if neg_a else 1}, 1"
         elif atype == "tf32":
             imm = f", {-1 if neg_a else 1}, 1"
         elif a_regs:
@@ -119,7 +139,8 @@ def _case(name: str, n: int, dtype: str, atype: str, btype: str, *, a_swz: str =
         else:
             imm = f", {-1 if neg_a else 1}, 1, {trans_a}, {trans_b}"
         pd = "%p2" if j == 0 else "1"
-        body.append(f"    wgmma.mma_async.sync.aligned.{shape}.{dtype}.{atype}.{btype} {dlist}, {a_op}, %desc_b{j}, "
+        sat = ".satfinite" if satfinite else ""
+        body.append(f"    wgmma.mma_async.sync.aligned.{shape}{sat}.{dtype}.{atype}.{btype} {dlist}, {a_op}, %desc_b{j}, "
                     f"{pd}{imm};\n")
     body.append("    wgmma.commit_group.sync.aligned;\n    wgmma.wait_group.sync.aligned 0;\n")
     body.append("    ld.param.u64 %rd10, [out];\n    cvta.to.global.u64 %rd10, %rd10;\n"
@@ -164,4 +185,17 @@ def cases() -> list[Case]:
               salt=23, **sw),
         _case("n64_chain_k32_sw128", 64, "f32", "f16", "f16", a_swz="128", b_swz="128", a_sbo=1024, b_sbo=1024,
               chain=2, a_step=32, b_step=32, kind="wide", salt=24, **sw),
+        # second recording: special values, .satfinite, fp8 inputs
+        _case("n16_f16_specials", 16, "f32", "f16", "f16", kind="specials", salt=30),
+        _case("n16_bf16_specials_sw128", 16, "f32", "bf16", "bf16", a_swz="128", b_swz="128", a_sbo=1024,
+              b_sbo=1024, kind="specials", salt=31, **sw),
+        _case("n16_tf32_specials", 16, "f32", "tf32", "tf32", kind="specials", salt=32),
+        _case("n16_f16acc_specials", 16, "f16", "f16", "f16", kind="specials", salt=33),
+        _case("n16_s8_satfinite", 16, "s32", "s8", "s8", satfinite=True, c_kind="sat", salt=34),
+        _case("n16_u8_wrap", 16, "s32", "u8", "u8", c_kind="sat", salt=35),
+        _case("n16_e4m3_f32", 16, "f32", "e4m3", "e4m3", salt=36),
+        _case("n16_e5m2_f32_sw128", 16, "f32", "e5m2", "e5m2", a_swz="128", b_swz="128", a_sbo=1024, b_sbo=1024,
+              salt=37, **sw),
+        _case("n16_e4m3e5m2_f16acc", 16, "f16", "e4m3", "e5m2", salt=38),
+        _case("n16_e5m2_specials", 16, "f32", "e5m2", "e5m2", kind="specials", salt=39),
     ]

@@ -435,8 +435,10 @@ def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
     """(f32 term, its alignment exponent) -> the tensor-core sum: every term truncated toward zero
     to a multiple of q = 2**(emax - WINDOW) (t/q scaled by exact powers of two, converted with
     f2i toward zero: |t/q| < 2**28), the integers summed exactly in i64 (no f64, which Apple GPUs
-    lack), the sum truncated toward zero to f32. A sum with an infinite or NaN term (the plain
-    IEEE sum is not finite) is that IEEE sum."""
+    lack), the sum truncated toward zero to f32. A finite sum beyond f32's range is infinite; a sum
+    with an infinite or NaN term is the IEEE sum of its non-finite terms, however large the finite
+    ones (two huge bf16 products and a -inf term give -inf on an H100: sweep case
+    wgmma_n16_bf16_specials_sw128)."""
     emax = terms[0][1]
     for _, e in terms[1:]:
         emax = ctx.emit("max", "i32", emax, e, signed=True)
@@ -445,10 +447,13 @@ def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
     p1, p2 = _pow2_f32(ctx, s1), _pow2_f32(ctx, ctx.emit("sub", "i32", sc, s1))
     total: Value = i64(0)
     naive: Value | None = None
-    for t, _ in terms:
+    tiny: Value | None = None  # the terms scaled by 2**-64: their sum cannot overflow, so it is infinite or NaN
+    for t, _ in terms:       # exactly when some term is (NaN when +inf meets -inf), as the H100 sums
         x = ctx.emit("fmul", "f32", ctx.emit("fmul", "f32", t, p1, rnd="rn"), p2, rnd="rn")
         total = ctx.emit("add", "i64", total, ctx.emit("f2i", "i64", x, signed=True, rnd="rz"))
         naive = t if naive is None else ctx.emit("fadd", "f32", naive, t, rnd="rn")
+        small = ctx.emit("fmul", "f32", t, Const.float("f32", 2.0**-64), rnd="rn")
+        tiny = small if tiny is None else ctx.emit("fadd", "f32", tiny, small, rnd="rn")
     # total * q, truncated: i2f truncates to 24 bits, the power-of-two scalings are exact or underflow
     f = ctx.emit("i2f", "f32", total, signed=True, rnd="rz")
     qe = ctx.emit("sub", "i32", i32(0), sc)
@@ -459,9 +464,13 @@ def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
     zero = ctx.emit("icmp", "i1", total, i64(0), cond="eq")
     naive_zero = ctx.emit("fcmp", "i1", naive, Const.float("f32", 0.0), cond="oeq")
     f = ctx.emit("select", "f32", zero, ctx.emit("select", "f32", naive_zero, naive, Const.float("f32", 0.0)), f)
-    inf_nan = ctx.emit("fsub", "f32", naive, naive, rnd="rn")  # NaN exactly when naive is not finite
+    # a finite sum beyond f32's range is infinite (the naive sum overflows with it); a sum with an
+    # infinite or NaN term is the IEEE sum of its non-finite terms, whatever the finite ones add to
+    over = ctx.emit("fsub", "f32", naive, naive, rnd="rn")
+    f = ctx.emit("select", "f32", ctx.emit("fcmp", "i1", over, over, cond="uno"), naive, f)
+    inf_nan = ctx.emit("fsub", "f32", tiny, tiny, rnd="rn")  # NaN exactly when a term is infinite or NaN
     special = ctx.emit("fcmp", "i1", inf_nan, inf_nan, cond="uno")
-    return ctx.emit("select", "f32", special, naive, f)
+    return ctx.emit("select", "f32", special, tiny, f)
 
 
 def _clamp_exp(ctx: Ctx, e: Value) -> Value:

@@ -244,7 +244,7 @@ def _wgmma(ctx: Ctx, ins: ast.Instruction) -> None:
             c_bits = c_regs[i]
         c_bits = ctx.emit("select", c_bits.type, scale_d, c_bits, zero_c)
         if integer:
-            out.append(_int_dot(ctx, c_bits, pairs, atype == "s8", btype == "s8", False))
+            out.append(_int_dot(ctx, c_bits, pairs, atype == "s8", btype == "s8", "satfinite" in f))
         else:
             out.append(_float_dot(ctx, c_bits, dtype, dtype, pairs, elems, k))
     if dtype == "f16":
