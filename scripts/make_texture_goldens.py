@@ -5,7 +5,8 @@ texture and surface objects) and cupy (device buffers, NVRTC-compiled fetch kern
 
     python scripts/make_texture_goldens.py OUTDIR
 
-writes ``OUTDIR/texture_goldens.npz`` and ``OUTDIR/surface_goldens.npz``. Each holds ``meta`` (JSON:
+writes ``OUTDIR/texture_goldens.npz`` and ``OUTDIR/surface_goldens.npz``; ``--extra OUTDIR`` writes
+``OUTDIR/texture_weights.npz`` (see ``extra``). Each holds ``meta`` (JSON:
 one record per configuration) and, per configuration ``i``, the texel bytes it was created from
 (``c{i}_data``), the float32 coordinates given to the fetch kernel (``c{i}_coords``, N x 4: x, y, z,
 layer/component) and the four 32-bit result words of each fetch (``c{i}_out``, N x 4).
@@ -378,5 +379,112 @@ def main(outdir: pathlib.Path) -> None:
                                                     "driver": cp.cuda.runtime.driverGetVersion()}))
 
 
+def extra(outdir: pathlib.Path) -> None:
+    """Second recording (``--extra``): ``texture_weights.npz`` — linear-filter weights read directly,
+    by fetching f32 textures that are 1.0 at one texel and 0 elsewhere (one texture per corner of a
+    2D and a 3D footprint) on a grid of exact 1/256 fractions; and large 1D textures (1000 and 4096
+    texels) with normalized coordinates, to see how many fraction bits a normalized coordinate keeps."""
+    import cupy as cp
+    from cuda.bindings import runtime as rt
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    R = rt.cudaError_t
+    mods: dict[str, object] = {}
+
+    def fn(name: str) -> object:
+        suffix = name.split("_", 1)[1]
+        if name not in mods:
+            mods[name] = cp.RawModule(code=KERNELS + f"\nGEN(float4, {suffix})\n", options=("-std=c++17",))
+        return mods[name].get_function(name)
+
+    def ok(res: tuple) -> tuple:
+        if res[0] != R.cudaSuccess:
+            raise RuntimeError(f"CUDA error {res[0]!r}")
+        return res[1:]
+
+    def texture(data: np.ndarray, w: int, h: int, d: int, linear: bool, norm: int) -> tuple:
+        desc = rt.cudaChannelFormatDesc()
+        desc.x, desc.f = 32, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat
+        (arr,) = ok(rt.cudaMalloc3DArray(desc, rt.make_cudaExtent(w, h, d), 0))
+        p = rt.cudaMemcpy3DParms()
+        host = np.ascontiguousarray(data, np.float32)
+        p.srcPtr = rt.make_cudaPitchedPtr(host.ctypes.data, w * 4, w, max(h, 1))
+        p.dstArray = arr
+        p.extent = rt.make_cudaExtent(w, max(h, 1), max(d, 1))
+        p.kind = rt.cudaMemcpyKind.cudaMemcpyHostToDevice
+        ok(rt.cudaMemcpy3D(p))
+        res = rt.cudaResourceDesc()
+        res.resType = rt.cudaResourceType.cudaResourceTypeArray
+        res.res.array.array = arr
+        td = rt.cudaTextureDesc()
+        td.addressMode = [rt.cudaTextureAddressMode.cudaAddressModeClamp] * 3
+        td.filterMode = rt.cudaTextureFilterMode.cudaFilterModeLinear if linear else rt.cudaTextureFilterMode.cudaFilterModePoint
+        td.readMode = rt.cudaTextureReadMode.cudaReadModeElementType
+        td.normalizedCoords = norm
+        (tex,) = ok(rt.cudaCreateTextureObject(res, td, None))
+        return tex, arr
+
+    def run(kernel: str, tex: int, coords: np.ndarray) -> np.ndarray:
+        cd = cp.asarray(np.ascontiguousarray(coords, np.float32))
+        out = cp.zeros((len(coords), 4), cp.uint32)
+        fn(kernel)(((len(coords) + 127) // 128,), (128,), (np.uint64(int(tex)), cd, out, np.int32(len(coords))))
+        cp.cuda.Device().synchronize()
+        return cp.asnumpy(out)
+
+    arrays: dict[str, np.ndarray] = {}
+    # 2D weights: footprint corners (1|2, 1|2) of a 6x5 texture, fractions a, b on a grid
+    a2 = np.arange(0, 256, 5)
+    b2 = np.arange(0, 256, 7)
+    aa, bb = np.meshgrid(a2, b2, indexing="ij")
+    c2 = np.zeros((aa.size, 4), np.float32)
+    c2[:, 0] = 1.5 + aa.reshape(-1) / 256
+    c2[:, 1] = 1.5 + bb.reshape(-1) / 256
+    arrays["w2d_coords"] = c2
+    for ci in (1, 2):
+        for cj in (1, 2):
+            data = np.zeros((5, 6), np.float32)
+            data[cj, ci] = 1.0
+            tex, arr = texture(data, 6, 5, 0, True, 0)
+            arrays[f"w2d_{ci}{cj}"] = run("t2d_f", tex, c2)
+            rt.cudaDestroyTextureObject(tex)
+            rt.cudaFreeArray(arr)
+    # 3D weights: corners (1|2)^3 of a 5x4x4 texture
+    a3 = np.arange(0, 256, 15)
+    b3 = np.arange(0, 256, 29)
+    g3 = np.arange(0, 256, 37)
+    A, B, G = np.meshgrid(a3, b3, g3, indexing="ij")
+    c3 = np.zeros((A.size, 4), np.float32)
+    c3[:, 0], c3[:, 1], c3[:, 2] = 1.5 + A.reshape(-1) / 256, 1.5 + B.reshape(-1) / 256, 1.5 + G.reshape(-1) / 256
+    arrays["w3d_coords"] = c3
+    for ci in (1, 2):
+        for cj in (1, 2):
+            for ck in (1, 2):
+                data = np.zeros((4, 4, 5), np.float32)
+                data[ck, cj, ci] = 1.0
+                tex, arr = texture(data, 5, 4, 4, True, 0)
+                arrays[f"w3d_{ci}{cj}{ck}"] = run("t3d_f", tex, c3)
+                rt.cudaDestroyTextureObject(tex)
+                rt.cudaFreeArray(arr)
+    # large 1D textures, normalized coordinates: the texel index is the texel's value
+    rng = np.random.default_rng(SEED + 1)
+    for w in (1000, 4096):
+        data = np.arange(w, dtype=np.float32)
+        fine = (100 + np.arange(512) / 128) / w
+        xs = np.concatenate([rng.uniform(0, 1, 1500), fine]).astype(np.float32)
+        c = np.zeros((len(xs), 4), np.float32)
+        c[:, 0] = xs
+        arrays[f"big{w}_coords"] = c
+        for linear in (0, 1):
+            tex, arr = texture(data, w, 0, 0, bool(linear), 1)
+            arrays[f"big{w}_{'linear' if linear else 'point'}"] = run("t1d_f", tex, c)
+            rt.cudaDestroyTextureObject(tex)
+            rt.cudaFreeArray(arr)
+    np.savez_compressed(outdir / "texture_weights.npz", **arrays)
+    print("extra:", sorted(arrays))
+
+
 if __name__ == "__main__":
-    main(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "."))
+    if "--extra" in sys.argv:
+        extra(pathlib.Path(sys.argv[-1]))
+    else:
+        main(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "."))

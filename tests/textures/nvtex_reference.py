@@ -5,15 +5,15 @@ hardware is exact), checked against the goldens in test_goldens.py.
 
 What the goldens showed (and this model does):
 * linear filtering: x_B = x - 0.5, i = floor(x_B), alpha = frac(x_B) rounded half-up to 8 fractional
-  bits (the guide's 9-bit fixed-point weight); corner weights (1/256 units) are split axis by axis:
-  the upper neighbour gets round-to-nearest-even(w * alpha / 256), the lower one the rest; 1D
+  bits (the guide's 9-bit fixed-point weight); corner weights (1/256 units) per corner_weights(); 1D
   textures are sampled as 2D ones of height 1 at y = 0 (so border mode blends in the border color
   of row -1); for f32 texels the weighted sum is exact and rounded once to f32; f16 texels: the same
   sum rounded to f16;
   8/16-bit normalized texels: each texel as 16-bit fixed point (unorm 65535 v, snorm 32767 v,
   rounded), the weighted sum / 256 rounded half-up, then divided by 65535 / 32767;
-* normalized coordinates are truncated to 16 fractional bits before scaling by the size (the
-  goldens fit any truncation between 12 and 20 bits);
+* normalized coordinates are truncated to ceil(log2(size)) + 11 fractional bits before scaling by
+  the size (fitted to textures of 4..7, 512, 1000 and 4096 texels: golden/texture_weights.npz and
+  NVIDIA's simpleSurfaceWrite reference image);
 * address modes are applied to each texel index (clamp, wrap, mirror, border); wrap and mirror with
   unnormalized coordinates behave as clamp; a layer index is read unsigned and clamped;
 * channels a format lacks read as 0 (w too);
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-NORM_BITS = 16  # fractional bits a normalized coordinate keeps
+NORM_BITS = -11  # > 0: fractional bits a normalized coordinate keeps; < 0: ceil(log2 size) - NORM_BITS
 FORMATS = {  # name -> (bits, channels, kind, numpy dtype)
     "u8x1": (8, 1, "unsigned", np.uint8), "u8x4": (8, 4, "unsigned", np.uint8),
     "s8x2": (8, 2, "signed", np.int8), "u16x1": (16, 1, "unsigned", np.uint16),
@@ -85,6 +85,29 @@ def _f32(x: np.ndarray) -> np.ndarray:
     return np.asarray(x, np.float32)
 
 
+def corner_weights(alphas: list[np.ndarray]) -> dict[tuple[int, ...], np.ndarray]:
+    """Corner weights (1/256 units) from per-axis fractions (1/256 units), as an H100 forms them
+    (golden/texture_weights.npz reads them directly): 2D: uu = a*b/256 rounded half-up, the others
+    its complements; 3D: the x-z pair by that rule, each split along y with the upper part
+    w*b/256 rounded half-up."""
+    def rhu(x: np.ndarray) -> np.ndarray:
+        return np.floor(x + 0.5)
+
+    def pair(a: np.ndarray, b: np.ndarray) -> dict[tuple[int, int], np.ndarray]:
+        uu = rhu(a * b / 256)
+        return {(1, 1): uu, (0, 1): b - uu, (1, 0): a - uu, (0, 0): 256 - a - b + uu}
+
+    if len(alphas) == 1:
+        return {(0,): 256 - alphas[0], (1,): alphas[0]}
+    if len(alphas) == 2:
+        return dict(pair(alphas[0], alphas[1]))
+    out: dict[tuple[int, ...], np.ndarray] = {}
+    for (bx, bz), w in pair(alphas[0], alphas[2]).items():
+        up = rhu(w * alphas[1] / 256)
+        out[(bx, 1, bz)], out[(bx, 0, bz)] = up, w - up
+    return out
+
+
 def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dict, coords: np.ndarray,
            border: np.ndarray) -> np.ndarray:
     """Fetch at float32 coords (N x 4: x, y, z, layer). ``values``: (layers*d*h*w, 4) texel values;
@@ -100,7 +123,8 @@ def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dic
         x = c[:, a]
         if cfg["norm"]:  # the normalized coordinate is truncated to 16 fractional bits first
             with np.errstate(invalid="ignore"):
-                x = _f32(np.floor(x.astype(np.float64) * 2.0**NORM_BITS) / 2.0**NORM_BITS * sizes[a])
+                bits = NORM_BITS if NORM_BITS > 0 else int(np.ceil(np.log2(sizes[a]))) - NORM_BITS
+                x = _f32(np.floor(x.astype(np.float64) * 2.0**bits) / 2.0**bits * sizes[a])
         if linear:
             x = _f32(x - np.float32(0.5))
         with np.errstate(invalid="ignore"):
@@ -120,15 +144,7 @@ def sample(values: np.ndarray, dims: tuple[int, int, int], layers: int, cfg: dic
     if cfg["geom"] in ("1dl", "2dl"):  # the layer is read unsigned and clamped to the last one
         layer = np.minimum(c[:, 3].astype(np.int64) & 0xFFFFFFFF, layers - 1)
     is_int = values.dtype == np.int64
-    # corner weights in 1/256 units: axis by axis, the upper neighbour takes round-to-nearest-even of
-    # w * alpha / 256 and the lower one the rest
-    level: dict[tuple[int, ...], np.ndarray] = {(): np.full(n, 256.0)}
-    for a in range(len(sizes)):
-        nxt = {}
-        for key, wt in level.items():
-            up = np.round(wt * alphas[a] / 256)
-            nxt[(*key, 0)], nxt[(*key, 1)] = wt - up, up
-        level = nxt if linear else {k + (0,): v for k, v in level.items()}
+    level = corner_weights(alphas) if linear else {(0,) * len(sizes): np.full(n, 256.0)}
     fmt = cfg["fmt"]
     bits, _, kind, _ = FORMATS[fmt]
     fixed = linear and kind != "float"  # 8/16-bit normalized formats filter in 16-bit fixed point
@@ -189,12 +205,9 @@ def bilinear(img: np.ndarray, x: np.ndarray, y: np.ndarray, border: float | None
     i, j = np.floor(u).astype(np.int64), np.floor(v).astype(np.int64)
     a = np.floor((u - i).astype(np.float64) * 256 + 0.5)
     b = np.floor((v - j).astype(np.float64) * 256 + 0.5)
-    weights = {}
-    for di, wa in ((0, 256 - a), (1, a)):
-        up = np.round(wa * b / 256)
-        weights[(di, 0)], weights[(di, 1)] = wa - up, up
+    weights = corner_weights([a, b])
     out = np.zeros(np.shape(u))
-    for (di, dj), wt in weights.items():
+    for (di, dj), wt in weights.items():  # corner (x offset, y offset)
         ii, jj = i + di, j + dj
         t = img[np.clip(jj, 0, h - 1), np.clip(ii, 0, w - 1)].astype(np.float64)
         if border is not None:

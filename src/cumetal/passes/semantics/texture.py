@@ -15,7 +15,7 @@ border), resource type, a magic word; then the border texel as the four result w
 returns and as the four f64 filter inputs a linear fetch weights.
 
 Fetch semantics (fitted to H100 goldens, see tests/textures/nvtex_reference.py and docs/textures.md):
-normalized coordinates are truncated to 16 fractional bits and scaled by the size; linear
+normalized coordinates are truncated to ceil(log2 size) + 11 fractional bits and scaled by the size; linear
 filtering uses x - 0.5, weights rounded half-up to 8 fractional bits, an exact weighted sum
 (float64) rounded once to f32 (f16 textures: to f16), and for 8/16-bit normalized formats the
 texels as 16-bit fixed point with the sum rounded half-up to 16 bits; channels a format lacks
@@ -40,7 +40,9 @@ FIELDS = {
 }
 KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT = 0, 1, 2
 ADDR_WRAP, ADDR_CLAMP, ADDR_MIRROR, ADDR_BORDER = 0, 1, 2, 3
-NORM_COORD_BITS = 16  # fractional bits kept of a normalized coordinate
+# A normalized coordinate keeps ceil(log2(size)) + NORM_EXTRA_BITS fractional bits (truncated) before
+# it is scaled by the size: fitted to H100 fetches of 4..7, 512, 1000 and 4096-texel textures.
+NORM_EXTRA_BITS = 11
 
 # geometry -> (spatial axes, has a layer index first in the coordinate vector)
 _GEOMETRY = {"1d": (1, False), "2d": (2, False), "3d": (3, False), "a1d": (1, True), "a2d": (2, True)}
@@ -135,10 +137,16 @@ def _float_axis(ctx: Ctx, d: _Desc, x: Value, axis: int, cube: bool = False) -> 
     # wrap and mirror need normalized coordinates; without them they clamp (as NVIDIA's hardware)
     periodic = ctx.emit("or", "i1", _eq(ctx, mode, ADDR_WRAP), _eq(ctx, mode, ADDR_MIRROR))
     mode = _sel(ctx, "i32", _and(ctx, periodic, ctx.emit("not", "i1", norm)), i32(ADDR_CLAMP), mode)
-    # normalized: truncate to NORM_COORD_BITS fractional bits, scale by the size (exact in f64)
+    # normalized: truncate to ceil(log2 n) + NORM_EXTRA_BITS fractional bits, scale by the size (exact in f64)
+    log2n = ctx.emit("sub", "i32", i32(32), ctx.emit("clz", "i32", ctx.emit("sub", "i32", n, i32(1))))
+    frac_bits = ctx.emit("zext", "i64", ctx.emit("add", "i32", log2n, i32(NORM_EXTRA_BITS)))
+    up = ctx.emit("bitcast", "f64", ctx.emit("shl", "i64", ctx.emit("add", "i64", frac_bits, Const.int("i64", 1023)),
+                                              i32(52)))
+    down = ctx.emit("bitcast", "f64", ctx.emit("shl", "i64", ctx.emit("sub", "i64", Const.int("i64", 1023), frac_bits),
+                                                i32(52)))
     xd = ctx.emit("fcvt", "f64", x, rnd="rn")
-    fixed = ctx.emit("frint", "f64", ctx.emit("fmul", "f64", xd, _f64(2.0**NORM_COORD_BITS), rnd="rn"), rnd="rm")
-    scaled = ctx.emit("fmul", "f64", ctx.emit("fmul", "f64", fixed, _f64(2.0**-NORM_COORD_BITS), rnd="rn"),
+    fixed = ctx.emit("frint", "f64", ctx.emit("fmul", "f64", xd, up, rnd="rn"), rnd="rm")
+    scaled = ctx.emit("fmul", "f64", ctx.emit("fmul", "f64", fixed, down, rnd="rn"),
                       ctx.emit("i2f", "f64", n, signed=True, rnd="rn"), rnd="rn")
     xs = _sel(ctx, "f32", norm, ctx.emit("fcvt", "f32", scaled, rnd="rn"), x)
     u = ctx.emit("fsub", "f32", xs, _sel(ctx, "f32", linear, _f32(0.5), _f32(0.0)), rnd="rn")
@@ -248,6 +256,38 @@ def _layer_index(ctx: Ctx, d: _Desc, layer: Value) -> Value:
     return ctx.emit("min", "i32", layer, last, signed=False)
 
 
+def _corner_weights(ctx: Ctx, alphas: list[Value]) -> dict[tuple[int, ...], Value]:
+    """Corner weights in 1/256 units from the per-axis fractions (1/256 units), as an H100 makes them
+    (read directly from it: tests/textures/golden/texture_weights.npz). 2D: the upper-upper weight
+    is a*b/256 rounded half-up and the others its complements (a - uu, b - uu, 256 - a - b + uu);
+    3D: the x-z weights by that rule, each then split along y, the upper part w*b/256 rounded
+    half-up."""
+
+    def rhu(v: Value) -> Value:
+        return ctx.emit("frint", "f64", ctx.emit("fadd", "f64", v, _f64(0.5), rnd="rn"), rnd="rm")
+
+    def mul256(x: Value, y: Value) -> Value:
+        return ctx.emit("fmul", "f64", ctx.emit("fmul", "f64", x, y, rnd="rn"), _f64(1 / 256), rnd="rn")
+
+    def sub(x: Value, y: Value) -> Value:
+        return ctx.emit("fsub", "f64", x, y, rnd="rn")
+
+    def pair(a: Value, b: Value) -> dict[tuple[int, int], Value]:
+        uu = rhu(mul256(a, b))
+        return {(1, 1): uu, (0, 1): sub(b, uu), (1, 0): sub(a, uu),
+                (0, 0): ctx.emit("fadd", "f64", sub(sub(_f64(256.0), a), b), uu, rnd="rn")}
+
+    if len(alphas) == 1:
+        return {(0,): sub(_f64(256.0), alphas[0]), (1,): alphas[0]}
+    if len(alphas) == 2:
+        return dict(pair(alphas[0], alphas[1]))
+    out: dict[tuple[int, ...], Value] = {}
+    for (bx, bz), w in pair(alphas[0], alphas[2]).items():
+        up = rhu(mul256(w, alphas[1]))
+        out[(bx, 1, bz)], out[(bx, 0, bz)] = up, sub(w, up)
+    return out
+
+
 def _fetch(ctx: Ctx, d: _Desc, axes: list[_Axis], layer: Value | None) -> list[Value]:
     """The four result words of a fetch (point, or linear when the descriptor says so)."""
     active = _active(ctx)
@@ -262,19 +302,8 @@ def _fetch(ctx: Ctx, d: _Desc, axes: list[_Axis], layer: Value | None) -> list[V
     words: list[Value] = []
     weights: dict[tuple[int, ...], Value] = {}
     if not isinstance(linear, Const):
-        # corner weights in 1/256 units: axis by axis, the upper neighbour gets w * alpha / 256
-        # rounded to nearest even and the lower one the rest (what an H100's results show)
-        level: dict[tuple[int, ...], Value] = {(): _f64(256.0)}
-        for a in axes:
-            nxt: dict[tuple[int, ...], Value] = {}
-            for key, w in level.items():
-                assert a.alpha is not None
-                up = ctx.emit("frint", "f64", ctx.emit("fmul", "f64", ctx.emit("fmul", "f64", w, a.alpha, rnd="rn"),
-                                                       _f64(1 / 256), rnd="rn"), rnd="rn")
-                nxt[(*key, 0)] = ctx.emit("fsub", "f64", w, up, rnd="rn")
-                nxt[(*key, 1)] = up
-            level = nxt
-        weights = {k: ctx.emit("fmul", "f64", w, _f64(1 / 256), rnd="rn") for k, w in level.items()}
+        weights = {k: ctx.emit("fmul", "f64", w, _f64(1 / 256), rnd="rn")
+                   for k, w in _corner_weights(ctx, [a.alpha for a in axes]).items()}  # type: ignore[misc]
     for corner in corners:
         idx = [mapped[k][corner[k]][0] for k in range(n)]
         inside = _and(ctx, *[mapped[k][corner[k]][1] for k in range(n)])
