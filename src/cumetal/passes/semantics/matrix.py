@@ -431,7 +431,7 @@ def _pow2_f32(ctx: Ctx, e: Value) -> Value:
     return ctx.emit("bitcast", "f32", ctx.emit("shl", "i32", ctx.emit("add", "i32", e, i32(127)), i32(23)))
 
 
-def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
+def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]], window: int = WINDOW) -> Value:
     """(f32 term, its alignment exponent) -> the tensor-core sum: every term truncated toward zero
     to a multiple of q = 2**(emax - WINDOW) (t/q scaled by exact powers of two, converted with
     f2i toward zero: |t/q| < 2**28), the integers summed exactly in i64 (no f64, which Apple GPUs
@@ -442,7 +442,7 @@ def _aligned_sum(ctx: Ctx, terms: list[tuple[Value, Value]]) -> Value:
     emax = terms[0][1]
     for _, e in terms[1:]:
         emax = ctx.emit("max", "i32", emax, e, signed=True)
-    sc = ctx.emit("sub", "i32", i32(WINDOW), emax)  # 1/q = 2**sc, applied in two in-range steps
+    sc = ctx.emit("sub", "i32", i32(window), emax)  # 1/q = 2**sc, applied in two in-range steps
     s1 = _clamp_exp(ctx, sc)
     p1, p2 = _pow2_f32(ctx, s1), _pow2_f32(ctx, ctx.emit("sub", "i32", sc, s1))
     total: Value = i64(0)
