@@ -1,7 +1,7 @@
 """The AIR kernel signature: the runtime's ONE Metal argument ABI plus Apple's thread-ID arguments.
 
 The bindings (buffer 0 parameters, buffer 1 launch_info, buffer 2 printf, buffer 30 constant bank,
-threadgroup 0 shared memory) come from ``cumetal.backends.msl.abi`` so that MSL and AIR kernels are
+threadgroup 0 shared memory) come from ``cumetal.backends.apple.abi`` so that MSL and AIR kernels are
 launched identically; only the LENGTH of threadgroup 0 differs (``air_threadgroup_bytes``): AIR
 keeps a kernel's static ``__shared__`` memory in one Apple-style ``addrspace(3)`` module global
 (``shared_layout``), so threadgroup 0 holds just the dynamic shared memory and the reduction scratch. AIR additionally receives thread and threadgroup indices as kernel arguments
@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cumetal.backends.msl import abi as metal_abi
-from cumetal.backends.msl.abi import BufferBinding, argument_abi
+from cumetal.backends.apple import abi as metal_abi
+from cumetal.backends.apple.abi import BufferBinding, argument_abi
 from cumetal.ir import nodes as N
+from cumetal.ir.analysis import reachable_functions
 
 __all__ = ["AirArgument", "BUILTINS", "BufferBinding", "SharedLayout", "air_arguments", "air_threadgroup_bytes",
            "argument_abi", "metal_abi", "reduction_scratch_offset", "shared_layout"]
@@ -100,7 +101,7 @@ def _addresses_dynamic_shared(fn: N.Function) -> bool:
 
 
 def shared_layout(kernel: N.Function, module: N.Module) -> SharedLayout:
-    fns = metal_abi.reachable_functions(kernel, module)
+    fns = reachable_functions(kernel, module)
     return SharedLayout(kernel.static_shared_size, metal_abi.dynamic_shared_base(kernel),
                         any(_addresses_dynamic_shared(f) for f in fns))
 

@@ -1,5 +1,6 @@
 """Execution state of the CPU engine: the launch/batch (``Batch``) and one function activation
-over a set of lanes (``Ctx``), plus the engine's fault exception and outcome types."""
+over a set of lanes (``Ctx``), plus the engine's fault exception. The outcome types every
+backend returns live in ``backends/common/outcome.py`` (re-exported here)."""
 
 from __future__ import annotations
 
@@ -8,28 +9,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cumetal.backends.common.outcome import KernelFault, LaunchOutcome
 from cumetal.ir.nodes import Function, Module
+
+__all__ = ["EXIT", "RET", "WAIT", "Batch", "Ctx", "Fault", "KernelFault", "LaunchOutcome"]
 
 # Program counters: segment numbers are small; parked lanes carry WAIT + their next segment;
 # finished lanes carry RET (returned from a device function) or EXIT (thread finished).
 WAIT = 1 << 24
 RET = 1 << 30
 EXIT = RET + 1
-
-
-@dataclass(frozen=True, slots=True)
-class KernelFault:
-    """Why a launch failed, as a CUDA error: ``code`` is one of illegal_address,
-    misaligned_address, trap, timeout, illegal_instruction, invalid_launch."""
-
-    code: str
-    message: str
-
-
-@dataclass(slots=True)
-class LaunchOutcome:
-    fault: KernelFault | None
-    printf: list[str] = field(default_factory=list)
 
 
 class Fault(Exception):

@@ -7,13 +7,17 @@ C++ against msl-sim's header, so the code that runs on a Mac is the code tested 
 implements the IR semantics that Metal's builtins do not give directly: exact rounding modes,
 canonical NaNs, saturating conversions, memory windows. Hook macros (``CM_CHECK_*``,
 ``CM_LOOP_HOOK``, ``CM_FAULT_HOOK``) are empty on Metal; msl-sim defines them to check accesses and
-stop runaway loops.
+stop runaway loops. The numbers shared with Python and C (fault, atomic, compare and space codes,
+launch_info words, address windows) come from the generated ``backends/common/include/cumetal_codes.h``,
+embedded right after the first part (Metal compiles one source: there is no include path).
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+from cumetal.backends.common.codes import header_text
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 
@@ -54,7 +58,7 @@ def prelude(fp64: str = "none") -> str:
     """The helper library; ``fp64`` is 'none' (no f64 in the module), 'native' or 'emulate'."""
     if fp64 not in ("none", "native", "emulate"):
         raise ValueError(f"prelude: fp64 mode must be 'none', 'native' or 'emulate', not {fp64!r}")
-    parts = [PRELUDE_HEAD, PRELUDE_CTX, PRELUDE_INT, PRELUDE_FLOAT, _float_block("float"), PRELUDE_HALF]
+    parts = [PRELUDE_HEAD, header_text(), PRELUDE_CTX, PRELUDE_INT, PRELUDE_FLOAT, _float_block("float"), PRELUDE_HALF]
     if fp64 == "native":
         parts += [_float_block("double"), PRELUDE_F64_NATIVE]
     elif fp64 == "emulate":

@@ -14,95 +14,34 @@ Irreducible graphs (a cycle with several entries) fall back to a dispatch loop:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from cumetal.ir.analysis import Cfg, block_successors, build_cfg
 from cumetal.ir.nodes import Block, Function
 
+__all__ = ["Cfg", "StructurizeError", "Structurizer", "build_cfg", "dispatch_loop", "dominates", "is_reducible",
+           "successors"]
 
-@dataclass
-class Cfg:
-    blocks: list[Block]
-    succ: dict[str, list[str]]
-    pred: dict[str, list[str]] = field(default_factory=dict)
-    rpo: dict[str, int] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)
-    idom: dict[str, str | None] = field(default_factory=dict)
+successors = block_successors  # the CFG analyses live in cumetal.ir.analysis
 
 
-def successors(b: Block) -> list[str]:
-    t = b.terminator
-    if t is None:
-        return []
-    if t.op == "br":
-        return [t.attrs["target"]]
-    if t.op == "cbr":
-        return [t.attrs["target"], t.attrs["else"]]
-    if t.op == "brx":
-        return list(dict.fromkeys(t.attrs["targets"]))
-    return []
-
-
-def build_cfg(fn: Function) -> Cfg:
-    blocks = {b.label: b for b in fn.blocks}
-    succ = {b.label: successors(b) for b in fn.blocks}
-    cfg = Cfg(fn.blocks, succ)
-    # reverse postorder from the entry (iterative DFS)
-    entry = fn.blocks[0].label
-    seen = {entry}
-    post: list[str] = []
-    stack: list[tuple[str, int]] = [(entry, 0)]
-    while stack:
-        n, i = stack.pop()
-        if i < len(succ[n]):
-            stack.append((n, i + 1))
-            s = succ[n][i]
-            if s not in seen and s in blocks:
-                seen.add(s)
-                stack.append((s, 0))
-        else:
-            post.append(n)
-    cfg.order = post[::-1]
-    cfg.rpo = {n: i for i, n in enumerate(cfg.order)}
-    cfg.pred = {n: [] for n in cfg.order}
-    for n in cfg.order:
-        for s in succ[n]:
-            cfg.pred[s].append(n)
-    # dominators (Cooper, Harvey, Kennedy)
-    idom: dict[str, str | None] = {entry: entry}
-    changed = True
-    while changed:
-        changed = False
-        for n in cfg.order[1:]:
-            ps = [p for p in cfg.pred[n] if p in idom]
-            new = ps[0]
-            for p in ps[1:]:
-                a, b = p, new
-                while a != b:
-                    while cfg.rpo[a] > cfg.rpo[b]:
-                        a = idom[a]  # type: ignore[assignment]
-                    while cfg.rpo[b] > cfg.rpo[a]:
-                        b = idom[b]  # type: ignore[assignment]
-                new = a
-            if idom.get(n) != new:
-                idom[n] = new
-                changed = True
-    idom[entry] = None
-    cfg.idom = idom
-    return cfg
+class StructurizeError(Exception):
+    """The structurizer met a shape it does not handle; the emitter falls back to a dispatch loop."""
 
 
 def dominates(cfg: Cfg, a: str, b: str) -> bool:
-    n: str | None = b
-    while n is not None:
-        if n == a:
-            return True
-        n = cfg.idom[n]
-    return False
+    return cfg.dominates(a, b)
 
 
 def is_reducible(cfg: Cfg) -> bool:
     """Every retreating edge (in reverse postorder) goes to a block dominating its source."""
-    return all(dominates(cfg, s, n) for n in cfg.order for s in cfg.succ[n] if cfg.rpo[s] <= cfg.rpo[n])
+    return cfg.is_reducible()
+
+
+def _terminator(b: Block):
+    t = b.terminator
+    if t is None:
+        raise StructurizeError(f"block {b.label} has no terminator")
+    return t
 
 
 # The emitter supplies the code of a block (without its terminator) and a condition's text.
@@ -154,7 +93,8 @@ class Structurizer:
 
     def emit(self) -> list[str]:
         lines, escapes = self._tree(self.cfg.order[0], [])
-        assert not escapes
+        if escapes:
+            raise StructurizeError(f"jumps {sorted(escapes)} escape the function body")
         return lines
 
     # each generator returns (lines, set of jump codes escaping the generated code)
@@ -210,8 +150,7 @@ class Structurizer:
     def _node(self, x: str, ctx: list[_Region]) -> tuple[list[str], set[int]]:
         b = self.blocks[x]
         lines = list(self.body(b))
-        t = b.terminator
-        assert t is not None
+        t = _terminator(b)
         esc: set[int] = set()
         if t.op == "br":
             br, e = self._branch(x, t.attrs["target"], ctx)
@@ -232,18 +171,26 @@ class Structurizer:
             lines += ["} else {", "  return;", "}"]  # out-of-range index: undefined in PTX; stop the thread
             return lines, esc
         term = self.term(b)
-        assert term is not None
+        if term is None:
+            raise StructurizeError(f"no statements for the terminator {t.op} of block {x}")
         return lines + term, esc
 
     def _branch(self, x: str, y: str, ctx: list[_Region]) -> tuple[list[str], set[int]]:
         rpo = self.cfg.rpo
+        if y not in rpo:
+            raise StructurizeError(f"branch from {x} to an unknown block {y}")
         if rpo[y] <= rpo[x]:
-            target = next(r for r in reversed(ctx) if r.kind == "loop" and r.node == y)
-            return self._jump(target, True, ctx)
+            return self._jump(self._region(ctx, "loop", y, x), True, ctx)
         if y in self.merge:
-            target = next(r for r in reversed(ctx) if r.kind == "block" and r.node == y)
-            return self._jump(target, False, ctx)
+            return self._jump(self._region(ctx, "block", y, x), False, ctx)
         return self._tree(y, ctx)
+
+    @staticmethod
+    def _region(ctx: list[_Region], kind: str, node: str, source: str) -> _Region:
+        for r in reversed(ctx):
+            if r.kind == kind and r.node == node:
+                return r
+        raise StructurizeError(f"no enclosing {kind} region reaches {node} from {source}")
 
     def _jump(self, target: _Region, is_continue: bool, ctx: list[_Region]) -> tuple[list[str], set[int]]:
         if ctx and ctx[-1] is target:
@@ -264,8 +211,7 @@ def dispatch_loop(fn: Function, cfg: Cfg, body: BodyFn, cond: CondFn, term: Term
     lines = ["uint cm_b = 0;", "while (true) {", f"  {loop_hook}", "  switch (cm_b) {"]
     for n in cfg.order:
         b = next(bb for bb in fn.blocks if bb.label == n)
-        t = b.terminator
-        assert t is not None
+        t = _terminator(b)
         code = list(body(b))
         if t.op == "br":
             code += [f"cm_b = {ids[t.attrs['target']]}; continue;"]

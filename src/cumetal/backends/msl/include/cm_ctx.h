@@ -16,23 +16,23 @@ struct cm_ctx {
 };
 
 inline ulong cm_u64_at(device uint* p, uint w) { return ulong(p[w]) | (ulong(p[w + 1]) << 32); }
-inline ulong cm_global_addr(thread cm_ctx& cm, uint slot) { return cm_u64_at(cm.info, 16 + 2 * slot); }
-inline ulong cm_params_addr(thread cm_ctx& cm) { return cm_u64_at(cm.info, 2); }
+inline ulong cm_global_addr(thread cm_ctx& cm, uint slot) { return cm_u64_at(cm.info, CM_INFO_HEADER_WORDS + 2 * slot); }
+inline ulong cm_params_addr(thread cm_ctx& cm) { return cm_u64_at(cm.info, CM_INFO_PARAMS_ADDR); }
 
 inline void cm_fault(thread cm_ctx& cm, uint code, ulong a) {
   CM_FAULT_HOOK(cm, code, a);
-  device atomic_uint* f = (device atomic_uint*)(cm.info + 4);
+  device atomic_uint* f = (device atomic_uint*)(cm.info + CM_INFO_FAULT_CODE);
   uint expected = 0;
   if (atomic_compare_exchange_weak_explicit(f, &expected, code, memory_order_relaxed, memory_order_relaxed)) {
-    cm.info[6] = uint(a);
-    cm.info[7] = uint(a >> 32);
+    cm.info[CM_INFO_FAULT_ADDR] = uint(a);
+    cm.info[CM_INFO_FAULT_ADDR + 1] = uint(a >> 32);
   }
   cm.dead = true;
 }
 
 inline device uchar* cm_gptr(thread cm_ctx& cm, ulong a, uint n) {
   CM_CHECK_GLOBAL(cm, a, n);
-  return (device uchar*)(a + cm_u64_at(cm.info, 0));
+  return (device uchar*)(a + cm_u64_at(cm.info, CM_INFO_ADDR_DELTA));
 }
 
 template <typename T> inline T cm_ld_global(thread cm_ctx& cm, ulong a) {
@@ -98,14 +98,14 @@ template <typename T> inline void cm_stv_generic(thread cm_ctx& cm, ulong a, T v
   if (w == CM_LOCAL_WINDOW) { cm_st_local<T>(cm, a - CM_LOCAL_WINDOW, v); return; }
   cm_stv_global<T>(cm, a, v);
 }
-inline ulong cm_to_generic(ulong a, uint space) {  // 1 shared, 2 local, 0 other
-  return space == 1 ? a + CM_SHARED_WINDOW : space == 2 ? a + CM_LOCAL_WINDOW : a;
+inline ulong cm_to_generic(ulong a, uint space) {  // CM_SPACE_SHARED, CM_SPACE_LOCAL, other
+  return space == CM_SPACE_SHARED ? a + CM_SHARED_WINDOW : space == CM_SPACE_LOCAL ? a + CM_LOCAL_WINDOW : a;
 }
 inline ulong cm_from_generic(ulong a, uint space) {
-  return space == 1 ? a - CM_SHARED_WINDOW : space == 2 ? a - CM_LOCAL_WINDOW : a;
+  return space == CM_SPACE_SHARED ? a - CM_SHARED_WINDOW : space == CM_SPACE_LOCAL ? a - CM_LOCAL_WINDOW : a;
 }
-inline bool cm_isspace(ulong a, uint space) {  // 0 global, 1 shared, 2 local
+inline bool cm_isspace(ulong a, uint space) {  // CM_SPACE_GLOBAL, CM_SPACE_SHARED, CM_SPACE_LOCAL
   ulong w = a & CM_WINDOW_MASK;
-  return space == 1 ? w == CM_SHARED_WINDOW : space == 2 ? w == CM_LOCAL_WINDOW
+  return space == CM_SPACE_SHARED ? w == CM_SHARED_WINDOW : space == CM_SPACE_LOCAL ? w == CM_LOCAL_WINDOW
                     : (w != CM_SHARED_WINDOW && w != CM_LOCAL_WINDOW);
 }

@@ -106,37 +106,3 @@ inline ulong cm_s2f_bits(long v, int mb, int eb, int mode) {
   return cm_i2f_bits(v < 0 ? ulong(0) - ulong(v) : ulong(v), v < 0, mb, eb, mode);
 }
 
-// float bits -> integer of 'bits' width (signed or not): round per mode, saturate. NaN (as NVIDIA
-// hardware): 0 from f32/f16/bf16 into at most 32 bits, 1 << (bits - 1) from f64 or into 64 bits.
-inline ulong cm_f2i_bits(ulong fb, int mb, int eb, int mode, bool is_signed, int bits) {
-  bool s; int e = 0; ulong sig = 0;
-  int c = cm_unpack(fb, mb, eb, s, e, sig);
-  if (c == 3) return (eb == 11 || bits == 64) ? (ulong(1) << (bits - 1)) : 0;
-  if (c == 0) return 0;
-  ulong mag = 0;
-  bool sat = c == 2 || e >= 64;
-  if (!sat) {
-    ulong frac; bool lost = false;
-    if (e >= 0) { mag = e == 63 ? sig : (sig >> (63 - e)); frac = e == 63 ? 0 : (sig << (e + 1)); }
-    else if (e == -1) { frac = sig; }
-    else if (e >= -64) { frac = sig >> (-1 - e); lost = (sig << (65 + e)) != 0; }
-    else { frac = 0; lost = true; }
-    ulong rbit = frac >> 63;
-    bool rest = (frac << 1) != 0 || lost;
-    bool inexact = rbit != 0 || rest;
-    bool up = mode == CM_RN ? (rbit != 0 && (rest || (mag & 1) != 0))
-            : mode == CM_RM ? (inexact && s) : mode == CM_RP ? (inexact && !s) : false;
-    if (up) { mag += 1; if (mag == 0) sat = true; }
-  }
-  ulong umax = bits == 64 ? ~ulong(0) : ((ulong(1) << bits) - 1);
-  if (is_signed) {
-    ulong pmax = umax >> 1;
-    if (!s) return (sat || mag > pmax) ? pmax : mag;
-    ulong nmin = pmax + 1;  // magnitude of the most negative value
-    ulong r = (sat || mag > nmin) ? nmin : mag;
-    return (ulong(0) - r) & umax;
-  }
-  if (s) return 0;
-  return (sat || mag > umax) ? umax : mag;
-}
-

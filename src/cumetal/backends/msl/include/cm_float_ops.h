@@ -149,22 +149,6 @@ inline FLT cm_ffma_odd(FLT a, FLT b, FLT c) {
   if (sg == 0 && a != 0 && b != 0) sg = cm_mul_residual_sign(a, b, ph, pl);
   return sg != 0 ? as_type<FLT>(cm_bits(r) | ONEBIT) : r;
 }
-inline FLT cm_fmin(FLT a, FLT b, bool propagate) {
-  if (isnan(a) || isnan(b)) {
-    if (propagate || (isnan(a) && isnan(b))) return as_type<FLT>(CANONBITS);
-    return isnan(a) ? b : a;
-  }
-  if (a == b) return as_type<FLT>(cm_bits(a) | cm_bits(b));
-  return a < b ? a : b;
-}
-inline FLT cm_fmax(FLT a, FLT b, bool propagate) {
-  if (isnan(a) || isnan(b)) {
-    if (propagate || (isnan(a) && isnan(b))) return as_type<FLT>(CANONBITS);
-    return isnan(a) ? b : a;
-  }
-  if (a == b) return as_type<FLT>(cm_bits(a) & cm_bits(b));
-  return a > b ? a : b;
-}
 // PTX .ftz on a multiply (ops.py fmul attr ftz): subnormal operands read as zero; a result whose
 // exact value is below the smallest normal becomes zero of its sign (tininess before rounding).
 inline FLT cm_fmul_ftz(FLT a, FLT b, int mode) {
@@ -184,11 +168,13 @@ inline FLT cm_frint(FLT a, int mode) {
 inline bool cm_fcmp(FLT a, FLT b, int c) {
   bool u = isnan(a) || isnan(b);
   switch (c) {
-    case 0: return !u && a == b;   case 1: return !u && a != b;  case 2: return !u && a < b;
-    case 3: return !u && a <= b;   case 4: return !u && a > b;   case 5: return !u && a >= b;
-    case 6: return !u;             case 7: return u;             case 8: return u || a == b;
-    case 9: return u || a != b;    case 10: return u || a < b;   case 11: return u || a <= b;
-    case 12: return u || a > b;    default: return u || a >= b;
+    case CM_FCMP_OEQ: return !u && a == b;  case CM_FCMP_ONE: return !u && a != b;
+    case CM_FCMP_OLT: return !u && a < b;   case CM_FCMP_OLE: return !u && a <= b;
+    case CM_FCMP_OGT: return !u && a > b;   case CM_FCMP_OGE: return !u && a >= b;
+    case CM_FCMP_ORD: return !u;            case CM_FCMP_UNO: return u;
+    case CM_FCMP_UEQ: return u || a == b;   case CM_FCMP_UNE: return u || a != b;
+    case CM_FCMP_ULT: return u || a < b;    case CM_FCMP_ULE: return u || a <= b;
+    case CM_FCMP_UGT: return u || a > b;    default: return u || a >= b;  // CM_FCMP_UGE
   }
 }
 

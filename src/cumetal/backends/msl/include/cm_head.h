@@ -1,5 +1,5 @@
 // CuMetal MSL prelude, part 1: the Metal standard library, msl-sim's hook macros (empty on Metal),
-// address windows and rounding-mode numbers. Parts are concatenated in prelude.PARTS order.
+// then the shared numbers (cumetal_codes.h). Parts are concatenated in prelude.PARTS order.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -11,10 +11,5 @@ using namespace metal;
 #define CM_FAULT_HOOK(cm, code, a)
 #endif
 
-#define CM_SHARED_WINDOW 0x1000000000000000ul
-#define CM_LOCAL_WINDOW 0x2000000000000000ul
-#define CM_WINDOW_MASK 0xFF00000000000000ul
-#define CM_RN 0
-#define CM_RZ 1
-#define CM_RM 2
-#define CM_RP 3
+// Address windows (CM_SHARED_WINDOW, ...), rounding modes (CM_RN, ...), fault, atomic, compare and
+// launch_info numbers: backends/common/include/cumetal_codes.h, which prelude.py places next.

@@ -1,20 +1,5 @@
 // CuMetal MSL prelude: integer semantics of the IR ops.
-// ---- integer semantics (ops.py): total division (x/0 and x%0 give all ones, as NVIDIA hardware), clamped shifts
-template <typename U> inline U cm_udiv(U a, U b) { return b == 0 ? U(~U(0)) : U(a / b); }
-template <typename U> inline U cm_urem(U a, U b) { return b == 0 ? U(~U(0)) : U(a % b); }
-template <typename S> inline S cm_sdiv(S a, S b, S smin) {
-  if (b == 0) return S(-1);
-  if (a == smin && b == S(-1)) return smin;
-  return S(a / b);
-}
-template <typename S> inline S cm_srem(S a, S b, S smin) {
-  if (b == 0) return S(-1);
-  if (a == smin && b == S(-1)) return 0;
-  return S(a % b);
-}
-template <typename U> inline U cm_shl(U a, uint s, uint bits) { return s >= bits ? U(0) : U(a << s); }
-template <typename U> inline U cm_lshr(U a, uint s, uint bits) { return s >= bits ? U(0) : U(a >> s); }
-template <typename S> inline S cm_ashr(S a, uint s, uint bits) { return s >= bits ? S(a < 0 ? -1 : 0) : S(a >> s); }
+// ---- integer helpers (x/0 and shift clamps are the legalizer's: passes/legalize)
 inline uint cm_mulhi_u32(uint a, uint b) { return uint((ulong(a) * ulong(b)) >> 32); }
 inline uint cm_mulhi_s32(uint a, uint b) { return uint(ulong(long(int(a)) * long(int(b))) >> 32); }
 inline ushort cm_mulhi_u16(ushort a, ushort b) { return ushort((uint(a) * uint(b)) >> 16); }

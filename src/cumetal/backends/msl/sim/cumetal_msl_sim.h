@@ -23,6 +23,8 @@
 #include <vector>
 #include <ucontext.h>
 
+#include "cumetal_codes.h"  // fault codes, address windows (generated: backends/common/codes.py)
+
 typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned int uint;
@@ -108,23 +110,23 @@ inline void fault(uint code, ulong addr) {
 
 inline void check_global(ulong a, uint n) {
   Launch* L = tw->L;
-  if (n > 1 && (a & (n - 1))) fault(2, a);
+  if (n > 1 && (a & (n - 1))) fault(CM_FAULT_MISALIGNED_ADDRESS, a);
   ulong lo = 0, hi = L->nallocs;
   while (lo < hi) {  // last allocation with base <= a
     ulong mid = (lo + hi) / 2;
     if (L->allocs[mid].base <= a) lo = mid + 1; else hi = mid;
   }
-  if (lo == 0 || a + n > L->allocs[lo - 1].end) fault(1, a);
+  if (lo == 0 || a + n > L->allocs[lo - 1].end) fault(CM_FAULT_ILLEGAL_ADDRESS, a);
 }
 inline void check_window(ulong a, uint n, ulong size, ulong window) {
-  if (n > 1 && (a & (n - 1))) fault(2, a + window);
-  if (a + n > size || a + n < a) fault(1, a + window);
+  if (n > 1 && (a & (n - 1))) fault(CM_FAULT_MISALIGNED_ADDRESS, a + window);
+  if (a + n > size || a + n < a) fault(CM_FAULT_ILLEGAL_ADDRESS, a + window);
 }
 inline void loop_tick() {
   Worker* w = tw;
   if ((++w->ticks & 0xFFFF) == 0) {
     if (g_abort.load()) leave_fiber();
-    if (std::chrono::steady_clock::now() > w->deadline) fault(5, 0);
+    if (std::chrono::steady_clock::now() > w->deadline) fault(CM_FAULT_TIMEOUT, 0);
   }
 }
 
@@ -239,7 +241,7 @@ inline void worker_main(Launch* L, std::atomic<long>* next, void (*thunk)(void*,
     run_block(&w);
     if (std::chrono::steady_clock::now() > w.deadline && !g_abort.load()) {
       int expected = 0;
-      __atomic_compare_exchange_n(&L->fault_code, &expected, 5, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+      __atomic_compare_exchange_n(&L->fault_code, &expected, CM_FAULT_TIMEOUT, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
       g_abort.store(1);
     }
   }
@@ -402,8 +404,8 @@ template <typename T> inline T cm_sim_add(T a, T b) { return T(a + b); }
 
 // Hooks of the emitted prelude: checked memory, loop watchdog, faults that end the launch.
 #define CM_CHECK_GLOBAL(cm, a, n) ::cm_sim::check_global((a), (n))
-#define CM_CHECK_SHARED(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->shared_bytes, 0x1000000000000000ul)
-#define CM_CHECK_LOCAL(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->local_bytes, 0x2000000000000000ul)
+#define CM_CHECK_SHARED(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->shared_bytes, CM_SHARED_WINDOW)
+#define CM_CHECK_LOCAL(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->local_bytes, CM_LOCAL_WINDOW)
 #define CM_LOOP_HOOK(cm) ::cm_sim::loop_tick()
 #define CM_FAULT_HOOK(cm, code, a) ::cm_sim::fault((code), (a))
 

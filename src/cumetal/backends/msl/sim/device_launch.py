@@ -8,8 +8,8 @@ import dataclasses
 import os
 import sys
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
+from cumetal.backends.common.outcome import KernelFault, LaunchOutcome
 from cumetal.backends.msl.fp64 import FP64_MODES
 from cumetal.backends.msl.sim.launcher import MslProgram, build_program
 from cumetal.backends.msl.values import EmitError
@@ -20,16 +20,9 @@ _PROGRAMS: OrderedDict[tuple, tuple[Module, MslProgram | None]] = OrderedDict() 
 _MAX_PROGRAMS = 64
 
 
-@dataclass(frozen=True)
-class SimFault:
-    code: str  # runtime.protocol.FAULT_CODES
-    message: str
-
-
-@dataclass
-class SimLaunchOutcome:
-    fault: SimFault | None
-    printf: list[str] = field(default_factory=list)
+# msl-sim returns the outcome types of every backend (backends/common/outcome.py)
+SimFault = KernelFault
+SimLaunchOutcome = LaunchOutcome
 
 
 _WARNED_FP64: set[str] = set()

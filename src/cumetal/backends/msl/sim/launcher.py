@@ -24,12 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from cumetal.backends.msl import abi
+from cumetal.backends.apple import abi
+from cumetal.backends.apple.printf_ring import decode_ring
+from cumetal.backends.common import codes
 from cumetal.backends.msl.emit import BUILTINS, EmitResult, emit_module
-from cumetal.backends.msl.printf import decode_ring
 from cumetal.ir import nodes as N
 
 SIM_DIR = Path(__file__).resolve().parent
+CODES_HEADER = codes.HEADER  # included by cumetal_msl_sim.h
 CXXFLAGS = ["-std=c++14", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-attributes", "-ffp-contract=off",
             "-fno-fast-math", "-w"]
 
@@ -51,7 +53,7 @@ class _Launch(ctypes.Structure):  # keep in sync with cm_sim::Launch
 
 @dataclass
 class SimResult:
-    fault: str | None  # abi.FAULT_CODES name, or None
+    fault: str | None  # codes.fault_name of the recorded code, or None
     fault_address: int
     printf: str
     printf_dropped: int
@@ -82,7 +84,7 @@ def _sim_text(source: str) -> str:
 
 
 def _compile(tu: str) -> Path:
-    header = (SIM_DIR / "cumetal_msl_sim.h").read_bytes()
+    header = (SIM_DIR / "cumetal_msl_sim.h").read_bytes() + CODES_HEADER.read_bytes()
     key = hashlib.sha256(tu.encode() + header + " ".join(CXXFLAGS).encode()).hexdigest()[:24]
     out = cache_dir() / f"{key}.so"
     if out.exists():
@@ -99,7 +101,7 @@ def _compile(tu: str) -> Path:
         # written next to its final name, then renamed: a rename within one directory is atomic, so
         # another process never loads a half-written library
         tmp_so = out.parent / f".{key}.{os.getpid()}.{threading.get_ident()}.so"
-        proc = subprocess.run([cxx, *CXXFLAGS, "-I", tmp, "-x", "c++", str(src), "-o", str(tmp_so)],
+        proc = subprocess.run([cxx, *CXXFLAGS, "-I", tmp, "-I", str(CODES_HEADER.parent), "-x", "c++", str(src), "-o", str(tmp_so)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             tmp_so.unlink(missing_ok=True)
@@ -195,7 +197,7 @@ class MslProgram:
         entry.restype = ctypes.c_int
         entry(ctypes.byref(launch), bufs)
         code = launch.fault_code
-        fault = abi.FAULT_CODES.get(code, f"fault {code}") if code else None
+        fault = codes.fault_name(code) if code else None
         text, dropped = decode_ring(bytes(ring), self.emitted.printf_formats,
                                     lambda a: _read_cstring(a, ranges))
         return SimResult(fault, int(launch.fault_addr), text, dropped)
@@ -242,6 +244,7 @@ def _index_key(module: N.Module, emitted: EmitResult) -> str:
     for k in module.kernels.values():
         h.update(_trampoline(k, module, emitted.kernel_names[k.name], "@").encode())
     h.update((SIM_DIR / "cumetal_msl_sim.h").read_bytes())
+    h.update(CODES_HEADER.read_bytes())
     h.update(" ".join(CXXFLAGS).encode())
     return h.hexdigest()[:32]
 
