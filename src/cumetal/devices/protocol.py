@@ -98,8 +98,31 @@ def placed_globals(placements: dict[str, int]) -> Iterator[None]:
         GLOBAL_PLACEMENTS.reset(token)
 
 
+@dataclass(frozen=True)
+class KernelInfo:
+    """What the API layers know of a kernel (they query the image, never the IR nodes): the packed
+    parameter layout (``params``: objects with ``name``, ``offset``, ``size``, ``align``, ``type``,
+    ``is_pointer``), static shared and per-thread local bytes, and the launch bounds it declares."""
+
+    name: str
+    params: tuple[Any, ...]
+    param_size: int
+    static_shared_size: int
+    local_size: int
+    reqntid: tuple[int, ...] | None
+    maxntid: tuple[int, ...] | None
+    cluster_dims: tuple[int, int, int] | None
+    explicit_cluster: bool
+
+    @classmethod
+    def of(cls, fn: Any) -> KernelInfo:
+        return cls(fn.name, tuple(fn.params), fn.param_size, fn.static_shared_size, fn.local_size, fn.reqntid,
+                   fn.maxntid, getattr(fn, "cluster_dims", None), bool(getattr(fn, "explicit_cluster", False)))
+
+
 class ModuleImage:
-    """A module loaded on a device: the IR plus the device addresses of its globals."""
+    """A module loaded on a device: the IR plus the device addresses of its globals. The API layers
+    use the queries (``kernel_names``, ``kernel``, ``const_bytes``); devices use ``module``."""
 
     def __init__(self, module: IRModule, symbols: dict[str, tuple[int, int]]) -> None:
         self.module = module
@@ -107,6 +130,22 @@ class ModuleImage:
 
     def symbol_addresses(self) -> dict[str, int]:
         return {name: addr for name, (addr, _size) in self.symbols.items()}
+
+    def kernel_names(self) -> list[str]:
+        """The module's kernels, in definition order."""
+        return list(self.module.kernels)
+
+    def kernel(self, name: str) -> KernelInfo | None:
+        fn = self.module.kernels.get(name)
+        return None if fn is None else KernelInfo.of(fn)
+
+    def failed_kernels(self) -> dict[str, Any]:
+        """Kernels of the source that could not be compiled, with the reasons."""
+        return dict(self.module.failed)
+
+    def const_bytes(self) -> int:
+        """Bytes of the module's ``__constant__`` data."""
+        return sum(g.size for g in self.module.globals.values() if g.space == "const")
 
 
 class Stream:

@@ -133,8 +133,9 @@ def _kernel_names(lib: LibraryRec) -> list[str]:
     from cumetal.devices.compile import compile_image
 
     mod = lib.modules and STATE.objects.get(next(iter(lib.modules.values())))
-    module = mod.image.module if isinstance(mod, LoadedModule) else compile_image(_modules._image_bytes(lib.image), lib.name)
-    return list(module.kernels)
+    if isinstance(mod, LoadedModule):
+        return mod.image.kernel_names()
+    return list(compile_image(_modules._image_bytes(lib.image), lib.name).kernels)
 
 
 @api(1)
@@ -300,14 +301,14 @@ def cuModuleGetLoadingMode() -> tuple:  # noqa: N802
 @api(1)
 def cuModuleGetFunctionCount(mod: Any) -> tuple:  # noqa: N802
     STATE.require_init()
-    return (len(STATE.module(mod).image.module.kernels),)
+    return (len(STATE.module(mod).image.kernel_names()),)
 
 
 @api(1)
 def cuModuleEnumerateFunctions(numFunctions: Any, mod: Any) -> tuple:  # noqa: N802, N803
     STATE.require_init()
     rec = STATE.module(mod)
-    names = list(rec.image.module.kernels)[: int(numFunctions)]
+    names = rec.image.kernel_names()[: int(numFunctions)]
     return ([_ok(_modules.cuModuleGetFunction(rec.handle, n))[0] for n in names],)
 
 

@@ -147,19 +147,21 @@ def cuModuleGetFunction(hmod: Any, name: Any) -> tuple:  # noqa: N802
     STATE.require_init()
     rec = STATE.module(hmod)
     n = _name(name)
-    module = rec.image.module
+    image = rec.image
     with STATE.lock:
         if n in rec.functions:
             return (CUfunction(rec.functions[n]),)
-        if n in module.kernels:
-            fn = FunctionRec(STATE.new_id(), rec, module.kernels[n])
+        kernel = image.kernel(n)
+        if kernel is not None:
+            fn = FunctionRec(STATE.new_id(), rec, kernel)
             STATE.objects[fn.handle] = fn
             rec.functions[n] = fn.handle
             return (CUfunction(fn.handle),)
-    if n in module.failed:
+    failed = image.failed_kernels()
+    if n in failed:
         raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"kernel '{n}' could not be compiled:\n" +
-                        _failures_text({n: module.failed[n]}))
-    raise CudaError(R.CUDA_ERROR_NOT_FOUND, f"no kernel named '{n}' in the module" + _missing_hint(n, module.kernels))
+                        _failures_text({n: failed[n]}))
+    raise CudaError(R.CUDA_ERROR_NOT_FOUND, f"no kernel named '{n}' in the module" + _missing_hint(n, image.kernel_names()))
 
 
 def _missing_hint(name: str, kernels) -> str:
@@ -212,8 +214,7 @@ def cuFuncGetAttribute(attrib: Any, hfunc: Any) -> tuple:  # noqa: N802
     values = {
         F.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: max_threads(fn),
         F.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: k.static_shared_size,
-        F.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: sum(
-            g.size for g in fn.module.image.module.globals.values() if g.space == "const"),
+        F.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: fn.module.image.const_bytes(),
         F.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: k.local_size,
         F.CU_FUNC_ATTRIBUTE_NUM_REGS: 0,  # no register allocation happens on this device
         F.CU_FUNC_ATTRIBUTE_PTX_VERSION: cc[0] * 10 + cc[1],

@@ -11,11 +11,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from cumetal.devices.protocol import Device, Event, ModuleImage, Stream
+from cumetal.devices.protocol import Device, Event, KernelInfo, ModuleImage, Stream
 from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError
 from cumetal.driver.handles import CUcontext, CUdevice, CUevent, CUfunction, CUmodule, CUstream, _Handle
-from cumetal.ir import Function as IRFunction
 
 R = CUresult
 _ids = itertools.count(0x5C0001)
@@ -53,7 +52,7 @@ class LoadedModule:
 class FunctionRec:
     handle: int
     module: LoadedModule
-    kernel: IRFunction
+    kernel: KernelInfo  # what the device image says of the kernel (never IR nodes)
     max_dynamic_shared: int = 0
 
 

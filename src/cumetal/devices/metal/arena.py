@@ -3,7 +3,7 @@ allocation table (§6.2.1: range lookup of a pointer to ``(MTLBuffer, offset)``)
 
 Why one buffer and not one ``MTLBuffer`` per ``cuMemAlloc``: CuMetal kernels receive device
 pointers as 64-bit numbers inside the parameter buffer (and inside memory), and turn them into
-Metal pointers by adding ONE ``addr_delta`` word (GPU address − CPU address; msl/abi.py). That is
+Metal pointers by adding ONE ``addr_delta`` word (GPU address − CPU address; apple/abi.py). That is
 only correct if every allocation a kernel may reach has the same delta, which Metal guarantees
 inside one buffer (its ``contents`` and ``gpuAddress`` are both contiguous) and not across
 buffers. The device pointer is still the buffer's ``contents`` pointer (plus the allocation's

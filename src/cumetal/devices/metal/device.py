@@ -9,7 +9,7 @@ synchronization), then commits and waits, so work on other streams never has to 
 Completion is observed by polling, never by completion handlers (which would run Python on
 Metal's threads): a stream keeps its in-flight submissions in order, and a synchronizing call or
 a query finishes the completed ones: command-buffer status -> fault (§6.7), the kernel's own
-fault record in launch_info, printf output (decoded with msl/printf.py and written to stdout, at
+fault record in launch_info, printf output (decoded with apple/printf_ring.py and written to stdout, at
 synchronization points as CUDA does), release of the launch block, event timestamps.
 
 Copies and fills (§6.2): device-to-device copies and byte fills on user streams are blit
@@ -33,8 +33,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from cumetal.backends.msl import abi
-from cumetal.backends.msl.printf import decode_ring
+from cumetal.backends.apple import abi
+from cumetal.backends.apple.printf_ring import decode_ring
 from cumetal.devices.metal import bridge as B
 from cumetal.devices.metal.arena import Arena
 from cumetal.devices.metal.faults import command_buffer_fault

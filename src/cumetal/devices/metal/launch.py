@@ -1,4 +1,4 @@
-"""One kernel launch as Metal commands (§6.5), following the argument ABI of msl/abi.py.
+"""One kernel launch as Metal commands (§6.5), following the argument ABI of apple/abi.py.
 
 Per launch, a *launch block* is carved from the arena: the launch_info words (read back after
 completion for the kernel's fault record), the printf ring when the kernel prints, and the
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cumetal.backends.air.abi import air_threadgroup_bytes
-from cumetal.backends.msl import abi
+from cumetal.backends.apple import abi
 from cumetal.devices.metal.arena import ALIGN, Arena
 from cumetal.devices.metal.bridge import USAGE_READ, USAGE_WRITE, Bridge
 from cumetal.devices.metal.library import library_mode

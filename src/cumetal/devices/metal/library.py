@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cumetal.backends.msl.printf import printf_formats
+from cumetal.backends.apple.printf_ring import printf_formats
 from cumetal.devices.metal.bridge import FENCE_MACOS, MSL_3_2, MSL_VERSION_NAMES, Bridge
 from cumetal.ir import Module as IRModule
 from cumetal.ir import nodes as N
@@ -69,7 +69,7 @@ class CompiledModule:
 def _needs_msl_3_2(kernel: N.Function, module: IRModule) -> bool:
     """Whether the kernel's MSL uses atomic_thread_fence with a scope (membar/fence, bar.arrive),
     which needs MSL 3.2 (macOS 15)."""
-    from cumetal.backends.msl.abi import reachable_functions
+    from cumetal.ir.analysis import reachable_functions
 
     return any(inst.op == "membar" or (inst.op == "barrier" and inst.attrs.get("kind") == "arrive")
                for fn in reachable_functions(kernel, module) for b in fn.blocks for inst in b.insts)

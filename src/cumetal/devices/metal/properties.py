@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from cumetal.backends.msl import abi
+from cumetal.backends.apple import abi
 from cumetal.devices.protocol import DeviceInfo
 
 # (chip, variant) -> (fewest, most) GPU cores Apple ships, from the spec's §6.8 table. The
@@ -19,7 +19,7 @@ CHIP_CORES: dict[tuple[str, str], tuple[int, int]] = {
 UNKNOWN_CHIP_CORES = 8
 _NAME = re.compile(r"\b(M\d+)(?:\s+(Pro|Max|Ultra))?\b")
 
-# Threadgroup memory the ABI adds to a kernel's own shared memory (msl/abi.py shared_bytes): the
+# Threadgroup memory the ABI adds to a kernel's own shared memory (apple/abi.py shared_bytes): the
 # barrier-reduction scratch plus up to 2 x 15 bytes of 16-byte alignment. Subtracted from the
 # reported per-block limit so that every launch the driver accepts fits Metal's limit.
 SHARED_OVERHEAD = abi.REDUCTION_SCRATCH + 32
