@@ -21,6 +21,7 @@ from cumetal.backends.air.abi import (
     air_arguments,
     shared_layout,
 )
+from cumetal.backends.air.capabilities import CAPABILITIES
 from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.backends.air.lower_function import (
     UINT3,
@@ -29,8 +30,9 @@ from cumetal.backends.air.lower_function import (
     stack_bytes,
 )
 from cumetal.backends.air.metallib import AirVersions, MetallibEntry, write_metallib
-from cumetal.backends.msl.abi import reachable_functions
 from cumetal.ir import nodes as N
+from cumetal.ir.analysis import reachable_functions
+from cumetal.passes.legalize import legalize
 
 __all__ = ["AirLoweringError", "AirVersions", "compile_metallib", "lower_to_air", "kernel_bitcode"]
 
@@ -96,6 +98,9 @@ def lower_to_air(module: N.Module, kernel_name: str, versions: AirVersions = DEF
     kernel = module.kernels.get(kernel_name)
     if kernel is None:
         raise AirLoweringError(f"module {module.filename} has no kernel {kernel_name!r}")
+    # NVIDIA's rules as IR, on a copy of the kernel and its callees (docs/legalization.md)
+    module = legalize(module, CAPABILITIES, only=[f.name for f in reachable_functions(kernel, module)])
+    kernel = module.kernels[kernel_name]
     m = bc.Module(kernel_name, triple=versions.triple(), datalayout=bc.AIR_DATALAYOUT)
     args = air_arguments(kernel, module)
     ftype = bc.fn_type(bc.VOID, [_param_type(a) for a in args])

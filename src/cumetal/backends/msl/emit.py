@@ -4,38 +4,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cumetal.backends.apple.abi import argument_abi, global_index, local_stack_bytes
+from cumetal.backends.common.codes import FaultCode
 from cumetal.backends.msl import ops_memory as M
 from cumetal.backends.msl import ops_scalar as S
 from cumetal.backends.msl import ops_warp as W
-from cumetal.backends.msl.abi import (
-    FAULT_ASSERT,
-    FAULT_TRAP,
-    argument_abi,
-    global_index,
-    indirect_targets,
-    local_stack_bytes,
-    reachable_functions,
-)
+from cumetal.backends.msl.capabilities import CAPABILITIES
 from cumetal.backends.msl.fp64 import FP64_MODES
 from cumetal.backends.msl.prelude import prelude
-from cumetal.backends.msl.printf import arg_layout, conversions, printf_formats, resolve_format
+from cumetal.backends.msl.printf import printf_formats, record_layout, resolve_format
 from cumetal.backends.msl.reserved import is_reserved
-from cumetal.backends.msl.structurize import Structurizer, build_cfg, dispatch_loop, is_reducible
+from cumetal.backends.msl.structurize import StructurizeError, Structurizer, dispatch_loop
 from cumetal.backends.msl.values import EmitError, const_text, msl_type, symaddr_text, var_name
 from cumetal.ir import nodes as N
 from cumetal.ir import types as T
+from cumetal.ir.analysis import build_cfg, indirect_targets, reachable_functions
+from cumetal.passes.legalize import legalize
 
 _EXPR = {
     **{op: S.integer for op in ("add", "sub", "mul", "and", "or", "xor", "not", "neg", "abs", "min", "max",
-                                "mulhi", "div", "rem", "shl", "lshr", "ashr")},
+                                "mulhi", "div_nz", "rem_nz", "shl_lt", "lshr_lt", "ashr_lt")},
     "popc": S.bitcount, "clz": S.bitcount, "brev": S.bitcount, "icmp": S.icmp,
     "zext": S.width, "sext": S.width, "trunc": S.width,
     "mov": S.move, "bitcast": S.move, "select": S.move,
-    "fadd": S.float_arith, "fsub": S.float_arith, "fmul": S.float_arith, "fdiv": S.float_arith,
-    "fma": S.float_arith, "fsqrt": S.float_arith,
-    "fneg": S.float_unary, "fabs": S.float_unary, "ftz": S.float_unary, "fsat": S.float_unary,
-    "frint": S.float_unary, "fmin": S.float_minmax, "fmax": S.float_minmax, "fcmp": S.fcmp,
-    "fapprox": S.fapprox, "fcvt": S.fcvt, "f2i": S.f2i, "i2f": S.i2f,
+    "fadd_ieee": S.float_arith, "fsub_ieee": S.float_arith, "fmul_ieee": S.float_arith,
+    "fdiv_ieee": S.float_arith, "fma_ieee": S.float_arith, "fsqrt_ieee": S.float_arith,
+    "ftz": S.float_unary, "fsat": S.float_unary, "frint_ieee": S.float_unary, "fcmp": S.fcmp,
+    "fapprox_ieee": S.fapprox, "fcvt_ieee": S.fcvt, "f2i_inrange": S.f2i, "i2f": S.i2f,
     "load": M.load, "atomic": M.atomic, "atomic_cas": M.atomic_cas, "cvta_to_generic": M.cvta,
     "cvta_from_generic": M.cvta, "isspacep": M.isspacep, "printf": M.printf, "sreg": W.sreg,
 }
@@ -99,8 +94,8 @@ class FnEmitter:
 
     def printf_site(self, inst: N.Inst) -> tuple[int, int, int]:
         fmt = resolve_format(self.fn, self.module, inst)
-        _offsets, size = arg_layout(fmt)
-        return self.mod.formats.index(fmt), size, len(conversions(fmt))
+        size, nargs = record_layout(fmt)
+        return self.mod.formats.index(fmt), size, nargs
 
     # ---- instructions
     def inst(self, i: N.Inst) -> list[str]:
@@ -152,7 +147,7 @@ class FnEmitter:
             lines.append(f"  {kw} (cm_fa == 0x{self.module.function_address(name):x}ul) "
                          f"{fn_name(name)}({call_args});")
             first = False
-        lines.append(("  else " if not first else "  ") + "{ cm_fault(cm, 4u, cm_fa); }")
+        lines.append(("  else " if not first else "  ") + "{ cm_fault(cm, CM_FAULT_ILLEGAL_INSTRUCTION, cm_fa); }")
         lines += ["  if (cm.dead) return;", "}"]
         return lines
 
@@ -166,29 +161,32 @@ class FnEmitter:
             raise EmitError(f"{self.fn.name}: guarded terminator in block {b.label}")
         return out
 
-    def cond(self, b: N.Block) -> str:
+    def _terminator(self, b: N.Block) -> N.Inst:
         t = b.terminator
-        assert t is not None
-        return self.v(t.args[0])
+        if t is None:
+            raise EmitError(f"{self.fn.name}: block {b.label} has no terminator")
+        return t
+
+    def cond(self, b: N.Block) -> str:
+        return self.v(self._terminator(b).args[0])
 
     def term(self, b: N.Block) -> list[str]:
-        t = b.terminator
-        assert t is not None
+        t = self._terminator(b)
         if t.op == "trap":
-            code = FAULT_ASSERT if t.attrs.get("kind") == "assert" else FAULT_TRAP
-            return [f"cm_fault(cm, {code}u, 0ul);", "return;"]
+            code = FaultCode.ASSERT if t.attrs.get("kind") == "assert" else FaultCode.TRAP
+            return [f"cm_fault(cm, CM_FAULT_{code.name}, 0ul);", "return;"]
         if t.op == "exit" and self.fn.kind == "func":
             return ["cm.dead = true;", "return;"]
         return ["return;"]
 
     def statements(self) -> list[str]:
         cfg = build_cfg(self.fn)
-        if is_reducible(cfg):
+        if cfg.is_reducible():
             s = Structurizer(self.fn, cfg, self.body, self.cond, self.term, self.cond, LOOP_HOOK)
             try:
                 lines = s.emit()
-            except (StopIteration, AssertionError, KeyError) as e:  # a shape the structurizer misses
-                self.mod.warn(f"{self.fn.name}: structurizer fell back to a dispatch loop ({type(e).__name__})")
+            except StructurizeError as e:  # a shape the structurizer misses
+                self.mod.warn(f"{self.fn.name}: structurizer fell back to a dispatch loop ({e})")
             else:
                 self.uses_jump = s.uses_jump
                 return lines
@@ -213,7 +211,7 @@ class ModuleEmitter:
     def __init__(self, module: N.Module, fp64: str) -> None:
         if fp64 not in FP64_MODES:
             raise ValueError(f"--fp64 must be one of {', '.join(FP64_MODES)}, not {fp64!r}")
-        self.module = module
+        self.module = legalize(module, CAPABILITIES)  # NVIDIA's rules as IR (a copy; see docs/legalization.md)
         self.fp64 = fp64
         self.globals = global_index(module)
         self.formats = printf_formats(module)
