@@ -30,6 +30,7 @@ PROGRAMS = {
     "nvtx": ["nvtx.cpp"],
     "linker": ["linker.c"],
     "launch_attributes": ["launch_attributes.cu"],
+    "nvrtc_api": ["nvrtc_api.cpp"],
     "versions": ["versions.cu"],
     "managed": ["managed.cu"],
     "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],

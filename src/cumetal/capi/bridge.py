@@ -912,6 +912,11 @@ globals().update({n: getattr(_launch_attrs, n) for n in _launch_attrs.__all__})
 from cumetal.capi import bridge_runtime_misc as _misc  # noqa: E402
 
 globals().update({n: getattr(_misc, n) for n in _misc.__all__})
+
+# ================================================================ NVRTC (nvrtc.h)
+from cumetal.capi import bridge_nvrtc as _nvrtc  # noqa: E402
+
+globals().update({n: getattr(_nvrtc, n) for n in dir(_nvrtc) if n.startswith("nvrtc_")})
 _ = drv
 
 # CUDA arrays, texture and surface objects: tex_<name> in bridge_textures (csrc/cm_textures.c)

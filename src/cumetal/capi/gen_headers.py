@@ -22,6 +22,7 @@ RUNTIME_HEADER = "cumetal/host_runtime_types.h"
 DRIVER_HEADER = "cumetal/host_driver_types.h"
 VERSION_HEADER = "cumetal/host_version.h"
 GRAPH_HEADER = "cumetal/host_graph_types.h"
+NVRTC_HEADER = "cumetal/host_nvrtc_types.h"
 
 # Python enum class -> (C enum tag, typedef name or None). Most runtime enums are used in C++ by tag.
 _ENUM_TAGS = {
@@ -287,10 +288,19 @@ def graph_header() -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def nvrtc_header() -> str:
+    """``nvrtcResult`` for nvrtc.h, from ``cumetal.nvrtc.enums``."""
+    from cumetal.nvrtc.enums import nvrtcResult  # noqa: PLC0415
+
+    return "\n\n".join([_PRELUDE.format(source="cumetal.nvrtc.enums", guard="CUMETAL_HOST_NVRTC_TYPES_H"),
+                          _enum_c(nvrtcResult, {}).replace("enum nvrtcResult {", "typedef enum {", 1)
+                          .replace("};", "} nvrtcResult;", 1), "#endif"]) + "\n"
+
+
 def generated() -> dict[str, str]:
     """Header path (relative to the include root) -> its generated text."""
     return {RUNTIME_HEADER: runtime_header(), DRIVER_HEADER: driver_header(), VERSION_HEADER: version_header(),
-            GRAPH_HEADER: graph_header()}
+            GRAPH_HEADER: graph_header(), NVRTC_HEADER: nvrtc_header()}
 
 
 def main(argv: list[str] | None = None) -> int:
