@@ -58,3 +58,14 @@ def test_python_users_take_the_numbers_from_the_table():
 def test_module_entry_point_runs():
     out = subprocess.run([sys.executable, "-m", "cumetal.backends.common.codes", "--check"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_every_recorded_fault_has_a_protocol_name_and_a_cuda_error():
+    from cumetal.devices.protocol import FAULT_CODES
+    from cumetal.driver.faults import FAULT_RESULTS
+
+    for code in codes.FaultCode:
+        if code == codes.FaultCode.NONE:
+            continue
+        name = codes.fault_name(code)
+        assert name in FAULT_CODES and name in FAULT_RESULTS, (code, name)
