@@ -1,20 +1,7 @@
 // CUB block, warp and device primitives, built by cumetalc against the user's CCCL
 // (tests/cccl/test_cccl_programs.py). Results are compared with the C++ standard library on the
 // host; one "ok NAME" / "FAIL NAME" line per check, then PASSED or FAILED. argv[1]: blocks.
-#include <cub/block/block_histogram.cuh>
-#include <cub/block/block_load.cuh>
-#include <cub/block/block_radix_sort.cuh>
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cub/device/device_histogram.cuh>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_run_length_encode.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_reduce.cuh>
-#include <cub/device/device_select.cuh>
-#include <cub/warp/warp_reduce.cuh>
-#include <cub/warp/warp_scan.cuh>
+#include <cub/cub.cuh>  // the umbrella header, as most CUB programs include it
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
