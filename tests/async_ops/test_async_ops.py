@@ -320,3 +320,22 @@ def test_tensormap_replace_global_address(cu) -> None:
     tensor = next(p for p in case.params if isinstance(p, Buf) and p.name == "tensor").init
     want = np.stack([tensor[(4 + r) * 40 + 12:(4 + r) * 40 + 20] for r in range(8)]).reshape(-1)
     np.testing.assert_array_equal(out[:64], want)
+
+
+def test_im2col_map_is_validated_and_its_copies_are_diagnosed(cu) -> None:
+    ok = cu.cuTensorMapEncodeIm2col(7, 4, 0x1000, [16, 8, 8, 2], [64, 512, 4096], [-1, -1], [1, 1], 16, 32,
+                                    [1, 1, 1, 1], 0, 0, 0, 0)
+    assert ok[0] == 0 and ok[1] is not None
+    for bad in ([-200, -1], [-1, 128]):  # rank 4: corners are 8-bit signed
+        err, _ = cu.cuTensorMapEncodeIm2col(7, 4, 0x1000, [16, 8, 8, 2], [64, 512, 4096], bad, [1, 1], 16, 32,
+                                            [1, 1, 1, 1], 0, 0, 0, 0)
+        assert int(err) == 1
+    from cumetal.passes.lower import lower_module
+    from cumetal.ptx import parser
+
+    ptx = (f"{_HEAD}.visible .entry k(.param .u64 t)\n{{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<2>;\n"
+           "    .reg .b16 %h<2>;\n    .shared .align 128 .b8 s[1024];\n    .shared .align 8 .b64 bar;\n"
+           "    ld.param.u64 %rd1, [t];\n    cp.async.bulk.tensor.3d.shared::cluster.global.im2col"
+           ".mbarrier::complete_tx::bytes [s], [%rd1, {%r1, %r2, %r3}], [bar], {%h1};\n    ret;\n}\n")
+    module = lower_module(parser.parse(ptx).module, "im2col.ptx")
+    assert any("im2col" in d.message for d in getattr(module, "failed", {}).get("k", []))

@@ -136,10 +136,16 @@ from cumetal.driver.streams import (
     cuStreamSynchronize,
     cuStreamWaitEvent,
 )
-from cumetal.driver.tensormap import CUtensorMap, cuTensorMapEncodeTiled, cuTensorMapReplaceAddress
+from cumetal.driver.tensormap import (
+    CUtensorMap,
+    cuTensorMapEncodeIm2col,
+    cuTensorMapEncodeTiled,
+    cuTensorMapReplaceAddress,
+)
 
 __all__ = [
     "CUtensorMap",
+    "cuTensorMapEncodeIm2col",
     "cuTensorMapEncodeTiled",
     "cuTensorMapReplaceAddress",
     "CUDA_KERNEL_NODE_PARAMS",

@@ -1,4 +1,5 @@
-"""Tensor maps (TMA descriptors): ``cuTensorMapEncodeTiled`` and ``cuTensorMapReplaceAddress``.
+"""Tensor maps (TMA descriptors): ``cuTensorMapEncodeTiled``, ``cuTensorMapEncodeIm2col`` (validated;
+im2col copies are not supported yet) and ``cuTensorMapReplaceAddress``.
 
 A ``CUtensorMap`` holds 128 bytes in CuMetal's own format (``cumetal.backends.cpu.tensorcopy``),
 read by ``cp.async.bulk.tensor``. It is passed to a kernel by value (``.param .align 64 .b8
@@ -122,6 +123,43 @@ def cuTensorMapEncodeTiled(tensorDataType: Any, tensorRank: int, globalAddress: 
     est = _ints(elementStrides, rank, "elementStrides")
     validate_tiled(dtype, rank, address, dims, strides, box, est, il, sw, l2, oob)
     tm = TensorMap(address, rank, dtype, il, sw, tuple(dims), tuple(strides), tuple(box), tuple(est), l2, oob)
+    return (CUtensorMap(tm.pack()),)
+
+
+_IM2COL_CORNER = {3: 1 << 15, 4: 1 << 7, 5: 1 << 4}  # |corner| bound per rank: 16, 8, 5-bit signed
+
+
+@api(1)
+def cuTensorMapEncodeIm2col(tensorDataType: Any, tensorRank: int, globalAddress: Any, globalDim: Sequence[int],
+                            globalStrides: Sequence[int], pixelBoxLowerCorner: Sequence[int],
+                            pixelBoxUpperCorner: Sequence[int], channelsPerPixel: int, pixelsPerColumn: int,
+                            elementStrides: Sequence[int], interleave: Any, swizzle: Any, l2Promotion: Any,
+                            oobFill: Any) -> tuple:
+    """Validated as the CUDA Driver API documents it; the map is made, but im2col copies are not
+    supported yet (a kernel using one gets a per-kernel diagnostic)."""
+    rank = int(tensorRank)
+    dtype, il, sw, l2, oob = (_enum(x) for x in (tensorDataType, interleave, swizzle, l2Promotion, oobFill))
+    if not 3 <= rank <= 5:
+        raise _bad(f"tensorRank {rank} must be 3..5 for an im2col map")
+    address = int(getattr(globalAddress, "value", globalAddress) or 0)
+    dims = _ints(globalDim, rank, "globalDim")
+    strides = _ints(globalStrides, rank - 1, "globalStrides")
+    lower = _ints(pixelBoxLowerCorner, rank - 2, "pixelBoxLowerCorner")
+    upper = _ints(pixelBoxUpperCorner, rank - 2, "pixelBoxUpperCorner")
+    est = _ints(elementStrides, rank, "elementStrides")
+    channels, pixels = int(channelsPerPixel), int(pixelsPerColumn)
+    bound = _IM2COL_CORNER[rank]
+    for name, corner in (("pixelBoxLowerCorner", lower), ("pixelBoxUpperCorner", upper)):
+        for i, c in enumerate(corner):
+            if not -bound <= c < bound:
+                raise _bad(f"{name}[{i}] = {c} is outside [{-bound}, {bound - 1}] for rank {rank}")
+    if not 1 <= channels <= 256:
+        raise _bad(f"channelsPerPixel {channels} must be in 1..256")
+    if not 1 <= pixels <= 1024:
+        raise _bad(f"pixelsPerColumn {pixels} must be in 1..1024")
+    box = [channels, pixels] + [1] * (rank - 2)  # the bounding box of one copy, checked as a tile box
+    validate_tiled(dtype, rank, address, dims, strides, box, est, il, sw, l2, oob)
+    tm = TensorMap(address, rank, dtype, il, sw, tuple(dims), tuple(strides), tuple(box), tuple(est), l2, oob, mode=1)
     return (CUtensorMap(tm.pack()),)
 
 
