@@ -7,9 +7,10 @@ spread over ``CUMETAL_CPU_THREADS`` worker threads (default: the cores this proc
 the GIL released. Memory, modules, streams and events are the CPU device's; asynchronous streams
 run launches on their worker thread while Python goes on.
 
-A kernel the compiled path refuses (an operation with no lowering yet, e.g. the device heap) runs
-on the numpy engine instead, with the same semantics; ``fallbacks`` counts such launches and
-``CUMETAL_DEBUG=1`` names them on stderr. See docs/cpu-backend.md.
+A kernel the compiled path refuses (an operation with no lowering yet, e.g. the device heap) and
+a cluster or cooperative launch (blocks that must run together) run on the numpy engine instead,
+with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
+refused kernels on stderr. See docs/cpu-backend.md.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ class CpuJitDevice(CpuDevice):
         from cumetal.backends.cpu import launch as numpy_launch
 
         def launch(kernel, module, *args, **kwargs):
+            grouped = {k: kwargs.pop(k) for k in ("cluster", "cooperative") if k in kwargs}
+            if any(grouped.values()):
+                # clusters and cooperative grids need their blocks co-scheduled: the numpy engine's
+                self.fallbacks += 1
+                return numpy_launch(kernel, module, *args, **kwargs, **grouped)
             why = refusal(kernel, module)
             if why is not None:
                 self.fallbacks += 1
@@ -65,3 +71,7 @@ class CpuJitDevice(CpuDevice):
             return launch_air(kernel, module, *args, workers=self.workers, **kwargs)
 
         return launch
+
+    def supports_grouped_launch(self) -> bool:
+        """Cluster and cooperative launches run on the numpy engine (see ``_launcher``)."""
+        return True

@@ -191,7 +191,7 @@ class _Sites:
         return f"ptr getelementptr (i8, ptr @{SITES}, i64 {16 * (self.count - 1)})"
 
 
-def _check_line(line: str, allocas: set[str], sites: _Sites) -> str | None:
+def _check_line(line: str, allocas: set[str], sites: _Sites, steps: bool = True) -> str | None:
     """The check call for a load/store: device and threadgroup accesses against their memory,
     private accesses (not to an alloca itself: those are IR registers) against the thread's local
     memory stack."""
@@ -205,7 +205,7 @@ def _check_line(line: str, allocas: set[str], sites: _Sites) -> str | None:
         size = type_bytes(_store_type(m.group(1)))
     space, ptr, align = m.group(2), m.group(3), m.group(4)
     step = ""
-    if space == "3" and _VOLATILE.match(line):
+    if steps and space == "3" and _VOLATILE.match(line):
         # warp-synchronous code (volatile shared memory without __syncwarp) relies on the lanes of
         # a warp executing each such access together: the lanes step through it as a SIMD-group
         step = "  call void @sim_volatile_step()\n"
@@ -278,7 +278,10 @@ def _instrument_function(lines: list[str], sites: _Sites,
             if inv is not None:
                 out.append(inv)
                 continue
-            chk = _check_line(line, allocas, sites)
+            # the lowering's own volatile accesses inside a 64-bit atomic's critical section
+            # (lower_memory.py, block "lock.held") must not wait for the warp: the lanes that
+            # did not get the lock spin outside it
+            chk = _check_line(line, allocas, sites, steps=not name.strip('"').startswith("lock.held"))
             if chk:
                 out.append(chk)
             out.append(line)
