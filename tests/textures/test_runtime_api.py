@@ -21,7 +21,7 @@ def ok(res: tuple) -> tuple:
 
 def _float_array(img: np.ndarray) -> int:
     h, w = img.shape
-    desc = rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat)
+    (desc,) = ok(rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat))
     (arr,) = ok(rt.cudaMallocArray(desc, w, h))
     ok(rt.cudaMemcpy2DToArray(arr, 0, 0, img, w * 4, w * 4, h, H2D))
     return arr
@@ -41,7 +41,7 @@ def test_array_round_trip_and_info() -> None:
     assert np.array_equal(flat, img.reshape(-1)[15:24])
     # 3D copies with an array end
     cube = np.arange(4 * 3 * 2, dtype=np.float32).reshape(2, 3, 4)
-    desc = rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat)
+    (desc,) = ok(rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat))
     (a3,) = ok(rt.cudaMalloc3DArray(desc, rt.make_cudaExtent(4, 3, 2), 0))
     p = rt.cudaMemcpy3DParms()
     p.srcPtr = rt.make_cudaPitchedPtr(cube.ctypes.data, 16, 4, 3)
@@ -93,7 +93,7 @@ def test_texture_object_bilinear_matches_numpy() -> None:
 
 def test_bad_texture_settings_are_refused() -> None:
     H.context()
-    desc = rt.cudaCreateChannelDesc(8, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned)
+    (desc,) = ok(rt.cudaCreateChannelDesc(8, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned))
     (arr,) = ok(rt.cudaMallocArray(desc, 4, 4))
     res = rt.cudaResourceDesc()
     res.resType = rt.cudaResourceType.cudaResourceTypeArray
@@ -101,7 +101,7 @@ def test_bad_texture_settings_are_refused() -> None:
     td = rt.cudaTextureDesc()
     td.filterMode = rt.cudaTextureFilterMode.cudaFilterModeLinear  # element reads of integers cannot filter
     assert rt.cudaCreateTextureObject(res, td, None)[0] == E.cudaErrorInvalidFilterSetting
-    bad = rt.cudaCreateChannelDesc(8, 8, 8, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned)
+    (bad,) = ok(rt.cudaCreateChannelDesc(8, 8, 8, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned))
     assert rt.cudaMallocArray(bad, 4, 4)[0] == E.cudaErrorInvalidChannelDescriptor
     assert rt.cudaCreateSurfaceObject(res)[0] == E.cudaErrorInvalidValue  # no cudaArraySurfaceLoadStore
     ok(rt.cudaFreeArray(arr))
@@ -111,7 +111,7 @@ def test_surface_reads_clamp_and_zero_match_numpy() -> None:
     H.context()
     w, h = 7, 5
     img = np.arange(w * h, dtype=np.uint32).reshape(h, w) * 3 + 1
-    desc = rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned)
+    (desc,) = ok(rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindUnsigned))
     (arr,) = ok(rt.cudaMallocArray(desc, w, h, rt.cudaArraySurfaceLoadStore))
     ok(rt.cudaMemcpy2DToArray(arr, 0, 0, img, w * 4, w * 4, h, H2D))
     res = rt.cudaResourceDesc()

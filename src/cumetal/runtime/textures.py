@@ -129,6 +129,35 @@ class cudaTextureDesc(_Struct):  # noqa: N801
     __slots__ = ()
 
 
+class _ArrayField(list):
+    """A list view of a C array field that writes element assignments through (so that
+    ``desc.addressMode[0] = mode`` works as C code reads)."""
+
+    def __init__(self, carray: Any, convert: Any) -> None:
+        super().__init__(convert(v) for v in carray)
+        self._carray, self._convert = carray, convert
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        super().__setitem__(i, value)
+        self._carray[i] = int(value) if self._convert is not float else float(value)
+
+
+def _array_property(name: str, convert: Any) -> property:
+    def get(self: _Struct) -> list:
+        return _ArrayField(getattr(self._c, name), convert)
+
+    def put(self: _Struct, values: Any) -> None:
+        arr = getattr(self._c, name)
+        for i, v in enumerate(values):
+            arr[i] = int(v) if convert is not float else float(v)
+
+    return property(get, put)
+
+
+cudaTextureDesc.addressMode = _array_property("addressMode", En.cudaTextureAddressMode)  # type: ignore[attr-defined]
+cudaTextureDesc.borderColor = _array_property("borderColor", float)  # type: ignore[attr-defined]
+
+
 class cudaArray_t(int):  # noqa: N801
     """A CUDA array handle (an int: the array's device address)."""
 
@@ -176,11 +205,16 @@ def _desc_of(fmt: darr.ChannelFormat) -> cudaChannelFormatDesc:
 
 
 # ---------------------------------------------------------------- channel descriptions
-def cudaCreateChannelDesc(x: int, y: int, z: int, w: int, f: Any) -> cudaChannelFormatDesc:  # noqa: N802
-    """Not an error-returning call in CUDA: returns the struct itself (cuda-python does too)."""
+@rt_api(1, device=False)
+def cudaCreateChannelDesc(x: Any, y: Any, z: Any, w: Any, f: Any) -> tuple:  # noqa: N802
+    """``(cudaSuccess, desc)`` as cuda-python returns it (C returns the struct itself)."""
     d = cudaChannelFormatDesc()
-    d.x, d.y, d.z, d.w, d.f = int(x), int(y), int(z), int(w), En.cudaChannelFormatKind(int(f))
-    return d
+    try:
+        kind = En.cudaChannelFormatKind(int(f))
+    except (TypeError, ValueError):
+        raise RtError(E.cudaErrorInvalidValue, f"f: {f!r} is not a cudaChannelFormatKind") from None
+    d.x, d.y, d.z, d.w, d.f = int_arg(x, "x"), int_arg(y, "y"), int_arg(z, "z"), int_arg(w, "w"), kind
+    return (d,)
 
 
 # ---------------------------------------------------------------- arrays

@@ -174,7 +174,10 @@ def _address(value: Any) -> int | None:
     if isinstance(value, ctypes.c_void_p):
         return value.value
     if hasattr(value, "__index__") and not isinstance(value, bool):
-        return int(value) or None
+        try:  # numpy arrays have __index__ too but are buffers (only 0-d ones convert)
+            return int(value.__index__()) or None
+        except TypeError:
+            pass
     from cumetal.driver.host_buffers import host_ref
 
     return host_ref(value, "pointer field", nbytes=0, writable=False).address or None
