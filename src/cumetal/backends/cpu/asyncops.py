@@ -4,8 +4,9 @@ An mbarrier is the 64-bit word in shared memory that ``cumetal.ir.ops`` describe
 run lane by lane in lane order (each one an atomic read-modify-write). Bulk and tensor copies are
 performed when issued and then signal their mbarrier. A wait whose phase is incomplete parks its
 lane (``WAIT_MBAR``) so that every other thread runs first; when the engine has nothing else to
-run it lets the parked waiters answer once more (``RETRY``), and if no mbarrier changed since the
-previous such round the kernel is deadlocked: a launch timeout naming the barrier, never a hang.
+run it lets the parked waiters answer once more (``RETRY``); if the same lanes are back at the
+same waits and no mbarrier changed since the previous such round, the kernel is deadlocked: a
+launch timeout naming the barrier, never a hang.
 
 Named barriers (``bar.sync a, b`` / ``bar.arrive a, b``) count arriving threads per CTA and
 barrier id; waiters park (``WAIT_NAMED``) until their barrier's count is reached.
@@ -27,8 +28,6 @@ from cumetal.ir.ops import SHARED_WINDOW
 WAIT_MBAR = 3
 WAIT_NAMED = 4
 RETRY = 5  # released from WAIT_MBAR: the next evaluation answers whatever it finds
-
-ASYNC_OPS = frozenset({"mbarrier", "bulk_copy", "tensor_copy"})
 
 _F = (1 << 21) - 1
 _U8 = np.dtype(np.uint8)
@@ -286,32 +285,41 @@ def _bf16_to_f32(u: np.ndarray) -> np.ndarray:
     return (u.astype(np.uint32) << np.uint32(16)).view(np.float32)
 
 
-def _f32_to_bf16(f: np.ndarray) -> np.ndarray:
-    b = f.astype(np.float32).view(np.uint32)
-    nan = np.isnan(f)
-    r = ((b + np.uint32(0x7FFF) + ((b >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)).astype(np.uint16)
-    return np.where(nan, np.uint16(0x7FFF), r)
+def _f64_to_bf16(x: np.ndarray) -> np.ndarray:
+    """Round f64 values to bf16 once (nearest even; the f32 subnormal grid below 2^-126)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        _, e = np.frexp(x)
+        q = np.maximum(e.astype(np.int64) - 8, -133)  # the bf16 quantum of each value
+        r = np.ldexp(np.rint(np.ldexp(x, -q)), q)  # exact in f64: at most 8 significant bits
+        bits = r.astype(np.float32).view(np.uint32)  # exact, or +-inf past the largest bf16
+    out = (bits >> np.uint32(16)).astype(np.uint16)
+    return np.where(np.isnan(x), np.uint16(0x7FFF), out)
 
 
 def reduce_bytes(old: np.ndarray, new: np.ndarray, redop: str, etype: str) -> np.ndarray:
-    """Element-wise ``old = redop(old, new)`` over byte arrays holding ``etype`` elements."""
+    """Element-wise ``old = redop(old, new)`` over byte arrays holding ``etype`` elements. Float
+    adds round once (the exact sum of two f16/bf16/f32 values fits in f64 or rounds to the same
+    result); NaN results are the canonical NaN."""
     dt = np.dtype(_ETYPE[etype])
     a, b = old.view(dt), new.view(dt)
     if etype == "bf16":
-        fa, fb = _bf16_to_f32(a), _bf16_to_f32(b)
+        fa, fb = _bf16_to_f32(a).astype(np.float64), _bf16_to_f32(b).astype(np.float64)
         if redop == "add":
-            r = _f32_to_bf16(fa.astype(np.float64) + fb.astype(np.float64))
+            r = _f64_to_bf16(fa + fb)
         elif redop in ("min", "max"):
-            pick = np.fmin(fa, fb) if redop == "min" else np.fmax(fa, fb)
-            r = _f32_to_bf16(pick)
+            r = _f64_to_bf16(np.fmin(fa, fb) if redop == "min" else np.fmax(fa, fb))
         else:
             raise ValueError(f"cp.reduce.async.bulk .{redop} on .bf16")
         return r.view(np.uint8)
     if redop == "add":
-        r = a + b
-        if dt == np.float32:
-            r = np.where(np.isnan(r), np.float32(np.nan), r)
-            r = np.where(np.isnan(r), np.uint32(0x7FFFFFFF).view(np.float32), r).astype(np.float32)
+        if dt.kind == "f" and dt != np.float64:
+            s = a.astype(np.float64) + b.astype(np.float64)
+            r = s.astype(dt)
+            canon = np.array(0x7FFFFFFF if dt == np.float32 else 0x7FFF, dtype=f"u{dt.itemsize}").view(dt)
+            r = np.where(np.isnan(s), canon, r)
+        else:
+            r = a + b
     elif redop == "min":
         r = np.fmin(a, b) if dt.kind == "f" else np.minimum(a, b)
     elif redop == "max":
