@@ -66,7 +66,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cumetal.ir import typerules as R
+from cumetal.ir.semantics import domains as D
 from cumetal.ir.semantics import elementwise as E
+from cumetal.ir.semantics import primitives as P
 from cumetal.ir.semantics.elementwise import Fn, RefFactory
 
 # Generic-address windows for shared and local memory. Real host/device addresses on 64-bit
@@ -234,6 +236,45 @@ _OPS = [
         types=R.convert("bits", "float"), ref=E.ref_i2f, values={**_SIGNED, **_RND}),
     _op("frint", 1, 1, ("rnd",), "Round to an integral value in the same float format.",
         types=R.same("float"), ref=E.ref_frint, values=_RND),
+    # ---- primitives of the legalizer (passes/legalize; ir/semantics/primitives.py): defined only on
+    # the domain stated, where targets' native instructions are; the rules guarantee it
+    _op("div_nz", 1, 2, ("signed",), "Quotient truncated toward zero; domain: a1 != 0 and, when signed, "
+        "not a0 = INT_MIN with a1 = -1 (legalized from div).",
+        types=R.same("int"), ref=P.ref_div_nz, values=_SIGNED, domain=D.divisor_ok),
+    _op("rem_nz", 1, 2, ("signed",), "Remainder with the sign of the dividend; domain as div_nz (legalized from rem).",
+        types=R.same("int"), ref=P.ref_rem_nz, values=_SIGNED, domain=D.divisor_ok),
+    _op("shl_lt", 1, 2, (), "a0 << a1; domain: a1 (unsigned i32) < bits (legalized from shl).",
+        types=R.SHIFT, ref=P.ref_shl_lt, domain=D.shift_in_range),
+    _op("lshr_lt", 1, 2, (), "Logical right shift; domain: a1 < bits (legalized from lshr).",
+        types=R.SHIFT, ref=P.ref_lshr_lt, domain=D.shift_in_range),
+    _op("ashr_lt", 1, 2, (), "Arithmetic right shift; domain: a1 < bits (legalized from ashr).",
+        types=R.SHIFT, ref=P.ref_ashr_lt, domain=D.shift_in_range),
+    _op("f2i_inrange", 1, 1, ("signed",), "f32/f64 -> integer T, exact; domain: a is integral and within T's "
+        "range (legalized from f2i).",
+        types=R.convert("float", "int"), ref=P.ref_f2i_inrange, values=_SIGNED,
+        domain=D.integral_in_range),
+    _op("fadd_ieee", 1, 2, ("rnd",), "IEEE add rounded per rnd; a NaN result is some NaN (sign and payload "
+        "unspecified; legalized from fadd).",
+        types=R.same("float"), ref=P.ref_fadd_ieee, values=_RND, any_nan=True),
+    _op("fsub_ieee", 1, 2, ("rnd",), "IEEE subtract per rnd; NaN as fadd_ieee (legalized from fsub).",
+        types=R.same("float"), ref=P.ref_fsub_ieee, values=_RND, any_nan=True),
+    _op("fmul_ieee", 1, 2, ("rnd",), "IEEE multiply per rnd, optional ftz as fmul's; NaN as fadd_ieee (legalized "
+        "from fmul).",
+        types=R.same("float"), ref=P.ref_fmul_ieee, values=_RND, any_nan=True, optional=("ftz",)),
+    _op("fdiv_ieee", 1, 2, ("rnd",), "IEEE divide per rnd; NaN as fadd_ieee (legalized from fdiv).",
+        types=R.same("float"), ref=P.ref_fdiv_ieee, values=_RND, any_nan=True),
+    _op("fma_ieee", 1, 3, ("rnd",), "a0*a1+a2, one rounding per rnd; NaN as fadd_ieee (legalized from fma).",
+        types=R.same("float"), ref=P.ref_fma_ieee, values=_RND, any_nan=True),
+    _op("fsqrt_ieee", 1, 1, ("rnd",), "IEEE square root per rnd; NaN as fadd_ieee (legalized from fsqrt).",
+        types=R.same("float"), ref=P.ref_fsqrt_ieee, values=_RND, any_nan=True),
+    _op("frint_ieee", 1, 1, ("rnd",), "Round to integral per rnd; NaN as fadd_ieee (legalized from frint).",
+        types=R.same("float"), ref=P.ref_frint_ieee, values=_RND, any_nan=True),
+    _op("fapprox_ieee", 1, None, ("fn",), "fapprox's function fn (same accuracy); a NaN result is some NaN "
+        "(legalized from fapprox).",
+        types=R.same("float"), ref=P.ref_fapprox_ieee, values={"fn": APPROX_FNS}, any_nan=True),
+    _op("fcvt_ieee", 1, 1, ("rnd",), "Float -> float of another format per rnd; a NaN gives some NaN "
+        "(legalized from fcvt).",
+        types=R.convert("float", "float"), ref=P.ref_fcvt_ieee, values=_RND, any_nan=True),
     # ---- memory
     _op("load", 1, 1, ("space",), "d = *(T*)a0 in space; attrs: volatile (bool), align (bytes).",
         types=R.address(), optional=("volatile", "align")),

@@ -1,13 +1,15 @@
 """Floating-point operations of the kernel IR in AIR, exact where AIR has no exact operation.
 
-* Results that are NaN become the IR's canonical NaN (compare + select after each arithmetic op).
+* NaN results arrive decided: the legalizer (``cumetal.passes.legalize``) expands NVIDIA's NaN
+  rules, fmin/fmax and fneg/fabs into compares and selects around the ``*_ieee`` primitives, whose
+  NaN results are whatever LLVM gives.
 * Directed rounding (rz/rm/rp) of add/sub/mul/div/sqrt: the round-to-nearest result plus the sign
   of its exact error, from an error-free transformation (TwoSum for add/sub, an fma residual for
   mul/div/sqrt), then one step to the neighbouring float; overflow gives the largest finite value
   where the mode says so, and an exact zero sum is -0 under rm.
 * bf16 values travel as i16 bits; their arithmetic is done in f32 and rounded explicitly.
-* Float -> integer saturates and maps NaN to 0 by compare + select; the in-range integral value is
-  then converted with ``air.convert.*`` (exact). Integer -> float with directed rounding checks
+* Float -> integer arrives legalized (``f2i_inrange``: an in-range integral value, converted with
+  ``air.convert.*`` exactly; saturation and NaN are the legalizer's). Integer -> float with directed rounding checks
   the round-to-nearest result by converting it back (exact integers), then steps.
 * fma with directed rounding uses the sign of fma(a, b, c - s) corrected by the TwoSum error of
   c - s: exact unless that last sum underflows (see docs/air-abi.md).
@@ -44,37 +46,6 @@ def is_nan(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
         mag = k.b.and_(v, k.int_of("i16", 0x7FFF))
         return k.b.icmp("ugt", mag, k.int_of("i16", 0x7F80))
     return k.b.fcmp("uno", v, v)
-
-
-def canon(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
-    """NaN -> the canonical NaN of ``t``; other values unchanged."""
-    return k.b.select(is_nan(k, t, v), k.const(t, CANON[t]), v)
-
-
-# f64 NaN results follow NVIDIA hardware (the IR's rule, measured by the PTX sweep): a NaN operand
-# propagates, quieted, sign and payload kept, chosen by a per-op priority; a NaN made from
-# non-NaN operands is 0xFFF8000000000000.
-F64_NAN_PRIORITY = {"fadd": (1, 0), "fsub": (1, 0), "fmul": (1, 0), "fmin": (1, 0), "fmax": (1, 0),
-                    "fdiv": (0, 1), "fma": (1, 2, 0), "fsqrt": (0,), "frint": (0,), "fapprox": (0, 1)}
-F64_DEFAULT_NAN = 0xFFF8000000000000
-F64_QUIET = 1 << 51
-
-
-def f64_nan(k: FnLowerer, op: str, r: bc.Value, args: list[bc.Value]) -> bc.Value:
-    """``r`` (f64) with a NaN result replaced by the hardware's NaN for ``op``."""
-    b = k.b
-    res: bc.Value = k.const("f64", F64_DEFAULT_NAN)
-    for i in reversed(F64_NAN_PRIORITY.get(op, (0,))):
-        if i < len(args):
-            a = args[i]
-            quiet = b.bitcast(b.or_(b.bitcast(a, bc.I64), k.i64(F64_QUIET)), bc.DOUBLE)
-            res = b.select(b.fcmp("uno", a, a), quiet, res)
-    return b.select(b.fcmp("uno", r, r), res, r)
-
-
-def nan_result(k: FnLowerer, t: str, op: str, r: bc.Value, args: list[bc.Value]) -> bc.Value:
-    """The IR's NaN result: f64 per ``f64_nan``, other formats the canonical NaN."""
-    return f64_nan(k, op, r, args) if t == "f64" else canon(k, t, r)
 
 
 def bf16_to_f32(k: FnLowerer, v: bc.Value) -> bc.Value:
@@ -332,13 +303,16 @@ MIN_NORMAL_F32 = {"f16": 2.0 ** -14, "bf16": 2.0 ** -126}
 
 
 def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """fadd_ieee … fsqrt_ieee: the IEEE result per rnd (and fmul's ftz); a NaN result is whatever
+    NaN LLVM gives (NVIDIA's NaN rules are the legalizer's: nan.canonical, nan.f64_priority)."""
     t = inst.dsts[0].type
+    op = inst.op.removesuffix("_ieee")
     rnd = inst.attrs.get("rnd", "rn")
     ftz = bool(inst.attrs.get("ftz")) and t in ("f16", "f32", "bf16")
     # f16 fma and sqrt go through f32 too: Apple's air.fma.f16 / air.sqrt.f16 were never seen
-    if t == "bf16" or (t == "f16" and (rnd != "rn" or ftz or inst.op in ("fma", "fsqrt"))):
-        return _narrow_arith(k, t, inst.op, rnd, a, ftz)
-    return nan_result(k, t, inst.op, _arith(k, t, inst.op, rnd, a, ftz=ftz), a)
+    if t == "bf16" or (t == "f16" and (rnd != "rn" or ftz or op in ("fma", "fsqrt"))):
+        return _narrow_arith(k, t, op, rnd, a, ftz)
+    return _arith(k, t, op, rnd, a, ftz=ftz)
 
 
 def _narrow_arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool) -> bc.Value:
@@ -356,30 +330,10 @@ def _narrow_arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ft
         r = b.select(tiny, from_bits(k, "f32", b.and_(to_bits(k, "f32", r), k.i32(SIGN["f32"]))), r)
     if t == "bf16":
         return f32_to_bf16(k, r, rnd)
-    return canon(k, t, _narrow(k, "f32", "f16", rnd, r))
+    return _narrow(k, "f32", "f16", rnd, r)
 
 
-# ------------------------------------------------------------------------------ sign and tests
-def _sign_op_nan(k: FnLowerer, t: str, x: bc.Value, r: bc.Value) -> bc.Value:
-    """fneg/fabs of a NaN: the canonical NaN (f32/f16/bf16); f64: the input quieted, sign kept."""
-    b = k.b
-    if t == "f64":
-        quiet = b.bitcast(b.or_(b.bitcast(x, bc.I64), k.i64(F64_QUIET)), bc.DOUBLE)
-        return b.select(b.fcmp("uno", x, x), quiet, r)
-    return b.select(is_nan(k, t, x), k.const(t, CANON[t]), r)
-
-
-def lower_fneg(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    t = inst.dsts[0].type
-    return _sign_op_nan(k, t, a[0], neg_bits(k, t, a[0]))
-
-
-def lower_fabs(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    t = inst.dsts[0].type
-    r = from_bits(k, t, k.b.and_(to_bits(k, t, a[0]), k.int_of(ibits(t), ~SIGN[t])))
-    return _sign_op_nan(k, t, a[0], r)
-
-
+# ------------------------------------------------------------------------------ flushes and tests
 def lower_ftz(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     t = inst.dsts[0].type
     it = ibits(t)
@@ -415,29 +369,6 @@ def lower_fcmp(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     return k.b.fcmp(cond, x, y)
 
 
-def lower_fminmax(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    t = inst.dsts[0].type
-    wt, x = _widen(k, t, a[0])
-    _, y = _widen(k, t, a[1])
-    b = k.b
-    is_min = inst.op == "fmin"
-    less = b.fcmp("olt" if is_min else "ogt", x, y)
-    pick = b.select(less, x, y)
-    # equal values: -0 < +0, so min ORs the sign bits and max ANDs them
-    xb, yb = to_bits(k, wt, x), to_bits(k, wt, y)
-    eq_bits = b.or_(xb, yb) if is_min else b.and_(xb, yb)
-    r = b.select(b.fcmp("oeq", x, y), from_bits(k, wt, eq_bits), pick)
-    xn, yn = b.fcmp("uno", x, x), b.fcmp("uno", y, y)
-    if inst.attrs.get("nan") == "propagate":
-        r = b.select(b.or_(xn, yn), k.const(wt, CANON[wt]), r)
-    else:
-        r = b.select(xn, y, b.select(yn, x, r))
-        r = b.select(b.and_(xn, yn), k.const(wt, CANON[wt]), r)
-    if t == "f64":
-        return f64_nan(k, inst.op, r, [x, y])
-    return f32_to_bf16(k, r) if t == "bf16" else r
-
-
 # ------------------------------------------------------------------------------ approximations
 _APPROX = {"ex2": "air.fast_exp2", "lg2": "air.log2", "sin": "air.fast_sin", "cos": "air.fast_cos",
            "rsqrt": "air.rsqrt", "sqrt": "air.fast_sqrt", "tanh": "air.tanh"}
@@ -449,7 +380,7 @@ def lower_fapprox(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     if t == "f16" and fn in _APPROX:  # f16 approximations in f32 (air.*.f16 forms were not seen)
         wide = k.b.fpext(a[0], bc.FLOAT)
         r = k.air(f"{_APPROX[fn]}.f32", bc.FLOAT, [wide])
-        return canon(k, t, k.b.fptrunc(r, bc.HALF))
+        return k.b.fptrunc(r, bc.HALF)
     wt, x = _widen(k, t, a[0])
     if fn in ("div", "div_approx"):
         r = k.b.fdiv(x, _widen(k, t, a[1])[1])
@@ -462,7 +393,7 @@ def lower_fapprox(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         r = k.air(f"{name}.{wt}", llty(wt), [x])
     else:
         raise k.error(f"approximate function {fn!r} has no AIR lowering")
-    return f32_to_bf16(k, r) if t == "bf16" else nan_result(k, wt, "fapprox", r, [x])
+    return f32_to_bf16(k, r) if t == "bf16" else r  # fapprox_ieee: NaN results are the legalizer's
 
 
 # ---------------------------------------------------------------------------------- conversions
@@ -484,44 +415,22 @@ def round_integral(k: FnLowerer, t: str, rnd: str, x: bc.Value) -> bc.Value:
 
 
 def lower_frint(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """frint_ieee (NaN results are the legalizer's)."""
     t = inst.dsts[0].type
     wt, x = _widen(k, t, a[0])
     r = round_integral(k, wt, _rnd(inst), x)
-    return f32_to_bf16(k, r) if t == "bf16" else nan_result(k, wt, "frint", r, [x])
-
-
-def _int_bounds(t: str, signed: bool) -> tuple[int, int]:
-    n = T.bits(t)
-    return (-(1 << (n - 1)), (1 << (n - 1)) - 1) if signed else (0, (1 << n) - 1)
+    return f32_to_bf16(k, r) if t == "bf16" else r
 
 
 def lower_f2i(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """f2i_inrange: an integral f32/f64 value that fits the destination (the legalizer's
+    cvt.f2i_saturate rule rounds, saturates and decides NaN), so ``air.convert`` is exact."""
     dt = inst.dsts[0].type
     st = inst.args[0].type
     signed = bool(inst.attrs.get("signed"))
-    wt, x = _widen(k, st, a[0])
-    if wt == "f16":  # f16 -> integer through f32 (exact)
-        x = k.b.fpext(x, bc.FLOAT)
-        wt = "f32"
-    b = k.b
-    r = round_integral(k, wt, _rnd(inst), x)
-    lo, hi = _int_bounds(dt, signed)
-    # Compare against the bounds as floats: lo is a power of two (exact); hi + 1 is too.
-    lo_f = bc.const_float(llty(wt), float(lo))
-    hi1_f = bc.const_float(llty(wt), float(hi + 1))
-    below = b.fcmp("olt", r, lo_f)
-    above = b.fcmp("oge", r, hi1_f)
-    nan = b.fcmp("uno", r, r)
-    safe = b.select(b.or_(b.or_(below, above), nan), fzero(wt), r)
     conv_t = dt if dt != "i1" else "i8"
-    v = k.air(f"air.convert.{air_suffix(conv_t, signed)}.f.{wt}", llty(conv_t), [safe])
-    if conv_t != dt:
-        v = b.trunc(v, llty(dt))
-    v = b.select(below, k.int_of(dt, lo), v)
-    v = b.select(above, k.int_of(dt, hi), v)
-    # NaN: 0 into <= 32 bits from f32/f16/bf16; 1 << (bits - 1) from f64 or into 64 bits (NVIDIA)
-    nan_value = 1 << (T.bits(dt) - 1) if (st == "f64" or T.bits(dt) == 64) else 0
-    return b.select(nan, k.int_of(dt, nan_value), v)
+    v = k.air(f"air.convert.{air_suffix(conv_t, signed)}.f.{st}", llty(conv_t), [a[0]])
+    return k.b.trunc(v, llty(dt)) if conv_t != dt else v
 
 
 def _i2f_error(k: FnLowerer, dt: str, x: bc.Value, st: str, signed: bool, r: bc.Value
@@ -568,66 +477,26 @@ def lower_i2f(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 
 def lower_fcvt(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    dt = inst.dsts[0].type
-    st = inst.args[0].type
-    r = _fcvt(k, inst, a)
-    if st == dt:
-        return r
-    special = _convert_nan(k, st, dt, a[0])
-    return r if special is None else k.b.select(is_nan(k, st, a[0]), special, r)
-
-
-def _convert_nan(k: FnLowerer, st: str, dt: str, x: bc.Value) -> bc.Value | None:
-    """NVIDIA's NaN of a float conversion (the IR's rule), or None for dt's canonical NaN:
-    f64 -> f32/f16: quiet NaN with the sign; f32/f16/bf16 -> f64: payload kept and quieted;
-    bf16 -> f32: the exact bit widening."""
-    b = k.b
-    if st == "f64" and dt in ("f32", "f16"):
-        # sign and the payload's top bits kept (truncated), quieted: (bits >> (52 - dmb)) keeps the
-        # sign, exponent and top payload bits in place; then set the quiet bit
-        raw = b.bitcast(x, bc.I64)
-        if dt == "f32":
-            top = b.and_(b.lshr(raw, k.i64(29)), k.i64(0x7FFFFF))
-            sign = b.shl(b.lshr(raw, k.i64(63)), k.i64(31))
-            return b.bitcast(b.trunc(b.or_(b.or_(top, sign), k.i64(0x7FC00000)), bc.I32), bc.FLOAT)
-        top = b.and_(b.lshr(raw, k.i64(42)), k.i64(0x3FF))
-        sign = b.shl(b.lshr(raw, k.i64(63)), k.i64(15))
-        return b.bitcast(b.trunc(b.or_(b.or_(top, sign), k.i64(0x7E00)), bc.I16), bc.HALF)
-    if dt == "f64" and st in ("f32", "f16", "bf16"):
-        width, man_bits = {"f32": (32, 23), "f16": (16, 10), "bf16": (32, 23)}[st]
-        raw = to_bits(k, st, x)
-        wide = b.zext(raw, bc.I64)
-        if st == "bf16":
-            wide = b.shl(wide, k.i64(16))
-        sign = b.and_(b.lshr(wide, k.i64(width - 1)), k.i64(1))
-        man = b.and_(wide, k.i64((1 << man_bits) - 1))
-        bits = b.or_(b.or_(b.shl(sign, k.i64(63)), k.i64(0x7FF0000000000000 | F64_QUIET)),
-                     b.shl(man, k.i64(52 - man_bits)))
-        return b.bitcast(bits, bc.DOUBLE)
-    if st == "bf16" and dt == "f32":
-        return b.bitcast(b.shl(b.zext(x, bc.I32), k.i32(16)), bc.FLOAT)
-    return None
-
-
-def _fcvt(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """fcvt_ieee: the conversion rounded per rnd; a NaN gives some NaN (NVIDIA's NaN of each pair
+    of formats is the legalizer's nan.convert rule)."""
     dt = inst.dsts[0].type
     st = inst.args[0].type
     rnd = _rnd(inst)
     b = k.b
     x = a[0]
     if st == dt:
-        return canon(k, dt, x)
+        return x
     if st == "bf16":
         x, st = bf16_to_f32(k, x), "f32"
         if dt == "f32":
-            return canon(k, dt, x)
+            return x
     if dt == "bf16":
         if st != "f32":
             x = b.fpext(x, bc.FLOAT) if st == "f16" else _narrow(k, "f64", "f32", "rz", x, sticky=True)
         return f32_to_bf16(k, x, rnd)
     if T.bits(dt) > T.bits(st):
-        return canon(k, dt, b.fpext(x, llty(dt)))
-    return canon(k, dt, _narrow(k, st, dt, rnd, x))
+        return b.fpext(x, llty(dt))
+    return _narrow(k, st, dt, rnd, x)
 
 
 def _narrow(k: FnLowerer, st: str, dt: str, rnd: str, x: bc.Value, sticky: bool = False) -> bc.Value:
@@ -649,8 +518,8 @@ def _narrow(k: FnLowerer, st: str, dt: str, rnd: str, x: bc.Value, sticky: bool 
 
 
 HANDLERS = {
-    "fadd": lower_arith, "fsub": lower_arith, "fmul": lower_arith, "fdiv": lower_arith, "fma": lower_arith,
-    "fsqrt": lower_arith, "fneg": lower_fneg, "fabs": lower_fabs, "ftz": lower_ftz, "fsat": lower_fsat,
-    "fcmp": lower_fcmp, "fmin": lower_fminmax, "fmax": lower_fminmax, "fapprox": lower_fapprox,
-    "frint": lower_frint, "f2i": lower_f2i, "i2f": lower_i2f, "fcvt": lower_fcvt,
+    "fadd_ieee": lower_arith, "fsub_ieee": lower_arith, "fmul_ieee": lower_arith, "fdiv_ieee": lower_arith,
+    "fma_ieee": lower_arith, "fsqrt_ieee": lower_arith, "ftz": lower_ftz, "fsat": lower_fsat,
+    "fcmp": lower_fcmp, "fapprox_ieee": lower_fapprox, "frint_ieee": lower_frint, "f2i_inrange": lower_f2i,
+    "i2f": lower_i2f, "fcvt_ieee": lower_fcvt,
 }

@@ -1,8 +1,8 @@
 """Integer, bit and width-change operations of the kernel IR in AIR.
 
-Every IR rule that LLVM leaves undefined is made explicit with compare + select, so the AIR is
-exact on any target: shifts by >= the width (0, or the sign for ashr), division by zero and
-INT_MIN / -1 (NVIDIA's results, see ``cumetal.ir.ops``).
+Shifts and divisions arrive legalized (``cumetal.passes.legalize``: shift clamps, x/0 and
+INT_MIN / -1 are decided by compare + select in the IR), as primitives whose operands are in the
+range where LLVM's instructions are defined.
 """
 
 from __future__ import annotations
@@ -20,25 +20,17 @@ def lower_binop(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 
 def lower_shift(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
+    """shl_lt/lshr_lt/ashr_lt: the amount (unsigned i32) is below the width (the legalizer's
+    int.shift_clamp rule decides larger amounts), so LLVM's shift is defined."""
     t = inst.dsts[0].type
     ty = llty(t)
     width = T.bits(t)
-    amount = a[1]  # unsigned i32
-    too_big = k.b.icmp("uge", amount, k.i32(width))
+    amount = a[1]
     if width > 32:
-        amt = k.b.zext(amount, ty)
+        amount = k.b.zext(amount, ty)
     elif width < 32:
-        amt = k.b.trunc(k.b.select(too_big, k.i32(0), amount), ty)
-    else:
-        amt = amount
-    if width >= 32:  # keep the LLVM shift amount in range (an out-of-range shift is poison)
-        amt = k.b.select(too_big, bc.zero(ty), amt)
-    op = inst.op
-    shifted = k.b.binop(op, a[0], amt)
-    if op == "ashr":
-        fill = k.b.ashr(a[0], k.int_of(t, width - 1))
-        return k.b.select(too_big, fill, shifted)
-    return k.b.select(too_big, bc.zero(ty), shifted)
+        amount = k.b.trunc(amount, ty)
+    return k.b.binop(inst.op[:-3], a[0], amount)
 
 
 def lower_neg(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
@@ -65,30 +57,11 @@ def lower_minmax(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 
 def lower_divrem(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    t = inst.dsts[0].type
-    ty = llty(t)
-    x, y = a
-    zero = bc.zero(ty)
-    one = k.int_of(t, 1)
-    ones = k.int_of(t, -1)
-    is_zero = k.b.icmp("eq", y, zero)
+    """div_nz/rem_nz: the divisor is nonzero and a signed quotient fits (the legalizer's
+    int.divide_by_zero rule decides the other cases), so LLVM's division is defined."""
     signed = bool(inst.attrs.get("signed"))
-    # x/0 and x%0 give all ones, signed or not (NVIDIA hardware, as the IR defines)
-    if not signed:
-        safe = k.b.select(is_zero, one, y)
-        if inst.op == "div":
-            return k.b.select(is_zero, ones, k.b.udiv(x, safe))
-        return k.b.select(is_zero, ones, k.b.urem(x, safe))
-    # -1 divisors are handled apart: INT_MIN / -1 overflows in LLVM (undefined), here it wraps.
-    is_m1 = k.b.icmp("eq", y, ones)
-    safe = k.b.select(k.b.or_(is_zero, is_m1), one, y)
-    if inst.op == "div":
-        q = k.b.sdiv(x, safe)
-        q = k.b.select(is_m1, k.b.sub(zero, x), q)
-        return k.b.select(is_zero, ones, q)
-    r = k.b.srem(x, safe)
-    r = k.b.select(is_m1, zero, r)
-    return k.b.select(is_zero, ones, r)
+    name = ("sdiv" if signed else "udiv") if inst.op == "div_nz" else ("srem" if signed else "urem")
+    return getattr(k.b, name)(a[0], a[1])
 
 
 def lower_mulhi(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
@@ -217,9 +190,9 @@ def lower_select(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 HANDLERS = {
     "add": lower_binop, "sub": lower_binop, "mul": lower_binop, "and": lower_binop, "or": lower_binop,
-    "xor": lower_binop, "shl": lower_shift, "lshr": lower_shift, "ashr": lower_shift, "neg": lower_neg,
-    "not": lower_not, "abs": lower_abs, "min": lower_minmax, "max": lower_minmax, "div": lower_divrem,
-    "rem": lower_divrem, "mulhi": lower_mulhi, "popc": lower_popc, "clz": lower_clz, "brev": lower_brev,
+    "xor": lower_binop, "shl_lt": lower_shift, "lshr_lt": lower_shift, "ashr_lt": lower_shift,
+    "neg": lower_neg, "not": lower_not, "abs": lower_abs, "min": lower_minmax, "max": lower_minmax,
+    "div_nz": lower_divrem, "rem_nz": lower_divrem, "mulhi": lower_mulhi, "popc": lower_popc, "clz": lower_clz, "brev": lower_brev,
     "icmp": lower_icmp, "zext": lower_width, "sext": lower_width, "trunc": lower_width, "mov": lower_mov,
     "bitcast": lower_mov, "select": lower_select,
 }

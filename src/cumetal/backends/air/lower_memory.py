@@ -9,8 +9,9 @@ address space 0). A generic address is dispatched at run time on the IR windows
 (``SHARED_WINDOW`` / ``LOCAL_WINDOW``; anything else is a device address).
 
 Atomics are ``air.atomic.{global,local}.*`` calls (Apple never emits atomicrmw/cmpxchg). What AIR
-lacks is expanded: inc/dec/fmin/fmax/exch-of-float and non-f32 float adds as a compare-and-swap loop
-on ``air.atomic.*.cmpxchg.weak.i32``; 64-bit atomics as a critical section under a lock word of
+lacks is expanded: exch of a float and narrow words as a compare-and-swap loop on
+``air.atomic.*.cmpxchg.weak.i32`` (inc/dec and float add/min/max arrive as an IR compare-and-swap
+loop: the legalizer's atomic.inc_dec and atomic.float rules); 64-bit atomics as a critical section under a lock word of
 launch_info (each lane takes and releases the lock within one loop iteration, so SIMD-lockstep
 execution cannot deadlock).
 """
@@ -183,8 +184,6 @@ def _native_name(aop: str, t: str) -> str | None:
         return {"add": "add.u.i32", "min": "min.s.i32", "max": "max.s.i32", "umin": "min.u.i32",
                 "umax": "max.u.i32", "and": "and.u.i32", "or": "or.u.i32", "xor": "xor.u.i32",
                 "exch": "xchg.i32"}.get(aop)
-    if t == "f32" and aop == "fadd":
-        return "add.f32"
     return None
 
 
@@ -198,28 +197,7 @@ def rmw_value(k: FnLowerer, aop: str, t: str, old: bc.Value, v: bc.Value) -> bc.
     if aop in ("min", "max", "umin", "umax"):
         pred = {"min": "slt", "max": "sgt", "umin": "ult", "umax": "ugt"}[aop]
         return b.select(b.icmp(pred, old, v), old, v)
-    if aop == "inc":
-        return b.select(b.icmp("uge", old, v), bc.zero(old.type), b.add(old, bc.const_int(old.type, 1)))
-    if aop == "dec":
-        wrap = b.or_(b.icmp("eq", old, bc.zero(old.type)), b.icmp("ugt", old, v))
-        return b.select(wrap, v, b.sub(old, bc.const_int(old.type, 1)))
-    # float ops on the bits of type t
-    from cumetal.backends.air import lower_float as F
-
-    ft = t
-    fo, fv = F.from_bits(k, ft, old), F.from_bits(k, ft, v)
-    if ft == "bf16":
-        fo, fv = F.bf16_to_f32(k, fo), F.bf16_to_f32(k, fv)
-    wt = "f32" if ft == "bf16" else ft
-    if aop == "fadd":
-        r = F.canon(k, wt, b.fadd(fo, fv))
-    elif aop in ("fmin", "fmax"):
-        r = F.lower_fminmax(k, N.Inst(aop, (N.Var(0, wt),), (), {"nan": "num"}), [fo, fv])
-    else:
-        raise k.error(f"atomic operation {aop!r} has no AIR lowering")
-    if ft == "bf16":
-        return F.f32_to_bf16(k, r)
-    return F.to_bits(k, ft, r)
+    raise k.error(f"atomic operation {aop!r} on {t} has no AIR lowering")
 
 
 def _cas32(k: FnLowerer, sp: str, p: bc.Value, expected: bc.Value, desired: bc.Value) -> bc.Value:
@@ -294,29 +272,8 @@ def _locked64(k: FnLowerer, sp: str, addr: bc.Value, update: Callable[[bc.Value]
     return b.load(bc.I64, result, align=8)
 
 
-def nv_fadd(k: FnLowerer, t: str, sp: str, ftz: bool, old: bc.Value, v: bc.Value) -> bc.Value:
-    """The bits atom.add.f32/f64 stores, as an H100 does (cumetal.ir.ops 'atomic'): f32: canonical NaN,
-    ftz (global memory only) flushes the word, the operand and the sum; f64 in global memory: a NaN
-    operand wins unchanged, else a NaN word unchanged; in shared memory add.f64's NaN rule, word first."""
-    from cumetal.backends.air import lower_float as F
-
-    b = k.b
-    fo, fv = F.from_bits(k, t, old), F.from_bits(k, t, v)
-    if t == "f32":
-        flush = ftz and sp == "global"
-        if flush:
-            fo, fv = F.flush_operand(k, t, fo), F.flush_operand(k, t, fv)
-        r = F.canon(k, t, b.fadd(fo, fv))
-        return F.to_bits(k, t, F.flush_operand(k, t, r) if flush else r)
-    r = F.f64_nan(k, "fadd", b.fadd(fv, fo), [fv, fo])
-    if sp == "global":
-        r = b.select(F.is_nan(k, t, fo), fo, r)
-        r = b.select(F.is_nan(k, t, fv), fv, r)
-    return F.to_bits(k, t, r)
-
-
 def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Value,
-               cmp: bc.Value | None = None, ftz: bool = False) -> bc.Value:
+               cmp: bc.Value | None = None) -> bc.Value:
     """Old value of an RMW (``aop`` 'cas' with ``cmp``) at ``addr`` in global or shared space."""
     b = k.b
     from cumetal.backends.air import lower_float as F
@@ -328,9 +285,6 @@ def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Va
 
         def update(old: bc.Value) -> bc.Value:
             return b.select(b.icmp("eq", old, cb), vb, old)
-    elif aop == "fadd" and t in ("f32", "f64"):
-        def update(old: bc.Value) -> bc.Value:
-            return nv_fadd(k, t, sp, ftz, old, vb)
     else:
         def update(old: bc.Value) -> bc.Value:
             return rmw_value(k, aop, t, old, vb)
@@ -345,7 +299,7 @@ def atomic_rmw(k: FnLowerer, sp: str, addr: bc.Value, t: str, aop: str, v: bc.Va
     elif aop == "cas" and T.bits(t) == 32:
         p = pointer(k, sp, addr, bc.I32)
         res = _cas32(k, sp, p, cb, vb)
-    elif (native := _native_name(aop, t)) is not None and t != "f32":  # f32 add: NVIDIA's NaN/ftz rules
+    elif (native := _native_name(aop, t)) is not None:
         elem = bc.FLOAT if t == "f32" else bc.I32
         p = pointer(k, sp, addr, elem)
         r = k.air(f"air.atomic.{AIR_SPACE[sp]}.{native}", elem,
@@ -361,9 +315,7 @@ def lower_atomic(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     aop = inst.attrs["aop"]
     space = inst.attrs["space"]
     space = "global" if space in DEVICE_SPACES else space
-    # attr ftz (f32 atom.add): applied inside the update (nv_fadd); the old word returns raw
-    ftz = aop == "fadd" and bool(inst.attrs.get("ftz"))
-    return by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, aop, a[1], ftz=ftz), llty(t))
+    return by_space(k, space, a[0], lambda sp, ad: atomic_rmw(k, sp, ad, t, aop, a[1]), llty(t))
 
 
 def lower_atomic_cas(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
@@ -375,18 +327,12 @@ def lower_atomic_cas(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
 
 # ------------------------------------------------------------------------------------- printf
 def lower_printf(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    """Append a record to the printf ring (buffer 2) in the ABI's format (msl/printf.py):
+    """Append a record to the printf ring (buffer 2) in the ABI's format (apple/printf_ring.py):
     ``{u32 format id + 1, u32 argument bytes, vprintf argument bytes padded to 8}`` after the
     16-byte header ``{used, capacity, dropped, 0}``. The format must be a module string known at
     compile time (its id indexes ``printf_formats(module)``); d = number of arguments, or -1 when
     the record does not fit (it is then counted as dropped)."""
-    from cumetal.backends.msl.printf import (
-        PrintfError,
-        arg_layout,
-        conversions,
-        printf_formats,
-        resolve_format,
-    )
+    from cumetal.backends.apple.printf_ring import PrintfError, printf_formats, record_layout, resolve_format
 
     b = k.b
     ctx = k.ctx
@@ -397,8 +343,7 @@ def lower_printf(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         fmt_id = printf_formats(k.irm).index(fmt)
     except PrintfError as exc:
         raise k.error(str(exc)) from None
-    _, nbytes = arg_layout(fmt)
-    nargs = len(conversions(fmt))
+    nbytes, nargs = record_layout(fmt)
     total = 8 + (nbytes + 7) // 8 * 8
     ring = ctx.printf
     off = k.air("air.atomic.global.add.u.i32", bc.I32, [ring, k.i32(total), k.i32(0), k.i32(2), TRUE], kind="atomic")

@@ -125,6 +125,11 @@ inline ulong cm_dd_to_bits(float2 a) {
   uint lz = cm_clz64(acc);
   return cm_round_pack(hs, eh + 1 - int(lz), acc << lz, sticky, CM_RN, 52, 11);
 }
-inline ulong cm_f64_add_bits(ulong a, ulong b) { return cm_dd_to_bits(cm_dd_add(cm_dd_from_bits(a), cm_dd_from_bits(b))); }
-inline ulong cm_f64_add_bits_word_first(ulong a, ulong b) { return cm_f64_add_bits(a, b); }  // NaN payloads are not kept
+// pair -> integer bits, for an integral value in the destination's range (f2i_inrange: the
+// legalizer has rounded and saturated): hi and lo are then integral; a hi of 2^62 or more is
+// scaled by 4 first (exact) so that no conversion overflows, the sum wraps to the two's complement bits
+inline ulong cm_dd_to_int_bits(float2 a) {
+  ulong h = fabs(a.x) >= 0x1p62f ? ulong(long(a.x * 0.25f)) << 2 : ulong(long(a.x));
+  return h + ulong(long(a.y));
+}
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cumetal.backends.common.codes import AtomicOp, MemSpace
 from cumetal.backends.msl.ops_scalar import bits_of, from_bits
 from cumetal.backends.msl.values import EmitError
 from cumetal.ir import types as T
@@ -14,11 +15,12 @@ if TYPE_CHECKING:
 
 _ACCESS = {"global": "global", "const": "global", "param": "global", "shared": "shared", "local": "local",
            "generic": "generic"}
-SPACE_CODE = {"global": 0, "const": 0, "param": 0, "shared": 1, "local": 2, "generic": 3}
-# atomic op codes understood by cm_aop32/cm_atomic32/cm_aop64 in the prelude
-AOP_CODE = {"add": 0, "and": 1, "or": 2, "xor": 3, "exch": 4, "umin": 5, "umax": 6, "min": 7, "max": 8,
-            "inc": 9, "dec": 10, "fadd": 11, "fmin": 12, "fmax": 13}
-AOP_CODE_FTZ_FADD = 17  # f32 fadd with attr ftz
+# space and atomic op codes of the prelude's atomic helpers: the one table in backends/common/codes.py
+SPACE_CODE = {s: int(MemSpace.GLOBAL) for s in ("global", "const", "param")} | {
+    "shared": int(MemSpace.SHARED), "local": int(MemSpace.LOCAL), "generic": int(MemSpace.GENERIC)}
+# (inc/dec arrive as a compare-and-swap loop: the legalizer's atomic.inc_dec rule; their codes are unused)
+AOP_CODE = {m.name.lower(): int(m) for m in AtomicOp if m <= AtomicOp.FMAX and m not in (AtomicOp.INC, AtomicOp.DEC)}
+AOP_CODE_FTZ_FADD = int(AtomicOp.FADD_FTZ)  # f32 fadd with attr ftz
 
 
 def _mem_type(em: FnEmitter, t: str) -> str:
@@ -70,25 +72,18 @@ def atomic(em: FnEmitter, i: Inst) -> str:
     n = T.bits(d)
     v = em.v(val)
     a = em.v(addr)
+    if aop in ("fadd", "fmin", "fmax"):  # the legalizer's atomic.float rule makes them a CAS loop
+        raise EmitError(f"atomic {aop} on {d} (internal: float atomics arrive legalized)")
     if n == 32:
-        if aop in ("fadd", "fmin", "fmax") and d != "f32":
-            raise EmitError(f"atomic {aop} on {d}")
         arg = f"as_type<uint>({v})" if d == "f32" else v
-        ftz = aop == "fadd" and bool(i.attrs.get("ftz"))
-        r = f"cm_atomic32(cm, {a}, {space}u, {AOP_CODE_FTZ_FADD if ftz else AOP_CODE[aop]}, {arg})"
+        r = f"cm_atomic32(cm, {a}, {space}u, {AOP_CODE[aop]}, {arg})"
         return f"as_type<float>({r})" if d == "f32" else r  # the raw old word (NVIDIA)
     if n == 64:
-        if aop in ("fmin", "fmax"):
-            raise EmitError(f"atomic {aop} on f64")
-        if aop == "fadd":
-            em.require_f64_atomic()
         arg = bits_of(em, d, v) if d == "f64" else v
         r = f"cm_atomic64(cm, {a}, {space}u, {AOP_CODE[aop]}, {arg}, 0ul)"
         return from_bits(em, d, r) if d == "f64" else r
     if n == 16:
-        code = {"add": 0, "exch": 4}.get(aop)
-        if aop == "fadd":
-            code = 14 if d == "f16" else 15
+        code = {"add": int(AtomicOp.ADD), "exch": int(AtomicOp.EXCH)}.get(aop)
         if code is None:
             raise EmitError(f"16-bit atomic {aop}")
         return f"cm_atomic16(cm, {a}, {space}u, {code}, uint({v}))"
@@ -107,9 +102,9 @@ def atomic_cas(em: FnEmitter, i: Inst) -> str:
     if n == 32:
         r = f"cm_atomic_cas32(cm, {a}, {space}u, {c}, {v})"
     elif n == 64:
-        r = f"cm_atomic64(cm, {a}, {space}u, 16, {c}, {v})"
+        r = f"cm_atomic64(cm, {a}, {space}u, {int(AtomicOp.CAS)}, {c}, {v})"
     elif n == 16:
-        r = f"cm_atomic16(cm, {a}, {space}u, 16, uint({c}) | (uint({v}) << 16))"
+        r = f"cm_atomic16(cm, {a}, {space}u, {int(AtomicOp.CAS)}, uint({c}) | (uint({v}) << 16))"
     else:
         raise EmitError(f"compare-and-swap on {d}")
     return from_bits(em, d, r) if T.is_float(d) else r

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cumetal.backends.common.codes import FloatCompare
 from cumetal.backends.msl.values import FORMATS, ROUND, EmitError, signed_type
 from cumetal.ir import types as T
 from cumetal.ir.nodes import Inst
@@ -11,10 +12,9 @@ from cumetal.ir.nodes import Inst
 if TYPE_CHECKING:
     from cumetal.backends.msl.emit import FnEmitter
 
-_SMIN = {"i8": "char(-128)", "i16": "short(-32768)", "i32": "int(0x80000000u)", "i64": "long(0x8000000000000000ul)"}
 _ICMP = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=",
          "ugt": ">", "uge": ">="}
-FCMP_CODES = {c: i for i, c in enumerate("oeq one olt ole ogt oge ord uno ueq une ult ule ugt uge".split())}
+FCMP_CODES = {m.name.lower(): int(m) for m in FloatCompare}  # cm_fcmp conditions (backends/common/codes.py)
 _BOOL_OP = {"and": "&&", "or": "||", "xor": "!="}
 _FBIN = {"fadd": "cm_fadd", "fsub": "cm_fsub", "fmul": "cm_fmul", "fdiv": "cm_fdiv"}
 _DD = {"fadd": "cm_dd_add", "fsub": "cm_dd_sub", "fmul": "cm_dd_mul", "fdiv": "cm_dd_div"}
@@ -54,18 +54,16 @@ def integer(em: FnEmitter, i: Inst) -> str:
                 return f"uchar((int(char({a[0]})) * int(char({a[1]}))) >> 8)"
             return f"uchar((uint({a[0]}) * uint({a[1]})) >> 8)"
         return f"cm_mulhi_{'s' if i.attrs['signed'] else 'u'}{bits}({a[0]}, {a[1]})"
-    if op in ("div", "rem"):
+    if op in ("div_nz", "rem_nz"):  # legalized: nonzero divisor, no signed overflow
+        sym = "/" if op == "div_nz" else "%"
         if i.attrs["signed"]:
             s = signed_type(t)
-            return f"{ty}(cm_s{op}<{s}>({s}({a[0]}), {s}({a[1]}), {_SMIN[t]}))"
-        return f"cm_u{op}<{ty}>({a[0]}, {a[1]})"
-    if op == "shl":
-        return f"cm_shl<{ty}>({a[0]}, {a[1]}, {bits}u)"
-    if op == "lshr":
-        return f"cm_lshr<{ty}>({a[0]}, {a[1]}, {bits}u)"
-    if op == "ashr":
-        s = signed_type(t)
-        return f"{ty}(cm_ashr<{s}>({s}({a[0]}), {a[1]}, {bits}u))"
+            return f"{ty}({s}({a[0]}) {sym} {s}({a[1]}))"
+        return f"{ty}({a[0]} {sym} {a[1]})"
+    if op in ("shl_lt", "lshr_lt"):  # legalized: amount < bits
+        return f"{ty}({a[0]} {'<<' if op == 'shl_lt' else '>>'} {a[1]})"
+    if op == "ashr_lt":
+        return f"{ty}({signed_type(t)}({a[0]}) >> {a[1]})"
     raise EmitError(f"integer op {op}")
 
 
@@ -136,26 +134,13 @@ def _from_f32(t: str, text: str, mode: str) -> str:
     return f"cm_f2h({text}, {mode})" if t == "f16" else f"cm_f2b({text}, {mode})"
 
 
-# Operand indices in the order NVIDIA hardware propagates them when several f64 operands are NaN
-# (ops.py module docstring); ops not listed take their operands in order.
-NAN64_PRIORITY = {"fadd": (1, 0), "fsub": (1, 0), "fmul": (1, 0), "fmin": (1, 0), "fmax": (1, 0),
-                  "fdiv": (0, 1), "fma": (1, 2, 0)}
-
-
-def nan64(em: FnEmitter, i: Inst, expr: str, a: list[str]) -> str:
-    """Native f64 result ``expr`` with ops.py's f64 NaN rules applied."""
-    order = NAN64_PRIORITY.get(i.op, tuple(range(len(a))))
-    return f"cm_nan64({expr}, {', '.join(a[k] for k in order)})"
-
-
 def float_arith(em: FnEmitter, i: Inst) -> str:
+    """fadd_ieee … fsqrt_ieee: the IEEE result per rnd (and fmul's ftz); a NaN result is any NaN
+    (NVIDIA's NaN rules are the legalizer's: nan.canonical, nan.f64_priority)."""
     t = i.dsts[0].type
     if i.attrs.get("ftz"):
         return _float_arith_ftz(em, i, t)
-    expr = _float_arith(em, i, t)
-    if t == "f64" and em.fp64 != "emulate":
-        return nan64(em, i, expr, [em.v(x) for x in i.args])
-    return expr
+    return _float_arith(em, i, t)
 
 
 def _float_arith_ftz(em: FnEmitter, i: Inst, t: str) -> str:
@@ -163,15 +148,15 @@ def _float_arith_ftz(em: FnEmitter, i: Inst, t: str) -> str:
     value is below the smallest normal flushed to zero of its sign."""
     a = [em.v(x) for x in i.args]
     mode = ROUND[i.attrs.get("rnd", "rn")]
-    if i.op == "fmul" and t == "f32":
+    if i.op == "fmul_ieee" and t == "f32":
         return f"cm_fmul_ftz({a[0]}, {a[1]}, {mode})"
-    if i.op == "fmul" and t == "f16":
+    if i.op == "fmul_ieee" and t == "f16":
         return f"cm_hmul_ftz({a[0]}, {a[1]}, {mode})"
     raise EmitError(f"{i.op} with the ftz attribute on {t}")
 
 
 def _float_arith(em: FnEmitter, i: Inst, t: str) -> str:
-    op = i.op
+    op = i.op.removesuffix("_ieee")
     a = [em.v(x) for x in i.args]
     rnd = i.attrs.get("rnd", "rn")
     mode = ROUND[rnd]
@@ -192,11 +177,11 @@ def _float_arith(em: FnEmitter, i: Inst, t: str) -> str:
         return _from_f32(t, f"cm_fsqrt({f[0]}, {mode})", mode)
     if rnd == "rn" and op in ("fadd", "fsub", "fmul"):
         sym = {"fadd": "+", "fsub": "-", "fmul": "*"}[op]
-        return f"cm_canon({a[0]} {sym} {a[1]})"
+        return f"({a[0]} {sym} {a[1]})"
     if op in _FBIN:
         return f"{_FBIN[op]}({a[0]}, {a[1]}, {mode})"
     if op == "fma":
-        return f"cm_canon(fma({a[0]}, {a[1]}, {a[2]}))" if rnd == "rn" else f"cm_ffma({a[0]}, {a[1]}, {a[2]}, {mode})"
+        return f"fma({a[0]}, {a[1]}, {a[2]})" if rnd == "rn" else f"cm_ffma({a[0]}, {a[1]}, {a[2]}, {mode})"
     return f"cm_fsqrt({a[0]}, {mode})"
 
 
@@ -205,16 +190,6 @@ def float_unary(em: FnEmitter, i: Inst) -> str:
     op = i.op
     a = em.v(i.args[0])
     emulate = t == "f64" and em.fp64 == "emulate"
-    if op in ("fneg", "fabs"):  # a NaN: canonical (f32/f16/bf16), quieted and sign kept (f64)
-        if emulate:
-            return f"cm_dd_neg({a})" if op == "fneg" else f"cm_dd_abs({a})"
-        if t in ("f16", "bf16"):
-            return f"cm_hsign({a}, {'true' if t == 'bf16' else 'false'}, {'true' if op == 'fneg' else 'false'})"
-        if t == "f32":
-            m = "^ 0x80000000u" if op == "fneg" else "& 0x7FFFFFFFu"
-            return f"cm_canon(as_type<float>(as_type<uint>({a}) {m}))"
-        m = "^ 0x8000000000000000ul" if op == "fneg" else "& 0x7FFFFFFFFFFFFFFFul"
-        return f"cm_nan64(as_type<double>(as_type<ulong>({a}) {m}), {a})"
     if op == "ftz":
         if emulate:
             return a  # f64 subnormals are far below the pair's range: already zero
@@ -228,28 +203,14 @@ def float_unary(em: FnEmitter, i: Inst) -> str:
         if t in ("f16", "bf16"):
             return _from_f32(t, f"cm_fsat({_to_f32(t, a)})", "CM_RN")
         return f"cm_fsat({a})"
-    if op == "frint":
+    if op == "frint_ieee":  # NaN results are the legalizer's
         mode = ROUND[i.attrs["rnd"]]
         if emulate:
             return f"cm_dd_from_bits(cm_frint_bits(cm_dd_to_bits({a}), 52, 11, {mode}))"
         if t in ("f16", "bf16"):
             return _from_f32(t, f"cm_frint({_to_f32(t, a)}, {mode})", "CM_RN")
-        return f"cm_frint({a}, {mode})" if t == "f32" else f"cm_nan64(cm_frint({a}, {mode}), {a})"
+        return f"cm_frint({a}, {mode})"
     raise EmitError(f"float op {op}")
-
-
-def float_minmax(em: FnEmitter, i: Inst) -> str:
-    t = i.dsts[0].type
-    a, b = (em.v(x) for x in i.args)
-    prop = "true" if i.attrs["nan"] == "propagate" else "false"
-    fn = "cm_fmin" if i.op == "fmin" else "cm_fmax"
-    if t == "f64" and em.fp64 == "emulate":
-        return f"cm_dd_{i.op}({a}, {b}, {prop})"
-    if t in ("f16", "bf16"):
-        return _from_f32(t, f"{fn}({_to_f32(t, a)}, {_to_f32(t, b)}, {prop})", "CM_RN")
-    if t == "f64":
-        return nan64(em, i, f"{fn}({a}, {b}, {prop})", [a, b])
-    return f"{fn}({a}, {b}, {prop})"
 
 
 def fcmp(em: FnEmitter, i: Inst) -> str:
@@ -264,6 +225,8 @@ def fcmp(em: FnEmitter, i: Inst) -> str:
 
 
 def fapprox(em: FnEmitter, i: Inst) -> str:
+    """fapprox_ieee: the target's approximation; NaN results are the legalizer's (nan.canonical,
+    nan.f64_priority)."""
     t = i.dsts[0].type
     fn = i.attrs["fn"]
     a = [em.v(x) for x in i.args]
@@ -275,10 +238,9 @@ def fapprox(em: FnEmitter, i: Inst) -> str:
             if fn in ("div", "div_approx"):
                 return f"cm_dd_div({a[0]}, {a[1]})"
         else:
-            table = {"rcp": f"cm_nan64(1.0 / {a[0]}, {a[0]})", "sqrt": f"cm_nan64(sqrt({a[0]}), {a[0]})",
-                     "rsqrt": f"cm_nan64(rsqrt({a[0]}), {a[0]})"}
+            table = {"rcp": f"(1.0 / {a[0]})", "sqrt": f"sqrt({a[0]})", "rsqrt": f"rsqrt({a[0]})"}
             if fn in ("div", "div_approx"):
-                return f"cm_nan64(cm_fdiv({a[0]}, {a[1]}, CM_RN), {a[0]}, {a[1]})"
+                return f"cm_fdiv({a[0]}, {a[1]}, CM_RN)"
         if fn not in table:
             raise EmitError(f"{fn}.approx on f64 is not supported")
         return table[fn]
@@ -293,38 +255,45 @@ def fapprox(em: FnEmitter, i: Inst) -> str:
         expr = table[fn]
     else:
         raise EmitError(f"approximate function {fn} is not supported")
-    expr = f"cm_canon({expr})"
     return expr if t == "f32" else _from_f32(t, expr, "CM_RN")
 
 
 # ---------------------------------------------------------------------------- conversions
 def fcvt(em: FnEmitter, i: Inst) -> str:
+    """fcvt_ieee: the conversion per rnd (exact software rounding on the bits); a NaN gives some
+    NaN (NVIDIA's per-pair NaN is the legalizer's nan.convert rule)."""
     dt = i.dsts[0].type
     x = i.args[0]
     st = x.type
     a = em.v(x)
     mode = ROUND[i.attrs["rnd"]]
-    if st == dt and dt == "f32":
-        return f"cm_canon({a})"
+    if st == dt:  # fcvt_ieee: NaN results are the legalizer's (nan.convert)
+        return a
     if dt == "f32" and st == "f16":
         return f"cm_h2f({a})"
     if dt == "f32" and st == "bf16":
         return f"cm_b2f({a})"
     if dt == "f64" and st == "f32" and em.fp64 != "emulate":
-        return f"cm_f2d({a})"
+        return f"double({a})"
     sm, se = FORMATS[st]
     dm, de = FORMATS[dt]
     return from_bits(em, dt, f"cm_fcvt_bits({bits_of(em, st, a)}, {sm}, {se}, {dm}, {de}, {mode})")
 
 
 def f2i(em: FnEmitter, i: Inst) -> str:
+    """f2i_inrange (legalized): an integral f32/f64 value within the destination's range, so the
+    language's conversion is exact."""
     dt = i.dsts[0].type
     x = i.args[0]
-    m, e = FORMATS[x.type]
-    signed = "true" if i.attrs["signed"] else "false"
-    mode = ROUND[i.attrs["rnd"]]
-    expr = f"cm_f2i_bits({bits_of(em, x.type, em.v(x))}, {m}, {e}, {mode}, {signed}, {T.bits(dt)})"
-    return f"(({expr}) != 0)" if dt == "i1" else f"{em.ty(dt)}({expr})"
+    a = em.v(x)
+    signed = bool(i.attrs["signed"])
+    if x.type == "f64" and em.fp64 == "emulate":
+        wide = f"cm_dd_to_int_bits({a})"
+    elif T.bits(dt) == 64:
+        wide = f"ulong({'long' if signed else 'ulong'}({a}))"
+    else:
+        wide = f"uint({'int' if signed else 'uint'}({a}))"
+    return f"(({wide}) != 0)" if dt == "i1" else f"{em.ty(dt)}({wide})"
 
 
 def i2f(em: FnEmitter, i: Inst) -> str:
