@@ -110,11 +110,11 @@ def test_launch_configuration_is_validated_before_running(module):
 
 
 def test_module_with_an_unsupported_kernel_loads_the_rest(ctx, capfd):
-    # hand-written: `uses_mbarrier` needs mbarrier (Hopper), which the Apple target cannot express
+    # hand-written: `uses_tcgen05` needs a Blackwell tensor-core instruction CuMetal has no model of
     m = check(cu.cuModuleLoad(str(PTX_PATH.parent / "partly_unsupported.ptx")))
     err = capfd.readouterr().err
-    assert "kernel 'uses_mbarrier'" in err and "partly_unsupported.ptx:17" in err and "kernel 'good'" not in err
+    assert "kernel 'uses_tcgen05'" in err and "partly_unsupported.ptx:16" in err and "kernel 'good'" not in err
     assert isinstance(check(cu.cuModuleGetFunction(m, "good")), cu.CUfunction)
-    assert cu.cuModuleGetFunction(m, "uses_mbarrier") == (R.CUDA_ERROR_NOT_SUPPORTED, None)
-    assert "mbarrier" in cu.last_error_message()
+    assert cu.cuModuleGetFunction(m, "uses_tcgen05") == (R.CUDA_ERROR_NOT_SUPPORTED, None)
+    assert "tcgen05" in cu.last_error_message()
     check(cu.cuModuleUnload(m))
