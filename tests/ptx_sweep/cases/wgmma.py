@@ -28,7 +28,9 @@ SPECS: dict[str, dict] = {}  # case name -> the parameters it was built from (fo
 # n8/n16 cases cover every input type there); cpu runs all.
 SIM_HEAVY = frozenset(f"wgmma_{n}" for n in ("n32_f16_f16acc", "n32_tf32_sw128", "n32_u8s8_sw128",
                                              "n64_f16_f32_sw64", "n128_f16_f32_sw32_nosc_neg",
-                                             "n256_f16_f32_sw128", "n64_transab_sw128", "n64_chain_k32_sw128"))
+                                             "n256_f16_f32_sw128", "n64_transab_sw128", "n64_chain_k32_sw128",
+                                             "n16_e4m3_f32", "n16_e5m2_f32_sw128", "n16_e4m3e5m2_f16acc",
+                                             "n16_e5m2_specials"))
 
 
 def _values(etype: str, kind: str, n: int, salt: int) -> np.ndarray:
