@@ -128,3 +128,25 @@ def test_surface_reads_clamp_and_zero_match_numpy() -> None:
         assert np.array_equal(out, clamped if mode == "clamp" else np.where(inside, clamped, 0))
     ok(rt.cudaDestroySurfaceObject(surf))
     ok(rt.cudaFreeArray(arr))
+
+
+def test_array_to_array_copies_channel_desc_and_limits() -> None:
+    H.context()
+    img = np.arange(40, dtype=np.float32).reshape(5, 8)
+    a = _float_array(img)
+    b = _float_array(np.zeros_like(img))
+    ok(rt.cudaMemcpy2DArrayToArray(b, 4, 1, a, 0, 2, 16, 3))  # 4 floats x 3 rows
+    back = np.zeros_like(img)
+    ok(rt.cudaMemcpy2DFromArray(back, 32, b, 0, 0, 32, 5, D2H))
+    want = np.zeros_like(img)
+    want[1:4, 1:5] = img[2:5, 0:4]
+    assert np.array_equal(back, want)
+    ok(rt.cudaMemcpyArrayToArray(b, 0, 0, a, 0, 0, 160))
+    ok(rt.cudaMemcpy2DFromArray(back, 32, b, 0, 0, 32, 5, D2H))
+    assert np.array_equal(back, img)
+    (desc,) = ok(rt.cudaGetChannelDesc(a))
+    assert (desc.x, desc.y, int(desc.f)) == (32, 0, 2)
+    (props,) = ok(rt.cudaGetDeviceProperties(0))
+    assert props.maxTexture2D == [131072, 65536] and props.surfaceAlignment == 512
+    for arr in (a, b):
+        ok(rt.cudaFreeArray(arr))

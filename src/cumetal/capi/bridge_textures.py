@@ -127,3 +127,17 @@ def tex_cudaDestroySurfaceObject(obj: int) -> int:  # noqa: N802
 
 def tex_cudaGetSurfaceObjectResourceDesc(res: int, obj: int) -> int:  # noqa: N802
     return _desc_out(rt.cudaGetSurfaceObjectResourceDesc(obj), res)
+
+
+def tex_cudaGetChannelDesc(desc: int, array: int) -> int:  # noqa: N802
+    return _desc_out(rt.cudaGetChannelDesc(array), desc)
+
+
+def tex_cudaMemcpy2DArrayToArray(dst: int, wd: int, hd: int, src: int, ws: int, hs: int, width: int,  # noqa: N802
+                                 height: int, kind: int) -> int:
+    return int(rt.cudaMemcpy2DArrayToArray(dst, wd, hd, src, ws, hs, width, height, kind)[0])
+
+
+def tex_cudaMemcpyArrayToArray(dst: int, wd: int, hd: int, src: int, ws: int, hs: int, count: int,  # noqa: N802
+                               kind: int) -> int:
+    return int(rt.cudaMemcpyArrayToArray(dst, wd, hd, src, ws, hs, count, kind)[0])

@@ -155,6 +155,9 @@ def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
         A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: int(_grouped(STATE.device)),
         A.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: int(_grouped(STATE.device)),
     }
+    from cumetal.driver.textures import texture_attributes  # texture and surface limits
+
+    table.update(texture_attributes())
     return int(table.get(attr, 0))
 
 

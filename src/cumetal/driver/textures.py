@@ -9,6 +9,7 @@ as the f16/f32 value for float channels, 0 for integer reads (what an H100 retur
 
 from __future__ import annotations
 
+import functools
 import struct
 import threading
 from dataclasses import dataclass, field
@@ -313,3 +314,33 @@ API = {f.__name__: f for f in (cuTexObjectCreate, cuTexObjectDestroy, cuTexObjec
                                cuSurfObjectGetResourceDesc)} | {
     "CUtexObject": CUtexObject, "CUsurfObject": CUsurfObject, "CUDA_RESOURCE_DESC": CUDA_RESOURCE_DESC,
     "CUDA_TEXTURE_DESC": CUDA_TEXTURE_DESC, "CUDA_RESOURCE_VIEW_DESC": CUDA_RESOURCE_VIEW_DESC}
+
+
+@functools.cache
+def texture_attributes() -> dict[int, int]:
+    """Texture and surface limits for cuDeviceGetAttribute: NVIDIA's compute capability 8.x limits
+    (CUDA C++ Programming Guide, "Features and Technical Specifications"), which CuMetal's
+    descriptor-based textures honour; mipmapped sizes are 0 (no mipmapped arrays yet)."""
+    from cumetal.driver.enums import CUdevice_attribute as A
+
+    names = {
+        "MAXIMUM_TEXTURE1D_WIDTH": 131072, "MAXIMUM_TEXTURE2D_WIDTH": 131072, "MAXIMUM_TEXTURE2D_HEIGHT": 65536,
+        "MAXIMUM_TEXTURE3D_WIDTH": 16384, "MAXIMUM_TEXTURE3D_HEIGHT": 16384, "MAXIMUM_TEXTURE3D_DEPTH": 16384,
+        "MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE": 8192, "MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE": 8192,
+        "MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE": 32768,
+        "MAXIMUM_TEXTURE2D_LAYERED_WIDTH": 32768, "MAXIMUM_TEXTURE2D_LAYERED_HEIGHT": 32768,
+        "MAXIMUM_TEXTURE2D_LAYERED_LAYERS": 2048, "MAXIMUM_TEXTURE1D_LAYERED_WIDTH": 32768,
+        "MAXIMUM_TEXTURE1D_LAYERED_LAYERS": 2048, "MAXIMUM_TEXTURECUBEMAP_WIDTH": 32768,
+        "MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH": 32768, "MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS": 2046,
+        "MAXIMUM_TEXTURE2D_GATHER_WIDTH": 32768, "MAXIMUM_TEXTURE2D_GATHER_HEIGHT": 32768,
+        "MAXIMUM_TEXTURE1D_LINEAR_WIDTH": 1 << 27, "MAXIMUM_TEXTURE2D_LINEAR_WIDTH": 131072,
+        "MAXIMUM_TEXTURE2D_LINEAR_HEIGHT": 65000, "MAXIMUM_TEXTURE2D_LINEAR_PITCH": 2097120,
+        "TEXTURE_PITCH_ALIGNMENT": 32, "SURFACE_ALIGNMENT": 512,
+        "MAXIMUM_SURFACE1D_WIDTH": 32768, "MAXIMUM_SURFACE2D_WIDTH": 131072, "MAXIMUM_SURFACE2D_HEIGHT": 65536,
+        "MAXIMUM_SURFACE3D_WIDTH": 16384, "MAXIMUM_SURFACE3D_HEIGHT": 16384, "MAXIMUM_SURFACE3D_DEPTH": 16384,
+        "MAXIMUM_SURFACE1D_LAYERED_WIDTH": 32768, "MAXIMUM_SURFACE1D_LAYERED_LAYERS": 2048,
+        "MAXIMUM_SURFACE2D_LAYERED_WIDTH": 32768, "MAXIMUM_SURFACE2D_LAYERED_HEIGHT": 32768,
+        "MAXIMUM_SURFACE2D_LAYERED_LAYERS": 2048, "MAXIMUM_SURFACECUBEMAP_WIDTH": 32768,
+        "MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH": 32768, "MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS": 2046,
+    }
+    return {A[f"CU_DEVICE_ATTRIBUTE_{k}"]: v for k, v in names.items() if f"CU_DEVICE_ATTRIBUTE_{k}" in A.__members__}

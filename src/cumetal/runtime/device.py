@@ -130,6 +130,9 @@ def device_properties() -> cudaDeviceProp:
     p.major, p.minor = info.compute_capability
     p.textureAlignment = a(A.CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT)
     p.texturePitchAlignment = a(A.CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT)
+    from cumetal.runtime.textures import texture_properties  # maxTexture*/maxSurface* (docs/textures.md)
+
+    texture_properties(p, a)
     p.multiProcessorCount = info.multiprocessor_count
     p.integrated = int(info.integrated)
     p.canMapHostMemory = 1

@@ -15,7 +15,7 @@ from cumetal.driver import textures as dtex
 from cumetal.driver.errors import CudaError
 from cumetal.runtime import enums as En
 from cumetal.runtime.device import int_arg
-from cumetal.runtime.enums import cudaError_t
+from cumetal.runtime.enums import cudaError_t, cudaMemcpyKind
 from cumetal.runtime.errors import RtError, rt_api
 from cumetal.runtime.types import (
     _install_fields,
@@ -380,6 +380,62 @@ def as_pitched(p: cudaMemcpy3DParms) -> cudaMemcpy3DParms:
     return q
 
 
+@rt_api(1)
+def cudaGetChannelDesc(array: Any) -> tuple:  # noqa: N802
+    return (_desc_of(_array(array).fmt),)
+
+
+def _array_to_array(dst: Any, wd: int, hd: int, src: Any, ws: int, hs: int, width: int, height: int, kind: Any) -> None:
+    from cumetal.runtime.memory import memcpy_kind
+    from cumetal.runtime.memory_nd import _rows
+
+    k = memcpy_kind(kind)
+    if k not in (cudaMemcpyKind.cudaMemcpyDeviceToDevice, cudaMemcpyKind.cudaMemcpyDefault):
+        raise RtError(E.cudaErrorInvalidMemcpyDirection, "array-to-array copies are device to device")
+    a, b = _array(dst), _array(src)
+    for arr, x, y in ((a, wd, hd), (b, ws, hs)):
+        if x + width > arr.pitch or y + height > arr.rows * max(arr.depth, 1):
+            raise RtError(E.cudaErrorInvalidValue, f"{width} bytes x {height} rows at ({x}, {y}) do not fit the array")
+    _rows(a.address + hd * a.pitch + wd, a.pitch, b.address + hs * b.pitch + ws, b.pitch, width,
+          [(r * a.pitch, r * b.pitch) for r in range(height)], k, 0, True)
+
+
+@rt_api(0, sync=True)
+def cudaMemcpy2DArrayToArray(dst: Any, wOffsetDst: Any, hOffsetDst: Any, src: Any, wOffsetSrc: Any,  # noqa: N802, N803
+                             hOffsetSrc: Any, width: Any, height: Any,
+                             kind: Any = cudaMemcpyKind.cudaMemcpyDeviceToDevice) -> tuple:
+    _array_to_array(dst, int_arg(wOffsetDst, "wOffsetDst"), int_arg(hOffsetDst, "hOffsetDst"), src,
+                    int_arg(wOffsetSrc, "wOffsetSrc"), int_arg(hOffsetSrc, "hOffsetSrc"), int_arg(width, "width"),
+                    int_arg(height, "height"), kind)
+    return ()
+
+
+@rt_api(0, sync=True)
+def cudaMemcpyArrayToArray(dst: Any, wOffsetDst: Any, hOffsetDst: Any, src: Any, wOffsetSrc: Any,  # noqa: N802, N803
+                           hOffsetSrc: Any, count: Any, kind: Any = cudaMemcpyKind.cudaMemcpyDeviceToDevice) -> tuple:
+    """``count`` bytes, row after row from each offset (both arrays' storage is linear)."""
+    from cumetal.runtime.memory import memcpy_kind
+    from cumetal.runtime.memory_nd import _rows
+
+    a, b = _array(dst), _array(src)
+    n = int_arg(count, "count")
+    d0 = int_arg(hOffsetDst, "hOffsetDst") * a.pitch + int_arg(wOffsetDst, "wOffsetDst")
+    s0 = int_arg(hOffsetSrc, "hOffsetSrc") * b.pitch + int_arg(wOffsetSrc, "wOffsetSrc")
+    if d0 + n > a.nbytes or s0 + n > b.nbytes:
+        raise RtError(E.cudaErrorInvalidValue, f"{n} bytes run past an array")
+    _rows(a.address + d0, n, b.address + s0, n, n, [(0, 0)], memcpy_kind(kind), 0, True)
+    return ()
+
+
+@rt_api(1)
+def cudaDeviceGetTexture1DLinearMaxWidth(fmtDesc: Any, device: Any) -> tuple:  # noqa: N802, N803
+    from cumetal.runtime.device import device_ordinal
+
+    device_ordinal(device)
+    fmt = _fmt(fmtDesc)
+    return ((1 << 27) // max(1, fmt.elem // fmt.count),)
+
+
 # ---------------------------------------------------------------- texture and surface objects
 def _resource(res: Any) -> dtex.Resource:
     if not isinstance(res, cudaResourceDesc):
@@ -475,8 +531,36 @@ def cudaGetSurfaceObjectResourceDesc(surfObject: Any) -> tuple:  # noqa: N802, N
     return (_copy_struct(cudaResourceDesc, _obj(surfObject, True).user["res"]),)
 
 
+def texture_properties(p: Any, a: Any) -> None:
+    """Fill cudaDeviceProp's texture and surface limits from the driver attributes (``a(attr)``)."""
+    from cumetal.driver.enums import CUdevice_attribute as A
+
+    def g(*names: str) -> list[int]:
+        return [a(A[f"CU_DEVICE_ATTRIBUTE_MAXIMUM_{n}"]) for n in names]
+
+    p.maxTexture1D = g("TEXTURE1D_WIDTH")[0]
+    p.maxTexture2D = g("TEXTURE2D_WIDTH", "TEXTURE2D_HEIGHT")
+    p.maxTexture2DLinear = g("TEXTURE2D_LINEAR_WIDTH", "TEXTURE2D_LINEAR_HEIGHT", "TEXTURE2D_LINEAR_PITCH")
+    p.maxTexture2DGather = g("TEXTURE2D_GATHER_WIDTH", "TEXTURE2D_GATHER_HEIGHT")
+    p.maxTexture3D = g("TEXTURE3D_WIDTH", "TEXTURE3D_HEIGHT", "TEXTURE3D_DEPTH")
+    p.maxTexture3DAlt = g("TEXTURE3D_WIDTH_ALTERNATE", "TEXTURE3D_HEIGHT_ALTERNATE", "TEXTURE3D_DEPTH_ALTERNATE")
+    p.maxTextureCubemap = g("TEXTURECUBEMAP_WIDTH")[0]
+    p.maxTexture1DLayered = g("TEXTURE1D_LAYERED_WIDTH", "TEXTURE1D_LAYERED_LAYERS")
+    p.maxTexture2DLayered = g("TEXTURE2D_LAYERED_WIDTH", "TEXTURE2D_LAYERED_HEIGHT", "TEXTURE2D_LAYERED_LAYERS")
+    p.maxTextureCubemapLayered = g("TEXTURECUBEMAP_LAYERED_WIDTH", "TEXTURECUBEMAP_LAYERED_LAYERS")
+    p.maxSurface1D = g("SURFACE1D_WIDTH")[0]
+    p.maxSurface2D = g("SURFACE2D_WIDTH", "SURFACE2D_HEIGHT")
+    p.maxSurface3D = g("SURFACE3D_WIDTH", "SURFACE3D_HEIGHT", "SURFACE3D_DEPTH")
+    p.maxSurface1DLayered = g("SURFACE1D_LAYERED_WIDTH", "SURFACE1D_LAYERED_LAYERS")
+    p.maxSurface2DLayered = g("SURFACE2D_LAYERED_WIDTH", "SURFACE2D_LAYERED_HEIGHT", "SURFACE2D_LAYERED_LAYERS")
+    p.maxSurfaceCubemap = g("SURFACECUBEMAP_WIDTH")[0]
+    p.maxSurfaceCubemapLayered = g("SURFACECUBEMAP_LAYERED_WIDTH", "SURFACECUBEMAP_LAYERED_LAYERS")
+    p.surfaceAlignment = a(A.CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT)
+
+
 __all__ = [
-    "cudaArrayGetInfo", "cudaArray_t", "cudaChannelFormatDesc", "cudaCreateChannelDesc", "cudaCreateSurfaceObject",
+    "cudaArrayGetInfo", "cudaArray_t", "cudaDeviceGetTexture1DLinearMaxWidth", "cudaGetChannelDesc",
+    "cudaMemcpy2DArrayToArray", "cudaMemcpyArrayToArray", "cudaChannelFormatDesc", "cudaCreateChannelDesc", "cudaCreateSurfaceObject",
     "cudaCreateTextureObject", "cudaDestroySurfaceObject", "cudaDestroyTextureObject", "cudaFreeArray",
     "cudaGetSurfaceObjectResourceDesc", "cudaGetTextureObjectResourceDesc", "cudaGetTextureObjectTextureDesc",
     "cudaMalloc3DArray", "cudaMallocArray", "cudaMemcpy2DFromArray", "cudaMemcpy2DFromArrayAsync",

@@ -91,6 +91,9 @@ int main(int argc, char **argv) {
     cudaExtent ext;
     unsigned int flags;
     CHECK(cudaArrayGetInfo(&got, &ext, &flags, dst2));
+    cudaChannelFormatDesc got2;
+    CHECK(cudaGetChannelDesc(&got2, src2));
+    if (got2.x != 32 || got2.y != 32 || got2.f != cudaChannelFormatKindFloat) { std::printf("bad channel desc\n"); return 1; }
     if (got.x != 32 || ext.width != (size_t)W2 || ext.height != (size_t)H2 || flags != cudaArraySurfaceLoadStore) {
         std::printf("bad array info\n");
         return 1;

@@ -103,3 +103,20 @@ CM_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *
                                                        cudaSurfaceObject_t surfObject) {
     CALL("cudaGetSurfaceObjectResourceDesc", "(KK)", CM_P(pResDesc), (unsigned long long)surfObject);
 }
+CM_EXPORT cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array) {
+    CALL("cudaGetChannelDesc", "(KK)", CM_P(desc), CM_P(array));
+}
+CM_EXPORT cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                               cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                               size_t width, size_t height, enum cudaMemcpyKind kind) {
+    CALL("cudaMemcpy2DArrayToArray", "(KKKKKKKKi)", CM_P(dst), (unsigned long long)wOffsetDst,
+         (unsigned long long)hOffsetDst, CM_P(src), (unsigned long long)wOffsetSrc, (unsigned long long)hOffsetSrc,
+         (unsigned long long)width, (unsigned long long)height, (int)kind);
+}
+CM_EXPORT cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                             cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t count,
+                                             enum cudaMemcpyKind kind) {
+    CALL("cudaMemcpyArrayToArray", "(KKKKKKKi)", CM_P(dst), (unsigned long long)wOffsetDst,
+         (unsigned long long)hOffsetDst, CM_P(src), (unsigned long long)wOffsetSrc, (unsigned long long)hOffsetSrc,
+         (unsigned long long)count, (int)kind);
+}
