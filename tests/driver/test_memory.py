@@ -146,3 +146,13 @@ def test_errors_are_explained_on_stderr(ctx, capsys):
     err = capsys.readouterr().err
     assert "cuMemFree: CUDA_ERROR_INVALID_VALUE" in err and "0x3039" in err
     assert "0x3039" in cu.last_error_message()
+
+
+def test_zero_byte_copies_and_fills_succeed_anywhere(ctx):
+    # as on CUDA (numba-cuda copies its 0-sized arrays this way): an empty range is never checked
+    host = np.zeros(4, np.uint8)
+    stray = cu.CUdeviceptr(0x1234)
+    assert cu.cuMemcpyHtoD(stray, host, 0)[0] == cu.CUresult.CUDA_SUCCESS
+    assert cu.cuMemcpyDtoH(host, stray, 0)[0] == cu.CUresult.CUDA_SUCCESS
+    assert cu.cuMemsetD8(stray, 7, 0)[0] == cu.CUresult.CUDA_SUCCESS
+    assert cu.cuMemcpyHtoD(stray, host, 1)[0] == cu.CUresult.CUDA_ERROR_INVALID_VALUE

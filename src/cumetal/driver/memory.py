@@ -54,8 +54,12 @@ def _owner(addr: int, *, host: bool) -> Context | None:
 
 
 def device_range(ptr: Any, nbytes: int, what: str) -> int:
-    """A device address whose ``nbytes`` bytes lie in one live allocation."""
+    """A device address whose ``nbytes`` bytes lie in one live allocation. An empty range is valid
+    anywhere: CUDA's copies and fills of 0 bytes succeed without looking at the pointer (numba-cuda
+    copies its 0-sized arrays that way)."""
     addr = handle_value(ptr, CUdeviceptr, what)
+    if nbytes == 0:
+        return addr
     found = STATE.device.allocation(addr)
     if found is None:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what}: 0x{addr:x} is not in a live allocation")
