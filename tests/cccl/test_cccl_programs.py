@@ -29,13 +29,17 @@ THRUST_CHECKS = [
     "scatter", "minmax_element", "vectorized lower_bound", "merge", "stable_partition", "remove_if",
     "zip_iterator + counting_iterator", "tabulate + thrust::random (device equals host)",
     "thrust::complex reduce", "cuda::atomic_ref in a kernel (libcu++)",
-    "cuda::std::complex and array in a kernel", "thrust::host execution policy",
+    "cuda::std::complex and array in a kernel", "thrust::host execution policy", "placeholder expressions",
+    "for_each", "sort_by_key (float keys) on a stream: thrust::cuda::par.on", "device_malloc / device_ptr",
+    "cuda::std::span, optional and tuple in a kernel",
 ]
 CUB_CHECKS = [
     "BlockReduce::Sum (BlockLoad transpose)", "BlockScan::InclusiveSum", "BlockScan::ExclusiveScan max",
     "WarpReduce Sum/min", "DeviceReduce::Sum", "DeviceScan::InclusiveSum", "DeviceRadixSort::SortPairs",
     "BlockRadixSort", "BlockHistogram", "WarpScan::ExclusiveSum", "DeviceHistogram::HistogramEven",
     "DeviceSelect::Flagged", "DeviceRunLengthEncode::Encode", "DeviceSegmentedReduce::Sum",
+    "BlockStore (warp transpose)", "BlockExchange::BlockedToStriped", "BlockDiscontinuity::FlagHeads",
+    "DeviceSegmentedRadixSort::SortKeys", "DeviceMergeSort::SortKeys (custom comparator)",
 ]
 
 

@@ -60,6 +60,54 @@ __global__ void ws(const int *in, int *out) {
   using W = cub::WarpScan<int>; __shared__ typename W::TempStorage t[2];
   int w = threadIdx.x / 32, v = in[threadIdx.x], o; W(t[w]).ExclusiveSum(v, o); out[threadIdx.x] = o;
 }
+__global__ void exchange_store_flags(const int *in, int *out) {
+  using BE = cub::BlockExchange<int, 64, 4>;
+  using BS = cub::BlockStore<int, 64, 4, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  using BD = cub::BlockDiscontinuity<int, 64>;
+  __shared__ union { typename BE::TempStorage e; typename BS::TempStorage s; typename BD::TempStorage d; } t;
+  int v[4], f[4];
+  for (int i = 0; i < 4; ++i) v[i] = in[threadIdx.x * 4 + i] / 300;
+  BD(t.d).FlagHeads(f, v, cuda::std::not_equal_to<int>());
+  for (int i = 0; i < 4; ++i) out[512 + threadIdx.x * 4 + i] = f[i];
+  for (int i = 0; i < 4; ++i) v[i] = in[threadIdx.x * 4 + i];
+  __syncthreads();
+  BS(t.s).Store(out, v);                   // blocked store through a warp transpose (reorders v)
+  __syncthreads();
+  for (int i = 0; i < 4; ++i) v[i] = in[threadIdx.x * 4 + i];
+  BE(t.e).BlockedToStriped(v);             // thread t now holds items t, t + 64, t + 128, t + 192
+  for (int i = 0; i < 4; ++i) out[256 + threadIdx.x * 4 + i] = v[i];
+}
+
+static void sorts_and_exchanges(const std::vector<int> &h) {
+  const int n = (int)h.size();
+  int *din, *dout;
+  cudaMalloc(&din, n * 4); cudaMalloc(&dout, 768 * 4);
+  cudaMemcpy(din, h.data(), n * 4, cudaMemcpyHostToDevice);
+  exchange_store_flags<<<1, 64>>>(din, dout);
+  std::vector<int> o(768); cudaMemcpy(o.data(), dout, 768 * 4, cudaMemcpyDeviceToHost);
+  bool store = true, striped = true, flags = true;
+  for (int t = 0; t < 64; ++t)
+    for (int i = 0; i < 4; ++i) {
+      store &= o[t * 4 + i] == h[t * 4 + i];
+      striped &= o[256 + t * 4 + i] == h[i * 64 + t];
+      int j = t * 4 + i;
+      flags &= o[512 + j] == (j == 0 || h[j] / 300 != h[j - 1] / 300);
+    }
+  CHECK(store, "BlockStore (warp transpose)"); CHECK(striped, "BlockExchange::BlockedToStriped"); CHECK(flags, "BlockDiscontinuity::FlagHeads");
+  void *tmp = nullptr; size_t tb = 0; int *kout; cudaMalloc(&kout, n * 4);
+  std::vector<int> off = {0, 100, n / 2, n}; int *doff; cudaMalloc(&doff, 16); cudaMemcpy(doff, off.data(), 16, cudaMemcpyHostToDevice);
+  cub::DeviceSegmentedRadixSort::SortKeys(tmp, tb, din, kout, n, 3, doff, doff + 1); cudaMalloc(&tmp, tb);
+  cub::DeviceSegmentedRadixSort::SortKeys(tmp, tb, din, kout, n, 3, doff, doff + 1);
+  std::vector<int> got(n), e = h; cudaMemcpy(got.data(), kout, n * 4, cudaMemcpyDeviceToHost);
+  for (int j = 0; j < 3; ++j) std::sort(e.begin() + off[j], e.begin() + off[j + 1]);
+  CHECK(got == e, "DeviceSegmentedRadixSort::SortKeys"); cudaFree(tmp); tmp = nullptr; tb = 0;
+  cub::DeviceMergeSort::SortKeys(tmp, tb, din, n, cuda::std::greater<int>()); cudaMalloc(&tmp, tb);
+  cub::DeviceMergeSort::SortKeys(tmp, tb, din, n, cuda::std::greater<int>());
+  cudaMemcpy(got.data(), din, n * 4, cudaMemcpyDeviceToHost); e = h; std::sort(e.begin(), e.end(), std::greater<int>());
+  CHECK(got == e, "DeviceMergeSort::SortKeys (custom comparator)");
+  cudaFree(tmp); cudaFree(din); cudaFree(dout); cudaFree(kout); cudaFree(doff);
+}
+
 static int more_primitives() {
   std::vector<int> h(256);
   unsigned s = 5;
@@ -173,6 +221,7 @@ int main(int argc, char **argv) {
   ok = true; for (int i = 0; i < n; ++i) ok &= ok_vals[i] == idx[i] && ok_keys[i] == keys[idx[i]];
   CHECK(ok, "DeviceRadixSort::SortPairs");
     more_primitives();
+  sorts_and_exchanges(h);
   printf("%s\n", fails ? "FAILED" : "PASSED");
   return fails != 0;
 }

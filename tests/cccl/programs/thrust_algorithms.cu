@@ -5,6 +5,10 @@
 #include <thrust/binary_search.h>
 #include <thrust/complex.h>
 #include <thrust/copy.h>
+#include <thrust/device_free.h>
+#include <thrust/device_malloc.h>
+#include <thrust/for_each.h>
+#include <thrust/functional.h>
 #include <thrust/count.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
@@ -34,6 +38,9 @@
 #include <cuda/std/array>
 #include <cuda/std/complex>
 #include <cuda/std/functional>
+#include <cuda/std/optional>
+#include <cuda/std/span>
+#include <cuda/std/tuple>
 
 #include <algorithm>
 #include <cstdio>
@@ -81,6 +88,18 @@ __global__ void atomic_sum(int *p, int n) {
     if (i < n) {
         cuda::atomic_ref<int, cuda::thread_scope_device> r(*p);
         r.fetch_add(i);
+    }
+}
+struct add_one {
+    __host__ __device__ void operator()(int &x) const { x += 1; }
+};
+__global__ void span_optional_tuple(int *p, int n) {
+    cuda::std::span<int> s(p, n);
+    cuda::std::optional<int> o;
+    if (threadIdx.x < n) {
+        o = s[threadIdx.x];
+        auto t = cuda::std::make_tuple(*o, 2);
+        s[threadIdx.x] = cuda::std::get<0>(t) * cuda::std::get<1>(t);
     }
 }
 __global__ void complex_square(float *out) {
@@ -280,6 +299,48 @@ int main(int argc, char **argv) {
     }
     CHECK(thrust::reduce(thrust::host, ref.data(), ref.data() + n) == std::accumulate(ref.begin(), ref.end(), 0),
           "thrust::host execution policy");
+    {
+        using namespace thrust::placeholders;
+        thrust::device_vector<int> o(n);
+        thrust::transform(d.begin(), d.end(), o.begin(), _1 * 2 + 1);
+        std::vector<int> e(n);
+        std::transform(ref.begin(), ref.end(), e.begin(), twice_plus1());
+        CHECK(to_std(o, n) == e, "placeholder expressions");
+        thrust::for_each(o.begin(), o.end(), add_one());
+        for (int &x : e) x += 1;
+        CHECK(to_std(o, n) == e, "for_each");
+    }
+    {
+        cudaStream_t stream;
+        cudaStreamCreate(&stream);
+        std::vector<float> hk(n);
+        for (int i = 0; i < n; ++i) hk[i] = ref[i] * 0.25f;
+        thrust::device_vector<float> k(hk.begin(), hk.end());
+        thrust::device_vector<int> v(n);
+        thrust::sequence(thrust::cuda::par.on(stream), v.begin(), v.end());
+        thrust::sort_by_key(thrust::cuda::par.on(stream), k.begin(), k.end(), v.begin());
+        cudaStreamSynchronize(stream);
+        std::vector<int> idx(n);
+        std::iota(idx.begin(), idx.end(), 0);
+        std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return hk[a] < hk[b]; });
+        CHECK(to_std(v, n) == idx, "sort_by_key (float keys) on a stream: thrust::cuda::par.on");
+        cudaStreamDestroy(stream);
+    }
+    {
+        thrust::device_ptr<int> p = thrust::device_malloc<int>(16);
+        thrust::fill(p, p + 16, 7);
+        CHECK(thrust::reduce(p, p + 16) == 112, "device_malloc / device_ptr");
+        thrust::device_free(p);
+        int *q;
+        cudaMalloc(&q, 64 * sizeof(int));
+        cudaMemcpy(q, ref.data(), 64 * sizeof(int), cudaMemcpyHostToDevice);
+        span_optional_tuple<<<1, 64>>>(q, 64);
+        std::vector<int> o(64), e(64);
+        cudaMemcpy(o.data(), q, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+        for (int i = 0; i < 64; ++i) e[i] = 2 * ref[i];
+        CHECK(o == e, "cuda::std::span, optional and tuple in a kernel");
+        cudaFree(q);
+    }
     printf("%s\n", fails ? "FAILED" : "PASSED");
     return fails != 0;
 }
