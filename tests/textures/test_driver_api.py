@@ -103,6 +103,22 @@ def test_surface_trap_mode_faults_out_of_range() -> None:
     err = cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, args, None)[0]
     if err == R.CUDA_SUCCESS:
         err = cu.cuCtxSynchronize()[0]
+    cu.cuCtxSynchronize()  # the driver reports a fault once more at the next synchronisation: take it
     assert err == R.CUDA_ERROR_LAUNCH_FAILED
     H.check(cu.cuSurfObjectDestroy(surf))
     H.check(cu.cuArrayDestroy(arr))
+
+
+def test_a_bad_texture_handle_faults_instead_of_crashing() -> None:
+    import ctypes
+
+    H.context()
+    fn = H.kernel(fetch_kernel("2d", "f32"), "fetch")
+    coords = H.device_buffer(np.zeros((1, 4), np.float32))
+    out = H.device_buffer(bytes(16))
+    args = ((0x10, coords, out, 1), (ctypes.c_uint64,) * 3 + (ctypes.c_uint32,))  # not a descriptor
+    err = cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, args, None)[0]
+    if err == R.CUDA_SUCCESS:
+        err = cu.cuCtxSynchronize()[0]
+    cu.cuCtxSynchronize()  # the driver reports a fault once more at the next synchronisation: take it
+    assert err == R.CUDA_ERROR_ILLEGAL_ADDRESS

@@ -24,6 +24,8 @@ read 0; wrap and mirror with unnormalized coordinates clamp.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cumetal.ir.nodes import Const, Inst, Value
 from cumetal.passes.context import Ctx, LoweringError
 from cumetal.passes.semantics import semantics
@@ -180,12 +182,12 @@ def _int_axis(ctx: Ctx, d: _Desc, i: Value, axis: int) -> _Axis:
 class _Texel:
     """One texel's four channels: raw bits (zero-extended) and derived values."""
 
-    def __init__(self, ctx: Ctx, d: _Desc, addr: Value, pred: Value):
+    def __init__(self, ctx: Ctx, d: _Desc, addr: Value, pred: Value, channels: int = 4):
         self.ctx, self.d = ctx, d
         csize, nch = d.field("csize"), d.field("nch")
         self.cs = {s: _eq(ctx, csize, s) for s in (1, 2, 4)}
         self.raw: list[Value] = []
-        for ch in range(4):
+        for ch in range(channels):
             present = _and(ctx, pred, ctx.emit("icmp", "i1", i32(ch), nch, cond="ult"))
             off = ctx.emit("zext", "i64", ctx.emit("mul", "i32", csize, i32(ch)))
             a = ctx.emit("add", "i64", addr, off)
@@ -289,50 +291,83 @@ def _corner_weights(ctx: Ctx, alphas: list[Value]) -> dict[tuple[int, ...], Valu
 
 
 def _fetch(ctx: Ctx, d: _Desc, axes: list[_Axis], layer: Value | None) -> list[Value]:
-    """The four result words of a fetch (point, or linear when the descriptor says so)."""
+    """The four result words of a fetch: a point fetch, or (when the descriptor says so) a linear
+    one, on two branches so that a point texture does not pay for filtering (the filter mode is
+    the same for every lane of a launch that uses one texture, so the branch rarely diverges)."""
     active = _active(ctx)
-    linear = ctx.emit("icmp", "i1", d.field("linear"), i32(0), cond="ne")
-    if any(a.alpha is None for a in axes):  # integer coordinates: one texel, no filtering
-        linear = Const.int("i1", 0)
     n = len(axes)
-    corners = [tuple((c >> k) & 1 for k in range(n)) for c in range(1 << n)]
     mapped = [[_map_index(ctx, a.i0 if off == 0 else ctx.emit("add", "i32", a.i0, i32(1)), a.n, a.mode, a.finite)
                for off in (0, 1)] for a in axes]
-    acc: list[Value] = [_f64(0.0)] * 4
-    words: list[Value] = []
-    weights: dict[tuple[int, ...], Value] = {}
-    if not isinstance(linear, Const):
-        weights = {k: ctx.emit("fmul", "f64", w, _f64(1 / 256), rnd="rn")
-                   for k, w in _corner_weights(ctx, [a.alpha for a in axes]).items()}  # type: ignore[misc]
-    for corner in corners:
+
+    def point(channels: int) -> list[Value]:
+        idx = [mapped[k][0][0] for k in range(n)]
+        inside = _and(ctx, *[mapped[k][0][1] for k in range(n)])
+        texel = _Texel(ctx, d, _texel_address(ctx, d, idx, layer), _and(ctx, active, inside), channels)
+        return [_sel(ctx, "i32", inside, texel.point_word(ch), d.field("border_words", "i32", ch))
+                for ch in range(channels)] + [i32(0)] * (4 - channels)
+
+    if any(a.alpha is None for a in axes):  # integer coordinates: one texel, no filtering
+        return point(4)
+    linear = ctx.emit("icmp", "i1", d.field("linear"), i32(0), cond="ne")
+    one_channel = _eq(ctx, d.field("nch"), 1)
+    results = [ctx.fn.new_var("i32", "texw") for _ in range(4)]
+    join = ctx.fresh_label()
+
+    def branch(cond: Value, then: Callable[[], None], other: Callable[[], None]) -> None:
+        yes, no = ctx.fresh_label(), ctx.fresh_label()
+        ctx.append(Inst("cbr", (), (cond,), {"target": yes, "else": no}))
+        for label, body in ((yes, then), (no, other)):
+            ctx.start_block(label)
+            d.cache.clear()  # descriptor loads are per block: a value loaded on one path is not on another
+            body()
+            ctx.append(Inst("br", (), (), {"target": join}))
+
+    def store(words: list[Value]) -> None:
+        for r, w in zip(results, words, strict=True):
+            ctx.append(Inst("mov", (r,), (w,)))
+
+    def paths(channels: int) -> None:
+        # a second join per channel count: each path ends in the common join block
+        branch(linear, lambda: store(_filtered(ctx, d, axes, mapped, layer, active, channels)),
+               lambda: store(point(channels)))
+
+    # one-channel textures (the common case) skip three channels' loads and conversions
+    yes, no = ctx.fresh_label(), ctx.fresh_label()
+    ctx.append(Inst("cbr", (), (one_channel,), {"target": yes, "else": no}))
+    for label, channels in ((yes, 1), (no, 4)):
+        ctx.start_block(label)
+        d.cache.clear()
+        paths(channels)
+    ctx.start_block(join)
+    d.cache.clear()
+    return list(results)
+
+
+def _filtered(ctx: Ctx, d: _Desc, axes: list[_Axis], mapped: list, layer: Value | None,
+              active: Value, channels: int = 4) -> list[Value]:
+    """A linear fetch: the weighted sum of the 2^n corners (weights per _corner_weights)."""
+    n = len(axes)
+    weights = {k: ctx.emit("fmul", "f64", w, _f64(1 / 256), rnd="rn")
+               for k, w in _corner_weights(ctx, [a.alpha for a in axes]).items()}  # type: ignore[misc]
+    acc: list[Value] = [_f64(0.0)] * channels
+    for corner in [tuple((c >> k) & 1 for k in range(n)) for c in range(1 << n)]:
         idx = [mapped[k][corner[k]][0] for k in range(n)]
         inside = _and(ctx, *[mapped[k][corner[k]][1] for k in range(n)])
-        first = not any(corner)
-        pred = _and(ctx, active, inside) if first else _and(ctx, active, inside, linear)
-        texel = _Texel(ctx, d, _texel_address(ctx, d, idx, layer), pred)
-        if first:
-            words = [_sel(ctx, "i32", inside, texel.point_word(ch), d.field("border_words", "i32", ch))
-                     for ch in range(4)]
-        if isinstance(linear, Const):
-            continue
-        w = weights[corner]
-        for ch in range(4):
+        texel = _Texel(ctx, d, _texel_address(ctx, d, idx, layer), _and(ctx, active, inside), channels)
+        for ch in range(channels):
             v = _sel(ctx, "f64", inside, texel.filter_input(ch), d.field("border_lin", "f64", ch))
-            acc[ch] = ctx.emit("fma", "f64", w, v, acc[ch], rnd="rn")
-    if isinstance(linear, Const):
-        return words
+            acc[ch] = ctx.emit("fma", "f64", weights[corner], v, acc[ch], rnd="rn")
     kind = d.field("kind")
     is_float = _eq(ctx, kind, KIND_FLOAT)
     half = _eq(ctx, d.field("csize"), 2)
-    out = []
-    for ch in range(4):
+    out: list[Value] = []
+    for ch in range(channels):
         f32v = ctx.emit("fcvt", "f32", acc[ch], rnd="rn")
         f16v = ctx.emit("fcvt", "f32", ctx.emit("fcvt", "f16", acc[ch], rnd="rn"), rnd="rn")
         fres = _sel(ctx, "f32", half, f16v, f32v)
-        lw = _sel(ctx, "i32", is_float, ctx.emit("bitcast", "i32", fres),
-                  _fixed_word(ctx, kind, _fixed_round(ctx, d, acc[ch])))
-        out.append(_sel(ctx, "i32", linear, lw, words[ch]))
-    return out
+        out.append(_sel(ctx, "i32", is_float, ctx.emit("bitcast", "i32", fres),
+                        _fixed_word(ctx, kind, _fixed_round(ctx, d, acc[ch]))))
+    return out + [i32(0)] * (4 - channels)
 
 
 def _fixed_round(ctx: Ctx, d: _Desc, acc: Value) -> Value:
