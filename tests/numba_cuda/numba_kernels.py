@@ -200,6 +200,41 @@ def warp_shuffles():
 
 
 @cuda.jit
+def _votes(a, wide, out):
+    i = cuda.grid(1)
+    lane = cuda.laneid
+    flags = cuda.all_sync(0xFFFFFFFF, a[i] > 0) * 1 + cuda.any_sync(0xFFFFFFFF, a[i] > 30) * 2
+    flags += cuda.eq_sync(0xFFFFFFFF, a[i] > 30) * 4
+    _mask, same = cuda.match_all_sync(0xFFFFFFFF, a[i] // 1000)
+    flags += same * 8
+    out[i, 0] = flags
+    out[i, 1] = cuda.ballot_sync(0xFFFFFFFF, a[i] > 10)
+    out[i, 2] = cuda.match_any_sync(0xFFFFFFFF, a[i] % 3)
+    out[i, 3] = cuda.match_any_sync(0xFFFFFFFF, wide[i] % 2)
+    out[i, 4] = lane
+
+
+@case
+def warp_votes_and_matches():
+    # libNVVM's vote.sync / match.all.sync intrinsics (CuMetal rewrites them to LLVM's forms)
+    a = np.arange(1, 65, dtype=np.int32)
+    wide = np.arange(64, dtype=np.int64) << 33
+    out = np.zeros((64, 5), np.int64)
+    _votes[1, 64](a, wide, out)
+    for w in range(2):
+        vals = a[32 * w:32 * w + 32]
+        ballot = sum(1 << j for j in range(32) if vals[j] > 10)
+        anyhi = vals.max() > 30
+        flags = 1 + 2 * anyhi + 4 * (bool((vals > 30).all()) or not bool((vals > 30).any())) + 8
+        for j in range(32):
+            row = out[32 * w + j]
+            assert row[0] == flags, (w, j, row)
+            assert row[1] & 0xFFFFFFFF == ballot
+            assert row[2] & 0xFFFFFFFF == sum(1 << k for k in range(32) if vals[k] % 3 == vals[j] % 3)
+            assert row[3] & 0xFFFFFFFF == 0xFFFFFFFF  # every wide value is even
+
+
+@cuda.jit
 def _draw(states, out_u, out_n):
     i = cuda.grid(1)
     if i < out_u.shape[0]:

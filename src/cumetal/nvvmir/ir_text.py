@@ -211,12 +211,59 @@ def _upgrade_nvvm_shfl(text: str) -> str:
                                text)
 
 
+# libNVVM's vote and match intrinsics, which numba-cuda emits: vote.sync(mask, mode, pred) -> {i32, i1}
+# (mode 0 all, 1 any, 2 uni, 3 ballot) becomes a small inlinable function over LLVM's per-mode
+# intrinsics; match.all.sync.i32/.i64 are LLVM's match.all.sync.i32p/.i64p.
+_NVVM_VOTE = re.compile(r'@"?llvm\.nvvm\.vote\.sync"?\(')
+_NVVM_VOTE_DECL = re.compile(r'^declare [^@]*@"?llvm\.nvvm\.vote\.sync"?\(.*$', re.M)
+_NVVM_MATCH_ALL = re.compile(r'@"?llvm\.nvvm\.match\.all\.sync\.(i32|i64)"?\(')
+_VOTE_HELPER = """
+define linkonce_odr hidden {i32, i1} @__cumetal_nvvm_vote_sync(i32 %mask, i32 %mode, i1 %pred) alwaysinline {
+entry:
+  switch i32 %mode, label %ballot [i32 0, label %all
+                                   i32 1, label %any
+                                   i32 2, label %uni]
+all:
+  %a = call i1 @llvm.nvvm.vote.all.sync(i32 %mask, i1 %pred)
+  %ra = insertvalue {i32, i1} zeroinitializer, i1 %a, 1
+  ret {i32, i1} %ra
+any:
+  %y = call i1 @llvm.nvvm.vote.any.sync(i32 %mask, i1 %pred)
+  %ry = insertvalue {i32, i1} zeroinitializer, i1 %y, 1
+  ret {i32, i1} %ry
+uni:
+  %u = call i1 @llvm.nvvm.vote.uni.sync(i32 %mask, i1 %pred)
+  %ru = insertvalue {i32, i1} zeroinitializer, i1 %u, 1
+  ret {i32, i1} %ru
+ballot:
+  %b = call i32 @llvm.nvvm.vote.ballot.sync(i32 %mask, i1 %pred)
+  %rb = insertvalue {i32, i1} zeroinitializer, i32 %b, 0
+  ret {i32, i1} %rb
+}
+"""
+_VOTE_INTRINSICS = {"all": "i1", "any": "i1", "uni": "i1", "ballot": "i32"}
+
+
+def _upgrade_nvvm_vote_match(text: str) -> str:
+    text = _NVVM_MATCH_ALL.sub(lambda m: f"@llvm.nvvm.match.all.sync.{m.group(1)}p(", text)
+    if not _NVVM_VOTE.search(text):
+        return text
+    text = _NVVM_VOTE_DECL.sub("", text)
+    text = _NVVM_VOTE.sub("@__cumetal_nvvm_vote_sync(", text)
+    decls = [f"declare {t} @llvm.nvvm.vote.{m}.sync(i32, i1)" for m, t in _VOTE_INTRINSICS.items()
+             if f"@llvm.nvvm.vote.{m}.sync(" not in text]
+    return text + "\n" + "\n".join(decls) + "\n" + _VOTE_HELPER
+
+
 def upgrade_warp_intrinsics(text: str) -> str:
     """``shfl.down.i32(v, d, c)`` → ``shfl.sync.down.i32(-1, v, d, c)``; ``vote.any(p)`` →
     ``vote.any.sync(-1, p)`` … (declarations get the extra ``i32`` parameter); libNVVM's
-    ``shfl.sync.i32(mask, mode, …)`` → ``shfl.sync.<mode>.i32p(mask, …)``."""
+    ``shfl.sync.i32(mask, mode, …)`` → ``shfl.sync.<mode>.i32p(mask, …)``, its ``vote.sync`` and
+    ``match.all.sync`` → LLVM's forms."""
     if _NVVM_SHFL_CALL.search(text):
         text = _upgrade_nvvm_shfl(text)
+    if _NVVM_VOTE.search(text) or _NVVM_MATCH_ALL.search(text):
+        text = _upgrade_nvvm_vote_match(text)
     if not (_OLD_SHFL.search(text) or _OLD_VOTE.search(text)):
         return text
     out = []
