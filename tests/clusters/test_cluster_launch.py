@@ -166,3 +166,29 @@ def test_cluster_occupancy_queries(ctx) -> None:
     assert clusters == blocks * sms // 4 > 0
 
 
+
+
+def test_runtime_launch_kernel_ex_with_cluster_attribute() -> None:
+    """cudaLaunchKernelExC (cuda.bindings' name) / cudaLaunchKernelEx with
+    cudaLaunchAttributeClusterDimension, through the Runtime API mirror."""
+    from types import SimpleNamespace as NS
+
+    import cumetal.runtime as rt
+
+    ptx = (f"{HEAD}.visible .entry k(.param .u64 out)\n{{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<4>;\n"
+           "    ld.param.u64 %rd1, [out];\n    cvta.to.global.u64 %rd1, %rd1;\n" + RANK_OUT + "    ret;\n}\n")
+    err, lib = rt.cudaLibraryLoadData(ptx.encode() + b"\0", None, None, 0, None, None, 0)
+    assert err == rt.cudaError_t.cudaSuccess
+    k = rt.cudaLibraryGetKernel(lib, b"k")[1]
+    d = rt.cudaMalloc(64)[1]
+    cluster = NS(id=int(rt.cudaLaunchAttributeID.cudaLaunchAttributeClusterDimension),
+                 val=NS(clusterDim=NS(x=4, y=1, z=1)))
+    cfg = NS(gridDim=(8, 1, 1), blockDim=(32, 1, 1), dynamicSmemBytes=0, stream=0, attrs=[cluster], numAttrs=1)
+    assert rt.cudaLaunchKernelExC(cfg, k, ((d,), (None,))) == (rt.cudaError_t.cudaSuccess,)
+    assert rt.cudaDeviceSynchronize() == (rt.cudaError_t.cudaSuccess,)
+    out = np.empty(8, np.uint32)
+    rt.cudaMemcpy(out, d, 32, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost)
+    np.testing.assert_array_equal(out, np.arange(8) % 4)
+    cfg.gridDim = (6, 1, 1)
+    assert rt.cudaLaunchKernelEx(cfg, k, ((d,), (None,))) == (rt.cudaError_t.cudaErrorInvalidClusterSize,)
+    rt.cudaFree(d)

@@ -100,6 +100,7 @@ from cumetal.runtime.execution import (
     cudaLaunchCooperativeKernel,
     cudaLaunchKernel,
     cudaLaunchKernelEx,
+    cudaLaunchKernelExC,
     cudaLibraryEnumerateKernels,
     cudaLibraryGetGlobal,
     cudaLibraryGetKernel,

@@ -211,14 +211,14 @@ def cudaLibraryGetKernel(library: Any, name: Any) -> tuple:  # noqa: N802
 def cudaLibraryGetKernelCount(lib: Any) -> tuple:  # noqa: N802
     rec = _library(lib)
     RUNTIME.load_library(rec)
-    return (len(DRIVER.objects[rec.module].image.module.kernels),)
+    return (len(DRIVER.objects[rec.module].image.kernel_names()),)
 
 
 @rt_api(1)
 def cudaLibraryEnumerateKernels(numKernels: Any, lib: Any) -> tuple:  # noqa: N802, N803
     rec = _library(lib)
     RUNTIME.load_library(rec)
-    names = list(DRIVER.objects[rec.module].image.module.kernels)[: int_arg(numKernels, "numKernels")]
+    names = DRIVER.objects[rec.module].image.kernel_names()[: int_arg(numKernels, "numKernels")]
     return ([cudaKernel_t(register_function(rec.handle, 0, n)) for n in names],)
 
 
@@ -333,6 +333,9 @@ def cudaLaunchKernelEx(config: Any, func: Any, *args: Any) -> tuple:  # noqa: N8
     kargs = args[0] if args else None
     return _launch_ex(func, config.gridDim, config.blockDim, kargs, getattr(config, "dynamicSmemBytes", 0),
                       getattr(config, "stream", 0), cluster=cluster, cooperative=cooperative)
+
+
+cudaLaunchKernelExC = cudaLaunchKernelEx  # the name cuda.bindings.runtime uses
 
 
 def _launch_ex(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMem: Any, stream: Any,  # noqa: N803
