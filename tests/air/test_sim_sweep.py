@@ -15,6 +15,7 @@ from tests.ptx_sweep.cases.wgmma import SIM_HEAVY
 from tests.ptx_sweep.compare import compare_case
 from tests.ptx_sweep.golden import GoldenStore
 from tests.ptx_sweep.harness import run_case
+from tests.ptx_sweep.known_gaps import CPU_ONLY_FAMILIES
 
 import cumetal.backends.cpu
 import cumetal.driver as driver
@@ -36,6 +37,8 @@ def _run(case, launch):
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in all_cases()])
 def test_air_sim_agrees_with_cpu_backend(case):
+    if case.family in CPU_ONLY_FAMILIES:
+        pytest.skip(CPU_ONLY_FAMILIES[case.family])
     if case.name in SIM_HEAVY:
         pytest.skip("straight-line wgmma kernel: minutes to compile for the simulator (cases/wgmma.py)")
     if ".reqnctapercluster" in case.ptx:

@@ -20,7 +20,7 @@ from .cases import FAMILIES, all_cases
 from .compare import compare_case
 from .golden import GoldenStore
 from .harness import run_case
-from .known_gaps import KNOWN_GAPS
+from .known_gaps import CPU_BACKENDS, CPU_ONLY_FAMILIES, KNOWN_GAPS
 
 _STORE = GoldenStore()
 
@@ -56,6 +56,8 @@ def test_known_gaps_name_real_cases() -> None:
 
 @pytest.mark.parametrize("case", _params())
 def test_ptx_sweep(case: Case, driver: ModuleType) -> None:
+    if case.family in CPU_ONLY_FAMILIES and os.environ.get("CUMETAL_BACKEND", "cpu") not in CPU_BACKENDS:
+        pytest.skip(CPU_ONLY_FAMILIES[case.family])
     expected = _STORE.get(case)
     got = run_case(driver, case)
     reports = compare_case(case, expected, got)

@@ -253,7 +253,7 @@ class FunctionLowering(FnLowerer):
         else:
             handler = HANDLERS.get(op)
             if handler is None and op in ("mbarrier", "mbarrier_wait", "bulk_copy", "tensor_copy"):
-                raise self.error(f"'{inst.text or op}': asynchronous barriers and bulk/tensor copies (mbarrier, cp.async.bulk, cp.async.bulk.tensor) run on the cpu backend only so far: an mbarrier needs 64-bit threadgroup atomics, which Metal lacks")
+                raise self.error("asynchronous barriers and bulk/tensor copies (mbarrier, cp.async.bulk, cp.async.bulk.tensor) run on the cpu backend only so far: an mbarrier needs 64-bit threadgroup atomics, which Metal lacks")
             if handler is None and op in ("malloc", "free"):
                 raise self.error(f"device-side {op}() (CUDA's device heap) is supported on the cpu backend only so far")
             if handler is None:

@@ -244,7 +244,7 @@ def lower_barrier(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> None:
     kind = inst.attrs["kind"]
     if kind in ("sync", "arrive") and (kind == "arrive" or len(inst.args) > 1):
         # Metal's one threadgroup barrier waits for every thread: a producer/consumer pair would hang
-        raise k.error(f"'{inst.text or 'bar'}': named barriers with a thread count (bar.arrive, bar.sync a, b) "
+        raise k.error("named barriers with a thread count (bar.arrive, bar.sync a, b) "
                       "cannot run on Metal, whose only threadgroup barrier waits for every thread; the cpu "
                       "backend runs them")
     if kind == "grid":
