@@ -43,6 +43,27 @@ def air_suffix(t: str, signed: bool | None = None) -> str:
     return f"{'s' if signed else 'u'}.{t}"
 
 
+def block_local_temps(fn: N.Function) -> set[int]:
+    """Ids of the variables written exactly once, by an unguarded instruction, and read only after
+    it in the same block (never as a function's incoming or returned value). Each IR instruction
+    lowers to code with one entry and one exit, so the LLVM value of such a write dominates its
+    reads."""
+    defs: dict[int, int] = {}
+    bad: set[int] = {v.id for v in (*fn.arg_vars, *fn.ret_vars)}
+    for b in fn.blocks:
+        written: set[int] = set()
+        for inst in b.insts:
+            for a in (*inst.args, *((inst.guard,) if inst.guard is not None else ())):
+                if isinstance(a, N.Var) and a.id not in written:
+                    bad.add(a.id)  # read before its write here, or written in another block
+            for d in inst.dsts:
+                defs[d.id] = defs.get(d.id, 0) + 1
+                if inst.guard is not None:
+                    bad.add(d.id)
+                written.add(d.id)
+    return {i for i, n in defs.items() if n == 1 and i not in bad}
+
+
 class FnLowerer:
     def __init__(self, module: bc.Module, ir_module: N.Module, fn: N.Function, llfn: bc.Function) -> None:
         self.m = module
@@ -53,6 +74,10 @@ class FnLowerer:
         self.eb = bc.IRBuilder(self.entry)  # allocas and per-launch setup
         self.b = bc.IRBuilder()
         self.regs: dict[int, bc.Value] = {}
+        # Temporaries written once and read only later in the same block (most of the lowering's and
+        # the legalizer's) stay LLVM values instead of a stack slot each (``block_local_temps``).
+        self.ssa_ids: set[int] = block_local_temps(fn)
+        self.ssa_values: dict[int, bc.Value] = {}
         self.blocks: dict[str, bc.BasicBlock] = {}
         self.inst: N.Inst | None = None  # the IR instruction being lowered (for error messages)
         self.uses_convergent = False
@@ -90,11 +115,17 @@ class FnLowerer:
         return s
 
     def read(self, v: N.Var) -> bc.Value:
+        value = self.ssa_values.get(v.id)
+        if value is not None:
+            return value
         return self.b.load(llty(v.type), self.slot(v), align=max(1, T.bytes_of(v.type)))
 
     def write(self, v: N.Var, value: bc.Value) -> None:
         if str(value.type) != str(llty(v.type)):
             raise self.error(f"internal: value of type {value.type} written to {v.type} register")
+        if v.id in self.ssa_ids:
+            self.ssa_values[v.id] = value
+            return
         self.b.store(value, self.slot(v), align=max(1, T.bytes_of(v.type)))
 
     # ------------------------------------------------------------------ constants
