@@ -84,9 +84,9 @@ def test_device_heap_malloc_and_new(g):
 
 
 def test_nv_target_dispatch(g):
-    d_out = g.to_device(np.full(4, -1, np.int32))
+    d_out = g.to_device(np.full(5, -1, np.int32))
     g.run("nv_target", (1,), (1,), [(d_out, None)])
-    assert g.from_device(d_out, np.zeros(4, np.int32)).tolist() == [1, 80, 1, -1]
+    assert g.from_device(d_out, np.zeros(5, np.int32)).tolist() == [1, 80, 1, -1, 6]
 
 
 def test_libcudacxx_atomics_and_std(g):

@@ -231,3 +231,19 @@ extern "C" __global__ void pick(int *p, int s) {
         device.run(fn, 1, 1, [(d, None), (sel, ctypes.c_int)])
         table = [11, base[3], base[1] * 7, base[2] + 9, 5, base[5] ^ 3, 99, base[7]]
         assert device.from_device(d, base)[0] == (table[sel] if 0 <= sel < 8 else -1), sel
+
+
+def test_builtin_environment_without_includes():
+    # NVRTC gives programs the NV_IF_TARGET macros and std::move without an #include; NVIDIA's own
+    # cuda_fp16.h (as numba-cuda ships it) relies on both under __CUDACC_RTC__
+    src = """
+    struct pair { int a, b; };
+    extern "C" __global__ void k(int *out) {
+        pair p{3, 4};
+        pair q = ::std::move(p);
+        NV_IF_ELSE_TARGET(NV_IS_DEVICE, out[0] = q.a + q.b; , out[0] = -1;)
+    }
+    """
+    prog, err = compile_program(src)
+    assert err == R.NVRTC_SUCCESS, program_log(prog)
+    assert b".entry k" in ptx_of(prog)

@@ -98,6 +98,10 @@ def parse_nvrtc_options(raw: Sequence[str | bytes]) -> NvrtcOptions:
     out = NvrtcOptions()
     out.cuda.arch = normalize_arch(DEFAULT_ARCH)
     out.cuda.defines.append("__CUDACC_RTC__")
+    # What NVRTC's built-in environment provides without an #include, and NVIDIA's own cuda_fp16.h
+    # and cuda_bf16.h (numba-cuda ships them) use under __CUDACC_RTC__: the NV_IF_TARGET macros and
+    # std::move.
+    out.cuda.pre_includes += ["nv/target", "utility"]
     i = 0
     while i < len(items):
         opt = items[i]

@@ -76,6 +76,8 @@ extern "C" __global__ void nv_target(int *out) {
     NV_DISPATCH_TARGET(NV_PROVIDES_SM_90, (out[1] = 90;), NV_PROVIDES_SM_80, (out[1] = 80;), NV_ANY_TARGET, (out[1] = 0;))
     NV_IF_TARGET(NV_IS_EXACTLY_SM_80, (out[2] = 1;), (out[2] = 0;))
     NV_IF_TARGET(NV_IS_HOST, (out[3] = 7;))
+    // blocks without parentheses, as NVIDIA's cuda_fp16.h writes them
+    NV_IF_ELSE_TARGET(NV_IS_DEVICE, out[4] = 5; out[4] += 1; , out[4] = -5;)
 }
 
 // cuda::atomic_ref / cuda::atomic and cuda::std basics; 64 threads
