@@ -150,3 +150,39 @@ def test_array_to_array_copies_channel_desc_and_limits() -> None:
     assert props.maxTexture2D == [131072, 65536] and props.surfaceAlignment == 512
     for arr in (a, b):
         ok(rt.cudaFreeArray(arr))
+
+
+def test_mipmapped_texture_levels() -> None:
+    """tex.level on a mipmapped array: each level filled with its own value; point mip filtering
+    picks the nearest level, linear blends two (CuMetal's semantics; not checked on NVIDIA
+    hardware: docs/textures.md)."""
+    H.context()
+    (desc,) = ok(rt.cudaCreateChannelDesc(32, 0, 0, 0, rt.cudaChannelFormatKind.cudaChannelFormatKindFloat))
+    (mip,) = ok(rt.cudaMallocMipmappedArray(desc, rt.make_cudaExtent(16, 8, 0), 4, 0))
+    for k in range(4):
+        (level,) = ok(rt.cudaGetMipmappedArrayLevel(mip, k))
+        (ldesc, ext, _flags) = ok(rt.cudaArrayGetInfo(level))
+        assert (ext.width, ext.height) == (16 >> k, max(1, 8 >> k))
+        img = np.full((ext.height, ext.width), 10.0 * (k + 1), np.float32)
+        ok(rt.cudaMemcpy2DToArray(level, 0, 0, img, ext.width * 4, ext.width * 4, ext.height, H2D))
+    assert rt.cudaGetMipmappedArrayLevel(mip, 4)[0] == E.cudaErrorInvalidValue
+    res = rt.cudaResourceDesc()
+    res.resType = rt.cudaResourceType.cudaResourceTypeMipmappedArray
+    res.res.mipmap.mipmap = mip
+    coords = np.array([[0.5, 0.5, 0, 0]], np.float32)
+    kernel_src = fetch_kernel("2d", "f32").replace("tex.2d.v4.f32.f32 {%r4, %r5, %r6, %r7}, [%rd1, {%f1, %f2}];",
+                                                   "tex.level.2d.v4.f32.f32 {%r4, %r5, %r6, %r7}, [%rd1, {%f1, %f2}], %f4;")
+    fn = H.kernel(kernel_src, "fetch")
+    for mode, lods, want in ((0, (0.0, 0.4, 0.6, 1.0, 2.7, 9.0), (10, 10, 20, 20, 40, 40)),
+                             (1, (0.0, 0.5, 1.25, 3.0), (10, 15, 22.5, 40))):
+        td = rt.cudaTextureDesc()
+        td.normalizedCoords = 1
+        td.mipmapFilterMode = rt.cudaTextureFilterMode(mode)
+        td.maxMipmapLevelClamp = 3.0
+        (tex,) = ok(rt.cudaCreateTextureObject(res, td, None))
+        for lod, w in zip(lods, want, strict=True):
+            coords[0, 3] = lod
+            out = H.launch(fn, tex, coords, 16).view(np.float32)
+            assert out[0] == np.float32(w), (mode, lod, out[0])
+        ok(rt.cudaDestroyTextureObject(tex))
+    ok(rt.cudaFreeMipmappedArray(mip))

@@ -8,6 +8,7 @@ docs/textures.md). The array handle (``cudaArray_t``/``CUarray``) is the allocat
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -110,6 +111,59 @@ def create_array(fmt: ChannelFormat, width: int, height: int, depth: int, flags:
     return arr
 
 
+@dataclass(eq=False)
+class MipmappedArray:
+    handle: int
+    levels: list[CudaArray]
+
+
+MIPMAPS: dict[int, MipmappedArray] = {}
+_MIP_HANDLE_BASE = 0x7E00_0000_0000  # opaque tokens (cudaMipmappedArray_t is never dereferenced by users)
+_mip_ids = itertools.count(1)
+
+
+def create_mipmapped(fmt: ChannelFormat, width: int, height: int, depth: int, levels: int, flags: int) -> MipmappedArray:
+    """Levels 0..levels-1, each half the size of the one before (at least 1); layers stay."""
+    width, height, depth, levels = int(width), int(height), int(depth), int(levels)
+    if levels < 1 or levels > 16:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"numLevels {levels}: 1..16 levels are supported")
+    if width >> (levels - 1) == 0 and max(height, 1) >> (levels - 1) == 0:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{levels} levels are more than the extent allows")
+    layered = bool(int(flags) & (LAYERED | CUBEMAP))
+    made = []
+    try:
+        for k in range(levels):
+            made.append(create_array(fmt, max(1, width >> k), max(1, height >> k) if height else 0,
+                                     depth if layered else (max(1, depth >> k) if depth else 0), flags))
+    except CudaError:
+        for arr in made:
+            destroy_array(arr.address)
+        raise
+    with _lock:
+        handle = _MIP_HANDLE_BASE + 16 * next(_mip_ids)
+        mip = MipmappedArray(handle, made)
+        MIPMAPS[handle] = mip
+    return mip
+
+
+def lookup_mipmapped(handle: object) -> MipmappedArray:
+    try:
+        mip = MIPMAPS.get(int(handle))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        mip = None
+    if mip is None:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "not a live mipmapped array")
+    return mip
+
+
+def destroy_mipmapped(handle: object) -> None:
+    mip = lookup_mipmapped(handle)
+    with _lock:
+        MIPMAPS.pop(mip.handle, None)
+    for arr in mip.levels:
+        destroy_array(arr.address)
+
+
 def lookup(handle: object, what: str = "array") -> CudaArray:
     try:
         key = int(handle)  # type: ignore[call-overload]
@@ -203,6 +257,38 @@ def cuArray3DGetDescriptor(hArray: Any) -> tuple:  # noqa: N802, N803
     return (CUDA_ARRAY3D_DESCRIPTOR(Width=arr.width, Height=arr.height, Depth=arr.depth,
                                     Format=format_code(arr.fmt), NumChannels=arr.fmt.count, Flags=arr.flags),)
 
+class CUmipmappedArray(int):
+    def getPtr(self) -> int:  # noqa: N802
+        return int(self)
+
+
+@api(1)
+def cuMipmappedArrayCreate(pMipmappedArrayDesc: Any, numMipmapLevels: Any) -> tuple:  # noqa: N802, N803
+    d = pMipmappedArrayDesc
+    mip = create_mipmapped(driver_format(d.Format, d.NumChannels), d.Width, d.Height, d.Depth, numMipmapLevels,
+                           d.Flags)
+    return (CUmipmappedArray(mip.handle),)
+
+
+@api(1)
+def cuMipmappedArrayGetLevel(hMipmappedArray: Any, level: Any) -> tuple:  # noqa: N802, N803
+    mip = lookup_mipmapped(hMipmappedArray)
+    k = int(level)
+    if not 0 <= k < len(mip.levels):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"level {k}: the array has {len(mip.levels)}")
+    return (CUarray(mip.levels[k].address),)
+
+
+@api(0)
+def cuMipmappedArrayDestroy(hMipmappedArray: Any) -> tuple:  # noqa: N802, N803
+    from cumetal.driver.contexts import cuCtxSynchronize
+
+    cuCtxSynchronize()
+    destroy_mipmapped(hMipmappedArray)
+    return ()
+
+
 API = {f.__name__: f for f in (cuArrayCreate, cuArray3DCreate, cuArrayDestroy, cuArrayGetDescriptor,
-                               cuArray3DGetDescriptor)} | {
+                               cuArray3DGetDescriptor, cuMipmappedArrayCreate, cuMipmappedArrayGetLevel,
+                               cuMipmappedArrayDestroy)} | {"CUmipmappedArray": CUmipmappedArray,
     "CUarray": CUarray, "CUDA_ARRAY_DESCRIPTOR": CUDA_ARRAY_DESCRIPTOR, "CUDA_ARRAY3D_DESCRIPTOR": CUDA_ARRAY3D_DESCRIPTOR}

@@ -47,6 +47,7 @@ class Resource:
     depth: int = 0
     pitch: int = 0
     array: CudaArray | None = None
+    levels: list[CudaArray] | None = None  # a mipmapped array's levels (level 0 is ``array``)
 
 
 @dataclass
@@ -56,6 +57,10 @@ class Sampling:
     read_normalized: bool = False
     normalized_coords: bool = False
     border: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    mip_linear: bool = False
+    lod_bias: float = 0.0
+    min_lod: float = 0.0
+    max_lod: float = 0.0
 
 
 @dataclass(eq=False)
@@ -72,6 +77,11 @@ OBJECTS: dict[int, TexObject] = {}
 
 def array_resource(arr: CudaArray) -> Resource:
     return Resource(RES_ARRAY, arr.fmt, arr.address, arr.width, arr.height, arr.depth, arr.pitch, arr)
+
+
+def mipmap_resource(levels: list[CudaArray]) -> Resource:
+    a = levels[0]
+    return Resource(RES_MIPMAP, a.fmt, a.address, a.width, a.height, a.depth, a.pitch, a, list(levels))
 
 
 def _border(fmt: ChannelFormat, read_normalized: bool, border: tuple[float, ...]) -> tuple[list[int], list[float]]:
@@ -100,7 +110,7 @@ def _border(fmt: ChannelFormat, read_normalized: bool, border: tuple[float, ...]
 
 def _descriptor(res: Resource, smp: Sampling | None) -> bytes:
     # the layout is the lowering's (imported here, not at module load: the driver imports lightly)
-    from cumetal.passes.semantics.texture import DESCRIPTOR_SIZE, FIELDS, MAGIC
+    from cumetal.passes.semantics.texture import DESCRIPTOR_SIZE, FIELDS, LEVEL_STRIDE, LEVEL_TABLE, MAGIC
 
     arr = res.array
     elem = res.fmt.elem
@@ -133,6 +143,18 @@ def _descriptor(res: Resource, smp: Sampling | None) -> bytes:
         struct.pack_into("<I", buf, FIELDS[name], v & 0xFFFFFFFF)
     struct.pack_into("<4I", buf, FIELDS["border_words"], *words)
     struct.pack_into("<4d", buf, FIELDS["border_lin"], *lin)
+    # mip levels (one for everything but mipmapped arrays): the table the lowering's tex.level reads
+    levels = res.levels or [None]
+    struct.pack_into("<II", buf, FIELDS["levels"], len(levels), int(s.mip_linear))
+    struct.pack_into("<fff", buf, FIELDS["lod_bias"], s.lod_bias, s.min_lod,
+                     s.max_lod if res.levels else 0.0)
+    for k, arr in enumerate(levels):
+        if arr is None:
+            entry = (res.base, pitch, slice_, res.width, height, depth)
+        else:
+            entry = (arr.address, arr.pitch, arr.slice, arr.width, max(arr.height, 1),
+                     1 if arr.layered else max(arr.depth, 1))
+        struct.pack_into("<QQQIII", buf, LEVEL_TABLE + k * LEVEL_STRIDE, *entry)
     return bytes(buf)
 
 
@@ -255,7 +277,11 @@ def _driver_resource(desc: Any) -> Resource:
         if not int(p2.devPtr) or not w or not h or pitch < w * fmt.elem:
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "res.pitch2D needs devPtr, width, height and a pitch >= a row")
         return Resource(RES_PITCH2D, fmt, int(p2.devPtr), w, h, 0, pitch)
-    raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"resource type {t} (mipmapped arrays) is not supported yet")
+    if t == RES_MIPMAP:
+        from cumetal.driver.arrays import lookup_mipmapped
+
+        return mipmap_resource(lookup_mipmapped(desc.res.mipmap.hMipmappedArray).levels)
+    raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"resource type {t} is not a CUresourcetype")
 
 
 @api(1)
@@ -270,7 +296,9 @@ def cuTexObjectCreate(pResDesc: Any, pTexDesc: Any, pResViewDesc: Any = None) ->
     normalized_read = not flags & CU_TRSF_READ_AS_INTEGER and res.fmt.kind != 2 and res.fmt.size < 4
     smp = Sampling(tuple(int(m) for m in pTexDesc.addressMode), int(pTexDesc.filterMode) == 1,  # type: ignore[arg-type]
                    normalized_read, bool(flags & CU_TRSF_NORMALIZED_COORDINATES),
-                   tuple(float(c) for c in pTexDesc.borderColor))  # type: ignore[arg-type]
+                   tuple(float(c) for c in pTexDesc.borderColor),  # type: ignore[arg-type]
+                   int(pTexDesc.mipmapFilterMode) == 1, float(pTexDesc.mipmapLevelBias),
+                   float(pTexDesc.minMipmapLevelClamp), float(pTexDesc.maxMipmapLevelClamp))
     obj = create_object(res, smp, {"res": pResDesc, "tex": pTexDesc})
     return (CUtexObject(obj.handle),)
 

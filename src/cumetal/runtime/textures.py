@@ -258,6 +258,51 @@ def cudaArrayGetInfo(array: Any) -> tuple:  # noqa: N802
     return (_desc_of(arr.fmt), ext, arr.flags)
 
 
+class cudaMipmappedArray_t(int):  # noqa: N801
+    """A mipmapped array handle (an opaque int)."""
+
+
+def _mipmap(handle: Any) -> darr.MipmappedArray:
+    try:
+        return darr.lookup_mipmapped(handle)
+    except CudaError as e:
+        raise RtError(E.cudaErrorInvalidResourceHandle, e.message) from None
+
+
+@rt_api(1)
+def cudaMallocMipmappedArray(desc: Any, extent: Any, numLevels: Any, flags: Any = 0) -> tuple:  # noqa: N802, N803
+    if not isinstance(extent, cudaExtent):
+        raise RtError(E.cudaErrorInvalidValue, "extent must be a cudaExtent")
+    fmt = _fmt(desc)
+    try:
+        mip = darr.create_mipmapped(fmt, int(extent.width), int(extent.height), int(extent.depth),
+                                    int_arg(numLevels, "numLevels"), int_arg(flags, "flags"))
+    except CudaError as e:
+        raise _err(e) from None
+    return (cudaMipmappedArray_t(mip.handle),)
+
+
+@rt_api(1)
+def cudaGetMipmappedArrayLevel(mipmappedArray: Any, level: Any) -> tuple:  # noqa: N802, N803
+    mip = _mipmap(mipmappedArray)
+    k = int_arg(level, "level")
+    if k >= len(mip.levels):
+        raise RtError(E.cudaErrorInvalidValue, f"level {k}: the array has {len(mip.levels)} levels")
+    return (cudaArray_t(mip.levels[k].address),)
+
+
+@rt_api(0, sync=True)
+def cudaFreeMipmappedArray(mipmappedArray: Any) -> tuple:  # noqa: N802, N803
+    if not mipmappedArray:
+        return ()
+    from cumetal.runtime.device import cudaDeviceSynchronize
+
+    cudaDeviceSynchronize()
+    _mipmap(mipmappedArray)
+    darr.destroy_mipmapped(mipmappedArray)
+    return ()
+
+
 # ---------------------------------------------------------------- copies
 def _copy_rows(arr: darr.CudaArray, x_bytes: int, y: int, other: Any, other_pitch: int, width: int, height: int,
                kind: Any, stream: Any, sync: bool, to_array: bool) -> None:
@@ -456,7 +501,9 @@ def _resource(res: Any) -> dtex.Resource:
         if not p2.devPtr or not w or not h or pitch < w * fmt.elem:
             raise RtError(E.cudaErrorInvalidValue, "res.pitch2D needs devPtr, width, height and pitchInBytes >= a row")
         return dtex.Resource(dtex.RES_PITCH2D, fmt, int(p2.devPtr), w, h, 0, pitch)
-    raise RtError(E.cudaErrorNotSupported, f"resource type {t} (mipmapped arrays) is not supported yet")
+    if t == dtex.RES_MIPMAP:
+        return dtex.mipmap_resource(_mipmap(res.res.mipmap.mipmap).levels)
+    raise RtError(E.cudaErrorInvalidValue, f"resource type {t} is not a cudaResourceType")
 
 
 @rt_api(1)
@@ -468,7 +515,9 @@ def cudaCreateTextureObject(pResDesc: Any, pTexDesc: Any, pResViewDesc: Any = No
     res = _resource(pResDesc)
     smp = dtex.Sampling(tuple(int(m) for m in pTexDesc.addressMode), int(pTexDesc.filterMode) == 1,  # type: ignore[arg-type]
                         int(pTexDesc.readMode) == 1, bool(pTexDesc.normalizedCoords),
-                        tuple(float(c) for c in pTexDesc.borderColor))  # type: ignore[arg-type]
+                        tuple(float(c) for c in pTexDesc.borderColor),  # type: ignore[arg-type]
+                        int(pTexDesc.mipmapFilterMode) == 1, float(pTexDesc.mipmapLevelBias),
+                        float(pTexDesc.minMipmapLevelClamp), float(pTexDesc.maxMipmapLevelClamp))
     if smp.linear and res.fmt.kind != darr.KIND_FLOAT and not smp.read_normalized:
         raise RtError(E.cudaErrorInvalidFilterSetting, "linear filtering needs float channels or "
                       "cudaReadModeNormalizedFloat (as CUDA)")
@@ -560,7 +609,8 @@ def texture_properties(p: Any, a: Any) -> None:
 
 __all__ = [
     "cudaArrayGetInfo", "cudaArray_t", "cudaDeviceGetTexture1DLinearMaxWidth", "cudaGetChannelDesc",
-    "cudaMemcpy2DArrayToArray", "cudaMemcpyArrayToArray", "cudaChannelFormatDesc", "cudaCreateChannelDesc", "cudaCreateSurfaceObject",
+    "cudaMemcpy2DArrayToArray", "cudaMemcpyArrayToArray", "cudaMallocMipmappedArray", "cudaGetMipmappedArrayLevel",
+    "cudaFreeMipmappedArray", "cudaMipmappedArray_t", "cudaChannelFormatDesc", "cudaCreateChannelDesc", "cudaCreateSurfaceObject",
     "cudaCreateTextureObject", "cudaDestroySurfaceObject", "cudaDestroyTextureObject", "cudaFreeArray",
     "cudaGetSurfaceObjectResourceDesc", "cudaGetTextureObjectResourceDesc", "cudaGetTextureObjectTextureDesc",
     "cudaMalloc3DArray", "cudaMallocArray", "cudaMemcpy2DFromArray", "cudaMemcpy2DFromArrayAsync",

@@ -33,12 +33,16 @@ from cumetal.passes.semantics.common import i32
 from cumetal.ptx import ast
 
 MAGIC = 0x584D5443  # "CTMX"
-DESCRIPTOR_SIZE = 160
+MAX_LEVELS = 16
+LEVEL_TABLE, LEVEL_STRIDE = 192, 40  # per mip level: base, pitch, slice (u64), width, height, depth (u32)
+LEVEL_FIELDS = {"base": 0, "pitch": 8, "slice": 16, "width": 24, "height": 28, "depth": 32}
+DESCRIPTOR_SIZE = LEVEL_TABLE + MAX_LEVELS * LEVEL_STRIDE
 FIELDS = {
     "base": 0, "pitch": 8, "slice": 16, "layer_stride": 24,
     "width": 32, "height": 36, "depth": 40, "layers": 44, "elem": 48, "nch": 52, "csize": 56,
     "kind": 60, "read_norm": 64, "linear": 68, "norm_coords": 72, "addr0": 76, "addr1": 80,
     "addr2": 84, "res_type": 88, "magic": 92, "border_words": 96, "border_lin": 112,
+    "levels": 144, "mip_linear": 148, "lod_bias": 152, "min_lod": 156, "max_lod": 160,
 }
 KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT = 0, 1, 2
 ADDR_WRAP, ADDR_CLAMP, ADDR_MIRROR, ADDR_BORDER = 0, 1, 2, 3
@@ -70,6 +74,25 @@ class _Desc:
         if key not in self.cache:
             size = 8 if t in ("i64", "f64") else 4
             addr = self.ctx.add_offset(self.handle, FIELDS[name] + index * size)
+            self.cache[key] = self.ctx.emit("load", t, addr, space="global", align=size)
+        return self.cache[key]
+
+
+class _LevelDesc(_Desc):
+    """The descriptor seen at one mip level: base, pitches and sizes come from the level table."""
+
+    def __init__(self, base: _Desc, level: Value):
+        super().__init__(base.ctx, base.handle)
+        off = base.ctx.emit("mul", "i64", base.ctx.emit("zext", "i64", level), Const.int("i64", LEVEL_STRIDE))
+        self.entry = base.ctx.emit("add", "i64", base.ctx.as_i64(base.handle), off)
+
+    def field(self, name: str, t: str = "i32", index: int = 0) -> Value:
+        if name not in LEVEL_FIELDS:
+            return super().field(name, t, index)
+        key = ("level", name)
+        if key not in self.cache:
+            size = 8 if t in ("i64", "f64") else 4
+            addr = self.ctx.add_offset(self.entry, LEVEL_TABLE + LEVEL_FIELDS[name])
             self.cache[key] = self.ctx.emit("load", t, addr, space="global", align=size)
         return self.cache[key]
 
@@ -422,8 +445,6 @@ def _tex(ctx: Ctx, ins: ast.Instruction) -> None:
     if dtype not in ("f32", "s32", "u32"):
         raise LoweringError(f"tex with .{dtype} results is not supported yet (.f32, .s32, .u32 are)")
     mip = ins.fields.get("mip")
-    if mip == "grad":
-        raise LoweringError("tex.grad is not supported yet (mipmapped textures)")
     addr, coords = _coords(ins)
     if geom in ("cube", "acube"):
         _tex_cube(ctx, ins, addr, coords, geom == "acube")
@@ -431,19 +452,74 @@ def _tex(ctx: Ctx, ins: ast.Instruction) -> None:
     nax, layered = _GEOMETRY[geom]
     if len(coords) < nax + layered:
         raise LoweringError(f"tex.{geom} needs {nax + layered} coordinates")
-    d = _Desc(ctx, _handle(ctx, addr))
-    layer = _layer_index(ctx, d, ctx.read(coords[0], "s32")) if layered else None
+    base = _Desc(ctx, _handle(ctx, addr))
+    layer = _layer_index(ctx, base, ctx.read(coords[0], "s32")) if layered else None
     spatial = coords[1:] if layered else coords
-    if ctype == "f32":
-        axes = [_float_axis(ctx, d, ctx.read(spatial[k], "f32"), k) for k in range(nax)]
-        if geom == "1d":  # (1D layered textures show no such row on an H100)
-            axes.append(_row_axis(ctx, d))
-    else:
-        axes = [_int_axis(ctx, d, ctx.read(spatial[k], "s32"), k) for k in range(nax)]
-    # tex.level reads mip level 0 (CuMetal's textures have one level); the extra operands are ignored
-    words = _fetch(ctx, d, axes, layer)
+
+    def fetch_at(d: _Desc) -> list[Value]:
+        if ctype == "f32":
+            axes = [_float_axis(ctx, d, ctx.read(spatial[k], "f32"), k) for k in range(nax)]
+            if geom == "1d":  # (1D layered textures show no such row on an H100)
+                axes.append(_row_axis(ctx, d))
+        else:
+            axes = [_int_axis(ctx, d, ctx.read(spatial[k], "s32"), k) for k in range(nax)]
+        return _fetch(ctx, d, axes, layer)
+
+    if mip in ("level", "grad") and ctype == "f32":
+        lod = _lod(ctx, base, ins, nax) if mip == "grad" else ctx.read(ins.operands[2], "f32")
+        words = _fetch_mip(ctx, base, lod, fetch_at)
+    else:  # tex without a level of detail reads level 0 (compute kernels have no derivatives)
+        words = fetch_at(base)
     for e, w in zip(_dst_elems(ins), words, strict=False):
         ctx.write(e, w, "b32")
+
+
+def _lod(ctx: Ctx, d: _Desc, ins: ast.Instruction, nax: int) -> Value:
+    """tex.grad: log2 of the longer of the two gradients in texels (isotropic; no anisotropy)."""
+    grads = []
+    for op in ins.operands[2:4]:
+        elems = op.elems if isinstance(op, ast.Vector) else (op,)
+        length2: Value = _f32(0.0)
+        for k in range(nax):
+            g = ctx.read(elems[k], "f32")
+            n = ctx.emit("i2f", "f32", d.field(_SIZE_FIELDS[k]), signed=True, rnd="rn")
+            scaled = ctx.emit("fmul", "f32", g, n, rnd="rn")
+            length2 = ctx.emit("fma", "f32", scaled, scaled, length2, rnd="rn")
+        grads.append(length2)
+    longest = ctx.emit("fmax", "f32", grads[0], grads[1], nan="num")
+    # log2(sqrt(l2)) = 0.5 * log2(l2)
+    return ctx.emit("fmul", "f32", ctx.emit("fapprox", "f32", longest, fn="lg2"), _f32(0.5), rnd="rn")
+
+
+def _fetch_mip(ctx: Ctx, base: _Desc, lod: Value, fetch_at: Callable[[_Desc], list[Value]]) -> list[Value]:
+    """A fetch at level of detail ``lod`` (CUDA Programming Guide: bias, then the texture's min/max
+    clamps; mipmapFilterMode point picks the nearest level, linear blends the two nearest with the
+    fraction rounded to 1/256). Not verified against NVIDIA hardware (docs/textures.md)."""
+    levels = base.field("levels")
+    last = ctx.emit("i2f", "f32", ctx.emit("sub", "i32", levels, i32(1)), signed=True, rnd="rn")
+    lv = ctx.emit("fadd", "f32", lod, base.field("lod_bias", "f32"), rnd="rn")
+    lv = ctx.emit("fmax", "f32", lv, base.field("min_lod", "f32"), nan="num")
+    lv = ctx.emit("fmin", "f32", lv, base.field("max_lod", "f32"), nan="num")
+    lv = ctx.emit("fmin", "f32", ctx.emit("fmax", "f32", lv, _f32(0.0), nan="num"), last, nan="num")
+    mip_linear = ctx.emit("icmp", "i1", base.field("mip_linear"), i32(0), cond="ne")
+    lo = ctx.emit("frint", "f32", lv, rnd="rm")
+    nearest = ctx.emit("frint", "f32", ctx.emit("fadd", "f32", lv, _f32(0.5), rnd="rn"), rnd="rm")
+    first = ctx.emit("f2i", "i32", _sel(ctx, "f32", mip_linear, lo, nearest), signed=True, rnd="rm")
+    first = ctx.emit("min", "i32", first, ctx.emit("sub", "i32", levels, i32(1)), signed=True)
+    words = fetch_at(_LevelDesc(base, first))
+    second = ctx.emit("min", "i32", ctx.emit("add", "i32", first, i32(1)),
+                      ctx.emit("sub", "i32", levels, i32(1)), signed=True)
+    other = fetch_at(_LevelDesc(base, second))
+    t = ctx.emit("fsub", "f32", lv, lo, rnd="rn")
+    t = ctx.emit("fmul", "f32", ctx.emit("frint", "f32", ctx.emit("fmul", "f32", t, _f32(256.0), rnd="rn"), rnd="rn"),
+                 _f32(1 / 256), rnd="rn")
+    blend = _and(ctx, mip_linear, ctx.emit("fcmp", "i1", t, _f32(0.0), cond="ogt"))
+    out = []
+    for a, b in zip(words, other, strict=True):
+        fa, fb = ctx.emit("bitcast", "f32", a), ctx.emit("bitcast", "f32", b)
+        mixed = ctx.emit("fma", "f32", t, ctx.emit("fsub", "f32", fb, fa, rnd="rn"), fa, rnd="rn")
+        out.append(_sel(ctx, "i32", blend, ctx.emit("bitcast", "i32", mixed), a))
+    return out
 
 
 @semantics("tld4")
@@ -554,7 +630,7 @@ def _txq(ctx: Ctx, ins: ast.Instruction) -> None:
         raise LoweringError("expected [object]")
     d = _Desc(ctx, _handle(ctx, a))
     if q == "num_mipmap_levels":
-        v: Value = i32(1)
+        v: Value = d.field("levels")
     elif q == "num_samples":
         v = i32(0)
     elif q in _TXQ:
