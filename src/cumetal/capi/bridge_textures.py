@@ -141,3 +141,22 @@ def tex_cudaMemcpy2DArrayToArray(dst: int, wd: int, hd: int, src: int, ws: int, 
 def tex_cudaMemcpyArrayToArray(dst: int, wd: int, hd: int, src: int, ws: int, hs: int, count: int,  # noqa: N802
                                kind: int) -> int:
     return int(rt.cudaMemcpyArrayToArray(dst, wd, hd, src, ws, hs, count, kind)[0])
+
+
+def tex_cudaMallocMipmappedArray(p: int, desc: int, w: int, h: int, d: int, levels: int, flags: int) -> int:  # noqa: N802
+    b = _bridge()
+    if not p or not desc:
+        return b._invalid("mipmappedArray" if not p else "desc")
+    result = rt.cudaMallocMipmappedArray(_desc_at(desc), rt.make_cudaExtent(w, h, d), levels, flags)
+    return b._outs(result, (_c_ptr, p))
+
+
+def tex_cudaGetMipmappedArrayLevel(p: int, mip: int, level: int) -> int:  # noqa: N802
+    b = _bridge()
+    if not p:
+        return b._invalid("levelArray")
+    return b._outs(rt.cudaGetMipmappedArrayLevel(mip, level), (_c_ptr, p))
+
+
+def tex_cudaFreeMipmappedArray(mip: int) -> int:  # noqa: N802
+    return int(rt.cudaFreeMipmappedArray(mip)[0])

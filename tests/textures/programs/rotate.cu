@@ -24,6 +24,10 @@ __global__ void rotate(float *out, cudaTextureObject_t tex, int w, int h, float 
     out[y * w + x] = tex2D<float>(tex, tu, tv);
 }
 
+__global__ void lod_probe(float *out, cudaTextureObject_t tex) {
+    out[threadIdx.x] = tex2DLod<float>(tex, 0.5f, 0.5f, 0.5f * threadIdx.x);  // levels 0, 0.5, 1, 1.5
+}
+
 __global__ void resize(cudaSurfaceObject_t dst, cudaTextureObject_t src, int w2, int h2, float sx, float sy) {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= w2 || y >= h2) return;
@@ -98,6 +102,35 @@ int main(int argc, char **argv) {
         std::printf("bad array info\n");
         return 1;
     }
+
+    // a mipmapped texture: level k holds the value k + 1; nearest-level point sampling
+    cudaMipmappedArray_t mip;
+    CHECK(cudaMallocMipmappedArray(&mip, &desc, make_cudaExtent(8, 8, 0), 2));
+    for (unsigned k = 0; k < 2; ++k) {
+        cudaArray_t level;
+        CHECK(cudaGetMipmappedArrayLevel(&level, mip, k));
+        float fill[64];
+        for (int i = 0; i < 64; ++i) fill[i] = (float)(k + 1);
+        int lw = 8 >> k;
+        CHECK(cudaMemcpy2DToArray(level, 0, 0, fill, lw * sizeof(float), lw * sizeof(float), lw, cudaMemcpyHostToDevice));
+    }
+    cudaResourceDesc mres = {};
+    mres.resType = cudaResourceTypeMipmappedArray;
+    mres.res.mipmap.mipmap = mip;
+    cudaTextureDesc mtd = {};
+    mtd.normalizedCoords = 1;
+    mtd.maxMipmapLevelClamp = 1.0f;
+    cudaTextureObject_t mtex;
+    CHECK(cudaCreateTextureObject(&mtex, &mres, &mtd, NULL));
+    lod_probe<<<1, 4>>>(d_out, mtex);
+    float probe[4];
+    CHECK(cudaMemcpy(probe, d_out, sizeof probe, cudaMemcpyDeviceToHost));
+    if (probe[0] != 1.0f || probe[1] != 2.0f || probe[2] != 2.0f || probe[3] != 2.0f) {
+        std::printf("bad mip levels %g %g %g %g\n", probe[0], probe[1], probe[2], probe[3]);
+        return 1;
+    }
+    CHECK(cudaDestroyTextureObject(mtex));
+    CHECK(cudaFreeMipmappedArray(mip));
 
     char path[4096];
     std::snprintf(path, sizeof path, "%s/rotated.bin", dir);

@@ -120,3 +120,16 @@ CM_EXPORT cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst,
          (unsigned long long)hOffsetDst, CM_P(src), (unsigned long long)wOffsetSrc, (unsigned long long)hOffsetSrc,
          (unsigned long long)count, (int)kind);
 }
+CM_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                               const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+                                               unsigned int numLevels, unsigned int flags) {
+    CALL("cudaMallocMipmappedArray", "(KKKKKII)", CM_P(mipmappedArray), CM_P(desc), (unsigned long long)extent.width,
+         (unsigned long long)extent.height, (unsigned long long)extent.depth, numLevels, flags);
+}
+CM_EXPORT cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray, cudaMipmappedArray_const_t mipmappedArray,
+                                                 unsigned int level) {
+    CALL("cudaGetMipmappedArrayLevel", "(KKI)", CM_P(levelArray), CM_P(mipmappedArray), level);
+}
+CM_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
+    CALL("cudaFreeMipmappedArray", "(K)", CM_P(mipmappedArray));
+}

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include "driver_types.h"
 
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
+
 struct cudaChannelFormatDesc {
     int x, y, z, w; /* bits per channel */
     enum cudaChannelFormatKind f;

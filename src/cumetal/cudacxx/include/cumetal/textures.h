@@ -1,7 +1,6 @@
 /* CuMetal clean-room CUDA headers: texture and surface object functions (CUDA C++ Programming
  * Guide, "Texture Functions" and "Surface Functions"): tex1Dfetch, tex1D, tex2D, tex3D,
- * tex1DLayered, tex2DLayered, the Lod/Grad forms (CuMetal's textures have one mip level: the level
- * is ignored), texCubemap, texCubemapLayered, tex2Dgather, surf1D/2D/3D read and write and their
+ * tex1DLayered, tex2DLayered, the Lod/Grad forms (tex.level / tex.grad on mipmapped textures), texCubemap, texCubemapLayered, tex2Dgather, surf1D/2D/3D read and write and their
  * layered forms. Written with the PTX tex/suld/sust instructions; CuMetal lowers them
  * (passes/semantics/texture.py, docs/textures.md). Included by cuda_runtime.h. */
 #ifndef CUMETAL_TEXTURES_H
@@ -139,29 +138,61 @@ template <class T> __device__ inline T tex2Dgather(unsigned long long obj, float
     default: return cumetal_tex::convert<T>(cumetal_tex::gather2d<__CM_K(T), 0>(obj, x, y));
     }
 }
-/* level-of-detail and gradient forms: one mip level, so they fetch level 0 */
-template <class T> __device__ inline T tex1DLod(unsigned long long obj, float x, float) { return tex1D<T>(obj, x); }
-template <class T> __device__ inline T tex2DLod(unsigned long long obj, float x, float y, float) {
-    return tex2D<T>(obj, x, y);
+/* level-of-detail and gradient forms (tex.level / tex.grad: mipmapped textures) */
+namespace cumetal_tex {
+#define __CM_TEX_LOD(NAME, GEOM, COORDS, ARGS, ...)                                                     \
+    template <int K> __device__ inline texel NAME(unsigned long long obj, __VA_ARGS__) {               \
+        texel t;                                                                                       \
+        if (K == 0)                                                                                    \
+            asm volatile("tex." GEOM ".v4.f32.f32 " __CM_TEX_OUT ", [%4, " COORDS ";"                  \
+                         : __CM_TEX_REGS(t) : "l"(obj), ARGS);                                         \
+        else if (K == 1)                                                                               \
+            asm volatile("tex." GEOM ".v4.s32.f32 " __CM_TEX_OUT ", [%4, " COORDS ";"                  \
+                         : __CM_TEX_REGS(t) : "l"(obj), ARGS);                                         \
+        else                                                                                           \
+            asm volatile("tex." GEOM ".v4.u32.f32 " __CM_TEX_OUT ", [%4, " COORDS ";"                  \
+                         : __CM_TEX_REGS(t) : "l"(obj), ARGS);                                         \
+        return t;                                                                                      \
+    }
+__CM_TEX_LOD(lod1d, "level.1d", "{%5}], %6", __CM_A("f"(x), "f"(l)), float x, float l)
+__CM_TEX_LOD(lod2d, "level.2d", "{%5, %6}], %7", __CM_A("f"(x), "f"(y), "f"(l)), float x, float y, float l)
+__CM_TEX_LOD(lod3d, "level.3d", "{%5, %6, %7, %7}], %8", __CM_A("f"(x), "f"(y), "f"(z), "f"(l)), float x, float y,
+             float z, float l)
+__CM_TEX_LOD(lod1dl, "level.a1d", "{%5, %6}], %7", __CM_A("r"(layer), "f"(x), "f"(l)), int layer, float x, float l)
+__CM_TEX_LOD(lod2dl, "level.a2d", "{%5, %6, %7, %7}], %8", __CM_A("r"(layer), "f"(x), "f"(y), "f"(l)), int layer,
+             float x, float y, float l)
+__CM_TEX_LOD(grad1d, "grad.1d", "{%5}], {%6}, {%7}", __CM_A("f"(x), "f"(dx), "f"(dy)), float x, float dx, float dy)
+__CM_TEX_LOD(grad2d, "grad.2d", "{%5, %6}], {%7, %8}, {%9, %10}",
+             __CM_A("f"(x), "f"(y), "f"(dxx), "f"(dxy), "f"(dyx), "f"(dyy)), float x, float y, float dxx, float dxy,
+             float dyx, float dyy)
+#undef __CM_TEX_LOD
+}  // namespace cumetal_tex
+#define __CM_K2(T) cumetal_tex::kind<T>::k
+template <class T> __device__ inline T tex1DLod(unsigned long long obj, float x, float level) {
+    return cumetal_tex::convert<T>(cumetal_tex::lod1d<__CM_K2(T)>(obj, x, level));
 }
-template <class T> __device__ inline T tex3DLod(unsigned long long obj, float x, float y, float z, float) {
-    return tex3D<T>(obj, x, y, z);
+template <class T> __device__ inline T tex2DLod(unsigned long long obj, float x, float y, float level) {
+    return cumetal_tex::convert<T>(cumetal_tex::lod2d<__CM_K2(T)>(obj, x, y, level));
 }
-template <class T> __device__ inline T tex1DLayeredLod(unsigned long long obj, float x, int layer, float) {
-    return tex1DLayered<T>(obj, x, layer);
+template <class T> __device__ inline T tex3DLod(unsigned long long obj, float x, float y, float z, float level) {
+    return cumetal_tex::convert<T>(cumetal_tex::lod3d<__CM_K2(T)>(obj, x, y, z, level));
 }
-template <class T> __device__ inline T tex2DLayeredLod(unsigned long long obj, float x, float y, int layer, float) {
-    return tex2DLayered<T>(obj, x, y, layer);
+template <class T> __device__ inline T tex1DLayeredLod(unsigned long long obj, float x, int layer, float level) {
+    return cumetal_tex::convert<T>(cumetal_tex::lod1dl<__CM_K2(T)>(obj, layer, x, level));
 }
-template <class T> __device__ inline T tex1DGrad(unsigned long long obj, float x, float, float) {
-    return tex1D<T>(obj, x);
+template <class T> __device__ inline T tex2DLayeredLod(unsigned long long obj, float x, float y, int layer, float level) {
+    return cumetal_tex::convert<T>(cumetal_tex::lod2dl<__CM_K2(T)>(obj, layer, x, y, level));
 }
-template <class T> __device__ inline T tex2DGrad(unsigned long long obj, float x, float y, float2, float2) {
-    return tex2D<T>(obj, x, y);
+template <class T> __device__ inline T tex1DGrad(unsigned long long obj, float x, float dPdx, float dPdy) {
+    return cumetal_tex::convert<T>(cumetal_tex::grad1d<__CM_K2(T)>(obj, x, dPdx, dPdy));
+}
+template <class T> __device__ inline T tex2DGrad(unsigned long long obj, float x, float y, float2 dPdx, float2 dPdy) {
+    return cumetal_tex::convert<T>(cumetal_tex::grad2d<__CM_K2(T)>(obj, x, y, dPdx.x, dPdx.y, dPdy.x, dPdy.y));
 }
 template <class T> __device__ inline T tex3DGrad(unsigned long long obj, float x, float y, float z, float4, float4) {
-    return tex3D<T>(obj, x, y, z);
+    return tex3D<T>(obj, x, y, z); /* 3D gradients: level 0 */
 }
+#undef __CM_K2
 /* the forms that return through a pointer (CUDA 11+) */
 template <class T> __device__ inline void tex1Dfetch(T *r, unsigned long long obj, int x) { *r = tex1Dfetch<T>(obj, x); }
 template <class T> __device__ inline void tex1D(T *r, unsigned long long obj, float x) { *r = tex1D<T>(obj, x); }
