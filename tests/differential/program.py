@@ -28,7 +28,8 @@ from cumetal.ir.semantics.dtypes import UDT
 
 # Ops whose reference is not the exact result on NVIDIA or Apple (approximations: each target's
 # fast forms decide; accuracy is checked by the approx sweep, not bit-exactly here).
-SKIP_OPS = {"fapprox": "approximate functions: bounded error, not bit-exact (docs/intrinsic-map.md)"}
+SKIP_OPS = {name: "approximate: bounded error, not bit-exact (docs/intrinsic-map.md)"
+            for name, info in OPS.items() if info.approximate}
 
 LANES = 256
 CELL = 8  # bytes per input/output cell

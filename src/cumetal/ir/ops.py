@@ -29,6 +29,8 @@ How to add an op
      are inside the domain. Constant folding and the differential tests stay inside it.
    - ``any_nan=True``: a NaN result may be any NaN (the legalizer's ``*_ieee`` primitives); tests then
      accept any NaN where the reference gives one.
+   - ``approximate=True``: the reference is one result within the op's documented error bounds, not
+     the exact one (``fapprox``): never constant-folded, not compared bit for bit.
 2. Backends: an op with a ``ref`` runs on the CPU engine with no further edit. AIR
    (``backends/air/lower_*.py`` ``HANDLERS``) and MSL (``backends/msl/emit.py`` tables) need one
    handler each unless the legalizer (``passes/legalize``) expands the op for that target;
@@ -108,6 +110,7 @@ class OpInfo:
     # Elsewhere the result is unspecified: tests compare only inside it, folding happens only inside it.
     domain: RefFactory | None = None
     any_nan: bool = False  # a NaN result may be any NaN (sign, payload unspecified): ref gives one of them
+    approximate: bool = False  # ref is one allowed result within documented bounds, not the exact one
 
     @property
     def elementwise(self) -> bool:
@@ -118,8 +121,9 @@ class OpInfo:
 def _op(name: str, ndst: int | None, nargs: int | None, attrs: tuple[str, ...], doc: str, *,
         types: R.TypeRule | None = None, ref: RefFactory | None = None,
         values: Mapping[str, tuple] | None = None, optional: tuple[str, ...] = (),
-        domain: RefFactory | None = None, any_nan: bool = False) -> OpInfo:
-    return OpInfo(name, ndst, nargs, attrs, doc, types, ref, dict(values or {}), optional, domain, any_nan)
+        domain: RefFactory | None = None, any_nan: bool = False, approximate: bool = False) -> OpInfo:
+    return OpInfo(name, ndst, nargs, attrs, doc, types, ref, dict(values or {}), optional, domain, any_nan,
+                  approximate)
 
 
 _SIGNED = {"signed": BOOL}
@@ -222,7 +226,7 @@ _OPS = [
         "Approximate function fn of a: ex2 lg2 sin cos rsqrt rcp sqrt tanh (one arg), or div (div.full: "
         "max 2 ulp) / div_approx (two args). "
         "Accuracy bounds are documented per fn in docs/intrinsic-map.md; back ends use the target's fast forms.",
-        types=R.same("float"), ref=E.ref_fapprox, values={"fn": APPROX_FNS}),
+        types=R.same("float"), ref=E.ref_fapprox, values={"fn": APPROX_FNS}, approximate=True),
     _op("fcvt", 1, 1, ("rnd",),
         "Float -> float of another format, rounded per rnd. NaN: f64->f32/f16 a quiet NaN with the sign and "
         "the payload's top bits (truncated); f32/f16/bf16->f64 payload kept and quieted; bf16->f32 exact bits (payload kept, "
@@ -258,9 +262,9 @@ _OPS = [
         types=R.same("float"), ref=P.ref_fadd_ieee, values=_RND, any_nan=True),
     _op("fsub_ieee", 1, 2, ("rnd",), "IEEE subtract per rnd; NaN as fadd_ieee (legalized from fsub).",
         types=R.same("float"), ref=P.ref_fsub_ieee, values=_RND, any_nan=True),
-    _op("fmul_ieee", 1, 2, ("rnd",), "IEEE multiply per rnd, optional ftz as fmul's; NaN as fadd_ieee (legalized "
-        "from fmul).",
-        types=R.same("float"), ref=P.ref_fmul_ieee, values=_RND, any_nan=True, optional=("ftz",)),
+    _op("fmul_ieee", 1, 2, ("rnd",), "IEEE multiply per rnd; NaN as fadd_ieee (legalized from fmul; mul.ftz's "
+        "tininess is the legalizer's too).",
+        types=R.same("float"), ref=P.ref_fmul_ieee, values=_RND, any_nan=True),
     _op("fdiv_ieee", 1, 2, ("rnd",), "IEEE divide per rnd; NaN as fadd_ieee (legalized from fdiv).",
         types=R.same("float"), ref=P.ref_fdiv_ieee, values=_RND, any_nan=True),
     _op("fma_ieee", 1, 3, ("rnd",), "a0*a1+a2, one rounding per rnd; NaN as fadd_ieee (legalized from fma).",
@@ -271,7 +275,8 @@ _OPS = [
         types=R.same("float"), ref=P.ref_frint_ieee, values=_RND, any_nan=True),
     _op("fapprox_ieee", 1, None, ("fn",), "fapprox's function fn (same accuracy); a NaN result is some NaN "
         "(legalized from fapprox).",
-        types=R.same("float"), ref=P.ref_fapprox_ieee, values={"fn": APPROX_FNS}, any_nan=True),
+        types=R.same("float"), ref=P.ref_fapprox_ieee, values={"fn": APPROX_FNS}, any_nan=True,
+        approximate=True),
     _op("fcvt_ieee", 1, 1, ("rnd",), "Float -> float of another format per rnd; a NaN gives some NaN "
         "(legalized from fcvt).",
         types=R.convert("float", "float"), ref=P.ref_fcvt_ieee, values=_RND, any_nan=True),

@@ -29,9 +29,6 @@ from cumetal.ir.ops import OPS, TERMINATORS, reference_fn
 from cumetal.ir.semantics.dtypes import UDT
 from cumetal.passes.cleanup import drop_unreachable
 
-# Ops whose reference is not NVIDIA's exact result (approximations: the target's fast forms decide),
-# so a constant argument must not give a different value than a register would.
-_NOT_FOLDED = frozenset({"fapprox"})
 _COPIES = frozenset({"mov", "bitcast"})
 # Effectful ops whose value operands take propagated constants/copies: op -> first such argument
 # (addresses stay as written: backends trace where a pointer comes from).
@@ -41,7 +38,9 @@ _PROPAGATE_FROM = {"store": 1, "atomic": 1, "atomic_cas": 1, "cbr": 0, "shfl": 0
 
 def _foldable(op: str) -> bool:
     info = OPS.get(op)
-    return info is not None and info.ref is not None and op not in _NOT_FOLDED
+    # an approximation's reference is not the target's result: a constant argument must not give
+    # a different value than a register would
+    return info is not None and info.ref is not None and not info.approximate
 
 
 def evaluate(inst: Inst) -> Const | None:
