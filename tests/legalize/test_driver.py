@@ -146,3 +146,69 @@ def test_guards_survive_legalization(monkeypatch):
         assert out[i, 0] == want, i
         if i % 3:
             assert out[i, 1] == 99, i
+
+
+MUL_FTZ = """
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p_a, .param .u64 p_b, .param .u64 p_d)
+{
+    .reg .b32 %i, %x, %y, %r<4>;
+    .reg .b64 %a, %b, %d, %o;
+    ld.param.u64 %a, [p_a];
+    ld.param.u64 %b, [p_b];
+    ld.param.u64 %d, [p_d];
+    mov.u32 %i, %tid.x;
+    mov.u32 %x, %ctaid.x;
+    mad.lo.u32 %i, %x, 256, %i;
+    mul.wide.u32 %o, %i, 4;
+    add.u64 %a, %a, %o;
+    add.u64 %b, %b, %o;
+    ld.global.f32 %x, [%a];
+    ld.global.f32 %y, [%b];
+    mul.rn.ftz.f32 %r0, %x, %y;
+    mul.rz.ftz.f32 %r1, %x, %y;
+    mul.rm.ftz.f32 %r2, %x, %y;
+    mul.rp.ftz.f32 %r3, %x, %y;
+    mul.wide.u32 %o, %i, 16;
+    add.u64 %d, %d, %o;
+    st.global.v4.b32 [%d], {%r0, %r1, %r2, %r3};
+    ret;
+}
+"""
+
+
+def test_mul_ftz_tininess_dense_around_the_smallest_normal(monkeypatch):
+    """fmul.ftz's tininess (exact product below 2^-126, before rounding) on products within a few
+    ulps of the smallest normal, all four roundings, both signs: the legalized expansion gives the
+    reference definition's bits."""
+    import numpy as np
+    from tests.ptx_sweep.case import Buf, Case
+    from tests.ptx_sweep.harness import run_case
+
+    import cumetal.backends.cpu
+    import cumetal.driver as driver
+
+    rng = np.random.default_rng(7)
+    n = 4096
+    # a * b close to 2^-126: a = 2^-63 (1 + u), b = 2^-63 (1 + v) / (1 + u) perturbed by a few ulps
+    u = rng.integers(0, 1 << 23, n)
+    a = np.ldexp(1.0 + u / 2.0 ** 23, -63).astype(np.float32)
+    b = (np.ldexp(1.0, -126) / a.astype(np.float64)).astype(np.float32)
+    b = b.view(np.uint32) + rng.integers(-3, 4, n).astype(np.uint32)
+    b = b.view(np.float32) * np.where(rng.random(n) < 0.5, -1, 1).astype(np.float32)
+    case = Case("mulftz", "legalize", MUL_FTZ, "k", (n // 256, 1, 1), (256, 1, 1),
+                (Buf("a", "float32", n, init=a), Buf("b", "float32", n, init=b),
+                 Buf("d", "uint32", 4 * n, output=True)))
+    plain = run_case(driver, case)["d"]
+    cpu = cumetal.backends.cpu.launch
+
+    def legal_launch(kernel, module, *args, **kw):
+        legal = legalize(module, AIR)
+        return cpu(legal.kernels[kernel.name], legal, *args, **kw)
+    monkeypatch.setattr(cumetal.backends.cpu, "launch", legal_launch)
+    got = run_case(driver, case)["d"]
+    flushed = np.count_nonzero((plain & 0x7FFFFFFF) == 0)
+    assert 0 < flushed < 4 * n  # the inputs straddle the boundary
+    np.testing.assert_array_equal(got, plain)

@@ -253,28 +253,12 @@ def _error(k: FnLowerer, t: str, op: str, r: bc.Value, a: list[bc.Value]
     return pos, neg, fin, from_bits(k, t, zsign)
 
 
-MIN_NORMAL = {"f16": 0x0400, "f32": 0x00800000, "f64": 0x0010000000000000}
-
-
-def flush_operand(k: FnLowerer, t: str, v: bc.Value) -> bc.Value:
-    """A subnormal read as zero of its sign (other values, NaN included, unchanged)."""
-    it = ibits(t)
-    bits = to_bits(k, t, v)
-    denormal = k.b.icmp("eq", k.b.and_(bits, k.int_of(it, EXP[t])), k.int_of(it, 0))
-    return from_bits(k, t, k.b.select(denormal, k.b.and_(bits, k.int_of(it, SIGN[t])), bits))
-
-
-def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool = False,
-           odd: bool = False) -> bc.Value:
-    """``op`` of the IR with rounding ``rnd`` (t is f16/f32/f64). ``ftz``: PTX .ftz (subnormal
-    operands read as zero; a result whose exact value is below the smallest normal becomes zero).
-    ``odd``: round to odd instead (truncate, set the last bit when inexact) for a later, narrower
-    rounding."""
+def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], odd: bool = False) -> bc.Value:
+    """``op`` of the IR with rounding ``rnd`` (t is f16/f32/f64). ``odd``: round to odd instead
+    (truncate, set the last bit when inexact) for a later, narrower rounding."""
     b = k.b
-    if ftz:
-        a = [flush_operand(k, t, x) for x in a]
     r = _rn(k, t, op, a)
-    if rnd == "rn" and not ftz and not odd:
+    if rnd == "rn" and not odd:
         return r
     pos, neg, fin, zsign = _error(k, t, op, r, a)
     if odd:
@@ -287,47 +271,27 @@ def _arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool
     if rnd == "rm" and zsign is not None:
         exact_zero = b.and_(b.fcmp("oeq", r, fzero(t)), b.xor(b.or_(pos, neg), bc.const_int(bc.I1, 1)))
         out = b.select(exact_zero, zsign, out)
-    if ftz and op != "fsqrt":
-        # tininess before rounding: exact below MIN iff r below MIN, or r == MIN and exact on the zero side
-        mag = _fabs(k, t, r)
-        minv = k.const(t, MIN_NORMAL[t])
-        toward_zero = b.select(b.fcmp("ogt", r, fzero(t)), neg, pos)
-        tiny = b.or_(b.fcmp("olt", mag, minv), b.and_(b.fcmp("oeq", mag, minv), toward_zero))
-        it = ibits(t)
-        signed_zero = from_bits(k, t, b.and_(to_bits(k, t, out), k.int_of(it, SIGN[t])))
-        out = b.select(tiny, signed_zero, out)
     return out
 
 
-MIN_NORMAL_F32 = {"f16": 2.0 ** -14, "bf16": 2.0 ** -126}
-
-
 def lower_arith(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
-    """fadd_ieee … fsqrt_ieee: the IEEE result per rnd (and fmul's ftz); a NaN result is whatever
-    NaN LLVM gives (NVIDIA's NaN rules are the legalizer's: nan.canonical, nan.f64_priority)."""
+    """fadd_ieee … fsqrt_ieee: the IEEE result per rnd; a NaN result is whatever NaN LLVM gives
+    (mul.ftz's tininess and NVIDIA's NaN rules are the legalizer's)."""
     t = inst.dsts[0].type
     op = inst.op.removesuffix("_ieee")
     rnd = inst.attrs.get("rnd", "rn")
-    ftz = bool(inst.attrs.get("ftz")) and t in ("f16", "f32", "bf16")
     # f16 fma and sqrt go through f32 too: Apple's air.fma.f16 / air.sqrt.f16 were never seen
-    if t == "bf16" or (t == "f16" and (rnd != "rn" or ftz or op in ("fma", "fsqrt"))):
-        return _narrow_arith(k, t, op, rnd, a, ftz)
-    return _arith(k, t, op, rnd, a, ftz=ftz)
+    if t == "bf16" or (t == "f16" and (rnd != "rn" or op in ("fma", "fsqrt"))):
+        return _narrow_arith(k, t, op, rnd, a)
+    return _arith(k, t, op, rnd, a)
 
 
-def _narrow_arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value], ftz: bool) -> bc.Value:
-    """bf16 (always) and f16 (directed or .ftz) arithmetic: the exact result rounded to odd in f32,
-    then rounded to t per rnd — one correct rounding, since 24 >= 11 + 2 bits. .ftz flushes the
-    operands in t and a result whose exact magnitude is below t's smallest normal (an odd-rounded
-    f32 equals that power of two only when exact)."""
+def _narrow_arith(k: FnLowerer, t: str, op: str, rnd: str, a: list[bc.Value]) -> bc.Value:
+    """bf16 (always) and f16 (directed) arithmetic: the exact result rounded to odd in f32, then
+    rounded to t per rnd — one correct rounding, since 24 >= 11 + 2 bits."""
     b = k.b
-    if ftz:
-        a = [flush_operand(k, t, x) for x in a]
     wide = [bf16_to_f32(k, x) if t == "bf16" else b.fpext(x, bc.FLOAT) for x in a]
     r = _arith(k, "f32", op, rnd, wide, odd=True)
-    if ftz:
-        tiny = b.fcmp("olt", _fabs(k, "f32", r), bc.const_float(bc.FLOAT, MIN_NORMAL_F32[t]))
-        r = b.select(tiny, from_bits(k, "f32", b.and_(to_bits(k, "f32", r), k.i32(SIGN["f32"]))), r)
     if t == "bf16":
         return f32_to_bf16(k, r, rnd)
     return _narrow(k, "f32", "f16", rnd, r)

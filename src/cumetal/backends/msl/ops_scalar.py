@@ -135,24 +135,9 @@ def _from_f32(t: str, text: str, mode: str) -> str:
 
 
 def float_arith(em: FnEmitter, i: Inst) -> str:
-    """fadd_ieee … fsqrt_ieee: the IEEE result per rnd (and fmul's ftz); a NaN result is any NaN
-    (NVIDIA's NaN rules are the legalizer's: nan.canonical, nan.f64_priority)."""
-    t = i.dsts[0].type
-    if i.attrs.get("ftz"):
-        return _float_arith_ftz(em, i, t)
-    return _float_arith(em, i, t)
-
-
-def _float_arith_ftz(em: FnEmitter, i: Inst, t: str) -> str:
-    """ops.py attr ftz (fmul on f32 and f16): subnormal operands read as zero, a product whose exact
-    value is below the smallest normal flushed to zero of its sign."""
-    a = [em.v(x) for x in i.args]
-    mode = ROUND[i.attrs.get("rnd", "rn")]
-    if i.op == "fmul_ieee" and t == "f32":
-        return f"cm_fmul_ftz({a[0]}, {a[1]}, {mode})"
-    if i.op == "fmul_ieee" and t == "f16":
-        return f"cm_hmul_ftz({a[0]}, {a[1]}, {mode})"
-    raise EmitError(f"{i.op} with the ftz attribute on {t}")
+    """fadd_ieee … fsqrt_ieee: the IEEE result per rnd; a NaN result is any NaN (mul.ftz's tininess
+    and NVIDIA's NaN rules are the legalizer's: fmul.ftz_tininess, nan.canonical, nan.f64_priority)."""
+    return _float_arith(em, i, i.dsts[0].type)
 
 
 def _float_arith(em: FnEmitter, i: Inst, t: str) -> str:

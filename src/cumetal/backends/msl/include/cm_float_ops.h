@@ -149,17 +149,6 @@ inline FLT cm_ffma_odd(FLT a, FLT b, FLT c) {
   if (sg == 0 && a != 0 && b != 0) sg = cm_mul_residual_sign(a, b, ph, pl);
   return sg != 0 ? as_type<FLT>(cm_bits(r) | ONEBIT) : r;
 }
-// PTX .ftz on a multiply (ops.py fmul attr ftz): subnormal operands read as zero; a result whose
-// exact value is below the smallest normal becomes zero of its sign (tininess before rounding).
-inline FLT cm_fmul_ftz(FLT a, FLT b, int mode) {
-  a = cm_ftz(a);
-  b = cm_ftz(b);
-  FLT p = cm_fmul(a, b, mode);
-  if (isnan(p) || isinf(p) || p == 0) return p;
-  FLT m = as_type<FLT>(MINNORMBITS);
-  bool tiny = fabs(p) < m || (fabs(p) == m && cm_mul_residual_sign(a, b, p, ZEROF) * cm_sgn(p) < 0);
-  return tiny ? as_type<FLT>(cm_bits(p) & SIGNBITS) : p;
-}
 inline FLT cm_fsat(FLT a) { return (isnan(a) || a <= ZEROF) ? ZEROF : (a > ONEF ? ONEF : a); }
 inline FLT cm_frint(FLT a, int mode) {
   FLT r = mode == CM_RN ? rint(a) : mode == CM_RZ ? trunc(a) : mode == CM_RM ? floor(a) : ceil(a);
