@@ -75,7 +75,7 @@ CUMETAL_MANAGED_CTOR static void __cumetal_managed_range(void) {
 #define __specialization_static
 #define __builtin_nv_restrict__ __restrict__
 #define CUDARTAPI
-#define __CUDA_ALIGN__(n) __align__(n)
+#define __CUDA_ALIGN__(align) __align__(align) /* spelled as NVIDIA's cuda_fp16.h redefines it: no warning */
 /* __restrict__ is a keyword in clang and GCC already. */
 
 /* cudaLaunch-style kernel launch needs __cudaPushCallConfiguration; the host API header
