@@ -56,7 +56,7 @@ class CpuJitDevice(CpuDevice):
 
         def launch(kernel, module, *args, **kwargs):
             grouped = {k: kwargs.pop(k) for k in ("cluster", "cooperative") if k in kwargs}
-            if any(grouped.values()):
+            if any(grouped.values()) or getattr(kernel, "cluster_dims", None) is not None:
                 # clusters and cooperative grids need their blocks co-scheduled: the numpy engine's
                 self.fallbacks += 1
                 return numpy_launch(kernel, module, *args, **kwargs, **grouped)
