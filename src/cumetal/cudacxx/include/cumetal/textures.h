@@ -83,8 +83,6 @@ __CM_TEX_FN(fetchcubel, "acube", "f32", "{%5, %6, %7, %8}", __CM_A("r"(layer), "
 #undef __CM_TEX_FN
 template <int K, int COMP> __device__ inline texel gather2d(unsigned long long obj, float x, float y) {
     texel t;
-    static const char *unused = nullptr;
-    (void)unused;
 #define __CM_TLD4(C, D)                                                                                \
     asm volatile("tld4." C ".2d.v4." D ".f32 " __CM_TEX_OUT ", [%4, {%5, %6}];"                        \
                  : __CM_TEX_REGS(t) : "l"(obj), "f"(x), "f"(y))
@@ -269,38 +267,50 @@ template <> struct words<16> { unsigned int v[4]; };
     case 1: __CM_SUST(G, T, "clamp", VALS, __VA_ARGS__); break;                                        \
     default: __CM_SUST(G, T, "trap", VALS, __VA_ARGS__); break;                                        \
     }
+/* one overload per element size (C++11: no if constexpr), selected by a size tag */
+template <int N> struct size_tag {};
 #define __CM_SU_GEOM(G)                                                                                \
-    template <int N>                                                                                   \
-    __device__ inline words<N> read_##G(unsigned long long s, int mode, int x, int y, int z, int l) {  \
-        words<N> w;                                                                                    \
-        if constexpr (N == 1) {                                                                        \
-            __CM_SULD_ALL(G, ".b8", 1, "{%0}", "=h"(w.v[0]))                                           \
-        } else if constexpr (N == 2) {                                                                 \
-            __CM_SULD_ALL(G, ".b16", 1, "{%0}", "=h"(w.v[0]))                                          \
-        } else if constexpr (N == 4) {                                                                 \
-            __CM_SULD_ALL(G, ".b32", 1, "{%0}", "=r"(w.v[0]))                                          \
-        } else if constexpr (N == 8) {                                                                 \
-            __CM_SULD_ALL(G, ".v2.b32", 2, "{%0, %1}", "=r"(w.v[0]), "=r"(w.v[1]))                     \
-        } else {                                                                                       \
-            __CM_SULD_ALL(G, ".v4.b32", 4, "{%0, %1, %2, %3}", "=r"(w.v[0]), "=r"(w.v[1]), "=r"(w.v[2]), \
-                          "=r"(w.v[3]))                                                                \
-        }                                                                                              \
+    __device__ inline words<1> read_##G(size_tag<1>, unsigned long long s, int mode, int x, int y, int z, int l) { \
+        words<1> w;                                                                                    \
+        __CM_SULD_ALL(G, ".b8", 1, "{%0}", "=h"(w.v[0]))                                               \
         return w;                                                                                      \
     }                                                                                                  \
-    template <int N>                                                                                   \
-    __device__ inline void write_##G(unsigned long long s, int mode, const words<N> &w, int x, int y, int z, \
+    __device__ inline words<2> read_##G(size_tag<2>, unsigned long long s, int mode, int x, int y, int z, int l) { \
+        words<2> w;                                                                                    \
+        __CM_SULD_ALL(G, ".b16", 1, "{%0}", "=h"(w.v[0]))                                              \
+        return w;                                                                                      \
+    }                                                                                                  \
+    __device__ inline words<4> read_##G(size_tag<4>, unsigned long long s, int mode, int x, int y, int z, int l) { \
+        words<4> w;                                                                                    \
+        __CM_SULD_ALL(G, ".b32", 1, "{%0}", "=r"(w.v[0]))                                              \
+        return w;                                                                                      \
+    }                                                                                                  \
+    __device__ inline words<8> read_##G(size_tag<8>, unsigned long long s, int mode, int x, int y, int z, int l) { \
+        words<8> w;                                                                                    \
+        __CM_SULD_ALL(G, ".v2.b32", 2, "{%0, %1}", "=r"(w.v[0]), "=r"(w.v[1]))                         \
+        return w;                                                                                      \
+    }                                                                                                  \
+    __device__ inline words<16> read_##G(size_tag<16>, unsigned long long s, int mode, int x, int y, int z, int l) { \
+        words<16> w;                                                                                   \
+        __CM_SULD_ALL(G, ".v4.b32", 4, "{%0, %1, %2, %3}", "=r"(w.v[0]), "=r"(w.v[1]), "=r"(w.v[2]),   \
+                      "=r"(w.v[3]))                                                                    \
+        return w;                                                                                      \
+    }                                                                                                  \
+    __device__ inline void write_##G(unsigned long long s, int mode, const words<1> &w, int x, int y, int z, int l) { \
+        __CM_SUST_ALL(G, ".b8", "{%5}", "h"(w.v[0]))                                                   \
+    }                                                                                                  \
+    __device__ inline void write_##G(unsigned long long s, int mode, const words<2> &w, int x, int y, int z, int l) { \
+        __CM_SUST_ALL(G, ".b16", "{%5}", "h"(w.v[0]))                                                  \
+    }                                                                                                  \
+    __device__ inline void write_##G(unsigned long long s, int mode, const words<4> &w, int x, int y, int z, int l) { \
+        __CM_SUST_ALL(G, ".b32", "{%5}", "r"(w.v[0]))                                                  \
+    }                                                                                                  \
+    __device__ inline void write_##G(unsigned long long s, int mode, const words<8> &w, int x, int y, int z, int l) { \
+        __CM_SUST_ALL(G, ".v2.b32", "{%5, %6}", "r"(w.v[0]), "r"(w.v[1]))                              \
+    }                                                                                                  \
+    __device__ inline void write_##G(unsigned long long s, int mode, const words<16> &w, int x, int y, int z,     \
                                      int l) {                                                          \
-        if constexpr (N == 1) {                                                                        \
-            __CM_SUST_ALL(G, ".b8", "{%5}", "h"(w.v[0]))                                               \
-        } else if constexpr (N == 2) {                                                                 \
-            __CM_SUST_ALL(G, ".b16", "{%5}", "h"(w.v[0]))                                              \
-        } else if constexpr (N == 4) {                                                                 \
-            __CM_SUST_ALL(G, ".b32", "{%5}", "r"(w.v[0]))                                              \
-        } else if constexpr (N == 8) {                                                                 \
-            __CM_SUST_ALL(G, ".v2.b32", "{%5, %6}", "r"(w.v[0]), "r"(w.v[1]))                          \
-        } else {                                                                                       \
-            __CM_SUST_ALL(G, ".v4.b32", "{%5, %6, %7, %8}", "r"(w.v[0]), "r"(w.v[1]), "r"(w.v[2]), "r"(w.v[3])) \
-        }                                                                                              \
+        __CM_SUST_ALL(G, ".v4.b32", "{%5, %6, %7, %8}", "r"(w.v[0]), "r"(w.v[1]), "r"(w.v[2]), "r"(w.v[3])) \
     }
 __CM_SU_GEOM(1d)
 __CM_SU_GEOM(2d)
@@ -327,7 +337,7 @@ template <class T> __device__ inline words<sizeof(T)> to_words(const T &v) {
 #define __CM_SU_PAIR(NAME, G, PARAMS, X, Y, Z, L)                                                      \
     template <class T> __device__ inline void NAME##read(T *out, unsigned long long s, PARAMS, __CM_SU_MODE) { \
         __CM_SU_CHECK(T);                                                                              \
-        *out = cumetal_surf::from_words<T>(cumetal_surf::read_##G<sizeof(T)>(s, (int)mode, X, Y, Z, L));  \
+        *out = cumetal_surf::from_words<T>(cumetal_surf::read_##G(cumetal_surf::size_tag<sizeof(T)>(), s, (int)mode, X, Y, Z, L));  \
     }                                                                                                  \
     template <class T> __device__ inline T NAME##read(unsigned long long s, PARAMS, __CM_SU_MODE) {    \
         T r;                                                                                           \
@@ -336,7 +346,7 @@ template <class T> __device__ inline words<sizeof(T)> to_words(const T &v) {
     }                                                                                                  \
     template <class T> __device__ inline void NAME##write(T v, unsigned long long s, PARAMS, __CM_SU_MODE) { \
         __CM_SU_CHECK(T);                                                                              \
-        cumetal_surf::write_##G<sizeof(T)>(s, (int)mode, cumetal_surf::to_words(v), X, Y, Z, L);       \
+        cumetal_surf::write_##G(s, (int)mode, cumetal_surf::to_words(v), X, Y, Z, L);       \
     }
 #define __CM_P(...) __VA_ARGS__
 #define X_ARGS_surf1D x
