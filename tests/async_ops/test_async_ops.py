@@ -339,3 +339,32 @@ def test_im2col_map_is_validated_and_its_copies_are_diagnosed(cu) -> None:
            ".mbarrier::complete_tx::bytes [s], [%rd1, {%r1, %r2, %r3}], [bar], {%h1};\n    ret;\n}\n")
     module = lower_module(parser.parse(ptx).module, "im2col.ptx")
     assert any("im2col" in d.message for d in getattr(module, "failed", {}).get("k", []))
+
+
+# ------------------------------------------------------------------ Triton sm_90 TMA kernel (corpus)
+@pytest.mark.parametrize("m,n", [(192, 64), (128, 48)])
+def test_triton_tma_kernel_with_device_side_descriptors(cu, m: int, n: int) -> None:
+    """Triton's tl.make_tensor_descriptor kernel (tests/corpus/ptx/triton/sm90/tma_scale.ptx): tensor
+    maps built in shared memory with tensormap.replace, published with tensormap.cp_fenceproxy, a
+    TMA load completing an mbarrier and a TMA store; n = 48 leaves half of the second box outside."""
+    import ctypes
+
+    ptx = (Path(__file__).resolve().parents[1] / "corpus/ptx/triton/sm90/tma_scale.ptx").read_bytes()
+    ctx = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])[1]
+    try:
+        mod = cu.cuModuleLoadData(ptx + b"\0")[1]
+        fn = cu.cuModuleGetFunction(mod, b"tma_scale_kernel")[1]
+        a = np.random.default_rng(3).standard_normal((m, n)).astype(np.float32)
+        da, do = cu.cuMemAlloc(a.nbytes)[1], cu.cuMemAlloc(a.nbytes)[1]
+        cu.cuMemcpyHtoD(da, a, a.nbytes)
+        cu.cuMemsetD8(do, 0, a.nbytes)
+        grid = m // 64
+        scratch = cu.cuMemAlloc(grid * 256)[1]  # Triton's global scratch: 256 bytes (two maps) per program
+        args = ((da, do, m, n, scratch, 0), (None, None, ctypes.c_int32, ctypes.c_int32, None, ctypes.c_void_p))
+        assert cu.cuLaunchKernel(fn, grid, 1, 1, 128, 1, 1, 32768, 0, args, 0)[0] == 0
+        assert cu.cuCtxSynchronize()[0] == 0
+        out = np.empty_like(a)
+        cu.cuMemcpyDtoH(out, do, a.nbytes)
+        np.testing.assert_array_equal(out, a * 2)
+    finally:
+        cu.cuCtxDestroy(ctx)

@@ -115,14 +115,44 @@ def _cp_fenceproxy(ctx: Ctx, ins: ast.Instruction) -> None:
     ctx.emit("bulk_copy", None, dst, src, i32(128), dst_space=dspace, src_space=sspace)
 
 
+# tensormap.replace: field -> (byte offset in CuMetal's map, bytes per entry, IR type, value adjustment).
+# Encodings as Triton's sm_90 device-side descriptors use them (tests/corpus/ptx/triton/sm90/tma_scale.ptx):
+# rank is written as rank - 1; dims, box dims, element strides as themselves; global_stride[ord] is
+# the byte stride of dimension ord + 1; elemtype and swizzle_mode use CUDA's enum values 0-7/11-12
+# and 0-3 (the elemtype codes 8-10 differ between PTX and CUDA and are refused, not guessed).
+_MAP_FIELDS = {
+    "global_address": (0, 8, "i64", 0), "rank": (12, 1, "i8", 1), "elemtype": (13, 1, "i8", 0),
+    "interleave_layout": (14, 1, "i8", 0), "swizzle_mode": (15, 1, "i8", 0), "global_dim": (16, 4, "i32", -1),
+    "global_stride": (40, 8, "i64", 0), "box_dim": (72, 2, "i16", 0), "element_stride": (82, 1, "i8", 0),
+    "fill_mode": (88, 1, "i8", 0),
+}
+_MAGIC = 0x4D544D43  # backends/cpu/tensorcopy.MAGIC: a map built field by field is a CuMetal map too
+
+
 @semantics("tensormap.replace")
 def _tensormap_replace(ctx: Ctx, ins: ast.Instruction) -> None:
-    """Edit a tensor map in global or shared memory. CuMetal's map keeps the global address in its
-    first 8 bytes (backends/cpu/tensorcopy.py); the other fields' new_val encodings are not
-    written down here yet, so they are a diagnostic rather than a guess."""
+    """Edit one field of a tensor map in global or shared memory (CuMetal's 128-byte format,
+    backends/cpu/tensorcopy.py), and mark the map as CuMetal's."""
     field = ins.fields["field"]
-    if field != "global_address":
-        raise LoweringError(f"tensormap.replace .{field} is not supported yet (.global_address is)")
-    space = "shared" if ins.fields.get("ss") == "shared::cta" else "global" if ins.fields.get("ss") else "generic"
-    addr, space = ctx.address(ins.operands[0], space)
-    ctx.emit("store", None, addr, ctx.read(ins.operands[-1], "b64"), space=space, align=8)
+    if field == "swizzle_atomicity":
+        ctx.emit("nop", None)  # a performance property of the swizzle: no effect on the copied bytes
+        return
+    if field not in _MAP_FIELDS:
+        raise LoweringError(f"tensormap.replace .{field} is not supported")
+    ss = ins.fields.get("ss")
+    addr, space = ctx.address(ins.operands[0], "shared" if ss == "shared::cta" else "global" if ss else "generic")
+    off, size, it, adjust = _MAP_FIELDS[field]
+    value_op = ins.operands[-1]
+    if field == "elemtype" and isinstance(value_op, ast.Imm) and int(value_op.value) in (8, 9, 10):
+        raise LoweringError("tensormap.replace .elemtype codes 8-10 (f32.ftz, f64, bf16) are not supported yet")
+    where = ctx.add_offset(addr, off)
+    if len(ins.operands) == 3:  # [addr], ord, new_val
+        ordinal = ctx.as_i64(ctx.read(ins.operands[1], "u32"))
+        where = ctx.emit("add", "i64", where, ctx.emit("mul", "i64", ordinal, Const.int("i64", size)))
+    value = ctx.read(value_op, "b64" if it == "i64" else "b32")
+    if adjust:
+        value = ctx.emit("add", value.type, value, Const.int(value.type, adjust))
+    if value.type != it:
+        value = ctx.emit("trunc", it, value)
+    ctx.emit("store", None, where, value, space=space, align=size)
+    ctx.emit("store", None, ctx.add_offset(addr, 8), Const.int("i32", _MAGIC), space=space, align=4)
