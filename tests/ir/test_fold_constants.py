@@ -172,3 +172,36 @@ def test_folded_program_gives_the_same_results() -> None:
     got = dev.read(p, data)[:, 2]
     assert got.tolist() == [prmt_model(int(a), 0x80FF7F01, 0xB3A2, None) for a in data[:, 0]]
     assert struct.calcsize("<I") == 4
+
+
+def test_branch_on_a_constant_becomes_a_jump_and_dead_blocks_go() -> None:
+    fn = Function("f", "kernel")
+    p = fn.new_var("i1")
+    fn.blocks = [
+        Block("entry", [Inst("icmp", (p,), (Const("i32", 3), Const("i32", 4)), {"cond": "ult"}),
+                        Inst("cbr", (), (p,), {"target": "yes", "else": "no"})]),
+        Block("no", [Inst("trap")]),
+        Block("yes", [Inst("ret")]),
+    ]
+    fold_constants(fn)
+    assert [b.label for b in fn.blocks] == ["entry", "yes"]
+    assert [(i.op, i.attrs) for i in fn.blocks[0].insts] == [("br", {"target": "yes"})]
+
+
+def test_folding_stays_inside_a_primitive_domain() -> None:
+    from cumetal.ir.ops import OPS
+
+    if "div_nz" not in OPS:
+        pytest.skip("no legalizer primitives in this tree")
+    fn = Function("f", "kernel")
+    q, r = fn.new_var("i32"), fn.new_var("i32")
+    fn.blocks = [Block("entry", [
+        Inst("div_nz", (q,), (Const("i32", 7), Const("i32", 0)), {"signed": False}),  # outside: kept
+        Inst("div_nz", (r,), (Const("i32", 7), Const("i32", 2)), {"signed": False}),  # inside: folded
+        Inst("store", (), (Const("i64", 0), q), {"space": "global"}),
+        Inst("store", (), (Const("i64", 4), r), {"space": "global"}),
+        Inst("ret")])]
+    fold_constants(fn)
+    ops = [i.op for i in fn.blocks[0].insts]
+    assert ops == ["div_nz", "store", "store", "ret"]
+    assert fn.blocks[0].insts[2].args[1] == Const("i32", 3)
