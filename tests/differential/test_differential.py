@@ -47,9 +47,6 @@ KNOWN: list[tuple[str, str, str]] = [
      "an exact zero sum under rm is +0 on msl-sim; IEEE 754 (and the reference) give -0"),
     ("msl-sim", r"^icmp\.i1<-i1,i1\.cond=s",
      "signed compare of i1 (true = -1) is done unsigned; the lowering never emits it"),
-    ("air-sim|msl-sim", r"^f2i_inrange\.i\d+<-(f16|bf16)",
-     "the type rule of the legalizer primitive f2i_inrange admits f16/bf16 sources (its doc says f32/f64); "
-     "air-sim lacks air.convert from f16/bf16, msl-sim returns the raw bits"),
     ("air-sim", r"^fsqrt\.f32<-f32\.rnd=rn$",
      "the square root of a negative f32 gives 0xFFC00000, not NVIDIA's canonical NaN 0x7FFFFFFF"),
 ]

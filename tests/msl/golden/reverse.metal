@@ -38,7 +38,7 @@ kernel void reverse(
   rd2_10 = ulong(v_14 * 4ul);
   rd3_11 = ulong(rd1_9 + rd2_10);  // add.s64
   r2_2 = cm_ld_global<uint>(cm, rd3_11);  // ld.global.u32
-  r3_3 = cm_shl<uint>(r1_1, 2u, 32u);  // shl.b32
+  r3_3 = uint(r1_1 << 2u);  // shl.b32
   r4_4 = uint(0ul);  // mov.u32
   r5_5 = uint(r4_4 + r3_3);  // add.u32
   v_21 = ulong(r5_5);  // st.shared.u32

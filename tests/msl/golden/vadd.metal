@@ -37,6 +37,8 @@ kernel void vadd(
   ulong rd7_19 = 0;
   uint v_29 = 0;
   ulong v_32 = 0;
+  float v_40 = 0.0f;
+  bool v_41 = false;
   do {
     rd1_13 = *(device ulong*)(cm.params + 0);  // ld.param.u64
     rd2_14 = *(device ulong*)(cm.params + 8);  // ld.param.u64
@@ -58,7 +60,9 @@ kernel void vadd(
       rd7_19 = ulong(rd3_15 + rd4_16);  // add.s64
       f1_9 = cm_ld_global<float>(cm, rd5_17);  // ld.global.f32
       f2_10 = cm_ld_global<float>(cm, rd6_18);  // ld.global.f32
-      f3_11 = cm_canon(f1_9 + f2_10);  // add.rn.f32
+      v_40 = (f1_9 + f2_10);  // add.rn.f32
+      v_41 = cm_fcmp(v_40, v_40, 7);
+      f3_11 = (v_41 ? as_type<float>(0x7fffffffu) : v_40);
       cm_st_global<float>(cm, rd7_19, f3_11);  // st.global.f32
       break;
     }

@@ -22,7 +22,6 @@ kernel void warp_sum(
   uint r1_3 = 0;
   uint r2_4 = 0;
   uint r3_5 = 0;
-  uint r4_6 = 0;
   float f1_11 = 0.0f;
   float f2_12 = 0.0f;
   ulong rd1_15 = 0;
@@ -31,6 +30,8 @@ kernel void warp_sum(
   ulong v_20 = 0;
   uint v_25 = 0;
   bool v_26 = false;
+  float v_31 = 0.0f;
+  bool v_32 = false;
   rd1_15 = *(device ulong*)(cm.params + 0);  // ld.param.u64
   r1_3 = uint(cm.tid.x);  // mov.u32
   v_20 = ulong(r1_3);  // mul.wide.u32
@@ -53,10 +54,11 @@ kernel void warp_sum(
       v_25 = (cm_p && ((cm_m >> cm_src) & 1u)) ? cm_v : r3_5;
       v_26 = cm_p;
     }
-    r4_6 = v_25;  // shfl.sync.down.b32
-    f2_12 = as_type<float>(uint(r4_6));  // mov.b32
-    f1_11 = cm_canon(f1_11 + f2_12);  // add.f32
-    r2_4 = cm_lshr<uint>(r2_4, 1u, 32u);  // shr.u32
+    f2_12 = as_type<float>(uint(v_25));  // mov.b32
+    v_31 = (f1_11 + f2_12);  // add.f32
+    v_32 = cm_fcmp(v_31, v_31, 7);
+    f1_11 = (v_32 ? as_type<float>(0x7fffffffu) : v_31);
+    r2_4 = uint(r2_4 >> 1u);  // shr.u32
     p1_1 = (r2_4 != 0u);  // setp.ne.u32
     if (p1_1) {
       continue;

@@ -266,12 +266,14 @@ def fcvt(em: FnEmitter, i: Inst) -> str:
 
 
 def f2i(em: FnEmitter, i: Inst) -> str:
-    """f2i_inrange (legalized): an integral f32/f64 value within the destination's range, so the
+    """f2i_inrange (legalized): an integral float value within the destination's range, so the
     language's conversion is exact."""
     dt = i.dsts[0].type
     x = i.args[0]
     a = em.v(x)
     signed = bool(i.attrs["signed"])
+    if x.type in ("f16", "bf16"):  # exact in f32
+        a = _to_f32(x.type, a)
     if x.type == "f64" and em.fp64 == "emulate":
         wide = f"cm_dd_to_int_bits({a})"
     elif T.bits(dt) == 64:
