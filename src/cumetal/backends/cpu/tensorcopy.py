@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cumetal.backends.cpu import memspace
+from cumetal.backends.cpu.cluster import DSMEM_RANK_SHIFT
 from cumetal.backends.cpu.state import Ctx, Fault
 from cumetal.ir.nodes import Function, Inst
 
@@ -41,6 +42,7 @@ DTYPES: dict[int, tuple[int, str | None, bool]] = {
 }
 NAN_FILL = 0x7FF7  # measured on an H100: every 16 bits of an element filled 'NaN request zero FMA' (f16..f64)
 SWIZZLE_BYTES = {0: 0, 1: 32, 2: 64, 3: 128}
+_LOCAL = (1 << DSMEM_RANK_SHIFT) - 1  # CTA-local part of a shared address (rank bits above it)
 
 
 @dataclass(frozen=True)
@@ -156,28 +158,28 @@ def tensor_step(inst: Inst, fn: Function, gets):
             if smem % 128:
                 raise Fault("misaligned_address", f"tensor copy to shared address 0x{smem:x}: it must be "
                             f"128-byte aligned, in {where}")
-            esize, etype, nan = DTYPES[tm.dtype]
+            esize, etype, takes_nan = DTYPES[tm.dtype]
             goff, ok, count = _box(tm, coords)
             nbytes = count * esize
             lanes_b = np.full(nbytes, lane, dtype=np.intp)
             rel = smem_offsets(tm, count)
-            sh = swizzle(np.uint64(smem) + rel, tm.swizzle)
             inb = np.repeat(ok, esize)
             gbytes = (np.uint64(tm.address) + np.repeat(goff, esize).astype(np.uint64)
                       + np.tile(np.arange(esize, dtype=np.uint64), count))
             if load:
-                if tm.oobfill and nan:
+                if tm.oobfill and takes_nan:
                     data = np.frombuffer(np.full(nbytes // 2, NAN_FILL, dtype="<u2").tobytes(), dtype=np.uint8).copy()
                 else:
                     data = np.zeros(nbytes, dtype=np.uint8)
                 if inb.any():
                     data[inb] = memspace.load(ctx, lanes_b[inb], gbytes[inb], "global", np.dtype(np.uint8), inst)
-                for dst, mb in targets:  # the swizzle uses the CTA-local address bits
-                    tag = np.uint64(dst - (dst & ((1 << 24) - 1)))
-                    local = swizzle(np.uint64(dst & ((1 << 24) - 1)) + rel, tm.swizzle)
-                    memspace.store(ctx, lanes_b, local + tag, data, "shared", np.dtype(np.uint8), inst)
+                for dst, mb in targets:  # the swizzle uses the CTA-local address bits, not the rank tag
+                    local = dst & _LOCAL
+                    sh = swizzle(np.uint64(local) + rel, tm.swizzle) + np.uint64(dst - local)
+                    memspace.store(ctx, lanes_b, sh, data, "shared", np.dtype(np.uint8), inst)
                     complete_tx(ctx, lane, mb, nbytes, inst)
             else:
+                sh = swizzle(np.uint64(smem) + rel, tm.swizzle)
                 data = memspace.load(ctx, lanes_b, sh, "shared", np.dtype(np.uint8), inst)
                 if not inb.any():
                     continue
