@@ -23,10 +23,11 @@ from cumetal.backends.air.lower import kernel_bitcode
 from cumetal.backends.air.sim import coroutine, runtime_lib
 from cumetal.backends.air.sim.instrument import SITES, entry_wrapper, instrument, workgroup_function
 from cumetal.backends.apple import abi as metal_abi
+from cumetal.backends.common.codes import SimArgKind
 from cumetal.ir import nodes as N
 
 # Argument kinds understood by runtime.c (enum K_*)
-K_PTR, K_TID, K_CTAID, K_NTID, K_NCTAID, K_TINDEX, K_LANE, K_WARP, K_SHARED = range(9)
+K_PTR, K_TID, K_CTAID, K_NTID, K_NCTAID, K_TINDEX, K_LANE, K_WARP, K_SHARED = (int(k) for k in SimArgKind)  # codes.py
 BUILTIN_KINDS = {
     "air.thread_position_in_threadgroup": K_TID, "air.threadgroup_position_in_grid": K_CTAID,
     "air.threads_per_threadgroup": K_NTID, "air.threadgroups_per_grid": K_NCTAID,

@@ -17,12 +17,13 @@ import tempfile
 import threading
 from pathlib import Path
 
+from cumetal.backends.common import codes
+
 SOURCE = Path(__file__).with_name("runtime.c")
 MAX_ARGS = 32
 MAX_AS3 = 8
 MAX_WORKERS = 64
-FAULT_NAMES = {1: "illegal_address", 2: "misaligned_address", 3: "trap", 4: "illegal_instruction", 5: "timeout",
-               6: "illegal_instruction"}
+FAULT_NAMES = codes.FAULT_NAMES  # the one table (backends/common/codes.py; runtime.c includes its header)
 
 
 class SimBuildError(RuntimeError):
@@ -88,7 +89,8 @@ def _compile(out: Path) -> None:
     with tempfile.NamedTemporaryFile(dir=out.parent, suffix=".so", delete=False) as tmp:
         tmp_path = Path(tmp.name)
     # -U_FORTIFY_SOURCE: the fiber switch longjmps between stacks, which fortified longjmp rejects
-    cmd = [cc, "-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-U_FORTIFY_SOURCE", "-o", str(tmp_path), str(SOURCE), "-lm", "-lpthread"]
+    cmd = [cc, "-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-U_FORTIFY_SOURCE", "-I", str(codes.HEADER.parent), "-o", str(tmp_path), str(SOURCE),
+           "-lm", "-lpthread"]
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tmp_path.unlink(missing_ok=True)
@@ -102,7 +104,7 @@ def runtime() -> ctypes.CDLL:
     with _lock:
         if _lib is not None:
             return _lib
-        digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
+        digest = hashlib.sha256(SOURCE.read_bytes() + codes.HEADER.read_bytes()).hexdigest()[:16]
         path = cache_dir() / f"runtime-{digest}.so"
         if not path.exists():
             _compile(path)
