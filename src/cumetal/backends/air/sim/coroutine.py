@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from cumetal.backends.common.codes import SimArgKind
+
 _DEFINE = re.compile(r'^define [^@]*@("[^"]+"|[\w.$-]+)\((.*)\)[^()]*\{$')
 _LABEL = re.compile(r"^(\"[^\"]+\"|[\w.$-]+):")
 _BARRIER = re.compile(r'^\s*(?:tail )?call void @"?air\.wg\.barrier"?\(')
@@ -42,7 +44,8 @@ define void @__sim_cresume(ptr %h) {
   ret void
 }
 """
-_K_TID, _K_TINDEX, _K_LANE, _K_WARP = 1, 5, 6, 7  # compile.py K_*
+_K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
+                                    int(SimArgKind.WARP))  # codes.py
 RUNTIME_SYMBOLS = ("sim_coro_frame", "sim_coro_barrier", "sim_coro_step", "sim_coro_end")
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from cumetal.backends.common.codes import SimArgKind
+
 _DEFINE = re.compile(r"^define .*@(\"[^\"]+\"|[\w.$-]+)\(")
 _LABEL = re.compile(r"^(\"[^\"]+\"|[\w.$-]+):")
 _TARGETS = re.compile(r"label %(\"[^\"]+\"|[\w.$-]+)")
@@ -345,7 +347,8 @@ def entry_wrapper(kernel: str, arg_types: list[str]) -> str:
 
 
 # Argument kinds (compile.py K_*): which the work-group loop computes per thread
-_K_TID, _K_TINDEX, _K_LANE, _K_WARP = 1, 5, 6, 7
+_K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
+                                    int(SimArgKind.WARP))  # codes.py
 
 
 def workgroup_function(kernel: str, arg_types: list[str], kinds: list[int], nargs: int) -> str:
