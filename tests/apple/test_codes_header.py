@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from cumetal.backends.common import codes
 from cumetal.backends.msl.prelude import prelude
 
@@ -37,8 +39,9 @@ def test_header_values_compile_as_c(tmp_path):
     assert [int(x) for x in out] == [v for _, v in names]
 
 
-def test_msl_prelude_embeds_the_header_and_numbers_no_code_itself():
-    text = prelude("native")
+@pytest.mark.parametrize("fp64", ["native", "emulate"])
+def test_msl_prelude_embeds_the_header_and_numbers_no_code_itself(fp64):
+    text = prelude(fp64)
     assert codes.header_text() in text
     # the helpers that dispatch on a code name it (no bare 'case 3:' or 'cm.info[6]')
     assert not re.search(r"\bcase \d+:", text)
