@@ -102,12 +102,12 @@ def test_memcpy_async_and_wait(g):
     assert dst[512:].tolist() == [float(raw[63 + 64 * w]) for w in range(8)] * 2
 
 
-def test_grid_sync_is_a_clear_launch_error(g, capfd):
+def test_grid_sync_outside_a_cooperative_launch_traps(g, capfd):
+    # grid.sync() needs a cooperative launch (tests/clusters run it that way); launched plainly the
+    # kernel traps at the barrier, as on CUDA, and never runs past it
     d_flag = g.to_device(np.zeros(2, np.int32))
     err, sync = g.launch("grid_sync", (2,), (32,), [(d_flag, None)])
-    assert cu.CUresult.CUDA_ERROR_LAUNCH_FAILED in (err, sync)
-    captured = capfd.readouterr()
-    assert "grid_group::sync() needs a grid-wide barrier" in captured.out + captured.err
+    assert cu.CUresult.CUDA_ERROR_ILLEGAL_INSTRUCTION in (err, sync)
     assert g.from_device(d_flag, np.zeros(2, np.int32)).tolist() == [1, 0]
 
 

@@ -247,3 +247,30 @@ def test_builtin_environment_without_includes():
     prog, err = compile_program(src)
     assert err == R.NVRTC_SUCCESS, program_log(prog)
     assert b".entry k" in ptx_of(prog)
+
+
+def test_half_functions_only_declared_link_from_the_builtin_library(device):
+    # NVIDIA's cuda_fp16.h, compiled by NVRTC 12.3+, only declares its functions (NVRTC links their
+    # definitions); numba-cuda compiles it so. CuMetal's math library carries them under the same names.
+    src = """
+    struct __align__(2) __half { unsigned short __x; };
+    __device__ __half __float2half(const float a);
+    __device__ float __half2float(const __half a);
+    __device__ __half operator*(const __half &lh, const __half &rh);
+    __device__ __half htrunc(const __half h);
+    extern "C" __global__ void k(const float *x, float *out, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) out[i] = __half2float(htrunc(__float2half(x[i]) * __float2half(x[i])));
+    }
+    """
+    prog, err = compile_program(src, "halfs.cu")
+    assert err == R.NVRTC_SUCCESS, program_log(prog)
+    ptx = ptx_of(prog)
+    assert b".extern .func" not in ptx  # everything was linked in
+    fn = device.function(ptx, "k")
+    x = np.linspace(-20, 20, 200).astype(np.float32)
+    dx, dout = device.to_device(x), device.to_device(np.zeros(200, np.float32))
+    device.run(fn, 2, 128, [(dx, None), (dout, None), (200, ctypes.c_int)])
+    h = x.astype(np.float16)
+    expect = np.trunc((h * h).astype(np.float16)).astype(np.float32)
+    np.testing.assert_array_equal(device.from_device(dout, x), expect)

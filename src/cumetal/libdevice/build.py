@@ -69,16 +69,24 @@ def clang_identity() -> str:
         raise LibdeviceBuildError(f"cumetal.libdevice: {exc}") from None
 
 
+# The clean-room headers fp16_builtins.cu compiles into the library (the half/bfloat16 ones and what
+# every CUDA translation unit includes first)
+HEADER_DIR = SOURCE_DIR.parent.parent / "cudacxx" / "include"
+FP16_HEADERS = ("cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h", "vector_types.h", "vector_functions.h")
+
+
 def source_files() -> list[Path]:
-    """The inputs of the build: the sources and this module (its flags). Compile caches that
-    link the library key on these files."""
-    return sorted(p for p in SOURCE_DIR.rglob("*") if p.suffix in {".cu", ".h", ".cuh"}) + [Path(__file__).resolve()]
+    """The inputs of the build: the sources, the half/bfloat16 headers and this module (its flags).
+    Compile caches that link the library key on these files."""
+    sources = sorted(p for p in SOURCE_DIR.rglob("*") if p.suffix in {".cu", ".h", ".cuh"})
+    headers = [HEADER_DIR / h for h in FP16_HEADERS] + sorted((HEADER_DIR / "cumetal").glob("*.h"))
+    return sources + [h for h in dict.fromkeys(headers) if h.is_file()] + [Path(__file__).resolve()]
 
 
 def source_hash() -> str:
     h = hashlib.sha256()
     for path in source_files():
-        h.update(path.relative_to(SOURCE_DIR.parent).as_posix().encode() + b"\0")
+        h.update(path.name.encode() + b"\0")
         h.update(path.read_bytes() + b"\0")
     h.update("\0".join(CLANG_FLAGS).encode())
     h.update(clang_identity().encode())
@@ -105,7 +113,7 @@ def build(output: Path, *, extra_flags: tuple[str, ...] = ()) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=output.name + ".", suffix=".tmp", dir=output.parent)
     os.close(fd)
     try:
-        cmd = [*clang_command(), *CLANG_FLAGS, *extra_flags, "-I", str(SOURCE_DIR),
+        cmd = [*clang_command(), *CLANG_FLAGS, *extra_flags, "-I", str(SOURCE_DIR), "-I", str(HEADER_DIR),
                "-o", tmp, str(SOURCE_DIR / ENTRY)]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:

@@ -8,6 +8,7 @@
 #define CUMETAL_CUDA_BF16_H
 
 #include "cumetal/qualifiers.h"
+#include "cumetal/fp16_linkage.h"
 #include "cumetal/fp16_common.h"
 #include "vector_types.h"
 #include "cuda_fp16.h"
@@ -25,15 +26,15 @@ struct __align__(2) __nv_bfloat16 {
     unsigned short __x; /* the bfloat16 bits (the top half of a float) */
 
     __nv_bfloat16() = default;
-    __host__ __device__ constexpr __nv_bfloat16(const __nv_bfloat16_raw &r) : __x(r.x) {}
-    __host__ __device__ __nv_bfloat16 &operator=(const __nv_bfloat16_raw &r) {
+    __CM_FP_MEMBER __host__ __device__ constexpr __nv_bfloat16(const __nv_bfloat16_raw &r) : __x(r.x) {}
+    __CM_FP_MEMBER __host__ __device__ __nv_bfloat16 &operator=(const __nv_bfloat16_raw &r) {
         __x = r.x;
         return *this;
     }
-    __host__ __device__ operator __nv_bfloat16_raw() const { return __nv_bfloat16_raw{__x}; }
+    __CM_FP_MEMBER __host__ __device__ operator __nv_bfloat16_raw() const { return __nv_bfloat16_raw{__x}; }
     /* volatile forms (CUDA's __nv_bfloat16 has them; libcu++'s complex<__nv_bfloat16> reads volatile members) */
-    __host__ __device__ operator __nv_bfloat16_raw() const volatile { return __nv_bfloat16_raw{__x}; }
-    __host__ __device__ volatile __nv_bfloat16 &operator=(const __nv_bfloat16_raw &r) volatile {
+    __CM_FP_MEMBER __host__ __device__ operator __nv_bfloat16_raw() const volatile { return __nv_bfloat16_raw{__x}; }
+    __CM_FP_MEMBER __host__ __device__ volatile __nv_bfloat16 &operator=(const __nv_bfloat16_raw &r) volatile {
         __x = r.x;
         return *this;
     }
@@ -48,8 +49,8 @@ struct __align__(2) __nv_bfloat16 {
     __host__ __device__ __nv_bfloat16(unsigned long v);
     __host__ __device__ __nv_bfloat16(long long v);
     __host__ __device__ __nv_bfloat16(unsigned long long v);
-    __host__ __device__ operator float() const { return __cm_bf16_bits_to_float(__x); }
-    __host__ __device__ explicit operator bool() const { return (__x & 0x7fffu) != 0; }
+    __CM_FP_MEMBER __host__ __device__ operator float() const { return __cm_bf16_bits_to_float(__x); }
+    __CM_FP_MEMBER __host__ __device__ explicit operator bool() const { return (__x & 0x7fffu) != 0; }
     __host__ __device__ explicit operator signed char() const;
     __host__ __device__ explicit operator unsigned char() const;
     __host__ __device__ explicit operator short() const;
@@ -64,41 +65,41 @@ struct __align__(4) __nv_bfloat162 {
     __nv_bfloat16 x, y;
 
     __nv_bfloat162() = default;
-    __host__ __device__ __nv_bfloat162(const __nv_bfloat16 &a, const __nv_bfloat16 &b) : x(a), y(b) {}
+    __CM_FP_MEMBER __host__ __device__ __nv_bfloat162(const __nv_bfloat16 &a, const __nv_bfloat16 &b) : x(a), y(b) {}
     __host__ __device__ __nv_bfloat162(const __nv_bfloat162_raw &r)
         : x(__nv_bfloat16_raw{r.x}), y(__nv_bfloat16_raw{r.y}) {}
-    __host__ __device__ __nv_bfloat162 &operator=(const __nv_bfloat162_raw &r) {
+    __CM_FP_MEMBER __host__ __device__ __nv_bfloat162 &operator=(const __nv_bfloat162_raw &r) {
         x = __nv_bfloat16_raw{r.x};
         y = __nv_bfloat16_raw{r.y};
         return *this;
     }
-    __host__ __device__ operator __nv_bfloat162_raw() const { return __nv_bfloat162_raw{x.__x, y.__x}; }
+    __CM_FP_MEMBER __host__ __device__ operator __nv_bfloat162_raw() const { return __nv_bfloat162_raw{x.__x, y.__x}; }
 };
 
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
 
-static __host__ __device__ inline __nv_bfloat16 __cm_bbits(unsigned short b) {
+__CM_FP_FN __nv_bfloat16 __cm_bbits(unsigned short b) {
     return __nv_bfloat16(__nv_bfloat16_raw{b});
 }
-static __host__ __device__ inline unsigned int __cm_b2u(__nv_bfloat162 v) {
+__CM_FP_FN unsigned int __cm_b2u(__nv_bfloat162 v) {
     return (unsigned int)v.x.__x | ((unsigned int)v.y.__x << 16);
 }
-static __host__ __device__ inline __nv_bfloat162 __cm_u2b2(unsigned int u) {
+__CM_FP_FN __nv_bfloat162 __cm_u2b2(unsigned int u) {
     return __nv_bfloat162(__cm_bbits((unsigned short)(u & 0xffffu)), __cm_bbits((unsigned short)(u >> 16)));
 }
 
 /* ------------------------------------------------------------------ conversions */
 #if defined(__CUDA_ARCH__)
 #define __CM_F2B(MODE, PTXM)                                                                           \
-    static __host__ __device__ inline __nv_bfloat16 __float2bfloat16_##MODE(float a) {                \
+    __CM_FP_FN __nv_bfloat16 __float2bfloat16_##MODE(float a) {                \
         unsigned short r;                                                                              \
         asm("cvt." PTXM ".bf16.f32 %0, %1;" : "=h"(r) : "f"(a));                                       \
         return __cm_bbits(r);                                                                          \
     }
 #else
 #define __CM_F2B(MODE, PTXM)                                                                           \
-    static __host__ __device__ inline __nv_bfloat16 __float2bfloat16_##MODE(float a) {                \
+    __CM_FP_FN __nv_bfloat16 __float2bfloat16_##MODE(float a) {                \
         return __cm_bbits(__cm_f64_to_16((double)a, 8, 127, __CM_##MODE##_MODE));                       \
     }
 #endif
@@ -108,9 +109,9 @@ __CM_F2B(ru, "rp")
 __CM_F2B(rd, "rm")
 #undef __CM_F2B
 
-static __host__ __device__ inline __nv_bfloat16 __float2bfloat16(float a) { return __float2bfloat16_rn(a); }
-static __host__ __device__ inline float __bfloat162float(__nv_bfloat16 a) { return __cm_bf16_bits_to_float(a.__x); }
-static __host__ __device__ inline __nv_bfloat16 __double2bfloat16(double a) {
+__CM_FP_FN __nv_bfloat16 __float2bfloat16(float a) { return __float2bfloat16_rn(a); }
+__CM_FP_FN float __bfloat162float(__nv_bfloat16 a) { return __cm_bf16_bits_to_float(a.__x); }
+__CM_FP_FN __nv_bfloat16 __double2bfloat16(double a) {
     /* a NaN keeps its sign and the top of its payload, quieted (measured on NVIDIA H100) */
     const unsigned long long u = __builtin_bit_cast(unsigned long long, a);
     if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
@@ -120,10 +121,10 @@ static __host__ __device__ inline __nv_bfloat16 __double2bfloat16(double a) {
 
 /* integers: exact software rounding on both sides (PTX has these cvt forms only from sm_90) */
 #define __CM_I2B(NAME, T, CONV)                                                                        \
-    static __host__ __device__ inline __nv_bfloat16 NAME##_rn(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RN)); } \
-    static __host__ __device__ inline __nv_bfloat16 NAME##_rz(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RZ)); } \
-    static __host__ __device__ inline __nv_bfloat16 NAME##_ru(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RU)); } \
-    static __host__ __device__ inline __nv_bfloat16 NAME##_rd(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RD)); }
+    __CM_FP_FN __nv_bfloat16 NAME##_rn(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RN)); } \
+    __CM_FP_FN __nv_bfloat16 NAME##_rz(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RZ)); } \
+    __CM_FP_FN __nv_bfloat16 NAME##_ru(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RU)); } \
+    __CM_FP_FN __nv_bfloat16 NAME##_rd(T v) { return __cm_bbits(CONV(v, 8, 127, __CM_RD)); }
 __CM_I2B(__short2bfloat16, short, __cm_i64_to_16)
 __CM_I2B(__ushort2bfloat16, unsigned short, __cm_u64_to_16)
 __CM_I2B(__int2bfloat16, int, __cm_i64_to_16)
@@ -132,10 +133,10 @@ __CM_I2B(__ll2bfloat16, long long, __cm_i64_to_16)
 __CM_I2B(__ull2bfloat16, unsigned long long, __cm_u64_to_16)
 #undef __CM_I2B
 #define __CM_B2I(NAME, T, SAT)                                                                        \
-    static __host__ __device__ inline T NAME##_rn(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RN); } \
-    static __host__ __device__ inline T NAME##_rz(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RZ); } \
-    static __host__ __device__ inline T NAME##_ru(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RU); } \
-    static __host__ __device__ inline T NAME##_rd(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RD); }
+    __CM_FP_FN T NAME##_rn(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RN); } \
+    __CM_FP_FN T NAME##_rz(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RZ); } \
+    __CM_FP_FN T NAME##_ru(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RU); } \
+    __CM_FP_FN T NAME##_rd(__nv_bfloat16 b) { return (T)SAT(__bfloat162float(b), __CM_RD); }
 #define __CM_SAT_S16(x, m) __cm_sat_to_int((double)(x), m, -32768, 32767)
 #define __CM_SAT_U16(x, m) __cm_sat_to_uint((double)(x), m, 65535)
 #define __CM_SAT_S32(x, m) __cm_sat_to_int((double)(x), m, -2147483647 - 1, 2147483647)
@@ -149,72 +150,72 @@ __CM_B2I(__bfloat162uint, unsigned int, __CM_SAT_U32)
 __CM_B2I(__bfloat162ll, long long, __CM_SAT_S64)
 __CM_B2I(__bfloat162ull, unsigned long long, __CM_SAT_U64)
 #undef __CM_B2I
-static __host__ __device__ inline signed char __bfloat162char_rz(__nv_bfloat16 b) {
+__CM_FP_FN signed char __bfloat162char_rz(__nv_bfloat16 b) {
     return (signed char)__cm_sat_to_int((double)__bfloat162float(b), __CM_RZ, -128, 127);
 }
-static __host__ __device__ inline unsigned char __bfloat162uchar_rz(__nv_bfloat16 b) {
+__CM_FP_FN unsigned char __bfloat162uchar_rz(__nv_bfloat16 b) {
     return (unsigned char)__cm_sat_to_uint((double)__bfloat162float(b), __CM_RZ, 255);
 }
 
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(float f) : __x(__float2bfloat16_rn(f).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(double d) : __x(__double2bfloat16(d).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(__half h) : __x(__float2bfloat16_rn(__half2float(h)).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(short v) : __x(__short2bfloat16_rn(v).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(unsigned short v) : __x(__ushort2bfloat16_rn(v).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(int v) : __x(__int2bfloat16_rn(v).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(unsigned int v) : __x(__uint2bfloat16_rn(v).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(long v) : __x(__ll2bfloat16_rn((long long)v).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(unsigned long v)
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(float f) : __x(__float2bfloat16_rn(f).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(double d) : __x(__double2bfloat16(d).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(__half h) : __x(__float2bfloat16_rn(__half2float(h)).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(short v) : __x(__short2bfloat16_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(unsigned short v) : __x(__ushort2bfloat16_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(int v) : __x(__int2bfloat16_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(unsigned int v) : __x(__uint2bfloat16_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(long v) : __x(__ll2bfloat16_rn((long long)v).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(unsigned long v)
     : __x(__ull2bfloat16_rn((unsigned long long)v).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(long long v) : __x(__ll2bfloat16_rn(v).__x) {}
-__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(unsigned long long v) : __x(__ull2bfloat16_rn(v).__x) {}
-__host__ __device__ inline __nv_bfloat16::operator signed char() const { return __bfloat162char_rz(*this); }
-__host__ __device__ inline __nv_bfloat16::operator unsigned char() const { return __bfloat162uchar_rz(*this); }
-__host__ __device__ inline __nv_bfloat16::operator short() const { return __bfloat162short_rz(*this); }
-__host__ __device__ inline __nv_bfloat16::operator unsigned short() const { return __bfloat162ushort_rz(*this); }
-__host__ __device__ inline __nv_bfloat16::operator int() const { return __bfloat162int_rz(*this); }
-__host__ __device__ inline __nv_bfloat16::operator unsigned int() const { return __bfloat162uint_rz(*this); }
-__host__ __device__ inline __nv_bfloat16::operator long long() const { return __bfloat162ll_rz(*this); }
-__host__ __device__ inline __nv_bfloat16::operator unsigned long long() const { return __bfloat162ull_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(long long v) : __x(__ll2bfloat16_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::__nv_bfloat16(unsigned long long v) : __x(__ull2bfloat16_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator signed char() const { return __bfloat162char_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator unsigned char() const { return __bfloat162uchar_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator short() const { return __bfloat162short_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator unsigned short() const { return __bfloat162ushort_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator int() const { return __bfloat162int_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator unsigned int() const { return __bfloat162uint_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator long long() const { return __bfloat162ll_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __nv_bfloat16::operator unsigned long long() const { return __bfloat162ull_rz(*this); }
 
-static __host__ __device__ inline short __bfloat16_as_short(__nv_bfloat16 h) { return (short)h.__x; }
-static __host__ __device__ inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
-static __host__ __device__ inline __nv_bfloat16 __short_as_bfloat16(short v) { return __cm_bbits((unsigned short)v); }
-static __host__ __device__ inline __nv_bfloat16 __ushort_as_bfloat16(unsigned short v) { return __cm_bbits(v); }
+__CM_FP_FN short __bfloat16_as_short(__nv_bfloat16 h) { return (short)h.__x; }
+__CM_FP_FN unsigned short __bfloat16_as_ushort(__nv_bfloat16 h) { return h.__x; }
+__CM_FP_FN __nv_bfloat16 __short_as_bfloat16(short v) { return __cm_bbits((unsigned short)v); }
+__CM_FP_FN __nv_bfloat16 __ushort_as_bfloat16(unsigned short v) { return __cm_bbits(v); }
 
-static __host__ __device__ inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) {
+__CM_FP_FN __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) {
     return __nv_bfloat162(a, b);
 }
-static __host__ __device__ inline __nv_bfloat162 make_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) {
+__CM_FP_FN __nv_bfloat162 make_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) {
     return __nv_bfloat162(a, b);
 }
-static __host__ __device__ inline __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return __nv_bfloat162(a, a); }
-static __host__ __device__ inline __nv_bfloat162 __float2bfloat162_rn(float a) {
+__CM_FP_FN __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return __nv_bfloat162(a, a); }
+__CM_FP_FN __nv_bfloat162 __float2bfloat162_rn(float a) {
     return __bfloat162bfloat162(__float2bfloat16_rn(a));
 }
-static __host__ __device__ inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) {
+__CM_FP_FN __nv_bfloat162 __floats2bfloat162_rn(float a, float b) {
     return __nv_bfloat162(__float2bfloat16_rn(a), __float2bfloat16_rn(b));
 }
-static __host__ __device__ inline __nv_bfloat162 __float22bfloat162_rn(float2 a) { return __floats2bfloat162_rn(a.x, a.y); }
-static __host__ __device__ inline float2 __bfloat1622float2(__nv_bfloat162 a) {
+__CM_FP_FN __nv_bfloat162 __float22bfloat162_rn(float2 a) { return __floats2bfloat162_rn(a.x, a.y); }
+__CM_FP_FN float2 __bfloat1622float2(__nv_bfloat162 a) {
     return float2{__bfloat162float(a.x), __bfloat162float(a.y)};
 }
-static __host__ __device__ inline float __low2float(__nv_bfloat162 a) { return __bfloat162float(a.x); }
-static __host__ __device__ inline float __high2float(__nv_bfloat162 a) { return __bfloat162float(a.y); }
-static __host__ __device__ inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 a) { return a.x; }
-static __host__ __device__ inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 a) { return a.y; }
-static __host__ __device__ inline __nv_bfloat162 __low2bfloat162(__nv_bfloat162 a) { return __nv_bfloat162(a.x, a.x); }
-static __host__ __device__ inline __nv_bfloat162 __high2bfloat162(__nv_bfloat162 a) { return __nv_bfloat162(a.y, a.y); }
-static __host__ __device__ inline __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) {
+__CM_FP_FN float __low2float(__nv_bfloat162 a) { return __bfloat162float(a.x); }
+__CM_FP_FN float __high2float(__nv_bfloat162 a) { return __bfloat162float(a.y); }
+__CM_FP_FN __nv_bfloat16 __low2bfloat16(__nv_bfloat162 a) { return a.x; }
+__CM_FP_FN __nv_bfloat16 __high2bfloat16(__nv_bfloat162 a) { return a.y; }
+__CM_FP_FN __nv_bfloat162 __low2bfloat162(__nv_bfloat162 a) { return __nv_bfloat162(a.x, a.x); }
+__CM_FP_FN __nv_bfloat162 __high2bfloat162(__nv_bfloat162 a) { return __nv_bfloat162(a.y, a.y); }
+__CM_FP_FN __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) {
     return __nv_bfloat162(a.x, b.x);
 }
-static __host__ __device__ inline __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) {
+__CM_FP_FN __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) {
     return __nv_bfloat162(a.y, b.y);
 }
-static __host__ __device__ inline __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 a) { return __nv_bfloat162(a.y, a.x); }
+__CM_FP_FN __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 a) { return __nv_bfloat162(a.y, a.x); }
 
 /* ------------------------------------------------------------------ arithmetic */
-static __host__ __device__ inline __nv_bfloat16 __cm_bfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
+__CM_FP_FN __nv_bfloat16 __cm_bfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
 #if defined(__CUDA_ARCH__)
     unsigned short r;
     asm("fma.rn.bf16 %0, %1, %2, %3;" : "=h"(r) : "h"(a.__x), "h"(b.__x), "h"(c.__x));
@@ -226,7 +227,7 @@ static __host__ __device__ inline __nv_bfloat16 __cm_bfma(__nv_bfloat16 a, __nv_
                                      8, 127, __CM_RN));
 #endif
 }
-static __host__ __device__ inline __nv_bfloat16 __cm_bsat(__nv_bfloat16 h) {
+__CM_FP_FN __nv_bfloat16 __cm_bsat(__nv_bfloat16 h) {
     const float f = __bfloat162float(h);
     if (f != f) return __cm_bbits(0);
     return f <= 0.0f ? __cm_bbits(0) : (f > 1.0f ? __cm_bbits(0x3f80) : h); /* -0 -> +0 too */
@@ -234,38 +235,38 @@ static __host__ __device__ inline __nv_bfloat16 __cm_bsat(__nv_bfloat16 h) {
 #define __CM_BONE __cm_bbits(0x3f80)
 #define __CM_BMONE __cm_bbits(0xbf80)
 #define __CM_BMZERO __cm_bbits(0x8000)
-static __host__ __device__ inline __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bfma(a, __CM_BONE, b); }
-static __host__ __device__ inline __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bfma(b, __CM_BMONE, a); }
-static __host__ __device__ inline __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bfma(a, b, __CM_BMZERO); }
-static __host__ __device__ inline __nv_bfloat16 __hadd_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hadd(a, b); }
-static __host__ __device__ inline __nv_bfloat16 __hsub_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hsub(a, b); }
-static __host__ __device__ inline __nv_bfloat16 __hmul_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }
-static __host__ __device__ inline __nv_bfloat16 __hadd_sat(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bsat(__hadd(a, b)); }
-static __host__ __device__ inline __nv_bfloat16 __hsub_sat(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bsat(__hsub(a, b)); }
-static __host__ __device__ inline __nv_bfloat16 __hmul_sat(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bsat(__hmul(a, b)); }
-static __host__ __device__ inline __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) {
+__CM_FP_FN __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bfma(a, __CM_BONE, b); }
+__CM_FP_FN __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bfma(b, __CM_BMONE, a); }
+__CM_FP_FN __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bfma(a, b, __CM_BMZERO); }
+__CM_FP_FN __nv_bfloat16 __hadd_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hadd(a, b); }
+__CM_FP_FN __nv_bfloat16 __hsub_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hsub(a, b); }
+__CM_FP_FN __nv_bfloat16 __hmul_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }
+__CM_FP_FN __nv_bfloat16 __hadd_sat(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bsat(__hadd(a, b)); }
+__CM_FP_FN __nv_bfloat16 __hsub_sat(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bsat(__hsub(a, b)); }
+__CM_FP_FN __nv_bfloat16 __hmul_sat(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bsat(__hmul(a, b)); }
+__CM_FP_FN __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) {
     return __float2bfloat16_rn(__bfloat162float(a) / __bfloat162float(b));
 }
-static __host__ __device__ inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
+__CM_FP_FN __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
     return __cm_bfma(a, b, c);
 }
-static __host__ __device__ inline __nv_bfloat16 __hfma_sat(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
+__CM_FP_FN __nv_bfloat16 __hfma_sat(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
     return __cm_bsat(__cm_bfma(a, b, c));
 }
-static __host__ __device__ inline __nv_bfloat16 __hfma_relu(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
+__CM_FP_FN __nv_bfloat16 __hfma_relu(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
     const __nv_bfloat16 r = __cm_bfma(a, b, c);
     if ((r.__x & 0x7fffu) > 0x7f80u) return __cm_bbits(0x7fff);
     return (r.__x & 0x8000u) ? __cm_bbits(0) : r;
 }
 /* a NaN operand gives the canonical NaN (measured on NVIDIA H100) */
-static __host__ __device__ inline __nv_bfloat16 __hneg(__nv_bfloat16 a) {
+__CM_FP_FN __nv_bfloat16 __hneg(__nv_bfloat16 a) {
     return __cm_bbits((a.__x & 0x7fffu) > 0x7f80u ? (unsigned short)0x7fff : (unsigned short)(a.__x ^ 0x8000u));
 }
-static __host__ __device__ inline __nv_bfloat16 __habs(__nv_bfloat16 a) {
+__CM_FP_FN __nv_bfloat16 __habs(__nv_bfloat16 a) {
     return __cm_bbits((a.__x & 0x7fffu) > 0x7f80u ? (unsigned short)0x7fff : (unsigned short)(a.__x & 0x7fffu));
 }
 #define __CM_B2_BIN(NAME, F)                                                                           \
-    static __host__ __device__ inline __nv_bfloat162 NAME(__nv_bfloat162 a, __nv_bfloat162 b) {       \
+    __CM_FP_FN __nv_bfloat162 NAME(__nv_bfloat162 a, __nv_bfloat162 b) {       \
         return __nv_bfloat162(F(a.x, b.x), F(a.y, b.y));                                               \
     }
 __CM_B2_BIN(__hadd2, __hadd)
@@ -279,35 +280,35 @@ __CM_B2_BIN(__hsub2_sat, __hsub_sat)
 __CM_B2_BIN(__hmul2_sat, __hmul_sat)
 __CM_B2_BIN(__h2div, __hdiv)
 #undef __CM_B2_BIN
-static __host__ __device__ inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
+__CM_FP_FN __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
     return __nv_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
 }
-static __host__ __device__ inline __nv_bfloat162 __hfma2_sat(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
+__CM_FP_FN __nv_bfloat162 __hfma2_sat(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
     return __nv_bfloat162(__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y));
 }
-static __host__ __device__ inline __nv_bfloat162 __hfma2_relu(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
+__CM_FP_FN __nv_bfloat162 __hfma2_relu(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
     return __nv_bfloat162(__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y));
 }
-static __host__ __device__ inline __nv_bfloat162 __hcmadd(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
+__CM_FP_FN __nv_bfloat162 __hcmadd(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
     const __nv_bfloat16 re = __hfma(a.x, b.x, __hfma(__hneg(a.y), b.y, c.x));
     const __nv_bfloat16 im = __hfma(a.x, b.y, __hfma(a.y, b.x, c.y));
     return __nv_bfloat162(re, im);
 }
-static __host__ __device__ inline __nv_bfloat162 __hneg2(__nv_bfloat162 a) { return __nv_bfloat162(__hneg(a.x), __hneg(a.y)); }
-static __host__ __device__ inline __nv_bfloat162 __habs2(__nv_bfloat162 a) { return __nv_bfloat162(__habs(a.x), __habs(a.y)); }
+__CM_FP_FN __nv_bfloat162 __hneg2(__nv_bfloat162 a) { return __nv_bfloat162(__hneg(a.x), __hneg(a.y)); }
+__CM_FP_FN __nv_bfloat162 __habs2(__nv_bfloat162 a) { return __nv_bfloat162(__habs(a.x), __habs(a.y)); }
 
 /* ------------------------------------------------------------------ comparisons */
-static __host__ __device__ inline bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fffu) > 0x7f80u; }
-static __host__ __device__ inline bool __hisinf(__nv_bfloat16 a) { return (a.__x & 0x7fffu) == 0x7f80u; }
+__CM_FP_FN bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fffu) > 0x7f80u; }
+__CM_FP_FN bool __hisinf(__nv_bfloat16 a) { return (a.__x & 0x7fffu) == 0x7f80u; }
 #define __CM_BCMP(NAME, OP, UNORD)                                                                     \
-    static __host__ __device__ inline bool NAME(__nv_bfloat16 a, __nv_bfloat16 b) {                   \
+    __CM_FP_FN bool NAME(__nv_bfloat16 a, __nv_bfloat16 b) {                   \
         const float x = __bfloat162float(a), y = __bfloat162float(b);                                  \
         return (x != x || y != y) ? UNORD : (x OP y);                                                  \
     }                                                                                                  \
-    static __host__ __device__ inline __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b) {    \
+    __CM_FP_FN __nv_bfloat162 NAME##2(__nv_bfloat162 a, __nv_bfloat162 b) {    \
         return __nv_bfloat162(__cm_bbits(NAME(a.x, b.x) ? 0x3f80 : 0), __cm_bbits(NAME(a.y, b.y) ? 0x3f80 : 0)); \
     }                                                                                                  \
-    static __host__ __device__ inline unsigned int NAME##2_mask(__nv_bfloat162 a, __nv_bfloat162 b) { \
+    __CM_FP_FN unsigned int NAME##2_mask(__nv_bfloat162 a, __nv_bfloat162 b) { \
         return (NAME(a.x, b.x) ? 0xffffu : 0u) | (NAME(a.y, b.y) ? 0xffff0000u : 0u);                 \
     }
 __CM_BCMP(__heq, ==, false)
@@ -324,7 +325,7 @@ __CM_BCMP(__hltu, <, true)
 __CM_BCMP(__hgtu, >, true)
 #undef __CM_BCMP
 #define __CM_BBCMP(NAME, BASE)                                                                         \
-    static __host__ __device__ inline bool NAME(__nv_bfloat162 a, __nv_bfloat162 b) { return BASE(a.x, b.x) && BASE(a.y, b.y); }
+    __CM_FP_FN bool NAME(__nv_bfloat162 a, __nv_bfloat162 b) { return BASE(a.x, b.x) && BASE(a.y, b.y); }
 __CM_BBCMP(__hbeq2, __heq)
 __CM_BBCMP(__hbne2, __hne)
 __CM_BBCMP(__hble2, __hle)
@@ -338,10 +339,10 @@ __CM_BBCMP(__hbgeu2, __hgeu)
 __CM_BBCMP(__hbltu2, __hltu)
 __CM_BBCMP(__hbgtu2, __hgtu)
 #undef __CM_BBCMP
-static __host__ __device__ inline __nv_bfloat162 __hisnan2(__nv_bfloat162 a) {
+__CM_FP_FN __nv_bfloat162 __hisnan2(__nv_bfloat162 a) {
     return __nv_bfloat162(__cm_bbits(__hisnan(a.x) ? 0x3f80 : 0), __cm_bbits(__hisnan(a.y) ? 0x3f80 : 0));
 }
-static __host__ __device__ inline __nv_bfloat16 __cm_bminmax(__nv_bfloat16 a, __nv_bfloat16 b, bool want_max, bool nan_wins) {
+__CM_FP_FN __nv_bfloat16 __cm_bminmax(__nv_bfloat16 a, __nv_bfloat16 b, bool want_max, bool nan_wins) {
     const bool na = __hisnan(a), nb = __hisnan(b);
     if (na || nb) {
         if (nan_wins || (na && nb)) return __cm_bbits(0x7fff);
@@ -354,84 +355,84 @@ static __host__ __device__ inline __nv_bfloat16 __cm_bminmax(__nv_bfloat16 a, __
     }
     return ((x > y) == want_max) ? a : b;
 }
-static __host__ __device__ inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, true, false); }
-static __host__ __device__ inline __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, false, false); }
-static __host__ __device__ inline __nv_bfloat16 __hmax_nan(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, true, true); }
-static __host__ __device__ inline __nv_bfloat16 __hmin_nan(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, false, true); }
-static __host__ __device__ inline __nv_bfloat162 __hmax2(__nv_bfloat162 a, __nv_bfloat162 b) {
+__CM_FP_FN __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, true, false); }
+__CM_FP_FN __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, false, false); }
+__CM_FP_FN __nv_bfloat16 __hmax_nan(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, true, true); }
+__CM_FP_FN __nv_bfloat16 __hmin_nan(__nv_bfloat16 a, __nv_bfloat16 b) { return __cm_bminmax(a, b, false, true); }
+__CM_FP_FN __nv_bfloat162 __hmax2(__nv_bfloat162 a, __nv_bfloat162 b) {
     return __nv_bfloat162(__hmax(a.x, b.x), __hmax(a.y, b.y));
 }
-static __host__ __device__ inline __nv_bfloat162 __hmin2(__nv_bfloat162 a, __nv_bfloat162 b) {
+__CM_FP_FN __nv_bfloat162 __hmin2(__nv_bfloat162 a, __nv_bfloat162 b) {
     return __nv_bfloat162(__hmin(a.x, b.x), __hmin(a.y, b.y));
 }
-static __host__ __device__ inline __nv_bfloat162 __hmax2_nan(__nv_bfloat162 a, __nv_bfloat162 b) {
+__CM_FP_FN __nv_bfloat162 __hmax2_nan(__nv_bfloat162 a, __nv_bfloat162 b) {
     return __nv_bfloat162(__hmax_nan(a.x, b.x), __hmax_nan(a.y, b.y));
 }
-static __host__ __device__ inline __nv_bfloat162 __hmin2_nan(__nv_bfloat162 a, __nv_bfloat162 b) {
+__CM_FP_FN __nv_bfloat162 __hmin2_nan(__nv_bfloat162 a, __nv_bfloat162 b) {
     return __nv_bfloat162(__hmin_nan(a.x, b.x), __hmin_nan(a.y, b.y));
 }
 
 /* ------------------------------------------------------------------ operators */
 #define __CM_B __nv_bfloat16
 #define __CM_B2 __nv_bfloat162
-static __host__ __device__ inline __CM_B operator+(const __CM_B &a, const __CM_B &b) { return __hadd(a, b); }
-static __host__ __device__ inline __CM_B operator-(const __CM_B &a, const __CM_B &b) { return __hsub(a, b); }
-static __host__ __device__ inline __CM_B operator*(const __CM_B &a, const __CM_B &b) { return __hmul(a, b); }
-static __host__ __device__ inline __CM_B operator/(const __CM_B &a, const __CM_B &b) { return __hdiv(a, b); }
-static __host__ __device__ inline __CM_B &operator+=(__CM_B &a, const __CM_B &b) { return a = __hadd(a, b); }
-static __host__ __device__ inline __CM_B &operator-=(__CM_B &a, const __CM_B &b) { return a = __hsub(a, b); }
-static __host__ __device__ inline __CM_B &operator*=(__CM_B &a, const __CM_B &b) { return a = __hmul(a, b); }
-static __host__ __device__ inline __CM_B &operator/=(__CM_B &a, const __CM_B &b) { return a = __hdiv(a, b); }
-static __host__ __device__ inline __CM_B operator+(const __CM_B &a) { return a; }
-static __host__ __device__ inline __CM_B operator-(const __CM_B &a) { return __hneg(a); }
-static __host__ __device__ inline __CM_B &operator++(__CM_B &a) { return a = __hadd(a, __CM_BONE); }
-static __host__ __device__ inline __CM_B &operator--(__CM_B &a) { return a = __hsub(a, __CM_BONE); }
-static __host__ __device__ inline __CM_B operator++(__CM_B &a, int) {
+__CM_FP_FN __CM_B operator+(const __CM_B &a, const __CM_B &b) { return __hadd(a, b); }
+__CM_FP_FN __CM_B operator-(const __CM_B &a, const __CM_B &b) { return __hsub(a, b); }
+__CM_FP_FN __CM_B operator*(const __CM_B &a, const __CM_B &b) { return __hmul(a, b); }
+__CM_FP_FN __CM_B operator/(const __CM_B &a, const __CM_B &b) { return __hdiv(a, b); }
+__CM_FP_FN __CM_B &operator+=(__CM_B &a, const __CM_B &b) { return a = __hadd(a, b); }
+__CM_FP_FN __CM_B &operator-=(__CM_B &a, const __CM_B &b) { return a = __hsub(a, b); }
+__CM_FP_FN __CM_B &operator*=(__CM_B &a, const __CM_B &b) { return a = __hmul(a, b); }
+__CM_FP_FN __CM_B &operator/=(__CM_B &a, const __CM_B &b) { return a = __hdiv(a, b); }
+__CM_FP_FN __CM_B operator+(const __CM_B &a) { return a; }
+__CM_FP_FN __CM_B operator-(const __CM_B &a) { return __hneg(a); }
+__CM_FP_FN __CM_B &operator++(__CM_B &a) { return a = __hadd(a, __CM_BONE); }
+__CM_FP_FN __CM_B &operator--(__CM_B &a) { return a = __hsub(a, __CM_BONE); }
+__CM_FP_FN __CM_B operator++(__CM_B &a, int) {
     const __CM_B old = a;
     a = __hadd(a, __CM_BONE);
     return old;
 }
-static __host__ __device__ inline __CM_B operator--(__CM_B &a, int) {
+__CM_FP_FN __CM_B operator--(__CM_B &a, int) {
     const __CM_B old = a;
     a = __hsub(a, __CM_BONE);
     return old;
 }
-static __host__ __device__ inline bool operator==(const __CM_B &a, const __CM_B &b) { return __heq(a, b); }
-static __host__ __device__ inline bool operator!=(const __CM_B &a, const __CM_B &b) { return __hneu(a, b); }
-static __host__ __device__ inline bool operator<(const __CM_B &a, const __CM_B &b) { return __hlt(a, b); }
-static __host__ __device__ inline bool operator>(const __CM_B &a, const __CM_B &b) { return __hgt(a, b); }
-static __host__ __device__ inline bool operator<=(const __CM_B &a, const __CM_B &b) { return __hle(a, b); }
-static __host__ __device__ inline bool operator>=(const __CM_B &a, const __CM_B &b) { return __hge(a, b); }
-static __host__ __device__ inline __CM_B2 operator+(const __CM_B2 &a, const __CM_B2 &b) { return __hadd2(a, b); }
-static __host__ __device__ inline __CM_B2 operator-(const __CM_B2 &a, const __CM_B2 &b) { return __hsub2(a, b); }
-static __host__ __device__ inline __CM_B2 operator*(const __CM_B2 &a, const __CM_B2 &b) { return __hmul2(a, b); }
-static __host__ __device__ inline __CM_B2 operator/(const __CM_B2 &a, const __CM_B2 &b) { return __h2div(a, b); }
-static __host__ __device__ inline __CM_B2 &operator+=(__CM_B2 &a, const __CM_B2 &b) { return a = __hadd2(a, b); }
-static __host__ __device__ inline __CM_B2 &operator-=(__CM_B2 &a, const __CM_B2 &b) { return a = __hsub2(a, b); }
-static __host__ __device__ inline __CM_B2 &operator*=(__CM_B2 &a, const __CM_B2 &b) { return a = __hmul2(a, b); }
-static __host__ __device__ inline __CM_B2 &operator/=(__CM_B2 &a, const __CM_B2 &b) { return a = __h2div(a, b); }
-static __host__ __device__ inline __CM_B2 operator+(const __CM_B2 &a) { return a; }
-static __host__ __device__ inline __CM_B2 operator-(const __CM_B2 &a) { return __hneg2(a); }
-static __host__ __device__ inline bool operator==(const __CM_B2 &a, const __CM_B2 &b) { return __hbeq2(a, b); }
-static __host__ __device__ inline bool operator!=(const __CM_B2 &a, const __CM_B2 &b) { return __hbneu2(a, b); }
-static __host__ __device__ inline bool operator<(const __CM_B2 &a, const __CM_B2 &b) { return __hblt2(a, b); }
-static __host__ __device__ inline bool operator>(const __CM_B2 &a, const __CM_B2 &b) { return __hbgt2(a, b); }
-static __host__ __device__ inline bool operator<=(const __CM_B2 &a, const __CM_B2 &b) { return __hble2(a, b); }
-static __host__ __device__ inline bool operator>=(const __CM_B2 &a, const __CM_B2 &b) { return __hbge2(a, b); }
+__CM_FP_FN bool operator==(const __CM_B &a, const __CM_B &b) { return __heq(a, b); }
+__CM_FP_FN bool operator!=(const __CM_B &a, const __CM_B &b) { return __hneu(a, b); }
+__CM_FP_FN bool operator<(const __CM_B &a, const __CM_B &b) { return __hlt(a, b); }
+__CM_FP_FN bool operator>(const __CM_B &a, const __CM_B &b) { return __hgt(a, b); }
+__CM_FP_FN bool operator<=(const __CM_B &a, const __CM_B &b) { return __hle(a, b); }
+__CM_FP_FN bool operator>=(const __CM_B &a, const __CM_B &b) { return __hge(a, b); }
+__CM_FP_FN __CM_B2 operator+(const __CM_B2 &a, const __CM_B2 &b) { return __hadd2(a, b); }
+__CM_FP_FN __CM_B2 operator-(const __CM_B2 &a, const __CM_B2 &b) { return __hsub2(a, b); }
+__CM_FP_FN __CM_B2 operator*(const __CM_B2 &a, const __CM_B2 &b) { return __hmul2(a, b); }
+__CM_FP_FN __CM_B2 operator/(const __CM_B2 &a, const __CM_B2 &b) { return __h2div(a, b); }
+__CM_FP_FN __CM_B2 &operator+=(__CM_B2 &a, const __CM_B2 &b) { return a = __hadd2(a, b); }
+__CM_FP_FN __CM_B2 &operator-=(__CM_B2 &a, const __CM_B2 &b) { return a = __hsub2(a, b); }
+__CM_FP_FN __CM_B2 &operator*=(__CM_B2 &a, const __CM_B2 &b) { return a = __hmul2(a, b); }
+__CM_FP_FN __CM_B2 &operator/=(__CM_B2 &a, const __CM_B2 &b) { return a = __h2div(a, b); }
+__CM_FP_FN __CM_B2 operator+(const __CM_B2 &a) { return a; }
+__CM_FP_FN __CM_B2 operator-(const __CM_B2 &a) { return __hneg2(a); }
+__CM_FP_FN bool operator==(const __CM_B2 &a, const __CM_B2 &b) { return __hbeq2(a, b); }
+__CM_FP_FN bool operator!=(const __CM_B2 &a, const __CM_B2 &b) { return __hbneu2(a, b); }
+__CM_FP_FN bool operator<(const __CM_B2 &a, const __CM_B2 &b) { return __hblt2(a, b); }
+__CM_FP_FN bool operator>(const __CM_B2 &a, const __CM_B2 &b) { return __hbgt2(a, b); }
+__CM_FP_FN bool operator<=(const __CM_B2 &a, const __CM_B2 &b) { return __hble2(a, b); }
+__CM_FP_FN bool operator>=(const __CM_B2 &a, const __CM_B2 &b) { return __hbge2(a, b); }
 
 /* ------------------------------------------------------------------ math (device; via f32) */
 #define __CM_BMATH(NAME, EXPR)                                                                         \
-    static __device__ inline __CM_B NAME(__CM_B a) {                                                   \
+    __CM_FP_DEV_FN __CM_B NAME(__CM_B a) {                                                   \
         const float x = __bfloat162float(a);                                                           \
         return __float2bfloat16_rn(EXPR);                                                              \
     }                                                                                                  \
-    static __device__ inline __CM_B2 h2##NAME(__CM_B2 a) { return __CM_B2(NAME(a.x), NAME(a.y)); }
+    __CM_FP_DEV_FN __CM_B2 h2##NAME(__CM_B2 a) { return __CM_B2(NAME(a.x), NAME(a.y)); }
 #define __CM_BMATH2(N, EXPR)                                                                           \
-    static __device__ inline __CM_B h##N(__CM_B a) {                                                   \
+    __CM_FP_DEV_FN __CM_B h##N(__CM_B a) {                                                   \
         const float x = __bfloat162float(a);                                                           \
         return __float2bfloat16_rn(EXPR);                                                              \
     }                                                                                                  \
-    static __device__ inline __CM_B2 h2##N(__CM_B2 a) { return __CM_B2(h##N(a.x), h##N(a.y)); }
+    __CM_FP_DEV_FN __CM_B2 h2##N(__CM_B2 a) { return __CM_B2(h##N(a.x), h##N(a.y)); }
 __CM_BMATH2(sqrt, __nvvm_sqrt_rn_f(x))
 __CM_BMATH2(rsqrt, __nvvm_rsqrt_approx_f(x))
 __CM_BMATH2(rcp, __nvvm_rcp_rn_f(x))
@@ -452,10 +453,10 @@ __CM_BMATH2(rint, __builtin_rintf(x))
 
 /* ------------------------------------------------------------------ shuffles, atomics */
 #define __CM_BSHFL(NAME, ARG_T)                                                                        \
-    static __device__ inline __CM_B NAME(unsigned int mask, __CM_B var, ARG_T a, int width = 32) {    \
+    __CM_FP_DEV_FN __CM_B NAME(unsigned int mask, __CM_B var, ARG_T a, int width = 32) {    \
         return __cm_bbits((unsigned short)NAME(mask, (unsigned int)var.__x, a, width));                \
     }                                                                                                  \
-    static __device__ inline __CM_B2 NAME(unsigned int mask, __CM_B2 var, ARG_T a, int width = 32) {  \
+    __CM_FP_DEV_FN __CM_B2 NAME(unsigned int mask, __CM_B2 var, ARG_T a, int width = 32) {  \
         return __cm_u2b2(NAME(mask, __cm_b2u(var), a, width));                                         \
     }
 __CM_BSHFL(__shfl_sync, int)
@@ -464,32 +465,32 @@ __CM_BSHFL(__shfl_down_sync, unsigned int)
 __CM_BSHFL(__shfl_xor_sync, int)
 #undef __CM_BSHFL
 
-static __device__ inline __CM_B2 atomicAdd(__CM_B2 *address, __CM_B2 val) {
+__CM_FP_DEV_FN __CM_B2 atomicAdd(__CM_B2 *address, __CM_B2 val) {
     unsigned int r;
     asm volatile("atom.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_b2u(val)) : "memory");
     return __cm_u2b2(r);
 }
-static __device__ inline __CM_B atomicAdd(__CM_B *address, __CM_B val) {
+__CM_FP_DEV_FN __CM_B atomicAdd(__CM_B *address, __CM_B val) {
     unsigned short r;
     asm volatile("atom.add.noftz.bf16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
     return __cm_bbits(r);
 }
-static __device__ inline __CM_B2 atomicAdd_block(__CM_B2 *address, __CM_B2 val) {
+__CM_FP_DEV_FN __CM_B2 atomicAdd_block(__CM_B2 *address, __CM_B2 val) {
     unsigned int r;
     asm volatile("atom.cta.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_b2u(val)) : "memory");
     return __cm_u2b2(r);
 }
-static __device__ inline __CM_B atomicAdd_block(__CM_B *address, __CM_B val) {
+__CM_FP_DEV_FN __CM_B atomicAdd_block(__CM_B *address, __CM_B val) {
     unsigned short r;
     asm volatile("atom.cta.add.noftz.bf16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
     return __cm_bbits(r);
 }
-static __device__ inline __CM_B2 atomicAdd_system(__CM_B2 *address, __CM_B2 val) {
+__CM_FP_DEV_FN __CM_B2 atomicAdd_system(__CM_B2 *address, __CM_B2 val) {
     unsigned int r;
     asm volatile("atom.sys.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_b2u(val)) : "memory");
     return __cm_u2b2(r);
 }
-static __device__ inline __CM_B atomicAdd_system(__CM_B *address, __CM_B val) {
+__CM_FP_DEV_FN __CM_B atomicAdd_system(__CM_B *address, __CM_B val) {
     unsigned short r;
     asm volatile("atom.sys.add.noftz.bf16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
     return __cm_bbits(r);

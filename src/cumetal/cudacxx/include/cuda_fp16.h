@@ -10,6 +10,7 @@
 #define CUMETAL_CUDA_FP16_H
 
 #include "cumetal/qualifiers.h"
+#include "cumetal/fp16_linkage.h"
 #include "cumetal/fp16_common.h"
 #include "vector_types.h"
 
@@ -23,8 +24,8 @@ struct __half2_raw {
 };
 
 struct __half;
-static __host__ __device__ inline __half __float2half_rn(float a);
-static __host__ __device__ inline float __half2float(__half a);
+__CM_FP_FN __half __float2half_rn(float a);
+__CM_FP_FN float __half2float(__half a);
 
 #define __CM_H_FP(v) ((unsigned short)(v))
 
@@ -32,15 +33,15 @@ struct __align__(2) __half {
     unsigned short __x; /* the IEEE binary16 bits (CUDA keeps this member protected) */
 
     __half() = default;
-    __host__ __device__ constexpr __half(const __half_raw &hr) : __x(hr.x) {}
-    __host__ __device__ __half &operator=(const __half_raw &hr) {
+    __CM_FP_MEMBER __host__ __device__ constexpr __half(const __half_raw &hr) : __x(hr.x) {}
+    __CM_FP_MEMBER __host__ __device__ __half &operator=(const __half_raw &hr) {
         __x = hr.x;
         return *this;
     }
-    __host__ __device__ operator __half_raw() const { return __half_raw{__x}; }
+    __CM_FP_MEMBER __host__ __device__ operator __half_raw() const { return __half_raw{__x}; }
     /* volatile forms (CUDA's __half has them; libcu++'s complex<__half> reads volatile members) */
-    __host__ __device__ operator __half_raw() const volatile { return __half_raw{__x}; }
-    __host__ __device__ volatile __half &operator=(const __half_raw &r) volatile {
+    __CM_FP_MEMBER __host__ __device__ operator __half_raw() const volatile { return __half_raw{__x}; }
+    __CM_FP_MEMBER __host__ __device__ volatile __half &operator=(const __half_raw &r) volatile {
         __x = r.x;
         return *this;
     }
@@ -55,9 +56,9 @@ struct __align__(2) __half {
     __host__ __device__ __half(unsigned long v);
     __host__ __device__ __half(long long v);
     __host__ __device__ __half(unsigned long long v);
-    __host__ __device__ operator float() const { return __cm_half_to_float_impl(__x); }
+    __CM_FP_MEMBER __host__ __device__ operator float() const { return __cm_half_to_float_impl(__x); }
     /* to integers: round toward zero, saturating, NaN -> 0 */
-    __host__ __device__ explicit operator bool() const { return (__x & 0x7fffu) != 0; }
+    __CM_FP_MEMBER __host__ __device__ explicit operator bool() const { return (__x & 0x7fffu) != 0; }
     __host__ __device__ explicit operator signed char() const;
     __host__ __device__ explicit operator unsigned char() const;
     __host__ __device__ explicit operator short() const;
@@ -82,14 +83,14 @@ struct __align__(4) __half2 {
     __half x, y;
 
     __half2() = default;
-    __host__ __device__ __half2(const __half &a, const __half &b) : x(a), y(b) {}
-    __host__ __device__ __half2(const __half2_raw &h2r) : x(__half_raw{h2r.x}), y(__half_raw{h2r.y}) {}
-    __host__ __device__ __half2 &operator=(const __half2_raw &h2r) {
+    __CM_FP_MEMBER __host__ __device__ __half2(const __half &a, const __half &b) : x(a), y(b) {}
+    __CM_FP_MEMBER __host__ __device__ __half2(const __half2_raw &h2r) : x(__half_raw{h2r.x}), y(__half_raw{h2r.y}) {}
+    __CM_FP_MEMBER __host__ __device__ __half2 &operator=(const __half2_raw &h2r) {
         x = __half_raw{h2r.x};
         y = __half_raw{h2r.y};
         return *this;
     }
-    __host__ __device__ operator __half2_raw() const { return __half2_raw{x.__x, y.__x}; }
+    __CM_FP_MEMBER __host__ __device__ operator __half2_raw() const { return __half2_raw{x.__x, y.__x}; }
 };
 
 typedef __half half;
@@ -100,25 +101,25 @@ typedef __half_raw __nv_half_raw;
 typedef __half2_raw __nv_half2_raw;
 
 /* ------------------------------------------------------------------ bits helpers */
-static __host__ __device__ inline __half __cm_hbits(unsigned short b) { return __half(__half_raw{b}); }
-static __host__ __device__ inline unsigned int __cm_h2u(__half2 v) {
+__CM_FP_FN __half __cm_hbits(unsigned short b) { return __half(__half_raw{b}); }
+__CM_FP_FN unsigned int __cm_h2u(__half2 v) {
     return (unsigned int)v.x.__x | ((unsigned int)v.y.__x << 16);
 }
-static __host__ __device__ inline __half2 __cm_u2h2(unsigned int u) {
+__CM_FP_FN __half2 __cm_u2h2(unsigned int u) {
     return __half2(__cm_hbits((unsigned short)(u & 0xffffu)), __cm_hbits((unsigned short)(u >> 16)));
 }
 
 /* ------------------------------------------------------------------ conversions */
 #if defined(__CUDA_ARCH__)
 #define __CM_F2H(MODE, PTXM)                                                                           \
-    static __host__ __device__ inline __half __float2half_##MODE(float a) {                           \
+    __CM_FP_FN __half __float2half_##MODE(float a) {                           \
         unsigned short r;                                                                              \
         asm("cvt." PTXM ".f16.f32 %0, %1;" : "=h"(r) : "f"(a));                                        \
         return __cm_hbits(r);                                                                          \
     }
 #else
 #define __CM_F2H(MODE, PTXM)                                                                           \
-    static __host__ __device__ inline __half __float2half_##MODE(float a) {                           \
+    __CM_FP_FN __half __float2half_##MODE(float a) {                           \
         return __cm_hbits(__cm_f64_to_16((double)a, 11, 15, __CM_##MODE##_MODE));                      \
     }
 #endif
@@ -132,9 +133,9 @@ __CM_F2H(ru, "rp")
 __CM_F2H(rd, "rm")
 #undef __CM_F2H
 
-static __host__ __device__ inline __half __float2half(float a) { return __float2half_rn(a); }
-static __host__ __device__ inline float __half2float(__half a) { return __half::__cm_half_to_float_impl(a.__x); }
-static __host__ __device__ inline __half __double2half(double a) {
+__CM_FP_FN __half __float2half(float a) { return __float2half_rn(a); }
+__CM_FP_FN float __half2float(__half a) { return __half::__cm_half_to_float_impl(a.__x); }
+__CM_FP_FN __half __double2half(double a) {
 #if defined(__CUDA_ARCH__)
     unsigned short r;
     asm("cvt.rn.f16.f64 %0, %1;" : "=h"(r) : "d"(a));
@@ -151,24 +152,24 @@ static __host__ __device__ inline __half __double2half(double a) {
 /* integer <-> half, every rounding mode: NAME_rn/_rz/_ru/_rd (PTX rn/rz/rp/rm, rni/rzi/rpi/rmi) */
 #if defined(__CUDA_ARCH__)
 #define __CM_I2H(NAME, T, PTXT, C, MODE, PTXM, CONV)                                                  \
-    static __host__ __device__ inline __half NAME##_##MODE(T v) {                                     \
+    __CM_FP_FN __half NAME##_##MODE(T v) {                                     \
         unsigned short r;                                                                              \
         asm("cvt." PTXM ".f16." PTXT " %0, %1;" : "=h"(r) : C(v));                                     \
         return __cm_hbits(r);                                                                          \
     }
 #define __CM_H2I(NAME, T, PTXT, C, MODE, PTXM, LO, HI, CONV)                                          \
-    static __host__ __device__ inline T NAME##_##MODE(__half h) {                                     \
+    __CM_FP_FN T NAME##_##MODE(__half h) {                                     \
         T r;                                                                                           \
         asm("cvt." PTXM "i." PTXT ".f16 %0, %1;" : "=" C(r) : "h"(h.__x));                             \
         return r;                                                                                      \
     }
 #else
 #define __CM_I2H(NAME, T, PTXT, C, MODE, PTXM, CONV)                                                  \
-    static __host__ __device__ inline __half NAME##_##MODE(T v) {                                     \
+    __CM_FP_FN __half NAME##_##MODE(T v) {                                     \
         return __cm_hbits(CONV(v, 11, 15, __CM_##MODE##_MODE));                                        \
     }
 #define __CM_H2I(NAME, T, PTXT, C, MODE, PTXM, LO, HI, CONV)                                          \
-    static __host__ __device__ inline T NAME##_##MODE(__half h) {                                     \
+    __CM_FP_FN T NAME##_##MODE(__half h) {                                     \
         return (T)CONV((double)__half2float(h), __CM_##MODE##_MODE, LO, HI);                           \
     }
 #endif
@@ -198,60 +199,60 @@ __CM_H2I_ALL(__half2ull, unsigned long long, "u64", "l", 0, 18446744073709551615
 #undef __CM_I2H_ALL
 #undef __CM_H2I_ALL
 
-static __host__ __device__ inline signed char __half2char_rz(__half h) {
+__CM_FP_FN signed char __half2char_rz(__half h) {
     return (signed char)__cm_sat_to_int((double)__half2float(h), __CM_RZ, -128, 127);
 }
-static __host__ __device__ inline unsigned char __half2uchar_rz(__half h) {
+__CM_FP_FN unsigned char __half2uchar_rz(__half h) {
     return (unsigned char)__cm_sat_to_uint((double)__half2float(h), __CM_RZ, 255);
 }
 
 /* constructors and conversion operators declared in the struct */
-__host__ __device__ inline __half::__half(float f) : __x(__float2half_rn(f).__x) {}
-__host__ __device__ inline __half::__half(double d) : __x(__double2half(d).__x) {}
-__host__ __device__ inline __half::__half(short v) : __x(__short2half_rn(v).__x) {}
-__host__ __device__ inline __half::__half(unsigned short v) : __x(__ushort2half_rn(v).__x) {}
-__host__ __device__ inline __half::__half(int v) : __x(__int2half_rn(v).__x) {}
-__host__ __device__ inline __half::__half(unsigned int v) : __x(__uint2half_rn(v).__x) {}
-__host__ __device__ inline __half::__half(long v) : __x(__ll2half_rn((long long)v).__x) {}
-__host__ __device__ inline __half::__half(unsigned long v) : __x(__ull2half_rn((unsigned long long)v).__x) {}
-__host__ __device__ inline __half::__half(long long v) : __x(__ll2half_rn(v).__x) {}
-__host__ __device__ inline __half::__half(unsigned long long v) : __x(__ull2half_rn(v).__x) {}
-__host__ __device__ inline __half::operator signed char() const { return __half2char_rz(*this); }
-__host__ __device__ inline __half::operator unsigned char() const { return __half2uchar_rz(*this); }
-__host__ __device__ inline __half::operator short() const { return __half2short_rz(*this); }
-__host__ __device__ inline __half::operator unsigned short() const { return __half2ushort_rz(*this); }
-__host__ __device__ inline __half::operator int() const { return __half2int_rz(*this); }
-__host__ __device__ inline __half::operator unsigned int() const { return __half2uint_rz(*this); }
-__host__ __device__ inline __half::operator long long() const { return __half2ll_rz(*this); }
-__host__ __device__ inline __half::operator unsigned long long() const { return __half2ull_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::__half(float f) : __x(__float2half_rn(f).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(double d) : __x(__double2half(d).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(short v) : __x(__short2half_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(unsigned short v) : __x(__ushort2half_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(int v) : __x(__int2half_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(unsigned int v) : __x(__uint2half_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(long v) : __x(__ll2half_rn((long long)v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(unsigned long v) : __x(__ull2half_rn((unsigned long long)v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(long long v) : __x(__ll2half_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::__half(unsigned long long v) : __x(__ull2half_rn(v).__x) {}
+__host__ __device__ __CM_FP_INLINE __half::operator signed char() const { return __half2char_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::operator unsigned char() const { return __half2uchar_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::operator short() const { return __half2short_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::operator unsigned short() const { return __half2ushort_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::operator int() const { return __half2int_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::operator unsigned int() const { return __half2uint_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::operator long long() const { return __half2ll_rz(*this); }
+__host__ __device__ __CM_FP_INLINE __half::operator unsigned long long() const { return __half2ull_rz(*this); }
 
 /* reinterpretation */
-static __host__ __device__ inline short __half_as_short(__half h) { return (short)h.__x; }
-static __host__ __device__ inline unsigned short __half_as_ushort(__half h) { return h.__x; }
-static __host__ __device__ inline __half __short_as_half(short v) { return __cm_hbits((unsigned short)v); }
-static __host__ __device__ inline __half __ushort_as_half(unsigned short v) { return __cm_hbits(v); }
+__CM_FP_FN short __half_as_short(__half h) { return (short)h.__x; }
+__CM_FP_FN unsigned short __half_as_ushort(__half h) { return h.__x; }
+__CM_FP_FN __half __short_as_half(short v) { return __cm_hbits((unsigned short)v); }
+__CM_FP_FN __half __ushort_as_half(unsigned short v) { return __cm_hbits(v); }
 
 /* pairs */
-static __host__ __device__ inline __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
-static __host__ __device__ inline __half2 make_half2(__half a, __half b) { return __half2(a, b); }
-static __host__ __device__ inline __half2 __half2half2(__half a) { return __half2(a, a); }
-static __host__ __device__ inline __half2 __float2half2_rn(float a) { return __half2half2(__float2half_rn(a)); }
-static __host__ __device__ inline __half2 __floats2half2_rn(float a, float b) {
+__CM_FP_FN __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
+__CM_FP_FN __half2 make_half2(__half a, __half b) { return __half2(a, b); }
+__CM_FP_FN __half2 __half2half2(__half a) { return __half2(a, a); }
+__CM_FP_FN __half2 __float2half2_rn(float a) { return __half2half2(__float2half_rn(a)); }
+__CM_FP_FN __half2 __floats2half2_rn(float a, float b) {
     return __half2(__float2half_rn(a), __float2half_rn(b));
 }
-static __host__ __device__ inline __half2 __float22half2_rn(float2 a) { return __floats2half2_rn(a.x, a.y); }
-static __host__ __device__ inline float2 __half22float2(__half2 a) {
+__CM_FP_FN __half2 __float22half2_rn(float2 a) { return __floats2half2_rn(a.x, a.y); }
+__CM_FP_FN float2 __half22float2(__half2 a) {
     return float2{__half2float(a.x), __half2float(a.y)};
 }
-static __host__ __device__ inline float __low2float(__half2 a) { return __half2float(a.x); }
-static __host__ __device__ inline float __high2float(__half2 a) { return __half2float(a.y); }
-static __host__ __device__ inline __half __low2half(__half2 a) { return a.x; }
-static __host__ __device__ inline __half __high2half(__half2 a) { return a.y; }
-static __host__ __device__ inline __half2 __low2half2(__half2 a) { return __half2(a.x, a.x); }
-static __host__ __device__ inline __half2 __high2half2(__half2 a) { return __half2(a.y, a.y); }
-static __host__ __device__ inline __half2 __lows2half2(__half2 a, __half2 b) { return __half2(a.x, b.x); }
-static __host__ __device__ inline __half2 __highs2half2(__half2 a, __half2 b) { return __half2(a.y, b.y); }
-static __host__ __device__ inline __half2 __lowhigh2highlow(__half2 a) { return __half2(a.y, a.x); }
+__CM_FP_FN float __low2float(__half2 a) { return __half2float(a.x); }
+__CM_FP_FN float __high2float(__half2 a) { return __half2float(a.y); }
+__CM_FP_FN __half __low2half(__half2 a) { return a.x; }
+__CM_FP_FN __half __high2half(__half2 a) { return a.y; }
+__CM_FP_FN __half2 __low2half2(__half2 a) { return __half2(a.x, a.x); }
+__CM_FP_FN __half2 __high2half2(__half2 a) { return __half2(a.y, a.y); }
+__CM_FP_FN __half2 __lows2half2(__half2 a, __half2 b) { return __half2(a.x, b.x); }
+__CM_FP_FN __half2 __highs2half2(__half2 a, __half2 b) { return __half2(a.y, b.y); }
+__CM_FP_FN __half2 __lowhigh2highlow(__half2 a) { return __half2(a.y, a.x); }
 
 /* ------------------------------------------------------------------ arithmetic
  * Device: PTX f16 instructions. Host: the f32 (or f64 for fma) result rounded once to half; for
@@ -259,13 +260,13 @@ static __host__ __device__ inline __half2 __lowhigh2highlow(__half2 a) { return 
  * for fma the f64 sum of the exact product is exact whenever it matters. */
 #if defined(__CUDA_ARCH__)
 #define __CM_H_BIN(NAME, PTX)                                                                          \
-    static __host__ __device__ inline __half NAME(__half a, __half b) {                               \
+    __CM_FP_FN __half NAME(__half a, __half b) {                               \
         unsigned short r;                                                                              \
         asm(PTX " %0, %1, %2;" : "=h"(r) : "h"(a.__x), "h"(b.__x));                                    \
         return __cm_hbits(r);                                                                          \
     }
 #define __CM_H2_BIN(NAME, PTX)                                                                         \
-    static __host__ __device__ inline __half2 NAME(__half2 a, __half2 b) {                            \
+    __CM_FP_FN __half2 NAME(__half2 a, __half2 b) {                            \
         unsigned int r;                                                                                \
         asm(PTX " %0, %1, %2;" : "=r"(r) : "r"(__cm_h2u(a)), "r"(__cm_h2u(b)));                       \
         return __cm_u2h2(r);                                                                           \
@@ -294,13 +295,13 @@ __CM_H2_BIN(__hsub2_sat, "sub.sat.f16x2")
 __CM_H2_BIN(__hmul2_sat, "mul.sat.f16x2")
 
 #if !defined(__CUDA_ARCH__)
-static __host__ __device__ inline __half __cm_h_sat(__half h) {
+__CM_FP_FN __half __cm_h_sat(__half h) {
     const float f = __half2float(h);
     if (f != f) return __cm_hbits(0);
     return f <= 0.0f ? __cm_hbits(0) : (f > 1.0f ? __cm_hbits(0x3c00) : h); /* -0 -> +0 too */
 }
 #define __CM_H_HOST(NAME, EXPR, POST)                                                                  \
-    static __host__ __device__ inline __half NAME(__half a, __half b) {                               \
+    __CM_FP_FN __half NAME(__half a, __half b) {                               \
         const float x = __half2float(a), y = __half2float(b);                                          \
         return POST(__float2half_rn(EXPR));                                                            \
     }
@@ -316,7 +317,7 @@ __CM_H_HOST(__hsub_sat, x - y, __cm_h_sat)
 __CM_H_HOST(__hmul_sat, x * y, __cm_h_sat)
 #undef __CM_H_HOST
 #define __CM_H2_HOST(NAME, F)                                                                          \
-    static __host__ __device__ inline __half2 NAME(__half2 a, __half2 b) { return __half2(F(a.x, b.x), F(a.y, b.y)); }
+    __CM_FP_FN __half2 NAME(__half2 a, __half2 b) { return __half2(F(a.x, b.x), F(a.y, b.y)); }
 __CM_H2_HOST(__hadd2, __hadd)
 __CM_H2_HOST(__hsub2, __hsub)
 __CM_H2_HOST(__hmul2, __hmul)
@@ -332,14 +333,14 @@ __CM_H2_HOST(__hmul2_sat, __hmul_sat)
 #undef __CM_H2_BIN
 
 /* division: the f32 quotient rounded once to half (correctly rounded) */
-static __host__ __device__ inline __half __hdiv(__half a, __half b) {
+__CM_FP_FN __half __hdiv(__half a, __half b) {
     return __float2half_rn(__half2float(a) / __half2float(b));
 }
-static __host__ __device__ inline __half2 __h2div(__half2 a, __half2 b) {
+__CM_FP_FN __half2 __h2div(__half2 a, __half2 b) {
     return __half2(__hdiv(a.x, b.x), __hdiv(a.y, b.y));
 }
 
-static __host__ __device__ inline __half __hfma(__half a, __half b, __half c) {
+__CM_FP_FN __half __hfma(__half a, __half b, __half c) {
 #if defined(__CUDA_ARCH__)
     unsigned short r;
     asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(r) : "h"(a.__x), "h"(b.__x), "h"(c.__x));
@@ -349,7 +350,7 @@ static __host__ __device__ inline __half __hfma(__half a, __half b, __half c) {
                                      11, 15, __CM_RN));
 #endif
 }
-static __host__ __device__ inline __half __hfma_sat(__half a, __half b, __half c) {
+__CM_FP_FN __half __hfma_sat(__half a, __half b, __half c) {
 #if defined(__CUDA_ARCH__)
     unsigned short r;
     asm("fma.rn.sat.f16 %0, %1, %2, %3;" : "=h"(r) : "h"(a.__x), "h"(b.__x), "h"(c.__x));
@@ -358,7 +359,7 @@ static __host__ __device__ inline __half __hfma_sat(__half a, __half b, __half c
     return __cm_h_sat(__hfma(a, b, c));
 #endif
 }
-static __host__ __device__ inline __half __hfma_relu(__half a, __half b, __half c) {
+__CM_FP_FN __half __hfma_relu(__half a, __half b, __half c) {
 #if defined(__CUDA_ARCH__)
     unsigned short r;
     asm("fma.rn.relu.f16 %0, %1, %2, %3;" : "=h"(r) : "h"(a.__x), "h"(b.__x), "h"(c.__x));
@@ -369,43 +370,43 @@ static __host__ __device__ inline __half __hfma_relu(__half a, __half b, __half 
     return (r.__x & 0x8000u) ? __cm_hbits(0) : r;
 #endif
 }
-static __host__ __device__ inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
+__CM_FP_FN __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
     return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
 }
-static __host__ __device__ inline __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) {
+__CM_FP_FN __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) {
     return __half2(__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y));
 }
-static __host__ __device__ inline __half2 __hfma2_relu(__half2 a, __half2 b, __half2 c) {
+__CM_FP_FN __half2 __hfma2_relu(__half2 a, __half2 b, __half2 c) {
     return __half2(__hfma_relu(a.x, b.x, c.x), __hfma_relu(a.y, b.y, c.y));
 }
 /* complex multiply-add: (a.x + i a.y) * (b.x + i b.y) + (c.x + i c.y) */
-static __host__ __device__ inline __half2 __hcmadd(__half2 a, __half2 b, __half2 c) {
+__CM_FP_FN __half2 __hcmadd(__half2 a, __half2 b, __half2 c) {
     const __half re = __hfma(a.x, b.x, __hfma(__cm_hbits(a.y.__x ^ 0x8000u), b.y, c.x));
     const __half im = __hfma(a.x, b.y, __hfma(a.y, b.x, c.y));
     return __half2(re, im);
 }
 /* neg.f16 / abs.f16: a NaN operand gives the canonical NaN (measured on NVIDIA H100) */
-static __host__ __device__ inline __half __hneg(__half a) {
+__CM_FP_FN __half __hneg(__half a) {
     return __cm_hbits((a.__x & 0x7fffu) > 0x7c00u ? (unsigned short)0x7fff : (unsigned short)(a.__x ^ 0x8000u));
 }
-static __host__ __device__ inline __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
-static __host__ __device__ inline __half __habs(__half a) {
+__CM_FP_FN __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
+__CM_FP_FN __half __habs(__half a) {
     return __cm_hbits((a.__x & 0x7fffu) > 0x7c00u ? (unsigned short)0x7fff : (unsigned short)(a.__x & 0x7fffu));
 }
-static __host__ __device__ inline __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
+__CM_FP_FN __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
 
 /* ------------------------------------------------------------------ comparisons (exact in f32) */
-static __host__ __device__ inline bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
-static __host__ __device__ inline bool __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u; }
+__CM_FP_FN bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
+__CM_FP_FN bool __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u; }
 #define __CM_HCMP(NAME, OP, UNORD)                                                                     \
-    static __host__ __device__ inline bool NAME(__half a, __half b) {                                 \
+    __CM_FP_FN bool NAME(__half a, __half b) {                                 \
         const float x = __half2float(a), y = __half2float(b);                                          \
         return (x != x || y != y) ? UNORD : (x OP y);                                                  \
     }                                                                                                  \
-    static __host__ __device__ inline __half2 NAME##2(__half2 a, __half2 b) {                         \
+    __CM_FP_FN __half2 NAME##2(__half2 a, __half2 b) {                         \
         return __half2(__cm_hbits(NAME(a.x, b.x) ? 0x3c00 : 0), __cm_hbits(NAME(a.y, b.y) ? 0x3c00 : 0)); \
     }                                                                                                  \
-    static __host__ __device__ inline unsigned int NAME##2_mask(__half2 a, __half2 b) {               \
+    __CM_FP_FN unsigned int NAME##2_mask(__half2 a, __half2 b) {               \
         return (NAME(a.x, b.x) ? 0xffffu : 0u) | (NAME(a.y, b.y) ? 0xffff0000u : 0u);                 \
     }
 __CM_HCMP(__heq, ==, false)
@@ -423,7 +424,7 @@ __CM_HCMP(__hgtu, >, true)
 #undef __CM_HCMP
 /* ordered != is false for NaN operands in CUDA (__hne is "not equal, ordered") */
 #define __CM_HBCMP(NAME, BASE)                                                                         \
-    static __host__ __device__ inline bool NAME(__half2 a, __half2 b) { return BASE(a.x, b.x) && BASE(a.y, b.y); }
+    __CM_FP_FN bool NAME(__half2 a, __half2 b) { return BASE(a.x, b.x) && BASE(a.y, b.y); }
 __CM_HBCMP(__hbeq2, __heq)
 __CM_HBCMP(__hbne2, __hne)
 __CM_HBCMP(__hble2, __hle)
@@ -437,13 +438,13 @@ __CM_HBCMP(__hbgeu2, __hgeu)
 __CM_HBCMP(__hbltu2, __hltu)
 __CM_HBCMP(__hbgtu2, __hgtu)
 #undef __CM_HBCMP
-static __host__ __device__ inline __half2 __hisnan2(__half2 a) {
+__CM_FP_FN __half2 __hisnan2(__half2 a) {
     return __half2(__cm_hbits(__hisnan(a.x) ? 0x3c00 : 0), __cm_hbits(__hisnan(a.y) ? 0x3c00 : 0));
 }
 
 /* max/min: a NaN operand is ignored (both NaN: canonical NaN); _nan variants propagate NaN.
  * -0 is treated as less than +0. */
-static __host__ __device__ inline __half __cm_hminmax(__half a, __half b, bool want_max, bool nan_wins) {
+__CM_FP_FN __half __cm_hminmax(__half a, __half b, bool want_max, bool nan_wins) {
     const bool na = __hisnan(a), nb = __hisnan(b);
     if (na || nb) {
         if (nan_wins || (na && nb)) return __cm_hbits(0x7fff);
@@ -456,73 +457,73 @@ static __host__ __device__ inline __half __cm_hminmax(__half a, __half b, bool w
     }
     return ((x > y) == want_max) ? a : b;
 }
-static __host__ __device__ inline __half __hmax(__half a, __half b) { return __cm_hminmax(a, b, true, false); }
-static __host__ __device__ inline __half __hmin(__half a, __half b) { return __cm_hminmax(a, b, false, false); }
-static __host__ __device__ inline __half __hmax_nan(__half a, __half b) { return __cm_hminmax(a, b, true, true); }
-static __host__ __device__ inline __half __hmin_nan(__half a, __half b) { return __cm_hminmax(a, b, false, true); }
-static __host__ __device__ inline __half2 __hmax2(__half2 a, __half2 b) { return __half2(__hmax(a.x, b.x), __hmax(a.y, b.y)); }
-static __host__ __device__ inline __half2 __hmin2(__half2 a, __half2 b) { return __half2(__hmin(a.x, b.x), __hmin(a.y, b.y)); }
-static __host__ __device__ inline __half2 __hmax2_nan(__half2 a, __half2 b) {
+__CM_FP_FN __half __hmax(__half a, __half b) { return __cm_hminmax(a, b, true, false); }
+__CM_FP_FN __half __hmin(__half a, __half b) { return __cm_hminmax(a, b, false, false); }
+__CM_FP_FN __half __hmax_nan(__half a, __half b) { return __cm_hminmax(a, b, true, true); }
+__CM_FP_FN __half __hmin_nan(__half a, __half b) { return __cm_hminmax(a, b, false, true); }
+__CM_FP_FN __half2 __hmax2(__half2 a, __half2 b) { return __half2(__hmax(a.x, b.x), __hmax(a.y, b.y)); }
+__CM_FP_FN __half2 __hmin2(__half2 a, __half2 b) { return __half2(__hmin(a.x, b.x), __hmin(a.y, b.y)); }
+__CM_FP_FN __half2 __hmax2_nan(__half2 a, __half2 b) {
     return __half2(__hmax_nan(a.x, b.x), __hmax_nan(a.y, b.y));
 }
-static __host__ __device__ inline __half2 __hmin2_nan(__half2 a, __half2 b) {
+__CM_FP_FN __half2 __hmin2_nan(__half2 a, __half2 b) {
     return __half2(__hmin_nan(a.x, b.x), __hmin_nan(a.y, b.y));
 }
 
 /* ------------------------------------------------------------------ operators (host and device) */
-static __host__ __device__ inline __half operator+(const __half &a, const __half &b) { return __hadd(a, b); }
-static __host__ __device__ inline __half operator-(const __half &a, const __half &b) { return __hsub(a, b); }
-static __host__ __device__ inline __half operator*(const __half &a, const __half &b) { return __hmul(a, b); }
-static __host__ __device__ inline __half operator/(const __half &a, const __half &b) { return __hdiv(a, b); }
-static __host__ __device__ inline __half &operator+=(__half &a, const __half &b) { return a = __hadd(a, b); }
-static __host__ __device__ inline __half &operator-=(__half &a, const __half &b) { return a = __hsub(a, b); }
-static __host__ __device__ inline __half &operator*=(__half &a, const __half &b) { return a = __hmul(a, b); }
-static __host__ __device__ inline __half &operator/=(__half &a, const __half &b) { return a = __hdiv(a, b); }
-static __host__ __device__ inline __half operator+(const __half &a) { return a; }
-static __host__ __device__ inline __half operator-(const __half &a) { return __hneg(a); }
-static __host__ __device__ inline __half &operator++(__half &a) { return a = __hadd(a, __cm_hbits(0x3c00)); }
-static __host__ __device__ inline __half &operator--(__half &a) { return a = __hsub(a, __cm_hbits(0x3c00)); }
-static __host__ __device__ inline __half operator++(__half &a, int) {
+__CM_FP_FN __half operator+(const __half &a, const __half &b) { return __hadd(a, b); }
+__CM_FP_FN __half operator-(const __half &a, const __half &b) { return __hsub(a, b); }
+__CM_FP_FN __half operator*(const __half &a, const __half &b) { return __hmul(a, b); }
+__CM_FP_FN __half operator/(const __half &a, const __half &b) { return __hdiv(a, b); }
+__CM_FP_FN __half &operator+=(__half &a, const __half &b) { return a = __hadd(a, b); }
+__CM_FP_FN __half &operator-=(__half &a, const __half &b) { return a = __hsub(a, b); }
+__CM_FP_FN __half &operator*=(__half &a, const __half &b) { return a = __hmul(a, b); }
+__CM_FP_FN __half &operator/=(__half &a, const __half &b) { return a = __hdiv(a, b); }
+__CM_FP_FN __half operator+(const __half &a) { return a; }
+__CM_FP_FN __half operator-(const __half &a) { return __hneg(a); }
+__CM_FP_FN __half &operator++(__half &a) { return a = __hadd(a, __cm_hbits(0x3c00)); }
+__CM_FP_FN __half &operator--(__half &a) { return a = __hsub(a, __cm_hbits(0x3c00)); }
+__CM_FP_FN __half operator++(__half &a, int) {
     const __half old = a;
     a = __hadd(a, __cm_hbits(0x3c00));
     return old;
 }
-static __host__ __device__ inline __half operator--(__half &a, int) {
+__CM_FP_FN __half operator--(__half &a, int) {
     const __half old = a;
     a = __hsub(a, __cm_hbits(0x3c00));
     return old;
 }
-static __host__ __device__ inline bool operator==(const __half &a, const __half &b) { return __heq(a, b); }
-static __host__ __device__ inline bool operator!=(const __half &a, const __half &b) { return __hneu(a, b); }
-static __host__ __device__ inline bool operator<(const __half &a, const __half &b) { return __hlt(a, b); }
-static __host__ __device__ inline bool operator>(const __half &a, const __half &b) { return __hgt(a, b); }
-static __host__ __device__ inline bool operator<=(const __half &a, const __half &b) { return __hle(a, b); }
-static __host__ __device__ inline bool operator>=(const __half &a, const __half &b) { return __hge(a, b); }
+__CM_FP_FN bool operator==(const __half &a, const __half &b) { return __heq(a, b); }
+__CM_FP_FN bool operator!=(const __half &a, const __half &b) { return __hneu(a, b); }
+__CM_FP_FN bool operator<(const __half &a, const __half &b) { return __hlt(a, b); }
+__CM_FP_FN bool operator>(const __half &a, const __half &b) { return __hgt(a, b); }
+__CM_FP_FN bool operator<=(const __half &a, const __half &b) { return __hle(a, b); }
+__CM_FP_FN bool operator>=(const __half &a, const __half &b) { return __hge(a, b); }
 
-static __host__ __device__ inline __half2 operator+(const __half2 &a, const __half2 &b) { return __hadd2(a, b); }
-static __host__ __device__ inline __half2 operator-(const __half2 &a, const __half2 &b) { return __hsub2(a, b); }
-static __host__ __device__ inline __half2 operator*(const __half2 &a, const __half2 &b) { return __hmul2(a, b); }
-static __host__ __device__ inline __half2 operator/(const __half2 &a, const __half2 &b) { return __h2div(a, b); }
-static __host__ __device__ inline __half2 &operator+=(__half2 &a, const __half2 &b) { return a = __hadd2(a, b); }
-static __host__ __device__ inline __half2 &operator-=(__half2 &a, const __half2 &b) { return a = __hsub2(a, b); }
-static __host__ __device__ inline __half2 &operator*=(__half2 &a, const __half2 &b) { return a = __hmul2(a, b); }
-static __host__ __device__ inline __half2 &operator/=(__half2 &a, const __half2 &b) { return a = __h2div(a, b); }
-static __host__ __device__ inline __half2 operator+(const __half2 &a) { return a; }
-static __host__ __device__ inline __half2 operator-(const __half2 &a) { return __hneg2(a); }
-static __host__ __device__ inline bool operator==(const __half2 &a, const __half2 &b) { return __hbeq2(a, b); }
-static __host__ __device__ inline bool operator!=(const __half2 &a, const __half2 &b) { return __hbneu2(a, b); }
-static __host__ __device__ inline bool operator<(const __half2 &a, const __half2 &b) { return __hblt2(a, b); }
-static __host__ __device__ inline bool operator>(const __half2 &a, const __half2 &b) { return __hbgt2(a, b); }
-static __host__ __device__ inline bool operator<=(const __half2 &a, const __half2 &b) { return __hble2(a, b); }
-static __host__ __device__ inline bool operator>=(const __half2 &a, const __half2 &b) { return __hbge2(a, b); }
+__CM_FP_FN __half2 operator+(const __half2 &a, const __half2 &b) { return __hadd2(a, b); }
+__CM_FP_FN __half2 operator-(const __half2 &a, const __half2 &b) { return __hsub2(a, b); }
+__CM_FP_FN __half2 operator*(const __half2 &a, const __half2 &b) { return __hmul2(a, b); }
+__CM_FP_FN __half2 operator/(const __half2 &a, const __half2 &b) { return __h2div(a, b); }
+__CM_FP_FN __half2 &operator+=(__half2 &a, const __half2 &b) { return a = __hadd2(a, b); }
+__CM_FP_FN __half2 &operator-=(__half2 &a, const __half2 &b) { return a = __hsub2(a, b); }
+__CM_FP_FN __half2 &operator*=(__half2 &a, const __half2 &b) { return a = __hmul2(a, b); }
+__CM_FP_FN __half2 &operator/=(__half2 &a, const __half2 &b) { return a = __h2div(a, b); }
+__CM_FP_FN __half2 operator+(const __half2 &a) { return a; }
+__CM_FP_FN __half2 operator-(const __half2 &a) { return __hneg2(a); }
+__CM_FP_FN bool operator==(const __half2 &a, const __half2 &b) { return __hbeq2(a, b); }
+__CM_FP_FN bool operator!=(const __half2 &a, const __half2 &b) { return __hbneu2(a, b); }
+__CM_FP_FN bool operator<(const __half2 &a, const __half2 &b) { return __hblt2(a, b); }
+__CM_FP_FN bool operator>(const __half2 &a, const __half2 &b) { return __hbgt2(a, b); }
+__CM_FP_FN bool operator<=(const __half2 &a, const __half2 &b) { return __hble2(a, b); }
+__CM_FP_FN bool operator>=(const __half2 &a, const __half2 &b) { return __hbge2(a, b); }
 
 /* ------------------------------------------------------------------ math (device; via f32) */
 #define __CM_HMATH(NAME, EXPR)                                                                         \
-    static __device__ inline __half NAME(__half a) {                                                  \
+    __CM_FP_DEV_FN __half NAME(__half a) {                                                  \
         const float x = __half2float(a);                                                               \
         return __float2half_rn(EXPR);                                                                  \
     }                                                                                                  \
-    static __device__ inline __half2 h2##NAME##_cm(__half2 a) { return __half2(NAME(a.x), NAME(a.y)); }
+    __CM_FP_DEV_FN __half2 h2##NAME##_cm(__half2 a) { return __half2(NAME(a.x), NAME(a.y)); }
 __CM_HMATH(hsqrt, __nvvm_sqrt_rn_f(x))
 __CM_HMATH(hrsqrt, __nvvm_rsqrt_approx_f(x))
 __CM_HMATH(hrcp, __nvvm_rcp_rn_f(x))
@@ -541,7 +542,7 @@ __CM_HMATH(hrint, __builtin_rintf(x))
 #undef __CM_HMATH
 /* CUDA names the __half2 forms h2sqrt, h2exp, …: */
 #define __CM_H2NAME(N)                                                                                  \
-    static __device__ inline __half2 h2##N(__half2 a) { return h2h##N##_cm(a); }
+    __CM_FP_DEV_FN __half2 h2##N(__half2 a) { return h2h##N##_cm(a); }
 __CM_H2NAME(sqrt)
 __CM_H2NAME(rsqrt)
 __CM_H2NAME(rcp)
@@ -561,10 +562,10 @@ __CM_H2NAME(rint)
 
 /* ------------------------------------------------------------------ warp shuffles of halves */
 #define __CM_HSHFL(NAME, ARG_T)                                                                        \
-    static __device__ inline __half NAME(unsigned int mask, __half var, ARG_T a, int width = 32) {    \
+    __CM_FP_DEV_FN __half NAME(unsigned int mask, __half var, ARG_T a, int width = 32) {    \
         return __cm_hbits((unsigned short)NAME(mask, (unsigned int)var.__x, a, width));                \
     }                                                                                                  \
-    static __device__ inline __half2 NAME(unsigned int mask, __half2 var, ARG_T a, int width = 32) {  \
+    __CM_FP_DEV_FN __half2 NAME(unsigned int mask, __half2 var, ARG_T a, int width = 32) {  \
         return __cm_u2h2(NAME(mask, __cm_h2u(var), a, width));                                         \
     }
 __CM_HSHFL(__shfl_sync, int)
@@ -574,33 +575,33 @@ __CM_HSHFL(__shfl_xor_sync, int)
 #undef __CM_HSHFL
 
 /* ------------------------------------------------------------------ atomics */
-static __device__ inline __half2 atomicAdd(__half2 *address, __half2 val) {
+__CM_FP_DEV_FN __half2 atomicAdd(__half2 *address, __half2 val) {
     unsigned int r;
     asm volatile("atom.add.noftz.f16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_h2u(val)) : "memory");
     return __cm_u2h2(r);
 }
-static __device__ inline __half atomicAdd(__half *address, __half val) {
+__CM_FP_DEV_FN __half atomicAdd(__half *address, __half val) {
     unsigned short r;
     asm volatile("atom.add.noftz.f16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
     return __cm_hbits(r);
 }
 
-static __device__ inline __half2 atomicAdd_block(__half2 *address, __half2 val) {
+__CM_FP_DEV_FN __half2 atomicAdd_block(__half2 *address, __half2 val) {
     unsigned int r;
     asm volatile("atom.cta.add.noftz.f16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_h2u(val)) : "memory");
     return __cm_u2h2(r);
 }
-static __device__ inline __half atomicAdd_block(__half *address, __half val) {
+__CM_FP_DEV_FN __half atomicAdd_block(__half *address, __half val) {
     unsigned short r;
     asm volatile("atom.cta.add.noftz.f16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
     return __cm_hbits(r);
 }
-static __device__ inline __half2 atomicAdd_system(__half2 *address, __half2 val) {
+__CM_FP_DEV_FN __half2 atomicAdd_system(__half2 *address, __half2 val) {
     unsigned int r;
     asm volatile("atom.sys.add.noftz.f16x2 %0, [%1], %2;" : "=r"(r) : "l"(address), "r"(__cm_h2u(val)) : "memory");
     return __cm_u2h2(r);
 }
-static __device__ inline __half atomicAdd_system(__half *address, __half val) {
+__CM_FP_DEV_FN __half atomicAdd_system(__half *address, __half val) {
     unsigned short r;
     asm volatile("atom.sys.add.noftz.f16 %0, [%1], %2;" : "=h"(r) : "l"(address), "h"(val.__x) : "memory");
     return __cm_hbits(r);

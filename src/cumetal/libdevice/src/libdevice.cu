@@ -8,3 +8,4 @@
 #include "special.cu"
 #include "bessel.cu"
 #include "conv_int.cu"
+#include "fp16_builtins.cu"
