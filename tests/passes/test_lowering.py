@@ -83,7 +83,8 @@ def test_coverage_answers_come_from_the_lowering():
     assert opcode_support("add") == ("supported", "")
     assert opcode_support("mbarrier.init") == ("supported", "")  # cpu backend (issue #14)
     assert opcode_support("pmevent")[0] == "unsupported"
-    assert opcode_support("wgmma.mma_async")[0] == "unsupported"
+    assert opcode_support("wgmma.mma_async")[0] == "supported"  # cpu backend (issue #14)
+    assert opcode_support("tcgen05.mma")[0] == "unsupported"
     assert opcode_support("no.such.thing")[0] == "not yet"
 
 

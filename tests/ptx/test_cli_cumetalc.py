@@ -23,7 +23,7 @@ GOOD = """.version 8.0
 	add.s32 %r2, %r1, 1;
 	add.s32 %r3, %r2, %r1;
 	st.global.u32 [%rd1], %r3;
-	mbarrier.init.shared.b64 [%rd2], 1;
+	pmevent 1;
 	ret;
 }
 """
@@ -85,7 +85,7 @@ def test_coverage_table(good: Path) -> None:
     rows = {ln.split()[0]: ln.split() for ln in out.splitlines()[1:-2]}
     assert rows["add.s32"][1] == "2"
     assert rows["mov.u32"][1] == "1" and rows["ld.param.u64"][1] == "1"
-    assert rows["mbarrier.init.shared.b64"][2] == "unsupported"
+    assert rows["pmevent"][2] == "unsupported"
     assert out.splitlines()[-2].startswith("7 instructions, 6 distinct opcodes")
     assert out.splitlines()[-1].startswith("verdict: ")
 
