@@ -126,7 +126,11 @@ static __thread worker_state *WS __attribute__((tls_model("initial-exec")));
 #define W_direct (WS->direct)
 static double deadline;
 static pthread_mutex_t fault_mu = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t next_block, fault_block;  /* work distribution; lowest faulting threadgroup */
+/* work distribution (threadgroups are taken in chunks) and the lowest faulting threadgroup, on
+ * cache lines of their own: the workers read fault_block for every threadgroup */
+static uint64_t next_block __attribute__((aligned(64)));
+static uint64_t fault_block __attribute__((aligned(64)));
+static uint64_t chunk_blocks;
 
 static double now(void) {
     struct timespec ts;
@@ -670,6 +674,7 @@ typedef struct { int index; int status; } worker_arg;
 
 static void *worker(void *argp) {
     worker_arg *wa = argp;
+    uint64_t run = 0; /* threadgroups this worker completed */
     worker_state state;
     memset(&state, 0, sizeof state);
     WS = &state;
@@ -692,9 +697,12 @@ static void *worker(void *argp) {
         record_fault(F_INTERNAL, 0, "air-sim: cannot allocate the threadgroup's fibers");
         goto out;
     }
-    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-    for (int first = 1;; first = 0) {
-        uint64_t blk = __atomic_fetch_add(&next_block, 1, __ATOMIC_RELAXED);
+    uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], blk = 0, chunk_end = 0;
+    for (int first = 1;; first = 0, blk++) {
+        if (blk >= chunk_end) {
+            blk = __atomic_fetch_add(&next_block, chunk_blocks, __ATOMIC_RELAXED);
+            chunk_end = blk + chunk_blocks < nblocks ? blk + chunk_blocks : nblocks;
+        }
         if (blk >= nblocks || stop_now(blk)) break;
         W_block = blk;
         uint32_t cx = (uint32_t)(blk % L->grid[0]), cy = (uint32_t)((blk / L->grid[0]) % L->grid[1]),
@@ -725,13 +733,14 @@ static void *worker(void *argp) {
             }
             if (stop) break;
         }
-        __atomic_fetch_add(&L->blocks_run, 1, __ATOMIC_RELAXED);
+        run++;
         if (deadline > 0 && now() > deadline) {
             record_fault(F_TIMEOUT, 0, "watchdog timeout");
             break;
         }
     }
 out:
+    __atomic_fetch_add(&L->blocks_run, run, __ATOMIC_RELAXED);
     free(F); free(slots); free(group); free(W_shared); free(WS->frames);
     if (stacks && stacks != MAP_FAILED) munmap(stacks, stack_total);
     WS = NULL;
@@ -748,6 +757,10 @@ int sim_run(sim_launch *launch) {
     int nw = L->nworkers < 1 ? 1 : (L->nworkers > MAX_WORKERS ? MAX_WORKERS : L->nworkers);
     uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     if ((uint64_t)nw > nblocks) nw = (int)nblocks;
+    /* chunks of consecutive threadgroups: fewer atomic operations on the shared counter, while
+     * every worker still gets several chunks to balance the load */
+    chunk_blocks = nblocks / ((uint64_t)nw * 16);
+    chunk_blocks = nw == 1 ? 64 : (chunk_blocks < 1 ? 1 : (chunk_blocks > 64 ? 64 : chunk_blocks));
     for (int w = 0; w < nw; w++) /* the check-site caches start empty: allocations change between launches */
         for (int64_t i = 0; i < L->engines[w].nsites; i++) {
             L->engines[w].sites[2 * i] = ~(uint64_t)0;
