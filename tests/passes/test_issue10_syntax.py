@@ -133,3 +133,46 @@ def test_video_instruction_vshr_is_a_clear_diagnostic(ctx):
     err, _ = cu.cuModuleLoadData(text.encode() + b"\0")
     assert err == cu.CUresult.CUDA_ERROR_INVALID_PTX
     assert "'vshr.u32.u32.u32.clamp' is not supported by CuMetal yet" in cu.last_error_message()
+
+
+def test_vector_param_parameters_of_a_func_pass_through_param_buffers(ctx, tmp_path):
+    # `.param .v2 .f32` parameters and results are buffers like `.param .b8 x[8]` (ptxas accepts them)
+    text = HEAD + """
+.func (.param .v2 .f32 r) swap(.param .v2 .f32 a)
+{
+    .reg .f32 %f<3>;
+    ld.param.v2.f32 {%f1, %f2}, [a];
+    st.param.v2.f32 [r], {%f2, %f1};
+    ret;
+}
+.visible .entry k(.param .u64 p)
+{
+    .reg .f32 %f<5>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd1, %rd1;
+    ld.global.v2.f32 {%f1, %f2}, [%rd1];
+    {
+    .param .v2 .f32 a0;
+    .param .v2 .f32 r0;
+    st.param.v2.f32 [a0], {%f1, %f2};
+    call.uni (r0), swap, (a0);
+    ld.param.v2.f32 {%f3, %f4}, [r0];
+    }
+    st.global.v2.f32 [%rd1], {%f3, %f4};
+    ret;
+}
+"""
+    _ptxas_accepts(text, tmp_path)
+    err, mod = cu.cuModuleLoadData(text.encode() + b"\0")
+    assert err == 0, cu.last_error_message()
+    err, fn = cu.cuModuleGetFunction(mod, b"k")
+    assert err == 0, cu.last_error_message()
+    err, d = cu.cuMemAlloc(8)
+    host = np.array([1.5, -2.0], np.float32)
+    cu.cuMemcpyHtoD(d, host, 8)
+    assert cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, None, ((d,), (None,)), None)[0] == 0
+    cu.cuMemcpyDtoH(host, d, 8)
+    assert host.tolist() == [-2.0, 1.5]
+    cu.cuMemFree(d)
+    cu.cuModuleUnload(mod)
