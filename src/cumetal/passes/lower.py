@@ -251,7 +251,7 @@ class ModuleLowering:
         # .param parameters arrive as the address of the caller's buffer (in local memory);
         # .reg parameters arrive by value. Order: return params, then params (as in 'call').
         for p in [*f.ret_params, *f.params]:
-            if p.vector and p.space == "reg":  # a .param vector is a buffer like any other .param
+            if p.vector:
                 raise LoweringError(f"vector parameter '{p.name}' (.{p.space} .v{p.vector}) is not supported yet",
                                     p.loc)
             by_value = p.space == "reg"

@@ -108,7 +108,7 @@ def _call(ctx: Ctx, ins: ast.Instruction) -> None:
     values: list[Value] = []
     dsts = []
     if decl is not None:
-        vec = next((p for p in (*decl.ret_params, *decl.params) if p.vector and p.space == "reg"), None)
+        vec = next((p for p in (*decl.ret_params, *decl.params) if p.vector), None)
         if vec is not None:
             raise LoweringError(f"call to '{callee_name}': vector parameter '{vec.name}' (.{vec.space} .v{vec.vector}) "
                                 "is not supported yet")
