@@ -66,7 +66,8 @@ def test_unsupported_kernel_is_reported_and_the_rest_is_written(tmp_path):
     src.write_text(MIXED)
     code, _, err = run(str(src), "-o", str(tmp_path / "mixed.metallib"))
     assert code == 1
-    assert f"{src}:14:3: error: kernel 'hopper_only' cannot be compiled" in err
+    # mbarrier runs on the cpu backend; the AIR back end refuses the kernel at its instruction
+    assert f"{src}:14:3: kernel hopper_only: 'mbarrier.init.shared.b64'" in err and "cpu backend only" in err
     assert [f.name for f in read_metallib((tmp_path / "mixed.metallib").read_bytes()).functions] == ["ok_kernel"]
 
 
