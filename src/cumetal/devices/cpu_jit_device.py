@@ -10,7 +10,9 @@ run launches on their worker thread while Python goes on.
 A kernel the compiled path refuses (an operation with no lowering yet, e.g. the device heap) and
 a cluster or cooperative launch (blocks that must run together) run on the numpy engine instead,
 with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
-refused kernels on stderr. See docs/cpu-backend.md.
+refused kernels on stderr. An illegal or misaligned address found by the compiled code is reported
+as the numpy engine reports it (kernel, block, thread, PTX instruction, address): the launch is
+rerun there to name the instruction. See docs/cpu-backend.md.
 """
 
 from __future__ import annotations
@@ -68,7 +70,15 @@ class CpuJitDevice(CpuDevice):
                           file=sys.stderr, flush=True)
                 return numpy_launch(kernel, module, *args, **kwargs)
             self.launches += 1
-            return launch_air(kernel, module, *args, workers=self.workers, **kwargs)
+            out = launch_air(kernel, module, *args, workers=self.workers, **kwargs)
+            if out.fault is not None and out.fault.code in ("illegal_address", "misaligned_address"):
+                # the compiled code knows the address, not the PTX instruction, block and thread:
+                # the numpy engine reruns the launch for the report (memory after a faulted launch
+                # is undefined, as on CUDA); its report is used when it finds the same fault
+                ref = numpy_launch(kernel, module, *args, **kwargs)
+                if ref.fault is not None and ref.fault.code == out.fault.code:
+                    return type(out)(ref.fault, out.printf)
+            return out
 
         return launch
 
