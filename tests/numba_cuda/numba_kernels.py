@@ -235,6 +235,22 @@ def warp_votes_and_matches():
 
 
 @cuda.jit
+def _branch_masks(x):
+    i = cuda.grid(1)
+    if i % 2 == 0:
+        x[i] = cuda.activemask()
+    else:
+        x[i] = cuda.activemask()  # the same call in both arms: must not be merged above the branch
+
+
+@case
+def activemask_in_divergent_branches():
+    out = np.zeros(32, np.uint32)
+    _branch_masks[1, 32](out)
+    np.testing.assert_array_equal(out, np.tile(np.array([0x55555555, 0xAAAAAAAA], np.uint32), 16))
+
+
+@cuda.jit
 def _draw(states, out_u, out_n):
     i = cuda.grid(1)
     if i < out_u.shape[0]:

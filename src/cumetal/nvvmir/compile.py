@@ -184,6 +184,7 @@ def _libdevice(ftz: bool, wanted: frozenset[str]) -> tuple[bytes | None, str]:
 def _prepare_text(text: str, opts: NvvmOptions) -> str:
     text = ir_text.set_contraction(text, opts.fma)
     text = ir_text.upgrade_warp_intrinsics(ir_text.math_intrinsics_to_libdevice(text))
+    text = ir_text.mark_inline_asm_convergent(text)
     text = ir_text.set_debug_emission(
         text, "FullDebug" if opts.debug else "LineTablesOnly" if opts.lineinfo else "NoDebug")
     attrs = dict(ir_text.CODEGEN_ATTRIBUTES)

@@ -273,3 +273,30 @@ def upgrade_warp_intrinsics(text: str) -> str:
         line = _OLD_VOTE.sub(lambda m, x=extra: f"@llvm.nvvm.vote.{m.group(1)}.sync({x}", line)
         out.append(line)
     return "\n".join(out) + "\n"
+
+
+# NVVM IR's calls are convergent (libNVVM assumes it: SIMT code must not be merged across divergent
+# paths); upstream LLVM needs the attribute written. numba-cuda emits warp queries such as
+# activemask as inline asm, which LLVM would otherwise hoist out of both arms of a branch.
+_ASM_CALL = re.compile(r'\bcall [^=\n]*?\basm\b(?: sideeffect)?(?: alignstack)?(?: inteldialect)? "')
+
+
+def mark_inline_asm_convergent(text: str) -> str:
+    """Add ``convergent`` to every inline-asm call site (after its argument list). LLVM IR strings
+    escape quotes as ``\\22``, so the asm and constraint strings end at the next quote."""
+    out = []
+    for line in text.splitlines():
+        m = _ASM_CALL.search(line)
+        if m:
+            asm_end = line.find('"', m.end())
+            constraints_end = line.find('"', line.find('"', asm_end + 1) + 1)
+            depth, j = 0, line.find("(", constraints_end)
+            while 0 <= j < len(line):
+                depth += {"(": 1, ")": -1}.get(line[j], 0)
+                if depth == 0 and line[j] == ")":
+                    if not line[j + 1:].lstrip().startswith("convergent"):
+                        line = line[:j + 1] + " convergent" + line[j + 1:]
+                    break
+                j += 1
+        out.append(line)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
