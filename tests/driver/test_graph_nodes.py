@@ -142,3 +142,34 @@ def test_capture_into_an_existing_graph(ctx):
     _replay(exe, stream)
     assert seen == [3]
     check(cu.cuMemFree(d))
+
+
+def test_memory_nodes_through_the_driver(ctx):
+    stream = check(cu.cuStreamCreate(0))
+    graph = check(cu.cuGraphCreate(0))
+    p = cu.CUDA_MEM_ALLOC_NODE_PARAMS()
+    p.poolProps.allocType = cu.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
+    p.poolProps.location.type = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
+    p.bytesize = 4 * N
+    alloc = check(cu.cuGraphAddMemAllocNode(graph, None, 0, p))
+    assert int(p.dptr) != 0
+    out = np.zeros(N, np.uint32)
+    fill = check(cu.cuGraphAddMemsetNode(graph, [alloc], 1, _memset(p.dptr, 21), ctx))
+    copy = check(cu.cuGraphAddMemcpyNode(graph, [fill], 1, _to_host(p.dptr, out), ctx))
+    free = check(cu.cuGraphAddMemFreeNode(graph, [copy], 1, p.dptr))
+    got = check(cu.cuGraphMemAllocNodeGetParams(alloc))
+    assert (int(got.dptr), got.bytesize) == (int(p.dptr), 4 * N)
+    assert int(check(cu.cuGraphMemFreeNodeGetParams(free))) == int(p.dptr)
+    exe = check(cu.cuGraphInstantiate(graph, 0))
+    for _ in range(2):  # freed inside the graph: every launch allocates again at the same address
+        out[:] = 0
+        _replay(exe, stream)
+        assert (out == 21).all()
+    A = cu.CUgraphMem_attribute
+    assert int(check(cu.cuDeviceGetGraphMemAttribute(0, A.CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT))) == 4 * N
+    assert int(check(cu.cuDeviceGetGraphMemAttribute(0, A.CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT))) == 0
+    check(cu.cuDeviceSetGraphMemAttribute(0, A.CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, 0))
+    check(cu.cuDeviceGraphMemTrim(0))
+    assert cu.cuGraphAddMemFreeNode(graph, None, 0, p.dptr)[0] == R.CUDA_ERROR_INVALID_VALUE  # freed twice
+    check(cu.cuGraphExecDestroy(exe))
+    check(cu.cuGraphDestroy(graph))

@@ -303,3 +303,78 @@ def cuStreamUpdateCaptureDependencies(hStream: Any, dependencies: Any, dependenc
     else:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"unknown flags {f}")
     return ()
+
+
+# ---------------------------------------------------------------- graph memory (the runtime's graph_memory)
+def _mem():
+    from cumetal.runtime import graph_memory
+
+    return graph_memory
+
+
+@api(1)
+def cuGraphAddMemAllocNode(hGraph: Any, dependencies: Any, numDependencies: Any, nodeParams: Any) -> tuple:  # noqa: N802, N803
+    """Allocation node of ``nodeParams.bytesize`` bytes; ``nodeParams.dptr`` gets its fixed address."""
+    from cumetal.driver.handles import CUdeviceptr
+
+    STATE.require_init()
+    p = nodeParams
+    if p is None or not hasattr(p, "bytesize"):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "nodeParams must be a CUDA_MEM_ALLOC_NODE_PARAMS")
+    props = p.poolProps
+    if int(props.allocType) != 1 or int(props.location.type) != 1 or int(props.location.id) != 0:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
+                        "poolProps must be a pinned allocation (CU_MEM_ALLOCATION_TYPE_PINNED) on device 0")
+    rt = _rt()
+    with _translated():
+        g = rt._graph(int(hGraph) if hGraph is not None else 0)
+        node, alloc = _mem().add_alloc_node(g, rt._deps(g, dependencies, numDependencies), int(p.bytesize))
+    p.dptr = CUdeviceptr(alloc.dptr)
+    return (CUgraphNode(int(node)),)
+
+
+@api(1)
+def cuGraphAddMemFreeNode(hGraph: Any, dependencies: Any, numDependencies: Any, dptr: Any) -> tuple:  # noqa: N802, N803
+    STATE.require_init()
+    rt = _rt()
+    with _translated():
+        g = rt._graph(int(hGraph) if hGraph is not None else 0)
+        return (CUgraphNode(int(_mem().add_free_node(g, rt._deps(g, dependencies, numDependencies), int(dptr or 0)))),)
+
+
+@api(1)
+def cuGraphMemAllocNodeGetParams(hNode: Any) -> tuple:  # noqa: N802, N803
+    from cumetal.driver.handles import CUdeviceptr
+    from cumetal.driver.handles_more import CUDA_MEM_ALLOC_NODE_PARAMS
+
+    alloc = _typed(hNode, T.CU_GRAPH_NODE_TYPE_MEM_ALLOC).params
+    p = CUDA_MEM_ALLOC_NODE_PARAMS(bytesize=alloc.size, dptr=CUdeviceptr(alloc.dptr))
+    p.poolProps.allocType, p.poolProps.location.type = 1, 1
+    return (p,)
+
+
+@api(1)
+def cuGraphMemFreeNodeGetParams(hNode: Any) -> tuple:  # noqa: N802, N803
+    from cumetal.driver.handles import CUdeviceptr
+
+    return (CUdeviceptr(_typed(hNode, T.CU_GRAPH_NODE_TYPE_MEM_FREE).params),)
+
+
+@api(0)
+def cuDeviceGraphMemTrim(device: Any) -> tuple:  # noqa: N802
+    _call("cudaDeviceGraphMemTrim", int(device or 0))
+    return ()
+
+
+@api(1)
+def cuDeviceGetGraphMemAttribute(device: Any, attr: Any) -> tuple:  # noqa: N802
+    from cumetal.driver.scalars import cuuint64_t
+
+    (value,) = _call("cudaDeviceGetGraphMemAttribute", int(device or 0), int(attr))
+    return (cuuint64_t(int(value)),)
+
+
+@api(0)
+def cuDeviceSetGraphMemAttribute(device: Any, attr: Any, value: Any) -> tuple:  # noqa: N802
+    _call("cudaDeviceSetGraphMemAttribute", int(device or 0), int(attr), int(value or 0))
+    return ()

@@ -108,6 +108,10 @@ class CUmemAccessDesc(_Struct):
     _fields = {"location": CUmemLocation, "flags": 0}
 
 
+class CUDA_MEM_ALLOC_NODE_PARAMS(_Struct):  # noqa: N801
+    _fields = {"poolProps": CUmemPoolProps, "accessDescs": None, "accessDescCount": 0, "bytesize": 0, "dptr": 0}
+
+
 class CUDA_MEMCPY2D(_Struct):  # noqa: N801
     _fields = {"srcXInBytes": 0, "srcY": 0, "srcMemoryType": 0, "srcHost": 0, "srcDevice": 0, "srcArray": None,
                "srcPitch": 0, "dstXInBytes": 0, "dstY": 0, "dstMemoryType": 0, "dstHost": 0, "dstDevice": 0,
