@@ -1,4 +1,4 @@
-"""``mul.ftz`` on f32 and f16: tininess is detected on the exact product, before rounding.
+"""``mul.ftz`` on f32, f16 and bf16: tininess is detected on the exact product, before rounding.
 
 NVIDIA's mul.ftz reads subnormal operands as zero and flushes a product whose *exact* magnitude is
 below the smallest normal MIN to zero of its sign, even when it would round up to MIN (its fma.ftz
@@ -16,8 +16,9 @@ gives +0)::
     tiny   = m <u MIN_BITS  |  (m == MIN_BITS & sign(r))
     d      = select tiny, bits(p) & SIGN, p
 
-f16: the product of two f16 values is exact in f32, so it is computed there, tested against
-2^-14 and rounded to f16 once (``fcvt``).
+f16/bf16: the product of two such values is exact in f32 (bf16: unless it leaves f32's range,
+where f32 rounds it per rnd once), so it is computed there, tested against the format's smallest
+normal (2^-14, 2^-126) and rounded to the format once (``fcvt``).
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ from cumetal.passes.legalize.builder import Builder
 from cumetal.passes.legalize.rule import Rule
 
 MIN_F32 = 0x00800000
-MIN_F16_IN_F32 = 0x38800000  # 2**-14
+MIN_IN_F32 = {"f16": 0x38800000, "bf16": MIN_F32}  # 2**-14, 2**-126
 
 
 def _matches(inst: Inst) -> bool:
-    return inst.op == "fmul" and bool(inst.attrs.get("ftz")) and inst.dsts[0].type in ("f32", "f16")
+    return inst.op == "fmul" and bool(inst.attrs.get("ftz")) and inst.dsts[0].type in ("f32", "f16", "bf16")
 
 
 def _magnitude(b: Builder, x: Value) -> Value:
@@ -42,14 +43,15 @@ def _expand(b: Builder, inst: Inst) -> list[Value]:
     t = inst.dsts[0].type
     rnd = inst.attrs.get("rnd", "rn")
     x, y = (b.op("ftz", t, v) for v in inst.args)
-    if t == "f16":
+    if t in ("f16", "bf16"):
         x32, y32 = (b.op("fcvt_ieee", "f32", v, rnd="rn") for v in (x, y))
-        p32 = b.op("fmul_ieee", "f32", x32, y32, rnd="rn")  # exact
+        # exact unless it leaves f32's range (bf16 only): then rounded once, per rnd, as it must be
+        p32 = b.op("fmul_ieee", "f32", x32, y32, rnd=rnd)
         pb = b.to_bits(p32)
-        tiny = b.icmp("ult", b.op("and", "i32", pb, b.int("i32", 0x7FFFFFFF)), b.int("i32", MIN_F16_IN_F32))
-        zero = b.from_bits("f16", b.op("trunc", "i16", b.op("lshr", "i32", pb, b.int("i32", 16))))
-        zero = b.from_bits("f16", b.op("and", "i16", b.to_bits(zero), b.int("i16", 0x8000)))
-        return [b.select(tiny, zero, b.op("fcvt", "f16", p32, rnd=rnd))]
+        tiny = b.icmp("ult", b.op("and", "i32", pb, b.int("i32", 0x7FFFFFFF)), b.int("i32", MIN_IN_F32[t]))
+        sign = b.op("and", "i32", b.op("lshr", "i32", pb, b.int("i32", 16)), b.int("i32", 0x8000))
+        zero = b.from_bits(t, b.op("trunc", "i16", sign))
+        return [b.select(tiny, zero, b.op("fcvt", t, p32, rnd=rnd))]
     p = b.op("fmul", t, x, y, rnd=rnd)
     pb = b.to_bits(p)
     m = b.op("and", "i32", pb, b.int("i32", 0x7FFFFFFF))
@@ -63,6 +65,6 @@ def _expand(b: Builder, inst: Inst) -> list[Value]:
 RULE = Rule(
     ops=("fmul",),
     key="fmul.ftz_tininess",
-    summary="fmul with ftz (f32/f16): flushed operands, tininess of the exact product -> ftz + fmul + an "
-            "fma_ieee residual (f32) or an exact f32 product (f16) + selects",
+    summary="fmul with ftz (f32/f16/bf16): flushed operands, tininess of the exact product -> ftz + fmul + "
+            "an fma_ieee residual (f32) or an exact f32 product (f16/bf16) + selects",
     matches=_matches, expand=_expand, emits=("fma_ieee", "fmul_ieee", "fcvt_ieee"))
