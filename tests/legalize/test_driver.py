@@ -123,11 +123,15 @@ def test_guards_survive_legalization(monkeypatch):
     plain = run_case(driver, case)
     cpu = cumetal.backends.cpu.launch
 
+    calls = []
+
     def legal_launch(kernel, module, *args, **kw):
+        calls.append(kernel.name)
         legal = legalize(module, AIR)
         return cpu(legal.kernels[kernel.name], legal, *args, **kw)
     monkeypatch.setattr(cumetal.backends.cpu, "launch", legal_launch)
     got = run_case(driver, case)
+    assert calls == ["k"]
     for name in plain:
         np.testing.assert_array_equal(got[name], plain[name], err_msg=name)
     # and both are right (PTX ISA): 22 guarded increments wrapping at 9, x/0 = all ones,

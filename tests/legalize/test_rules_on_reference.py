@@ -28,8 +28,9 @@ FAMILIES = ("int_arith", "bits", "cvt", "atomics", "float32", "float64", "half",
 CASES = [c for c in all_cases() if c.family in FAMILIES and c.name not in KNOWN_GAPS]
 
 
-def _legalizing_launch(caps):
+def _legalizing_launch(caps, calls: list):
     def launch(kernel, module, *args, **kw):
+        calls.append(kernel.name)
         legal = legalize(module, caps)
         for fn in (*legal.kernels.values(), *legal.functions.values()):
             verify(fn)
@@ -51,7 +52,8 @@ _DISTINCT = list({tuple(r.key for r in active_rules(c)): c for c in (AIR, MSL)}.
 
 @pytest.mark.parametrize("caps", _DISTINCT, ids=lambda c: c.name)
 def test_legalized_sweep_matches_nvidia_on_the_reference(caps, monkeypatch):
-    monkeypatch.setattr(cumetal.backends.cpu, "launch", _legalizing_launch(caps))
+    calls: list[str] = []
+    monkeypatch.setattr(cumetal.backends.cpu, "launch", _legalizing_launch(caps, calls))
     failures = []
     ran = 0
     for case in CASES:
@@ -67,4 +69,5 @@ def test_legalized_sweep_matches_nvidia_on_the_reference(caps, monkeypatch):
         if reports:
             failures.append(reports[0][:400])
     assert ran > 100, f"only {ran} sweep cases exercise the rules"
+    assert len(calls) >= ran, "the launches did not go through the legalizing launch"
     assert not failures, f"{len(failures)} legalized cases differ from NVIDIA:\n" + "\n".join(failures[:10])
