@@ -253,7 +253,7 @@ _OPS = [
         types=R.SHIFT, ref=P.ref_lshr_lt, domain=D.shift_in_range),
     _op("ashr_lt", 1, 2, (), "Arithmetic right shift; domain: a1 < bits (legalized from ashr).",
         types=R.SHIFT, ref=P.ref_ashr_lt, domain=D.shift_in_range),
-    _op("f2i_inrange", 1, 1, ("signed",), "f32/f64 -> integer T, exact; domain: a is integral and within T's "
+    _op("f2i_inrange", 1, 1, ("signed",), "Float -> integer T, exact; domain: a is integral and within T's "
         "range (legalized from f2i).",
         types=R.convert("float", "int"), ref=P.ref_f2i_inrange, values=_SIGNED,
         domain=D.integral_in_range),
