@@ -18,42 +18,8 @@ entry:
   store i64 0, i64* %rd2, align 8
   %rd3 = alloca i64, align 8
   store i64 0, i64* %rd3, align 8
-  %r2 = alloca i32, align 4
-  store i32 0, i32* %r2, align 4
-  %r3 = alloca i32, align 4
-  store i32 0, i32* %r3, align 4
-  %r4 = alloca i32, align 4
-  store i32 0, i32* %r4, align 4
-  %r5 = alloca i32, align 4
-  store i32 0, i32* %r5, align 4
-  %v = alloca i32, align 4
-  store i32 0, i32* %v, align 4
   %r1 = alloca i32, align 4
   store i32 0, i32* %r1, align 4
-  %p1 = alloca i1, align 1
-  store i1 false, i1* %p1, align 1
-  %rd4 = alloca i64, align 8
-  store i64 0, i64* %rd4, align 8
-  %v1 = alloca i64, align 8
-  store i64 0, i64* %v1, align 8
-  %rd5 = alloca i64, align 8
-  store i64 0, i64* %rd5, align 8
-  %rd6 = alloca i64, align 8
-  store i64 0, i64* %rd6, align 8
-  %rd7 = alloca i64, align 8
-  store i64 0, i64* %rd7, align 8
-  %rd8 = alloca i64, align 8
-  store i64 0, i64* %rd8, align 8
-  %f1 = alloca float, align 4
-  store float 0.000000e+00, float* %f1, align 4
-  %f2 = alloca float, align 4
-  store float 0.000000e+00, float* %f2, align 4
-  %f3 = alloca float, align 4
-  store float 0.000000e+00, float* %f3, align 4
-  %rd9 = alloca i64, align 8
-  store i64 0, i64* %rd9, align 8
-  %rd10 = alloca i64, align 8
-  store i64 0, i64* %rd10, align 8
   br label %Lentry
 
 Lentry:                                           ; preds = %entry
@@ -72,74 +38,38 @@ Lentry:                                           ; preds = %entry
   %12 = getelementptr i8, i8 addrspace(1)* %cm_params, i64 24
   %13 = bitcast i8 addrspace(1)* %12 to i32 addrspace(1)*
   %14 = load i32, i32 addrspace(1)* %13, align 4
-  store i32 %14, i32* %r2, align 4
   %15 = extractelement <3 x i32> %cm_ctaid, i32 0
-  store i32 %15, i32* %r3, align 4
   %16 = extractelement <3 x i32> %cm_ntid, i32 0
-  store i32 %16, i32* %r4, align 4
   %17 = extractelement <3 x i32> %cm_tid, i32 0
-  store i32 %17, i32* %r5, align 4
-  %18 = load i32, i32* %r3, align 4
-  %19 = load i32, i32* %r4, align 4
-  %20 = mul i32 %18, %19
-  store i32 %20, i32* %v, align 4
-  %21 = load i32, i32* %v, align 4
-  %22 = load i32, i32* %r5, align 4
-  %23 = add i32 %21, %22
-  store i32 %23, i32* %r1, align 4
-  %24 = load i32, i32* %r1, align 4
-  %25 = load i32, i32* %r2, align 4
-  %26 = icmp sge i32 %24, %25
-  store i1 %26, i1* %p1, align 1
-  %27 = load i1, i1* %p1, align 1
-  br i1 %27, label %L_L__BB0_2, label %L_cm1
+  %18 = mul i32 %15, %16
+  %19 = add i32 %18, %17
+  store i32 %19, i32* %r1, align 4
+  %20 = load i32, i32* %r1, align 4
+  %21 = icmp sge i32 %20, %14
+  br i1 %21, label %L_L__BB0_2, label %L_cm1
 
 L_cm1:                                            ; preds = %Lentry
-  %28 = load i64, i64* %rd1, align 8
-  store i64 %28, i64* %rd4, align 8
-  %29 = load i32, i32* %r1, align 4
-  %30 = sext i32 %29 to i64
-  store i64 %30, i64* %v1, align 8
-  %31 = load i64, i64* %v1, align 8
-  %32 = mul i64 %31, 4
-  store i64 %32, i64* %rd5, align 8
-  %33 = load i64, i64* %rd4, align 8
-  %34 = load i64, i64* %rd5, align 8
-  %35 = add i64 %33, %34
-  store i64 %35, i64* %rd6, align 8
-  %36 = load i64, i64* %rd2, align 8
-  store i64 %36, i64* %rd7, align 8
-  %37 = load i64, i64* %rd7, align 8
-  %38 = load i64, i64* %rd5, align 8
-  %39 = add i64 %37, %38
-  store i64 %39, i64* %rd8, align 8
-  %40 = load i64, i64* %rd8, align 8
-  %41 = add i64 %40, %addr_delta
-  %42 = inttoptr i64 %41 to float addrspace(1)*
-  %43 = load float, float addrspace(1)* %42, align 4
-  store float %43, float* %f1, align 4
-  %44 = load i64, i64* %rd6, align 8
-  %45 = add i64 %44, %addr_delta
-  %46 = inttoptr i64 %45 to float addrspace(1)*
-  %47 = load float, float addrspace(1)* %46, align 4
-  store float %47, float* %f2, align 4
-  %48 = load float, float* %f2, align 4
-  %49 = load float, float* %f1, align 4
-  %50 = fadd float %48, %49
-  %51 = fcmp uno float %50, %50
-  %52 = select i1 %51, float 0x7FFFFFFFE0000000, float %50
-  store float %52, float* %f3, align 4
-  %53 = load i64, i64* %rd3, align 8
-  store i64 %53, i64* %rd9, align 8
-  %54 = load i64, i64* %rd9, align 8
-  %55 = load i64, i64* %rd5, align 8
-  %56 = add i64 %54, %55
-  store i64 %56, i64* %rd10, align 8
-  %57 = load i64, i64* %rd10, align 8
-  %58 = load float, float* %f3, align 4
-  %59 = add i64 %57, %addr_delta
-  %60 = inttoptr i64 %59 to float addrspace(1)*
-  store float %58, float addrspace(1)* %60, align 4
+  %22 = load i32, i32* %r1, align 4
+  %23 = sext i32 %22 to i64
+  %24 = mul i64 %23, 4
+  %25 = load i64, i64* %rd1, align 8
+  %26 = add i64 %25, %24
+  %27 = load i64, i64* %rd2, align 8
+  %28 = add i64 %27, %24
+  %29 = add i64 %28, %addr_delta
+  %30 = inttoptr i64 %29 to float addrspace(1)*
+  %31 = load float, float addrspace(1)* %30, align 4
+  %32 = add i64 %26, %addr_delta
+  %33 = inttoptr i64 %32 to float addrspace(1)*
+  %34 = load float, float addrspace(1)* %33, align 4
+  %35 = fadd float %34, %31
+  %36 = fcmp uno float %35, %35
+  %37 = select i1 %36, float 0x7FFFFFFFE0000000, float %35
+  %38 = load i64, i64* %rd3, align 8
+  %39 = add i64 %38, %24
+  %40 = add i64 %39, %addr_delta
+  %41 = inttoptr i64 %40 to float addrspace(1)*
+  store float %37, float addrspace(1)* %41, align 4
   br label %L_L__BB0_2
 
 L_L__BB0_2:                                       ; preds = %L_cm1, %Lentry

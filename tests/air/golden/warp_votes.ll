@@ -12,206 +12,75 @@ entry:
   %params_addr = load i64, i64 addrspace(1)* %2, align 8
   %local_stack = alloca [16 x i8], align 16
   %local = getelementptr inbounds [16 x i8], [16 x i8]* %local_stack, i64 0, i64 0
-  %rd1 = alloca i64, align 8
-  store i64 0, i64* %rd1, align 8
-  %rd2 = alloca i64, align 8
-  store i64 0, i64* %rd2, align 8
-  %rd3 = alloca i64, align 8
-  store i64 0, i64* %rd3, align 8
-  %rd4 = alloca i64, align 8
-  store i64 0, i64* %rd4, align 8
-  %r2 = alloca i32, align 4
-  store i32 0, i32* %r2, align 4
-  %r3 = alloca i32, align 4
-  store i32 0, i32* %r3, align 4
-  %r4 = alloca i32, align 4
-  store i32 0, i32* %r4, align 4
-  %v = alloca i32, align 4
-  store i32 0, i32* %v, align 4
-  %r5 = alloca i32, align 4
-  store i32 0, i32* %r5, align 4
-  %v1 = alloca i64, align 8
-  store i64 0, i64* %v1, align 8
-  %rd5 = alloca i64, align 8
-  store i64 0, i64* %rd5, align 8
-  %rd6 = alloca i64, align 8
-  store i64 0, i64* %rd6, align 8
-  %r6 = alloca i32, align 4
-  store i32 0, i32* %r6, align 4
-  %p1 = alloca i1, align 1
-  store i1 false, i1* %p1, align 1
-  %r7 = alloca i32, align 4
-  store i32 0, i32* %r7, align 4
-  %r8 = alloca i32, align 4
-  store i32 0, i32* %r8, align 4
-  %p3 = alloca i1, align 1
-  store i1 false, i1* %p3, align 1
-  %p4 = alloca i1, align 1
-  store i1 false, i1* %p4, align 1
-  %r10 = alloca i32, align 4
-  store i32 0, i32* %r10, align 4
-  %p5 = alloca i1, align 1
-  store i1 false, i1* %p5, align 1
-  %p6 = alloca i1, align 1
-  store i1 false, i1* %p6, align 1
-  %r12 = alloca i32, align 4
-  store i32 0, i32* %r12, align 4
-  %r1 = alloca i32, align 4
-  store i32 0, i32* %r1, align 4
-  %r13 = alloca i32, align 4
-  store i32 0, i32* %r13, align 4
-  %v2 = alloca i64, align 8
-  store i64 0, i64* %v2, align 8
-  %rd7 = alloca i64, align 8
-  store i64 0, i64* %rd7, align 8
-  %rd8 = alloca i64, align 8
-  store i64 0, i64* %rd8, align 8
-  %v3 = alloca i64, align 8
-  store i64 0, i64* %v3, align 8
-  %v4 = alloca i64, align 8
-  store i64 0, i64* %v4, align 8
-  %v5 = alloca i64, align 8
-  store i64 0, i64* %v5, align 8
   br label %Lentry
 
 Lentry:                                           ; preds = %entry
   %3 = getelementptr i8, i8 addrspace(1)* %cm_params, i64 0
   %4 = bitcast i8 addrspace(1)* %3 to i64 addrspace(1)*
   %5 = load i64, i64 addrspace(1)* %4, align 8
-  store i64 %5, i64* %rd1, align 8
   %6 = getelementptr i8, i8 addrspace(1)* %cm_params, i64 8
   %7 = bitcast i8 addrspace(1)* %6 to i64 addrspace(1)*
   %8 = load i64, i64 addrspace(1)* %7, align 8
-  store i64 %8, i64* %rd2, align 8
-  %9 = load i64, i64* %rd2, align 8
-  store i64 %9, i64* %rd3, align 8
-  %10 = load i64, i64* %rd1, align 8
-  store i64 %10, i64* %rd4, align 8
-  %11 = extractelement <3 x i32> %cm_ctaid, i32 0
-  store i32 %11, i32* %r2, align 4
-  %12 = extractelement <3 x i32> %cm_ntid, i32 0
-  store i32 %12, i32* %r3, align 4
-  %13 = extractelement <3 x i32> %cm_tid, i32 0
-  store i32 %13, i32* %r4, align 4
-  %14 = load i32, i32* %r2, align 4
-  %15 = load i32, i32* %r3, align 4
-  %16 = mul i32 %14, %15
-  store i32 %16, i32* %v, align 4
-  %17 = load i32, i32* %v, align 4
-  %18 = load i32, i32* %r4, align 4
-  %19 = add i32 %17, %18
-  store i32 %19, i32* %r5, align 4
-  %20 = load i32, i32* %r5, align 4
-  %21 = sext i32 %20 to i64
-  store i64 %21, i64* %v1, align 8
-  %22 = load i64, i64* %v1, align 8
-  %23 = mul i64 %22, 4
-  store i64 %23, i64* %rd5, align 8
-  %24 = load i64, i64* %rd4, align 8
-  %25 = load i64, i64* %rd5, align 8
-  %26 = add i64 %24, %25
-  store i64 %26, i64* %rd6, align 8
-  %27 = load i64, i64* %rd6, align 8
-  %28 = add i64 %27, %addr_delta
-  %29 = inttoptr i64 %28 to i32 addrspace(1)*
-  %30 = load i32, i32 addrspace(1)* %29, align 4
-  store i32 %30, i32* %r6, align 4
-  %31 = load i32, i32* %r6, align 4
-  %32 = icmp sgt i32 %31, 0
-  store i1 %32, i1* %p1, align 1
-  store i32 -1, i32* %r7, align 4
-  %33 = load i1, i1* %p1, align 1
-  %34 = load i32, i32* %r7, align 4
-  %35 = shl i32 1, %cm_lane
-  %36 = call i32 @air.simd_sum.u.i32(i32 %35)
-  %37 = and i32 %34, %36
-  %38 = shl i32 1, %cm_lane
-  %39 = select i1 %33, i32 %38, i32 0
+  %9 = extractelement <3 x i32> %cm_ctaid, i32 0
+  %10 = extractelement <3 x i32> %cm_ntid, i32 0
+  %11 = extractelement <3 x i32> %cm_tid, i32 0
+  %12 = mul i32 %9, %10
+  %13 = add i32 %12, %11
+  %14 = sext i32 %13 to i64
+  %15 = mul i64 %14, 4
+  %16 = add i64 %5, %15
+  %17 = add i64 %16, %addr_delta
+  %18 = inttoptr i64 %17 to i32 addrspace(1)*
+  %19 = load i32, i32 addrspace(1)* %18, align 4
+  %20 = icmp sgt i32 %19, 0
+  %21 = shl i32 1, %cm_lane
+  %22 = call i32 @air.simd_sum.u.i32(i32 %21)
+  %23 = and i32 -1, %22
+  %24 = shl i32 1, %cm_lane
+  %25 = select i1 %20, i32 %24, i32 0
+  %26 = call i32 @air.simd_sum.u.i32(i32 %25)
+  %27 = and i32 %26, %23
+  %28 = icmp sgt i32 %19, 50
+  %29 = shl i32 1, %cm_lane
+  %30 = call i32 @air.simd_sum.u.i32(i32 %29)
+  %31 = and i32 -1, %30
+  %32 = shl i32 1, %cm_lane
+  %33 = select i1 %28, i32 %32, i32 0
+  %34 = call i32 @air.simd_sum.u.i32(i32 %33)
+  %35 = and i32 %34, %31
+  %36 = icmp ne i32 %35, 0
+  %37 = select i1 %36, i32 1, i32 0
+  %38 = icmp sgt i32 %19, -1
+  %39 = shl i32 1, %cm_lane
   %40 = call i32 @air.simd_sum.u.i32(i32 %39)
-  %41 = and i32 %40, %37
-  store i32 %41, i32* %r8, align 4
-  %42 = load i32, i32* %r6, align 4
-  %43 = icmp sgt i32 %42, 50
-  store i1 %43, i1* %p3, align 1
-  %44 = load i1, i1* %p3, align 1
-  %45 = load i32, i32* %r7, align 4
-  %46 = shl i32 1, %cm_lane
-  %47 = call i32 @air.simd_sum.u.i32(i32 %46)
-  %48 = and i32 %45, %47
-  %49 = shl i32 1, %cm_lane
-  %50 = select i1 %44, i32 %49, i32 0
-  %51 = call i32 @air.simd_sum.u.i32(i32 %50)
-  %52 = and i32 %51, %48
-  %53 = icmp ne i32 %52, 0
-  store i1 %53, i1* %p4, align 1
-  %54 = load i1, i1* %p4, align 1
-  %55 = select i1 %54, i32 1, i32 0
-  store i32 %55, i32* %r10, align 4
-  %56 = load i32, i32* %r6, align 4
-  %57 = icmp sgt i32 %56, -1
-  store i1 %57, i1* %p5, align 1
-  %58 = load i1, i1* %p5, align 1
-  %59 = load i32, i32* %r7, align 4
-  %60 = shl i32 1, %cm_lane
-  %61 = call i32 @air.simd_sum.u.i32(i32 %60)
-  %62 = and i32 %59, %61
-  %63 = shl i32 1, %cm_lane
-  %64 = select i1 %58, i32 %63, i32 0
-  %65 = call i32 @air.simd_sum.u.i32(i32 %64)
-  %66 = and i32 %65, %62
-  %67 = icmp eq i32 %66, %62
-  store i1 %67, i1* %p6, align 1
-  %68 = load i1, i1* %p6, align 1
-  %69 = select i1 %68, i32 1, i32 0
-  store i32 %69, i32* %r12, align 4
-  %70 = shl i32 1, %cm_lane
-  %71 = call i32 @air.simd_sum.u.i32(i32 %70)
-  store i32 %71, i32* %r1, align 4
-  %72 = load i32, i32* %r5, align 4
-  %73 = icmp uge i32 2, 32
-  %74 = select i1 %73, i32 0, i32 2
-  %75 = shl i32 %72, %74
-  %76 = select i1 %73, i32 0, i32 %75
-  store i32 %76, i32* %r13, align 4
-  %77 = load i32, i32* %r13, align 4
-  %78 = sext i32 %77 to i64
-  store i64 %78, i64* %v2, align 8
-  %79 = load i64, i64* %v2, align 8
-  %80 = mul i64 %79, 4
-  store i64 %80, i64* %rd7, align 8
-  %81 = load i64, i64* %rd3, align 8
-  %82 = load i64, i64* %rd7, align 8
-  %83 = add i64 %81, %82
-  store i64 %83, i64* %rd8, align 8
-  %84 = load i64, i64* %rd8, align 8
-  %85 = load i32, i32* %r8, align 4
-  %86 = add i64 %84, %addr_delta
-  %87 = inttoptr i64 %86 to i32 addrspace(1)*
-  store i32 %85, i32 addrspace(1)* %87, align 4
-  %88 = load i64, i64* %rd8, align 8
-  %89 = add i64 %88, 4
-  store i64 %89, i64* %v3, align 8
-  %90 = load i64, i64* %v3, align 8
-  %91 = load i32, i32* %r10, align 4
-  %92 = add i64 %90, %addr_delta
-  %93 = inttoptr i64 %92 to i32 addrspace(1)*
-  store i32 %91, i32 addrspace(1)* %93, align 4
-  %94 = load i64, i64* %rd8, align 8
-  %95 = add i64 %94, 8
-  store i64 %95, i64* %v4, align 8
-  %96 = load i64, i64* %v4, align 8
-  %97 = load i32, i32* %r12, align 4
-  %98 = add i64 %96, %addr_delta
-  %99 = inttoptr i64 %98 to i32 addrspace(1)*
-  store i32 %97, i32 addrspace(1)* %99, align 4
-  %100 = load i64, i64* %rd8, align 8
-  %101 = add i64 %100, 12
-  store i64 %101, i64* %v5, align 8
-  %102 = load i64, i64* %v5, align 8
-  %103 = load i32, i32* %r1, align 4
-  %104 = add i64 %102, %addr_delta
-  %105 = inttoptr i64 %104 to i32 addrspace(1)*
-  store i32 %103, i32 addrspace(1)* %105, align 4
+  %41 = and i32 -1, %40
+  %42 = shl i32 1, %cm_lane
+  %43 = select i1 %38, i32 %42, i32 0
+  %44 = call i32 @air.simd_sum.u.i32(i32 %43)
+  %45 = and i32 %44, %41
+  %46 = icmp eq i32 %45, %41
+  %47 = select i1 %46, i32 1, i32 0
+  %48 = shl i32 1, %cm_lane
+  %49 = call i32 @air.simd_sum.u.i32(i32 %48)
+  %50 = shl i32 %13, 2
+  %51 = sext i32 %50 to i64
+  %52 = mul i64 %51, 4
+  %53 = add i64 %8, %52
+  %54 = add i64 %53, %addr_delta
+  %55 = inttoptr i64 %54 to i32 addrspace(1)*
+  store i32 %27, i32 addrspace(1)* %55, align 4
+  %56 = add i64 %53, 4
+  %57 = add i64 %56, %addr_delta
+  %58 = inttoptr i64 %57 to i32 addrspace(1)*
+  store i32 %37, i32 addrspace(1)* %58, align 4
+  %59 = add i64 %53, 8
+  %60 = add i64 %59, %addr_delta
+  %61 = inttoptr i64 %60 to i32 addrspace(1)*
+  store i32 %47, i32 addrspace(1)* %61, align 4
+  %62 = add i64 %53, 12
+  %63 = add i64 %62, %addr_delta
+  %64 = inttoptr i64 %63 to i32 addrspace(1)*
+  store i32 %49, i32 addrspace(1)* %64, align 4
   ret void
 }
 
