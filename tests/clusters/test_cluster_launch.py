@@ -171,12 +171,19 @@ def test_cluster_occupancy_queries(ctx) -> None:
 def test_runtime_launch_kernel_ex_with_cluster_attribute() -> None:
     """cudaLaunchKernelExC (cuda.bindings' name) / cudaLaunchKernelEx with
     cudaLaunchAttributeClusterDimension, through the Runtime API mirror."""
-    from types import SimpleNamespace as NS
-
     import cumetal.runtime as rt
 
     ptx = (f"{HEAD}.visible .entry k(.param .u64 out)\n{{\n    .reg .b32 %r<4>;\n    .reg .b64 %rd<4>;\n"
            "    ld.param.u64 %rd1, [out];\n    cvta.to.global.u64 %rd1, %rd1;\n" + RANK_OUT + "    ret;\n}\n")
+    try:
+        _launch_clusters_through_runtime(rt, ptx)
+    finally:
+        rt.cudaDeviceReset()  # the runtime retained the primary context; later driver tests expect it released
+
+
+def _launch_clusters_through_runtime(rt, ptx: str) -> None:
+    from types import SimpleNamespace as NS
+
     err, lib = rt.cudaLibraryLoadData(ptx.encode() + b"\0", None, None, 0, None, None, 0)
     assert err == rt.cudaError_t.cudaSuccess
     k = rt.cudaLibraryGetKernel(lib, b"k")[1]
