@@ -23,12 +23,7 @@ _known = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_known)
 
 MSL_SIM_GAPS: dict[str, str] = dict(_known.KNOWN_GAPS)
-# sweep family 'cluster': kernels launched in clusters of several blocks (.reqnctapercluster)
-MSL_SIM_GAPS.update(dict.fromkeys(
-    ("cluster_sregs_2x1x2", "cluster_sregs_8", "cluster_dsmem_ring", "cluster_dsmem_ring_generic",
-     "cluster_dsmem_store", "cluster_dsmem_atomics", "cluster_barrier_rounds", "cluster_getctarank"),
-    "clusters of more than one threadgroup: Metal has no thread-block clusters or distributed shared memory, so "
-    "the launch is CUDA_ERROR_NOT_SUPPORTED (driver/launch_groups.py); the cpu backend runs them"))
+MSL_SIM_GAPS.update(_known.METAL_GAPS)
 
 MSL_SIM_FUNCTIONAL_GAPS: dict[str, str] = {
     "tests/functional/test_misc.py::test_recursion_and_function_pointers":

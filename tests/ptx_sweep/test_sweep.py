@@ -20,7 +20,7 @@ from .cases import FAMILIES, all_cases
 from .compare import compare_case
 from .golden import GoldenStore
 from .harness import run_case
-from .known_gaps import CPU_BACKENDS, CPU_ONLY_FAMILIES, KNOWN_GAPS
+from .known_gaps import CPU_BACKENDS, CPU_ONLY_FAMILIES, KNOWN_GAPS, METAL_GAPS
 
 _STORE = GoldenStore()
 
@@ -32,9 +32,12 @@ def _selected() -> list[Case]:
 
 
 def _params() -> list[pytest.param]:
+    gaps = dict(KNOWN_GAPS)
+    if os.environ.get("CUMETAL_BACKEND", "cpu") not in CPU_BACKENDS:
+        gaps.update(METAL_GAPS)
     out = []
     for c in _selected():
-        marks = [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[c.name])] if c.name in KNOWN_GAPS else []
+        marks = [pytest.mark.xfail(strict=True, reason=gaps[c.name])] if c.name in gaps else []
         out.append(pytest.param(c, id=c.name, marks=marks))
     return out
 
@@ -50,7 +53,7 @@ def driver() -> ModuleType:
 
 def test_known_gaps_name_real_cases() -> None:
     names = {c.name for c in all_cases()}
-    unknown = sorted(set(KNOWN_GAPS) - names)
+    unknown = sorted((set(KNOWN_GAPS) | set(METAL_GAPS)) - names)
     assert not unknown, f"known_gaps.py names cases that do not exist: {unknown}"
 
 
