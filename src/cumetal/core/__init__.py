@@ -7,7 +7,8 @@ DLPack, ``__array_interface__`` and ``__cuda_array_interface__``), the linker an
 built on :mod:`cumetal.driver`. See docs/python.md for what differs from cuda.core.
 """
 
-from cumetal.core import graph, utils
+from cumetal.core import graph, texture, typing, utils
+from cumetal.core._copy import Host
 from cumetal.core._device import ComputeCapability, Context, Device, DeviceProperties, system
 from cumetal.core._launch import LaunchConfig, host_launch, launch
 from cumetal.core._memory import (
@@ -46,8 +47,8 @@ __version__ = "1.2.0"  # the cuda.core API level mirrored (numba-cuda and others
 __all__ = [
     "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
     "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",
-    "Graph", "GraphBuilder", "GraphMemoryResource", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",
+    "Graph", "GraphBuilder", "GraphMemoryResource", "Host", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",
     "host_launch", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource", "Linker", "LinkerOptions",
     "ManagedMemoryResource", "MemoryResource", "ObjectCode", "PinnedMemoryResource", "Program", "ProgramOptions",
-    "Stream", "StreamOptions", "graph", "launch", "system", "utils",
+    "Stream", "StreamOptions", "graph", "launch", "system", "texture", "typing", "utils",
 ]

@@ -177,6 +177,27 @@ class Device:
         self._require_current()
         return self.memory_resource.allocate(size, stream)
 
+    # ---- opaque arrays, textures and surfaces (cumetal.core.texture)
+    def create_opaque_array(self, options: Any):
+        from cumetal.core.texture import OpaqueArray, OpaqueArrayOptions
+
+        self._require_current()
+        if not isinstance(options, OpaqueArrayOptions):
+            raise TypeError(f"options must be an OpaqueArrayOptions, got {type(options).__name__}")
+        return OpaqueArray._create(options, self._id)
+
+    def create_texture_object(self, resource: Any, options: Any = None):
+        from cumetal.core.texture import TextureObject
+
+        self._require_current()
+        return TextureObject._create(resource, options, self._id)
+
+    def create_surface_object(self, array: Any):
+        from cumetal.core.texture import SurfaceObject
+
+        self._require_current()
+        return SurfaceObject._create(array, self._id)
+
     def create_graph_builder(self):
         return self.create_stream().create_graph_builder()
 

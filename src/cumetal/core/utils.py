@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from cumetal.core._copy import CopyOptions, MemcpyOverlapMode, MemcpySrcAccessOrder, copy_batch  # noqa: F401
+
 
 class _Layout:
     """cuda.core's layout object: strides in bytes and contiguity."""

@@ -9,6 +9,7 @@ from cumetal.driver import handles_more as _handles_more
 from cumetal.driver import launch_more as _launch_more
 from cumetal.driver import library as _library
 from cumetal.driver import linker as _linker
+from cumetal.driver import memory_batch as _memory_batch
 from cumetal.driver import memory_more as _memory_more
 from cumetal.driver import misc as _misc
 from cumetal.driver import pools as _pools
@@ -16,7 +17,7 @@ from cumetal.driver import vmm as _vmm
 from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
-_MODULES = (_handles_more, _launch_more, _library, _linker, _memory_more, _misc, _pools, _vmm, _graphs, _graph_nodes)
+_MODULES = (_handles_more, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _pools, _vmm, _graphs, _graph_nodes)
 
 
 def _public(module: object) -> dict[str, object]:

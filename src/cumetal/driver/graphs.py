@@ -375,7 +375,9 @@ def cuGraphExecUpdate(hGraphExec: Any, hGraph: Any) -> tuple:  # noqa: N802, N80
     """Take ``hGraph``'s node parameters into the executable graph when the topology, node kinds and
     kernels are the same (the Runtime API's rules); otherwise CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE."""
     with _translated():
-        (rt_info,) = _rt().cudaGraphExecUpdate.__wrapped__(hGraphExec, hGraph)
+        from cumetal.runtime import graph_nodes  # the runtime's node-parameter module holds the update
+
+        (rt_info,) = graph_nodes.cudaGraphExecUpdate.__wrapped__(hGraphExec, hGraph)
     info = CUgraphExecUpdateResultInfo()
     info.result = CUgraphExecUpdateResult(int(rt_info.result))
     info.errorNode = CUgraphNode(int(rt_info.errorNode or 0))

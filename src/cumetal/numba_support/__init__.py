@@ -25,6 +25,8 @@ _ALIASES = {
     "cuda.core": "cumetal.core",
     "cuda.core.utils": "cumetal.core.utils",
     "cuda.core.graph": "cumetal.core.graph",
+    "cuda.core.texture": "cumetal.core.texture",
+    "cuda.core.typing": "cumetal.core.typing",
     "cuda.core.experimental": "cumetal.core",
 }
 

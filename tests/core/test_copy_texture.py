@@ -1,0 +1,114 @@
+"""cumetal.core's batched copies (utils.copy_batch, CopyOptions, Host) and texture API (opaque
+arrays, texture objects sampled by a kernel), checked against numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cumetal.core import (
+    Device,
+    Host,
+    LaunchConfig,
+    LegacyPinnedMemoryResource,
+    Program,
+    ProgramOptions,
+    launch,
+)
+from cumetal.core.texture import OpaqueArrayOptions, ResourceDescriptor, TextureObjectOptions
+from cumetal.core.typing import AddressModeType, FilterModeType
+from cumetal.core.utils import CopyOptions, MemcpySrcAccessOrder, copy_batch
+
+
+@pytest.fixture(scope="module")
+def dev():
+    d = Device()
+    d.set_current()
+    yield d
+    from cumetal import driver as cu
+    from cumetal.core import _device
+
+    d.sync()
+    cu.cuCtxSetCurrent(None)
+    cu.cuDevicePrimaryCtxRelease(0)
+    _device._tls.__dict__.clear()
+
+
+def test_host_is_a_singleton_per_location() -> None:
+    assert Host() is Host() and Host(numa_id=1) is Host(numa_id=1) and Host() is not Host.numa_current()
+    with pytest.raises(ValueError):
+        Host(numa_id=-1)
+    with pytest.raises(ValueError):
+        CopyOptions(src_access_order="sometimes")
+
+
+def test_copy_batch_copies_each_buffer_with_per_copy_options(dev) -> None:
+    stream = dev.create_stream()
+    pinned = LegacyPinnedMemoryResource()
+    rng = np.random.default_rng(1)
+    data = [rng.integers(0, 255, 256 * (i + 1), dtype=np.uint8) for i in range(3)]
+    srcs = [pinned.allocate(d.size) for d in data]
+    for s, d in zip(srcs, data, strict=False):
+        np.from_dlpack(s)[:] = d
+    dsts = [dev.allocate(d.size, stream=stream) for d in data]
+    opts = [CopyOptions(), CopyOptions(src_access_order=MemcpySrcAccessOrder.ANY, dst_location_hint=Host()),
+            CopyOptions(src_location_hint=dev)]
+    copy_batch(stream, srcs, dsts, options=opts)
+    stream.sync()
+    for dst, d in zip(dsts, data, strict=False):
+        np.testing.assert_array_equal(np.from_dlpack(dst), d)
+    with pytest.raises(ValueError):
+        copy_batch(stream, srcs, dsts[::-1])  # sizes differ
+    with pytest.raises(TypeError):
+        copy_batch(dev.default_stream, srcs, dsts)  # the driver refuses the legacy stream
+    for b in srcs + dsts:
+        b.close()
+
+
+TEX = r"""
+extern "C" __global__ void sample(cudaTextureObject_t tex, float* out, const float* xy, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = tex2D<float>(tex, xy[2 * i], xy[2 * i + 1]);
+}
+"""
+
+
+def test_texture_object_samples_an_opaque_array_bilinearly(dev) -> None:
+    w, h = 8, 4
+    pattern = (np.arange(w)[None, :] + 10.0 * np.arange(h)[:, None]).astype(np.float32)
+    stream = dev.create_stream()
+    with dev.create_opaque_array(OpaqueArrayOptions(shape=(w, h), format="float32", num_channels=1)) as arr:
+        arr.copy_from(pattern, stream=stream)
+        back = np.zeros_like(pattern)
+        arr.copy_to(back, stream=stream)
+        stream.sync()
+        np.testing.assert_array_equal(back, pattern)
+        opts = TextureObjectOptions(address_mode=AddressModeType.CLAMP, filter_mode=FilterModeType.LINEAR)
+        with dev.create_texture_object(resource=ResourceDescriptor.from_opaque_array(arr), options=opts) as tex:
+            xy = np.array([[0.5, 0.5], [3.5, 2.5], [1.0, 1.0], [-5.0, 0.5], [2.25, 3.0]], np.float32)
+            pinned = LegacyPinnedMemoryResource()
+            xy_buf, out_buf = pinned.allocate(xy.nbytes), pinned.allocate(4 * len(xy))
+            np.from_dlpack(xy_buf).view(np.float32)[:] = xy.ravel()
+            kernel = Program(TEX, "c++", ProgramOptions(arch=f"sm_{dev.arch}")).compile("cubin").get_kernel("sample")
+            launch(stream, LaunchConfig(grid=1, block=32), kernel, np.uint64(tex.handle), out_buf, xy_buf,
+                   np.int32(len(xy)))
+            stream.sync()
+            got = np.from_dlpack(out_buf).view(np.float32)
+
+            def bilinear(x: float, y: float) -> float:  # CUDA's unnormalized linear filtering, clamped
+                x, y = x - 0.5, y - 0.5
+                x0, y0 = int(np.floor(x)), int(np.floor(y))
+                tx, ty = x - x0, y - y0
+
+                def at(i: int, j: int) -> float:
+                    return float(pattern[min(max(j, 0), h - 1), min(max(i, 0), w - 1)])
+
+                return ((1 - tx) * (1 - ty) * at(x0, y0) + tx * (1 - ty) * at(x0 + 1, y0)
+                        + (1 - tx) * ty * at(x0, y0 + 1) + tx * ty * at(x0 + 1, y0 + 1))
+
+            expect = np.array([bilinear(x, y) for x, y in xy], np.float32)
+            np.testing.assert_allclose(got, expect, atol=1e-2)  # 1/256 weight quantization, as hardware
+            xy_buf.close()
+            out_buf.close()
+    with pytest.raises(ValueError):
+        OpaqueArrayOptions(shape=(4,), format="complex64", num_channels=1)
