@@ -35,6 +35,7 @@ PROGRAMS = {
     "managed": ["managed.cu"],
     "minmax": ["minmax/host.cpp", "minmax/minmax.cu"],
     "cg_multiwarp": ["cg_multiwarp.cu"],
+    "conditional_graphs": ["conditional_graphs.cu"],
 }
 
 

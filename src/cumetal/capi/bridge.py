@@ -725,7 +725,20 @@ def cudaStreamBeginCapture(stream: int, mode: int) -> int:  # noqa: N802
 
 @_guard()
 def cudaStreamEndCapture(stream: int, p: int) -> int:  # noqa: N802
-    return _outs(rt.cudaStreamEndCapture(stream), (_c_ptr, p)) if p else _invalid("pGraph")
+    if not p and not _captures_to_user_graph(stream):  # the caller's own graph needs no pGraph back
+        return _invalid("pGraph")
+    return _outs(rt.cudaStreamEndCapture(stream), (_c_ptr, p))
+
+
+def _captures_to_user_graph(stream: int) -> bool:
+    from cumetal.runtime.graphs import _captures
+    from cumetal.runtime.state import RUNTIME
+
+    try:
+        cap = _captures.get(RUNTIME.stream_handle(stream))
+    except Exception:  # noqa: BLE001 - a bad stream: let cudaStreamEndCapture answer it
+        return True
+    return cap is not None and not cap.owns_graph
 
 
 @_guard()

@@ -115,6 +115,50 @@ def cudaGraphAddMemFreeNode(p: int, graph: int, deps: int, n: int, dptr: int) ->
     return _add_node("cudaGraphAddMemFreeNode", p, graph, deps, n, dptr)
 
 
+# ---------------------------------------------------------------- conditional nodes, generic node calls
+@_guard()
+def cudaGraphConditionalHandleCreate(p_out: int, graph: int, ctx: int, default: int, flags: int) -> int:  # noqa: N802
+    if not p_out:
+        return _invalid("pHandle_out")
+    return _outs(rt.cudaGraphConditionalHandleCreate_v2(graph, ctx, default, flags), (_c_u64, p_out))
+
+
+@_guard()
+def cudaGraphAddNode(p: int, graph: int, deps: int, edge_data: int, n: int, params: int) -> int:  # noqa: N802
+    if not params:
+        return _invalid("nodeParams")
+    if not p:
+        return _invalid("pGraphNode")
+    nodes = _deps(deps, n)
+    if nodes is None:
+        return _invalid("pDependencies")
+    return _outs(rt.cudaGraphAddNode(graph, nodes, None, n, params), (_c_ptr, p))
+
+
+@_guard()
+def cudaGraphNodeGetParams(node: int, params: int) -> int:  # noqa: N802
+    if not params:
+        return _invalid("nodeParams")
+    return _struct_out(rt.cudaGraphNodeGetParams(node), params)
+
+
+@_guard()
+def cudaGraphNodeSetParams(node: int, params: int) -> int:  # noqa: N802
+    return _simple("cudaGraphNodeSetParams", node, params) if params else _invalid("nodeParams")
+
+
+@_guard()
+def cudaGraphExecNodeSetParams(graph_exec: int, node: int, params: int) -> int:  # noqa: N802
+    return _simple("cudaGraphExecNodeSetParams", graph_exec, node, params) if params else _invalid("nodeParams")
+
+
+@_guard()
+def cudaGraphInstantiateWithParams(p_exec: int, graph: int, params: int) -> int:  # noqa: N802
+    if not p_exec:
+        return _invalid("pGraphExec")
+    return _outs(rt.cudaGraphInstantiateWithParams(graph, params or None), (_c_ptr, p_exec))
+
+
 # ---------------------------------------------------------------- structure
 def _edges(name: str, graph: int, src: int, dst: int, count: int) -> int:
     a, b = _deps(src, count), _deps(dst, count)

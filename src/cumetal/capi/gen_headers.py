@@ -246,7 +246,9 @@ def version_header() -> str:
 
 
 # Graph parameter structs: (module, class) -> C spelling of the fields whose ctypes type does not say it.
-# The layout is the class's ``_C`` ctypes structure (what the runtime reads from a C caller's struct).
+# The layout is the class's ``_C`` ctypes structure (what the runtime reads from a C caller's struct),
+# or its ``_layout_`` for the ``_Struct`` views of ``graph_params``.
+_CTX = "cudaExecutionContext_t"
 _GRAPH_STRUCTS: dict[tuple[str, str], dict[str, str]] = {
     ("graphs", "cudaKernelNodeParams"): {"gridDim": "struct dim3", "blockDim": "struct dim3",
                                          "kernelParams": "void **", "extra": "void **"},
@@ -259,29 +261,75 @@ _GRAPH_STRUCTS: dict[tuple[str, str], dict[str, str]] = {
     ("graph_memory", "cudaMemAllocNodeParams"): {"poolProps": "struct cudaMemPoolProps",
                                                  "accessDescs": "const struct cudaMemAccessDesc *"},
     ("graph_memory", "cudaMemFreeNodeParams"): {},
+    ("graph_params", "cudaKernelNodeParamsV2"): {"gridDim": "struct dim3", "blockDim": "struct dim3",
+                                                 "kernelParams": "void **", "extra": "void **", "ctx": _CTX,
+                                                 "functionType": "enum cudaKernelFunctionType"},
+    ("graph_params", "cudaMemcpyNodeParams"): {"ctx": _CTX, "copyParams": "struct cudaMemcpy3DParms"},
+    ("graph_params", "cudaMemsetParamsV2"): {"ctx": _CTX},
+    ("graph_params", "cudaHostNodeParamsV2"): {"fn": "cudaHostFn_t", "ctx": _CTX},
+    ("graph_params", "cudaChildGraphNodeParams"): {"graph": "cudaGraph_t",
+                                                   "ownership": "enum cudaGraphChildGraphNodeOwnership"},
+    ("graph_params", "cudaEventRecordNodeParams"): {"event": "cudaEvent_t", "ctx": _CTX},
+    ("graph_params", "cudaEventWaitNodeParams"): {"event": "cudaEvent_t"},
+    ("graph_params", "cudaConditionalNodeParams"): {"handle": "cudaGraphConditionalHandle",
+                                                    "type": "enum cudaGraphConditionalNodeType",
+                                                    "phGraph_out": "cudaGraph_t *", "ctx": _CTX},
+    ("graph_params", "cudaGraphNodeParams"): {
+        "type": "enum cudaGraphNodeType", "kernel": "struct cudaKernelNodeParamsV2",
+        "memcpy": "struct cudaMemcpyNodeParams", "memset": "struct cudaMemsetParamsV2",
+        "host": "struct cudaHostNodeParamsV2", "graph": "struct cudaChildGraphNodeParams",
+        "eventWait": "struct cudaEventWaitNodeParams", "eventRecord": "struct cudaEventRecordNodeParams",
+        "alloc": "struct cudaMemAllocNodeParamsV2", "free": "struct cudaMemFreeNodeParams",
+        "conditional": "struct cudaConditionalNodeParams"},
+    ("graph_params", "cudaGraphInstantiateParams"): {"flags": "unsigned long long", "uploadStream": "cudaStream_t",
+                                                     "errNode_out": "cudaGraphNode_t",
+                                                     "result_out": "enum cudaGraphInstantiateResult"},
 }
+# C-only spellings: typedef name -> the struct it repeats (CUDA declares the V2 struct separately).
+_GRAPH_ALIASES = {"cudaMemAllocNodeParamsV2": "cudaMemAllocNodeParams"}
+
+
+def _graph_fields(layout: type, spelled: dict[str, str], indent: str = "    ") -> list[str]:
+    body = []
+    anonymous = getattr(layout, "_anonymous_", ())
+    for field, ctype in layout._fields_:
+        if field in anonymous:  # CUDA's anonymous union of the per-kind structs
+            body.append(f"{indent}union {{")
+            body.extend(_graph_fields(ctype, spelled, indent + "    "))
+            body.append(f"{indent}}};")
+            continue
+        dims = ""
+        if field in spelled:
+            tname = spelled[field]
+        else:
+            while isinstance(ctype, type) and issubclass(ctype, ctypes.Array):
+                dims += f"[{ctype._length_}]"
+                ctype = ctype._type_
+            tname = "size_t" if ctype is ctypes.c_size_t else _CTYPE_NAMES[ctype]  # the structs' only 64-bit ints
+        sep = "" if tname.endswith("*") else " "
+        body.append(f"{indent}{tname}{sep}{field}{dims};")
+    return body
 
 
 def graph_header() -> str:
     """The Runtime API's graph parameter structs, laid out as the runtime reads them from C."""
     import importlib  # noqa: PLC0415
 
-    parts = [_PRELUDE.format(source="the _C layouts of cumetal.runtime.graphs and cumetal.runtime.graph_memory",
-                             guard="CUMETAL_HOST_GRAPH_TYPES_H")]
+    parts = [_PRELUDE.format(source="the _C layouts of cumetal.runtime.graphs, graph_memory and graph_params",
+                             guard="CUMETAL_HOST_GRAPH_TYPES_H"),
+             "typedef struct cudaExecutionContext_st *cudaExecutionContext_t;\n"
+             "typedef unsigned long long cudaGraphConditionalHandle;"]
+    layouts: dict[str, type] = {}
     for (module, name), spelled in _GRAPH_STRUCTS.items():
-        layout = getattr(importlib.import_module(f"cumetal.runtime.{module}"), name)._C
-        body = []
-        for field, ctype in layout._fields_:
-            if field in spelled:
-                tname, dims = spelled[field], ""
-            else:
-                dims = ""
-                while isinstance(ctype, type) and issubclass(ctype, ctypes.Array):
-                    dims += f"[{ctype._length_}]"
-                    ctype = ctype._type_
-                tname = "size_t" if ctype is ctypes.c_size_t else _CTYPE_NAMES[ctype]  # the structs' only 64-bit ints
-            sep = "" if tname.endswith("*") else " "
-            body.append(f"    {tname}{sep}{field}{dims};")
+        cls = getattr(importlib.import_module(f"cumetal.runtime.{module}"), name)
+        layout = cls._C if hasattr(cls, "_C") else cls._layout_
+        layouts[name] = layout
+        if name == "cudaGraphNodeParams":
+            for alias, original in _GRAPH_ALIASES.items():
+                parts.append(f"struct {alias} {{\n" + "\n".join(_graph_fields(
+                    layouts[original], _GRAPH_STRUCTS[("graph_memory", original)])) + f"\n}};\n"
+                    f"typedef struct {alias} {alias};")
+        body = _graph_fields(layout, spelled)
         parts.append(f"struct {name} {{\n" + "\n".join(body) + f"\n}};\ntypedef struct {name} {name};\n"
                      f"CUMETAL_STATIC_ASSERT(sizeof(struct {name}) == {ctypes.sizeof(layout)}, \"{name} layout\");")
     parts.append("#endif")

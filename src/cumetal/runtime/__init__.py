@@ -128,6 +128,16 @@ from cumetal.runtime.graph_capture import (
     cudaStreamGetCaptureInfo,
     cudaStreamUpdateCaptureDependencies,
 )
+from cumetal.runtime.graph_conditional import (
+    cudaGraphAddNode,
+    cudaGraphConditionalHandle,
+    cudaGraphConditionalHandleCreate,
+    cudaGraphConditionalHandleCreate_v2,
+    cudaGraphExecNodeSetParams,
+    cudaGraphInstantiateWithParams,
+    cudaGraphNodeGetParams,
+    cudaGraphNodeSetParams,
+)
 from cumetal.runtime.graph_memory import (
     cudaDeviceGetGraphMemAttribute,
     cudaDeviceGraphMemTrim,
@@ -174,6 +184,18 @@ from cumetal.runtime.graph_nodes import (
     cudaGraphNodeGetLocalId,
     cudaGraphNodeSetEnabled,
     cudaGraphRemoveDependencies,
+)
+from cumetal.runtime.graph_params import (
+    cudaChildGraphNodeParams,
+    cudaConditionalNodeParams,
+    cudaEventRecordNodeParams,
+    cudaEventWaitNodeParams,
+    cudaGraphInstantiateParams,
+    cudaGraphNodeParams,
+    cudaHostNodeParamsV2,
+    cudaKernelNodeParamsV2,
+    cudaMemcpyNodeParams,
+    cudaMemsetParamsV2,
 )
 from cumetal.runtime.graphs import (
     cudaGraph_t,

@@ -142,6 +142,8 @@ class Graph:
     handle: int
     nodes: list[Node] = field(default_factory=list)
     clone_of: dict[int, int] = field(default_factory=dict)  # original node handle -> this graph's node
+    parent: Graph | None = None  # the graph holding the conditional node whose body this graph is
+    cond_handles: list[Any] = field(default_factory=list)  # conditional handles created for it
 
 
 @dataclass(eq=False)
@@ -342,13 +344,16 @@ def cudaGraphCreate(flags: Any) -> tuple:  # noqa: N802
 
 @rt_api(0)
 def cudaGraphDestroy(graph: Any) -> tuple:  # noqa: N802
-    from cumetal.runtime import graph_memory
+    from cumetal.runtime import graph_conditional, graph_memory
 
     g = _graph(graph)
+    if g.parent is not None:
+        raise RtError(E.cudaErrorInvalidValue, "the graph is the body of a conditional node, which owns it")
     for n in g.nodes:
         _nodes.pop(n.handle, None)
     del _graphs[g.handle]
     graph_memory.graph_destroyed(g)
+    graph_conditional.graph_destroyed(g)
     return ()
 
 
@@ -427,6 +432,10 @@ def _clone(g: Graph) -> Graph:
     mapping: dict[int, Node] = {}
     for n in g.nodes:
         params = _clone(n.params) if n.kind == T.cudaGraphNodeTypeGraph else n.params
+        if n.kind == T.cudaGraphNodeTypeConditional:
+            from cumetal.runtime.graph_conditional import clone_conditional
+
+            params = clone_conditional(params, copy, _clone)
         new = Node(RUNTIME.new_id(), copy, n.kind, params, [mapping[d.handle] for d in n.deps])
         mapping[n.handle] = new
         copy.nodes.append(new)
@@ -550,7 +559,12 @@ def _order(g: Graph) -> list[Step]:
     steps: list[Step] = []
     while ready:
         n = ready.pop(0)
-        steps.append(Step(n.handle, n.kind, _order(n.params) if n.kind == T.cudaGraphNodeTypeGraph else n.params))
+        if n.kind == T.cudaGraphNodeTypeConditional:
+            from cumetal.runtime.graph_conditional import conditional_step
+
+            steps.append(conditional_step(n.handle, n.params))
+        else:
+            steps.append(Step(n.handle, n.kind, _order(n.params) if n.kind == T.cudaGraphNodeTypeGraph else n.params))
         for m in dependents[n.handle]:
             remaining[m.handle] -= 1
             if remaining[m.handle] == 0:
@@ -596,9 +610,10 @@ def cudaGraphLaunch(graphExec: Any, stream: Any = 0) -> tuple:  # noqa: N802, N8
     h = RUNTIME.stream_handle(stream)
     if h in _captures:
         raise RtError(E.cudaErrorStreamCaptureUnsupported, "launching a graph into a capturing stream is not supported")
-    from cumetal.runtime import graph_memory
+    from cumetal.runtime import graph_conditional, graph_memory
 
     graph_memory.check_launch(ex.steps, ex.flags)
+    graph_conditional.enqueue_defaults(ex.steps, h)
     _run_steps(ex.steps, h)
     return ()
 
@@ -609,6 +624,10 @@ def _run_steps(steps: list[Step], h: int) -> None:
             continue
         if st.kind == T.cudaGraphNodeTypeGraph:
             _run_steps(st.params, h)
+        elif st.kind == T.cudaGraphNodeTypeConditional:
+            from cumetal.runtime import graph_conditional
+
+            graph_conditional.enqueue(st.params, h)
         else:
             _run(st.kind, st.params, h)
 
@@ -686,9 +705,10 @@ def reset() -> None:
     _execs.clear()
     _captures.clear()
     _event_tails.clear()
-    from cumetal.runtime import graph_memory
+    from cumetal.runtime import graph_conditional, graph_memory
 
     graph_memory.reset()
+    graph_conditional.reset()
 
 
 

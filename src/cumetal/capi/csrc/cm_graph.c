@@ -65,6 +65,39 @@ CM_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaG
     CALL("cudaGraphAddMemFreeNode", "(KKKKK)", ADD_NODE_ARGS, CM_P(dptr));
 }
 
+/* ---- conditional nodes and the generic node calls */
+CM_EXPORT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                                       unsigned int defaultLaunchValue, unsigned int flags) {
+    CALL("cudaGraphConditionalHandleCreate", "(KKKII)", CM_P(pHandle_out), CM_P(graph), 0ULL, defaultLaunchValue,
+         flags);
+}
+CM_EXPORT cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                                          cudaExecutionContext_t ctx, unsigned int defaultLaunchValue,
+                                                          unsigned int flags) {
+    CALL("cudaGraphConditionalHandleCreate", "(KKKII)", CM_P(pHandle_out), CM_P(graph), CM_P(ctx),
+         defaultLaunchValue, flags);
+}
+CM_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData,
+                                       size_t numDependencies, struct cudaGraphNodeParams *nodeParams) {
+    CALL("cudaGraphAddNode", "(KKKKKK)", CM_P(pGraphNode), CM_P(graph), CM_P(pDependencies), CM_P(dependencyData),
+         K(numDependencies), CM_P(nodeParams));
+}
+CM_EXPORT cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams) {
+    CALL("cudaGraphNodeGetParams", "(KK)", CM_P(node), CM_P(nodeParams));
+}
+CM_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams) {
+    CALL("cudaGraphNodeSetParams", "(KK)", CM_P(node), CM_P(nodeParams));
+}
+CM_EXPORT cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+                                                 struct cudaGraphNodeParams *nodeParams) {
+    CALL("cudaGraphExecNodeSetParams", "(KKK)", CM_P(graphExec), CM_P(node), CM_P(nodeParams));
+}
+CM_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                     struct cudaGraphInstantiateParams *instantiateParams) {
+    CALL("cudaGraphInstantiateWithParams", "(KKK)", CM_P(pGraphExec), CM_P(graph), CM_P(instantiateParams));
+}
+
 /* ---- structure */
 CM_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
                                                const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,

@@ -262,6 +262,15 @@ static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
 
 #include "cumetal/texture_api.h" /* CUDA arrays, texture and surface objects */
 
+#if defined(__CUDA__) && defined(__device__)
+/* The device side of conditional graph nodes (CUDA declares it in cuda_device_runtime_api.h). A
+ * CuMetal conditional handle is the address of its 4-byte cell in device memory; the graph reads
+ * the cell when the conditional node runs. */
+static __device__ __inline__ void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value) {
+    *(volatile unsigned int *)(size_t)handle = value;
+}
+#endif
+
 #if defined(__cplusplus) && !defined(__CUMETAL_NO_RUNTIME_TEMPLATES)
 #include "cumetal/host_runtime_templates.h"
 #include "cumetal/host_graph_legacy.h"

@@ -52,4 +52,12 @@ static inline cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t strea
                                                numDependencies, flags);
 }
 
+/* CUDA 12.3's cudaGraphAddNode had no edge data */
+static inline cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                           struct cudaGraphNodeParams *nodeParams) {
+    return cudaGraphAddNode(pGraphNode, graph, pDependencies, (const cudaGraphEdgeData *)0, numDependencies,
+                            nodeParams);
+}
+
 #endif
