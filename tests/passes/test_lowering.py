@@ -42,10 +42,11 @@ def test_unsupported_instruction_fails_only_its_kernel():
 
 
 def test_no_kernel_left_raises_compile_error_with_diagnostics():
-    ptx = HEADER + ".visible .entry k() { .reg .b64 %r; cvt.rn.satfinite.e4m3x2.f32 %r, %r, %r; ret; }\n"
+    ptx = HEADER + (".visible .entry k() { .reg .b32 %r<6>; "
+                    "cvt.rs.satfinite.e4m3x4.f32 %r0, {%r1, %r2, %r3, %r4}, %r5; ret; }\n")
     with pytest.raises(CompileError) as e:
         compile_ptx(ptx, "fp8.ptx")
-    assert "fp8" in str(e.value)
+    assert ".rs rounding is not supported" in str(e.value)
 
 
 def test_unknown_register_is_a_located_error():

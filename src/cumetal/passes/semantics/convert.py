@@ -61,6 +61,9 @@ def int_to_int(ctx: Ctx, v: Value, at: str, dt: str, sat: bool) -> Value:
 @semantics("cvt")
 def _cvt(ctx: Ctx, ins: ast.Instruction) -> None:
     dt, at = ins.fields["dtype"], ins.fields["atype"]
+    if dt in NARROW or at in NARROW:
+        _cvt_narrow(ctx, ins, dt, at)
+        return
     if dt in ("f16x2", "bf16x2"):
         _cvt_pack(ctx, ins, dt)
         return
@@ -171,3 +174,149 @@ def _cvt_pack_int(ctx: Ctx, ins: ast.Instruction) -> None:
         c = ctx.read(ins.operands[3], "b32")
         r = ctx.emit("or", "i32", ctx.emit("shl", "i32", c, i32(2 * n)), r)
     ctx.write(ins.operands[0], r, "b32")
+
+
+# ---- fp8 / fp6 / fp4 / ue8m0 (PTX ISA cvt with .e4m3x2 .e5m2x2 .e2m3x2 .e3m2x2 .e2m1x2 .ue8m0x2) ----
+# Each narrow format: exponent bits, mantissa bits, bias, largest finite code, NaN code (None: no NaN).
+# Checked against the H100 (tests/ptx_sweep/cases/fp8.py, exhaustive over f16 and fp8x2): round to
+# nearest even, |x| beyond the largest finite value (infinities included) gives that value with x's
+# sign (.satfinite), any NaN gives 0x7F, .relu turns every negative input (-0 included) into +0, and
+# widening gives the exact value with NaN as 0x7FFF. fp6/fp4 (sm_100a; no H100) follow NVIDIA's
+# cuda_fp6.h/cuda_fp4.h as recorded on the H100: no NaN or infinity, NaN gives the largest positive code.
+NARROW_FORMATS = {
+    "e4m3": (4, 3, 7, 0x7E, 0x7F), "e5m2": (5, 2, 15, 0x7B, 0x7F),
+    "e2m3": (2, 3, 1, 0x1F, None), "e3m2": (3, 2, 3, 0x1F, None), "e2m1": (2, 1, 1, 0x7, None),
+}
+NARROW = tuple(f + "x2" for f in NARROW_FORMATS) + ("ue8m0x2",)
+
+
+def f32_to_narrow(ctx: Ctx, bits: Value, fmt: str, relu: bool, rz: bool = False) -> Value:
+    """The code (i32, low E+M+1 bits) of the f32 with bit pattern ``bits`` in format ``fmt``,
+    rounded to nearest even (or toward zero), saturated to the largest finite value."""
+    e_bits, m_bits, bias, max_code, nan_code = NARROW_FORMATS[fmt]
+    emin32 = 127 + 1 - bias  # biased f32 exponent of the format's smallest normal
+    mag = ctx.emit("and", "i32", bits, i32(0x7FFFFFFF))
+    e32 = ctx.emit("max", "i32", ctx.emit("lshr", "i32", mag, i32(23)), i32(1), signed=True)
+    normal = ctx.emit("icmp", "i1", mag, i32(0x00800000), cond="uge")
+    frac = ctx.emit("and", "i32", mag, i32(0x007FFFFF))
+    mant = ctx.emit("select", "i32", normal, ctx.emit("or", "i32", frac, i32(0x00800000)), frac)
+    e_eff = ctx.emit("max", "i32", e32, i32(emin32), signed=True)
+    # shift the 24-bit significand so that one unit is the format's quantum at e_eff (at most 31:
+    # a significand below 2^24 then rounds to 0, as it must)
+    shift = ctx.emit("min", "i32", ctx.emit("add", "i32", ctx.emit("sub", "i32", e_eff, e32), i32(23 - m_bits)),
+                     i32(31), signed=True)
+    n = ctx.emit("lshr", "i32", mant, shift)
+    if not rz:
+        rem = ctx.emit("sub", "i32", mant, ctx.emit("shl", "i32", n, shift))
+        half = ctx.emit("shl", "i32", i32(1), ctx.emit("sub", "i32", shift, i32(1)))
+        above = ctx.emit("icmp", "i1", rem, half, cond="ugt")
+        tie_odd = ctx.emit("and", "i1", ctx.emit("icmp", "i1", rem, half, cond="eq"),
+                           ctx.emit("icmp", "i1", ctx.emit("and", "i32", n, i32(1)), i32(1), cond="eq"))
+        n = ctx.emit("add", "i32", n, ctx.emit("zext", "i32", ctx.emit("or", "i1", above, tie_odd)))
+    # a carry out of the significand moves into the exponent field by itself
+    code = ctx.emit("add", "i32", ctx.emit("shl", "i32", ctx.emit("sub", "i32", e_eff, i32(emin32)), i32(m_bits)), n)
+    code = ctx.emit("min", "i32", code, i32(max_code), signed=False)  # .satfinite (infinities too)
+    neg = ctx.emit("icmp", "i1", ctx.emit("lshr", "i32", bits, i32(31)), i32(0), cond="ne")
+    if relu:
+        code = ctx.emit("select", "i32", neg, i32(0), code)
+    else:
+        code = ctx.emit("select", "i32", neg, ctx.emit("or", "i32", code, i32(1 << (e_bits + m_bits))), code)
+    is_nan = ctx.emit("icmp", "i1", mag, i32(0x7F800000), cond="ugt")
+    return ctx.emit("select", "i32", is_nan, i32(max_code if nan_code is None else nan_code), code)
+
+
+def narrow_to_f16(ctx: Ctx, code: Value, fmt: str, relu: bool) -> Value:
+    """The f16 bit pattern (i32) of the narrow value ``code`` (i32, low bits; higher bits ignored):
+    exact; NaN gives 0x7FFF, e5m2's infinities stay infinities."""
+    e_bits, m_bits, bias, _, nan_code = NARROW_FORMATS[fmt]
+    e = ctx.emit("and", "i32", ctx.emit("lshr", "i32", code, i32(m_bits)), i32((1 << e_bits) - 1))
+    m = ctx.emit("and", "i32", code, i32((1 << m_bits) - 1))
+    sub = ctx.emit("icmp", "i1", e, i32(0), cond="eq")
+    sig = ctx.emit("select", "i32", sub, m, ctx.emit("or", "i32", m, i32(1 << m_bits)))
+    # value = sig * 2^(max(e,1) - bias - m_bits), exact in f32; 2^k built from its bit pattern
+    k = ctx.emit("add", "i32", ctx.emit("max", "i32", e, i32(1), signed=True), i32(127 - bias - m_bits))
+    scale = ctx.emit("bitcast", "f32", ctx.emit("shl", "i32", k, i32(23)))
+    val = ctx.emit("fmul", "f32", ctx.emit("i2f", "f32", sig, signed=False, rnd="rn"), scale, rnd="rn")
+    h = ctx.emit("zext", "i32", ctx.emit("bitcast", "i16", ctx.emit("fcvt", "f16", val, rnd="rn")))
+    neg = ctx.emit("icmp", "i1", ctx.emit("and", "i32", code, i32(1 << (e_bits + m_bits))), i32(0), cond="ne")
+    if fmt == "e5m2":  # exponent 31: infinity (m = 0) or NaN
+        top = ctx.emit("icmp", "i1", e, i32(31), cond="eq")
+        h = ctx.emit("select", "i32", top, i32(0x7C00), h)
+    h = ctx.emit("select", "i32", neg, i32(0) if relu else ctx.emit("or", "i32", h, i32(0x8000)), h)
+    if nan_code is not None:
+        low = ctx.emit("and", "i32", code, i32((1 << (e_bits + m_bits)) - 1))
+        nan = ctx.emit("icmp", "i1", low, i32(0x7F if fmt == "e4m3" else 0x7C), cond="eq" if fmt == "e4m3" else "ugt")
+        h = ctx.emit("select", "i32", nan, i32(0x7FFF), h)
+    return h
+
+
+def f32_to_ue8m0(ctx: Ctx, bits: Value, rp: bool, satfinite: bool) -> Value:
+    """ue8m0 (2^(c-127), c = 0..254, 255 = NaN) of an f32, rounded toward zero or up, the sign
+    ignored (as NVIDIA's cuda_fp8.h does, recorded on the H100)."""
+    mag = ctx.emit("and", "i32", bits, i32(0x7FFFFFFF))
+    c = ctx.emit("lshr", "i32", mag, i32(23))
+    if rp:
+        frac = ctx.emit("and", "i32", mag, i32(0x007FFFFF))
+        normal_up = ctx.emit("and", "i1", ctx.emit("icmp", "i1", c, i32(0), cond="ne"),
+                             ctx.emit("icmp", "i1", frac, i32(0), cond="ne"))
+        sub_up = ctx.emit("and", "i1", ctx.emit("icmp", "i1", c, i32(0), cond="eq"),
+                          ctx.emit("icmp", "i1", frac, i32(0x00400000), cond="ugt"))  # above 2^-127
+        c = ctx.emit("add", "i32", c, ctx.emit("zext", "i32", ctx.emit("or", "i1", normal_up, sub_up)))
+    over = i32(0xFE) if satfinite else i32(0xFF)
+    c = ctx.emit("select", "i32", ctx.emit("icmp", "i1", c, i32(254), cond="ugt"), over, c)
+    return ctx.emit("select", "i32", ctx.emit("icmp", "i1", mag, i32(0x7F800000), cond="ugt"), i32(0xFF), c)
+
+
+def _cvt_narrow(ctx: Ctx, ins: ast.Instruction, dt: str, at: str) -> None:
+    rnd = ins.fields.get("rnd") or ins.fields.get("frnd2") or ins.fields.get("frnd3")
+    relu = "relu" in ins.fields
+    if rnd == "rs" or dt.endswith("x4"):
+        raise LoweringError(f"cvt.rs (stochastic rounding) to .{dt} is not supported")
+    if dt == "ue8m0x2":
+        if rnd not in ("rz", "rp"):
+            raise LoweringError(f"cvt to .ue8m0x2 takes .rz or .rp, not .{rnd}")
+        sat = "satfinite" in ins.fields
+        if at == "f32":
+            srcs = [ctx.read(o, "b32") for o in ins.operands[1:3]]
+        else:  # bf16x2: the upper half first, like the f32 pair
+            w = ctx.read(ins.operands[1], "b32")
+            srcs = [ctx.emit("and", "i32", w, i32(0xFFFF0000)), ctx.emit("shl", "i32", w, i32(16))]
+        hi, lo = (f32_to_ue8m0(ctx, v, rnd == "rp", sat) for v in srcs)
+        ctx.write(ins.operands[0], ctx.emit("trunc", "i16", ctx.emit("or", "i32", ctx.emit("shl", "i32", hi, i32(8)),
+                                                                     lo)), "b16")
+        return
+    if at == "ue8m0x2":  # -> bf16x2: 2^(c-127) exactly; c = 0 is the bf16 subnormal 2^-127
+        w = ctx.emit("zext", "i32", ctx.read(ins.operands[1], "b16"))
+        halves = []
+        for sh in (8, 0):
+            c = ctx.emit("and", "i32", ctx.emit("lshr", "i32", w, i32(sh)), i32(0xFF))
+            b = ctx.emit("shl", "i32", c, i32(7))
+            b = ctx.emit("select", "i32", ctx.emit("icmp", "i1", c, i32(0), cond="eq"), i32(0x0040), b)
+            halves.append(ctx.emit("select", "i32", ctx.emit("icmp", "i1", c, i32(0xFF), cond="eq"), i32(0x7FFF), b))
+        ctx.write(ins.operands[0], ctx.emit("or", "i32", ctx.emit("shl", "i32", halves[0], i32(16)), halves[1]), "b32")
+        return
+    if rnd not in (None, "rn"):
+        raise LoweringError(f"cvt .{rnd} to or from .{dt if dt in NARROW else at} is not supported (PTX has .rn)")
+    if dt in NARROW:
+        fmt = dt[:-2]
+        if at == "f32":
+            srcs = [ctx.read(o, "b32") for o in ins.operands[1:3]]
+        elif at == "f16x2" and fmt in ("e4m3", "e5m2"):
+            w = ctx.read(ins.operands[1], "b32")
+            srcs = [ctx.emit("bitcast", "i32", ctx.emit("fcvt", "f32", ctx.emit("bitcast", "f16", ctx.emit(
+                "trunc", "i16", ctx.emit("lshr", "i32", w, i32(sh)))), rnd="rn")) for sh in (16, 0)]
+        else:
+            raise LoweringError(f"cvt.{dt}.{at} is not a PTX conversion")
+        hi, lo = (f32_to_narrow(ctx, v, fmt, relu) for v in srcs)
+        width = 4 if fmt == "e2m1" else 8
+        r = ctx.emit("or", "i32", ctx.emit("shl", "i32", hi, i32(width)), lo)
+        ctx.write(ins.operands[0], ctx.emit("trunc", "i16", r), "b16")
+        return
+    if dt != "f16x2":
+        raise LoweringError(f"cvt.{dt}.{at} is not a PTX conversion")
+    fmt = at[:-2]
+    width = 4 if fmt == "e2m1" else 8
+    w = ctx.emit("zext", "i32", ctx.read(ins.operands[1], "b16"))
+    hi = narrow_to_f16(ctx, ctx.emit("lshr", "i32", w, i32(width)), fmt, relu)
+    lo = narrow_to_f16(ctx, w, fmt, relu)
+    ctx.write(ins.operands[0], ctx.emit("or", "i32", ctx.emit("shl", "i32", hi, i32(16)), lo), "b32")
