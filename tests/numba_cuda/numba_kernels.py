@@ -326,20 +326,41 @@ def const_arrays_and_float_atomics():
 
 
 @cuda.jit
-def _grid_sync(x):
+def _grid_sync(x, out, rounds):
+    """Each round every thread reads what a thread of the *next block* wrote in the round before:
+    wrong unless grid.sync() really orders all blocks (two syncs per round: read, then write)."""
     g = cuda.cg.this_grid()
-    x[cuda.grid(1)] = 1
-    g.sync()
+    i = cuda.grid(1)
+    n = x.size
+    for _ in range(rounds):
+        v = x[(i + cuda.blockDim.x) % n]
+        g.sync()
+        x[i] = v + 1
+        g.sync()
+    out[i] = x[i]
 
 
 @case
-def grid_sync_refused_cleanly():
+def grid_sync_across_blocks():
+    blocks, threads, rounds = 4, 32, 3
+    n = blocks * threads
+    x0 = np.arange(n, dtype=np.int32) * 10
+    x, out = cuda.to_device(x0), cuda.device_array(n, np.int32)
+    _grid_sync[blocks, threads](x, out, rounds)
+    expect = x0.copy()
+    for _ in range(rounds):
+        expect = np.roll(expect, -threads) + 1
+    np.testing.assert_array_equal(out.copy_to_host(), expect)
+    # numba asks the driver how many blocks a cooperative launch may have; more is refused at launch
+    limit = _grid_sync.overloads[_grid_sync.signatures[0]].max_cooperative_grid_blocks(threads)
+    assert limit >= blocks
+    big = (limit + 1) * threads
     try:
-        _grid_sync[1, 32](np.zeros(32, np.int32))
-    except NotImplementedError as e:
-        assert "cudadevrt" in str(e)
+        _grid_sync[limit + 1, threads](cuda.device_array(big, np.int32), cuda.device_array(big, np.int32), 1)
+    except Exception as e:  # numba-cuda launches through cuda.core: its CUDAError names the CUresult
+        assert "COOPERATIVE_LAUNCH_TOO_LARGE" in str(e), str(e)
     else:
-        raise AssertionError("grid-wide sync should be refused (CuMetal has no cudadevrt)")
+        raise AssertionError("a cooperative grid larger than the device holds must be refused")
 
 
 _triple = cuda.declare_device("triple", int32(int32))

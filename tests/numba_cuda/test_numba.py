@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None, 
 SCRIPT = pathlib.Path(__file__).with_name("numba_kernels.py")
 CASES = ["elementwise_libdevice", "grid_2d_and_device_arrays", "shared_memory_reduction", "atomics",
          "device_functions", "local_arrays", "dynamic_shared_memory", "warp_shuffles", "warp_votes_and_matches", "activemask_in_divergent_branches", "random_numbers",
-         "float64_math_and_streams", "const_arrays_and_float_atomics", "grid_sync_refused_cleanly",
+         "float64_math_and_streams", "const_arrays_and_float_atomics", "grid_sync_across_blocks",
          "linked_cuda_cxx_device_function"]
 
 
@@ -78,3 +78,26 @@ def test_without_nvidia_cuda_python() -> None:
     env = dict(os.environ, NUMBA_DISABLE_PERFORMANCE_WARNINGS="1")
     proc = subprocess.run([sys.executable, "-c", STAND_IN], capture_output=True, text=True, env=env, timeout=300)
     assert proc.stdout.strip().endswith("OK"), proc.stdout + proc.stderr
+
+
+CHILD = "\n".join(["from numba import cuda", "@cuda.jit", "def k():", "    print(cuda.grid(1), 42)", "k[1, 3]()",
+                   "cuda.synchronize()", "import sys", "print(sys.modules['cuda.bindings.driver'].__name__)"])
+
+
+def test_startup_hook_switches_python_subprocesses(tmp_path: pathlib.Path) -> None:
+    """``CUMETAL_NUMBA=1`` + the ``cumetal-numba.pth`` start-up hook: a plain ``python -c`` that uses
+    numba-cuda (as numba's test_print does) runs on CuMetal; without the variable nothing changes."""
+    from cumetal.numba_support_startup import install_pth
+
+    install_pth(tmp_path)
+    prelude = f"import site; site.addsitedir({str(tmp_path)!r}); "  # a site dir, as site-packages is
+    env = dict(os.environ, NUMBA_DISABLE_PERFORMANCE_WARNINGS="1", CUMETAL_NUMBA="1")
+    proc = subprocess.run([sys.executable, "-c", prelude + "exec(" + repr(CHILD) + ")"], capture_output=True,
+                          text=True, env=env, timeout=300)  # no import of cumetal in the program itself
+    lines = proc.stdout.split()
+    assert proc.returncode == 0, proc.stderr
+    assert lines[:6] == ["0", "42", "1", "42", "2", "42"] and lines[-1] == "cumetal.driver", proc.stdout
+    env["CUMETAL_NUMBA"] = "0"
+    probe = prelude + "import sys; print(any(type(f).__name__ == '_Trigger' for f in sys.meta_path))"
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60)
+    assert proc.stdout.strip() == "False", proc.stdout + proc.stderr

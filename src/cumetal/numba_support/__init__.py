@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import pathlib
 import sys
 import types
 from typing import Any
@@ -29,6 +30,10 @@ _ALIASES = {
     "cuda.core.typing": "cumetal.core.typing",
     "cuda.core.experimental": "cumetal.core",
 }
+
+
+# What numba-cuda links for grid groups, in PTX (cudaCGGetIntrinsicHandle, cudaCGSynchronize)
+CUDADEVRT = pathlib.Path(__file__).with_name("cudadevrt.ptx")
 
 
 class CuMetalLibDevice:
@@ -65,9 +70,8 @@ def _fix_libs(mod: types.ModuleType) -> None:
     original = mod.get_cudalib
 
     def get_cudalib(lib: str, static: bool = False) -> str:
-        if lib == "cudadevrt":  # linked for grid-wide sync (cuda.cg.this_grid().sync())
-            raise NotImplementedError("grid-wide synchronisation (cuda.cg.this_grid().sync()) needs NVIDIA's "
-                                      "device runtime library (cudadevrt), which CuMetal does not provide")
+        if lib == "cudadevrt":  # linked for grid-wide sync (cuda.cg.this_grid().sync()): CuMetal's own
+            return str(CUDADEVRT)
         return original(lib, static)
 
     mod.get_cudalib = get_cudalib
@@ -164,7 +168,11 @@ def install() -> None:
         raise RuntimeError("numba-cuda was imported before cumetal.numba_support: import cumetal.numba_support "
                            "first (it must decide which CUDA numba-cuda binds to)")
     import importlib
+    import os
 
+    # Python subprocesses started from here follow the switch when the start-up hook is installed
+    # (python -m cumetal.numba_support_startup install-pth); CUMETAL_NUMBA=0 set by the user wins.
+    os.environ.setdefault("CUMETAL_NUMBA", "1")
     _ensure_cuda_bindings_package()
     for alias, target in _ALIASES.items():
         sys.modules[alias] = importlib.import_module(target)
