@@ -102,3 +102,185 @@ def test_graph_exec_update_takes_new_node_parameters(ctx) -> None:
     check(cu.cuMemcpyDtoH(out, buf, 64))
     assert (out == 9).all()
     ctypes.memset(out.ctypes.data, 0, 64)
+
+
+# ---------------------------------------------------------------- stream memory operations
+def test_stream_write_and_wait_value_order_work_on_the_stream(ctx, monkeypatch) -> None:
+    import threading
+    import time
+
+    stream = check(cu.cuStreamCreate(0))
+    word = check(cu.cuMemAlloc(16))
+    check(cu.cuStreamWriteValue32(stream, word, 0xDEADBEEF, 0))
+    check(cu.cuStreamWriteValue64(stream, int(word) + 8, 2**40 + 3, 0))
+    out = np.zeros(2, np.uint64)
+    check(cu.cuMemcpyDtoH(out, word, 16))
+    assert int(out[0]) & 0xFFFFFFFF == 0xDEADBEEF and int(out[1]) == 2**40 + 3
+    W = cu.CUstreamWaitValue_flags
+    # already satisfied: GEQ is CUDA's cyclic comparison ((int32)(*addr - value) >= 0), AND, NOR
+    check(cu.cuStreamWaitValue32(stream, word, 0xDEADBEE0, W.CU_STREAM_WAIT_VALUE_GEQ))
+    check(cu.cuStreamWaitValue32(stream, word, 0x1, W.CU_STREAM_WAIT_VALUE_AND))
+    check(cu.cuStreamWaitValue64(stream, int(word) + 8, 2**40 + 3, W.CU_STREAM_WAIT_VALUE_EQ))
+    # not yet satisfied: the stream (here: the caller) waits until another thread writes the value
+    flag = check(cu.cuMemAlloc(4))
+    writer = threading.Timer(0.1, lambda: ctypes.c_uint32.from_address(int(flag)).__setattr__("value", 7))
+    start = time.monotonic()
+    writer.start()
+    check(cu.cuStreamWaitValue32(stream, flag, 7, W.CU_STREAM_WAIT_VALUE_EQ))
+    assert time.monotonic() - start >= 0.09
+    writer.join()
+    # never satisfied: a timeout, not a hang
+    monkeypatch.setenv("CUMETAL_WATCHDOG_SECONDS", "0.2")
+    assert cu.cuStreamWaitValue32(stream, flag, 8, W.CU_STREAM_WAIT_VALUE_EQ)[0] == R.CUDA_ERROR_LAUNCH_TIMEOUT
+    assert cu.cuStreamWaitValue32(stream, int(flag) + 1, 7, 0)[0] == R.CUDA_ERROR_INVALID_VALUE  # misaligned
+    # a batch: write 32, write 64, barrier, wait
+    T = cu.CUstreamBatchMemOpType
+    ops = [cu.CUstreamBatchMemOpParams() for _ in range(4)]
+    ops[0].operation, ops[0].writeValue.address, ops[0].writeValue.value = T.CU_STREAM_MEM_OP_WRITE_VALUE_32, word, 11
+    ops[1].operation = T.CU_STREAM_MEM_OP_WRITE_VALUE_64
+    ops[1].writeValue.address, ops[1].writeValue.value64 = int(word) + 8, 2**50
+    ops[2].operation = T.CU_STREAM_MEM_OP_BARRIER
+    ops[3].operation, ops[3].waitValue.address, ops[3].waitValue.value = T.CU_STREAM_MEM_OP_WAIT_VALUE_32, word, 11
+    check(cu.cuStreamBatchMemOp(stream, 4, ops, 0))
+    check(cu.cuMemcpyDtoH(out, word, 16))
+    assert int(out[0]) & 0xFFFFFFFF == 11 and int(out[1]) == 2**50
+
+
+# ---------------------------------------------------------------- stream, event and context queries
+def test_stream_attributes_events_and_context_queries(ctx) -> None:
+    s1, s2 = check(cu.cuStreamCreate(0)), check(cu.cuStreamCreate(0))
+    A = cu.CUstreamAttrID
+    assert check(cu.cuStreamGetAttribute(s1, A.CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY)).syncPolicy == 1
+    v = cu.CUstreamAttrValue()
+    v.syncPolicy = cu.CUsynchronizationPolicy.CU_SYNC_POLICY_YIELD
+    check(cu.cuStreamSetAttribute(s1, A.CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY, v))
+    check(cu.cuStreamCopyAttributes(s2, s1))
+    assert check(cu.cuStreamGetAttribute(s2, A.CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY)).syncPolicy == 3
+    v.priority = -5  # one priority level: clamped into cuCtxGetStreamPriorityRange's (0, 0)
+    check(cu.cuStreamSetAttribute(s1, A.CU_LAUNCH_ATTRIBUTE_PRIORITY, v))
+    assert check(cu.cuStreamGetAttribute(s1, A.CU_LAUNCH_ATTRIBUTE_PRIORITY)).priority == 0
+    assert cu.cuStreamGetAttribute(s1, A.CU_LAUNCH_ATTRIBUTE_COOPERATIVE)[0] == R.CUDA_ERROR_INVALID_VALUE
+    owner, green = check(cu.cuStreamGetCtx_v2(s1))
+    assert owner == ctx and green is None
+    managed = check(cu.cuMemAllocManaged(64, cu.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL))
+    check(cu.cuStreamAttachMemAsync(s1, managed, 0, cu.CUmemAttach_flags.CU_MEM_ATTACH_SINGLE))
+    assert cu.cuStreamAttachMemAsync(s1, managed, 0, 3)[0] == R.CUDA_ERROR_INVALID_VALUE
+    ev = check(cu.cuEventCreate(0))
+    check(cu.cuEventRecordWithFlags(ev, s1, cu.CUevent_record_flags.CU_EVENT_RECORD_EXTERNAL))
+    assert cu.cuEventRecordWithFlags(ev, s1, 4)[0] == R.CUDA_ERROR_INVALID_VALUE
+    check(cu.cuCtxRecordEvent(ctx, ev))
+    assert cu.cuEventQuery(ev)[0] == OK
+    check(cu.cuCtxWaitEvent(ctx, ev))
+    assert check(cu.cuCtxGetDevice_v2(ctx)) == check(cu.cuCtxGetDevice())
+    check(cu.cuCtxSynchronize_v2(ctx))
+    flags = cu.CUctx_flags.CU_CTX_SCHED_BLOCKING_SYNC | cu.CUctx_flags.CU_CTX_MAP_HOST
+    check(cu.cuCtxSetFlags(flags))
+    assert check(cu.cuCtxGetFlags()) == flags
+    assert cu.cuCtxSetFlags(0x3)[0] == R.CUDA_ERROR_INVALID_VALUE  # two scheduling modes at once
+    check(cu.cuCtxSetSharedMemConfig(cu.CUsharedconfig.CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE))
+    assert check(cu.cuCtxGetSharedMemConfig()) == cu.CUsharedconfig.CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE
+    sms = check(cu.cuDeviceGetAttribute(cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0))
+    aff = check(cu.cuCtxGetExecAffinity(cu.CUexecAffinityType.CU_EXEC_AFFINITY_TYPE_SM_COUNT))
+    assert aff.param.smCount.val == sms
+    assert check(cu.cuDeviceGetExecAffinitySupport(0, 0)) == 0
+    prop = check(cu.cuDeviceGetProperties(0))
+    DA = cu.CUdevice_attribute
+    assert prop.maxThreadsPerBlock == check(cu.cuDeviceGetAttribute(DA.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0))
+    assert prop.maxGridSize[1] == check(cu.cuDeviceGetAttribute(DA.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 0))
+    assert prop.SIMDWidth == 32
+    width = check(cu.cuDeviceGetTexture1DLinearMaxWidth(cu.CUarray_format.CU_AD_FORMAT_FLOAT, 4, 0))
+    assert width == check(cu.cuDeviceGetAttribute(DA.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH, 0))
+    assert cu.cuDeviceGetTexture1DLinearMaxWidth(cu.CUarray_format.CU_AD_FORMAT_FLOAT, 3, 0)[0] != OK
+    M = cu.CUstreamCaptureMode
+    old = check(cu.cuThreadExchangeStreamCaptureMode(M.CU_STREAM_CAPTURE_MODE_RELAXED))
+    assert check(cu.cuThreadExchangeStreamCaptureMode(old)) == M.CU_STREAM_CAPTURE_MODE_RELAXED
+
+
+# ---------------------------------------------------------------- the legacy launch interface
+def test_legacy_launch_interface_runs_a_kernel(ctx) -> None:
+    from tests.driver.ptx_snippets import SCALE
+
+    mod = check(cu.cuModuleLoadFatBinary(SCALE.encode()))  # PTX loads as with cuModuleLoadData
+    assert cu.cuModuleLoadFatBinary(b"\x7fELF" + bytes(60))[0] == R.CUDA_ERROR_NO_BINARY_FOR_GPU
+    fn = check(cu.cuModuleGetFunction(mod, b"scale"))
+    n = 300
+    x = np.arange(n, dtype=np.float32)
+    dx, dy = check(cu.cuMemAlloc(4 * n)), check(cu.cuMemAlloc(4 * n))
+    check(cu.cuMemcpyHtoD(dx, x, 4 * n))
+    assert cu.cuLaunchGrid(fn, 3, 1)[0] == R.CUDA_ERROR_INVALID_VALUE  # no block shape yet
+    check(cu.cuFuncSetBlockShape(fn, 128, 1, 1))
+    check(cu.cuParamSetSize(fn, 24))
+    check(cu.cuParamSetv(fn, 0, np.array([int(dx), int(dy)], np.uint64), 16))
+    check(cu.cuParamSetf(fn, 16, 2.5))
+    check(cu.cuParamSeti(fn, 20, n))
+    assert cu.cuParamSeti(fn, 24, 1)[0] == R.CUDA_ERROR_INVALID_VALUE  # past cuParamSetSize
+    check(cu.cuLaunchGridAsync(fn, 3, 1, 0))
+    y = np.zeros(n, np.float32)
+    check(cu.cuMemcpyDtoH(y, dy, 4 * n))
+    np.testing.assert_array_equal(y, x * 2.5)
+    check(cu.cuParamSetSize(fn, 20))  # smaller than the kernel's 24-byte parameter buffer
+    assert cu.cuLaunch(fn)[0] == R.CUDA_ERROR_INVALID_VALUE
+    lib = check(cu.cuLibraryLoadData(SCALE.encode(), None, None, 0, None, None, 0))
+    kernel = check(cu.cuLibraryGetKernel(lib, b"scale"))
+    assert check(cu.cuKernelGetParamCount(kernel)) == 4
+
+
+# ---------------------------------------------------------------- user objects, logs, pools, misc
+def test_user_objects_are_destroyed_with_their_last_reference(ctx) -> None:
+    destroyed = []
+    obj = check(cu.cuUserObjectCreate("payload", destroyed.append, 2, 1))
+    check(cu.cuUserObjectRetain(obj, 1))
+    graph = check(cu.cuGraphCreate(0))
+    check(cu.cuGraphRetainUserObject(graph, obj, 2, 1))  # moves two of the caller's three references
+    check(cu.cuUserObjectRelease(obj, 1))
+    assert destroyed == []
+    assert cu.cuGraphReleaseUserObject(graph, obj, 3)[0] == R.CUDA_ERROR_INVALID_VALUE  # holds only 2
+    check(cu.cuGraphReleaseUserObject(graph, obj, 1))
+    assert destroyed == []
+    check(cu.cuGraphDestroy(graph))  # gives back the graph's last reference
+    assert destroyed == ["payload"]
+    assert cu.cuUserObjectRelease(obj, 1)[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuUserObjectCreate(None, destroyed.append, 1, 0)[0] == R.CUDA_ERROR_INVALID_VALUE
+
+
+def test_error_log_records_failed_calls(ctx, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CUMETAL_QUIET", "1")
+    heard = []
+    handle = check(cu.cuLogsRegisterCallback(lambda user, level, msg, n: heard.append((user, msg)), "me"))
+    start = check(cu.cuLogsCurrent(0))
+    assert cu.cuMemFree(0x1234)[0] == R.CUDA_ERROR_INVALID_VALUE
+    buf = bytearray(4096)
+    it, n = check(cu.cuLogsDumpToMemory(start, buf, len(buf), 0))
+    text = bytes(buf[:n]).decode()
+    assert "cuMemFree" in text and "CUDA_ERROR_INVALID_VALUE" in text and buf[n] == 0
+    assert int(it) == int(start) + 1
+    assert heard and heard[-1][0] == "me" and "cuMemFree" in heard[-1][1]
+    check(cu.cuLogsUnregisterCallback(handle))
+    cu.cuMemFree(0x1234)
+    assert len(heard) == 1
+    path = tmp_path / "log.txt"
+    check(cu.cuLogsDumpToFile(it, str(path), 0))
+    assert path.read_text().count("cuMemFree") == 1
+
+
+def test_pools_by_location_host_func_v2_and_flush(ctx) -> None:
+    loc = cu.CUmemLocation()
+    loc.type, loc.id = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 0
+    pinned = cu.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
+    default = check(cu.cuMemGetDefaultMemPool(loc, pinned))
+    assert default == check(cu.cuDeviceGetDefaultMemPool(0))
+    props = cu.CUmemPoolProps()
+    props.allocType, props.location = pinned, loc
+    pool = check(cu.cuMemPoolCreate(props))
+    check(cu.cuMemSetMemPool(loc, pinned, pool))
+    assert check(cu.cuMemGetMemPool(loc, pinned)) == pool == check(cu.cuDeviceGetMemPool(0))
+    check(cu.cuMemSetMemPool(loc, pinned, default))
+    check(cu.cuMemPoolDestroy(pool))
+    loc.id = 1
+    assert cu.cuMemGetMemPool(loc, pinned)[0] == R.CUDA_ERROR_INVALID_DEVICE
+    ran = []
+    check(cu.cuLaunchHostFunc_v2(0, ran.append, 5, 0))
+    check(cu.cuCtxSynchronize())
+    assert ran == [5]
+    check(cu.cuFlushGPUDirectRDMAWrites(0, 100))
+    assert cu.cuFlushGPUDirectRDMAWrites(0, 7)[0] == R.CUDA_ERROR_INVALID_VALUE

@@ -32,6 +32,8 @@ class CudaError(Exception):
 
 
 _last = threading.local()
+# called as listener(function name, code, explanation) for each failure that explains itself (cuLogs*)
+FAILURE_LISTENERS: list[Callable[[str, CUresult, str], None]] = []
 
 
 def last_error_message() -> str:
@@ -70,6 +72,9 @@ def api(outputs: int) -> Callable[[Callable[..., tuple]], Callable[..., tuple]]:
 
 def _report(name: str, code: CUresult, message: str, printed: bool = False) -> None:
     _last.message = message
+    if message:
+        for listener in FAILURE_LISTENERS:
+            listener(name, code, message)
     if message and not printed and not os.environ.get("CUMETAL_QUIET"):
         print(f"cumetal: {name}: {code.name}: {message}", file=sys.stderr, flush=True)
 

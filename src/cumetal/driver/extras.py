@@ -6,18 +6,21 @@ and the ``cu*`` functions of the launch, library, linker, memory, pool, VMM, gra
 from cumetal.driver import graph_nodes as _graph_nodes
 from cumetal.driver import graphs as _graphs
 from cumetal.driver import handles_more as _handles_more
+from cumetal.driver import launch_legacy as _launch_legacy
 from cumetal.driver import launch_more as _launch_more
 from cumetal.driver import library as _library
 from cumetal.driver import linker as _linker
 from cumetal.driver import memory_batch as _memory_batch
 from cumetal.driver import memory_more as _memory_more
 from cumetal.driver import misc as _misc
+from cumetal.driver import misc_more as _misc_more
 from cumetal.driver import pools as _pools
+from cumetal.driver import streams_more as _streams_more
 from cumetal.driver import vmm as _vmm
 from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
-_MODULES = (_handles_more, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _pools, _vmm, _graphs, _graph_nodes)
+_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes)
 
 
 def _public(module: object) -> dict[str, object]:

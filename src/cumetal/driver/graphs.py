@@ -92,6 +92,9 @@ def cuGraphDestroy(hGraph: Any) -> tuple:  # noqa: N802, N803
         rt._nodes.pop(n.handle, None)
         _KEEP.pop(n.handle, None)
     rt._graphs.pop(g.handle, None)
+    from cumetal.driver.misc_more import release_graph_references
+
+    release_graph_references(g.handle)  # the user objects the graph held (cuGraphRetainUserObject)
     return ()
 
 

@@ -253,6 +253,11 @@ def _param_info(fn: FunctionRec, index: Any) -> tuple:
 
 
 @api(1)
+def cuKernelGetParamCount(kernel: Any) -> tuple:  # noqa: N802
+    return (len(_params(resolve_function(CUkernel(int(_kernel(kernel).handle))))),)
+
+
+@api(1)
 def cuFuncGetParamCount(func: Any) -> tuple:  # noqa: N802
     STATE.require_init()
     return (len(_params(resolve_function(func))),)
