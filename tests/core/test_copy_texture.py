@@ -112,3 +112,21 @@ def test_texture_object_samples_an_opaque_array_bilinearly(dev) -> None:
             out_buf.close()
     with pytest.raises(ValueError):
         OpaqueArrayOptions(shape=(4,), format="complex64", num_channels=1)
+
+
+def test_object_code_pickles_as_its_code(dev) -> None:
+    """numba-cuda's disk cache pickles ObjectCode: a copy must load a library of its own."""
+    import pickle
+
+    from tests.driver.ptx_snippets import SCALE
+
+    from cumetal import driver as cu
+    from cumetal.core import ObjectCode
+
+    original = ObjectCode.from_ptx(SCALE, name="scale.ptx")
+    original.get_kernel("scale")
+    copy = pickle.loads(pickle.dumps(original))
+    assert copy.code == original.code and copy.name == "scale.ptx"
+    assert int(copy.handle) != int(original.handle)
+    assert cu.cuLibraryUnload(original.handle)[0] == 0
+    assert copy.get_kernel("scale").num_arguments == 4  # unaffected by the original's unload

@@ -129,6 +129,11 @@ class ObjectCode:
         o._library = None
         return o
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its code (numba-cuda's on-disk cache does this): a copy loads its own library
+        instead of sharing, or outliving, this one's."""
+        return (ObjectCode._init, (self._code, self._code_type, self._name, self._sym_map))
+
     @classmethod
     def from_cubin(cls, module: Any, *, name: str = "", symbol_mapping: dict | None = None) -> ObjectCode:
         return cls._init(module, "cubin", name, symbol_mapping)
