@@ -130,3 +130,14 @@ def test_object_code_pickles_as_its_code(dev) -> None:
     assert int(copy.handle) != int(original.handle)
     assert cu.cuLibraryUnload(original.handle)[0] == 0
     assert copy.get_kernel("scale").num_arguments == 4  # unaffected by the original's unload
+
+
+def test_kernel_attributes_read_as_properties_and_as_calls(dev) -> None:
+    """cuda.core 1.x reads ``attrs.max_threads_per_block``; numba-cuda does arithmetic with it."""
+    from tests.driver.ptx_snippets import SCALE
+
+    from cumetal.core import ObjectCode
+
+    attrs = ObjectCode.from_ptx(SCALE).get_kernel("scale").attributes
+    assert attrs.max_threads_per_block + 0 == attrs.max_threads_per_block() == 1024
+    assert attrs[0].num_regs == attrs[dev].num_regs == 0

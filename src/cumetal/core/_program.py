@@ -203,21 +203,30 @@ class ObjectCode:
         return Kernel._init(check(cu.cuLibraryGetKernel(self.get_module(), lowered.encode())), self)
 
 
+class _AttributeValue(int):
+    """An attribute's value that may also be called: cuda.core 1.x reads ``attrs.num_regs`` (a
+    property), 0.x called ``attrs.num_regs(device_id)``; both work."""
+
+    def __call__(self, device_id: Any = None) -> int:
+        return int(self)
+
+
 class KernelAttributes:
-    """A kernel's function attributes (``max_threads_per_block(device_id=None)``, …)."""
+    """A kernel's function attributes: ``kernel.attributes.max_threads_per_block`` (cuda.core 1.x),
+    also callable as in 0.x; ``kernel.attributes[device]`` is the view for one device."""
 
     def __init__(self, kernel: Kernel) -> None:
         self._kernel = kernel
+
+    def __getitem__(self, device: Any) -> KernelAttributes:
+        check(cu.cuDeviceGet(int(getattr(device, "device_id", device))))  # CUDA_ERROR_INVALID_DEVICE if none
+        return self
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(cu.CUfunction_attribute, f"CU_FUNC_ATTRIBUTE_{name.upper()}", None)
         if attr is None:
             raise AttributeError(name)
-
-        def get(device_id: Any = None) -> int:
-            return int(check(cu.cuKernelGetAttribute(attr, self._kernel.handle, 0)))
-
-        return get
+        return _AttributeValue(check(cu.cuKernelGetAttribute(attr, self._kernel.handle, 0)))
 
 
 class KernelOccupancy:
