@@ -284,3 +284,34 @@ def test_pools_by_location_host_func_v2_and_flush(ctx) -> None:
     assert ran == [5]
     check(cu.cuFlushGPUDirectRDMAWrites(0, 100))
     assert cu.cuFlushGPUDirectRDMAWrites(0, 7)[0] == R.CUDA_ERROR_INVALID_VALUE
+
+
+def test_linker_keeps_one_of_several_weak_definitions(ctx) -> None:
+    """``.weak`` definitions of one function in several PTX inputs (numba-cuda with debug=True
+    compiles a shared device function into each caller's module): one is kept, a strong one first."""
+    from tests.driver.ptx_snippets import CALLEE, CALLER
+
+    ptx = cu.CUjitInputType.CU_JIT_INPUT_PTX
+    weak_twice = CALLEE.replace(".visible .func", ".weak .func")
+    weak_thrice = weak_twice.replace("add.s32 %r2, %r1, %r1;", "mul.lo.s32 %r2, %r1, 3;")
+    caller_too = CALLER + weak_thrice.split(".address_size 64", 1)[1]  # a module defining it and calling it
+
+    def run(*inputs):
+        state = check(cu.cuLinkCreate(0, [], []))
+        for text in inputs:
+            data = text.encode()
+            check(cu.cuLinkAddData(state, ptx, data, len(data), b"in.ptx", 0, None, None))
+        image, _size = check(cu.cuLinkComplete(state))
+        fn = check(cu.cuModuleGetFunction(check(cu.cuModuleLoadData(image)), b"use_twice"))
+        out = check(cu.cuMemAlloc(128))
+        check(cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, ((out,), (None,)), None))
+        got = np.zeros(32, np.uint32)
+        check(cu.cuMemcpyDtoH(got, out, 128))
+        return got
+
+    np.testing.assert_array_equal(run(caller_too, weak_twice), np.arange(32) * 3)  # the first weak one
+    np.testing.assert_array_equal(run(caller_too, CALLEE), np.arange(32) * 2)  # the strong one wins
+    state = check(cu.cuLinkCreate(0, [], []))
+    for text in (CALLER, CALLEE, CALLEE):
+        check(cu.cuLinkAddData(state, ptx, text.encode(), len(text), b"in.ptx", 0, None, None))
+    assert cu.cuLinkComplete(state)[0] == R.CUDA_ERROR_INVALID_IMAGE  # two strong definitions

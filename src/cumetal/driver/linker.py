@@ -136,18 +136,57 @@ _DEFINED_FUNC = re.compile(r"\.(?:visible|weak)\s+(?:\.func|\.entry)\s*(?:\([^)]
 _DEFINED_VAR = re.compile(r"\.(?:visible|weak)\s+(?:\.global|\.const)\b[^;{=\[]*?([A-Za-z_$][\w$]*)\s*[;\[=]")
 
 
+_WEAK_FUNC = re.compile(r"\.weak\s+(?:\.func|\.entry)\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
+_WEAK_VAR = re.compile(r"\.weak\s+(?:\.global|\.const)\b[^;{=\[]*?([A-Za-z_$][\w$]*)\s*[;\[=]")
+
+
+def _without_definition(text: str, sym: str) -> str:
+    """``text`` without its ``.weak`` definition of ``sym`` (a function body or a variable)."""
+    for pattern in (_WEAK_FUNC, _WEAK_VAR):
+        for m in pattern.finditer(text):
+            if m.group(1) != sym:
+                continue
+            start = m.start()
+            if pattern is _WEAK_VAR:
+                return text[:start] + text[text.index(";", m.end() - 1) + 1:]
+            brace = text.find("{", m.end())
+            semi = text.find(";", m.end())
+            if brace < 0 or (0 <= semi < brace):  # a prototype, not a definition
+                continue
+            depth = 0
+            for i in range(brace, len(text)):
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                if depth == 0:
+                    return text[:start] + text[i + 1:]
+    return text
+
+
 def merge_ptx(modules: list[tuple[str, str]]) -> str:
     """One PTX module from several: the first header, the others' bodies, ``.extern`` declarations of
-    symbols another module defines dropped. A symbol defined twice is an error (as in nvlink)."""
-    defined: dict[str, str] = {}
-    for name, text in modules:
-        for sym in set(_DEFINED_FUNC.findall(text)) | set(_DEFINED_VAR.findall(text)):
-            if sym in defined:
-                raise CudaError(R.CUDA_ERROR_INVALID_IMAGE, f"'{sym}' is defined in both {defined[sym]} and {name}")
-            defined[sym] = name
+    symbols another module defines dropped. A symbol defined twice is an error (as in nvlink), unless
+    the definitions are ``.weak`` (LLVM's linkonce/weak linkage, e.g. numba-cuda's device functions
+    compiled once per caller with debug info): the strong one, else the first weak one, is kept."""
+    keep: dict[str, int] = {}  # symbol -> the module whose definition stays
+    strong: dict[str, str] = {}
+    per_module: list[tuple[set[str], set[str]]] = []
+    for i, (name, text) in enumerate(modules):
+        weak = set(_WEAK_FUNC.findall(text)) | set(_WEAK_VAR.findall(text))
+        mine = set(_DEFINED_FUNC.findall(text)) | set(_DEFINED_VAR.findall(text))
+        per_module.append((mine, weak))
+        for sym in mine - weak:
+            if sym in strong:
+                raise CudaError(R.CUDA_ERROR_INVALID_IMAGE, f"'{sym}' is defined in both {strong[sym]} and {name}")
+            strong[sym] = name
+            keep[sym] = i
+        for sym in mine & weak:
+            keep.setdefault(sym, i)
+    defined = set(keep)
+    drop = [{sym for sym in mine & weak if keep[sym] != i} for i, (mine, weak) in enumerate(per_module)]
     out = []
     for i, (_name, text) in enumerate(modules):
         body = text if i == 0 else _HEADER.sub("", text)
+        for sym in drop[i]:
+            body = _without_definition(body, sym)
         body = _EXTERN.sub(lambda m: "" if m.group(1) in defined else m.group(0), body)
         out.append(body)
     return "\n".join(out)
