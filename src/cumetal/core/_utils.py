@@ -6,6 +6,8 @@ from typing import Any
 
 from cumetal import driver as cu
 
+driver = cu  # cuda.core's _utils.cuda_utils names the driver module so; programs import it from there
+
 
 class CUDAError(Exception):
     """A failed driver call (cuda.core's ``CUDAError``); ``.code`` is the ``CUresult``."""

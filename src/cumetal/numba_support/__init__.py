@@ -29,6 +29,7 @@ _ALIASES = {
     "cuda.core.texture": "cumetal.core.texture",
     "cuda.core.typing": "cumetal.core.typing",
     "cuda.core.experimental": "cumetal.core",
+    "cuda.core._utils.cuda_utils": "cumetal.core._utils",  # CUDAError's home in cuda.core (numba's tests)
 }
 
 
