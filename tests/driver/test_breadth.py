@@ -315,3 +315,47 @@ def test_linker_keeps_one_of_several_weak_definitions(ctx) -> None:
     for text in (CALLER, CALLEE, CALLEE):
         check(cu.cuLinkAddData(state, ptx, text.encode(), len(text), b"in.ptx", 0, None, None))
     assert cu.cuLinkComplete(state)[0] == R.CUDA_ERROR_INVALID_IMAGE  # two strong definitions
+
+
+def test_generic_graph_node_calls_build_and_update_graphs(ctx) -> None:
+    from tests.driver.ptx_snippets import SCALE
+
+    T = cu.CUgraphNodeType
+    fn = check(cu.cuModuleGetFunction(check(cu.cuModuleLoadData(SCALE.encode())), b"scale"))
+    n = 64
+    dx, dy = check(cu.cuMemAlloc(4 * n)), check(cu.cuMemAlloc(4 * n))
+    graph = check(cu.cuGraphCreate(0))
+    fill = cu.CUgraphNodeParams()
+    fill.type = T.CU_GRAPH_NODE_TYPE_MEMSET
+    fill.memset.dst, fill.memset.value, fill.memset.elementSize, fill.memset.width = dx, 0x40000000, 4, n  # 2.0f
+    memset_node = check(cu.cuGraphAddNode(graph, None, None, 0, fill))
+    kp = cu.CUgraphNodeParams()
+    kp.type = T.CU_GRAPH_NODE_TYPE_KERNEL
+    k = kp.kernel
+    k.func, k.gridDimX, k.blockDimX = fn, 1, n
+    k.kernelParams = ((dx, dy, 3.0, n), (None, None, ctypes.c_float, ctypes.c_uint32))
+    kernel_node = check(cu.cuGraphAddNode(graph, [memset_node], None, 1, kp))
+    got = check(cu.cuGraphNodeGetParams(kernel_node))
+    assert got.type == T.CU_GRAPH_NODE_TYPE_KERNEL and got.kernel.blockDimX == n
+    assert check(cu.cuGraphNodeGetParams(memset_node)).memset.width == n
+    v = cu.CUkernelNodeAttrValue()
+    v.cooperative = 1
+    check(cu.cuGraphKernelNodeSetAttribute(kernel_node, cu.CUkernelNodeAttrID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE, v))
+    assert check(cu.cuGraphKernelNodeGetAttribute(kernel_node,
+                                                  cu.CUkernelNodeAttrID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE)).cooperative == 1
+    ip = cu.CUDA_GRAPH_INSTANTIATE_PARAMS()
+    exe = check(cu.cuGraphInstantiateWithParams(graph, ip))
+    assert ip.result_out == cu.CUgraphInstantiateResult.CUDA_GRAPH_INSTANTIATE_SUCCESS
+    check(cu.cuGraphLaunch(exe, 0))
+    y = np.zeros(n, np.float32)
+    check(cu.cuMemcpyDtoH(y, dy, 4 * n))
+    np.testing.assert_array_equal(y, np.full(n, 6.0, np.float32))
+    k.kernelParams = ((dx, dy, 5.0, n), (None, None, ctypes.c_float, ctypes.c_uint32))
+    check(cu.cuGraphExecNodeSetParams(exe, kernel_node, kp))  # the executable graph changes...
+    check(cu.cuGraphLaunch(exe, 0))
+    check(cu.cuMemcpyDtoH(y, dy, 4 * n))
+    np.testing.assert_array_equal(y, np.full(n, 10.0, np.float32))
+    check(cu.cuGraphLaunch(check(cu.cuGraphInstantiate(graph, 0)), 0))  # ...not the graph
+    check(cu.cuMemcpyDtoH(y, dy, 4 * n))
+    np.testing.assert_array_equal(y, np.full(n, 6.0, np.float32))
+    assert cu.cuGraphNodeSetParams(kernel_node, fill)[0] == R.CUDA_ERROR_INVALID_VALUE  # a memset for a kernel
