@@ -1,6 +1,7 @@
-"""CUDA's device heap (malloc/free, new/delete, virtual destructors) on the cpu backend; air-sim
-and msl-sim (this suite also runs there: tests/air, tests/msl) refuse such a kernel at launch,
-naming the device heap."""
+"""CUDA's device heap (malloc/free, new/delete, virtual destructors): the cpu backend's own heap, and
+on air-sim and msl-sim (this suite also runs there: tests/air, tests/msl) the allocator written as
+device code (backends/air/sim/heap.ptx). Other engines refuse such a kernel at launch, naming the
+device heap."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from cumetal.cudacxx.compile import compile_to_ptx
 from cumetal.cudacxx.options import CudaOptions
 
 SOURCE = pathlib.Path(__file__).with_name("kernels") / "device_heap.cu"
-HEAP = os.environ.get("CUMETAL_BACKEND", "cpu") in ("cpu", "cpu-jit")  # the backends with a device heap (cpu-jit: on the numpy engine)
+# the backends with a device heap (cpu-jit: on the numpy engine)
+HEAP = os.environ.get("CUMETAL_BACKEND", "cpu") in ("cpu", "cpu-jit", "air-sim", "msl-sim")
 U64 = ctypes.c_ulonglong
 
 

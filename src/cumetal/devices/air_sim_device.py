@@ -17,5 +17,6 @@ class AirSimDevice(CpuDevice):
 
     def _launcher(self):
         from cumetal.backends.air.sim import launch_air
+        from cumetal.backends.air.sim.heap import with_device_heap
 
-        return launch_air
+        return with_device_heap(launch_air)  # device-side malloc/free as device code (heap.ptx)

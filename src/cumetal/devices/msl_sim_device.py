@@ -19,7 +19,10 @@ class MslSimDevice(CpuDevice):
         self.launches = 0  # kernels run through msl-sim (lets tests prove which engine ran)
 
     def _launcher(self):
+        from cumetal.backends.air.sim.heap import with_device_heap
         from cumetal.backends.msl.sim.device_launch import launch
+
+        launch = with_device_heap(launch)  # device-side malloc/free as device code (air/sim/heap.ptx)
 
         def counted(*args, **kwargs):
             self.launches += 1
