@@ -1,15 +1,24 @@
-"""fp64 on the .metallib path (issue 11): Apple GPUs reject double and the AIR path has no emulation
-yet, so kernels that use f64 are refused with a diagnostic naming the kernel and its first f64
-instruction, unless native doubles are asked for (backends/air/fp64_check.py)."""
+"""fp64 on the .metallib path (issue 11): Apple GPUs reject double, so the AIR path emulates f64 by
+default (passes/legalize/fp64: no double in the bitcode); native doubles only when asked for; kernels
+whose f64 code cannot be emulated are named with the instruction (backends/air/fp64_check.py)."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from cumetal.backends.air.fp64_check import AirFp64Error, f64_diagnostics, refuse_f64
-from cumetal.backends.air.lower import compile_metallib
+from cumetal.backends.air.fp64_check import (
+    AirFp64Error,
+    emulation_refusals,
+    f64_diagnostics,
+    fp64_mode,
+    refuse_f64,
+)
+from cumetal.backends.air.lower import AirLoweringError, kernel_bitcode
+from cumetal.ir import nodes as N
 from cumetal.passes import compile_ptx
 
 KERNELS = Path(__file__).resolve().parents[1] / "functional" / "kernels"
@@ -21,51 +30,65 @@ def arithmetic():
     return compile_ptx(path.read_text(), str(path))
 
 
+def _llvm_text(bitcode: bytes, tmp_path: Path) -> str:
+    dis = shutil.which("llvm-dis-14")
+    if dis is None:
+        pytest.skip("llvm-dis-14 not installed")
+    f = tmp_path / "k.bc"
+    f.write_bytes(bitcode)
+    return subprocess.run([dis, str(f), "-o", "-"], capture_output=True, text=True, check=True).stdout
+
+
 def test_f64_kernels_are_named_with_their_first_f64_instruction(arithmetic):
     found = f64_diagnostics(arithmetic)
     assert "daxpy_sqrt" in found
     assert found["daxpy_sqrt"].startswith(f"{KERNELS / 'arithmetic.ptx'}:")
     assert "kernel 'daxpy_sqrt' uses f64: 'ld.param.f64'" in found["daxpy_sqrt"]
-    assert "issue #10" in found["daxpy_sqrt"] and "--fp64=native" in found["daxpy_sqrt"]
-    # kernels without f64 are not listed
+    assert "--fp64=emulate" in found["daxpy_sqrt"]
     assert all("f64" not in k for k in found) and "saxpy" not in found
 
 
-def test_refusal_unless_native(arithmetic):
-    with pytest.raises(AirFp64Error, match="kernel 'daxpy_sqrt' uses f64"):
-        refuse_f64(arithmetic)
-    refuse_f64(arithmetic, "native")  # asked for: nothing refused
-    compile_metallib(arithmetic)  # and the native .metallib still builds
-    with pytest.raises(ValueError, match="must be one of native, refuse"):
-        refuse_f64(arithmetic, "emulate")
+def test_emulated_bitcode_has_no_double_native_has(arithmetic, tmp_path):
+    emulated = _llvm_text(kernel_bitcode(arithmetic, "daxpy_sqrt", fp64="emulate"), tmp_path)
+    native = _llvm_text(kernel_bitcode(arithmetic, "daxpy_sqrt", fp64="native"), tmp_path)
+    assert "double" in native and "double" not in emulated
+    assert "fma" in emulated and "i64" in emulated
 
 
-def test_f64_reached_through_a_device_function_is_found():
-    ptx = """.version 7.8
-.target sm_80
-.address_size 64
-.func (.param .f32 r) twice(.param .f32 x)
-{
-    .reg .f32 %f<3>;
-    .reg .f64 %fd<3>;
-    ld.param.f32 %f1, [x];
-    cvt.f64.f32 %fd1, %f1;
-    add.f64 %fd2, %fd1, %fd1;
-    cvt.rn.f32.f64 %f2, %fd2;
-    st.param.f32 [r], %f2;
-    ret;
-}
-.visible .entry k(.param .u64 p)
-{
-    .reg .b64 %rd<3>;
-    .reg .f32 %f<3>;
-    ld.param.u64 %rd1, [p];
-    cvta.to.global.u64 %rd2, %rd1;
-    ld.global.f32 %f1, [%rd2];
-    { .param .f32 a; st.param.f32 [a], %f1; .param .f32 r; call.uni (r), twice, (a); ld.param.f32 %f2, [r]; }
-    st.global.f32 [%rd2], %f2;
-    ret;
-}
-"""
-    found = f64_diagnostics(compile_ptx(ptx, "via_function.ptx"))
-    assert list(found) == ["k"] and "kernel 'k' uses f64 (in function 'twice'): 'cvt.f64.f32'" in found["k"]
+def test_everything_in_the_functional_kernels_emulates(arithmetic):
+    assert emulation_refusals(arithmetic) == {}
+    refuse_f64(arithmetic, "emulate")  # nothing refused
+    refuse_f64(arithmetic, "native")
+    with pytest.raises(ValueError, match="must be one of native, emulate, warn"):
+        refuse_f64(arithmetic, "refuse")
+
+
+def _unemulatable() -> N.Module:
+    """A kernel with an f64 operation no rule emulates (fapprox sin on f64: PTX has none)."""
+    fn = N.Function("k", "kernel")
+    x = fn.new_var("f64")
+    y = fn.new_var("f64")
+    fn.blocks.append(N.Block("entry", [
+        N.Inst("mov", (x,), (N.Const.float("f64", 1.0),)),
+        N.Inst("fapprox", (y,), (x,), {"fn": "sin"}, text="sin.approx.f64 %fd2, %fd1"),
+        N.Inst("ret")]))
+    return N.Module("sin64.ptx", kernels={"k": fn})
+
+
+def test_an_f64_operation_without_emulation_is_named_per_kernel():
+    m = _unemulatable()
+    found = emulation_refusals(m)
+    assert list(found) == ["k"] and "f64 fapprox 'sin' has no emulation" in found["k"]
+    with pytest.raises(AirFp64Error, match="kernel 'k'"):
+        refuse_f64(m, "emulate")
+    with pytest.raises(AirLoweringError, match="sin.approx.f64"):
+        kernel_bitcode(m, "k", fp64="emulate")
+
+
+def test_mode_from_the_environment(monkeypatch, capsys):
+    monkeypatch.delenv("CUMETAL_FP64", raising=False)
+    assert fp64_mode() == "native" and fp64_mode("emulate") == "emulate"
+    monkeypatch.setenv("CUMETAL_FP64", "emulate")
+    assert fp64_mode() == "emulate"
+    monkeypatch.setenv("CUMETAL_FP64", "quad")
+    assert fp64_mode("emulate") == "emulate" and "CUMETAL_FP64='quad'" in capsys.readouterr().err

@@ -1,5 +1,6 @@
-"""FP64: native mode is IEEE double (msl-sim runs it; Apple GPUs do not); emulate mode is
-float-float with the accuracy documented in docs/fp64-policy.md (asserted here with margin)."""
+"""FP64: native mode is IEEE double (msl-sim runs it; Apple GPUs do not); emulate mode is the
+legalizer's float-float emulation (passes/legalize/fp64) with the accuracy documented in
+docs/fp64-policy.md (asserted here with margin; tests/fp64 measures it in detail)."""
 
 from __future__ import annotations
 
@@ -107,7 +108,7 @@ def test_emulated_fp64_accuracy(emulate, rng):
 def test_emulated_fp64_conversions_and_compare(emulate, rng):
     a, b, _ = inputs(rng, 1000)
     mov = run(emulate, "d_mov", np.float64, a)
-    assert (rel_err(mov, a) <= 2.0**-48).all(), "load -> pair -> store keeps ~48 bits"
+    assert (mov.view(np.uint64) == a.view(np.uint64)).all(), "registers and memory keep the binary64 bits"
     f32 = run(emulate, "d_to_f32", np.float32, a)
     assert (f32 == a.astype(np.float32)).all()
     f = a.astype(np.float32)
@@ -120,4 +121,5 @@ def test_emulated_fp64_conversions_and_compare(emulate, rng):
     got = run(emulate, "d_mov", np.float64, specials)
     assert got[0] == np.inf and got[1] == -np.inf and np.isnan(got[2])
     assert got[4] == 0 and math.copysign(1, got[4]) < 0
-    assert got[5] == np.inf and got[6] == 0.0, "outside float's exponent range"
+    assert got[5] == 1e300 and got[6] == 1e-300, "binary64 bits, whatever the exponent"
+    assert "double" not in emulate.emitted.source, "no double reaches the MSL under --fp64=emulate"

@@ -74,7 +74,7 @@ nvcc options understood:
   -w  -v  --version
 CuMetal options:
   --air-versions AIR,MSL,CONTAINER,MACOS   versions written into a .metallib (default 2.6,3.1,2.7,14.0)
-  --fp64 native|emulate|warn               double precision in MSL output
+  --fp64 emulate|native|warn               f64 in MSL/.metallib output (default emulate: float-float)
   --ptx-strict                             unknown PTX instructions are errors
 nvcc options that do not apply to CuMetal (-Xptxas, -maxrregcount, -keep, …) are accepted with a
 warning; unknown options are errors. Exit status: 0 success, 1 errors in the input, 2 usage errors.
@@ -207,7 +207,7 @@ def _emit_metallib(module, args) -> bytes:
     from cumetal.backends.air.lower import AirLoweringError, compile_metallib
 
     try:
-        return compile_metallib(module, _air_versions(args.air_versions))
+        return compile_metallib(module, _air_versions(args.air_versions), fp64=args.fp64)
     except AirLoweringError as e:
         raise _EmitFailure(f"AIR generation failed: {e}") from e
 

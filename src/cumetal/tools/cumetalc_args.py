@@ -40,7 +40,7 @@ class Settings:
     dep_phony: bool = False         # -MP
     # CuMetal's own options
     air_versions: str | None = None
-    fp64: str = "native"
+    fp64: str = "emulate"  # Apple GPUs reject double (docs/fp64-policy.md)
     ptx_strict: bool = False
     version: bool = False
     help: bool = False

@@ -1,18 +1,38 @@
-"""FP64 on the AIR (``.metallib``) path: Apple GPUs reject ``double`` in compute pipelines.
+"""FP64 on the Apple paths: which mode a build uses, and which kernels cannot have it.
 
-The AIR lowering writes f64 as native ``double``; a Mac would refuse the pipeline (or the whole
-library) with an opaque message. Until the shared fp64 legalizer (issue #10) gives the AIR path the
-float-float emulation the MSL path has, ``.metallib`` builds refuse kernels that use f64 unless
-native doubles are asked for explicitly (``--fp64=native``, ``CUMETAL_FP64=native``), naming the
-kernel and its first f64 instruction.
+Apple GPUs reject ``double`` in compute pipelines. ``--fp64=emulate`` (the default for Metal
+targets) legalizes every f64 operation into f32/integer code (``passes/legalize/fp64``,
+docs/fp64-policy.md), so neither the ``.metallib`` nor the MSL holds a double; ``native`` keeps
+``double`` (for simulators and future hardware), ``warn`` is native with a warning. The simulators
+(air-sim, msl-sim) follow ``CUMETAL_FP64`` with native as their default, so the sweep compares
+NVIDIA's bits; ``CUMETAL_FP64=emulate`` runs the code a Mac gets.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
 from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.ir import nodes as N
 
-AIR_FP64_MODES = ("native", "refuse")
+FP64_MODES = ("native", "emulate", "warn")
+_WARNED: set[str] = set()
+
+
+def fp64_mode(default: str = "native") -> str:
+    """``CUMETAL_FP64`` (native | emulate | warn), else ``default``; another value is said on
+    stderr once and ``default`` is used."""
+    raw = os.environ.get("CUMETAL_FP64", "").strip().lower()
+    if not raw:
+        return default
+    if raw in FP64_MODES:
+        return raw
+    if raw not in _WARNED:
+        _WARNED.add(raw)
+        print(f"cumetal: CUMETAL_FP64={raw!r} is not one of {', '.join(FP64_MODES)}; using {default}",
+              file=sys.stderr, flush=True)
+    return default
 
 
 def _reachable(module: N.Module, kernel: N.Function) -> list[N.Function]:
@@ -46,8 +66,7 @@ def first_f64_instruction(module: N.Module, kernel: N.Function) -> tuple[N.Funct
 
 
 def f64_diagnostics(module: N.Module) -> dict[str, str]:
-    """Kernel name -> why it cannot go into a ``.metallib`` without ``--fp64=native`` (only the
-    kernels that use f64 are listed)."""
+    """Kernel name -> why it needs ``double`` under ``--fp64=native`` (only kernels that use f64)."""
     out: dict[str, str] = {}
     for name, kernel in module.kernels.items():
         found = first_f64_instruction(module, kernel)
@@ -58,23 +77,40 @@ def f64_diagnostics(module: N.Module) -> dict[str, str]:
         text = inst.text.strip() or inst.op
         via = "" if fn is kernel else f" (in function '{fn.name}')"
         out[name] = (f"{where}kernel '{name}' uses f64{via}: '{text}'. Apple GPUs reject double in compute "
-                     "pipelines and the .metallib path has no fp64 emulation yet (issue #10); use the MSL path "
-                     "(--emit=msl --fp64=emulate, or CUMETAL_METAL_LIBRARY=msl) or ask for native doubles "
-                     "with --fp64=native")
+                     "pipelines: build with --fp64=emulate (CUMETAL_FP64=emulate, the default for Metal)")
+    return out
+
+
+def emulation_refusals(module: N.Module, caps=None) -> dict[str, str]:
+    """Kernel name -> why its f64 code cannot be emulated (the legalizer's message, naming the
+    instruction); kernels that emulate fine, or use no f64, are not listed."""
+    from cumetal.passes.legalize import LegalizeError, legalize, with_fp64
+
+    if caps is None:
+        from cumetal.backends.air.capabilities import CAPABILITIES as caps
+    emulate = with_fp64(caps, "emulate")
+    out: dict[str, str] = {}
+    for name, kernel in module.kernels.items():
+        if first_f64_instruction(module, kernel) is None:
+            continue
+        try:
+            legalize(module, emulate, only=[f.name for f in _reachable(module, kernel)])
+        except LegalizeError as e:
+            out[name] = f"kernel '{name}': f64 emulation: {e}"
     return out
 
 
 class AirFp64Error(AirLoweringError):
-    """Kernels use f64 and native doubles were not asked for (the message lists each kernel)."""
+    """Kernels use f64 that cannot be emulated (the message lists each kernel)."""
 
 
-def refuse_f64(module: N.Module, fp64: str = "refuse") -> None:
-    """For ``cumetalc --emit=metallib``: raise AirFp64Error naming every kernel that uses f64 and its
-    first f64 instruction, unless ``fp64 == "native"`` (``--fp64=native``)."""
-    if fp64 not in AIR_FP64_MODES:
-        raise ValueError(f"fp64 mode for the .metallib path must be one of {', '.join(AIR_FP64_MODES)}, not {fp64!r}")
-    if fp64 == "native":
+def refuse_f64(module: N.Module, fp64: str = "emulate") -> None:
+    """Raise AirFp64Error naming every kernel whose f64 cannot be built in mode ``fp64`` (with
+    ``emulate``: an f64 operation without emulation; ``native``/``warn``: nothing is refused)."""
+    if fp64 not in FP64_MODES:
+        raise ValueError(f"fp64 mode must be one of {', '.join(FP64_MODES)}, not {fp64!r}")
+    if fp64 != "emulate":
         return
-    found = f64_diagnostics(module)
+    found = emulation_refusals(module)
     if found:
         raise AirFp64Error("\n".join(found.values()))

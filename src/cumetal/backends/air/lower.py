@@ -22,6 +22,7 @@ from cumetal.backends.air.abi import (
     shared_layout,
 )
 from cumetal.backends.air.capabilities import CAPABILITIES
+from cumetal.backends.air.fp64_check import AirFp64Error, fp64_mode
 from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.backends.air.lower_function import (
     UINT3,
@@ -32,7 +33,8 @@ from cumetal.backends.air.lower_function import (
 from cumetal.backends.air.metallib import AirVersions, MetallibEntry, write_metallib
 from cumetal.ir import nodes as N
 from cumetal.ir.analysis import reachable_functions
-from cumetal.passes.legalize import legalize
+from cumetal.passes.legalize import legalize, with_fp64
+from cumetal.passes.legalize.fp64.storage import Fp64EmulationError
 
 __all__ = ["AirLoweringError", "AirVersions", "compile_metallib", "lower_to_air", "kernel_bitcode"]
 
@@ -93,13 +95,19 @@ def _static_shared_global(m: bc.Module, layout: SharedLayout) -> bc.GlobalVariab
                         unnamed_addr="unnamed_addr")
 
 
-def lower_to_air(module: N.Module, kernel_name: str, versions: AirVersions = DEFAULT_VERSIONS) -> bc.Module:
-    """The AIR module of kernel ``kernel_name`` (its device functions included)."""
+def lower_to_air(module: N.Module, kernel_name: str, versions: AirVersions = DEFAULT_VERSIONS,
+                 fp64: str | None = None) -> bc.Module:
+    """The AIR module of kernel ``kernel_name`` (its device functions included). ``fp64``: native,
+    emulate or warn (None: ``CUMETAL_FP64``, default native; backends/air/fp64_check.py)."""
     kernel = module.kernels.get(kernel_name)
     if kernel is None:
         raise AirLoweringError(f"module {module.filename} has no kernel {kernel_name!r}")
     # NVIDIA's rules as IR, on a copy of the kernel and its callees (docs/legalization.md)
-    module = legalize(module, CAPABILITIES, only=[f.name for f in reachable_functions(kernel, module)])
+    caps = with_fp64(CAPABILITIES, fp64 or fp64_mode())
+    try:
+        module = legalize(module, caps, only=[f.name for f in reachable_functions(kernel, module)])
+    except Fp64EmulationError as e:
+        raise AirFp64Error(f"kernel '{kernel_name}': {e}") from None
     kernel = module.kernels[kernel_name]
     m = bc.Module(kernel_name, triple=versions.triple(), datalayout=bc.AIR_DATALAYOUT)
     args = air_arguments(kernel, module)
@@ -136,12 +144,13 @@ def lower_to_air(module: N.Module, kernel_name: str, versions: AirVersions = DEF
     return m
 
 
-def kernel_bitcode(module: N.Module, kernel_name: str, versions: AirVersions = DEFAULT_VERSIONS) -> bytes:
+def kernel_bitcode(module: N.Module, kernel_name: str, versions: AirVersions = DEFAULT_VERSIONS,
+                   fp64: str | None = None) -> bytes:
     """Raw LLVM-14 bitcode (no Apple wrapper) of one kernel's AIR module."""
-    return bc.write_bitcode(lower_to_air(module, kernel_name, versions))
+    return bc.write_bitcode(lower_to_air(module, kernel_name, versions, fp64))
 
 
-def compile_metallib(module: N.Module, versions: AirVersions = DEFAULT_VERSIONS) -> bytes:
+def compile_metallib(module: N.Module, versions: AirVersions = DEFAULT_VERSIONS, fp64: str = "emulate") -> bytes:
     """Lower every kernel of ``module``, write the ``.metallib`` and validate it.
 
     Raises AirLoweringError when a kernel cannot be lowered, when the IR module has no kernels,
@@ -150,7 +159,7 @@ def compile_metallib(module: N.Module, versions: AirVersions = DEFAULT_VERSIONS)
 
     if not module.kernels:
         raise AirLoweringError(f"{module.filename}: no kernel to compile")
-    entries = [MetallibEntry(name, kernel_bitcode(module, name, versions)) for name in module.kernels]
+    entries = [MetallibEntry(name, kernel_bitcode(module, name, versions, fp64)) for name in module.kernels]
     data = write_metallib(entries, versions)
     problems = validate_metallib(data)
     if problems:

@@ -19,7 +19,8 @@ from cumetal.backends.msl.values import EmitError, const_text, msl_type, symaddr
 from cumetal.ir import nodes as N
 from cumetal.ir import types as T
 from cumetal.ir.analysis import build_cfg, indirect_targets, reachable_functions
-from cumetal.passes.legalize import legalize
+from cumetal.passes.legalize import legalize, with_fp64
+from cumetal.passes.legalize.fp64.storage import Fp64EmulationError
 
 _EXPR = {
     **{op: S.integer for op in ("add", "sub", "mul", "and", "or", "xor", "not", "neg", "abs", "min", "max",
@@ -211,7 +212,11 @@ class ModuleEmitter:
     def __init__(self, module: N.Module, fp64: str) -> None:
         if fp64 not in FP64_MODES:
             raise ValueError(f"--fp64 must be one of {', '.join(FP64_MODES)}, not {fp64!r}")
-        self.module = legalize(module, CAPABILITIES)  # NVIDIA's rules as IR (a copy; see docs/legalization.md)
+        # NVIDIA's rules as IR (a copy; see docs/legalization.md); --fp64=emulate: no f64 is left (fp64-policy.md)
+        try:
+            self.module = legalize(module, with_fp64(CAPABILITIES, "emulate" if fp64 == "emulate" else "native"))
+        except Fp64EmulationError as e:
+            raise EmitError(str(e)) from None
         self.fp64 = fp64
         self.globals = global_index(module)
         self.formats = printf_formats(module)

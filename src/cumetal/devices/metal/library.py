@@ -43,7 +43,7 @@ def library_mode() -> str:
 def fp64_mode() -> str:
     from cumetal.backends.msl.fp64 import FP64_MODES
 
-    raw = os.environ.get("CUMETAL_FP64", "").strip().lower() or "native"
+    raw = os.environ.get("CUMETAL_FP64", "").strip().lower() or "emulate"  # Apple GPUs reject double
     if raw not in FP64_MODES:
         raise LibraryError(f"CUMETAL_FP64={raw!r}: expected one of {', '.join(FP64_MODES)}")
     return raw
@@ -131,7 +131,6 @@ class LibraryCache:
         self.device = device
         self.libraries: dict[str, Any] = {}
         self.rejected: dict[str, str] = {}  # source hash -> Metal's error (not compiled again)
-        self.native_f64_rejected = False  # this GPU refused native double once: emulate from then on
         self.pipelines: dict[tuple[str, str], KernelPipeline] = {}
 
     def compile(self, module: IRModule) -> CompiledModule:
@@ -170,17 +169,9 @@ class LibraryCache:
     def _msl(self, module: IRModule) -> tuple[str, Any, dict[str, str], list[bytes]]:
         from cumetal.backends.msl import EmitError, emit_module
 
-        chosen = fp64_mode()
-        # Unset CUMETAL_FP64: native doubles first (§8.1's default); when Metal rejects them, the
-        # float-float emulation, said on stderr, rather than no module at all. A source Metal
-        # rejected is remembered (not compiled again on every load), and once this GPU has
-        # rejected native doubles, later modules go straight to the emulation.
-        if os.environ.get("CUMETAL_FP64", "").strip():
-            modes = [chosen]
-        elif self.native_f64_rejected and _uses_f64(module):
-            modes = ["emulate"]
-        else:
-            modes = ["native", "emulate"]
+        # fp64: emulated unless CUMETAL_FP64 asks for native doubles (which Apple GPUs reject; the
+        # error then says so). A source Metal rejected is remembered, not compiled again.
+        modes = [fp64_mode()]
         errors: list[tuple[str, str]] = []
         for mode in modes:
             try:
@@ -202,10 +193,6 @@ class LibraryCache:
                 self.libraries[key] = library
             for w in emitted.warnings:
                 print(f"cumetal: {module.filename}: {w}", file=sys.stderr, flush=True)
-            if mode != modes[0]:
-                self.native_f64_rejected = True
-                print(f"cumetal: {module.filename}: Metal rejected native double; compiled with "
-                      "CUMETAL_FP64=emulate (float-float, about 44 bits of mantissa)", file=sys.stderr, flush=True)
             return key, library, dict(emitted.kernel_names), list(emitted.printf_formats)
         if len(errors) == 1:
             raise LibraryError(f"Metal rejected the generated MSL:\n{errors[0][1]}")
@@ -213,19 +200,19 @@ class LibraryCache:
         raise LibraryError(f"Metal rejected the generated MSL in every fp64 mode tried:\n{told}")
 
     def _metallib_refused(self, module: IRModule) -> dict[str, str]:
-        """Kernels that use f64, unless CUMETAL_FP64=native: Apple GPUs reject double and the AIR
-        path has no emulation yet (backends/air/fp64_check.py)."""
-        from cumetal.backends.air.fp64_check import f64_diagnostics
+        """Kernels whose f64 code cannot be emulated (an f64 operation without an emulation rule);
+        none under CUMETAL_FP64=native (Metal itself then rejects double)."""
+        from cumetal.backends.air.fp64_check import emulation_refusals
 
-        if os.environ.get("CUMETAL_FP64", "").strip().lower() == "native":
+        if fp64_mode() != "emulate":
             return {}
-        return f64_diagnostics(module)
+        return emulation_refusals(module)
 
     def _metallib(self, module: IRModule) -> tuple[str, Any, dict[str, str]]:
         from cumetal.backends.air.lower import AirLoweringError, compile_metallib
 
         try:
-            data = compile_metallib(module)
+            data = compile_metallib(module, fp64=fp64_mode())
         except AirLoweringError as e:
             raise LibraryError(f"cannot lower to AIR: {e}") from None
         digest = hashlib.sha256(data).hexdigest()

@@ -17,6 +17,8 @@ from cumetal.ir import types as T
 from cumetal.ir.nodes import Function, Module
 from cumetal.passes.legalize.capabilities import REFERENCE, Capabilities
 from cumetal.passes.legalize.driver import LegalizeError, legalize_function, legalize_module
+from cumetal.passes.legalize.fp64 import FP64_KEYS, emulates_f64, with_fp64
+from cumetal.passes.legalize.fp64.storage import retype_function, retype_module
 from cumetal.passes.legalize.rule import Rule
 from cumetal.passes.legalize.rules import RULES
 
@@ -36,11 +38,16 @@ def active_rules(caps: Capabilities) -> tuple[Rule, ...]:
 def legalize(module: Module, caps: Capabilities, only: Iterable[str] | None = None) -> Module:
     """``module`` with every rule ``caps`` needs applied (a new module; the input is unchanged).
     ``only``: restrict to these kernel/function names (the others are shared untouched)."""
-    return legalize_module(module, active_rules(caps), only)
+    rules = active_rules(caps)
+    out = legalize_module(module, rules, only)
+    if emulates_f64(caps):  # the emulated f64 registers become their binary64 bits (i64)
+        out = retype_module(out, only)
+    return out
 
 
 def legalize_fn(fn: Function, caps: Capabilities) -> Function:
-    return legalize_function(fn, active_rules(caps))
+    out = legalize_function(fn, active_rules(caps))
+    return retype_function(out) if emulates_f64(caps) else out
 
 
 def expanded_ops(caps: Capabilities) -> dict[str, str]:
@@ -57,5 +64,5 @@ def received_ops(caps: Capabilities, all_ops: Iterable[str]) -> set[str]:
     return (set(all_ops) - gone) | {op for r in rules for op in r.emits}
 
 
-__all__ = ["Capabilities", "LegalizeError", "REFERENCE", "RULES", "Rule", "active_rules", "expanded_ops",
+__all__ = ["FP64_KEYS", "with_fp64", "Capabilities", "LegalizeError", "REFERENCE", "RULES", "Rule", "active_rules", "expanded_ops",
            "legalize", "legalize_fn", "received_ops"]

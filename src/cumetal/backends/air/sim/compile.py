@@ -275,7 +275,9 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
 
 def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
     """The compiled kernel (memory cache per Function, then by bitcode hash, then on disk)."""
-    ident = (id(kernel), id(module))
+    from cumetal.backends.air.fp64_check import fp64_mode
+
+    ident = (id(kernel), id(module), fp64_mode())  # CUMETAL_FP64 picks the lowering (native/emulated f64)
     with _lock:
         hit = _by_function.get(ident)
         if hit is not None and hit[0] is kernel and hit[1] is module:
