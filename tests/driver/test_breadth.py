@@ -359,3 +359,27 @@ def test_generic_graph_node_calls_build_and_update_graphs(ctx) -> None:
     check(cu.cuMemcpyDtoH(y, dy, 4 * n))
     np.testing.assert_array_equal(y, np.full(n, 6.0, np.float32))
     assert cu.cuGraphNodeSetParams(kernel_node, fill)[0] == R.CUDA_ERROR_INVALID_VALUE  # a memset for a kernel
+
+
+def test_array_copies_by_byte_offset(ctx) -> None:
+    desc = cu.CUDA_ARRAY_DESCRIPTOR()
+    desc.Width, desc.Height, desc.Format, desc.NumChannels = 64, 0, cu.CUarray_format.CU_AD_FORMAT_FLOAT, 1
+    a, b = check(cu.cuArrayCreate(desc)), check(cu.cuArrayCreate(desc))
+    x = np.arange(64, dtype=np.float32)
+    check(cu.cuMemcpyHtoA(a, 0, x, x.nbytes))
+    check(cu.cuMemcpyAtoA(b, 16, a, 0, 32 * 4))  # b[4:36] = a[0:32]
+    d = check(cu.cuMemAlloc(64 * 4))
+    check(cu.cuMemsetD32(d, 0, 64))
+    check(cu.cuMemcpyAtoD(d, b, 16, 32 * 4))
+    got = np.zeros(64, np.float32)
+    check(cu.cuMemcpyDtoH(got, d, 64 * 4))
+    np.testing.assert_array_equal(got[:32], x[:32])
+    check(cu.cuMemcpyDtoA(a, 4 * 60, d, 16))  # a[60:64] = d[0:4]
+    back = np.zeros(64, np.float32)
+    stream = check(cu.cuStreamCreate(0))
+    check(cu.cuMemcpyAtoHAsync(back, a, 0, 64 * 4, stream))
+    check(cu.cuStreamSynchronize(stream))
+    np.testing.assert_array_equal(back, np.concatenate([x[:60], x[:4]]))
+    assert cu.cuMemcpyHtoA(a, 4, x, x.nbytes)[0] == R.CUDA_ERROR_INVALID_VALUE  # past the array's end
+    req = check(cu.cuArrayGetMemoryRequirements(a, 0))
+    assert req.size == 64 * 4 and req.alignment > 0

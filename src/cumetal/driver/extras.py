@@ -3,6 +3,7 @@ every enum and ``#define`` of cuda-bindings not kept in ``enums.py``, the extra 
 and the ``cu*`` functions of the launch, library, linker, memory, pool, VMM, graph and misc modules."""
 
 # ruff: noqa: F401, F403
+from cumetal.driver import array_copies as _array_copies
 from cumetal.driver import graph_generic as _graph_generic
 from cumetal.driver import graph_nodes as _graph_nodes
 from cumetal.driver import graphs as _graphs
@@ -21,7 +22,7 @@ from cumetal.driver import vmm as _vmm
 from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
-_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic)
+_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _array_copies)
 
 
 def _public(module: object) -> dict[str, object]:
