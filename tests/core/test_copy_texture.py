@@ -141,3 +141,22 @@ def test_kernel_attributes_read_as_properties_and_as_calls(dev) -> None:
     attrs = ObjectCode.from_ptx(SCALE).get_kernel("scale").attributes
     assert attrs.max_threads_per_block + 0 == attrs.max_threads_per_block() == 1024
     assert attrs[0].num_regs == attrs[dev].num_regs == 0
+
+
+def test_managed_batches_check_their_buffers(dev) -> None:
+    from cumetal.core import ManagedMemoryResource
+    from cumetal.core.utils import discard_batch, discard_prefetch_batch, prefetch_batch
+
+    stream = dev.create_stream()
+    mr = ManagedMemoryResource()
+    bufs = [mr.allocate(4096) for _ in range(3)]
+    np.from_dlpack(bufs[0])[:] = 7
+    prefetch_batch(stream, bufs, [dev, Host(), dev])
+    discard_prefetch_batch(stream, bufs[1:], dev)
+    discard_batch(stream, bufs[2:])
+    stream.sync()
+    assert (np.from_dlpack(bufs[0]) == 7).all()  # a prefetch keeps the contents
+    with pytest.raises(ValueError):
+        prefetch_batch(stream, bufs, [dev, dev])  # two locations for three buffers
+    for b in bufs:
+        b.close()

@@ -167,3 +167,50 @@ def copy_batch(stream: Any, srcs: Sequence[Any], dsts: Sequence[Any], *,
     attrs = [opts[i]._attributes() for i in starts]
     check(cu.cuMemcpyBatchAsync([int(d.handle) for d in dsts], [int(s.handle) for s in srcs],
                                 [int(s.size) for s in srcs], len(srcs), attrs, starts, len(attrs), handle))
+
+
+# ---------------------------------------------------------------- managed-memory batches
+def _locations(locations: Any, n: int) -> list[cu.CUmemLocation]:
+    where = list(locations) if isinstance(locations, (list, tuple)) else [locations] * n
+    if len(where) != n:
+        raise ValueError(f"{len(where)} locations for {n} buffers (give one, or one per buffer)")
+    return [_hint(w) if w is not None else _hint(Host()) for w in where]
+
+
+def _batch(stream: Any, buffers: Sequence[Any]) -> tuple[Any, list[Any]]:
+    from cumetal.core._memory import Buffer, _stream_handle
+
+    if isinstance(buffers, Buffer):
+        raise TypeError("pass a sequence of buffers")
+    bufs = list(buffers)
+    if not bufs:
+        raise ValueError("no buffers given")
+    return _stream_handle(getattr(stream, "stream", stream)), bufs
+
+
+def _runs(locs: list[cu.CUmemLocation]) -> tuple[list[cu.CUmemLocation], list[int]]:
+    key = [(int(loc.type), int(loc.id)) for loc in locs]
+    starts = [i for i in range(len(key)) if i == 0 or key[i] != key[i - 1]]
+    return [locs[i] for i in starts], starts
+
+
+def prefetch_batch(stream: Any, buffers: Sequence[Any], locations: Any) -> None:
+    """Prefetch managed buffers to a Device or Host each (one ``cuMemPrefetchBatchAsync``; on unified
+    memory nothing moves, the ranges are checked)."""
+    handle, bufs = _batch(stream, buffers)
+    locs, starts = _runs(_locations(locations, len(bufs)))
+    check(cu.cuMemPrefetchBatchAsync([int(b.handle) for b in bufs], [b.size for b in bufs], len(bufs), locs, starts,
+                                     len(locs), 0, handle))
+
+
+def discard_batch(stream: Any, buffers: Sequence[Any]) -> None:
+    """Tell the driver the buffers' contents are no longer needed (``cuMemDiscardBatchAsync``)."""
+    handle, bufs = _batch(stream, buffers)
+    check(cu.cuMemDiscardBatchAsync([int(b.handle) for b in bufs], [b.size for b in bufs], len(bufs), 0, handle))
+
+
+def discard_prefetch_batch(stream: Any, buffers: Sequence[Any], locations: Any) -> None:
+    handle, bufs = _batch(stream, buffers)
+    locs, starts = _runs(_locations(locations, len(bufs)))
+    check(cu.cuMemDiscardAndPrefetchBatchAsync([int(b.handle) for b in bufs], [b.size for b in bufs], len(bufs), locs,
+                                               starts, len(locs), 0, handle))

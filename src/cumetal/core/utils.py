@@ -11,7 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.core._copy import CopyOptions, MemcpyOverlapMode, MemcpySrcAccessOrder, copy_batch  # noqa: F401
+from cumetal.core._copy import (  # noqa: F401 - cuda.core.utils' names
+    CopyOptions,
+    MemcpyOverlapMode,
+    MemcpySrcAccessOrder,
+    copy_batch,
+    discard_batch,
+    discard_prefetch_batch,
+    prefetch_batch,
+)
 
 
 class _Layout:
