@@ -103,9 +103,13 @@ def test_c_program(tmp_path: pathlib.Path) -> None:
     assert lines["sobol_not_multiple"] == "105"
 
 
-@pytest.mark.parametrize("name,rng,kind", [("SOBOL32", H.SOBOL32, "u32"), ("SOBOL64", H.SOBOL64, "u64")])
+@pytest.mark.parametrize("name,rng,kind", [("SOBOL32", H.SOBOL32, "u32"), ("SOBOL64", H.SOBOL64, "u64"),
+                                           ("SCRAMBLED_SOBOL32", H.SCRAMBLED_SOBOL32, "u32"),
+                                           ("SCRAMBLED_SOBOL64", H.SCRAMBLED_SOBOL64, "u64")])
 def test_sobol_bit_exact(name: str, rng: int, kind: str) -> None:
-    """Joe-Kuo direction numbers, Gray-code order, dimension-major output, offsets in points."""
+    """Joe-Kuo direction numbers (scrambled: NVIDIA's matrices and shifts), Gray-code order,
+    dimension-major output, offsets in points. Float normals within 1e-5: in the far tails NVIDIA's
+    single-precision quantile differs from CuMetal's double one rounded to float by ~30 ulp."""
     for dims in (1, 3, 50):
         np.testing.assert_array_equal(H.values(H.Generator(rng, False, dims=dims), kind, dims * 1024),
                                       GOLDEN[f"{name}/{kind}/dims{dims}"])
@@ -114,7 +118,7 @@ def test_sobol_bit_exact(name: str, rng: int, kind: str) -> None:
     for dist, key in (("uniform", "f32"), ("uniform_double", "f64")):
         np.testing.assert_array_equal(H.values(H.Generator(rng, False, dims=3), dist, 3 * 512),
                                       GOLDEN[f"{name}/{key}/dims3"])
-    for dist, key, tol in (("normal", "normal", 1e-6), ("normal_double", "normal64", 1e-13)):
+    for dist, key, tol in (("normal", "normal", 1e-5), ("normal_double", "normal64", 1e-13)):
         got, ref = H.values(H.Generator(rng, False, dims=3), dist, 3 * 512), GOLDEN[f"{name}/{key}/dims3"]
         assert np.all(np.abs(got - ref) <= tol * np.maximum(np.abs(ref), 1))
 
@@ -124,6 +128,19 @@ def test_sobol_direction_vectors_match_nvidia() -> None:
 
     np.testing.assert_array_equal(sobol.direction_vectors(200, 32), GOLDEN["dirvec32"])
     np.testing.assert_array_equal(sobol.direction_vectors(200, 64), GOLDEN["dirvec64"])
+
+
+def test_scrambled_sobol_tables_match_nvidia() -> None:
+    """The stored scrambling matrices rebuild cuRAND's scrambled direction vectors (32 and 64 bit)
+    and scramble constants exactly."""
+    from cumetal.libs.curand import sobol
+
+    np.testing.assert_array_equal(sobol.scrambled_direction_vectors(200, 32), GOLDEN["dirvec32s"])
+    np.testing.assert_array_equal(sobol.scrambled_direction_vectors(200, 64), GOLDEN["dirvec64s"])
+    np.testing.assert_array_equal(sobol.scramble_constants(20000, 32), GOLDEN["scramble32"])
+    np.testing.assert_array_equal(sobol.scramble_constants(20000, 64), GOLDEN["scramble64"])
+    last = H.values(H.Generator(H.SCRAMBLED_SOBOL32, False, dims=20000), "u32", 20000)
+    assert last[-1] == GOLDEN["scramble32"][-1]  # point 0 of every dimension is its constant
 
 
 def test_device_api_program(tmp_path: pathlib.Path) -> None:

@@ -24,9 +24,10 @@ QUASI_DEFAULT, SOBOL32, SCRAMBLED_SOBOL32, SOBOL64, SCRAMBLED_SOBOL64 = 200, 201
 ORDERINGS = {100: "PSEUDO_BEST", 101: "PSEUDO_DEFAULT", 102: "PSEUDO_SEEDED", 103: "PSEUDO_LEGACY",
              104: "PSEUDO_DYNAMIC", 201: "QUASI_DEFAULT"}
 SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", SOBOL32: "SOBOL32",
-             SOBOL64: "SOBOL64"}
-QUASI = (SOBOL32, SOBOL64)
-KNOWN = {MT19937: "MT19937", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32", SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
+             SOBOL64: "SOBOL64", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32", SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
+QUASI = (SOBOL32, SOBOL64, SCRAMBLED_SOBOL32, SCRAMBLED_SOBOL64)
+SCRAMBLED = (SCRAMBLED_SOBOL32, SCRAMBLED_SOBOL64)
+KNOWN = {MT19937: "MT19937"}
 VERSION = 10400  # cuRAND 10.4.0 (CUDA 13.0): major * 1000 + minor * 100 + patch
 I32 = np.float32(2.3283064e-10)                       # 2^-32 as cuRAND's float constant
 I32_2PI = np.float32(2.3283064e-10) * np.float32(6.2831855)
@@ -171,13 +172,18 @@ def quasi_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nd
     """Sobol points: dimension-major (n / dims points of dimension 0, then of dimension 1, ...)."""
     if n % g.dims:
         raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n} is not a multiple of the {g.dims} dimensions")
-    bits = 64 if g.rng == SOBOL64 else 32
+    bits = 64 if g.rng in (SOBOL64, SCRAMBLED_SOBOL64) else 32
     if kind == "u32" and bits == 64 or kind == "u64" and bits == 32:
-        raise CurandError(TYPE_ERROR, f"SOBOL{bits} generates {bits}-bit integers "
+        raise CurandError(TYPE_ERROR, f"{SUPPORTED[g.rng]} generates {bits}-bit integers "
                                       f"({'curandGenerateLongLong' if bits == 64 else 'curandGenerate'})")
     per = n // g.dims
-    vecs = sobol.direction_vectors(g.dims, bits)
-    x = np.concatenate([sobol.points(vecs[d], g.offset, per) for d in range(g.dims)]) if per else \
+    if g.rng in SCRAMBLED:  # scrambled direction numbers, then every point XOR the dimension's constant
+        vecs = sobol.scrambled_direction_vectors(g.dims, bits)
+        shift = sobol.scramble_constants(g.dims, bits)
+    else:
+        vecs = sobol.direction_vectors(g.dims, bits)
+        shift = np.zeros(g.dims, vecs.dtype)
+    x = np.concatenate([sobol.points(vecs[d], g.offset, per) ^ shift[d] for d in range(g.dims)]) if per else \
         np.zeros(0, vecs.dtype)
     g.offset += per
     if kind in ("u32", "u64"):

@@ -6,6 +6,17 @@ is the XOR of the direction numbers v[d][k] over the set bits k of gray(i) = i ^
 ``data/joe_kuo_6.npz`` holds the first 20,000 dimensions' primitive polynomials and initial
 direction numbers (``python -m cumetal.libs.curand.sobol --regenerate`` derives it from SciPy's copy
 of the same published table).
+
+Scrambled Sobol (SCRAMBLED_SOBOL32/64) is Matoušek's linear matrix scrambling plus a digital
+shift, as cuRAND applies it: dimension d's direction numbers are L_d · v[d][k] over GF(2), with L_d
+a random unit lower-triangular 64×64 bit matrix, and every point is XORed with the dimension's
+scramble constant. The matrices and constants are NVIDIA's random draws (no formula gives them):
+``data/sobol_scrambled.npz`` holds the 20,000 matrices' strictly-lower bits (2016 per dimension)
+and the 64-bit constants, derived by ``python -m cumetal.libs.curand.sobol --regenerate-scrambled
+FILE`` from the tables cuRAND returns (``curandGetDirectionVectors64(...SCRAMBLED_64_JOEKUO6)``,
+``curandGetScrambleConstants64``) as recorded by ``scripts/make_curand_mt19937_sobol.py`` on an
+H100. The 32-bit vectors and constants are the top halves of the 64-bit ones (checked there for
+all 20,000 dimensions).
 """
 
 from __future__ import annotations
@@ -17,6 +28,7 @@ import sys
 import numpy as np
 
 DATA = pathlib.Path(__file__).with_name("data") / "joe_kuo_6.npz"
+SCRAMBLED_DATA = DATA.with_name("sobol_scrambled.npz")
 MAX_DIMENSIONS = 20000
 
 
@@ -52,6 +64,47 @@ def direction_vectors(dims: int, bits: int = 32) -> np.ndarray:
     return out
 
 
+_BELOW_DIAGONAL = np.arange(64)[None, :] > np.arange(64)[:, None]  # [column j, bit b from the top]
+
+
+@functools.cache
+def _scrambled_table() -> tuple[np.ndarray, np.ndarray]:
+    d = np.load(SCRAMBLED_DATA)
+    return d["lbits"], d["scramble64"]
+
+
+def _columns(lbits: np.ndarray) -> np.ndarray:
+    """(dims, 64) uint64 columns c_j of the unit lower-triangular matrices (c_j's top bit is 63 - j)."""
+    bits = np.zeros((lbits.shape[0], 64, 64), np.uint8)
+    bits[:, _BELOW_DIAGONAL] = np.unpackbits(lbits, axis=1)[:, : int(_BELOW_DIAGONAL.sum())]
+    bits[:, np.arange(64), np.arange(64)] = 1
+    return np.packbits(bits, axis=2).view(">u8")[..., 0].astype(np.uint64)
+
+
+def _pack_columns(cols: np.ndarray) -> np.ndarray:
+    bits = np.unpackbits(cols.astype(">u8").view(np.uint8).reshape(cols.shape[0], 64, 8), axis=2)
+    return np.packbits(bits[:, _BELOW_DIAGONAL], axis=1)
+
+
+@functools.lru_cache(maxsize=4)
+def scrambled_direction_vectors(dims: int, bits: int = 32) -> np.ndarray:
+    """cuRAND's scrambled direction numbers: column k of dimension d is L_d · v[d][k]."""
+    lbits, _ = _scrambled_table()
+    cols = _columns(lbits[:dims])
+    v = direction_vectors(dims, 64)
+    out = np.zeros((dims, 64), np.uint64)
+    for j in range(64):  # bit 63 - j of v selects column j of L
+        sel = (v >> np.uint64(63 - j)) & np.uint64(1)
+        out ^= np.where(sel == 1, cols[:, j : j + 1], np.uint64(0))
+    return out if bits == 64 else (out[:, :32] >> np.uint64(32)).astype(np.uint32)
+
+
+def scramble_constants(dims: int, bits: int = 32) -> np.ndarray:
+    """The digital shift XORed into every point of each dimension."""
+    k = _scrambled_table()[1][:dims]
+    return k if bits == 64 else (k >> np.uint64(32)).astype(np.uint32)
+
+
 def points(dim_vectors: np.ndarray, start: int, n: int) -> np.ndarray:
     """Points start .. start + n - 1 of one dimension (its direction numbers given)."""
     i = np.arange(start, start + n, dtype=np.uint64)
@@ -73,6 +126,29 @@ def _regenerate() -> None:
                         minit=src["vinit"][:MAX_DIMENSIONS].astype(np.uint32))
 
 
+def _regenerate_scrambled(recorded: str) -> None:
+    """Solve S_d = L_d V_d for L_d, column by column (V_d is unit upper-triangular), and store it."""
+    d = np.load(recorded)
+    s, consts = d["dirvec64s"], d["scramble64"]
+    v = direction_vectors(s.shape[0], 64)
+    cols = np.zeros_like(s)
+    for k in range(64):
+        c = s[:, k].copy()
+        for i in range(k):
+            c ^= np.where((v[:, k] >> np.uint64(63 - i)) & np.uint64(1) == 1, cols[:, i], np.uint64(0))
+        cols[:, k] = c
+    unit = cols >> (np.uint64(63) - np.arange(64, dtype=np.uint64)) == 1
+    if not unit.all():
+        raise SystemExit("the recorded vectors are not a unit lower-triangular scrambling of Joe-Kuo's")
+    np.savez_compressed(SCRAMBLED_DATA, lbits=_pack_columns(cols), scramble64=consts.astype(np.uint64))
+    _scrambled_table.cache_clear()
+    scrambled_direction_vectors.cache_clear()
+    if not np.array_equal(scrambled_direction_vectors(s.shape[0], 64), s):
+        raise SystemExit("round trip of the scrambled direction vectors failed")
+
+
 if __name__ == "__main__":
     if "--regenerate" in sys.argv:
         _regenerate()
+    if "--regenerate-scrambled" in sys.argv:
+        _regenerate_scrambled(sys.argv[sys.argv.index("--regenerate-scrambled") + 1])
