@@ -3,6 +3,7 @@ corrupt entries, and concurrent processes compiling into one empty cache."""
 
 from __future__ import annotations
 
+import pathlib
 import subprocess
 import sys
 
@@ -100,6 +101,24 @@ def test_concurrent_processes_share_one_cache(src, tmp_path):
 def test_key_covers_the_compiler_and_cumetal_versions(monkeypatch):
     k1 = cache.make_key("ptx", "x", "a.cu", CudaOptions(), None)
     monkeypatch.setattr(cache, "__version__", "99.0")
+    assert cache.make_key("ptx", "x", "a.cu", CudaOptions(), None) != k1
+
+
+def test_key_covers_the_base_flags_and_the_front_end_code(monkeypatch, tmp_path):
+    """BASE_FLAGS (compile.py) and the other code that makes clang's command line are in the key:
+    editing them must not reuse entries made with the old flags."""
+    import cumetal.cudacxx.compile as compile_mod
+
+    assert set(cache._FRONT_END) >= {"compile.py", "options.py", "toolchain.py"}
+    assert "BASE_FLAGS = (" in open(compile_mod.__file__).read()
+    k1 = cache.make_key("ptx", "x", "a.cu", CudaOptions(), None)
+    fake = tmp_path / "compile.py"
+    fake.write_text(open(compile_mod.__file__).read().replace('"-fno-jump-tables"', '"-fjump-tables"'))
+    monkeypatch.setattr(cache, "_front_end_digest", None)
+    monkeypatch.setattr(cache, "__file__", str(tmp_path / "cache.py"))
+    for name in cache._FRONT_END:
+        if name != "compile.py":
+            (tmp_path / name).write_bytes(open(pathlib.Path(compile_mod.__file__).with_name(name), "rb").read())
     assert cache.make_key("ptx", "x", "a.cu", CudaOptions(), None) != k1
 
 

@@ -2,7 +2,8 @@
 
 Two-level, like ccache's direct mode, so a hit never starts clang:
 * the *lookup key* is SHA-256 of the source, its file name, the options, NVRTC-style in-memory
-  headers, the compiler's identity and CuMetal's version;
+  headers, the compiler's identity, CuMetal's version and the front end's own code (the modules
+  that build clang's command line and post-process its output: the base flags live there);
 * the entry stores the headers the compile read (from clang's ``-MD`` output) with the SHA-256 of
   each (and its size and mtime, so unchanged files need not be read again), and is used only if
   every one of them still has that content.
@@ -52,10 +53,32 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# the modules whose code decides the clang command line (BASE_FLAGS, option translation, the bundled
+# standard library's flags) and what is done with clang's output
+_FRONT_END = ("compile.py", "options.py", "toolchain.py", "inline_asm.py", "cluster_dims.py", "cache.py")
+_front_end_digest: str | None = None
+
+
+def front_end_digest() -> str:
+    """SHA-256 of the front end's own code (once per process): editing a base flag or the
+    post-processing invalidates every entry, not only a changed option."""
+    global _front_end_digest
+    if _front_end_digest is None:
+        h = hashlib.sha256()
+        here = Path(__file__).parent
+        for name in _FRONT_END:
+            try:
+                h.update((here / name).read_bytes())
+            except OSError:
+                h.update(b"missing:" + name.encode())
+        _front_end_digest = h.hexdigest()
+    return _front_end_digest
+
+
 def make_key(kind: str, source: str, filename: str, options: CudaOptions,
              headers: dict[str, str] | None) -> str:
     h = hashlib.sha256()
-    for part in (f"cumetal-cudacxx/{FORMAT}", __version__, find_clang().identity, kind, filename,
+    for part in (f"cumetal-cudacxx/{FORMAT}", __version__, front_end_digest(), find_clang().identity, kind, filename,
                  os.path.abspath(os.path.dirname(filename) or "."), options.cache_key_text(),
                  repr(sorted((headers or {}).items())), source):
         h.update(part.encode("utf-8", "surrogatepass"))

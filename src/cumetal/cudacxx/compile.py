@@ -19,6 +19,7 @@ from pathlib import Path
 
 from cumetal.cudacxx import cache as _cache
 from cumetal.cudacxx import include_dir
+from cumetal.cudacxx.cluster_dims import add_cluster_directives, cluster_dims_from_ir, uses_cluster_dims
 from cumetal.cudacxx.inline_asm import escape_special_registers
 from cumetal.cudacxx.options import CudaOptions, OptionError
 from cumetal.cudacxx.toolchain import ToolchainError, bundled_stdlib_args, find_clang
@@ -144,7 +145,7 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
     for inc in options.pre_includes:
         args += ["-include", inc]
     args += _libdevice_args()[0] if libdevice is None else libdevice
-    args += {"E": ["-E"], True: ["-emit-llvm", "-c"], False: ["-S"]}[bitcode]
+    args += {"E": ["-E"], True: ["-emit-llvm", "-c"], False: ["-S"], "ll": ["-S", "-emit-llvm"]}[bitcode]
     if depfile is not None:
         args += ["-MD", "-MF", str(depfile)]
     args += ["-o", str(output), str(src)]
@@ -194,7 +195,45 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
                                  dependencies=deps)
         if bitcode:
             return CompileResult(log=log, dependencies=deps, bitcode=out.read_bytes())
-        return CompileResult(ptx=out.read_text(), log=log, dependencies=deps)
+        ptx = out.read_text()
+        if _uses_cluster_dims(source, deps):
+            ptx, warning = _add_cluster_dims(ptx, opts, src, t, header_root, link)
+            log += warning
+        return CompileResult(ptx=ptx, log=log, dependencies=deps)
+
+
+def _uses_cluster_dims(source: str, deps: list[str]) -> bool:
+    """Whether the source or one of its own (not CuMetal's) headers writes __cluster_dims__."""
+    if uses_cluster_dims(source):
+        return True
+    ours = str(include_dir()) + os.sep
+    for d in deps:
+        if not d.startswith(ours):
+            try:
+                if uses_cluster_dims(Path(d).read_text(errors="replace")):
+                    return True
+            except OSError:
+                continue
+    return False
+
+
+def _add_cluster_dims(ptx: str, opts: CudaOptions, src: Path, tmp: Path, header_root: Path | None,
+                      link: list[str]) -> tuple[str, str]:
+    """The PTX with each ``__cluster_dims__`` kernel's cluster directives (read from the same
+    compile's LLVM IR: see cluster_dims.py), and a warning for targets below sm_90."""
+    ir_out = tmp / "out.ll"
+    cmd = clang_command(opts, src, ir_out, bitcode="ll", header_root=header_root, depfile=None, libdevice=link)
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False)
+    if proc.returncode != 0 or not ir_out.is_file():
+        return ptx, "cumetal: warning: could not read the __cluster_dims__ annotations; cluster shapes ignored\n"
+    dims = cluster_dims_from_ir(ir_out.read_text(errors="replace"))
+    if not dims:
+        return ptx, ""
+    arch = int(re.sub(r"\D", "", opts.arch) or 0)
+    if arch < 90:
+        return ptx, (f"cumetal: warning: __cluster_dims__ needs sm_90 or later (compiling for {opts.arch}); "
+                     "the cluster shape is ignored\n")
+    return add_cluster_directives(ptx, dims), ""
 
 
 def describe_command(options: CudaOptions, filename: str, *, bitcode: bool = False) -> list[str]:

@@ -59,10 +59,14 @@ CUMETAL_MANAGED_CTOR static void __cumetal_managed_range(void) {
 #endif
 /* __maxnreg__ (CUDA 12.4) caps registers per thread: a hint with no meaning on Apple GPUs */
 #define __maxnreg__(n)
+/* __cluster_dims__(x[, y[, z]]) (sm_90): clang 22 accepts cluster_dims but writes nothing for it into
+ * NVPTX code, so the shape also travels as an annotation (constant expressions, evaluated by clang)
+ * that CuMetal's front end turns into PTX's .explicitcluster / .reqnctapercluster (cudacxx/cluster_dims.py) */
 #if defined(__clang__) && __has_attribute(cluster_dims)
-#define __cluster_dims__(...) __attribute__((cluster_dims(__VA_ARGS__)))
+#define __cluster_dims__(...) \
+    __attribute__((cluster_dims(__VA_ARGS__))) __attribute__((annotate("cumetal.cluster_dims", __VA_ARGS__)))
 #else
-#define __cluster_dims__(...)
+#define __cluster_dims__(...) __attribute__((annotate("cumetal.cluster_dims", __VA_ARGS__)))
 #endif
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(a) __align__(a)
