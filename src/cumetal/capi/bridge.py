@@ -936,3 +936,8 @@ _ = drv
 from cumetal.capi import bridge_textures as _tex  # noqa: E402
 
 globals().update({n: _guard()(getattr(_tex, n)) for n in dir(_tex) if n.startswith("tex_")})
+
+# ================================================================ IPC and more (host_runtime_misc.h, csrc/cm_runtime_more.c)
+from cumetal.capi import bridge_runtime_more as _more  # noqa: E402
+
+globals().update({n: getattr(_more, n) for n in _more.__all__})

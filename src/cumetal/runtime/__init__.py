@@ -232,6 +232,15 @@ from cumetal.runtime.graphs import (
     cudaKernelNodeParams,
     cudaMemsetParams,
 )
+from cumetal.runtime.ipc import (
+    cudaIpcCloseMemHandle,
+    cudaIpcEventHandle_t,
+    cudaIpcGetEventHandle,
+    cudaIpcGetMemHandle,
+    cudaIpcMemHandle_t,
+    cudaIpcOpenEventHandle,
+    cudaIpcOpenMemHandle,
+)
 from cumetal.runtime.logs import (
     cudaLogIterator,
     cudaLogsCallbackHandle,

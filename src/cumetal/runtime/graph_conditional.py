@@ -328,7 +328,7 @@ def cudaGraphInstantiateWithParams(graph: Any, instantiateParams: Any = None) ->
     """Instantiate with ``flags`` from the params; ``result_out`` is written (``uploadStream`` is
     accepted: there is nothing to upload)."""
     ip = instantiateParams
-    if isinstance(ip, int) and not isinstance(ip, bool) and ip:
+    if isinstance(ip, int) and not isinstance(ip, bool) and 0 < ip < 2**64:
         ip = cudaGraphInstantiateParams.from_address(ip)
     if ip is not None and not isinstance(ip, cudaGraphInstantiateParams):
         raise RtError(E.cudaErrorInvalidValue, "instantiateParams must be a cudaGraphInstantiateParams")

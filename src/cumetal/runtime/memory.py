@@ -165,6 +165,9 @@ def cudaFree(devPtr: Any) -> tuple:  # noqa: N802, N803
         raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocManaged "
                       "(or is already freed)")
     raw(dmem.cuMemFree)(addr)
+    from cumetal.runtime import ipc
+
+    ipc.allocation_freed(addr)
     RUNTIME.managed.discard(addr)
     RUNTIME.advice.pop(addr, None)
     return ()

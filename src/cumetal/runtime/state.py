@@ -180,10 +180,12 @@ class RuntimeState:
                 k.function = 0
             self.tls = threading.local()
         from cumetal.runtime.graphs import reset as reset_graphs
+        from cumetal.runtime.ipc import reset as reset_ipc
         from cumetal.runtime.pools import reset as reset_pools
 
         reset_pools()
         reset_graphs()
+        reset_ipc()
         from cumetal.runtime.streams import _stream_attrs
 
         _stream_attrs.clear()

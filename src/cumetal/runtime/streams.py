@@ -17,7 +17,7 @@ from cumetal.driver import streams as dstreams
 from cumetal.driver.faults import fault_result
 from cumetal.driver.host_funcs import enqueue_host_call, host_callable
 from cumetal.driver.state import STATE as DRIVER
-from cumetal.runtime import graphs
+from cumetal.runtime import graphs, ipc
 from cumetal.runtime.device import enum_arg, int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
@@ -134,6 +134,9 @@ def cudaStreamWaitEvent(stream: Any, event: Any, flags: Any = 0) -> tuple:  # no
         graphs.capture_node(h, graphs.T.cudaGraphNodeTypeWaitEvent, ev)
         return ()
     raw(dstreams.cuStreamWaitEvent)(h, ev, 0)
+    shared = ipc.shared_event(ev)
+    if shared is not None:  # an interprocess event: also wait for records made by other processes
+        ipc.stream_wait(shared, h)
     return ()
 
 
@@ -231,27 +234,42 @@ def cudaEventRecord(event: Any, stream: Any = 0) -> tuple:  # noqa: N802
     ev, h = _event(event), RUNTIME.stream_handle(stream)
     if graphs.capture_event_record(h, ev):
         return ()
-    raw(dstreams.cuEventRecord)(ev, h)
+    _record(ev, h)
     return ()
+
+
+def _record(ev: int, h: int) -> None:
+    raw(dstreams.cuEventRecord)(ev, h)
+    shared = ipc.shared_event(ev)
+    if shared is not None:
+        ipc.record(shared, ev, h)
 
 
 @rt_api(0)
 def cudaEventRecordWithFlags(event: Any, stream: Any = 0, flags: Any = 0) -> tuple:  # noqa: N802
     if int_arg(flags, "flags") & ~cudaEventRecordExternal:
         raise RtError(E.cudaErrorInvalidValue, "unknown event record flags")
-    raw(dstreams.cuEventRecord)(_event(event), RUNTIME.stream_handle(stream))
+    _record(_event(event), RUNTIME.stream_handle(stream))
     return ()
 
 
 @rt_api(0, sync=True)
 def cudaEventSynchronize(event: Any) -> tuple:  # noqa: N802
-    raw(dstreams.cuEventSynchronize)(_event(event))
+    ev = _event(event)
+    raw(dstreams.cuEventSynchronize)(ev)
+    shared = ipc.shared_event(ev)
+    if shared is not None:
+        ipc.synchronize(shared)
     return ()
 
 
 @rt_api(0)
 def cudaEventQuery(event: Any) -> tuple:  # noqa: N802
-    raw(dstreams.cuEventQuery)(_event(event))
+    ev = _event(event)
+    raw(dstreams.cuEventQuery)(ev)
+    shared = ipc.shared_event(ev)
+    if shared is not None and not ipc.query(shared):
+        raise RtError(E.cudaErrorNotReady, "")
     return ()
 
 
@@ -263,7 +281,9 @@ def cudaEventElapsedTime(start: Any, end: Any) -> tuple:  # noqa: N802
 
 @rt_api(0)
 def cudaEventDestroy(event: Any) -> tuple:  # noqa: N802
-    raw(dstreams.cuEventDestroy)(_event(event))
+    ev = _event(event)
+    raw(dstreams.cuEventDestroy)(ev)
+    ipc.destroyed(ev)
     return ()
 
 
