@@ -3,7 +3,7 @@
 Runs on a machine with an NVIDIA GPU, CUDA 13 and cupy (the helpers of make_curand_goldens.py
 load libcurand through ctypes):
 
-    python scripts/make_curand_mt19937_sobol.py OUTDIR
+    python scripts/make_curand_mt19937_sobol.py OUTDIR [PART,PART]
 
 writes
 
@@ -11,9 +11,9 @@ writes
   20,000 dimensions (``CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6``, uint64 [20000, 64]) and
   whether the 32-bit set equals their top halves (``top_halves_equal``), plus the scramble
   constants (``scramble64``; the 32-bit ones are checked the same way);
-* ``OUTDIR/curand_mt19937_layout.npz``: the first 2^22 outputs of the MT19937 host generator for
+* ``OUTDIR/curand_mt19937_layout.npz``: the first 2^16 outputs of the MT19937 host generator for
   seed 1234 (``out1234``) and, for every one of the first 2^17 outputs of the plain MT19937
-  sequence of ``init_genrand(1234)`` found there, its index in cuRAND's output
+  sequence of ``init_genrand(1234)`` found among its first 2^25 outputs, its index there
   (``base_pos``, ``out_idx``): how cuRAND lays out its parallel MT19937 streams.
 """
 
@@ -53,7 +53,7 @@ def scrambled_tables(c: Curand) -> dict[str, np.ndarray]:
 
 def mt19937_layout(c: Curand) -> dict[str, np.ndarray]:
     g = c.gen(MT19937, seed=1234)
-    out = c.run(g, "u32", 1 << 22)
+    out = c.run(g, "u32", 1 << 25)
     c.destroy(g)
     rs = np.random.RandomState(1234).get_state()
     bg = np.random.MT19937()
@@ -63,14 +63,17 @@ def mt19937_layout(c: Curand) -> dict[str, np.ndarray]:
     srt = out[order]
     idx = np.minimum(np.searchsorted(srt, base), len(out) - 1)
     hit = srt[idx] == base
-    return {"out1234": out, "base_pos": np.nonzero(hit)[0], "out_idx": order[idx[hit]]}
+    return {"out1234": out[: 1 << 16], "base_pos": np.nonzero(hit)[0], "out_idx": order[idx[hit]]}
 
 
 def main() -> int:
     outdir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     outdir.mkdir(parents=True, exist_ok=True)
     c = Curand()
+    parts = sys.argv[2].split(",") if len(sys.argv) > 2 else ["curand_scrambled_sobol", "curand_mt19937_layout"]
     for name, fn in (("curand_scrambled_sobol", scrambled_tables), ("curand_mt19937_layout", mt19937_layout)):
+        if name not in parts:
+            continue
         try:
             data = fn(c)
             np.savez_compressed(outdir / f"{name}.npz", **data)
