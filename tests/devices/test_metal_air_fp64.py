@@ -36,7 +36,8 @@ def _llvm_text(bitcode: bytes, tmp_path: Path) -> str:
         pytest.skip("llvm-dis-14 not installed")
     f = tmp_path / "k.bc"
     f.write_bytes(bitcode)
-    return subprocess.run([dis, str(f), "-o", "-"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([dis, str(f), "-o", "-"], capture_output=True, text=True, check=True).stdout
+    return out.split("\n", 1)[1]  # past '; ModuleID = <path>'
 
 
 def test_f64_kernels_are_named_with_their_first_f64_instruction(arithmetic):

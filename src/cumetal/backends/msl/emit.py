@@ -86,10 +86,6 @@ class FnEmitter:
             return const_text(x, self.fp64)
         return symaddr_text(x, self.module, self.fn, self.mod.globals)
 
-    def note_fp64_rounding(self, inst: N.Inst, rnd: str) -> None:
-        if rnd != "rn":
-            self.mod.warn(f"{self.fn.name}: {inst.op}.{rnd}.f64 rounds to nearest under --fp64=emulate")
-
     def require_f64_atomic(self) -> None:
         self.mod.uses_f64 = True
 
@@ -289,7 +285,7 @@ class ModuleEmitter:
             protos.append(lines[0][:-2] + ";")
             bodies.append("\n".join(lines))
         kernels = ["\n".join(self.kernel(k)) for k in self.module.kernels.values()]
-        mode = "none" if not self.uses_f64 else ("emulate" if self.fp64 == "emulate" else "native")
+        mode = "native" if self.uses_f64 else "none"  # --fp64=emulate leaves no f64 (passes/legalize/fp64)
         if self.uses_f64 and self.fp64 in ("native", "warn"):
             self.warn("the module uses double: Apple GPUs reject FP64 in compute pipelines "
                       "(use --fp64=emulate for float-float emulation)")
@@ -330,7 +326,7 @@ def _zero(t: str, fp64: str) -> str:
     if t == "f32":
         return "0.0f"
     if t == "f64":
-        return "float2(0.0f, 0.0f)" if fp64 == "emulate" else "0.0"
+        return "0.0"
     return f"{msl_type(t, fp64)}(0)" if T.bits(t) < 32 else "0"
 
 

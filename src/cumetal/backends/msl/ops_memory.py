@@ -25,8 +25,6 @@ AOP_CODE_FTZ_FADD = int(AtomicOp.FADD_FTZ)  # f32 fadd with attr ftz
 
 def _mem_type(em: FnEmitter, t: str) -> str:
     """Type of the memory word moved for a register of IR type t."""
-    if t == "f64" and em.fp64 == "emulate":
-        return "ulong"
     if t == "i1":
         return "uchar"
     return em.ty(t)
@@ -43,8 +41,6 @@ def load(em: FnEmitter, i: Inst) -> str:
     else:
         kind = "ldv" if i.attrs.get("volatile") else "ld"
         expr = f"cm_{kind}_{_ACCESS[space]}<{mt}>(cm, {em.v(addr)})"
-    if d == "f64" and em.fp64 == "emulate":
-        return f"cm_dd_from_bits({expr})"
     if d == "i1":
         return f"({expr} != 0)"
     return expr
@@ -54,9 +50,7 @@ def store(em: FnEmitter, i: Inst) -> list[str]:
     addr, val = i.args
     mt = _mem_type(em, val.type)
     v = em.v(val)
-    if val.type == "f64" and em.fp64 == "emulate":
-        v = f"cm_dd_to_bits({v})"
-    elif val.type == "i1":
+    if val.type == "i1":
         v = f"uchar({v} ? 1 : 0)"
     kind = "stv" if i.attrs.get("volatile") else "st"
     return [f"cm_{kind}_{_ACCESS[i.attrs['space']]}<{mt}>(cm, {em.v(addr)}, {v});"]

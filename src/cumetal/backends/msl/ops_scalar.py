@@ -17,7 +17,6 @@ _ICMP = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=
 FCMP_CODES = {m.name.lower(): int(m) for m in FloatCompare}  # cm_fcmp conditions (backends/common/codes.py)
 _BOOL_OP = {"and": "&&", "or": "||", "xor": "!="}
 _FBIN = {"fadd": "cm_fadd", "fsub": "cm_fsub", "fmul": "cm_fmul", "fdiv": "cm_fdiv"}
-_DD = {"fadd": "cm_dd_add", "fsub": "cm_dd_sub", "fmul": "cm_dd_mul", "fdiv": "cm_dd_div"}
 
 
 def integer(em: FnEmitter, i: Inst) -> str:
@@ -115,7 +114,7 @@ def bits_of(em: FnEmitter, t: str, text: str) -> str:
         return text
     if t == "f32":
         return f"as_type<uint>({text})"
-    return f"cm_dd_to_bits({text})" if em.fp64 == "emulate" else f"as_type<ulong>({text})"
+    return f"as_type<ulong>({text})"  # (--fp64=emulate leaves no f64: passes/legalize/fp64)
 
 
 def from_bits(em: FnEmitter, t: str, text: str) -> str:
@@ -123,7 +122,7 @@ def from_bits(em: FnEmitter, t: str, text: str) -> str:
         return f"ushort({text})"
     if t == "f32":
         return f"as_type<float>(uint({text}))"
-    return f"cm_dd_from_bits({text})" if em.fp64 == "emulate" else f"as_type<double>(ulong({text}))"
+    return f"as_type<double>(ulong({text}))"
 
 
 def _to_f32(t: str, text: str) -> str:
@@ -145,14 +144,6 @@ def _float_arith(em: FnEmitter, i: Inst, t: str) -> str:
     a = [em.v(x) for x in i.args]
     rnd = i.attrs.get("rnd", "rn")
     mode = ROUND[rnd]
-    if t == "f64" and em.fp64 == "emulate":
-        em.note_fp64_rounding(i, rnd)
-        if op in _DD:
-            return f"{_DD[op]}({a[0]}, {a[1]})"
-        if op == "fma":
-            return f"cm_dd_fma({a[0]}, {a[1]}, {a[2]})"
-        if op == "fsqrt":
-            return f"cm_dd_sqrt({a[0]})"
     if t in ("f16", "bf16"):
         f = [_to_f32(t, x) for x in a]
         if op in _FBIN:
@@ -174,24 +165,17 @@ def float_unary(em: FnEmitter, i: Inst) -> str:
     t = i.dsts[0].type
     op = i.op
     a = em.v(i.args[0])
-    emulate = t == "f64" and em.fp64 == "emulate"
     if op == "ftz":
-        if emulate:
-            return a  # f64 subnormals are far below the pair's range: already zero
         if t in ("f16", "bf16"):
             e = "0x7C00u" if t == "f16" else "0x7F80u"
             return f"(({a} & {e}) == 0 ? ushort({a} & 0x8000u) : {a})"
         return f"cm_ftz({a})"
     if op == "fsat":
-        if emulate:
-            return f"(isnan({a}.x) || {a}.x < 0.0f ? float2(0.0f, 0.0f) : ({a}.x >= 1.0f && !({a}.x == 1.0f && {a}.y < 0.0f)) ? float2(1.0f, 0.0f) : {a})"
         if t in ("f16", "bf16"):
             return _from_f32(t, f"cm_fsat({_to_f32(t, a)})", "CM_RN")
         return f"cm_fsat({a})"
     if op == "frint_ieee":  # NaN results are the legalizer's
         mode = ROUND[i.attrs["rnd"]]
-        if emulate:
-            return f"cm_dd_from_bits(cm_frint_bits(cm_dd_to_bits({a}), 52, 11, {mode}))"
         if t in ("f16", "bf16"):
             return _from_f32(t, f"cm_frint({_to_f32(t, a)}, {mode})", "CM_RN")
         return f"cm_frint({a}, {mode})"
@@ -202,8 +186,6 @@ def fcmp(em: FnEmitter, i: Inst) -> str:
     t = i.args[0].type
     a, b = (em.v(x) for x in i.args)
     code = FCMP_CODES[i.attrs["cond"]]
-    if t == "f64" and em.fp64 == "emulate":
-        return f"cm_dd_fcmp({a}, {b}, {code})"
     if t in ("f16", "bf16"):
         a, b = _to_f32(t, a), _to_f32(t, b)
     return f"cm_fcmp({a}, {b}, {code})"
@@ -216,16 +198,9 @@ def fapprox(em: FnEmitter, i: Inst) -> str:
     fn = i.attrs["fn"]
     a = [em.v(x) for x in i.args]
     if t == "f64":
-        if em.fp64 == "emulate":
-            one = "float2(1.0f, 0.0f)"
-            table = {"rcp": f"cm_dd_div({one}, {a[0]})", "sqrt": f"cm_dd_sqrt({a[0]})",
-                     "rsqrt": f"cm_dd_div({one}, cm_dd_sqrt({a[0]}))"}
-            if fn in ("div", "div_approx"):
-                return f"cm_dd_div({a[0]}, {a[1]})"
-        else:
-            table = {"rcp": f"(1.0 / {a[0]})", "sqrt": f"sqrt({a[0]})", "rsqrt": f"rsqrt({a[0]})"}
-            if fn in ("div", "div_approx"):
-                return f"cm_fdiv({a[0]}, {a[1]}, CM_RN)"
+        table = {"rcp": f"(1.0 / {a[0]})", "sqrt": f"sqrt({a[0]})", "rsqrt": f"rsqrt({a[0]})"}
+        if fn in ("div", "div_approx"):
+            return f"cm_fdiv({a[0]}, {a[1]}, CM_RN)"
         if fn not in table:
             raise EmitError(f"{fn}.approx on f64 is not supported")
         return table[fn]
@@ -258,7 +233,7 @@ def fcvt(em: FnEmitter, i: Inst) -> str:
         return f"cm_h2f({a})"
     if dt == "f32" and st == "bf16":
         return f"cm_b2f({a})"
-    if dt == "f64" and st == "f32" and em.fp64 != "emulate":
+    if dt == "f64" and st == "f32":
         return f"double({a})"
     sm, se = FORMATS[st]
     dm, de = FORMATS[dt]
@@ -274,9 +249,7 @@ def f2i(em: FnEmitter, i: Inst) -> str:
     signed = bool(i.attrs["signed"])
     if x.type in ("f16", "bf16"):  # exact in f32
         a = _to_f32(x.type, a)
-    if x.type == "f64" and em.fp64 == "emulate":
-        wide = f"cm_dd_to_int_bits({a})"
-    elif T.bits(dt) == 64:
+    if T.bits(dt) == 64:
         wide = f"ulong({'long' if signed else 'ulong'}({a}))"
     else:
         wide = f"uint({'int' if signed else 'uint'}({a}))"

@@ -55,15 +55,12 @@ def _float_block(ftype: str) -> str:
 
 
 def prelude(fp64: str = "none") -> str:
-    """The helper library; ``fp64`` is 'none' (no f64 in the module), 'native' or 'emulate'."""
+    """The helper library; ``fp64`` is 'none' (no f64 in the module), 'native' or 'emulate' (as 'none':
+    the legalizer has turned every f64 operation into f32/integer code, passes/legalize/fp64)."""
     if fp64 not in ("none", "native", "emulate"):
         raise ValueError(f"prelude: fp64 mode must be 'none', 'native' or 'emulate', not {fp64!r}")
     parts = [PRELUDE_HEAD, header_text(), PRELUDE_CTX, PRELUDE_INT, PRELUDE_FLOAT, _float_block("float"), PRELUDE_HALF]
     if fp64 == "native":
         parts += [_float_block("double"), PRELUDE_F64_NATIVE]
-    elif fp64 == "emulate":
-        from cumetal.backends.msl.fp64 import PRELUDE_DD
-
-        parts.append(PRELUDE_DD)
     parts += [PRELUDE_ATOMIC, PRELUDE_PRINTF]
     return "\n".join(part.rstrip("\n") + "\n" for part in parts)

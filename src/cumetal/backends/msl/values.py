@@ -24,8 +24,8 @@ class EmitError(Exception):
 
 
 def msl_type(t: str, fp64: str) -> str:
-    if t == "f64":
-        return "float2" if fp64 == "emulate" else "double"
+    if t == "f64":  # only under --fp64=native/warn: emulate leaves no f64 (passes/legalize/fp64)
+        return "double"
     return _UNSIGNED[t]
 
 
@@ -58,8 +58,6 @@ def float_literal(t: str, bits: int, fp64: str) -> str:
         if v == v and abs(v) != float("inf") and len(text) <= 12 and ("." in text or "e" in text):
             return text + "f"
         return f"as_type<float>(0x{bits:08x}u)"
-    if fp64 == "emulate":
-        return f"cm_dd_from_bits(0x{bits:016x}ul)"
     v = struct.unpack("<d", struct.pack("<Q", bits))[0]
     text = repr(v)
     if v == v and abs(v) != float("inf") and len(text) <= 18 and ("." in text or "e" in text):
