@@ -27,9 +27,27 @@ REF_SAMPLE = 12
 CASES = mc.all_cases()
 
 # Special-value results where CuMetal knowingly differs from the H100 (docs/math-library.md):
-# jn/yn at zero, tiny and subnormal arguments (where one side underflows to 0 and the other
-# does not), and double hypot near DBL_MAX (the H100 returns inf for hypot(DBL_MAX, 1)).
-KNOWN_SPECIAL_DIFFS = {"jnf", "jn", "ynf", "yn", "hypot"}
+# double hypot near DBL_MAX (the H100 returns inf for hypot(DBL_MAX, 1)). jn/yn have a precise
+# allowance instead (nvidia_bessel_quirks).
+KNOWN_SPECIAL_DIFFS = {"hypot"}
+
+
+def nvidia_bessel_quirks(name: str, ins: list[np.ndarray], ours: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """Where the H100's jn/yn give a special value that is not the function's value (measured over all
+    goldens): jn(n >= 2, x) is NaN for x = 0 and |x| below ~1e-15 (float) / ~1e-22 (double), where
+    J_n(x) ~ (x/2)^n / n! is a tiny number or 0 (ours, within CUDA's bound); yn(n, x) for a subnormal
+    double x is the finite Y_1(x) where Y_n(x) overflows (ours: -inf)."""
+    if name not in ("jn", "jnf", "yn"):
+        return np.zeros(len(ours), bool)
+    n = ins[0]
+    with np.errstate(invalid="ignore"):
+        x = ins[1].astype(np.float64)
+    if name in ("jn", "jnf"):
+        tiny = 1e-14 if name == "jnf" else 1e-21
+        with np.errstate(invalid="ignore"):
+            return (np.isnan(gold) & ~np.isnan(x) & (n >= 2) & (np.abs(x) < tiny) & np.isfinite(ours)
+                    & (np.abs(ours.astype(np.float64)) <= np.abs(x)))
+    return (np.abs(x) < 2.2250738585072014e-308) & np.isfinite(gold) & (ours == -np.inf)
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +116,7 @@ def test_case(results, name):
         assert ident.all(), [([float(a[i]) for a in ins], ours[0][i], gold[0][i]) for i in np.nonzero(~ident)[0][:3]]
     special = ma.special_mask(gold, ours)
     if name not in KNOWN_SPECIAL_DIFFS and case.ulp >= 0:
-        bad = np.nonzero(special & ~ident)[0]
+        bad = np.nonzero(special & ~ident & ~nvidia_bessel_quirks(name, ins, ours[0], gold[0]))[0]
         assert len(bad) == 0, [([float(a[i]) for a in ins], ours[0][i], gold[0][i]) for i in bad[:3]]
     if case.ref in refs.REFS and case.ulp > 0:
         finite = np.ones(len(ins[0]), bool)
@@ -292,3 +310,28 @@ def test_build_error_is_reported(tmp_path, monkeypatch):
     with pytest.raises(build.LibdeviceBuildError) as err:
         build.build(tmp_path / "out.bc")
     assert "libdevice.cu:1" in str(err.value) and not (tmp_path / "out.bc").exists()
+
+
+def test_bessel_special_values_on_all_inputs():
+    """jn/yn over every golden input with a tiny or non-finite argument or a special H100 result (not
+    only the sample): the special values differ from the H100's only where nvidia_bessel_quirks says
+    so, and each quirk really occurs (so the allowance is needed). Ours there is correct, NVIDIA's not."""
+    cases = [c for c in CASES if c.name in ("jnf", "jn", "ynf", "yn")]
+    r = runner.Runner()
+    mod = r.load(runner.compile_cases(cases))
+    gold = ma.load_goldens()
+    seen = {}
+    for c in cases:
+        ins = mc.make_inputs(c, SIZES[c.dtype])
+        g = gold[c.dtype][f"{c.name}:0"]
+        with np.errstate(invalid="ignore"):  # every special result of the H100, and every tiny argument
+            keep = ~np.isfinite(g) | (g == 0) | ~(np.abs(ins[1].astype(np.float64)) >= 1e-10)
+        ins, g = [a[keep] for a in ins], g[keep]
+        ours = r.run(mod, c, ins)[0]
+        quirk = nvidia_bessel_quirks(c.name, ins, ours, g)
+        bad = np.nonzero(ma.special_mask([g], [ours]) & ~ma.same_bits(ours, g) & ~quirk)[0]
+        assert len(bad) == 0, (c.name, [(int(ins[0][i]), float(ins[1][i]), float(ours[i]), float(g[i]))
+                                        for i in bad[:5]])
+        seen[c.name] = int(quirk.sum())
+    r.close()
+    assert seen["ynf"] == 0 and seen["jnf"] > 0 and seen["jn"] > 0 and seen["yn"] == 1, seen
