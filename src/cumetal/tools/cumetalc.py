@@ -71,8 +71,11 @@ nvcc options understood:
   -O0..3 (host code)  -g  -G (device debug, no optimisation)  -lineinfo
   --use_fast_math  -ftz=B  -prec-div=B  -prec-sqrt=B  -fmad=B  -rdc=B
   --expt-relaxed-constexpr  --extended-lambda  -Xcompiler A,B  -Xlinker A  -l LIB  -L DIR
-  -w  -v  --version
+  -w  -v  --version  --list-gpu-arch
 CuMetal options:
+  --print-include-dir   the directory of CuMetal's clean-room CUDA headers (cuda_runtime.h, cooperative_groups.h…)
+  --print-cuda-path     a directory to use as CUDA_PATH / CUDA_HOME: its include/ is that directory (for
+                        programs that pass -I$CUDA_PATH/include to NVRTC, e.g. cuda-samples' matrixMul_nvrtc)
   --air-versions AIR,MSL,CONTAINER,MACOS   versions written into a .metallib (default 2.6,3.1,2.7,14.0)
   --fp64 emulate|native|warn               f64 in MSL/.metallib output (default emulate: float-float)
   --ptx-strict                             unknown PTX instructions are errors
@@ -331,6 +334,12 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return 0
     if s.version:
         return _version(out)
+    if s.print_dir:  # where CuMetal's CUDA headers are, for build systems and NVRTC users
+        from cumetal.cudacxx import include_dir
+
+        inc = include_dir()
+        out.write(f"{inc if s.print_dir == 'print-include-dir' else inc.parent}\n")
+        return 0
     if s.list_arch:  # nvcc --list-gpu-arch: the architectures -arch accepts
         from cumetal.cudacxx.options import supported_archs
 

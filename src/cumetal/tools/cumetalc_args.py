@@ -45,6 +45,7 @@ class Settings:
     version: bool = False
     help: bool = False
     list_arch: bool = False         # --list-gpu-arch / --list-gpu-code
+    print_dir: str | None = None    # --print-include-dir / --print-cuda-path
     verbose: bool = False
     # linking (build_program)
     libraries: list[str] = field(default_factory=list)
@@ -117,6 +118,7 @@ _FLAGS = {
     "--parse-only": "parse-only", "--coverage": "coverage", "--ptx-strict": "ptx-strict",
     "-m64": "quiet", "--machine": "quiet", "-Wno-deprecated-gpu-targets": "quiet",
     "--Wno-deprecated-gpu-targets": "quiet", "-Wno-deprecated-declarations": "quiet",
+    "--print-include-dir": "print-include-dir", "--print-cuda-path": "print-cuda-path",
     "--list-gpu-arch": "list-arch", "-arch-ls": "list-arch", "--list-gpu-code": "list-arch", "-code-ls": "list-arch",
     "-keep": "ignored", "--keep": "ignored", "-res-usage": "ignored", "--resource-usage": "ignored",
     "-dryrun": "ignored", "--dryrun": "ignored", "-src-in-ptx": "ignored", "--source-in-ptx": "ignored",
@@ -361,6 +363,8 @@ def _apply(s: Settings, kind: str, name: str, value: str | None, archs: list[str
             raise UsageError(f"{name} is not supported; name the output with -o")
         case "list-arch":
             s.list_arch = True
+        case "print-include-dir" | "print-cuda-path":
+            s.print_dir = kind
         case "emit":
             s.emit = value
         case "air-versions":
