@@ -37,6 +37,7 @@ PROGRAMS = {
     "cg_multiwarp": ["cg_multiwarp.cu"],
     "conditional_graphs": ["conditional_graphs.cu"],
     "ipc": ["ipc.cu"],
+    "runtime_more": ["runtime_more.cu"],
 }
 
 

@@ -74,6 +74,10 @@ _CTYPE_NAMES = {
     ctypes.c_char: "char", ctypes.c_long: "long", ctypes.c_longlong: "long long",
     ctypes.c_ulonglong: "unsigned long long", ctypes.c_float: "float", ctypes.c_double: "double",
 }
+# ctypes makes c_size_t an alias of c_ulong/c_ulonglong; every 64-bit unsigned field of the generated
+# structs is a size_t in CUDA's declarations (cudaFuncAttributes.sharedSizeBytes, cudaExtent, ...), and
+# C++ sees the difference (size_t * and unsigned long long * do not convert; std::max deduction).
+_CTYPE_NAMES[ctypes.c_size_t] = "size_t"
 
 
 def _enum_c(cls: type[enum.IntEnum], seen: dict[str, str]) -> str:

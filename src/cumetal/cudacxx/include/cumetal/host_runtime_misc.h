@@ -48,4 +48,66 @@ cudaError_t cudaIpcCloseMemHandle(void *devPtr);
 cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event);
 cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle);
 
+/* ---- libraries (CUDA 12 context-independent loading) */
+typedef enum cudaLibraryOption cudaLibraryOption;
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, enum cudaJitOption *jitOptions,
+                                void **jitOptionsValues, unsigned int numJitOptions,
+                                enum cudaLibraryOption *libraryOptions, void **libraryOptionValues,
+                                unsigned int numLibraryOptions);
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName, enum cudaJitOption *jitOptions,
+                                    void **jitOptionsValues, unsigned int numJitOptions,
+                                    enum cudaLibraryOption *libraryOptions, void **libraryOptionValues,
+                                    unsigned int numLibraryOptions);
+cudaError_t cudaLibraryUnload(cudaLibrary_t library);
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name);
+cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name);
+cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name);
+cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib);
+cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib);
+
+/* ---- driver entry points, host functions, texture limits, graph kernel nodes */
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus __CM_DV(0));
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus __CM_DV(0));
+cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData, unsigned int syncMode);
+struct cudaChannelFormatDesc; /* defined in cumetal/texture_api.h */
+cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                 const struct cudaChannelFormatDesc *fmtDesc, int device);
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams);
+
+/* ---- error log (CUDA 12.9+) */
+typedef unsigned int cudaLogIterator;
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+typedef void (*cudaLogsCallback_t)(void *data, enum cudaLogLevel logLevel, char *message, size_t length);
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData,
+                                     cudaLogsCallbackHandle *callback_out);
+cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
+cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
+cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags);
+cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags);
+
+/* ---- batched memory operations (CUDA 13 signatures) */
+struct cudaMemcpyAttributes {
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    struct cudaMemLocation srcLocHint;
+    struct cudaMemLocation dstLocHint;
+    unsigned int flags;
+};
+typedef struct cudaMemcpyAttributes cudaMemcpyAttributes;
+cudaError_t cudaMemcpyBatchAsync(const void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count,
+                                 struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
+                                 cudaStream_t stream);
+cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs,
+                                      size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags,
+                                      cudaStream_t stream);
+cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count, unsigned long long flags,
+                                     cudaStream_t stream);
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                                size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream);
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes,
+                                      size_t numAttributes, const void *devPtr, size_t count);
+
 #endif

@@ -1319,9 +1319,9 @@ typedef struct CUuuid_st cudaUUID_t;
 CUMETAL_STATIC_ASSERT(sizeof(struct CUuuid_st) == 16, "cudaUUID_t layout");
 
 struct cudaExtent {
-    unsigned long long width;
-    unsigned long long height;
-    unsigned long long depth;
+    size_t width;
+    size_t height;
+    size_t depth;
 };
 
 typedef struct cudaExtent cudaExtent;
@@ -1329,9 +1329,9 @@ typedef struct cudaExtent cudaExtent;
 CUMETAL_STATIC_ASSERT(sizeof(struct cudaExtent) == 24, "cudaExtent layout");
 
 struct cudaPos {
-    unsigned long long x;
-    unsigned long long y;
-    unsigned long long z;
+    size_t x;
+    size_t y;
+    size_t z;
 };
 
 typedef struct cudaPos cudaPos;
@@ -1340,9 +1340,9 @@ CUMETAL_STATIC_ASSERT(sizeof(struct cudaPos) == 24, "cudaPos layout");
 
 struct cudaPitchedPtr {
     void *ptr;
-    unsigned long long pitch;
-    unsigned long long xsize;
-    unsigned long long ysize;
+    size_t pitch;
+    size_t xsize;
+    size_t ysize;
 };
 
 typedef struct cudaPitchedPtr cudaPitchedPtr;
@@ -1404,9 +1404,9 @@ typedef struct cudaPointerAttributes cudaPointerAttributes;
 CUMETAL_STATIC_ASSERT(sizeof(struct cudaPointerAttributes) == 88, "cudaPointerAttributes layout");
 
 struct cudaFuncAttributes {
-    unsigned long long sharedSizeBytes;
-    unsigned long long constSizeBytes;
-    unsigned long long localSizeBytes;
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
     int maxThreadsPerBlock;
     int numRegs;
     int ptxVersion;
@@ -1434,19 +1434,19 @@ struct cudaDeviceProp {
     struct CUuuid_st uuid;
     char luid[8];
     unsigned int luidDeviceNodeMask;
-    unsigned long long totalGlobalMem;
-    unsigned long long sharedMemPerBlock;
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
     int regsPerBlock;
     int warpSize;
-    unsigned long long memPitch;
+    size_t memPitch;
     int maxThreadsPerBlock;
     int maxThreadsDim[3];
     int maxGridSize[3];
-    unsigned long long totalConstMem;
+    size_t totalConstMem;
     int major;
     int minor;
-    unsigned long long textureAlignment;
-    unsigned long long texturePitchAlignment;
+    size_t textureAlignment;
+    size_t texturePitchAlignment;
     int multiProcessorCount;
     int integrated;
     int canMapHostMemory;
@@ -1469,7 +1469,7 @@ struct cudaDeviceProp {
     int maxSurface2DLayered[3];
     int maxSurfaceCubemap;
     int maxSurfaceCubemapLayered[2];
-    unsigned long long surfaceAlignment;
+    size_t surfaceAlignment;
     int concurrentKernels;
     int ECCEnabled;
     int pciBusID;
@@ -1485,7 +1485,7 @@ struct cudaDeviceProp {
     int streamPrioritiesSupported;
     int globalL1CacheSupported;
     int localL1CacheSupported;
-    unsigned long long sharedMemPerMultiprocessor;
+    size_t sharedMemPerMultiprocessor;
     int regsPerMultiprocessor;
     int managedMemory;
     int isMultiGpuBoard;
@@ -1496,12 +1496,12 @@ struct cudaDeviceProp {
     int computePreemptionSupported;
     int canUseHostPointerForRegisteredMem;
     int cooperativeLaunch;
-    unsigned long long sharedMemPerBlockOptin;
+    size_t sharedMemPerBlockOptin;
     int pageableMemoryAccessUsesHostPageTables;
     int directManagedMemAccessFromHost;
     int maxBlocksPerMultiProcessor;
     int accessPolicyMaxWindowSize;
-    unsigned long long reservedSharedMemPerBlock;
+    size_t reservedSharedMemPerBlock;
     int hostRegisterSupported;
     int sparseCudaArraySupported;
     int hostRegisterReadOnlySupported;
