@@ -383,3 +383,21 @@ def test_array_copies_by_byte_offset(ctx) -> None:
     assert cu.cuMemcpyHtoA(a, 4, x, x.nbytes)[0] == R.CUDA_ERROR_INVALID_VALUE  # past the array's end
     req = check(cu.cuArrayGetMemoryRequirements(a, 0))
     assert req.size == 64 * 4 and req.alignment > 0
+
+
+def test_a_forked_child_cannot_use_the_parents_driver(ctx) -> None:
+    """CUDA's rule (numba-cuda detects it as "CUDA initialized before forking")."""
+    import os
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report the codes and leave without running any cleanup
+        codes = (int(cu.cuMemAlloc(64)[0]), int(cu.cuInit(0)[0]), int(cu.cuCtxGetCurrent()[0]))
+        os.write(write, repr(codes).encode())
+        os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    codes = eval(os.read(read, 200).decode())  # noqa: S307 - our own child's repr of three ints
+    os.close(read)
+    assert codes == (R.CUDA_ERROR_NOT_INITIALIZED,) * 3
+    assert cu.cuMemAlloc(64)[0] == OK  # the parent is unaffected

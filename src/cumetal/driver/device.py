@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -10,7 +11,7 @@ from cumetal.devices.protocol import DeviceInfo
 from cumetal.driver.enums import CUdevice_attribute, CUresult
 from cumetal.driver.errors import CudaError, api, describe
 from cumetal.driver.handles import CUdevice
-from cumetal.driver.state import STATE
+from cumetal.driver.state import STATE, raise_forked
 
 R = CUresult
 A = CUdevice_attribute
@@ -32,6 +33,8 @@ def cuInit(Flags: int) -> tuple:  # noqa: N802, N803 - CUDA's names
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "Flags must be 0")
     with STATE.lock:
         if STATE.initialized:
+            if os.getpid() != STATE.pid:
+                raise_forked(STATE.pid)
             return ()
         try:
             STATE.device = open_device()
@@ -39,6 +42,7 @@ def cuInit(Flags: int) -> tuple:  # noqa: N802, N803 - CUDA's names
             print(f"cumetal: {e}", file=sys.stderr, flush=True)
             raise CudaError(R.CUDA_ERROR_NO_DEVICE, "") from None
         STATE.initialized = True
+        STATE.pid = os.getpid()
     return ()
 
 

@@ -7,6 +7,7 @@ handle to something destroyed is simply absent, which is how stale handles are d
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,6 +83,7 @@ class DriverState:
         self.primary_refs = 0
         self.primary_flags = 0
         self.tls = threading.local()
+        self.pid = 0  # the process that ran cuInit
 
     # ---- threads' context stacks
     def stack(self) -> list[Context]:
@@ -105,6 +107,8 @@ class DriverState:
     def require_init(self) -> Device:
         if not self.initialized or self.device is None:
             raise CudaError(R.CUDA_ERROR_NOT_INITIALIZED, "call cuInit(0) first")
+        if os.getpid() != self.pid:
+            raise_forked(self.pid)
         return self.device
 
     def new_id(self) -> int:
@@ -151,6 +155,15 @@ class DriverState:
         if ordinal != 0:
             raise CudaError(R.CUDA_ERROR_INVALID_DEVICE, f"device ordinal {ordinal} does not exist (1 device)")
         return ordinal
+
+
+def raise_forked(parent: int) -> None:
+    """CUDA's rule for fork(): a child of a process that initialized the driver cannot use it (its
+    streams' threads did not survive the fork); numba-cuda reports this as "CUDA initialized before
+    forking"."""
+    raise CudaError(R.CUDA_ERROR_NOT_INITIALIZED, f"the driver was initialized in process {parent}, before "
+                    f"this process ({os.getpid()}) forked from it: use it in the parent, or start the child with "
+                    "the 'spawn' method")
 
 
 def handle_value(value: Any, handle_cls: type[_Handle], what: str, *, signed: bool = False) -> int:
