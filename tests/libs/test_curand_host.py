@@ -93,7 +93,7 @@ def test_c_program(tmp_path: pathlib.Path) -> None:
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     assert lines["version"] == "10400" and lines["done"] == "1"
     assert lines["odd_normal"] == "105"     # CURAND_STATUS_LENGTH_NOT_MULTIPLE
-    assert lines["mt19937"] == "103"        # CURAND_STATUS_TYPE_ERROR: not implemented, said clearly
+    assert lines["mt19937"] == "0 822569775"  # created; first output of seed 1234 (NVIDIA's)
     assert lines["bad_generator"] == "101"  # CURAND_STATUS_NOT_INITIALIZED
     data = out_file.read_bytes()
     np.testing.assert_array_equal(np.frombuffer(data[:40000], np.uint32), GOLDEN["XORWOW/u32/seed1234"][:10000])
@@ -141,6 +141,59 @@ def test_scrambled_sobol_tables_match_nvidia() -> None:
     np.testing.assert_array_equal(sobol.scramble_constants(20000, 64), GOLDEN["scramble64"])
     last = H.values(H.Generator(H.SCRAMBLED_SOBOL32, False, dims=20000), "u32", 20000)
     assert last[-1] == GOLDEN["scramble32"][-1]  # point 0 of every dimension is its constant
+
+
+def test_mt19937_bit_exact() -> None:
+    """8192 jumped MT19937 generators in NVIDIA's output layout: integers, continued calls and
+    uniforms bit for bit; normals from the inverse CDF within 1e-6; the offset refused as NVIDIA does."""
+    mtgp_golden = np.load(pathlib.Path(__file__).parent / "golden" / "curand_mtgp32_goldens.npz")
+
+    def gen(seed: int = 1234) -> H.Generator:
+        return H.Generator(H.MT19937, False, seed=seed)
+
+    # 8000 outputs: generators 0..999 (all 8192 take ~4x as long; the layout is the same)
+    np.testing.assert_array_equal(H.values(gen(), "u32", 8000), GOLDEN["MT19937/u32/seed1234"][:8000])
+    g = gen()
+    cont = np.concatenate([H.values(g, "u32", 1000), H.values(g, "u32", 3000),
+                           H.values(g, "uniform", 1000).view(np.uint32)])
+    np.testing.assert_array_equal(cont, GOLDEN["MT19937/u32/seed1234_cont"])
+    for dist, key in (("uniform", "f32"), ("uniform_double", "f64")):
+        np.testing.assert_array_equal(H.values(gen(), dist, 4096), GOLDEN[f"MT19937/{key}/seed1234"])
+    for dist, key, args, tol in (("normal", "normal", (0.0, 1.0), 1e-6), ("normal_double", "normal64", (0.0, 1.0), 1e-14),
+                                 ("lognormal", "lognormal", (0.5, 0.75), 1e-6),
+                                 ("lognormal_double", "lognormal64", (0.5, 0.75), 1e-14)):
+        ref = GOLDEN[f"MT19937/{key}/seed1234"]
+        got = H.values(gen(), dist, ref.size, *args)
+        assert np.all(np.abs(got - ref) <= tol * np.maximum(np.abs(ref), 1)), key
+    np.testing.assert_array_equal(H.values(gen(0), "u32", 2000), GOLDEN["MT19937/u32/seed0"][:2000])
+    # a 64-bit seed: its low 32 bits seed init_genrand
+    np.testing.assert_array_equal(H.values(gen(0x123456789ABCDEF), "u32", 2000), mtgp_golden["MT19937/u32/seedbig"][:2000])
+    with pytest.raises(H.CurandError) as e:
+        H.set_offset(gen(), 10)
+    assert e.value.status == H.TYPE_ERROR == int(mtgp_golden["status/MT19937/set_offset"][0])
+
+
+def test_mt19937_jump_matches_stepping() -> None:
+    """The sliding-window Horner jump equals plain stepping (numpy's own MT19937) for short jumps
+    and sums of them, and the stored jump polynomials are x^(2^k) mod the characteristic polynomial."""
+    from cumetal.libs.curand import mt19937
+
+    key = mt19937.init_genrand(5489)
+    bg = np.random.MT19937()
+    bg.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 624}}
+    ref = bg.random_raw(3000).astype(np.uint32)
+    poly = (1 << 2500) | (1 << 700) | 1 << 3
+    jumped = mt19937.jump(key[None, :], poly)[0]
+    bg.state = {"bit_generator": "MT19937", "state": {"key": jumped, "pos": 624}}
+    np.testing.assert_array_equal(bg.random_raw(50).astype(np.uint32), ref[2500:2550] ^ ref[700:750] ^ ref[3:53])
+    charpoly = int.from_bytes(np.load(mt19937.DATA)["charpoly"].tobytes(), "little")
+    jumps = mt19937._jumps()
+    assert charpoly.bit_length() - 1 == 19937
+    # x^(2^(k+1)) = (x^(2^k))^2 mod P for consecutive stored entries
+    sq = int(bin(jumps[0])[2:].replace("", "0")[:-1], 2)
+    while sq.bit_length() > 19937:
+        sq ^= charpoly << (sq.bit_length() - 1 - 19937)
+    assert sq == jumps[1]
 
 
 def test_device_api_program(tmp_path: pathlib.Path) -> None:

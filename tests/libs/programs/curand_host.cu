@@ -71,7 +71,15 @@ int main(int argc, char **argv) {
     CHECK(curandDestroyGenerator(gen));
 
     curandGenerator_t other;
-    printf("mt19937 %d\n", (int)curandCreateGenerator(&other, CURAND_RNG_PSEUDO_MT19937));
+    int mt_status = (int)curandCreateGenerator(&other, CURAND_RNG_PSEUDO_MT19937);
+    unsigned int mt_first = 0;
+    if (mt_status == 0) {
+        CHECK(curandSetPseudoRandomGeneratorSeed(other, 1234));
+        CHECK(curandGenerate(other, d_u, 8));
+        cudaMemcpy(&mt_first, d_u, sizeof(unsigned int), cudaMemcpyDeviceToHost);
+        CHECK(curandDestroyGenerator(other));
+    }
+    printf("mt19937 %d %u\n", mt_status, mt_first);
     printf("bad_generator %d\n", (int)curandGenerate((curandGenerator_t)0, d_u, 16));
     fclose(f);
     printf("done 1\n");

@@ -23,11 +23,12 @@ RNG_PSEUDO_DEFAULT, XORWOW, MRG32K3A, MTGP32, MT19937, PHILOX = 100, 101, 121, 1
 QUASI_DEFAULT, SOBOL32, SCRAMBLED_SOBOL32, SOBOL64, SCRAMBLED_SOBOL64 = 200, 201, 202, 203, 204
 ORDERINGS = {100: "PSEUDO_BEST", 101: "PSEUDO_DEFAULT", 102: "PSEUDO_SEEDED", 103: "PSEUDO_LEGACY",
              104: "PSEUDO_DYNAMIC", 201: "QUASI_DEFAULT"}
-SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", SOBOL32: "SOBOL32",
+SUPPORTED = {XORWOW: "XORWOW", PHILOX: "PHILOX4_32_10", MRG32K3A: "MRG32K3A", MTGP32: "MTGP32", MT19937: "MT19937",
+             SOBOL32: "SOBOL32",
              SOBOL64: "SOBOL64", SCRAMBLED_SOBOL32: "SCRAMBLED_SOBOL32", SCRAMBLED_SOBOL64: "SCRAMBLED_SOBOL64"}
 QUASI = (SOBOL32, SOBOL64, SCRAMBLED_SOBOL32, SCRAMBLED_SOBOL64)
 SCRAMBLED = (SCRAMBLED_SOBOL32, SCRAMBLED_SOBOL64)
-KNOWN = {MT19937: "MT19937"}
+KNOWN: dict[int, str] = {}  # generator types CUDA has and CuMetal does not (none now)
 VERSION = 10400  # cuRAND 10.4.0 (CUDA 13.0): major * 1000 + minor * 100 + patch
 I32 = np.float32(2.3283064e-10)                       # 2^-32 as cuRAND's float constant
 I32_2PI = np.float32(2.3283064e-10) * np.float32(6.2831855)
@@ -85,8 +86,8 @@ def destroy(h: int) -> None:
 
 
 def set_offset(g: Generator, offset: int) -> None:
-    if g.rng == MTGP32:  # NVIDIA's library refuses it too (recorded: CURAND_STATUS_TYPE_ERROR)
-        raise CurandError(TYPE_ERROR, "MTGP32 generators have no offset (cuRAND does not support one)")
+    if g.rng in (MTGP32, MT19937):  # NVIDIA's library refuses it too (recorded: CURAND_STATUS_TYPE_ERROR)
+        raise CurandError(TYPE_ERROR, f"{SUPPORTED[g.rng]} generators have no offset (cuRAND does not support one)")
     g.offset = offset
 
 
@@ -247,8 +248,9 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
 
 
 def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndarray:
-    """MTGP32 (:mod:`cumetal.libs.curand.mtgp32`): one 32-bit word per value of every distribution;
-    doubles are (x + 1) 2^-32; normals are the inverse normal CDF of the uniform, not Box-Muller pairs
+    """MTGP32 (:mod:`cumetal.libs.curand.mtgp32`) and MT19937 (:mod:`cumetal.libs.curand.mt19937`):
+    one 32-bit word per value of every distribution; MTGP32's doubles are (x + 1) 2^-32, MT19937's
+    uniforms (x + 1/2) 2^-32; normals are the inverse normal CDF of the uniform, not Box-Muller pairs
     (as recorded on NVIDIA's library)."""
     from cumetal.libs.curand import mtgp32  # noqa: PLC0415
 
@@ -256,18 +258,26 @@ def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nda
         raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n}: pseudo-random normal outputs need an even n")
     if kind == "poisson" and not p1 > 0:
         raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
-    x = mtgp32.host_u32(g.seed, g.offset, n)
+    if g.rng == MT19937:
+        from cumetal.libs.curand import mt19937  # noqa: PLC0415
+
+        x = mt19937.host_u32(g.seed, g.offset, n)
+    else:
+        x = mtgp32.host_u32(g.seed, g.offset, n)
+    # MT19937 takes every distribution from the double (x + 1/2) 2^-32, rounded once for floats
+    centred = x.astype(np.float64) * 2.0 ** -32 + 2.0 ** -33
     if kind == "u32":
         out = x
     elif kind == "uniform":
-        out = uniform_f32(x)
+        out = centred.astype(np.float32) if g.rng == MT19937 else uniform_f32(x)
     elif kind == "uniform_double":
-        out = (x.astype(np.float64) + 1.0) * 2.0 ** -32
+        out = centred if g.rng == MT19937 else (x.astype(np.float64) + 1.0) * 2.0 ** -32
     elif kind in ("normal", "lognormal"):
-        z = inverse_normal(uniform_f32(x)).astype(np.float32) * np.float32(p2) + np.float32(p1)
+        u = centred if g.rng == MT19937 else uniform_f32(x)
+        z = inverse_normal(u).astype(np.float32) * np.float32(p2) + np.float32(p1)
         out = np.exp(z).astype(np.float32) if kind == "lognormal" else z.astype(np.float32)
     elif kind in ("normal_double", "lognormal_double"):
-        z = inverse_normal(x.astype(np.float64) * 2.0 ** -32 + 2.0 ** -33) * p2 + p1
+        z = inverse_normal(centred) * p2 + p1
         out = np.exp(z) if kind == "lognormal_double" else z
     else:
         out = poisson(uniform_f32(x), p1)
@@ -283,7 +293,7 @@ def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) ->
         raise CurandError(TYPE_ERROR, "64-bit integers come from SOBOL64 generators only")
     if g.rng == MRG32K3A:
         return mrg_values(g, kind, n, p1, p2)
-    if g.rng == MTGP32:
+    if g.rng in (MTGP32, MT19937):
         return mtgp_values(g, kind, n, p1, p2)
     start = g.offset
     if kind == "u32":
