@@ -14,7 +14,10 @@ writes
 * ``OUTDIR/curand_mt19937_layout.npz``: the first 2^16 outputs of the MT19937 host generator for
   seed 1234 (``out1234``) and, for every one of the first 2^17 outputs of the plain MT19937
   sequence of ``init_genrand(1234)`` found among its first 2^25 outputs, its index there
-  (``base_pos``, ``out_idx``): how cuRAND lays out its parallel MT19937 streams.
+  (``base_pos``, ``out_idx``): how cuRAND lays out its parallel MT19937 streams;
+* ``OUTDIR/curand_mt19937_sample.npz``: outputs of seed 1234 at indices spread over the first 2^24
+  (chunks 0…255 of 65,536, generators 0, 1, 2, 7, 100, 999, 1000, 4095, 8191, all 8 threads):
+  ``index``, ``value`` (tests/libs/golden/).
 """
 
 from __future__ import annotations
@@ -66,12 +69,23 @@ def mt19937_layout(c: Curand) -> dict[str, np.ndarray]:
     return {"out1234": out[: 1 << 16], "base_pos": np.nonzero(hit)[0], "out_idx": order[idx[hit]]}
 
 
+def mt19937_sample(c: Curand) -> dict[str, np.ndarray]:
+    g = c.gen(MT19937, seed=1234)
+    out = c.run(g, "u32", 1 << 24)
+    c.destroy(g)
+    gens = np.array([0, 1, 2, 7, 100, 999, 1000, 4095, 8191])
+    idx = (np.arange(256)[:, None, None] * 65536 + gens[None, :, None] * 8 + np.arange(8)[None, None, :]).reshape(-1)
+    return {"index": idx.astype(np.int64), "value": out[idx]}
+
+
 def main() -> int:
     outdir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     outdir.mkdir(parents=True, exist_ok=True)
     c = Curand()
-    parts = sys.argv[2].split(",") if len(sys.argv) > 2 else ["curand_scrambled_sobol", "curand_mt19937_layout"]
-    for name, fn in (("curand_scrambled_sobol", scrambled_tables), ("curand_mt19937_layout", mt19937_layout)):
+    parts = sys.argv[2].split(",") if len(sys.argv) > 2 else ["curand_scrambled_sobol", "curand_mt19937_layout",
+                                                              "curand_mt19937_sample"]
+    for name, fn in (("curand_scrambled_sobol", scrambled_tables), ("curand_mt19937_layout", mt19937_layout),
+                     ("curand_mt19937_sample", mt19937_sample)):
         if name not in parts:
             continue
         try:

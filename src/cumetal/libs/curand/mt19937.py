@@ -163,22 +163,25 @@ def generator_states(seed: int, count: int = GENERATORS) -> np.ndarray:
 
 def host_u32(seed: int, offset: int, n: int) -> np.ndarray:
     """Outputs offset … offset + n - 1 of the host generator."""
-    if n == 0:
+    return outputs_at(seed, np.arange(offset, offset + n, dtype=np.int64))
+
+
+def outputs_at(seed: int, idx: np.ndarray) -> np.ndarray:
+    """The host generator's outputs at the given indices."""
+    idx = np.asarray(idx, np.int64)
+    if idx.size == 0:
         return np.zeros(0, np.uint32)
-    idx = np.arange(offset, offset + n, dtype=np.int64)
     chunk, within = idx // CHUNK, idx % CHUNK
     gen, col = within // THREADS, within % THREADS
     block, c = chunk // CHUNKS_PER_BLOCK, chunk % CHUNKS_PER_BLOCK
     word = N * block + WORD[c, col]
-    count = int(gen.max()) + 1 if chunk.max() == 0 else GENERATORS
-    states = generator_states(seed & 0xFFFFFFFF, max(count, 1))
-    words_needed = int(word.max()) + 1
-    out = np.empty(n, np.uint32)
+    states = generator_states(seed & 0xFFFFFFFF, int(gen.max()) + 1)
+    out = np.empty(idx.size, np.uint32)
     bitgen = np.random.MT19937()
     for s in np.unique(gen):
-        bitgen.state = {"bit_generator": "MT19937", "state": {"key": states[s], "pos": N}}
-        stream = bitgen.random_raw(words_needed).astype(np.uint32)
         sel = gen == s
+        bitgen.state = {"bit_generator": "MT19937", "state": {"key": states[s], "pos": N}}
+        stream = bitgen.random_raw(int(word[sel].max()) + 1).astype(np.uint32)
         out[sel] = stream[word[sel]]
     return out
 
