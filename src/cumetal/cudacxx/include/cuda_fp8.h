@@ -283,6 +283,12 @@ static __host__ __device__ inline __nv_fp8_storage_t __nv_cvt_bfloat16raw_to_e8m
                                                                                   const enum cudaRoundMode rounding) {
     return __cm_e8m0_from_f32_bits((unsigned int)x.x << 16, saturate, rounding == cudaRoundPosInf);
 }
+static __host__ __device__ inline __nv_fp8x2_storage_t __nv_cvt_bfloat162raw_to_e8m0x2(const __nv_bfloat162_raw x, const __nv_saturation_t saturate,
+                                                                                      const enum cudaRoundMode rounding) {
+    return (__nv_fp8x2_storage_t)(__cm_e8m0_from_f32_bits((unsigned int)x.x << 16, saturate, rounding == cudaRoundPosInf) |
+                                  (unsigned int)__cm_e8m0_from_f32_bits((unsigned int)x.y << 16, saturate,
+                                                                        rounding == cudaRoundPosInf) << 8);
+}
 static __host__ __device__ inline __nv_bfloat16_raw __nv_cvt_e8m0_to_bf16raw(const __nv_fp8_storage_t x) {
     __nv_bfloat16_raw r;
     r.x = x == 0xFF ? 0x7FFF : (x == 0 ? 0x0040 : (unsigned short)(x << 7));
