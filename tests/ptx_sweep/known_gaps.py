@@ -18,11 +18,9 @@ KNOWN_GAPS: dict[str, str] = {
 
 # Families that only the cpu backends (cpu, cpu-jit) run; every other backend (air-sim, msl-sim,
 # metal) refuses their kernels with a per-kernel diagnostic naming the instruction, so the sweep
-# runners skip them there (docs/known-gaps.md).
-CPU_ONLY_FAMILIES: dict[str, str] = {
-    "async_mbarrier": "mbarrier, bulk copies and named barriers with a thread count run on the cpu backend only",
-    "async_tensor": "tensor (TMA) copies complete an mbarrier: cpu backend only",
-}
+# runners skip them there (docs/known-gaps.md). None today: async_mbarrier and async_tensor run on
+# the Apple paths through the legalizer's async rules (passes/legalize/rules/async_*.py).
+CPU_ONLY_FAMILIES: dict[str, str] = {}
 CPU_BACKENDS = ("cpu", "cpu-jit")
 
 # Cases launched in clusters of several blocks (.reqnctapercluster): Metal has no thread-block clusters

@@ -23,11 +23,14 @@ MIXED = """.version 7.8
   ld.param.u64 %rd1, [p];
   ret;
 }
-.visible .entry hopper_only()
+.visible .entry hopper_only(.param .u64 tmap)
 {
+  .reg .b32 %r<2>;
   .reg .b64 %rd<2>;
-  .shared .align 8 .b64 bar0;
-  mbarrier.init.shared.b64 [bar0], 32;
+  .shared .align 128 .b8 sbuf[128];
+  ld.param.u64 %rd1, [tmap];
+  mov.b32 %r1, 0;
+  cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rd1, {%r1}], [sbuf];
   ret;
 }
 """
@@ -66,8 +69,8 @@ def test_unsupported_kernel_is_reported_and_the_rest_is_written(tmp_path):
     src.write_text(MIXED)
     code, _, err = run(str(src), "-o", str(tmp_path / "mixed.metallib"))
     assert code == 1
-    # mbarrier runs on the cpu backend; the AIR back end refuses the kernel at its instruction
-    assert f"{src}:14:3: kernel hopper_only: 'mbarrier.init.shared.b64'" in err and "cpu backend only" in err
+    # tensor reductions run on the cpu backend; the AIR back end refuses the kernel at its instruction
+    assert f"{src}:17:3: kernel hopper_only: 'cp.reduce.async.bulk.tensor" in err and "cpu backend only" in err
     assert [f.name for f in read_metallib((tmp_path / "mixed.metallib").read_bytes()).functions] == ["ok_kernel"]
 
 

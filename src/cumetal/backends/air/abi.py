@@ -89,10 +89,14 @@ class SharedLayout:
 
 
 def _addresses_dynamic_shared(fn: N.Function) -> bool:
-    if not fn.uses_dynamic_shared:
-        return False
     for b in fn.blocks:
         for inst in b.insts:
+            # %total_smem_size is the scratch's shared address: the legalizer's named-barrier words
+            # (passes/legalize/rules/async_named_barrier.py) are addressed past the dynamic base
+            if inst.op == "sreg" and inst.attrs.get("name") == "total_smem_size":
+                return True
+            if not fn.uses_dynamic_shared:
+                continue
             for a in inst.args:
                 # the IR records an extern shared array as (dynamic base, size 0)
                 if isinstance(a, N.SymAddr) and a.space == "shared" and fn.shared_vars.get(a.name, (0, 0))[1] == 0:

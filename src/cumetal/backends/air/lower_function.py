@@ -252,8 +252,9 @@ class FunctionLowering(FnLowerer):
             self._call_indirect(inst)
         else:
             handler = HANDLERS.get(op)
-            if handler is None and op in ("mbarrier", "mbarrier_wait", "bulk_copy", "tensor_copy"):
-                raise self.error("asynchronous barriers and bulk/tensor copies (mbarrier, cp.async.bulk, cp.async.bulk.tensor) run on the cpu backend only so far: an mbarrier needs 64-bit threadgroup atomics, which Metal lacks")
+            if handler is None and op == "tensor_copy":  # the legalizer expands every other async op
+                raise self.error("tensor reductions (cp.reduce.async.bulk.tensor) run on the cpu backend only so far: "
+                                 "their element type is only known from the tensor map at run time")
             if handler is None and op in ("malloc", "free"):
                 raise self.error(f"device-side {op}() (CUDA's device heap) is supported on the cpu backend only so far")
             if handler is None:

@@ -102,7 +102,7 @@ def dynamic_shared_base(kernel: N.Function) -> int:
     return _align(kernel.static_shared_size, DYNAMIC_SHARED_ALIGN)
 
 
-REDUCTION_SCRATCH = 16  # bytes after the program's shared memory, used by bar.red
+REDUCTION_SCRATCH = 80  # bytes after the program's shared memory: 16 for bar.red, then 16 named-barrier words (passes/legalize/rules/async_named_barrier.py)
 
 
 def shared_bytes(kernel: N.Function, dynamic_shared: int) -> int:

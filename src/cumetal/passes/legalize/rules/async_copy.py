@@ -1,0 +1,252 @@
+"""Bulk and tensor (TMA) copies for targets without a copy engine (Metal): the issuing thread
+copies, then signals the mbarrier.
+
+``bulk_copy`` (cp.async.bulk, cp.reduce.async.bulk)::
+
+    trap unless dst, src and size are multiples of 16
+    i = 0; loop: cbr i < size, body, done
+    body: v = load.i32 [src+i]; store [dst+i], v        (reduce: old = load.T [dst+i]; store op(old, v))
+          i += 4 (reduce: the element size); br loop
+    done: mbarrier complete_tx [mbar], size            (when there is an mbarrier)
+
+``tensor_copy`` (cp.async.bulk.tensor, tile mode) reads CuMetal's 128-byte tensor map
+(``backends/cpu/tensorcopy.py``: address, rank, data type, swizzle, dims, byte strides, box,
+element strides, fill) and walks the box byte by byte in shared-memory order::
+
+    e = b / esize;  i_k = digits of e in base ceil(box_k / estride_k) (dimension 0 fastest)
+    g_k = start_k + i_k * estride_k;  in-bounds = all 0 <= g_k < dim_k
+    shared = swizzle(smem + (b / inner) * pitch + b % inner)
+             inner = row bytes, pitch = max(inner, swizzle span); swizzle: bits [4,7) ^= bits [7,10) masked
+    load:  in bounds: byte of global base + sum g_k * stride_k + b % esize, else the fill
+           (0, or 0xF7/0x7F per byte: the 0x7FF7 NaN request fill of float maps);
+           then complete_tx(box bytes) on the mbarrier
+    store: in bounds only: the shared byte to global
+
+A ``.multicast::cluster`` copy on Metal (clusters of one threadgroup, rank 0) goes to this
+threadgroup when bit 0 of ctaMask is set, else nowhere. Not expanded (the backends refuse the
+kernel naming the instruction): tensor reductions (cp.reduce.async.bulk.tensor), whose element
+type is only known from the map at run time. The copies' mbarrier signal is an ``mbarrier`` op,
+which ``async_mbarrier.py`` expands in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cumetal.ir.nodes import Inst, Value, Var
+from cumetal.passes.legalize.builder import Builder
+from cumetal.passes.legalize.rule import Rule
+from cumetal.passes.legalize.rules.async_mbarrier import _trap_unless
+
+MAGIC = 0x4D544D43  # backends/cpu/tensorcopy.MAGIC ('CMTM')
+NAN_FILL = 0x7FF7  # backends/cpu/tensorcopy.NAN_FILL, little-endian per 16 bits
+# CUtensorMapDataType -> element bytes (backends/cpu/tensorcopy.DTYPES); codes 6-12 take the NaN fill
+ESIZE = {0: 1, 1: 2, 2: 4, 3: 4, 4: 8, 5: 8, 6: 2, 7: 4, 8: 8, 9: 2, 10: 4, 11: 4, 12: 4}
+_ETYPE = {"u32": ("i32", False), "s32": ("i32", True), "b32": ("i32", False), "u64": ("i64", False),
+          "s64": ("i64", True), "b64": ("i64", False), "f32": ("f32", False), "f64": ("f64", False),
+          "f16": ("f16", False), "bf16": ("bf16", False)}
+
+
+def _for(b: Builder, count: Value, step: int, body: Callable[[Var], None], hint: str) -> None:
+    """for (i = 0; i < count; i += step) body(i), count and i of type i64."""
+    i = b.fn.new_var("i64")
+    b.op_into(i, "mov", b.int("i64", 0))
+    head, blk, done = b.new_block(f"{hint}head"), b.new_block(f"{hint}body"), b.new_block(f"{hint}done")
+    b.br(head)
+    b.goto(head)
+    b.cbr(b.icmp("ult", i, count), blk, done)
+    b.goto(blk)
+    body(i)
+    b.op_into(i, "add", i, b.int("i64", step))
+    b.br(head)
+    b.goto(done)
+
+
+def _when(b: Builder, cond: Value, hint: str) -> Callable[[], None]:
+    """Continue in a block entered only when ``cond``; the returned function closes it."""
+    then, join = b.new_block(f"{hint}then"), b.new_block(f"{hint}join")
+    b.cbr(cond, then, join)
+    b.goto(then)
+
+    def close() -> None:
+        b.br(join)
+        b.goto(join)
+    return close
+
+
+def _load(b: Builder, t: str, addr: Value, space: str, align: int) -> Var:
+    return b.op("load", t, addr, space=space, align=align)
+
+
+def _store(b: Builder, addr: Value, v: Value, space: str, align: int) -> None:
+    b.append(Inst("store", (), (addr, v), {"space": space, "align": align}))
+
+
+def _addr(b: Builder, base: Value, off: Value) -> Var:
+    return b.op("add", "i64", base, off)
+
+
+def _complete_tx(b: Builder, mbar: Value, nbytes: Value) -> None:
+    n32 = nbytes if nbytes.type == "i32" else b.op("trunc", "i32", nbytes)
+    b.append(Inst("mbarrier", (), (mbar, n32), {"mop": "complete_tx", "space": "shared"}))
+
+
+def _multicast_here(b: Builder, mask: Value) -> Callable[[], None]:
+    """A cluster of one threadgroup is rank 0: the copy lands here when ctaMask bit 0 is set."""
+    bit = b.op("and", mask.type, mask, b.int(mask.type, 1))
+    return _when(b, b.icmp("ne", bit, b.int(mask.type, 0)), "mcast")
+
+
+# ------------------------------------------------------------------------------ bulk copies
+def _reduce(b: Builder, redop: str, etype: str, old: Value, v: Value) -> Value:
+    t, signed = _ETYPE[etype]
+    if t in ("f32", "f64", "f16", "bf16"):
+        if redop == "add":
+            return b.op("fadd", t, old, v, rnd="rn")
+        return b.op("fmin" if redop == "min" else "fmax", t, old, v, nan="num")
+    if redop == "add":
+        return b.op("add", t, old, v)
+    if redop in ("min", "max"):
+        return b.op(redop, t, old, v, signed=signed)
+    if redop in ("and", "or", "xor"):
+        return b.op(redop, t, old, v)
+    if redop == "inc":  # atom.inc: old >= v ? 0 : old + 1
+        return b.select(b.icmp("uge", old, v), b.int(t, 0), b.op("add", t, old, b.int(t, 1)))
+    # dec: old == 0 || old > v ? v : old - 1
+    wrap = b.or1(b.icmp("eq", old, b.int(t, 0)), b.icmp("ugt", old, v))
+    return b.select(wrap, v, b.op("sub", t, old, b.int(t, 1)))
+
+
+def _expand_bulk(b: Builder, inst: Inst) -> list[Value]:
+    dst, src, size = inst.args[0], inst.args[1], inst.args[2]
+    ds, ss = inst.attrs["dst_space"], inst.attrs["src_space"]
+    size64 = b.op("zext", "i64", size) if size.type != "i64" else size
+    low = b.op("or", "i64", b.op("or", "i64", dst, src), size64)
+    _trap_unless(b, b.icmp("eq", b.op("and", "i64", low, b.int("i64", 15)), b.int("i64", 0)), "bulkalign")
+    close = _multicast_here(b, inst.args[4]) if inst.attrs.get("multicast") else None
+    redop = inst.attrs.get("redop")
+    if redop is None:
+        def copy(i: Var) -> None:
+            _store(b, _addr(b, dst, i), _load(b, "i32", _addr(b, src, i), ss, 4), ds, 4)
+        _for(b, size64, 4, copy, "bulk")
+    else:
+        t = _ETYPE[inst.attrs["etype"]][0]
+        n = {"i32": 4, "i64": 8, "f32": 4, "f64": 8, "f16": 2, "bf16": 2}[t]
+
+        def red(i: Var) -> None:
+            where = _addr(b, dst, i)
+            new = _reduce(b, redop, inst.attrs["etype"], _load(b, t, where, ds, n), _load(b, t, _addr(b, src, i), ss, n))
+            _store(b, where, new, ds, n)
+        _for(b, size64, n, red, "bulkred")
+    if len(inst.args) > 3:
+        _complete_tx(b, inst.args[3], size)
+    if close is not None:
+        close()
+    return []
+
+
+# ------------------------------------------------------------------------------ tensor copies
+class _Map:
+    """The tensor map's fields as IR values (i64), read from the generic address ``tm``."""
+
+    def __init__(self, b: Builder, tm: Value, dims: int) -> None:
+        def field(t: str, off: int) -> Var:
+            v = _load(b, t, b.op("add", "i64", tm, b.int("i64", off)), "generic", 1)
+            return v if t == "i64" else b.op("zext", "i64", v)
+
+        self.magic, self.rank, self.dtype = field("i32", 8), field("i8", 12), field("i8", 13)
+        self.interleave, self.swizzle = field("i8", 14), field("i8", 15)
+        self.fill, self.mode, self.base = field("i8", 88), field("i8", 89), field("i64", 0)
+        esize: Value = b.int("i64", 0)
+        for code, n in ESIZE.items():
+            esize = b.select(b.icmp("eq", self.dtype, b.int("i64", code)), b.int("i64", n), esize)
+        self.esize = esize
+        self.nan_fill = b.and1(b.icmp("uge", self.dtype, b.int("i64", 6)), b.icmp("ule", self.dtype, b.int("i64", 12)))
+        self.dims = [b.op("add", "i64", field("i32", 16 + 4 * k), b.int("i64", 1)) for k in range(dims)]
+        self.strides = [esize] + [field("i64", 40 + 8 * k) for k in range(dims - 1)]
+        self.box = [field("i16", 72 + 2 * k) for k in range(dims)]
+        self.estrides = [field("i8", 82 + k) for k in range(dims)]
+        self.counts = [b.op("div", "i64", b.op("sub", "i64", b.op("add", "i64", bx, es), b.int("i64", 1)), es,
+                            signed=False) for bx, es in zip(self.box, self.estrides, strict=True)]
+
+
+def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
+    dims = int(inst.attrs["dims"])
+    load = inst.attrs["dir"] == "load"
+    smem, mbar = inst.args[0], inst.args[2]
+    starts = [b.op("sext", "i64", c) for c in inst.args[3:3 + dims]]
+    m = _Map(b, inst.args[1], dims)
+    ok = b.and1(b.icmp("eq", m.magic, b.int("i64", MAGIC)), b.icmp("eq", m.rank, b.int("i64", dims - 1 + 1)))
+    ok = b.and1(ok, b.icmp("eq", b.op("or", "i64", m.mode, m.interleave), b.int("i64", 0)))
+    ok = b.and1(ok, b.icmp("eq", b.op("and", "i64", smem, b.int("i64", 127)), b.int("i64", 0)))
+    _trap_unless(b, ok, "tmap")  # not CuMetal's map, wrong rank, im2col/interleaved, misaligned box
+    close = _multicast_here(b, inst.args[3 + dims]) if inst.attrs.get("multicast") else None
+    total: Value = b.int("i64", 1)
+    for c in m.counts:
+        total = b.op("mul", "i64", total, c)
+    nbytes = b.op("mul", "i64", total, m.esize)
+    inner = b.op("mul", "i64", m.counts[0], m.esize)
+    sw = m.swizzle
+    span = b.select(b.icmp("eq", sw, b.int("i64", 0)), b.int("i64", 0),
+                    b.op("shl", "i64", b.int("i64", 16), b.op("trunc", "i32", sw)))
+    pitch = b.op("max", "i64", inner, span, signed=False)
+    swmask = b.op("sub", "i64", b.op("shl", "i64", b.int("i64", 1), b.op("trunc", "i32", sw)), b.int("i64", 1))
+
+    def byte(i: Var) -> None:
+        e = b.op("div", "i64", i, m.esize, signed=False)
+        j = b.op("sub", "i64", i, b.op("mul", "i64", e, m.esize))
+        rest: Value = e
+        inb: Value = b.int("i1", 1)
+        goff: Value = j
+        for k in range(dims):
+            if k < dims - 1:
+                ik = b.op("rem", "i64", rest, m.counts[k], signed=False)
+                rest = b.op("div", "i64", rest, m.counts[k], signed=False)
+            else:
+                ik = rest
+            g = b.op("add", "i64", starts[k], b.op("mul", "i64", ik, m.estrides[k]))
+            inb = b.and1(inb, b.and1(b.icmp("sge", g, b.int("i64", 0)), b.icmp("slt", g, m.dims[k])))
+            goff = b.op("add", "i64", goff, b.op("mul", "i64", g, m.strides[k]))
+        row = b.op("div", "i64", i, inner, signed=False)
+        rel = b.op("add", "i64", b.op("mul", "i64", row, pitch), b.op("sub", "i64", i, b.op("mul", "i64", row, inner)))
+        off = b.op("add", "i64", smem, rel)
+        bits = b.op("and", "i64", b.op("lshr", "i64", off, b.int("i32", 7)), swmask)
+        saddr = b.op("xor", "i64", off, b.op("shl", "i64", bits, b.int("i32", 4)))
+        gaddr = b.op("add", "i64", m.base, goff)
+        if load:
+            v = b.fn.new_var("i8")
+            odd = b.icmp("ne", b.op("and", "i64", i, b.int("i64", 1)), b.int("i64", 0))
+            nan = b.select(odd, b.int("i8", NAN_FILL >> 8), b.int("i8", NAN_FILL & 0xFF))
+            use_nan = b.and1(m.nan_fill, b.icmp("ne", m.fill, b.int("i64", 0)))
+            b.op_into(v, "select", use_nan, nan, b.int("i8", 0))
+            close_in = _when(b, inb, "tin")
+            b.op_into(v, "load", gaddr, space="global", align=1)
+            close_in()
+            _store(b, saddr, v, "shared", 1)
+        else:
+            close_in = _when(b, inb, "tout")
+            _store(b, gaddr, _load(b, "i8", saddr, "shared", 1), "global", 1)
+            close_in()
+
+    _for(b, nbytes, 1, byte, "tma")
+    if load:
+        _complete_tx(b, mbar, nbytes)
+    if close is not None:
+        close()
+    return []
+
+
+def _matches(inst: Inst) -> bool:
+    return inst.op == "bulk_copy" or "redop" not in inst.attrs
+
+
+def _expand(b: Builder, inst: Inst) -> list[Value]:
+    return _expand_bulk(b, inst) if inst.op == "bulk_copy" else _expand_tensor(b, inst)
+
+
+RULE = Rule(
+    ops=("bulk_copy", "tensor_copy"),
+    key="async.copy",
+    summary="bulk and tensor (TMA, tile mode) copies -> loops of loads and stores by the issuing thread, then "
+            "complete_tx on the mbarrier (tensor reductions are not expanded)",
+    matches=_matches, expand=_expand, emits=(), removes=("bulk_copy",), cfg=True)

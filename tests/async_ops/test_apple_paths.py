@@ -1,0 +1,70 @@
+"""The async operations on the Apple paths: apple_paths_cases.py under air-sim and msl-sim (each in a
+fresh interpreter: the driver picks its device once per process), the refusal of what is left
+(tensor reductions), and the corpus' async kernels as valid .metallibs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .test_async_ops import _HEAD
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("sim", ["air-sim", "msl-sim"])
+def test_async_programs_on_the_simulators(sim: str) -> None:
+    env = dict(os.environ, CUMETAL_BACKEND=sim)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/async_ops/apple_paths_cases.py"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout and "skipped" not in proc.stdout
+
+
+# ------------------------------------------------------------------ what the Apple backends refuse
+_REDUCE = _HEAD + """.visible .entry k(.param .u64 tmap)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    .shared .align 128 .b8 sbuf[128];
+    ld.param.u64 %rd1, [tmap];
+    mov.b32 %r1, 0;
+    cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rd1, {%r1}], [sbuf];
+    ret;
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["air", "msl"])
+def test_tensor_reductions_are_refused_naming_the_instruction(backend: str) -> None:
+    from cumetal.passes.lower import lower_module
+    from cumetal.ptx import parser
+
+    module = lower_module(parser.parse(_REDUCE).module, "t.ptx")
+    with pytest.raises(Exception) as e:
+        if backend == "air":
+            from cumetal.backends.air.lower import lower_to_air
+
+            lower_to_air(module, "k")
+        else:
+            from cumetal.backends.msl.emit import emit_module
+
+            emit_module(module)
+    assert "cp.reduce.async.bulk.tensor" in str(e.value) and "cpu backend" in str(e.value)
+
+
+def test_corpus_async_kernels_become_valid_metallibs() -> None:
+    """cuda::memcpy_async (nvcc/nvrtc, sm_80/sm_90) and Triton's TMA kernel: the .metallib is written
+    and passes air_validate (compile_metallib validates)."""
+    from cumetal.backends.air.lower import compile_metallib
+    from cumetal.passes import compile_ptx
+
+    corpus = Path(__file__).resolve().parents[1] / "corpus" / "ptx"
+    for rel in ("nvcc/sm90/memcpy_async_cg.ptx", "nvrtc/compute_80/memcpy_async_cg.ptx", "triton/sm90/tma_scale.ptx"):
+        path = corpus / rel
+        assert compile_metallib(compile_ptx(path.read_text(), str(path)))
