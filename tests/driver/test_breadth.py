@@ -401,3 +401,36 @@ def test_a_forked_child_cannot_use_the_parents_driver(ctx) -> None:
     os.close(read)
     assert codes == (R.CUDA_ERROR_NOT_INITIALIZED,) * 3
     assert cu.cuMemAlloc(64)[0] == OK  # the parent is unaffected
+
+
+IPC_CHILD = """
+import sys
+from cumetal import driver as cu
+import numpy as np
+cu.cuInit(0)
+ctx = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])[1]
+h = cu.CUipcMemHandle()
+h.reserved = bytes.fromhex(sys.argv[1])
+err, ptr = cu.cuIpcOpenMemHandle(h, 1)
+out = np.zeros(1024, np.uint32)
+cu.cuMemcpyDtoH(out, ptr, 4096)
+cu.cuMemsetD32(ptr, 9, 1024)
+print(int(err), int(out.sum()), int(cu.cuIpcCloseMemHandle(ptr)[0]))
+"""
+
+
+def test_ipc_memory_handle_shares_an_allocation_with_another_process(ctx) -> None:
+    import subprocess
+    import sys
+
+    ptr = check(cu.cuMemAlloc(4096))
+    check(cu.cuMemsetD32(ptr, 7, 1024))
+    handle = check(cu.cuIpcGetMemHandle(ptr))
+    assert len(handle.reserved) == 64
+    proc = subprocess.run([sys.executable, "-c", IPC_CHILD, handle.reserved.hex()], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.stdout.split() == ["0", str(7 * 1024), "0"], proc.stdout + proc.stderr
+    out = np.zeros(1024, np.uint32)
+    check(cu.cuMemcpyDtoH(out, ptr, 4096))
+    assert (out == 9).all()  # the child's writes are the parent's memory
+    assert cu.cuIpcOpenMemHandle(handle, 1)[0] != OK  # not in the exporting process

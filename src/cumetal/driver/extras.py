@@ -8,6 +8,7 @@ from cumetal.driver import graph_generic as _graph_generic
 from cumetal.driver import graph_nodes as _graph_nodes
 from cumetal.driver import graphs as _graphs
 from cumetal.driver import handles_more as _handles_more
+from cumetal.driver import ipc as _ipc
 from cumetal.driver import launch_legacy as _launch_legacy
 from cumetal.driver import launch_more as _launch_more
 from cumetal.driver import library as _library
@@ -22,7 +23,7 @@ from cumetal.driver import vmm as _vmm
 from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
-_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _array_copies)
+_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _array_copies, _ipc)
 
 
 def _public(module: object) -> dict[str, object]:
