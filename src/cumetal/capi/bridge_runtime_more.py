@@ -30,7 +30,9 @@ __all__ = ["cudaIpcGetMemHandle", "cudaIpcOpenMemHandle", "cudaIpcCloseMemHandle
            "cudaGraphKernelNodeGetParams", "cudaLogsRegisterCallback", "cudaLogsUnregisterCallback",
            "cudaLogsCurrent", "cudaLogsDumpToFile", "cudaLogsDumpToMemory", "cudaMemcpyBatchAsync",
            "cudaMemPrefetchBatchAsync", "cudaMemDiscardBatchAsync", "cudaMemDiscardAndPrefetchBatchAsync",
-           "cudaMemRangeGetAttributes"]
+           "cudaMemRangeGetAttributes", "cudaUserObjectCreate", "cudaUserObjectRetain", "cudaUserObjectRelease",
+           "cudaGraphRetainUserObject", "cudaGraphReleaseUserObject", "cudaGraphKernelNodeGetAttribute",
+           "cudaGraphKernelNodeSetAttribute", "cudaGraphKernelNodeCopyAttributes", "cudaGraphNodeGetToolsId"]
 INVALID_IMAGE = 200  # cudaErrorInvalidKernelImage
 NO_BINARY = 209  # cudaErrorNoKernelImageForDevice
 
@@ -321,3 +323,89 @@ def cudaMemRangeGetAttributes(data: int, sizes: int, attributes: int, n: int, pt
             for i in range(min(len(items), len(ints))):
                 ints[i] = int(items[i])
     return int(result[0])
+
+
+# ---------------------------------------------------------------- user objects, kernel node attributes
+@_guard()
+def cudaUserObjectCreate(p: int, ptr: int, destroy: int, refs: int, flags: int) -> int:  # noqa: N802
+    if not p or not destroy:
+        return _invalid("object_out" if not p else "destroy")
+    return _outs(rt.cudaUserObjectCreate(ptr or None, destroy, refs, flags), (_c_ptr, p))
+
+
+@_guard()
+def cudaUserObjectRetain(obj: int, count: int) -> int:  # noqa: N802
+    return _simple("cudaUserObjectRetain", obj, count)
+
+
+@_guard()
+def cudaUserObjectRelease(obj: int, count: int) -> int:  # noqa: N802
+    return _simple("cudaUserObjectRelease", obj, count)
+
+
+@_guard()
+def cudaGraphRetainUserObject(graph: int, obj: int, count: int, flags: int) -> int:  # noqa: N802
+    return _simple("cudaGraphRetainUserObject", graph, obj, count, flags)
+
+
+@_guard()
+def cudaGraphReleaseUserObject(graph: int, obj: int, count: int) -> int:  # noqa: N802
+    return _simple("cudaGraphReleaseUserObject", graph, obj, count)
+
+
+def _attr_value(attr: int, address: int) -> Any:
+    from types import SimpleNamespace
+
+    from cumetal.capi.bridge_launch import _python_value, _Value
+
+    c = _Value.from_address(address)
+    v = _python_value(attr, c)
+    v.cooperative = c.cooperative
+    v.clusterDim = SimpleNamespace(x=c.clusterDim.x, y=c.clusterDim.y, z=c.clusterDim.z)
+    v.sharedMemCarveout = c.sharedMemCarveout
+    v.clusterSchedulingPolicyPreference = c.syncPolicy  # both are the union's first int
+    v.deviceUpdatableKernelNode = c.cooperative
+    return v
+
+
+@_guard()
+def cudaGraphKernelNodeSetAttribute(node: int, attr: int, value: int) -> int:  # noqa: N802
+    if not value:
+        return _invalid("value")
+    return _simple("cudaGraphKernelNodeSetAttribute", node, attr, _attr_value(attr, value))
+
+
+@_guard()
+def cudaGraphKernelNodeGetAttribute(node: int, attr: int, out: int) -> int:  # noqa: N802
+    from cumetal.capi.bridge_launch import _SyncMap, _Value, _Window
+    from cumetal.runtime.graph_attributes import _MEMBERS
+
+    if not out:
+        return _invalid("value_out")
+    result = rt.cudaGraphKernelNodeGetAttribute(node, attr)
+    if int(result[0]) == 0:
+        v, c = result[1], _Value.from_address(out)
+        ctypes.memset(out, 0, ctypes.sizeof(_Value))
+        name = _MEMBERS[rt.cudaLaunchAttributeID(attr)]
+        member = getattr(v, name)
+        if name == "accessPolicyWindow":
+            c.accessPolicyWindow = _Window(int(member.base_ptr or 0) or None, int(member.num_bytes),
+                                           float(member.hitRatio), int(member.hitProp), int(member.missProp))
+        elif name == "memSyncDomainMap":
+            c.memSyncDomainMap = _SyncMap(int(getattr(member, "default_", 0) or 0),
+                                          int(getattr(member, "remote", 0) or 0))
+        elif name == "clusterDim":
+            c.clusterDim.x, c.clusterDim.y, c.clusterDim.z = member.x, member.y, member.z
+        else:  # the remaining members are one int at the start of the union
+            c.cooperative = int(member or 0)
+    return int(result[0])
+
+
+@_guard()
+def cudaGraphKernelNodeCopyAttributes(dst: int, src: int) -> int:  # noqa: N802
+    return _simple("cudaGraphKernelNodeCopyAttributes", dst, src)
+
+
+@_guard()
+def cudaGraphNodeGetToolsId(node: int, p: int) -> int:  # noqa: N802
+    return _outs(rt.cudaGraphNodeGetToolsId(node), (ctypes.c_uint64, p)) if p else _invalid("toolsNodeId")

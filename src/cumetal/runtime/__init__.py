@@ -121,6 +121,13 @@ from cumetal.runtime.execution import (
     register_variable,
     unregister_module,
 )
+from cumetal.runtime.graph_attributes import (
+    cudaGraphKernelNodeCopyAttributes,
+    cudaGraphKernelNodeGetAttribute,
+    cudaGraphKernelNodeSetAttribute,
+    cudaGraphNodeGetToolsId,
+    cudaKernelNodeAttrValue,
+)
 from cumetal.runtime.graph_capture import (
     cudaStreamBeginCapture,
     cudaStreamBeginCaptureToGraph,
@@ -373,4 +380,12 @@ from cumetal.runtime.types import (
     make_cudaPitchedPtr,
     make_cudaPos,
     sizeof,
+)
+from cumetal.runtime.user_objects import (
+    cudaGraphReleaseUserObject,
+    cudaGraphRetainUserObject,
+    cudaUserObject_t,
+    cudaUserObjectCreate,
+    cudaUserObjectRelease,
+    cudaUserObjectRetain,
 )

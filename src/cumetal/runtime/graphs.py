@@ -31,6 +31,7 @@ from cumetal.driver.handles import _Handle
 from cumetal.driver.host_funcs import enqueue_host_call, host_callable
 from cumetal.driver.kernel_params import pack_launch_params
 from cumetal.driver.state import STATE as DRIVER
+from cumetal.runtime import user_objects
 from cumetal.runtime.device import int_arg
 from cumetal.runtime.enums import (
     cudaError_t,
@@ -144,6 +145,7 @@ class Graph:
     clone_of: dict[int, int] = field(default_factory=dict)  # original node handle -> this graph's node
     parent: Graph | None = None  # the graph holding the conditional node whose body this graph is
     cond_handles: list[Any] = field(default_factory=list)  # conditional handles created for it
+    user_objects: dict[int, int] = field(default_factory=dict)  # user object -> references the graph holds
 
 
 @dataclass(eq=False)
@@ -161,6 +163,7 @@ class GraphExec:
     handle: int
     steps: list[Step]
     flags: int = 0
+    user_objects: dict[int, int] = field(default_factory=dict)  # references taken at instantiation
 
     def step(self, node: Node, *kinds: cudaGraphNodeType) -> Step:
         for st in self.steps:
@@ -354,6 +357,7 @@ def cudaGraphDestroy(graph: Any) -> tuple:  # noqa: N802
     del _graphs[g.handle]
     graph_memory.graph_destroyed(g)
     graph_conditional.graph_destroyed(g)
+    user_objects.release_all(g.user_objects)
     return ()
 
 
@@ -423,12 +427,13 @@ def cudaGraphAddChildGraphNode(graph: Any, pDependencies: Any, numDependencies: 
 
 
 def _clone(g: Graph) -> Graph:
-    from cumetal.runtime import graph_memory
+    from cumetal.runtime import graph_attributes, graph_memory
 
     if graph_memory.has_memory_nodes(g):  # CUDA: such a graph cannot be cloned or become a child graph
         raise RtError(E.cudaErrorNotSupported, "a graph with memory allocation or free nodes cannot be cloned "
                       "or used as a child graph")
     copy = Graph(RUNTIME.new_id())
+    copy.user_objects = user_objects.copy_references(g.user_objects)
     mapping: dict[int, Node] = {}
     for n in g.nodes:
         params = _clone(n.params) if n.kind == T.cudaGraphNodeTypeGraph else n.params
@@ -438,6 +443,7 @@ def _clone(g: Graph) -> Graph:
             params = clone_conditional(params, copy, _clone)
         new = Node(RUNTIME.new_id(), copy, n.kind, params, [mapping[d.handle] for d in n.deps])
         mapping[n.handle] = new
+        graph_attributes.node_cloned(n.handle, new.handle)
         copy.nodes.append(new)
         copy.clone_of[n.handle] = new.handle
         _nodes[new.handle] = new
@@ -579,6 +585,7 @@ def _instantiate(graph: Any, flags: Any) -> cudaGraphExec_t:
 
     g = _graph(graph)
     ex = GraphExec(RUNTIME.new_id(), _order(g), int_arg(flags, "flags"))
+    ex.user_objects = user_objects.copy_references(_held_objects(g))
     _execs[ex.handle] = ex
     graph_memory.exec_created(ex.steps)  # its allocations outlive the graph while it exists
     return cudaGraphExec_t(ex.handle)
@@ -592,6 +599,18 @@ def cudaGraphInstantiate(graph: Any, flags: Any = 0) -> tuple:  # noqa: N802
 @rt_api(1)
 def cudaGraphInstantiateWithFlags(graph: Any, flags: Any = 0) -> tuple:  # noqa: N802
     return (_instantiate(graph, flags),)
+
+
+def _held_objects(g: Graph) -> dict[int, int]:
+    """The user objects a graph and its child and body graphs hold references to."""
+    held = dict(g.user_objects)
+    for n in g.nodes:
+        inner = [n.params] if n.kind == T.cudaGraphNodeTypeGraph else (
+            n.params.bodies if n.kind == T.cudaGraphNodeTypeConditional else [])
+        for sub in inner:
+            for h, count in _held_objects(sub).items():
+                held[h] = held.get(h, 0) + count
+    return held
 
 
 def _exec(graphExec: Any) -> GraphExec:  # noqa: N803
@@ -615,6 +634,7 @@ def cudaGraphLaunch(graphExec: Any, stream: Any = 0) -> tuple:  # noqa: N802, N8
     graph_memory.check_launch(ex.steps, ex.flags)
     graph_conditional.enqueue_defaults(ex.steps, h)
     _run_steps(ex.steps, h)
+    user_objects.hold_for_launch(ex.user_objects, h)
     return ()
 
 
@@ -646,6 +666,7 @@ def cudaGraphExecDestroy(graphExec: Any) -> tuple:  # noqa: N802, N803
     ex = _exec(graphExec)
     del _execs[ex.handle]
     graph_memory.exec_destroyed(ex.steps)
+    user_objects.release_all(ex.user_objects)
     return ()
 
 
@@ -700,15 +721,18 @@ def capture_status(h: int) -> cudaStreamCaptureStatus:
 
 def reset() -> None:
     """cudaDeviceReset: graphs hold device pointers and handles of the old context."""
+    for rec in list(_graphs.values()) + list(_execs.values()):
+        user_objects.release_all(rec.user_objects)
     _graphs.clear()
     _nodes.clear()
     _execs.clear()
     _captures.clear()
     _event_tails.clear()
-    from cumetal.runtime import graph_conditional, graph_memory
+    from cumetal.runtime import graph_attributes, graph_conditional, graph_memory
 
     graph_memory.reset()
     graph_conditional.reset()
+    graph_attributes.reset()
 
 
 

@@ -31,7 +31,7 @@ from cumetal.runtime.enums import (
 )
 from cumetal.runtime.errors import ERRORS, RtError, rt_api, to_runtime_code
 from cumetal.runtime.state import RUNTIME, raw
-from cumetal.runtime.types import cudaEvent_t, cudaStream_t
+from cumetal.runtime.types import cudaEvent_t, cudaStream_t, dim3
 
 E = cudaError_t
 STREAM_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)
@@ -353,6 +353,9 @@ class cudaLaunchAttributeValue:  # noqa: N801
         self.memSyncDomain = 0
         self.memSyncDomainMap: Any = None
         self.sharedMemCarveout = 0
+        self.clusterDim = dim3()
+        self.clusterSchedulingPolicyPreference = 0
+        self.deviceUpdatableKernelNode = 0
 
 
 cudaStreamAttrValue = cudaLaunchAttributeValue  # noqa: N816 - cuda-python's alias

@@ -23,6 +23,8 @@ __global__ void scale(int *x, int k) { x[threadIdx.x] *= k; }
 
 static int host_calls = 0;
 static void host_fn(void *data) { host_calls += *(int *)data; }
+static volatile int destroyed = 0;
+static void destroy(void *data) { destroyed += *(int *)data; }
 static int logged = 0;
 static void on_log(void *, cudaLogLevel, char *message, size_t) { logged += strstr(message, "cudaFree") != NULL; }
 
@@ -95,7 +97,26 @@ int main() {
     CHECK(back.blockDim.x == 32 && back.gridDim.x == 1 && back.kernelParams != NULL);
     if (back.kernelParams) CHECK(*(int **)back.kernelParams[0] == d && *(int *)back.kernelParams[1] == 6);
     CHECK_CUDA(cudaGraphKernelNodeSetParams(node, &back));  // what was read can be set again
+    cudaKernelNodeAttrValue attr_value = {};
+    attr_value.priority = 2;
+    CHECK_CUDA(cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributePriority, &attr_value));
+    attr_value.priority = 0;
+    CHECK_CUDA(cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributePriority, &attr_value));
+    CHECK(attr_value.priority == 2);
+    CHECK(cudaGraphKernelNodeGetAttribute(node, (cudaKernelNodeAttrID)999, &attr_value) == cudaErrorInvalidValue);
+    unsigned long long tools_id = 0;
+    CHECK_CUDA(cudaGraphNodeGetToolsId(node, &tools_id));
+    CHECK(tools_id != 0);
+
+    // a user object owned by the graph: destroyed with the graph's last reference
+    cudaUserObject_t obj;
+    int weight = 5;
+    CHECK_CUDA(cudaUserObjectCreate(&obj, &weight, destroy, 1, cudaUserObjectNoDestructorSync));
+    CHECK_CUDA(cudaGraphRetainUserObject(g, obj, 1, cudaGraphUserObjectMove));
+    CHECK(cudaUserObjectCreate(&obj, &weight, destroy, 1, 0) == cudaErrorInvalidValue);
     CHECK_CUDA(cudaGraphDestroy(g));
+    for (int i = 0; i < 2000 && destroyed == 0; ++i) cudaStreamQuery(s);  // the destructor runs on its own thread
+    CHECK(destroyed == 5);
 
     // ---- batched copies and range attributes
     int *e;

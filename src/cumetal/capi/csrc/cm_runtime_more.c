@@ -128,3 +128,36 @@ CM_EXPORT cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, 
     CALL("cudaMemRangeGetAttributes", "(KKKKKK)", CM_P(data), CM_P(dataSizes), CM_P(attributes), K(numAttributes),
          CM_P(devPtr), K(count));
 }
+
+/* ---- user objects, kernel node attributes, node tools ids */
+CM_EXPORT cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy,
+                                           unsigned int initialRefcount, unsigned int flags) {
+    CALL("cudaUserObjectCreate", "(KKKII)", CM_P(object_out), CM_P(ptr), CM_P(destroy), initialRefcount, flags);
+}
+CM_EXPORT cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
+    CALL("cudaUserObjectRetain", "(KI)", CM_P(object), count);
+}
+CM_EXPORT cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
+    CALL("cudaUserObjectRelease", "(KI)", CM_P(object), count);
+}
+CM_EXPORT cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count,
+                                                unsigned int flags) {
+    CALL("cudaGraphRetainUserObject", "(KKII)", CM_P(graph), CM_P(object), count, flags);
+}
+CM_EXPORT cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count) {
+    CALL("cudaGraphReleaseUserObject", "(KKI)", CM_P(graph), CM_P(object), count);
+}
+CM_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, enum cudaKernelNodeAttrID attr,
+                                                      cudaKernelNodeAttrValue *value_out) {
+    CALL("cudaGraphKernelNodeGetAttribute", "(KiK)", CM_P(hNode), (int)attr, CM_P(value_out));
+}
+CM_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, enum cudaKernelNodeAttrID attr,
+                                                      const cudaKernelNodeAttrValue *value) {
+    CALL("cudaGraphKernelNodeSetAttribute", "(KiK)", CM_P(hNode), (int)attr, CM_P(value));
+}
+CM_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc) {
+    CALL("cudaGraphKernelNodeCopyAttributes", "(KK)", CM_P(hDst), CM_P(hSrc));
+}
+CM_EXPORT cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *toolsNodeId) {
+    CALL("cudaGraphNodeGetToolsId", "(KK)", CM_P(hNode), CM_P(toolsNodeId));
+}
