@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import struct
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -80,14 +81,67 @@ def _allocation_table(memory) -> tuple[np.ndarray, np.ndarray]:
     return (np.array([a.base for a in allocs], dtype=np.uint64), np.array([a.size for a in allocs], dtype=np.uint64))
 
 
-def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
-               block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
-               *, watchdog_s: float | None = None, workers: int = 1) -> LaunchOutcome:
-    """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome.
+class _Scratch:
+    """The parameter buffer and launch_info of every launch, in one host buffer that lives as long
+    as the process (entered in the runtime's allocation table as an extra region, not in the
+    device's): no allocation, table rebuild or free per launch. Used under ``_RUN_LOCK``."""
 
-    ``workers`` > 1 runs threadgroups concurrently on that many threads (kernels with printf use
-    one, so that the output keeps threadgroup order). A fault reported is the one of the
-    lowest-numbered faulting threadgroup either way."""
+    SIZE = 64 << 10
+    PARAMS = 0
+    INFO = 36 << 10  # after the largest parameter block CUDA allows (32764 bytes)
+
+    def __init__(self) -> None:
+        self.buf = np.zeros(self.SIZE + 256, dtype=np.uint8)
+        self.base = (self.buf.ctypes.data + 255) // 256 * 256
+
+
+_scratch: _Scratch | None = None
+
+
+@dataclass
+class _Prepared:
+    """What a launch of one compiled kernel with one grid shape, shared size and symbol table
+    needs besides its parameters: the filled ``SimLaunch`` and the launch_info bytes."""
+
+    launch: SimLaunch
+    info: bytes
+    nworkers: int
+    symbols: dict
+
+
+def _prepare(ck, kernel: Function, module: Module, memory, grid_t, block_t, dynamic_shared: int,
+             symbols: dict[str, int], workers: int, scratch: _Scratch) -> _Prepared:
+    params_addr, info_addr = scratch.base + scratch.PARAMS, scratch.base + scratch.INFO
+    msl_total = metal_abi.shared_bytes(kernel, dynamic_shared)
+    info = bytes(metal_abi.pack_launch_info(module, params_addr=params_addr, global_addrs=symbols,
+                                            dynamic_shared=dynamic_shared,
+                                            total_shared=msl_total - metal_abi.REDUCTION_SCRATCH))
+    if len(info) > scratch.SIZE - scratch.INFO:
+        raise ValueError("launch_info too large for the launch scratch buffer")
+    nworkers = max(1, min(int(workers), runtime_lib.MAX_WORKERS, grid_t[0] * grid_t[1] * grid_t[2]))
+    launch = SimLaunch()
+    launch.engines = ck.engine_array(nworkers)
+    launch.nworkers = nworkers
+    launch.nargs = len(ck.arg_kinds)
+    roles = {"params": params_addr, "launch_info": info_addr, "constant": info_addr, "printf": 0}  # ring: per launch
+    for i, (kind, role) in enumerate(ck.arg_kinds):
+        launch.kinds[i] = kind
+        launch.values[i] = roles[role] if kind == K_PTR else 0
+    launch.grid[:] = grid_t
+    launch.block[:] = block_t
+    launch.shared = None  # each worker allocates its own threadgroup(0) buffer
+    launch.shared_size = air_threadgroup_bytes(kernel, dynamic_shared)
+    launch.nas3 = len(ck.as3_globals)
+    launch.direct = int(ck.direct)
+    launch.stack_size = FIBER_STACK_BASE + (local_stack_bytes(kernel, module) + 4095) // 4096 * 4096
+    launch.extra_base = scratch.base
+    launch.extra_size = scratch.SIZE
+    return _Prepared(launch, info, nworkers, dict(symbols))
+
+
+def _check_launch(kernel: Function, module: Module, grid, block, dynamic_shared: int, params: bytes,
+                  symbols: dict[str, int]):
+    """(grid, block) as integer triples, or the LaunchOutcome that refuses the launch."""
     grid_t, block_t = _shape("grid", grid), _shape("block", block)
     for t in (grid_t, block_t):
         if isinstance(t, str):
@@ -100,77 +154,90 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     if len(params) < kernel.param_size:
         return LaunchOutcome(KernelFault(
             "invalid_launch", f"kernel {kernel.name} takes {kernel.param_size} bytes of parameters, got {len(params)}"))
+    if len(params) > _Scratch.INFO:
+        return LaunchOutcome(KernelFault("invalid_launch", f"{len(params)} bytes of parameters exceed "
+                                         f"{_Scratch.INFO}"))
     missing = [g for g in module.globals if g not in symbols]
     if missing:
         return LaunchOutcome(KernelFault("invalid_launch", f"no device address for module globals {missing}"))
+    return grid_t, block_t
+
+
+def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
+               block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
+               *, watchdog_s: float | None = None, workers: int = 1) -> LaunchOutcome:
+    """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome.
+
+    ``workers`` > 1 runs threadgroups concurrently on that many threads (kernels with printf use
+    one, so that the output keeps threadgroup order). A fault reported is the one of the
+    lowest-numbered faulting threadgroup either way."""
+    global _scratch
     try:
-        runtime_lib.runtime()  # built once; a build failure is this launch's fault
+        if runtime_lib.loaded() is None:
+            runtime_lib.runtime()  # built once; a build failure is this launch's fault
         ck = compile_kernel(kernel, module)
     except (AirLoweringError, SimCompileError, SimBuildError) as exc:
         return LaunchOutcome(KernelFault("illegal_instruction", str(exc)))
-
+    # the common case first: the same kernel, shape and symbols as a previous launch
+    prep_key = (grid, block, dynamic_shared, workers)
+    cache = ck.__dict__.setdefault("_prepared", {})
+    prep = cache.get(prep_key)
+    if prep is None or prep.symbols != symbols or len(params) < kernel.param_size:
+        checked = _check_launch(kernel, module, grid, block, dynamic_shared, params, symbols)
+        if isinstance(checked, LaunchOutcome):
+            return checked
+        prep = None
+    if len(params) > _Scratch.INFO:
+        return LaunchOutcome(KernelFault("invalid_launch", f"{len(params)} bytes of parameters exceed "
+                                         f"{_Scratch.INFO}"))
+    has_printf = ck.__dict__.get("_has_printf")
+    if has_printf is None:
+        has_printf = ck.__dict__["_has_printf"] = any(role == "printf" for _, role in ck.arg_kinds)
     owned: list[int] = []
     printf: list[str] = []
     try:
-        param_buf = memory.alloc(max(len(params), 1))
-        owned.append(param_buf)
-        if params:
-            memory.write(param_buf, bytes(params))
-        # launch_info as the Metal runtime packs it (INFO_TOTAL_SMEM: static + dynamic bytes); the
-        # threadgroup(0) buffer with AIR's length: dynamic memory + scratch (the static part is the
-        # module's addrspace(3) global, zeroed by the runtime per threadgroup)
-        msl_total = metal_abi.shared_bytes(kernel, dynamic_shared)
-        info = metal_abi.pack_launch_info(module, params_addr=param_buf, global_addrs=symbols,
-                                          dynamic_shared=dynamic_shared,
-                                          total_shared=msl_total - metal_abi.REDUCTION_SCRATCH)
-        total_shared = air_threadgroup_bytes(kernel, dynamic_shared)
-        info_buf = memory.alloc(len(info))
-        owned.append(info_buf)
-        memory.write(info_buf, info)
-        roles = {"params": param_buf, "launch_info": info_buf, "constant": info_buf}
-        if any(role == "printf" for _, role in ck.arg_kinds):
-            ring = memory.alloc(metal_abi.PRINTF_HEADER_BYTES + PRINTF_CAPACITY)
-            owned.append(ring)
-            memory.write(ring, struct.pack("<4I", 0, PRINTF_CAPACITY, 0, 0))
-            roles["printf"] = ring
-        bases, sizes = _allocation_table(memory)
-
-        nworkers = 1 if "printf" in roles else max(1, min(int(workers), runtime_lib.MAX_WORKERS,
-                                                          grid_t[0] * grid_t[1] * grid_t[2]))
-        engines = ck.engine_array(nworkers)
-        launch = SimLaunch()
-        launch.engines = engines
-        launch.nworkers = nworkers
-        launch.nargs = len(ck.arg_kinds)
-        for i, (kind, role) in enumerate(ck.arg_kinds):
-            launch.kinds[i] = kind
-            launch.values[i] = roles[role] if kind == K_PTR else 0
-        launch.grid[:] = grid_t
-        launch.block[:] = block_t
-        launch.alloc_base = bases.__array_interface__["data"][0]
-        launch.alloc_size = sizes.__array_interface__["data"][0]
-        launch.nalloc = len(bases)
-        launch.shared = None  # each worker allocates its own threadgroup(0) buffer
-        launch.shared_size = total_shared
-        launch.nas3 = len(ck.as3_globals)
-        launch.timeout_s = float(watchdog_s or 0.0)
-        launch.direct = int(ck.direct)
-        launch.stack_size = FIBER_STACK_BASE + (local_stack_bytes(kernel, module) + 4095) // 4096 * 4096
-        lib = runtime_lib.runtime()
         with _RUN_LOCK:
-            lib.sim_run(ctypes.byref(launch))
+            if _scratch is None:
+                _scratch = _Scratch()
+            scratch = _scratch
+            if prep is None:
+                grid_t, block_t = checked
+                prep = _prepare(ck, kernel, module, memory, grid_t, block_t, dynamic_shared, symbols,
+                                1 if has_printf else workers, scratch)
+                if len(cache) > 64:
+                    cache.clear()
+                cache[prep_key] = prep
+            launch = prep.launch
+            ctypes.memmove(scratch.base + scratch.PARAMS, bytes(params), len(params))
+            ctypes.memmove(scratch.base + scratch.INFO, prep.info, len(prep.info))
+            ring = 0
+            if has_printf:
+                ring = memory.alloc(metal_abi.PRINTF_HEADER_BYTES + PRINTF_CAPACITY)
+                owned.append(ring)
+                memory.write(ring, struct.pack("<4I", 0, PRINTF_CAPACITY, 0, 0))
+                for i, (_kind, role) in enumerate(ck.arg_kinds):
+                    if role == "printf":
+                        launch.values[i] = ring
+            bases, sizes = _allocation_table(memory)
+            launch.alloc_base = bases.__array_interface__["data"][0]
+            launch.alloc_size = sizes.__array_interface__["data"][0]
+            launch.nalloc = len(bases)
+            launch.timeout_s = float(watchdog_s or 0.0)
+            runtime_lib.loaded().sim_run(ctypes.byref(launch))
+            code = ctypes.c_uint32.from_address(scratch.base + scratch.INFO + 4 * metal_abi.INFO_FAULT_CODE).value
+            fault, fault_addr = launch.fault, launch.fault_addr
+            message = launch.message.decode(errors="replace") if fault else ""
 
-        if "printf" in roles:
-            printf = _printf_text(memory, roles["printf"], module)
-        if launch.fault:
-            name = FAULT_NAMES.get(launch.fault, "illegal_instruction")
-            msg = launch.message.decode(errors="replace")
+        if has_printf:
+            printf = _printf_text(memory, ring, module)
+        if fault:
+            name = FAULT_NAMES.get(fault, "illegal_instruction")
+            msg = message
             if name in ("illegal_address", "misaligned_address"):
-                msg = f"{msg} at address 0x{launch.fault_addr:x} in kernel {kernel.name}"
+                msg = f"{msg} at address 0x{fault_addr:x} in kernel {kernel.name}"
             elif name == "timeout":
                 msg = f"kernel {kernel.name} exceeded the {watchdog_s} s watchdog"
             return LaunchOutcome(KernelFault(name, msg), printf)
-        code = ctypes.c_uint32.from_address(info_buf + 4 * metal_abi.INFO_FAULT_CODE).value
         if code:
             name = metal_abi.FAULT_CODES.get(code, "illegal_instruction")
             what = {"trap": "trap instruction executed", "assert": "device-side assertion failed"}.get(
@@ -186,7 +253,8 @@ def refusal(kernel: Function, module: Module) -> str | None:
     """Why the air-sim cannot run ``kernel`` (it cannot be lowered to AIR, a call has no runtime
     implementation, or the runtime does not build), or None when it can. Compiles it (cached)."""
     try:
-        runtime_lib.runtime()
+        if runtime_lib.loaded() is None:
+            runtime_lib.runtime()
         compile_kernel(kernel, module)
     except (AirLoweringError, SimCompileError, SimBuildError) as exc:
         return str(exc)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -38,7 +39,7 @@ ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: 
                  metal_abi.PRINTF_INDEX: "printf", metal_abi.CONSTANT_INDEX: "constant"}
 HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step",
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
-CACHE_FORMAT = "2"  # bump when the cached object's contract with runtime.c changes
+CACHE_FORMAT = "3"  # bump when the cached object's contract with runtime.c changes
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "coroutine.py", "compile.py", "runtime.c")]
 
 
@@ -202,6 +203,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     pto.slp_vectorization = True
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(host, pb)
+    _dump(kernel.name, text, host)
     as3 = [(g.name, tm.target_data.get_abi_size(g.global_value_type)) for g in host.global_variables
            if str(g.type).startswith("ptr addrspace(3)")]
     if len(as3) > runtime_lib.MAX_AS3:  # CuMetal emits one (static shared memory); Apple's may have more
@@ -210,6 +212,17 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     obj = tm.emit_object(host)
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
                           coro, time.perf_counter() - t0)
+
+
+def _dump(name: str, before: str, after) -> None:
+    """``CUMETAL_JIT_DUMP=<dir>``: write the instrumented module and the optimized one (for profiling)."""
+    where = os.environ.get("CUMETAL_JIT_DUMP", "").strip()
+    if where:
+        d = Path(where)
+        d.mkdir(parents=True, exist_ok=True)
+        safe = re.sub(r"[^\w.-]", "_", name)[:120]
+        (d / f"{safe}.in.ll").write_text(before)
+        (d / f"{safe}.opt.ll").write_text(str(after))
 
 
 def _load(ck: CompiledKernel) -> tuple:
@@ -234,12 +247,13 @@ def _load(ck: CompiledKernel) -> tuple:
     if ck.coro:
         eng.cstart = engine.get_function_address("__sim_cstart")
         eng.cresume = engine.get_function_address("__sim_cresume")
+        eng.susp = engine.get_global_value_address(coroutine.SUSP)
     eng.sites = engine.get_global_value_address(SITES)
     eng.nsites = max(ck.nsites, 1)
     for i, (name, size) in enumerate(ck.as3_globals):
         lo = engine.get_global_value_address(name)
         eng.as3_lo[i], eng.as3_hi[i] = lo, lo + size
-    if not eng.entry or (ck.direct and not eng.wg) or (ck.coro and not (eng.cstart and eng.cresume)) or not eng.sites:
+    if not eng.entry or (ck.direct and not eng.wg) or (ck.coro and not (eng.cstart and eng.cresume and eng.susp)) or not eng.sites:
         raise SimCompileError(f"kernel {ck.name}: the compiled object lacks its entry points")
     return engine, module, eng
 
@@ -283,15 +297,13 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
         if hit is not None and hit[0] is kernel and hit[1] is module:
             _by_function.move_to_end(ident)
             return hit[2]
-    raw = kernel_bitcode(module, kernel.name)  # the very module the .metallib holds
-    tm = _tm()
-    key = hashlib.sha256(raw + _digest().encode() + tm.triple.encode() + str(tm.target_data).encode()
-                         + _host_cpu().encode() + _fibers_only().encode()).hexdigest()
+    key = _ir_key(kernel, module)
     with _lock:
         ck = _cache.get(key.encode())
         if ck is None:
             ck = _disk_get(key)
             if ck is None:
+                raw = kernel_bitcode(module, kernel.name)  # the very module the .metallib holds
                 ck = _build(kernel, module, raw)
                 _disk_put(key, ck)
             _cache[key.encode()] = ck
@@ -299,6 +311,46 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
         if len(_by_function) > _BY_FUNCTION_MAX:
             _by_function.popitem(last=False)
     return ck
+
+
+# What the AIR lowering of a kernel depends on besides the kernel IR: its code (these packages of
+# cumetal) and the fp64 mode. The cache key hashes the IR text instead of the lowered bitcode so
+# that a cached kernel is found without lowering it first.
+_LOWERING_PACKAGES = ("backends/air", "backends/apple", "backends/common", "passes", "ir")
+_lowering_digest: str | None = None
+
+
+def _lowering_sources_digest() -> str:
+    global _lowering_digest
+    if _lowering_digest is None:
+        root = Path(__file__).resolve().parents[3]  # src/cumetal
+        h = hashlib.sha256()
+        for pkg in _LOWERING_PACKAGES:
+            for p in sorted((root / pkg).rglob("*")):
+                if p.suffix in (".py", ".c", ".h") and p.is_file():
+                    h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
+        _lowering_digest = h.hexdigest()
+    return _lowering_digest
+
+
+def _ir_key(kernel: N.Function, module: N.Module) -> str:
+    """The cache key of a kernel: its IR and its callees' (text), the module's globals, the fp64
+    mode, the lowering's and this package's sources, llvmlite, the target and the host CPU."""
+    from cumetal.backends.air.fp64_check import fp64_mode
+    from cumetal.ir.analysis import reachable_functions
+    from cumetal.ir.dump import dump_function
+
+    tm = _tm()
+    h = hashlib.sha256()
+    for part in (_digest(), _lowering_sources_digest(), tm.triple, str(tm.target_data), _host_cpu(),
+                 _fibers_only(), fp64_mode(), kernel.name, repr(getattr(kernel, "reqntid", None)),
+                 repr(getattr(kernel, "maxntid", None))):
+        h.update(part.encode() + b"\0")
+    for g in module.globals.values():
+        h.update(f"global {g.space} {g.name} size={g.size} align={g.align}\n".encode())
+    for fn in reachable_functions(kernel, module):
+        h.update(dump_function(fn).encode() + b"\0")
+    return h.hexdigest()
 
 
 def local_stack_bytes(kernel: N.Function, module: N.Module) -> int:

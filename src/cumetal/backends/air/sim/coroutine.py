@@ -36,9 +36,7 @@ declare i8 @llvm.coro.suspend(token, i1)
 declare void @llvm.coro.end(ptr, i1, token)
 declare void @llvm.coro.resume(ptr)
 declare ptr @sim_coro_frame(i64)
-declare void @sim_coro_barrier()
-declare void @sim_coro_step(i32)
-declare void @sim_coro_end()
+@__sim_susp = global i32 0, align 4
 define void @__sim_cresume(ptr %h) {
   call void @llvm.coro.resume(ptr %h)
   ret void
@@ -46,7 +44,8 @@ define void @__sim_cresume(ptr %h) {
 """
 _K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
                                     int(SimArgKind.WARP))  # codes.py
-RUNTIME_SYMBOLS = ("sim_coro_frame", "sim_coro_barrier", "sim_coro_step", "sim_coro_end")
+RUNTIME_SYMBOLS = ("sim_coro_frame",)
+SUSP = "__sim_susp"  # what a suspending thread waits for: S_BAR 1, S_SIMD 2 | site << 2, S_DONE 3 (runtime.c)
 
 
 def _functions(lines: list[str]) -> list[tuple[int, int]]:
@@ -118,7 +117,7 @@ def coroutine_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[i
         barrier, step = _BARRIER.match(line), _STEP.match(line)
         if barrier or step:
             n += 1
-            out.append("  call void @sim_coro_barrier()" if barrier else f"  call void @sim_coro_step(i32 {n})")
+            out.append(f"  store i32 {1 if barrier else 2 | n << 2}, ptr @{SUSP}, align 4")
             out.append(f"  %__coro_s{n} = call i8 @llvm.coro.suspend(token none, i1 false)")
             out.append(f"  switch i8 %__coro_s{n}, label %__coro_suspend [ i8 0, label %__coro_r{n} "
                        f"i8 1, label %__coro_cleanup ]")
@@ -135,7 +134,7 @@ def coroutine_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[i
                 for old, new in last_piece.items():
                     out[i] = re.sub(rf"(\[[^\[\]]*, )%{re.escape(old)}( \])", rf"\g<1>%{new}\g<2>", out[i])
     out += ["__coro_final:",
-            "  call void @sim_coro_end()",
+            f"  store i32 3, ptr @{SUSP}, align 4",
             "  %__coro_f = call i8 @llvm.coro.suspend(token none, i1 true)",
             "  switch i8 %__coro_f, label %__coro_suspend [ i8 0, label %__coro_trap i8 1, label %__coro_cleanup ]",
             "__coro_trap:", "  unreachable",

@@ -37,6 +37,9 @@ _LOAD = re.compile(r"^\s*%[\w.$-]+ = load (?:volatile )?(.+?), ptr (?:addrspace\
 _STORE = re.compile(r"^\s*store (?:volatile )?(.+), ptr (?:addrspace\(([13])\) )?(%[\w.$-]+|@[\w.$-]+)"
                     r"(?:, align (\d+))?")
 _VOLATILE = re.compile(r"^\s*(?:%[\w.$-]+ = )?(?:load|store) volatile ")
+_VOLATILE_AS3_LOAD = re.compile(r"^\s*%[\w.$-]+ = load volatile .*, ptr addrspace\(3\) ")
+_WRITES = re.compile(r"^\s*(?:store |fence |(?:%[\w.$-]+ = )?(?:tail |musttail |notail )?call |"
+                     r"%[\w.$-]+ = (?:atomicrmw|cmpxchg|invoke) )")
 _AS3_GLOBAL = re.compile(r"^(@(?:\"[^\"]+\"|[\w.$-]+)) = (?:(?:internal|private) )?((?:local_)?unnamed_addr )?"
                          r"addrspace\(3\) global (.+?) undef(, align \d+)?$")
 _ALLOCA = re.compile(r"^\s*(%[\w.$-]+) = alloca ")
@@ -52,7 +55,6 @@ declare void @sim_slow3(ptr addrspace(3), i64, i64, ptr)
 declare void @sim_local(ptr, i64)
 declare void @sim_watchdog()
 declare void @sim_volatile_step()
-@__sim_ticks = internal global i64 0
 """
 # The inline check of a device (1) or threadgroup (3) access: [site] = window base, [site+8] = the
 # number of valid start addresses from it for this site's access size (runtime.c set_window).
@@ -81,12 +83,62 @@ done:
   ret void
 }}
 """
-_TICK_FN = """
-define internal void @__sim_tick() alwaysinline {
+# With one threadgroup global of known size (a kernel's static shared memory), a threadgroup
+# access is first compared with that global's bounds: its address is a link-time constant, so the
+# test needs no window loads (which a coroutine would otherwise keep in its frame and reload in
+# every region); an access outside it (dynamic shared memory) goes on to the site's window.
+_CHECK3_STATIC = """
+define internal void @__sim_chk3(ptr addrspace(3) %p, i64 %n, i64 %al, ptr %site) alwaysinline {{
 entry:
-  %t = load i64, ptr @__sim_ticks, align 8
+  %a = ptrtoint ptr addrspace(3) %p to i64
+  %g = ptrtoint ptr addrspace(3) {glob} to i64
+  %goff = sub i64 %a, %g
+  %big = icmp ugt i64 %n, {size}
+  %room = sub i64 {size_plus_1}, %n
+  %glim = select i1 %big, i64 0, i64 %room
+  %gin = icmp ult i64 %goff, %glim
+  %m = sub i64 %al, 1
+  %mis = and i64 %a, %m
+  %aligned = icmp eq i64 %mis, 0
+  %gok = and i1 %gin, %aligned
+  br i1 %gok, label %done, label %window, !prof !{{!"branch_weights", i32 1000000, i32 1}}
+window:
+  %lo = load i64, ptr %site, align 8, !invariant.load !{{}}
+  %limp = getelementptr i64, ptr %site, i64 1
+  %lim = load i64, ptr %limp, align 8, !invariant.load !{{}}
+  %off = sub i64 %a, %lo
+  %in = icmp ult i64 %off, %lim
+  %ok = and i1 %in, %aligned
+  br i1 %ok, label %done, label %slow, !prof !{{!"branch_weights", i32 1000000, i32 1}}
+slow:
+  call void @sim_slow3(ptr addrspace(3) %p, i64 %n, i64 %al, ptr %site)
+  br label %done
+done:
+  ret void
+}}
+"""
+_ARRAY = re.compile(r"^\[(\d+) x (i8|i16|i32|i64|float|double|half)\]$")
+
+
+def _check3_fn(lines: list[str]) -> str:
+    """``__sim_chk3``: with the static-global test when the module has exactly one threadgroup
+    global whose size the text states (``[N x T]``), else the window test alone."""
+    found = [m for line in lines if (m := _AS3_GLOBAL.match(line))]
+    if len(found) == 1:
+        name, _unnamed, ty, _align = found[0].groups()
+        arr = _ARRAY.match(ty.strip())
+        if arr:
+            size = int(arr.group(1)) * _SCALAR_BYTES[arr.group(2)]
+            return _CHECK3_STATIC.format(glob=name, size=size, size_plus_1=size + 1)
+    return _CHECK_FN.format(sp=3)
+
+
+_TICK_FN = """
+define internal void @__sim_tick(ptr %c) alwaysinline {
+entry:
+  %t = load i64, ptr %c, align 8
   %t1 = add i64 %t, 1
-  store i64 %t1, ptr @__sim_ticks, align 8
+  store i64 %t1, ptr %c, align 8
   %m = and i64 %t1, 65535
   %z = icmp eq i64 %m, 0
   br i1 %z, label %slow, label %done, !prof !{!"branch_weights", i32 1, i32 65535}
@@ -97,6 +149,10 @@ done:
   ret void
 }
 """
+# The tick counter is a local of each function (an alloca that LLVM keeps in a register): a
+# global would be reloaded and stored around every call and chains the threads of a work-group
+# loop through memory. Every loop header of an activation ticks its own counter, so a thread that
+# loops forever still reaches the watchdog; the runtime also checks it between threadgroups.
 SITES = "__sim_sites"  # [2 x i64] per check site (a global of the JIT module: one per engine)
 
 
@@ -270,13 +326,19 @@ def _instrument_function(lines: list[str], sites: _Sites,
                     headers.add(t)
     allocas = {m.group(1) for line in lines if (m := _ALLOCA.match(line))}
     out: list[str] = []
-    for name, body in blocks:
+    for bi, (name, body) in enumerate(blocks):
         tick_pending = name in headers
+        loads_only = False  # a warp step happened in this block and since then only loads
+        if bi == 0 and headers:  # the activation's tick counter, in the entry block
+            lead = 1 if body and _LABEL.match(body[0]) else 0
+            out.extend(body[:lead])
+            out += ["  %__sim_tc = alloca i64, align 8", "  store i64 0, ptr %__sim_tc, align 8"]
+            body = body[lead:]
         for j, line in enumerate(body):
             stripped = line.strip()
             is_phi = " = phi " in line
             if tick_pending and j > 0 and stripped and not is_phi and not _LABEL.match(line):
-                out.append("  call void @__sim_tick()")
+                out.append("  call void @__sim_tick(ptr %__sim_tc)")
                 tick_pending = False
             inv = _invariant_load(line, known, bases) if known else None
             if inv is not None:
@@ -285,7 +347,17 @@ def _instrument_function(lines: list[str], sites: _Sites,
             # the lowering's own volatile accesses inside a 64-bit atomic's critical section
             # (lower_memory.py, block "lock.held") must not wait for the warp: the lanes that
             # did not get the lock spin outside it
-            chk = _check_line(line, allocas, sites, steps=not name.strip('"').startswith("lock.held"))
+            steps = not name.strip('"').startswith("lock.held")
+            if steps and loads_only and _VOLATILE_AS3_LOAD.match(line):
+                # no store, call or atomic since this block's last warp step, and only loads
+                # since: running the lanes one after another up to this load reads what running
+                # them together would (loads commute), so the step before it is not needed
+                steps = False
+            chk = _check_line(line, allocas, sites, steps=steps)
+            if _VOLATILE_AS3_LOAD.match(line):
+                loads_only = loads_only or steps
+            elif _WRITES.search(line) or _LABEL.match(line):
+                loads_only = False
             if chk:
                 out.append(chk)
             out.append(line)
@@ -329,7 +401,7 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
         # no checked private access anywhere: the local-memory bounds are never read (and
         # registering them per thread costs more than the rest of a small kernel)
         out = [line for line in out if not line.startswith("  call void @sim_local(")]
-    helpers = intrinsic_decls + DECLS + _CHECK_FN.format(sp=1) + _CHECK_FN.format(sp=3) + _TICK_FN
+    helpers = intrinsic_decls + DECLS + _CHECK_FN.format(sp=1) + _check3_fn(src) + _TICK_FN
     helpers += f"@{SITES} = global [{2 * max(sites.count, 1)} x i64] zeroinitializer, align 16\n"
     return "\n".join(out) + helpers, sites.count
 

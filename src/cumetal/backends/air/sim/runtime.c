@@ -53,6 +53,7 @@ typedef struct {
     uint64_t *sites;                        /* per check site: [window base, window limit] */
     int64_t nsites;
     uint64_t as3_lo[MAX_AS3], as3_hi[MAX_AS3];
+    volatile uint32_t *susp; /* coroutine mode: what the thread that just suspended waits for */
 } sim_engine;
 
 typedef struct {
@@ -71,6 +72,7 @@ typedef struct {
     double timeout_s; /* 0: none */
     uint64_t stack_size;
     int32_t direct; /* 1: the kernel has no barrier or SIMD-group call: run threads as plain calls */
+    uint64_t extra_base, extra_size; /* one more valid region: the launch's parameters and launch_info */
     /* outputs */
     int32_t fault;
     uint64_t fault_addr;
@@ -109,6 +111,9 @@ typedef struct {
     int direct;              /* running without fibers (plain calls, work-group loop, coroutines) */
     uint8_t *frames;         /* coroutine mode: one frame per thread */
     uint64_t frame_stride;
+    uint8_t *cst;            /* coroutine mode, per thread: S_* state */
+    uint32_t *csite;         /* ... the warp step it waits at */
+    void **chd;              /* ... its coroutine handle (NULL: not started) */
 } worker_state;
 /* one pointer per OS thread, initial-exec: no __tls_get_addr call on the hot paths */
 static __thread worker_state *WS __attribute__((tls_model("initial-exec")));
@@ -183,6 +188,7 @@ void sim_tick(void) {
 void sim_watchdog(void) { watchdog(); }
 
 /* ------------------------------------------------------------------ memory checks */
+#define EXTRA_REGION ((int64_t)1 << 62)
 static int64_t find_device(uint64_t a, uint64_t n) {
     if (last_alloc >= 0) {
         uint64_t off = a - L->alloc_base[last_alloc], size = L->alloc_size[last_alloc];
@@ -193,12 +199,22 @@ static int64_t find_device(uint64_t a, uint64_t n) {
         int64_t mid = (lo + hi) / 2;
         if (L->alloc_base[mid] <= a) { found = mid; lo = mid + 1; } else hi = mid - 1;
     }
-    if (found < 0) return -1;
-    uint64_t off = a - L->alloc_base[found], size = L->alloc_size[found];
-    if (!(off <= size && n <= size - off)) return -1;
-    last_alloc = found;
-    return found;
+    if (found >= 0) {
+        uint64_t off = a - L->alloc_base[found], size = L->alloc_size[found];
+        if (off <= size && n <= size - off) {
+            last_alloc = found;
+            return found;
+        }
+    }
+    if (L->extra_size && a >= L->extra_base && a - L->extra_base <= L->extra_size
+        && n <= L->extra_size - (a - L->extra_base))
+        return EXTRA_REGION;
+    return -1;
 }
+
+/* base and size of a region find_device returned */
+static uint64_t region_base(int64_t i) { return i == EXTRA_REGION ? L->extra_base : L->alloc_base[i]; }
+static uint64_t region_size(int64_t i) { return i == EXTRA_REGION ? L->extra_size : L->alloc_size[i]; }
 
 /* The threadgroup region holding [a, a+n): the worker's threadgroup(0) buffer or one of its
  * engine's threadgroup globals; 0 when none. */
@@ -237,7 +253,7 @@ void sim_slow1(const void *p, uint64_t n, uint64_t align, uint64_t *site) {
     if (align > 1 && (a & (align - 1))) fault(F_MISALIGNED, a, "misaligned access");
     int64_t i = find_device(a, n);
     if (i < 0) fault(F_ILLEGAL, a, "outside every live allocation");
-    set_window(site, L->alloc_base[i], L->alloc_size[i], n);
+    set_window(site, region_base(i), region_size(i), n);
 }
 
 void sim_slow3(const void *p, uint64_t n, uint64_t align, uint64_t *site) {
@@ -499,13 +515,6 @@ void *sim_coro_frame(uint64_t size) {
     if (size > WS->frame_stride) fault(F_INTERNAL, 0, "air-sim: coroutine frame size changed");
     return WS->frames + WS->frame_stride * (uint64_t)cur;
 }
-void sim_coro_barrier(void) { F[cur].state = S_BAR; }
-void sim_coro_step(uint32_t site) {
-    fiber *f = &F[cur];
-    f->op = OP_SGBAR; f->val = 0; f->arg = 0; f->site = (void *)(uintptr_t)site;
-    f->state = S_SIMD;
-}
-void sim_coro_end(void) { F[cur].state = S_DONE; }
 
 /* ------------------------------------------------------------------ scheduler */
 /* A fiber runs one thread per threadgroup, for every threadgroup of its worker: entering a fresh
@@ -626,43 +635,53 @@ static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, 
 
 /* Coroutine mode: rounds of plain calls, each thread to its next barrier. A SIMD-group whose
  * unfinished lanes all wait at one SIMD-group step is resolved and run on at once (warp by warp);
- * the threadgroup barrier is released when every unfinished thread waits at one. */
+ * the threadgroup barrier is released when every unfinished thread waits at one. A suspending
+ * thread leaves what it waits for in its engine's susp word (coroutine.py): state | site << 2.
+ * The per-thread state is kept in compact arrays (a few bytes per thread, scanned every round). */
 static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32_t cz) {
     fill_slots(slots, 0, cx, cy, cz);
     put_u3(slots + 16 * L->nargs, L->block[0], L->block[1], L->block[2]);
-    for (int t = 0; t < nfib; t++) {
-        F[t].state = S_RUN;
-        F[t].handle = NULL;
-    }
+    uint8_t *st = WS->cst;
+    uint32_t *site = WS->csite;
+    void **hd = WS->chd;
+    volatile uint32_t *susp = E->susp;
+    void *(*start)(uint8_t *, uint32_t) = E->cstart;
+    void (*resume)(void *) = E->cresume;
+    const int n = nfib;
+    memset(st, S_RUN, (size_t)n);
+    memset(hd, 0, sizeof(void *) * (size_t)n);
+    for (int t = 0; t < n; t++) F[t].state = S_RUN;
     if (_setjmp(direct_exit)) return 0; /* a fault (recorded) */
-    int group[32];
     for (;;) {
-        int alive = 0;
-        for (int w = 0; w < nfib; w += 32) {
-            int end = w + 32 < nfib ? w + 32 : nfib;
+        int alive = 0, at_bar = 0;
+        for (int w = 0; w < n; w += 32) {
+            int end = w + 32 < n ? w + 32 : n;
             for (;;) {
-                for (cur = w; cur < end; cur++) {
-                    fiber *f = &F[cur];
-                    if (f->state != S_RUN) continue;
-                    if (!f->handle) f->handle = E->cstart(slots, (uint32_t)cur);
-                    else E->cresume(f->handle);
+                for (int t = w; t < end; t++) {
+                    if (st[t] != S_RUN) continue;
+                    cur = t;
+                    if (!hd[t]) hd[t] = start(slots, (uint32_t)t);
+                    else resume(hd[t]);
+                    uint32_t v = *susp;
+                    st[t] = (uint8_t)(v & 3);
+                    site[t] = v >> 2;
                 }
-                int waiting = -1;
-                for (int t = w; t < end; t++)
-                    if (F[t].state == S_SIMD) { waiting = t; break; }
-                if (waiting < 0) break;
-                int n = 0;
-                for (int t = waiting; t < end; t++)
-                    if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
-                        group[n++] = t;
-                resolve(group, n);
+                int first = w; /* the lowest lane waiting at a step: its site's lanes go on */
+                while (first < end && st[first] != S_SIMD) first++;
+                if (first == end) break;
+                for (int t = first; t < end; t++)
+                    if (st[t] == S_SIMD && site[t] == site[first]) st[t] = S_RUN;
             }
-            for (int t = w; t < end && !alive; t++) alive = F[t].state != S_DONE;
+            for (int t = w; t < end; t++) {
+                alive |= st[t] != S_DONE;
+                at_bar |= st[t] == S_BAR;
+            }
         }
         if (stop_now(blk + 1)) return 0;
         if (!alive) return 1;
-        for (int t = 0; t < nfib; t++) /* every unfinished thread waits at a barrier */
-            if (F[t].state == S_BAR) F[t].state = S_RUN;
+        if (at_bar)
+            for (int t = 0; t < n; t++) /* every unfinished thread waits at a barrier */
+                if (st[t] == S_BAR) st[t] = S_RUN;
         if (deadline > 0 && now() > deadline) {
             record_fault(F_TIMEOUT, 0, "watchdog timeout");
             return 0;
@@ -692,6 +711,12 @@ static void *worker(void *argp) {
     uint8_t *stacks = stack_total ? mmap(NULL, stack_total, PROT_READ | PROT_WRITE,
                                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) : NULL;
     int *group = malloc(sizeof(int) * 32);
+    if (!L->direct && E->cstart) {
+        WS->cst = malloc((size_t)nfib);
+        WS->csite = malloc(sizeof(uint32_t) * (size_t)nfib);
+        WS->chd = malloc(sizeof(void *) * (size_t)nfib);
+        if (!WS->cst || !WS->csite || !WS->chd) group = (free(group), NULL);
+    }
     if (!F || !slots || stacks == MAP_FAILED || !group || (L->shared_size && !W_shared)) {
         W_block = 0;
         record_fault(F_INTERNAL, 0, "air-sim: cannot allocate the threadgroup's fibers");
@@ -742,9 +767,90 @@ static void *worker(void *argp) {
 out:
     __atomic_fetch_add(&L->blocks_run, run, __ATOMIC_RELAXED);
     free(F); free(slots); free(group); free(W_shared); free(WS->frames);
+    free(WS->cst); free(WS->csite); free(WS->chd);
     if (stacks && stacks != MAP_FAILED) munmap(stacks, stack_total);
     WS = NULL;
     return NULL;
+}
+
+/* ------------------------------------------------------------------ worker pool */
+/* Workers 1..n-1 of a launch are threads that live as long as the process (created on first
+ * need): a launch wakes them instead of creating and joining threads. After a launch they poll
+ * for the next one for a short while (back-to-back launches from Python follow within tens of
+ * microseconds) before sleeping on the condition variable. */
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER, pool_done_cv = PTHREAD_COND_INITIALIZER;
+static int pool_threads;            /* threads created (indices 1..pool_threads) */
+static uint64_t pool_gen;           /* launch generation: a new value wakes the pool */
+static int pool_want;               /* workers of the current launch (the caller is worker 0) */
+static int pool_pending;            /* pool workers of the current launch still running */
+static worker_arg pool_args[MAX_WORKERS];
+static uint64_t pool_born[MAX_WORKERS]; /* the generation current when thread i was created */
+#define POOL_SPIN_NS 50000
+
+static void pool_child_after_fork(void) { /* a forked child has none of the parent's threads */
+    pthread_mutex_init(&pool_mu, NULL);
+    pthread_cond_init(&pool_cv, NULL);
+    pthread_cond_init(&pool_done_cv, NULL);
+    pool_threads = 0;
+    pool_pending = 0;
+}
+
+static void *pool_thread(void *p) {
+    worker_arg *wa = p;
+    pthread_mutex_lock(&pool_mu);
+    uint64_t seen = pool_born[wa->index]; /* the launch that created it may already have begun */
+    pthread_mutex_unlock(&pool_mu);
+    for (;;) {
+        double spin_until = now() + POOL_SPIN_NS * 1e-9;
+        while (__atomic_load_n(&pool_gen, __ATOMIC_ACQUIRE) == seen && now() < spin_until)
+            __builtin_ia32_pause();
+        pthread_mutex_lock(&pool_mu);
+        while (pool_gen == seen) pthread_cond_wait(&pool_cv, &pool_mu);
+        seen = pool_gen;
+        int go = wa->index < pool_want;
+        pthread_mutex_unlock(&pool_mu);
+        if (!go) continue;
+        worker(wa);
+        pthread_mutex_lock(&pool_mu);
+        if (--pool_pending == 0) pthread_cond_signal(&pool_done_cv);
+        pthread_mutex_unlock(&pool_mu);
+    }
+    return NULL;
+}
+
+/* Run the launch on the calling thread (worker 0) and n-1 pool threads. */
+static void pool_run(int n) {
+    static int atfork_done;
+    worker_arg self = {0, 0};
+    pthread_mutex_lock(&pool_mu);
+    if (!atfork_done) { pthread_atfork(NULL, NULL, pool_child_after_fork); atfork_done = 1; }
+    while (pool_threads < n - 1) {
+        int idx = pool_threads + 1;
+        pool_args[idx].index = idx;
+        pool_born[idx] = pool_gen;
+        pthread_t th;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, 8u << 20);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        int ok = pthread_create(&th, &attr, pool_thread, &pool_args[idx]) == 0;
+        pthread_attr_destroy(&attr);
+        if (!ok) break;
+        pool_threads = idx;
+    }
+    if (n - 1 > pool_threads) n = pool_threads + 1; /* fewer threads than asked: the rest still run */
+    pool_want = n;
+    pool_pending = n - 1;
+    if (n > 1) {
+        __atomic_store_n(&pool_gen, pool_gen + 1, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&pool_cv);
+    }
+    pthread_mutex_unlock(&pool_mu);
+    worker(&self);
+    pthread_mutex_lock(&pool_mu);
+    while (pool_pending > 0) pthread_cond_wait(&pool_done_cv, &pool_mu);
+    pthread_mutex_unlock(&pool_mu);
 }
 
 int sim_run(sim_launch *launch) {
@@ -766,20 +872,6 @@ int sim_run(sim_launch *launch) {
             L->engines[w].sites[2 * i] = ~(uint64_t)0;
             L->engines[w].sites[2 * i + 1] = 0;
         }
-    worker_arg args[MAX_WORKERS];
-    pthread_t th[MAX_WORKERS];
-    int started[MAX_WORKERS] = {0};
-    for (int w = 1; w < nw; w++) {
-        args[w].index = w;
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, 8u << 20);
-        started[w] = pthread_create(&th[w], &attr, worker, &args[w]) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    args[0].index = 0;
-    worker(&args[0]);
-    for (int w = 1; w < nw; w++)
-        if (started[w]) pthread_join(th[w], NULL);
+    pool_run(nw);
     return L->fault;
 }

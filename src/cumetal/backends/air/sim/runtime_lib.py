@@ -42,6 +42,7 @@ class SimEngine(ctypes.Structure):
         ("nsites", ctypes.c_int64),
         ("as3_lo", ctypes.c_uint64 * MAX_AS3),
         ("as3_hi", ctypes.c_uint64 * MAX_AS3),
+        ("susp", ctypes.c_void_p),
     ]
 
 
@@ -63,6 +64,8 @@ class SimLaunch(ctypes.Structure):
         ("timeout_s", ctypes.c_double),
         ("stack_size", ctypes.c_uint64),
         ("direct", ctypes.c_int32),
+        ("extra_base", ctypes.c_uint64),
+        ("extra_size", ctypes.c_uint64),
         ("fault", ctypes.c_int32),
         ("fault_addr", ctypes.c_uint64),
         ("blocks_run", ctypes.c_uint64),
@@ -113,6 +116,11 @@ def runtime() -> ctypes.CDLL:
         lib.sim_run.restype = ctypes.c_int
         _lib = lib
         return lib
+
+
+def loaded() -> ctypes.CDLL | None:
+    """The runtime library when it is already loaded (no lock: the launch path's fast check)."""
+    return _lib
 
 
 def symbol_address(name: str) -> int | None:
