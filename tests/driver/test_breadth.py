@@ -434,3 +434,29 @@ def test_ipc_memory_handle_shares_an_allocation_with_another_process(ctx) -> Non
     check(cu.cuMemcpyDtoH(out, ptr, 4096))
     assert (out == 9).all()  # the child's writes are the parent's memory
     assert cu.cuIpcOpenMemHandle(handle, 1)[0] != OK  # not in the exporting process
+
+
+def test_conditional_if_else_nodes_pick_a_body_by_the_handle_value(ctx) -> None:
+    buf = check(cu.cuMemAlloc(16))
+    out = np.zeros(16, np.uint8)
+
+    def run(default: int) -> int:
+        graph = check(cu.cuGraphCreate(0))
+        handle = check(cu.cuGraphConditionalHandleCreate(graph, ctx, default, cu.CU_GRAPH_COND_ASSIGN_DEFAULT))
+        p = cu.CUgraphNodeParams()
+        p.type = cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_CONDITIONAL
+        p.conditional.handle, p.conditional.size = handle, 2
+        p.conditional.type = cu.CUgraphConditionalNodeType.CU_GRAPH_COND_TYPE_IF
+        check(cu.cuGraphAddNode(graph, None, None, 0, p))
+        then_body, else_body = p.conditional.phGraph_out
+        for body, value in ((then_body, 1), (else_body, 2)):
+            fill = cu.CUDA_MEMSET_NODE_PARAMS()
+            fill.dst, fill.value, fill.elementSize, fill.width, fill.height = buf, value, 1, 16, 1
+            check(cu.cuGraphAddMemsetNode(body, None, 0, fill, ctx))
+        check(cu.cuGraphLaunch(check(cu.cuGraphInstantiate(graph, 0)), 0))
+        check(cu.cuMemcpyDtoH(out, buf, 16))
+        return int(out[0])
+
+    assert run(1) == 1 and run(0) == 2  # the handle's default picks the IF body or the ELSE body
+    graph = check(cu.cuGraphCreate(0))
+    assert cu.cuGraphConditionalHandleCreate(graph, cu.CUcontext(12345), 0, 0)[0] == R.CUDA_ERROR_INVALID_CONTEXT

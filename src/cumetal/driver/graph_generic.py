@@ -7,6 +7,8 @@ driver/graph_nodes.py), so both spellings build the same graph. Also
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from cumetal.driver import graph_nodes as gn
@@ -59,11 +61,22 @@ class _FreeMember(_Struct):
     _fields = {"dptr": 0}
 
 
+class _ConditionalMember(_Struct):
+    _fields = {"handle": 0, "type": 0, "size": 1, "phGraph_out": None, "ctx": 0}
+
+
+class CUgraphConditionalHandle(int):
+    """A conditional node's handle (``cudaGraphSetConditional`` in a kernel sets its value)."""
+
+    def getPtr(self) -> int:  # noqa: N802
+        return int(self)
+
+
 class CUgraphNodeParams(_Struct):
     _fields = {"type": 0, "kernel": _KernelMember, "memcpy": _MemcpyMember, "memset": _MemsetMember,
                "host": _HostMember, "graph": _GraphMember, "eventWait": _EventMember, "eventRecord": _EventMember,
                "alloc": CUDA_MEM_ALLOC_NODE_PARAMS, "free": _FreeMember, "extSemSignal": None, "extSemWait": None,
-               "memOp": None, "conditional": None, "memcpyBatch": None, "fabricCpyBatch": None}
+               "memOp": None, "conditional": _ConditionalMember, "memcpyBatch": None, "fabricCpyBatch": None}
 
 
 class CUDA_GRAPH_INSTANTIATE_PARAMS(_Struct):  # noqa: N801
@@ -138,7 +151,62 @@ def _add(hGraph: Any, deps: list, params: Any) -> Any:  # noqa: N803
         return node  # params.alloc.dptr now holds the address, as CUDA returns it
     if kind == T.CU_GRAPH_NODE_TYPE_MEM_FREE:
         return _ok(gn.cuGraphAddMemFreeNode(hGraph, deps, n, params.free.dptr))
+    if kind == T.CU_GRAPH_NODE_TYPE_CONDITIONAL:
+        return _add_conditional(hGraph, deps, params.conditional)
     raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"{kind.name} nodes are not supported")
+
+
+@contextlib.contextmanager
+def _runtime_errors() -> Iterator[None]:
+    """The runtime's graph errors as CUresults (the codes these calls return have equal numbers)."""
+    from cumetal.runtime.errors import RtError
+
+    try:
+        yield
+    except RtError as e:
+        code = int(e.code)
+        raise CudaError(R(code) if code in R._value2member_map_ else R.CUDA_ERROR_UNKNOWN, e.message) from None
+
+
+def _context_arg(ctx: Any) -> None:
+    """Conditional handles and nodes belong to the current context (the one device's)."""
+    from cumetal.driver.state import STATE
+
+    h = int(ctx or 0)
+    if h and h != STATE.current().handle:
+        raise CudaError(R.CUDA_ERROR_INVALID_CONTEXT, "ctx must be the current context (or NULL)")
+
+
+def _add_conditional(hGraph: Any, deps: list, c: Any) -> Any:  # noqa: N803
+    """IF/ELSE, WHILE and SWITCH nodes, built by the Runtime API's conditional graphs
+    (runtime/graph_conditional.py): ``c.phGraph_out`` receives the body graphs to fill."""
+    from cumetal.driver.handles_more import CUgraph
+    from cumetal.runtime import graph_conditional as rc
+    from cumetal.runtime.graph_params import cudaGraphNodeParams
+
+    _context_arg(c.ctx)
+    rp = cudaGraphNodeParams()
+    rp.type = int(T.CU_GRAPH_NODE_TYPE_CONDITIONAL)
+    rp.conditional._c.handle = int(c.handle or 0)
+    rp.conditional._c.type = _size(c.type or 0, "conditional.type")
+    rp.conditional._c.size = _size(c.size or 0, "conditional.size")
+    with _runtime_errors():
+        (node,) = rc.cudaGraphAddNode.__wrapped__(int(hGraph), [int(d) for d in deps], None, len(deps), rp)
+    size = int(rp.conditional._c.size)
+    c.phGraph_out = [CUgraph(int(rp.conditional._c.phGraph_out[i] or 0)) for i in range(size)]
+    return CUgraphNode(int(node))
+
+
+@api(1)
+def cuGraphConditionalHandleCreate(hGraph: Any, ctx: Any, defaultLaunchValue: Any, flags: Any) -> tuple:  # noqa: N802, N803
+    """A handle whose value (set by ``cudaGraphSetConditional`` in a kernel, or reset to
+    ``defaultLaunchValue`` at each launch with CU_GRAPH_COND_ASSIGN_DEFAULT) steers conditional nodes."""
+    from cumetal.runtime import graph_conditional as rc
+
+    _context_arg(ctx)
+    with _runtime_errors():
+        handle = rc._create_handle(int(hGraph), defaultLaunchValue, flags)
+    return (CUgraphConditionalHandle(int(handle)),)
 
 
 def _deps(dependencies: Any, dependencyData: Any, numDependencies: Any) -> list:  # noqa: N803
