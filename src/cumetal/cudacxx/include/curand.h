@@ -1,8 +1,8 @@
 /* CuMetal clean-room CUDA headers: curand.h — cuRAND's host API. Written from the cuRAND
  * documentation; enumerator values are CUDA 13's ABI (recorded from NVIDIA's header by
  * scripts/make_curand_goldens.py, checked by tests/libs/test_headers.py). Implemented by
- * libcumetal_libs (cumetalc … -lcurand): XORWOW, PHILOX4_32_10, MRG32K3A, MTGP32, SOBOL32, SOBOL64 and
- * their scrambled forms; MT19937 is refused with CURAND_STATUS_TYPE_ERROR (see docs/libraries.md). */
+ * libcumetal_libs (cumetalc … -lcurand): every generator type (XORWOW, PHILOX4_32_10, MRG32K3A,
+ * MTGP32, MT19937, SOBOL32/64 and their scrambled forms; see docs/libraries.md). */
 #ifndef CURAND_H_
 #define CURAND_H_
 
