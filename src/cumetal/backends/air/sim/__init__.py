@@ -181,7 +181,10 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     # the common case first: the same kernel, shape and symbols as a previous launch
     prep_key = (grid, block, dynamic_shared, workers)
     cache = ck.__dict__.setdefault("_prepared", {})
-    prep = cache.get(prep_key)
+    try:
+        prep = cache.get(prep_key)
+    except TypeError:  # a list or other unhashable shape: checked and converted below
+        prep = None
     if prep is None or prep.symbols != symbols or len(params) < kernel.param_size:
         checked = _check_launch(kernel, module, grid, block, dynamic_shared, params, symbols)
         if isinstance(checked, LaunchOutcome):
@@ -206,7 +209,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
                                 1 if has_printf else workers, scratch)
                 if len(cache) > 64:
                     cache.clear()
-                cache[prep_key] = prep
+                cache[(grid_t, block_t, dynamic_shared, workers)] = prep
             launch = prep.launch
             ctypes.memmove(scratch.base + scratch.PARAMS, bytes(params), len(params))
             ctypes.memmove(scratch.base + scratch.INFO, prep.info, len(prep.info))

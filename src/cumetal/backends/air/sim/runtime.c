@@ -650,7 +650,6 @@ static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint
     const int n = nfib;
     memset(st, S_RUN, (size_t)n);
     memset(hd, 0, sizeof(void *) * (size_t)n);
-    for (int t = 0; t < n; t++) F[t].state = S_RUN;
     if (_setjmp(direct_exit)) return 0; /* a fault (recorded) */
     for (;;) {
         int alive = 0, at_bar = 0;
@@ -672,7 +671,7 @@ static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint
                 for (int t = first; t < end; t++)
                     if (st[t] == S_SIMD && site[t] == site[first]) st[t] = S_RUN;
             }
-            for (int t = w; t < end; t++) {
+            for (int t = w; t < end; t++) { /* branch-free: the states of a warp vary */
                 alive |= st[t] != S_DONE;
                 at_bar |= st[t] == S_BAR;
             }
@@ -681,7 +680,7 @@ static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint
         if (!alive) return 1;
         if (at_bar)
             for (int t = 0; t < n; t++) /* every unfinished thread waits at a barrier */
-                if (st[t] == S_BAR) st[t] = S_RUN;
+                st[t] = st[t] == S_BAR ? (uint8_t)S_RUN : st[t];
         if (deadline > 0 && now() > deadline) {
             record_fault(F_TIMEOUT, 0, "watchdog timeout");
             return 0;
