@@ -200,3 +200,30 @@ def test_triton_fp8_cast_corpus_kernel_runs(gpu):
                      for v in x.view(np.float16).astype(np.float64)], np.uint16)
     assert np.array_equal(y, want)
     ok(cu.cuModuleUnload(mod))
+
+
+# ---- cuda_fp6.h / cuda_fp4.h: fp6fp4_goldens.cu as recorded with NVIDIA's headers on the H100
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_fp6_fp4_headers_match_nvidia(gpu, golden, arch):
+    gpu.load("fp6fp4_goldens.cu", arch=arch)
+    f = golden["f"]
+    (small,) = _run(gpu, "small_from_float", f.size, [f], [(16, np.uint8)])
+    assert np.array_equal(small, golden["f_small"]), np.argwhere(small != golden["f_small"])[:5].tolist()
+    (to,) = _run(gpu, "small_to", 256, [], [(4, np.uint16)])
+    assert np.array_equal(to, golden["small_to"]), np.argwhere(to != golden["small_to"])[:5].tolist()
+
+
+def test_fp6_fp4_types_pack_and_convert(gpu, golden):
+    """The x4 types pack element i at bits 8i (fp6) / 4i (fp4), like the conversion functions; the
+    scalar types convert back to the exact value."""
+    gpu.load("fp8_e8m0.cu", arch="sm_90")
+    f = golden["f"]
+    n = f.size
+    (got,) = _run(gpu, "fp6fp4_types", n, [f], [(4, np.uint32)])
+    idx = [(np.arange(n) * k + c) % n for k, c in ((1, 0), (7, 1), (13, 5), (31, 3))]
+    e2m3, e2m1 = golden["f_small"][:, 0].astype(np.uint32), golden["f_small"][:, 4].astype(np.uint32)
+    assert np.array_equal(got[:, 0], sum(e2m3[j] << (8 * i) for i, j in enumerate(idx)))
+    assert np.array_equal(got[:, 1], sum(e2m1[j] << (4 * i) for i, j in enumerate(idx)))
+    half = golden["small_to"][golden["f_small"][:, 2], 1]  # e3m2 value of f, as binary16
+    assert np.array_equal(got[:, 2].view(np.float32), half.view(np.float16).astype(np.float32))

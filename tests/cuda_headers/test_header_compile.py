@@ -12,7 +12,7 @@ from cumetal.cudacxx.toolchain import find_clang
 
 HEADERS = [
     "cuda_runtime.h", "device_launch_parameters.h", "vector_types.h", "vector_functions.h", "host_defines.h",
-    "builtin_types.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
+    "builtin_types.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "cuda_fp6.h", "cuda_fp4.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
     "cooperative_groups/scan.h", "cooperative_groups/memcpy_async.h", "cuda/barrier", "cuda/pipeline",
     "cuda_pipeline.h", "cuda_pipeline_primitives.h", "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits",
     "cuda/std/type_traits", "cuda/std/limits", "cuda/std/utility", "crt/host_defines.h", "cuda/atomic",
@@ -40,7 +40,7 @@ def test_all_headers_together(side, std, tmp_path):
 
 
 # the headers that include more than cuda_runtime.h already brings
-STANDALONE = ["cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h",
+STANDALONE = ["cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "cuda_fp6.h", "cuda_fp4.h", "cooperative_groups/reduce.h", "cooperative_groups/scan.h",
               "cooperative_groups/memcpy_async.h", "cuda/barrier", "cuda/pipeline", "cuda/std/utility",
               "cuda/atomic", "mma.h"]
 

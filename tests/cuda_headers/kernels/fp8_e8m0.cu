@@ -2,6 +2,8 @@
 // .e2m1x2 .ue8m0x2, sm_100a), on the inputs whose results NVIDIA's headers gave on an H100
 // (tests/cuda_headers/data/cuda_fp8_goldens.npz, keys f_small and small_to).
 #include <cuda_fp8.h>
+#include <cuda_fp6.h>
+#include <cuda_fp4.h>
 
 extern "C" __global__ void e8m0_from_float(const float *fs, unsigned char *o, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -45,4 +47,15 @@ extern "C" __global__ void ptx_narrow_to(unsigned int *o, int n) {
     asm("cvt.rn.f16x2.e3m2x2 %0, %1;" : "=r"(o[4 * i + 1]) : "h"(x));
     asm("cvt.rn.f16x2.e2m1x2 %0, %1;" : "=r"(o[4 * i + 2]) : "h"((unsigned short)(i & 0xFF)));
     asm("cvt.rn.bf16x2.ue8m0x2 %0, %1;" : "=r"(o[4 * i + 3]) : "h"(x));
+}
+
+// cuda_fp6.h / cuda_fp4.h types: packing of x4 and conversion back to float
+extern "C" __global__ void fp6fp4_types(const float *fs, unsigned int *o, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float4 q = make_float4(fs[i], fs[(i * 7 + 1) % n], fs[(i * 13 + 5) % n], fs[(i * 31 + 3) % n]);
+    o[4 * i] = __nv_fp6x4_e2m3(q).__x;
+    o[4 * i + 1] = __nv_fp4x4_e2m1(q).__x;
+    o[4 * i + 2] = __float_as_uint(static_cast<float>(__nv_fp6_e3m2(fs[i])));
+    o[4 * i + 3] = 0;
 }

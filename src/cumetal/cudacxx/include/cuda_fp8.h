@@ -33,9 +33,11 @@ typedef enum __nv_fp8_interpretation_t { __NV_E4M3, __NV_E5M2 } __nv_fp8_interpr
 
 /* ------------------------------------------------------------------ the integer algorithm */
 
-/* |value| = sig * 2^exp2 (sig != 0) -> fp8 code without sign; overflow gives 0xFF */
+/* |value| = sig * 2^exp2 (sig != 0) -> code without sign of a format with m_bits mantissa bits and
+ * exponent bias `bias`, rounded to nearest even (toward zero with rz); overflow gives 0xFF. Also used
+ * by cuda_fp6.h and cuda_fp4.h. */
 static __host__ __device__ inline unsigned int __cm_fp8_round(unsigned long long sig, int exp2, int m_bits,
-                                                              int bias) {
+                                                              int bias, bool rz = false) {
     while (!(sig >> 63)) { /* normalise: the top bit at 63 */
         sig <<= 1;
         --exp2;
@@ -48,11 +50,11 @@ static __host__ __device__ inline unsigned int __cm_fp8_round(unsigned long long
     if (shift > 64) {
         n = 0; /* below half the smallest subnormal */
     } else if (shift == 64) {
-        n = sig > 0x8000000000000000ull ? 1 : 0; /* exactly half rounds to even (0) */
+        n = !rz && sig > 0x8000000000000000ull ? 1 : 0; /* exactly half rounds to even (0) */
     } else {
         n = sig >> shift;
         const unsigned long long rem = sig - (n << shift), half = 1ull << (shift - 1);
-        if (rem > half || (rem == half && (n & 1))) ++n;
+        if (!rz && (rem > half || (rem == half && (n & 1)))) ++n;
     }
     if (e_eff - emin > 64) return 0xFF;
     const unsigned long long code = ((unsigned long long)(e_eff - emin) << m_bits) + n; /* a carry moves into the exponent */
