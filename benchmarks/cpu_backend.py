@@ -211,6 +211,13 @@ def child(quick: bool, rows: list[str]) -> dict:
     return out
 
 
+def _numpy_backend() -> str:
+    """The numpy engine's backend name: ``cpu-ref`` once the compiled backend is the default ``cpu``."""
+    from cumetal.devices.backends import AVAILABLE
+
+    return "cpu-ref" if "cpu-ref" in AVAILABLE else "cpu"
+
+
 def run_child(backend: str, quick: bool, rows: list[str], threads: int | None = None) -> dict:
     env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1")
     if threads is not None:
@@ -334,7 +341,7 @@ def main() -> int:
     res["pocl"] = pocl(args.quick, rows)
     res["jit"] = run_child("cpu-jit", args.quick, rows)
     res["jit1"] = run_child("cpu-jit", args.quick, [r for r in rows if r != "empty"], threads=1)
-    res["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows)
+    res["numpy"] = None if args.skip_numpy else run_child(_numpy_backend(), args.quick, rows)
     labels = QUICK_LABELS if args.quick else LABELS
     print(f"Run: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f}, median of {REPEAT}\n")

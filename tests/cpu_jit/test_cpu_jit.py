@@ -75,6 +75,22 @@ extern "C" __global__ void fault_in_blocks(int *out, int bad1, int bad2) {
   int off = (blockIdx.x == bad1 && threadIdx.x == 3) ? (1 << 24) : (blockIdx.x == bad2 && threadIdx.x == 0) ? (1 << 25) : 0;
   out[i + off] = i;
 }
+struct Table { int v[8]; };
+extern "C" __global__ void param_index(Table t, int *out) {  // the parameter buffer at run-time offsets
+  out[threadIdx.x] = t.v[(threadIdx.x * 5) & 7];
+}
+extern "C" __global__ void warp_shift(int *out) {  // volatile loads then a store, in lockstep
+  __shared__ int s[64];
+  volatile int *v = s;
+  unsigned t = threadIdx.x;
+  s[t] = (int)(t * 7 + blockIdx.x);
+  __syncthreads();
+  if (t < 32) {
+    for (int r = 0; r < 3; ++r) { int a = v[t], b = v[(t + 31) & 31], c = v[t + 32]; v[t] = a + 2 * b + c; }
+  }
+  __syncthreads();
+  out[blockIdx.x * 64 + t] = s[t];
+}
 extern "C" __global__ void spin(int *out, int iters) {
   int acc = 0;
   for (int k = 0; k < iters; ++k) acc = acc * 1664525 + 1013904223 + k;
@@ -132,6 +148,10 @@ def _cases(rng):
          lambda p: _params(("Q", p[0]), ("Q", p[1]), ("i", keys.size))),
         ("shuffle_sum", (2, 1, 1), (128, 1, 1), [ints], [np.zeros(8, np.int32)],
          lambda p: _params(("Q", p[0]), ("Q", p[1]))),
+        ("param_index", (1, 1, 1), (32, 1, 1), [], [np.zeros(32, np.int32)],
+         lambda p: struct.pack("<8i", *(3 * k - 11 for k in range(8))) + _params(("Q", p[0]))),
+        ("warp_shift", (3, 1, 1), (64, 1, 1), [], [np.zeros(3 * 64, np.int32)],
+         lambda p: _params(("Q", p[0]))),
     ]
 
 
@@ -217,3 +237,32 @@ extern "C" __global__ void heap(int *out, int **keep) {
                               _params(("Q", res), ("Q", keep))) is None
     got = np.frombuffer(dev.memory.read(res, 4 * 32), np.int32)
     assert got.tolist() == list(range(1, 33)) and dev.fallbacks == 1
+
+
+def test_a_cached_kernel_is_found_without_lowering_it(module, monkeypatch, tmp_path):
+    """The JIT cache is keyed on the kernel IR: a hit (memory or disk) runs no AIR lowering."""
+    monkeypatch.setenv("CUMETAL_CACHE_DIR", str(tmp_path))
+    k = module.kernels["vecadd"]
+    monkeypatch.setattr(sim_compile, "_cache", {})
+    monkeypatch.setattr(sim_compile, "_by_function", type(sim_compile._by_function)())
+    assert not sim_compile.compile_kernel(k, module).from_disk
+    monkeypatch.setattr(sim_compile, "_cache", {})
+    monkeypatch.setattr(sim_compile, "_by_function", type(sim_compile._by_function)())
+
+    def no_lowering(*_a, **_k):
+        raise AssertionError("a cached kernel was lowered again")
+
+    monkeypatch.setattr(sim_compile, "kernel_bitcode", no_lowering)
+    assert sim_compile.compile_kernel(k, module).from_disk
+
+
+def test_repeated_launches_on_the_worker_pool_agree(module):
+    """Many launches in a row on several workers (the pool threads are reused, the parameter
+    scratch rewritten): every result is the numpy engine's."""
+    rng = np.random.default_rng(9)
+    vec, red = _cases(rng)[:2]
+    want = [_run(numpy_launch, module, vec), _run(numpy_launch, module, red)]
+    for _ in range(25):
+        for case, w in zip((vec, red), want, strict=True):
+            got = _run(launch_air, module, case, workers=2)
+            assert all(np.array_equal(g, x) for g, x in zip(got, w, strict=True))
