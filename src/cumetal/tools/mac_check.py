@@ -250,7 +250,7 @@ def _run_construct(f, dev, lib, path: Path, kind: str) -> dict[str, Any]:
 def section_emitted(out: Path) -> dict[str, Any]:
     if not FUNCTIONAL_PTX.is_dir():
         return {"status": "skipped", "why": f"needs a CuMetal checkout ({FUNCTIONAL_PTX} is missing)"}
-    from cumetal.backends.air.fp64_check import f64_diagnostics
+    from cumetal.backends.air.fp64_check import emulation_refusals, f64_diagnostics
     from cumetal.backends.air.lower import compile_metallib
     from cumetal.backends.air.metallib_validate import validate_metallib
     from cumetal.backends.msl import emit_module
@@ -282,7 +282,8 @@ def section_emitted(out: Path) -> dict[str, Any]:
         entry = {"msl_bytes": len(emitted.source), "msl_check": problems or "clean",
                  "msl_refused_kernels": refused, "metallib_bytes": len(data),
                  "metallib_validation": [str(p) for p in invalid] or "valid",
-                 "metallib_f64_kernels (refused unless CUMETAL_FP64=native)": sorted(f64_diagnostics(module))}
+                 "f64_kernels (emulated: --fp64=emulate)": sorted(f64_diagnostics(module)),
+                 "f64_emulation_refusals": emulation_refusals(module)}
         failed |= bool(problems or invalid)
         details[ptx.stem] = entry
     return {"status": "failed" if failed else "ok", "details": details}
