@@ -215,8 +215,8 @@ def test_fp6_fp4_headers_match_nvidia(gpu, golden, arch):
 
 
 def test_fp6_fp4_types_pack_and_convert(gpu, golden):
-    """The x4 types pack element i at bits 8i (fp6) / 4i (fp4), like the conversion functions; the
-    scalar types convert back to the exact value."""
+    """The x4 types pack element i at bits 8i (fp6, e8m0) / 4i (fp4), like the conversion functions;
+    the scalar types convert back to the exact value."""
     gpu.load("fp8_e8m0.cu", arch="sm_90")
     f = golden["f"]
     n = f.size
@@ -227,3 +227,5 @@ def test_fp6_fp4_types_pack_and_convert(gpu, golden):
     assert np.array_equal(got[:, 1], sum(e2m1[j] << (4 * i) for i, j in enumerate(idx)))
     half = golden["small_to"][golden["f_small"][:, 2], 1]  # e3m2 value of f, as binary16
     assert np.array_equal(got[:, 2].view(np.float32), half.view(np.float16).astype(np.float32))
+    e8m0 = golden["f_small"][:, 13].astype(np.uint32)  # __nv_cvt_float_to_e8m0(f, SATFINITE, PosInf)
+    assert np.array_equal(got[:, 3], sum(e8m0[j] << (8 * i) for i, j in enumerate(idx)))

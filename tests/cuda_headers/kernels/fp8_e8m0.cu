@@ -57,5 +57,5 @@ extern "C" __global__ void fp6fp4_types(const float *fs, unsigned int *o, int n)
     o[4 * i] = __nv_fp6x4_e2m3(q).__x;
     o[4 * i + 1] = __nv_fp4x4_e2m1(q).__x;
     o[4 * i + 2] = __float_as_uint(static_cast<float>(__nv_fp6_e3m2(fs[i])));
-    o[4 * i + 3] = 0;
+    o[4 * i + 3] = __nv_fp8x4_e8m0(q).__x;  // cudaRoundPosInf, __NV_SATFINITE per element
 }

@@ -452,6 +452,49 @@ struct __align__(1) __nv_fp8_e8m0 {
     }
 };
 
+struct __align__(2) __nv_fp8x2_e8m0 {
+    __nv_fp8x2_storage_t __x;
+    __nv_fp8x2_e8m0() = default;
+    explicit __host__ __device__ __nv_fp8x2_e8m0(const float2 f) {
+        __x = __nv_cvt_float2_to_e8m0x2(f, __NV_SATFINITE, cudaRoundPosInf);
+    }
+    explicit __host__ __device__ __nv_fp8x2_e8m0(const double2 f) {
+        __x = __nv_cvt_double2_to_e8m0x2(f, __NV_SATFINITE, cudaRoundPosInf);
+    }
+    explicit __host__ __device__ __nv_fp8x2_e8m0(const __nv_bfloat162 f) {
+        __x = __nv_cvt_bfloat162raw_to_e8m0x2(static_cast<__nv_bfloat162_raw>(f), __NV_SATFINITE, cudaRoundPosInf);
+    }
+    explicit __host__ __device__ operator __nv_bfloat162() const { return __nv_bfloat162(__nv_cvt_e8m0x2_to_bf162raw(__x)); }
+    explicit __host__ __device__ operator float2() const {
+        __nv_fp8_e8m0 lo, hi;
+        lo.__x = (__nv_fp8_storage_t)(__x & 0xFFu);
+        hi.__x = (__nv_fp8_storage_t)(__x >> 8);
+        return make_float2(static_cast<float>(lo), static_cast<float>(hi));
+    }
+};
+struct __align__(4) __nv_fp8x4_e8m0 {
+    __nv_fp8x4_storage_t __x;
+    __nv_fp8x4_e8m0() = default;
+    explicit __host__ __device__ __nv_fp8x4_e8m0(const float4 f) {
+        __x = (unsigned int)__nv_fp8x2_e8m0(make_float2(f.x, f.y)).__x |
+              (unsigned int)__nv_fp8x2_e8m0(make_float2(f.z, f.w)).__x << 16;
+    }
+    explicit __host__ __device__ __nv_fp8x4_e8m0(const double4 f) {
+        __x = (unsigned int)__nv_fp8x2_e8m0(make_double2(f.x, f.y)).__x |
+              (unsigned int)__nv_fp8x2_e8m0(make_double2(f.z, f.w)).__x << 16;
+    }
+    explicit __host__ __device__ __nv_fp8x4_e8m0(const __nv_bfloat162 flo, const __nv_bfloat162 fhi) {
+        __x = (unsigned int)__nv_fp8x2_e8m0(flo).__x | (unsigned int)__nv_fp8x2_e8m0(fhi).__x << 16;
+    }
+    explicit __host__ __device__ operator float4() const {
+        __nv_fp8x2_e8m0 lo, hi;
+        lo.__x = (__nv_fp8x2_storage_t)(__x & 0xFFFFu);
+        hi.__x = (__nv_fp8x2_storage_t)(__x >> 16);
+        const float2 a = static_cast<float2>(lo), b = static_cast<float2>(hi);
+        return make_float4(a.x, a.y, b.x, b.y);
+    }
+};
+
 #undef __CM_FP8_SCALAR_OPS
 #undef __CM_FP8_SCALAR_CTORS
 #undef __CM_FP8X2
