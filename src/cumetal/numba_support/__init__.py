@@ -5,8 +5,14 @@ numba-cuda (0.30) talks to CUDA only through cuda-python: ``cuda.bindings.driver
 ``cuda.core`` for devices, streams, linking, loading and launching. Importing this module makes those
 names resolve to CuMetal's mirrors (:mod:`cumetal.driver`, :mod:`cumetal.nvvm`, :mod:`cumetal.nvrtc`,
 :mod:`cumetal.core`) for the rest of the process, and adjusts two things numba-cuda looks for on
-disk: the NVIDIA driver library (not needed: the driver is :mod:`cumetal.driver`) and libdevice
-(CuMetal's own). Kernel code needs no change.
+disk: the NVIDIA driver library (not needed: the driver is :mod:`cumetal.driver`), libdevice
+(CuMetal's own) and the device runtime ``cudadevrt`` that grid groups link (CuMetal's own
+``cudadevrt.ptx``, over the cpu device's grid barrier). Kernel code needs no change.
+
+For Python processes started without this import (numba-cuda's ``python -c`` test subprocesses,
+multiprocessing's spawn), ``CUMETAL_NUMBA=1`` with the opt-in start-up hook
+(``python -m cumetal.numba_support_startup install-pth``) switches them too; importing this module
+sets ``CUMETAL_NUMBA=1`` for the children of this process unless it is set already.
 """
 
 from __future__ import annotations
