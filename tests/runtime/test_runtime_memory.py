@@ -277,7 +277,14 @@ def test_pool_locations_and_access():
     pinned = rt.cudaMemAllocationType.cudaMemAllocationTypePinned
     pool = check(rt.cudaMemGetDefaultMemPool(loc, pinned))
     assert pool == check(rt.cudaDeviceGetDefaultMemPool(0))
-    other = check(rt.cudaMemPoolCreate(None))
+    props = rt.cudaMemPoolProps()
+    assert rt.cudaMemPoolCreate(props)[0] == E.cudaErrorInvalidValue  # allocType and location unset
+    props.allocType, props.location = pinned, loc
+    props.handleTypes = rt.cudaMemAllocationHandleType.cudaMemHandleTypePosixFileDescriptor
+    assert rt.cudaMemPoolCreate(props)[0] == E.cudaErrorNotSupported
+    props.handleTypes = 0
+    assert rt.cudaMemPoolCreate(None)[0] == E.cudaErrorInvalidValue
+    other = check(rt.cudaMemPoolCreate(props))
     check(rt.cudaMemSetMemPool(loc, pinned, other))
     assert check(rt.cudaMemGetMemPool(loc, pinned)) == other == check(rt.cudaDeviceGetMemPool(0))
     d = check(rt.cudaMallocAsync(256, 0))
@@ -286,6 +293,14 @@ def test_pool_locations_and_access():
     assert int(check(rt.cudaMemPoolGetAttribute(pool, used))) == 0
     check(rt.cudaFreeAsync(d, 0))
     assert check(rt.cudaMemPoolGetAccess(other, loc)) == rt.cudaMemAccessFlags.cudaMemAccessFlagsProtReadWrite
+    desc = rt.cudaMemAccessDesc()
+    desc.location.type, desc.location.id = loc.type, 0
+    desc.flags = rt.cudaMemAccessFlags.cudaMemAccessFlagsProtReadWrite
+    check(rt.cudaMemPoolSetAccess(other, [desc], 1))
+    desc.flags = rt.cudaMemAccessFlags.cudaMemAccessFlagsProtNone  # the owning device keeps its access
+    assert rt.cudaMemPoolSetAccess(other, [desc], 1)[0] == E.cudaErrorInvalidValue
+    desc.location.id = 3
+    assert rt.cudaMemPoolSetAccess(other, [desc], 1)[0] == E.cudaErrorInvalidDevice
     loc.id = 1
     assert rt.cudaMemGetDefaultMemPool(loc, pinned)[0] == E.cudaErrorInvalidValue
     assert rt.cudaMemPoolDestroy(pool) == (E.cudaErrorInvalidValue,)

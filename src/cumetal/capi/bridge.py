@@ -107,6 +107,62 @@ def _cstr(address: int) -> bytes:
     return ctypes.string_at(address)
 
 
+# ---- reading caller arrays whose length the caller gives: a wrong count must not crash the process
+_MAX_ARRAY_BYTES = 1 << 28
+
+
+class _IOVec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+
+
+def _vm_reader() -> Any:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.process_vm_readv
+    except (AttributeError, OSError):
+        return None
+    fn.restype = ctypes.c_ssize_t
+    fn.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+    return fn
+
+
+_process_vm_readv = _vm_reader()
+
+
+def _safe_bytes(address: int, n: int) -> bytes | None:
+    """``n`` bytes at ``address``, or None when the range is not readable or absurdly large (Linux
+    checks with process_vm_readv, which fails with EFAULT instead of faulting; elsewhere the range is
+    trusted, as C would)."""
+    if n == 0:
+        return b""
+    if not address or n < 0 or n > _MAX_ARRAY_BYTES:
+        return None
+    buf = ctypes.create_string_buffer(n)
+    if _process_vm_readv is not None:
+        local, remote = _IOVec(ctypes.addressof(buf), n), _IOVec(address, n)
+        got = _process_vm_readv(os.getpid(), ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)
+        if got == n:
+            return buf.raw
+        if got >= 0 or ctypes.get_errno() not in (38, 1):  # not ENOSYS/EPERM: the range is bad
+            return None
+    ctypes.memmove(buf, address, n)
+    return buf.raw
+
+
+def _safe_array(ctype: Any, address: int, count: int) -> list[int] | None:
+    """A C array of ``count`` ``ctype`` values as ints, or None when it cannot be read."""
+    if count < 0 or count * ctypes.sizeof(ctype) > _MAX_ARRAY_BYTES:
+        return None
+    data = _safe_bytes(address, count * ctypes.sizeof(ctype))
+    if data is None:
+        return None
+    return [int(x or 0) for x in (ctype * count).from_buffer_copy(data)] if count else []
+
+
+def _readable(address: int, n: int) -> bool:
+    return _safe_bytes(address, n) is not None
+
+
 def at_exit() -> int:
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -228,7 +284,9 @@ def cudaGetDevice(p: int) -> int:  # noqa: N802
 
 @_guard()
 def cudaSetValidDevices(arr: int, n: int) -> int:  # noqa: N802
-    devices = list((_c_int * n).from_address(arr)) if arr and n > 0 else []
+    devices = _safe_array(_c_int, arr, n) if arr and n > 0 else []
+    if devices is None:
+        return _invalid("device_arr")
     return _simple("cudaSetValidDevices", devices, n)
 
 

@@ -9,7 +9,18 @@ import ctypes
 from typing import Any
 
 from cumetal import runtime as rt
-from cumetal.capi.bridge import _c_int, _c_ptr, _c_size, _c_u64, _guard, _invalid, _outs, _simple, _struct_out
+from cumetal.capi.bridge import (
+    _c_int,
+    _c_ptr,
+    _c_size,
+    _c_u64,
+    _guard,
+    _invalid,
+    _outs,
+    _safe_array,
+    _simple,
+    _struct_out,
+)
 from cumetal.runtime import graph_memory, graph_nodes
 from cumetal.runtime.errors import ERRORS, RtError
 
@@ -21,9 +32,10 @@ def _handles(address: int, count: int) -> list[int]:
     """A C array of ``count`` handles (graph nodes) as ints."""
     if count == 0:
         return []
-    if not address:
-        raise ValueError("NULL array")
-    return [int(h or 0) for h in (ctypes.c_void_p * count).from_address(address)]
+    items = _safe_array(ctypes.c_void_p, address, count)
+    if items is None:
+        raise ValueError("NULL or unreadable array")
+    return items
 
 
 def _deps(address: int, count: int) -> list[int] | None:

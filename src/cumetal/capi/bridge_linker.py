@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cumetal import driver as cu
+from cumetal.capi.bridge import _safe_array
 from cumetal.capi.bridge_driver import _c_ptr, _c_size, _guard, _null, _outs
 from cumetal.driver.enums import CUjit_option
 
@@ -56,7 +57,10 @@ class _COptions:
 def _c_options(count: int, keys: int, values: int) -> _COptions:
     if count and (not keys or not values):
         raise ValueError("options or optionValues is NULL")
-    return _COptions([int(k) for k in (ctypes.c_int * count).from_address(keys)] if count else [], values)
+    keys_list = _safe_array(ctypes.c_int, keys, count)
+    if keys_list is None or _safe_array(ctypes.c_void_p, values, count) is None:
+        raise ValueError("options or optionValues cannot be read for numOptions entries")
+    return _COptions(keys_list, values)
 
 
 def _write_log(opts: _COptions, key: O, size_key: O, text: str) -> None:

@@ -18,6 +18,8 @@ from cumetal.capi.bridge import (
     _guard,
     _invalid,
     _outs,
+    _safe_array,
+    _safe_bytes,
     _say,
     _simple,
 )
@@ -32,18 +34,14 @@ __all__ = ["cudaIpcGetMemHandle", "cudaIpcOpenMemHandle", "cudaIpcCloseMemHandle
            "cudaMemPrefetchBatchAsync", "cudaMemDiscardBatchAsync", "cudaMemDiscardAndPrefetchBatchAsync",
            "cudaMemRangeGetAttributes", "cudaUserObjectCreate", "cudaUserObjectRetain", "cudaUserObjectRelease",
            "cudaGraphRetainUserObject", "cudaGraphReleaseUserObject", "cudaGraphKernelNodeGetAttribute",
-           "cudaGraphKernelNodeSetAttribute", "cudaGraphKernelNodeCopyAttributes", "cudaGraphNodeGetToolsId"]
+           "cudaGraphKernelNodeSetAttribute", "cudaGraphKernelNodeCopyAttributes", "cudaGraphNodeGetToolsId", "cudaMemPoolSetAccess"]
 INVALID_IMAGE = 200  # cudaErrorInvalidKernelImage
 NO_BINARY = 209  # cudaErrorNoKernelImageForDevice
 
 
 def _array(ctype: Any, address: int, count: int, what: str) -> list[int] | None:
     """``count`` C values at ``address`` (None when the pointer is NULL but items are expected)."""
-    if count == 0:
-        return []
-    if not address:
-        return None
-    return [int(x or 0) for x in (ctype * count).from_address(address)]
+    return _safe_array(ctype, address, count)
 
 
 def _handle_out(result: tuple, address: int) -> int:
@@ -265,9 +263,9 @@ def cudaLogsDumpToMemory(p_iter: int, buffer: int, p_size: int, flags: int) -> i
 
 # ---------------------------------------------------------------- batched memory operations
 def _locations(address: int, count: int) -> list | None:
-    if count and not address:
-        return None
     size = rt.cudaMemLocation.sizeof()
+    if count and _safe_bytes(address, count * size) is None:
+        return None
     return [rt.cudaMemLocation.from_address(address + i * size) for i in range(count)]
 
 
@@ -276,9 +274,9 @@ def cudaMemcpyBatchAsync(dsts: int, srcs: int, sizes: int, count: int, attrs: in
                          stream: int) -> int:
     d, s, z = _array(_c_ptr, dsts, count, "dsts"), _array(_c_ptr, srcs, count, "srcs"), _array(_c_size, sizes, count, "")
     a = _array(_c_size, idxs, n_attrs, "attrsIdxs")
-    if d is None or s is None or z is None or a is None or (n_attrs and not attrs):
-        return _invalid("an array argument")
     attr_size = 24  # sizeof(struct cudaMemcpyAttributes)
+    if d is None or s is None or z is None or a is None or (n_attrs and _safe_bytes(attrs, n_attrs * attr_size) is None):
+        return _invalid("an array argument")
     return _simple("cudaMemcpyBatchAsync", d, s, z, count, [attrs + i * attr_size for i in range(n_attrs)], a,
                    n_attrs, stream)
 
@@ -409,3 +407,8 @@ def cudaGraphKernelNodeCopyAttributes(dst: int, src: int) -> int:  # noqa: N802
 @_guard()
 def cudaGraphNodeGetToolsId(node: int, p: int) -> int:  # noqa: N802
     return _outs(rt.cudaGraphNodeGetToolsId(node), (ctypes.c_uint64, p)) if p else _invalid("toolsNodeId")
+
+
+@_guard()
+def cudaMemPoolSetAccess(pool: int, descs: int, count: int) -> int:  # noqa: N802
+    return _simple("cudaMemPoolSetAccess", pool, descs, count) if descs or not count else _invalid("descList")

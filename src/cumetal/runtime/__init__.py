@@ -318,6 +318,7 @@ from cumetal.runtime.pools import (
     cudaMemPoolDestroy,
     cudaMemPoolGetAccess,
     cudaMemPoolGetAttribute,
+    cudaMemPoolSetAccess,
     cudaMemPoolSetAttribute,
     cudaMemPoolTrimTo,
     cudaMemSetMemPool,

@@ -413,7 +413,10 @@ def _entry_point(symbol: Any, flags: Any) -> tuple:
 
     from cumetal.runtime.enums import cudaDriverEntryPointQueryResult as Q
 
-    name = symbol.decode() if isinstance(symbol, bytes) else symbol
+    try:
+        name = symbol.decode() if isinstance(symbol, bytes) else symbol
+    except UnicodeDecodeError:
+        name = None
     if not isinstance(name, str) or not name.isidentifier():  # (only cu* driver functions are answered)
         raise RtError(E.cudaErrorInvalidValue, f"symbol must be a function name, got {symbol!r}")
     f = int_arg(flags, "flags")
@@ -442,6 +445,7 @@ def cudaGetDriverEntryPoint(symbol: Any, flags: Any = 0) -> tuple:  # noqa: N802
 def cudaGetDriverEntryPointByVersion(symbol: Any, cudaVersion: Any, flags: Any = 0) -> tuple:  # noqa: N802, N803
     from cumetal.runtime.enums import cudaDriverEntryPointQueryResult as Q
 
+    address, status = _entry_point(symbol, flags)  # the symbol and flags are checked first
     if int_arg(cudaVersion, "cudaVersion") > VERSION:
         return (0, Q.cudaDriverEntryPointVersionNotSufficent)
-    return _entry_point(symbol, flags)
+    return (address, status)

@@ -148,6 +148,18 @@ def cudaDeviceSetMemPool(device: Any, memPool: Any) -> tuple:  # noqa: N802, N80
 
 @rt_api(1)
 def cudaMemPoolCreate(poolProps: Any) -> tuple:  # noqa: N802, N803
+    """A pool of device 0's pinned memory; other locations, allocation types and shareable-handle
+    types are refused (``cudaErrorInvalidValue`` / ``cudaErrorNotSupported``)."""
+    from types import SimpleNamespace
+
+    from cumetal.runtime.graph_memory import _check_props
+
+    if poolProps is None or not hasattr(poolProps, "allocType") or not hasattr(poolProps, "location"):
+        raise RtError(E.cudaErrorInvalidValue, "poolProps must be a cudaMemPoolProps")
+    _check_props(SimpleNamespace(poolProps=poolProps))
+    if int(getattr(poolProps, "handleTypes", 0) or 0) != 0:
+        raise RtError(E.cudaErrorNotSupported, "pools with shareable handles (IPC pools) are not supported; "
+                      "use cudaIpcGetMemHandle for memory shared between processes")
     pool = Pool(RUNTIME.new_id())
     POOLS.pools[pool.handle] = pool
     return (cudaMemPool_t(pool.handle),)
@@ -246,3 +258,39 @@ def cudaMemPoolGetAccess(memPool: Any, location: Any) -> tuple:  # noqa: N802, N
     POOLS.lookup(memPool)
     _location(location, cudaMemAllocationType.cudaMemAllocationTypePinned)
     return (cudaMemAccessFlags.cudaMemAccessFlagsProtReadWrite,)
+
+
+@rt_api(0)
+def cudaMemPoolSetAccess(memPool: Any, descList: Any, count: Any) -> tuple:  # noqa: N802, N803
+    """Device 0 (the pool's own device, the only one) keeps read-write access: asking for that is
+    accepted, revoking it is ``cudaErrorInvalidValue`` (as for a pool's owning device on CUDA), and
+    any other device is ``cudaErrorInvalidDevice``. ``descList``: ``cudaMemAccessDesc`` objects, or
+    the address of a C array of ``count`` of them."""
+    from cumetal.runtime.enums import cudaMemAccessFlags, cudaMemLocationType
+    from cumetal.runtime.graph_memory import cudaMemAccessDesc
+
+    POOLS.lookup(memPool)
+    n = int_arg(count, "count")
+    if isinstance(descList, int) and not isinstance(descList, bool):
+        if n and not 0 < descList < 2**64:
+            raise RtError(E.cudaErrorInvalidValue, "descList is NULL")
+        c = (cudaMemAccessDesc._C * n).from_address(descList) if n else []
+        items = [(int(d.location.type), int(d.location.id), int(d.flags)) for d in c]
+    else:
+        descs = list(descList or [])
+        if len(descs) < n:
+            raise RtError(E.cudaErrorInvalidValue, f"count={n} but {len(descs)} descriptors given")
+        try:
+            items = [(int(d.location.type), int(d.location.id), int(d.flags)) for d in descs[:n]]
+        except (AttributeError, TypeError, ValueError):
+            raise RtError(E.cudaErrorInvalidValue, "descList must hold cudaMemAccessDesc objects") from None
+    for kind, dev, flags in items:
+        if kind != cudaMemLocationType.cudaMemLocationTypeDevice:
+            raise RtError(E.cudaErrorInvalidValue, "access can be set for device locations only")
+        if dev != 0:
+            raise RtError(E.cudaErrorInvalidDevice, f"device {dev} does not exist")
+        if flags not in tuple(int(f) for f in cudaMemAccessFlags):
+            raise RtError(E.cudaErrorInvalidValue, f"unknown access flags {flags}")
+        if flags != cudaMemAccessFlags.cudaMemAccessFlagsProtReadWrite:
+            raise RtError(E.cudaErrorInvalidValue, "the pool's own device keeps read-write access")
+    return ()

@@ -161,3 +161,7 @@ CM_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cu
 CM_EXPORT cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *toolsNodeId) {
     CALL("cudaGraphNodeGetToolsId", "(KK)", CM_P(hNode), CM_P(toolsNodeId));
 }
+CM_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
+                                           size_t count) {
+    CALL("cudaMemPoolSetAccess", "(KKK)", CM_P(memPool), CM_P(descList), K(count));
+}
