@@ -160,3 +160,28 @@ def test_managed_batches_check_their_buffers(dev) -> None:
         prefetch_batch(stream, bufs, [dev, dev])  # two locations for three buffers
     for b in bufs:
         b.close()
+
+
+def test_virtual_memory_resource_grows_a_buffer_in_place_of_copying(dev) -> None:
+    from cumetal.core import VirtualMemoryResource, VirtualMemoryResourceOptions
+
+    mr = VirtualMemoryResource(dev, VirtualMemoryResourceOptions(granularity="minimum"))
+    buf = mr.allocate(1000)
+    gran = buf.size
+    assert gran >= 1000 and gran % 4096 == 0
+    data = np.arange(gran // 4, dtype=np.int32)
+    np.from_dlpack(buf).view(np.int32)[:] = data
+    stream = dev.create_stream()
+    other = dev.allocate(gran, stream=stream)
+    buf.copy_to(other, stream=stream)  # device copies see the mapping
+    stream.sync()
+    np.testing.assert_array_equal(np.from_dlpack(other).view(np.int32), data)
+    grown = mr.modify_allocation(buf, 3 * gran)
+    assert grown.size == 3 * gran
+    view = np.from_dlpack(grown).view(np.int32)
+    np.testing.assert_array_equal(view[: gran // 4], data)  # the old bytes, not a copy of garbage
+    view[gran // 4:] = 5
+    grown.close()
+    other.close()
+    with pytest.raises(ValueError):
+        VirtualMemoryResourceOptions(peers=(1,))

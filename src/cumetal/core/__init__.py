@@ -40,6 +40,7 @@ from cumetal.core._stream import (
     StreamOptions,
 )
 from cumetal.core._utils import CUDAError
+from cumetal.core._vmm import VirtualMemoryResource, VirtualMemoryResourceOptions
 from cumetal.core.graph import Graph, GraphBuilder
 
 __version__ = "1.2.0"  # the cuda.core API level mirrored (numba-cuda and others branch on it)
@@ -50,5 +51,5 @@ __all__ = [
     "Graph", "GraphBuilder", "GraphMemoryResource", "Host", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",
     "host_launch", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource", "Linker", "LinkerOptions",
     "ManagedMemoryResource", "MemoryResource", "ObjectCode", "PinnedMemoryResource", "Program", "ProgramOptions",
-    "Stream", "StreamOptions", "graph", "launch", "system", "texture", "typing", "utils",
+    "Stream", "StreamOptions", "VirtualMemoryResource", "VirtualMemoryResourceOptions", "graph", "launch", "system", "texture", "typing", "utils",
 ]

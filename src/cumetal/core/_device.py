@@ -177,6 +177,11 @@ class Device:
         self._require_current()
         return self.memory_resource.allocate(size, stream)
 
+    def create_vmm_memory_resource(self, config: Any = None):
+        from cumetal.core._vmm import VirtualMemoryResource
+
+        return VirtualMemoryResource(self, config)
+
     # ---- opaque arrays, textures and surfaces (cumetal.core.texture)
     def create_opaque_array(self, options: Any):
         from cumetal.core.texture import OpaqueArray, OpaqueArrayOptions
