@@ -178,8 +178,9 @@ def outputs_at(seed: int, idx: np.ndarray) -> np.ndarray:
     states = generator_states(seed & 0xFFFFFFFF, int(gen.max()) + 1)
     out = np.empty(idx.size, np.uint32)
     bitgen = np.random.MT19937()
-    for s in np.unique(gen):
-        sel = gen == s
+    order = np.argsort(gen, kind="stable")  # group the outputs by generator
+    gens, starts = np.unique(gen[order], return_index=True)
+    for s, sel in zip(gens, np.split(order, starts[1:]), strict=True):
         bitgen.state = {"bit_generator": "MT19937", "state": {"key": states[s], "pos": N}}
         stream = bitgen.random_raw(int(word[sel].max()) + 1).astype(np.uint32)
         out[sel] = stream[word[sel]]
