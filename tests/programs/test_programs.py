@@ -38,6 +38,7 @@ PROGRAMS = {
     "conditional_graphs": ["conditional_graphs.cu"],
     "ipc": ["ipc.cu"],
     "runtime_more": ["runtime_more.cu"],
+    "driver_more": ["driver_more.c"],
 }
 
 

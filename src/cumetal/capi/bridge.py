@@ -999,3 +999,8 @@ globals().update({n: _guard()(getattr(_tex, n)) for n in dir(_tex) if n.startswi
 from cumetal.capi import bridge_runtime_more as _more  # noqa: E402
 
 globals().update({n: getattr(_more, n) for n in _more.__all__})
+
+# ================================================================ more of the Driver API (csrc/cm_driver_more.c)
+from cumetal.capi import bridge_driver_more as _drv_more  # noqa: E402
+
+globals().update({n: getattr(_drv_more, n) for n in _drv_more.__all__})
