@@ -39,6 +39,9 @@ def drv_cuDeviceCanAccessPeer(p: int, dev: int, peer: int) -> int:  # noqa: N802
 def drv_cuGetProcAddress(symbol: int, p_fn: int, version: int, flags: int, p_status: int) -> int:  # noqa: N802
     if not symbol or not p_fn:
         return _null("symbol" if not symbol else "pfn")
+    if flags not in (0, 1, 2):  # CU_GET_PROC_ADDRESS_DEFAULT / _LEGACY_STREAM / _PER_THREAD_DEFAULT_STREAM
+        _say(f"cuGetProcAddress: unknown flags 0x{flags:x}")
+        return 1
     result = cu.cuGetProcAddress(ctypes.string_at(symbol), version, flags)
     err = int(result[0])
     if err == 0:
