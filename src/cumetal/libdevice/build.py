@@ -142,11 +142,18 @@ def _drop_reflect_flags(ir_text: str) -> str:
     return re.sub(r"^!llvm\.module\.flags = !\{([^}]*)\}", keep, ir_text, flags=re.M)
 
 
+_USED = re.compile(r"^@llvm\.(?:compiler\.)?used = .*$", re.M)
+
+
 def _to_bitcode(ir_text: str) -> bytes:
-    """clang's textual IR without the target attributes, as bitcode (llvmlite, LLVM 22)."""
+    """clang's textual IR without the target attributes, as bitcode (llvmlite, LLVM 22).
+
+    The ``llvm.compiler.used`` list is dropped too: it only made clang emit the fp16/bf16 header
+    members (``__CM_FP_MEMBER``) in this translation unit; kept, it would pull all of them into every
+    user compile that links the library (52 unused .func in the PTX of a one-line kernel)."""
     import llvmlite.binding as llvm  # noqa: PLC0415
 
-    mod = llvm.parse_assembly(_drop_reflect_flags(_TARGET_ATTRS.sub("", ir_text)))
+    mod = llvm.parse_assembly(_drop_reflect_flags(_USED.sub("", _TARGET_ATTRS.sub("", ir_text))))
     mod.verify()
     return mod.as_bitcode()
 
