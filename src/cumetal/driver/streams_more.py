@@ -13,7 +13,6 @@ returns ``CUDA_ERROR_LAUNCH_TIMEOUT`` instead of hanging as a GPU stream would.
 from __future__ import annotations
 
 import ctypes
-import os
 import threading
 import time
 from typing import Any
@@ -195,8 +194,9 @@ def _wait_op(addr: int, value: int, flags: int, bits: int) -> Any:
     mode = flags & ~int(W.CU_STREAM_WAIT_VALUE_FLUSH)
     if mode not in (0, 1, 2, 3) or flags & ~(3 | int(W.CU_STREAM_WAIT_VALUE_FLUSH)):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"unknown CU_STREAM_WAIT_VALUE flags 0x{flags:x}")
-    limit = float(os.environ.get("CUMETAL_WATCHDOG_SECONDS", "60") or 0) if os.environ.get(
-        "CUMETAL_WATCHDOG_SECONDS", "60").lower() not in ("0", "off") else 0.0
+    from cumetal.devices.cpu_device import watchdog_seconds
+
+    limit = watchdog_seconds() or 0.0  # the kernel watchdog's limit (None: off)
 
     def wait() -> None:
         start = time.monotonic()
