@@ -51,22 +51,22 @@ OPS = {  # name: (IR op, attrs, operand generator, exact value, scale)
 }
 
 
-def operands(name: str, rng: np.random.Generator) -> list[np.ndarray]:
+def operands(name: str, rng: np.random.Generator, n: int = N) -> list[np.ndarray]:
     ranges = {"add": (-1000, 1000), "sub": (-1000, 1000), "mul": (-500, 500), "div": (-500, 500),
               "fma": (-300, 300), "sqrt": (-1074, 1023), "rcp": (-1000, 1000), "rsqrt": (-1074, 1023),
               "load": (-1022, 1023)}
     lo, hi = ranges[name]
     n_args = OPS[name][2]
-    args = [random_f64(rng, N, lo, hi, positive=name in ("sqrt", "rsqrt")) for _ in range(n_args)]
+    args = [random_f64(rng, n, lo, hi, positive=name in ("sqrt", "rsqrt")) for _ in range(n_args)]
+    h = n // 2
     if name in ("add", "sub"):  # half the pairs within a few binades of each other (real cancellation)
-        args[1][: N // 2] = args[0][: N // 2] * np.ldexp(1.0, rng.integers(-8, 9, N // 2)) * rng.uniform(
-            0.5, 2, N // 2)
+        args[1][:h] = args[0][:h] * np.ldexp(1.0, rng.integers(-8, 9, h)) * rng.uniform(0.5, 2, h)
     if name == "fma":  # and a sum of comparable size
-        args[2][: N // 2] = args[0][: N // 2] * args[1][: N // 2] * rng.uniform(-2, 2, N // 2)
+        args[2][:h] = args[0][:h] * args[1][:h] * rng.uniform(-2, 2, h)
     if name == "load":
         args[1][:] = 1.0
     if name == "rcp":
-        return [np.ones(N)] + args  # rcp as 1.0 / a through fdiv
+        return [np.ones(n)] + args  # rcp as 1.0 / a through fdiv
     return args
 
 
@@ -92,12 +92,12 @@ def errors(name: str, args: list[np.ndarray], got: np.ndarray) -> np.ndarray:
     return out
 
 
-def measure(name: str, launch=None, seed: int = 20261124, **kw) -> np.ndarray:
+def measure(name: str, launch=None, seed: int = 20261124, n: int = N, **kw) -> np.ndarray:
     from cumetal.backends.cpu import launch as cpu_launch
 
     rng = np.random.default_rng(seed + len(name))
     op, attrs, n_args, _e, _s = OPS[name]
-    args = operands(name, rng)
+    args = operands(name, rng, n)
     module = kernel(op, "f64", ("f64",) * len(args), attrs)
     if launch is None:
         got = run(cpu_launch, emulated(module), args, 8)

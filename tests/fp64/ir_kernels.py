@@ -23,11 +23,11 @@ from cumetal.passes.legalize import legalize, with_fp64
 EMULATE = with_fp64(AIR, "emulate")
 
 
-def kernel(op: str, dst: str, args: tuple[str, ...], attrs: dict) -> Module:
-    fn = Function("k", "kernel")
+def kernel(op: str, dst: str, args: tuple[str, ...], attrs: dict, name: str = "k") -> Module:
+    fn = Function(name, "kernel")
     names = [f"p{i}" for i in range(len(args) + 1)]
-    for i, name in enumerate(names):
-        fn.params.append(Param(name, 8, 8, 8 * i, "u64", True))
+    for i, pname in enumerate(names):
+        fn.params.append(Param(pname, 8, 8, 8 * i, "u64", True))
     fn.params.append(Param("n", 4, 4, 8 * len(names), "u32"))
     fn.param_size = 8 * len(names) + 4
     b = Block("entry")
@@ -54,7 +54,12 @@ def kernel(op: str, dst: str, args: tuple[str, ...], attrs: dict) -> Module:
     addr = emit("add", "i64", base, emit("mul", "i64", i64, Const.int("i64", T.bytes_of(dst))))
     emit("store", None, addr, r, space="global")
     b.insts.append(Inst("ret"))
-    return Module("fp64_ops.ptx", kernels={"k": fn})
+    return Module("fp64_ops.ptx", kernels={name: fn})
+
+
+def kernels(specs: dict[str, tuple[str, str, tuple[str, ...], dict]]) -> Module:
+    """One module holding a kernel per spec (name: (op, dst, args, attrs)): one build per backend."""
+    return Module("fp64_ops.ptx", kernels={n: kernel(*spec, name=n).kernels[n] for n, spec in specs.items()})
 
 
 def emulated(module: Module) -> Module:
@@ -68,8 +73,8 @@ def emulated(module: Module) -> Module:
     return legal
 
 
-def run(launch, module: Module, inputs: list[np.ndarray], dst_bytes: int, **kw) -> np.ndarray:
-    """Launch kernel k over len(inputs[0]) threads (a multiple of 64); the result's raw bits."""
+def run(launch, module: Module, inputs: list[np.ndarray], dst_bytes: int, name: str = "k", **kw) -> np.ndarray:
+    """Launch kernel ``name`` over len(inputs[0]) threads (a multiple of 64); the result's raw bits."""
     n = len(inputs[0])
     mem = DeviceMemory(64 << 20)
     ptrs = []
@@ -79,17 +84,17 @@ def run(launch, module: Module, inputs: list[np.ndarray], dst_bytes: int, **kw) 
         ptrs.append(p)
     out = mem.alloc(n * dst_bytes)
     params = struct.pack(f"<{len(ptrs) + 1}QI", *ptrs, out, n)
-    fn = module.kernels["k"]
+    fn = module.kernels[name]
     res = launch(fn, module, mem, (n // 64, 1, 1), (64, 1, 1), 0, params, {}, **kw)
     assert res.fault is None, res.fault
     return np.frombuffer(mem.read(out, n * dst_bytes), dtype=f"u{dst_bytes}").copy()
 
 
-def reference(module: Module, inputs: list[np.ndarray], dst_bytes: int) -> np.ndarray:
+def reference(module: Module, inputs: list[np.ndarray], dst_bytes: int, name: str = "k") -> np.ndarray:
     """Native binary64 (the IR's definition) on the cpu engine."""
-    return run(cpu_launch, module, inputs, dst_bytes)
+    return run(cpu_launch, module, inputs, dst_bytes, name)
 
 
-def emulated_on_reference(module: Module, inputs: list[np.ndarray], dst_bytes: int) -> np.ndarray:
+def emulated_on_reference(module: Module, inputs: list[np.ndarray], dst_bytes: int, name: str = "k") -> np.ndarray:
     """The emulation's result by the primitives' reference definitions (the cpu engine)."""
-    return run(cpu_launch, emulated(module), inputs, dst_bytes)
+    return run(cpu_launch, emulated(module), inputs, dst_bytes, name)

@@ -10,7 +10,7 @@ import subprocess
 import numpy as np
 import pytest
 from tests.fp64.accuracy import random_f64
-from tests.fp64.ir_kernels import emulated_on_reference, kernel, run
+from tests.fp64.ir_kernels import emulated_on_reference, kernel, kernels, run
 from tests.fp64.test_exact import f64_operands
 
 from cumetal.backends.air.sim import launch_air
@@ -34,22 +34,26 @@ def _inputs(n_args: int) -> list[np.ndarray]:
     return out
 
 
+NAMES = [f"{c[0]}_{c[1]}" for c in CASES]
+MODULE = kernels({n: (op, dst, ("f64",) * k, attrs) for n, (op, dst, k, attrs) in zip(NAMES, CASES, strict=True)})
+
+
 @pytest.fixture
 def emulate_env(monkeypatch):
     monkeypatch.setenv("CUMETAL_FP64", "emulate")
 
 
 @pytest.mark.parametrize("backend", ["air-sim", "msl-sim"])
-@pytest.mark.parametrize(("op", "dst", "n", "attrs"), CASES, ids=[f"{c[0]}.{c[1]}" for c in CASES])
-def test_backend_equals_the_emulation_reference(backend, op, dst, n, attrs, emulate_env):
-    module = kernel(op, dst, ("f64",) * n, attrs)
+@pytest.mark.parametrize(("name", "case"), zip(NAMES, CASES, strict=True), ids=NAMES)
+def test_backend_equals_the_emulation_reference(backend, name, case, emulate_env):
+    _op, dst, n, _attrs = case
     width = {"f64": 8, "f32": 4, "i32": 4, "i1": 1}[dst]
     inputs = _inputs(n)
-    want = emulated_on_reference(module, inputs, width)
+    want = emulated_on_reference(MODULE, inputs, width, name)
     if backend == "air-sim":
-        got = run(launch_air, module, inputs, width)
+        got = run(launch_air, MODULE, inputs, width, name)
     else:
-        got = run(launch_msl, module, inputs, width, fp64="emulate")
+        got = run(launch_msl, MODULE, inputs, width, name, fp64="emulate")
     bad = np.flatnonzero(want != got)
     assert bad.size == 0, (f"{backend}: {bad.size} of {N} differ; first: operands "
                            + ", ".join(f"0x{int(x[bad[0]]):x}" for x in inputs)

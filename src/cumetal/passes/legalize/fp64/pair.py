@@ -163,11 +163,11 @@ def pow2(b: Builder, e: Value) -> Value:
     return f32(b, shl(b, add(b, e, 127), 23))
 
 
-def scale_down(b: Builder, x: Value, e: Value) -> Value:
-    """x * 2^e for an i32 e <= 0 (two factors; below 2^-252 everything is 0 anyway)."""
+def scale_down(b: Builder, xs: tuple[Value, ...], e: Value) -> list[Value]:
+    """Each x * 2^e for an i32 e <= 0 (two factors, made once; below 2^-252 everything is 0 anyway)."""
     e1 = smax(b, e, -126)
-    e2 = smax(b, sub(b, e, e1), -126)
-    return fmul(b, fmul(b, x, pow2(b, e1)), pow2(b, e2))
+    p1, p2 = pow2(b, e1), pow2(b, smax(b, sub(b, e, e1), -126))
+    return [fmul(b, fmul(b, x, p1), p2) for x in xs]
 
 
 def neg(b: Builder, a: Scaled) -> Scaled:
@@ -228,12 +228,12 @@ def add_scaled(b: Builder, a: Scaled, c: Scaled) -> tuple[Value, Value, Value, V
     left out and returned fourth (its sign and nonzero-ness steer ``from_pair``'s directed modes)."""
     e = smax(b, a[2], c[2])
     da, dc = sub(b, a[2], e), sub(b, c[2], e)
-    drop_a, drop_c = icmp(b, "slt", da, -DROP), icmp(b, "slt", dc, -DROP)
+    # (an inf or NaN is never dropped: 0 * inf has the exponent of neither, and must stay NaN)
+    drop_a = b.and1(icmp(b, "slt", da, -DROP), finite(b, a[0]))
+    drop_c = b.and1(icmp(b, "slt", dc, -DROP), finite(b, c[0]))
     zero = fconst(0.0)
-    ah = b.select(drop_a, zero, scale_down(b, a[0], da))
-    al = b.select(drop_a, zero, scale_down(b, a[1], da))
-    ch = b.select(drop_c, zero, scale_down(b, c[0], dc))
-    cl = b.select(drop_c, zero, scale_down(b, c[1], dc))
+    ah, al = (b.select(drop_a, zero, x) for x in scale_down(b, a[:2], da))
+    ch, cl = (b.select(drop_c, zero, x) for x in scale_down(b, c[:2], dc))
     tiny = b.select(drop_a, a[0], b.select(drop_c, c[0], zero))
     return (*dd_add(b, (ah, al), (ch, cl)), e, tiny)
 
