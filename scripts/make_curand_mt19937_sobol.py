@@ -17,7 +17,8 @@ writes
   (``base_pos``, ``out_idx``): how cuRAND lays out its parallel MT19937 streams;
 * ``OUTDIR/curand_mt19937_sample.npz``: outputs of seed 1234 at indices spread over the first 2^24
   (chunks 0…255 of 65,536, generators 0, 1, 2, 7, 100, 999, 1000, 4095, 8191, all 8 threads):
-  ``index``, ``value`` (tests/libs/golden/).
+  ``index``, ``value``, and the status curandSetGeneratorOrdering returns for PSEUDO_BEST, DEFAULT,
+  SEEDED, LEGACY, DYNAMIC (``ordering_status``) (tests/libs/golden/).
 """
 
 from __future__ import annotations
@@ -75,7 +76,12 @@ def mt19937_sample(c: Curand) -> dict[str, np.ndarray]:
     c.destroy(g)
     gens = np.array([0, 1, 2, 7, 100, 999, 1000, 4095, 8191])
     idx = (np.arange(256)[:, None, None] * 65536 + gens[None, :, None] * 8 + np.arange(8)[None, None, :]).reshape(-1)
-    return {"index": idx.astype(np.int64), "value": out[idx]}
+    statuses = []
+    for ordering in (100, 101, 102, 103, 104):  # PSEUDO_BEST, DEFAULT, SEEDED, LEGACY, DYNAMIC
+        g = c.gen(MT19937, seed=1234)
+        statuses.append(c.lib.curandSetGeneratorOrdering(g, ctypes.c_int(ordering)))
+        c.destroy(g)
+    return {"index": idx.astype(np.int64), "value": out[idx], "ordering_status": np.array(statuses)}
 
 
 def main() -> int:

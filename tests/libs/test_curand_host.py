@@ -179,6 +179,13 @@ def test_mt19937_bit_exact() -> None:
     with pytest.raises(H.CurandError) as e:
         H.set_offset(gen(), 10)
     assert e.value.status == H.TYPE_ERROR == int(mtgp_golden["status/MT19937/set_offset"][0])
+    for ordering, status in zip((100, 101, 102, 103, 104), sample["ordering_status"], strict=True):
+        try:
+            H.set_ordering(gen(), ordering)
+            got = H.SUCCESS
+        except H.CurandError as err:
+            got = err.status
+        assert got == int(status), ordering
 
 
 def test_mt19937_jump_matches_stepping() -> None:

@@ -100,6 +100,8 @@ def set_ordering(g: Generator, ordering: int) -> None:
         raise CurandError(OUT_OF_RANGE, f"ordering {ordering} is not a pseudo-random curandOrdering_t")
     if ordering == 102:
         raise CurandError(OUT_OF_RANGE, "CURAND_ORDERING_PSEUDO_SEEDED is not implemented by CuMetal")
+    if ordering == 104 and g.rng == MT19937:  # NVIDIA's library refuses it too (recorded)
+        raise CurandError(OUT_OF_RANGE, "MT19937 has no CURAND_ORDERING_PSEUDO_DYNAMIC ordering")
     g.ordering = ordering
 
 
