@@ -229,3 +229,24 @@ def test_fp6_fp4_types_pack_and_convert(gpu, golden):
     assert np.array_equal(got[:, 2].view(np.float32), half.view(np.float16).astype(np.float32))
     e8m0 = golden["f_small"][:, 13].astype(np.uint32)  # __nv_cvt_float_to_e8m0(f, SATFINITE, PosInf)
     assert np.array_equal(got[:, 3], sum(e8m0[j] << (8 * i) for i, j in enumerate(idx)))
+
+
+def test_ptxas_accepts_the_narrow_cvt_forms(tmp_path):
+    """The sm_100a conversions of fp8_e8m0.cu (and the sm_90 ones cuda_fp8.h writes) as NVIDIA's ptxas
+    reads them, where ptxas is installed: CuMetal's table takes no form ptxas would refuse."""
+    import shutil
+    import subprocess
+
+    from cuda_headers_harness import compile_kernels
+
+    ptxas = shutil.which("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas is not installed")
+    for name, arch in (("fp8_e8m0.cu", "sm_100a"), ("fp8_goldens.cu", "sm_90")):
+        ptx = compile_kernels(name, arch="sm_90")
+        if arch != "sm_90":
+            ptx = ptx.replace(".version 7.8", ".version 8.7").replace(".target sm_90", f".target {arch}")
+        (tmp_path / "k.ptx").write_text(ptx)
+        proc = subprocess.run([ptxas, f"-arch={arch}", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, (name, proc.stderr[-2000:])

@@ -22,7 +22,7 @@ extern "C" __global__ void e8m0_to(unsigned short *o, int n) {
     o[i] = __nv_cvt_e8m0_to_bf16raw((__nv_fp8_storage_t)i).x;
 }
 
-// PTX cvt of a pair (f, f) to each narrow format: results in the low byte (fp6/ue8m0) or nibble (fp4)
+// PTX cvt of a pair (1, f) to each narrow format (e2m1x2 takes and gives .b8 registers, as ptxas wants): results in the low byte (fp6/ue8m0) or nibble (fp4)
 extern "C" __global__ void ptx_narrow_from_float(const float *fs, unsigned short *o, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -30,7 +30,7 @@ extern "C" __global__ void ptx_narrow_from_float(const float *fs, unsigned short
     unsigned short *r = o + 8 * i;
     asm("cvt.rn.satfinite.e2m3x2.f32 %0, %1, %2;" : "=h"(r[0]) : "f"(g), "f"(f));
     asm("cvt.rn.satfinite.e3m2x2.f32 %0, %1, %2;" : "=h"(r[1]) : "f"(g), "f"(f));
-    asm("cvt.rn.satfinite.e2m1x2.f32 %0, %1, %2;" : "=h"(r[2]) : "f"(g), "f"(f));
+    asm("{ .reg .b8 t; cvt.rn.satfinite.e2m1x2.f32 t, %1, %2; cvt.u16.u8 %0, t; }" : "=h"(r[2]) : "f"(g), "f"(f));
     asm("cvt.rz.satfinite.ue8m0x2.f32 %0, %1, %2;" : "=h"(r[3]) : "f"(g), "f"(f));
     asm("cvt.rp.satfinite.ue8m0x2.f32 %0, %1, %2;" : "=h"(r[4]) : "f"(g), "f"(f));
     asm("cvt.rz.ue8m0x2.f32 %0, %1, %2;" : "=h"(r[5]) : "f"(g), "f"(f));
@@ -45,7 +45,7 @@ extern "C" __global__ void ptx_narrow_to(unsigned int *o, int n) {
     const unsigned short x = (unsigned short)(i | 0x3800); /* high element: 1.0 in e2m3/e3m2 terms varies */
     asm("cvt.rn.f16x2.e2m3x2 %0, %1;" : "=r"(o[4 * i]) : "h"(x));
     asm("cvt.rn.f16x2.e3m2x2 %0, %1;" : "=r"(o[4 * i + 1]) : "h"(x));
-    asm("cvt.rn.f16x2.e2m1x2 %0, %1;" : "=r"(o[4 * i + 2]) : "h"((unsigned short)(i & 0xFF)));
+    asm("{ .reg .b8 t; cvt.u8.u16 t, %1; cvt.rn.f16x2.e2m1x2 %0, t; }" : "=r"(o[4 * i + 2]) : "h"((unsigned short)(i & 0xFF)));
     asm("cvt.rn.bf16x2.ue8m0x2 %0, %1;" : "=r"(o[4 * i + 3]) : "h"(x));
 }
 
