@@ -40,11 +40,6 @@ def _launch(backend: str):
 
 # (backend, regex over Step.key(), reason) — found by this tester and reported (issue #10)
 KNOWN: list[tuple[str, str, str]] = [
-    ("air-sim|msl-sim", r"^fma(_ieee)?\.f64<-.*rnd=r[pmz]",
-     "f64 fma with directed rounding next to the overflow threshold rounds the wrong way "
-     "(e.g. fma.rp(-DBL_MAX, -1.37, -DBL_MAX); exact rational arithmetic agrees with the reference)"),
-    ("msl-sim", r"^fma(_ieee)?\.(bf16|f16)<-.*rnd=rm",
-     "an exact zero sum under rm is +0 on msl-sim; IEEE 754 (and the reference) give -0"),
     ("msl-sim", r"^icmp\.i1<-i1,i1\.cond=s",
      "signed compare of i1 (true = -1) is done unsigned; the lowering never emits it"),
 ]

@@ -4,6 +4,7 @@ guards and control flow are preserved; rules apply per backend capabilities."""
 from __future__ import annotations
 
 import pytest
+from tests.legalize.cpu_launch import patch_cpu_launch
 from tests.ptx_sweep.cases import all_cases
 
 from cumetal.backends.air.capabilities import CAPABILITIES as AIR
@@ -11,6 +12,7 @@ from cumetal.backends.msl.capabilities import CAPABILITIES as MSL
 from cumetal.ir import dump_module, verify
 from cumetal.ir.ops import OPS
 from cumetal.passes import compile_ptx
+from cumetal.passes.fold_constants import fold_legalized
 from cumetal.passes.legalize import (
     REFERENCE,
     RULES,
@@ -40,11 +42,15 @@ def modules():
 
 @pytest.mark.parametrize("caps", [AIR, MSL], ids=lambda c: c.name)
 def test_output_verifies_and_holds_only_received_ops(modules, caps):
+    """Legalized modules verify and hold only the ops the backend receives, also after folding again
+    (``fold_legalized``); neither step changes the input module."""
     allowed = received_ops(caps, OPS)
     for m in modules:
         before = dump_module(m)
         legal = legalize(m, caps)
         assert dump_module(m) == before, f"{m.filename}: legalize changed its input"
+        legal = fold_legalized(legal, m)  # folds the legalizer's copies, which share instructions with m
+        assert dump_module(m) == before, f"{m.filename}: folding the legalized copy changed the input"
         for fn in (*legal.kernels.values(), *legal.functions.values()):
             verify(fn)
             ops = {i.op for b in fn.blocks for i in b.insts}
@@ -129,7 +135,7 @@ def test_guards_survive_legalization(monkeypatch):
         calls.append(kernel.name)
         legal = legalize(module, AIR)
         return cpu(legal.kernels[kernel.name], legal, *args, **kw)
-    monkeypatch.setattr(cumetal.backends.cpu, "launch", legal_launch)
+    patch_cpu_launch(monkeypatch, legal_launch)
     got = run_case(driver, case)
     assert calls == ["k"]
     for name in plain:
@@ -211,7 +217,7 @@ def test_mul_ftz_tininess_dense_around_the_smallest_normal(monkeypatch):
     def legal_launch(kernel, module, *args, **kw):
         legal = legalize(module, AIR)
         return cpu(legal.kernels[kernel.name], legal, *args, **kw)
-    monkeypatch.setattr(cumetal.backends.cpu, "launch", legal_launch)
+    patch_cpu_launch(monkeypatch, legal_launch)
     got = run_case(driver, case)["d"]
     flushed = np.count_nonzero((plain & 0x7FFFFFFF) == 0)
     assert 0 < flushed < 4 * n  # the inputs straddle the boundary

@@ -172,6 +172,27 @@ def build_cfg(fn: Function) -> Cfg:
     return cfg
 
 
+def block_local_temps(fn: Function) -> set[int]:
+    """Ids of the variables written exactly once, by an unguarded instruction, and read only after
+    it in the same block (never as a function's incoming or returned value). A backend may keep
+    such a temporary local to the code of its block (an LLVM value, a C++ local declared where it is
+    written): the write dominates every read."""
+    defs: dict[int, int] = {}
+    bad: set[int] = {v.id for v in (*fn.arg_vars, *fn.ret_vars)}
+    for b in fn.blocks:
+        written: set[int] = set()
+        for inst in b.insts:
+            for a in (*inst.args, *((inst.guard,) if inst.guard is not None else ())):
+                if isinstance(a, Var) and a.id not in written:
+                    bad.add(a.id)  # read before its write here, or written in another block
+            for d in inst.dsts:
+                defs[d.id] = defs.get(d.id, 0) + 1
+                if inst.guard is not None:
+                    bad.add(d.id)
+                written.add(d.id)
+    return {i for i, n in defs.items() if n == 1 and i not in bad}
+
+
 class ReachingDefs:
     """Which definitions of a register reach an instruction (PTX reuses registers, e.g. one ``%rd``
     for the format of several printf calls). Built once per function; valid until it changes."""

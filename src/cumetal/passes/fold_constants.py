@@ -1,6 +1,7 @@
 """Constant folding and local simplification of the kernel IR, through the ops' reference definitions.
 
-Runs after lowering, for every backend (``passes/lower.py``). Within each block, in order:
+Runs after lowering, for every backend (``passes/lower.py``), and on the functions the legalizer
+rewrote for an Apple backend (``fold_legalized``). Within each block, in order:
 - constants and copies are propagated into per-lane ops (a register known to hold a constant, or to
   be an unchanged copy of another register of the same type, since its last write in this block);
 - an instruction of a per-lane op whose arguments are all constants is replaced by ``mov d, const``,
@@ -24,7 +25,7 @@ from collections import Counter
 import numpy as np
 
 from cumetal.ir import types as T
-from cumetal.ir.nodes import Const, Function, Inst, Var
+from cumetal.ir.nodes import Const, Function, Inst, Module, Var
 from cumetal.ir.ops import OPS, TERMINATORS, reference_fn
 from cumetal.ir.semantics.dtypes import UDT
 from cumetal.passes.cleanup import drop_unreachable
@@ -65,6 +66,13 @@ def evaluate(inst: Inst) -> Const | None:
     if res.dtype != want:
         res = res.view(want) if res.dtype.itemsize == want.itemsize and res.dtype.kind != "b" else res.astype(want)
     return Const(d, int(res.reshape(-1)[0]) & T.mask(d))
+
+
+def fold_constant(op: str, t: str, args: tuple[Const, ...], attrs: dict) -> Const | None:
+    """The constant ``op`` gives for constant ``args`` (None: not folded here)."""
+    if op in _COPIES or not _foldable(op):
+        return None
+    return evaluate(Inst(op, (Var(-1, t),), args, attrs))
 
 
 def _is_const(v, bits: int | None = None) -> bool:
@@ -242,3 +250,31 @@ def fold_constants(fn: Function) -> None:
     if branches != sum(1 for b in fn.blocks if b.insts and b.insts[-1].op == "cbr"):
         drop_unreachable(fn)  # a branch on a constant left blocks nothing reaches
     _drop_dead(fn)
+
+
+def fold_legalized(legal: Module, original: Module) -> Module:
+    """``legal`` (``passes.legalize.legalize(original, caps)``) with the functions the legalizer
+    rewrote folded again: its expansions put constant operands next to ops the lowering folded
+    away before. The rewritten functions are the legalizer's own copies, but they share their
+    untouched instructions with ``original``, which must not change: each instruction is copied
+    before folding (the functions the legalizer left alone are ``original``'s, already folded)."""
+    if legal is original:
+        return legal
+
+    def each(fns: dict[str, Function], orig: dict[str, Function]) -> None:
+        for name, fn in fns.items():
+            old = orig.get(name)
+            if old is fn:
+                continue
+            shared = {id(i) for b in old.blocks for i in b.insts} if old is not None else set()
+            for b in fn.blocks:
+                b.insts = [_copy(i) if id(i) in shared else i for i in b.insts]
+            fold_constants(fn)
+
+    each(legal.kernels, original.kernels)
+    each(legal.functions, original.functions)
+    return legal
+
+
+def _copy(i: Inst) -> Inst:
+    return Inst(i.op, i.dsts, i.args, i.attrs, i.guard, i.guard_negated, i.loc, i.text)

@@ -19,35 +19,23 @@ kernel void reverse(
   cm.printf_buf = nullptr;
   cm.local = (thread uchar*)cm_localmem; cm.clock = 0; cm.dead = false;
   ulong cm_frame = 0;
-  uint r1_1 = 0;
-  uint r2_2 = 0;
-  uint r3_3 = 0;
-  uint r4_4 = 0;
-  uint r5_5 = 0;
   uint r6_6 = 0;
-  uint r7_7 = 0;
-  ulong rd1_9 = 0;
-  ulong rd2_10 = 0;
-  ulong rd3_11 = 0;
-  ulong v_14 = 0;
-  ulong v_21 = 0;
-  ulong v_24 = 0;
-  rd1_9 = *(device ulong*)(cm.params + 0);  // ld.param.u64
-  r1_1 = uint(cm.tid.x);  // mov.u32
-  v_14 = ulong(r1_1);  // mul.wide.u32
-  rd2_10 = ulong(v_14 * 4ul);
-  rd3_11 = ulong(rd1_9 + rd2_10);  // add.s64
-  r2_2 = cm_ld_global<uint>(cm, rd3_11);  // ld.global.u32
-  r3_3 = uint(r1_1 << 2u);  // shl.b32
-  r4_4 = uint(0ul);  // mov.u32
-  r5_5 = uint(r4_4 + r3_3);  // add.u32
-  v_21 = ulong(r5_5);  // st.shared.u32
+  ulong rd1_9 = *(device ulong*)(cm.params + 0);  // ld.param.u64
+  uint r1_1 = uint(cm.tid.x);  // mov.u32
+  ulong v_14 = ulong(r1_1);  // mul.wide.u32
+  ulong rd2_10 = ulong(v_14 * 4ul);
+  ulong rd3_11 = ulong(rd1_9 + rd2_10);  // add.s64
+  uint r2_2 = cm_ld_global<uint>(cm, rd3_11);  // ld.global.u32
+  uint r3_3 = uint(r1_1 << 2u);  // shl.b32
+  uint r4_4 = uint(0ul);  // mov.u32
+  uint r5_5 = uint(r4_4 + r3_3);  // add.u32
+  ulong v_21 = ulong(r5_5);  // st.shared.u32
   cm_st_shared<uint>(cm, v_21, r2_2);
   threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);  // bar.sync
   r6_6 = uint(0x1fcu - r3_3);  // sub.u32
   r6_6 = uint(r4_4 + r6_6);  // add.u32
-  v_24 = ulong(r6_6);  // ld.shared.u32
-  r7_7 = cm_ld_shared<uint>(cm, v_24);
+  ulong v_24 = ulong(r6_6);  // ld.shared.u32
+  uint r7_7 = cm_ld_shared<uint>(cm, v_24);
   cm_st_global<uint>(cm, rd3_11, r7_7);  // st.global.u32
   return;
 }

@@ -19,50 +19,34 @@ kernel void vadd(
   cm.printf_buf = nullptr;
   cm.local = (thread uchar*)cm_localmem; cm.clock = 0; cm.dead = false;
   ulong cm_frame = 0;
-  bool p1_1 = false;
-  uint r1_3 = 0;
-  uint r2_4 = 0;
-  uint r3_5 = 0;
-  uint r4_6 = 0;
   uint r5_7 = 0;
-  float f1_9 = 0.0f;
-  float f2_10 = 0.0f;
-  float f3_11 = 0.0f;
   ulong rd1_13 = 0;
   ulong rd2_14 = 0;
   ulong rd3_15 = 0;
-  ulong rd4_16 = 0;
-  ulong rd5_17 = 0;
-  ulong rd6_18 = 0;
-  ulong rd7_19 = 0;
-  uint v_29 = 0;
-  ulong v_32 = 0;
-  float v_40 = 0.0f;
-  bool v_41 = false;
   do {
     rd1_13 = *(device ulong*)(cm.params + 0);  // ld.param.u64
     rd2_14 = *(device ulong*)(cm.params + 8);  // ld.param.u64
     rd3_15 = *(device ulong*)(cm.params + 16);  // ld.param.u64
-    r1_3 = *(device uint*)(cm.params + 24);  // ld.param.u32
-    r2_4 = uint(cm.ctaid.x);  // mov.u32
-    r3_5 = uint(cm.ntid.x);  // mov.u32
-    r4_6 = uint(cm.tid.x);  // mov.u32
-    v_29 = uint(r2_4 * r3_5);  // mad.lo.s32
+    uint r1_3 = *(device uint*)(cm.params + 24);  // ld.param.u32
+    uint r2_4 = uint(cm.ctaid.x);  // mov.u32
+    uint r3_5 = uint(cm.ntid.x);  // mov.u32
+    uint r4_6 = uint(cm.tid.x);  // mov.u32
+    uint v_29 = uint(r2_4 * r3_5);  // mad.lo.s32
     r5_7 = uint(v_29 + r4_6);
-    p1_1 = (int(r5_7) >= int(r1_3));  // setp.ge.s32
+    bool p1_1 = (int(r5_7) >= int(r1_3));  // setp.ge.s32
     if (p1_1) {
       break;
     } else {
-      v_32 = ulong(long(int(r5_7)));  // mul.wide.s32
-      rd4_16 = ulong(v_32 * 4ul);
-      rd5_17 = ulong(rd1_13 + rd4_16);  // add.s64
-      rd6_18 = ulong(rd2_14 + rd4_16);  // add.s64
-      rd7_19 = ulong(rd3_15 + rd4_16);  // add.s64
-      f1_9 = cm_ld_global<float>(cm, rd5_17);  // ld.global.f32
-      f2_10 = cm_ld_global<float>(cm, rd6_18);  // ld.global.f32
-      v_40 = (f1_9 + f2_10);  // add.rn.f32
-      v_41 = cm_fcmp(v_40, v_40, 7);
-      f3_11 = (v_41 ? as_type<float>(0x7fffffffu) : v_40);
+      ulong v_32 = ulong(long(int(r5_7)));  // mul.wide.s32
+      ulong rd4_16 = ulong(v_32 * 4ul);
+      ulong rd5_17 = ulong(rd1_13 + rd4_16);  // add.s64
+      ulong rd6_18 = ulong(rd2_14 + rd4_16);  // add.s64
+      ulong rd7_19 = ulong(rd3_15 + rd4_16);  // add.s64
+      float f1_9 = cm_ld_global<float>(cm, rd5_17);  // ld.global.f32
+      float f2_10 = cm_ld_global<float>(cm, rd6_18);  // ld.global.f32
+      float v_40 = (f1_9 + f2_10);  // add.rn.f32
+      bool v_41 = cm_fcmp(v_40, v_40, 7);
+      float f3_11 = (v_41 ? as_type<float>(0x7fffffffu) : v_40);
       cm_st_global<float>(cm, rd7_19, f3_11);  // st.global.f32
       break;
     }

@@ -18,30 +18,21 @@ kernel void warp_sum(
   cm.printf_buf = nullptr;
   cm.local = (thread uchar*)cm_localmem; cm.clock = 0; cm.dead = false;
   ulong cm_frame = 0;
-  bool p1_1 = false;
-  uint r1_3 = 0;
   uint r2_4 = 0;
-  uint r3_5 = 0;
   float f1_11 = 0.0f;
-  float f2_12 = 0.0f;
-  ulong rd1_15 = 0;
-  ulong rd2_16 = 0;
   ulong rd3_17 = 0;
-  ulong v_20 = 0;
   uint v_25 = 0;
   bool v_26 = false;
-  float v_31 = 0.0f;
-  bool v_32 = false;
-  rd1_15 = *(device ulong*)(cm.params + 0);  // ld.param.u64
-  r1_3 = uint(cm.tid.x);  // mov.u32
-  v_20 = ulong(r1_3);  // mul.wide.u32
-  rd2_16 = ulong(v_20 * 4ul);
+  ulong rd1_15 = *(device ulong*)(cm.params + 0);  // ld.param.u64
+  uint r1_3 = uint(cm.tid.x);  // mov.u32
+  ulong v_20 = ulong(r1_3);  // mul.wide.u32
+  ulong rd2_16 = ulong(v_20 * 4ul);
   rd3_17 = ulong(rd1_15 + rd2_16);  // add.s64
   f1_11 = cm_ld_global<float>(cm, rd3_17);  // ld.global.f32
   r2_4 = 0x10u;  // mov.u32
   while (true) {
     CM_LOOP_HOOK(cm);
-    r3_5 = uint(as_type<uint>(f1_11));  // mov.b32
+    uint r3_5 = uint(as_type<uint>(f1_11));  // mov.b32
     {
       uint cm_l = cm.lane, cm_b = r2_4 & 31u, cm_c = 0x1fu;
       uint cm_seg = (cm_c >> 8) & 31u;
@@ -54,12 +45,12 @@ kernel void warp_sum(
       v_25 = (cm_p && ((cm_m >> cm_src) & 1u)) ? cm_v : r3_5;
       v_26 = cm_p;
     }
-    f2_12 = as_type<float>(uint(v_25));  // mov.b32
-    v_31 = (f1_11 + f2_12);  // add.f32
-    v_32 = cm_fcmp(v_31, v_31, 7);
+    float f2_12 = as_type<float>(uint(v_25));  // mov.b32
+    float v_31 = (f1_11 + f2_12);  // add.f32
+    bool v_32 = cm_fcmp(v_31, v_31, 7);
     f1_11 = (v_32 ? as_type<float>(0x7fffffffu) : v_31);
     r2_4 = uint(r2_4 >> 1u);  // shr.u32
-    p1_1 = (r2_4 != 0u);  // setp.ne.u32
+    bool p1_1 = (r2_4 != 0u);  // setp.ne.u32
     if (p1_1) {
       continue;
     } else {

@@ -12,6 +12,7 @@ from cumetal.backends.air import bitcode as bc
 from cumetal.backends.air.abi import SharedLayout
 from cumetal.ir import nodes as N
 from cumetal.ir import types as T
+from cumetal.ir.analysis import block_local_temps
 
 
 class AirLoweringError(Exception):
@@ -41,27 +42,6 @@ def air_suffix(t: str, signed: bool | None = None) -> str:
     if t == "bf16":
         return "bf16"
     return f"{'s' if signed else 'u'}.{t}"
-
-
-def block_local_temps(fn: N.Function) -> set[int]:
-    """Ids of the variables written exactly once, by an unguarded instruction, and read only after
-    it in the same block (never as a function's incoming or returned value). Each IR instruction
-    lowers to code with one entry and one exit, so the LLVM value of such a write dominates its
-    reads."""
-    defs: dict[int, int] = {}
-    bad: set[int] = {v.id for v in (*fn.arg_vars, *fn.ret_vars)}
-    for b in fn.blocks:
-        written: set[int] = set()
-        for inst in b.insts:
-            for a in (*inst.args, *((inst.guard,) if inst.guard is not None else ())):
-                if isinstance(a, N.Var) and a.id not in written:
-                    bad.add(a.id)  # read before its write here, or written in another block
-            for d in inst.dsts:
-                defs[d.id] = defs.get(d.id, 0) + 1
-                if inst.guard is not None:
-                    bad.add(d.id)
-                written.add(d.id)
-    return {i for i, n in defs.items() if n == 1 and i not in bad}
 
 
 class FnLowerer:

@@ -18,7 +18,7 @@ from cumetal.backends.msl.structurize import StructurizeError, Structurizer, dis
 from cumetal.backends.msl.values import EmitError, const_text, msl_type, symaddr_text, var_name
 from cumetal.ir import nodes as N
 from cumetal.ir import types as T
-from cumetal.ir.analysis import build_cfg, indirect_targets, reachable_functions
+from cumetal.ir.analysis import block_local_temps, build_cfg, indirect_targets, reachable_functions
 from cumetal.passes.legalize import legalize, with_fp64
 from cumetal.passes.legalize.fp64.storage import Fp64EmulationError
 
@@ -68,6 +68,11 @@ class FnEmitter:
         self.fp64 = mod.fp64
         self.uses_jump = False
         self._last_src: tuple = ()
+        # Temporaries written once by an expression and read only later in their block (most of the
+        # lowering's and the legalizer's) are declared where they are written, not at the top.
+        local = block_local_temps(fn)
+        self.local_ids: set[int] = {i.dsts[0].id for b in fn.blocks for i in b.insts
+                                    if i.op in _EXPR and len(i.dsts) == 1 and i.dsts[0].id in local}
 
     # ---- values
     def ty(self, t: str) -> str:
@@ -98,7 +103,9 @@ class FnEmitter:
     def inst(self, i: N.Inst) -> list[str]:
         if i.op in _EXPR:
             expr = _EXPR[i.op](self, i)
-            stmts = [f"{self.v(i.dsts[0])} = {expr};"]
+            d = i.dsts[0]
+            decl = f"{self.ty(d.type)} " if d.id in self.local_ids else ""
+            stmts = [f"{decl}{self.v(d)} = {expr};"]
         elif i.op in _STMT:
             stmts = _STMT[i.op](self, i)
         elif i.op == "call":
@@ -231,7 +238,7 @@ class ModuleEmitter:
         params += [f"{em.ty(v.type)} {var_name(v)}" for v in fn.arg_vars]
         params += [f"thread {em.ty(v.type)}& {var_name(v)}" for v in fn.ret_vars]
         body = em.statements()
-        decls = em.declarations({v.id for v in (*fn.arg_vars, *fn.ret_vars)})
+        decls = em.declarations({v.id for v in (*fn.arg_vars, *fn.ret_vars)} | em.local_ids)
         if em.uses_jump:
             decls.insert(0, "int cm_j = 0;")
         return ([f"void {fn_name(fn.name)}({', '.join(params)}) {{"] + _indent(decls + body) + ["}"])
@@ -239,7 +246,7 @@ class ModuleEmitter:
     def kernel(self, k: N.Function) -> list[str]:
         em = FnEmitter(self, k)
         body = em.statements()
-        decls = em.declarations(set())
+        decls = em.declarations(em.local_ids)
         bindings = argument_abi(k, self.module)
         params = []
         roles = set()

@@ -16,7 +16,6 @@ _ICMP = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=
          "ugt": ">", "uge": ">="}
 FCMP_CODES = {m.name.lower(): int(m) for m in FloatCompare}  # cm_fcmp conditions (backends/common/codes.py)
 _BOOL_OP = {"and": "&&", "or": "||", "xor": "!="}
-_FBIN = {"fadd": "cm_fadd", "fsub": "cm_fsub", "fmul": "cm_fmul", "fdiv": "cm_fdiv"}
 
 
 def integer(em: FnEmitter, i: Inst) -> str:
@@ -134,31 +133,34 @@ def _from_f32(t: str, text: str, mode: str) -> str:
 
 
 def float_arith(em: FnEmitter, i: Inst) -> str:
-    """fadd_ieee … fsqrt_ieee: the IEEE result per rnd; a NaN result is any NaN (mul.ftz's tininess
-    and NVIDIA's NaN rules are the legalizer's: fmul.ftz_tininess, nan.canonical, nan.f64_priority)."""
+    """fadd_ieee … fsqrt_ieee rounded to nearest; a NaN result is any NaN. Directed rounding and the
+    single rounding of f16/bf16 fma are the legalizer's (rounding.*), as are mul.ftz's tininess and
+    NVIDIA's NaN rules (fmul.ftz_tininess, nan.canonical, nan.f64_priority). f16/bf16 are computed in
+    f32 and rounded once more: exact for add/sub/mul/div/sqrt (24 >= 2 * 11 + 2 bits)."""
     return _float_arith(em, i, i.dsts[0].type)
+
+
+def _rn(op: str, a: list[str]) -> str:
+    if op in ("fadd", "fsub", "fmul"):
+        return f"({a[0]} {({'fadd': '+', 'fsub': '-', 'fmul': '*'})[op]} {a[1]})"
+    if op == "fdiv":
+        return f"cm_fdiv({a[0]}, {a[1]})"
+    if op == "fma":
+        return f"fma({a[0]}, {a[1]}, {a[2]})"
+    return f"cm_fsqrt({a[0]})"
 
 
 def _float_arith(em: FnEmitter, i: Inst, t: str) -> str:
     op = i.op.removesuffix("_ieee")
     a = [em.v(x) for x in i.args]
     rnd = i.attrs.get("rnd", "rn")
-    mode = ROUND[rnd]
+    if rnd != "rn":
+        raise EmitError(f"{i.op} .{rnd}: directed rounding arrives legalized (passes/legalize/rules/rounding_*.py)")
     if t in ("f16", "bf16"):
-        f = [_to_f32(t, x) for x in a]
-        if op in _FBIN:
-            return _from_f32(t, f"{_FBIN[op]}({f[0]}, {f[1]}, {mode})", mode)
-        if op == "fma":  # rounded to odd in f32, then once to the half format (no double rounding)
-            return _from_f32(t, f"cm_ffma_odd({f[0]}, {f[1]}, {f[2]})", mode)
-        return _from_f32(t, f"cm_fsqrt({f[0]}, {mode})", mode)
-    if rnd == "rn" and op in ("fadd", "fsub", "fmul"):
-        sym = {"fadd": "+", "fsub": "-", "fmul": "*"}[op]
-        return f"({a[0]} {sym} {a[1]})"
-    if op in _FBIN:
-        return f"{_FBIN[op]}({a[0]}, {a[1]}, {mode})"
-    if op == "fma":
-        return f"fma({a[0]}, {a[1]}, {a[2]})" if rnd == "rn" else f"cm_ffma({a[0]}, {a[1]}, {a[2]}, {mode})"
-    return f"cm_fsqrt({a[0]}, {mode})"
+        if op == "fma":
+            raise EmitError(f"{t} fma arrives legalized (rounding.directed: f32 rounded to odd)")
+        return _from_f32(t, _rn(op, [_to_f32(t, x) for x in a]), "CM_RN")
+    return _rn(op, a)
 
 
 def float_unary(em: FnEmitter, i: Inst) -> str:
@@ -200,7 +202,7 @@ def fapprox(em: FnEmitter, i: Inst) -> str:
     if t == "f64":
         table = {"rcp": f"(1.0 / {a[0]})", "sqrt": f"sqrt({a[0]})", "rsqrt": f"rsqrt({a[0]})"}
         if fn in ("div", "div_approx"):
-            return f"cm_fdiv({a[0]}, {a[1]}, CM_RN)"
+            return f"cm_fdiv({a[0]}, {a[1]})"
         if fn not in table:
             raise EmitError(f"{fn}.approx on f64 is not supported")
         return table[fn]
@@ -208,7 +210,7 @@ def fapprox(em: FnEmitter, i: Inst) -> str:
     table = {"ex2": f"exp2({f[0]})", "lg2": f"log2({f[0]})", "sin": f"sin({f[0]})", "cos": f"cos({f[0]})",
              "rsqrt": f"rsqrt({f[0]})", "rcp": f"(1.0f / {f[0]})", "sqrt": f"sqrt({f[0]})", "tanh": f"tanh({f[0]})"}
     if fn == "div":
-        expr = f"cm_fdiv({f[0]}, {f[1]}, CM_RN)"
+        expr = f"cm_fdiv({f[0]}, {f[1]})"
     elif fn == "div_approx":
         expr = f"({f[0]} / {f[1]})"
     elif fn in table:

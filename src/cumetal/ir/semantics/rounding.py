@@ -55,10 +55,13 @@ def from_native(x: np.ndarray, t: str) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- error-free transforms
 def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """s = fl(a + b) and the exact error e with a + b = s + e (no overflow)."""
+    """s = fl(a + b) and the exact error e with a + b = s + e (s finite). Fast2Sum on the operands
+    ordered by magnitude: Knuth's TwoSum would overflow in s - a next to the threshold (e.g.
+    DBL_MAX/3 - DBL_MAX) and lose the error's sign."""
     s = a + b
-    bb = s - a
-    e = (a - (s - bb)) + (b - bb)
+    a_big = np.abs(a) >= np.abs(b)
+    big, small = np.where(a_big, a, b), np.where(a_big, b, a)
+    e = small - (s - big)
     return s, e
 
 

@@ -34,8 +34,15 @@ class Builder:
         self.block.insts.append(inst)
         return inst
 
-    def op(self, op: str, t: str, *args: Value, **attrs) -> Var:
-        """``d = op args`` with a fresh ``d`` of type ``t``."""
+    def op(self, op: str, t: str, *args: Value, **attrs) -> Value:
+        """``d = op args`` with a fresh ``d`` of type ``t``; the constant itself when every argument
+        is constant and the op folds (``passes.fold_constants.evaluate``: the reference definition)."""
+        if args and all(isinstance(a, Const) for a in args):
+            from cumetal.passes.fold_constants import fold_constant
+
+            c = fold_constant(op, t, args, attrs)
+            if c is not None:
+                return c
         d = self.fn.new_var(t)
         self.append(Inst(op, (d,), tuple(args), dict(attrs)))
         return d

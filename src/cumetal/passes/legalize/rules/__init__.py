@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from cumetal.passes.legalize.rule import Rule
 from cumetal.passes.legalize.rules import (
-    async_copy,
-    async_mbarrier,
-    async_named_barrier,
     atomic_float,
     atomic_incdec,
     f2i_saturate,
@@ -22,14 +19,14 @@ from cumetal.passes.legalize.rules import (
     nan_canonical,
     nan_convert,
     nan_f64_priority,
+    rounding_arith,
+    rounding_arith_f64,
+    rounding_convert,
     shift_clamp,
     sign_ops,
 )
 
 RULES: tuple[Rule, ...] = (
-    async_copy.RULE,
-    async_mbarrier.RULE,
-    async_named_barrier.RULE,
     int_divide.RULE,
     shift_clamp.RULE,
     atomic_incdec.RULE,
@@ -48,4 +45,9 @@ RULES: tuple[Rule, ...] = (
     f64_int.RULE,
     f64_rint.RULE,
     f64_clamp.RULE,
+    # directed rounding from round-to-nearest + exact residuals; after the fp64 rules, which round
+    # emulated f64 themselves (with_fp64 also declares rounding.directed_f64 native under emulate)
+    rounding_arith.RULE,
+    rounding_arith_f64.RULE,
+    rounding_convert.RULE,
 )

@@ -1,0 +1,20 @@
+"""Route the cpu device's launches through a test's function (the legalizing launch).
+
+The cpu device may keep the launch function it first looked up (``CpuDevice._run`` caches it per
+device), so patching ``cumetal.backends.cpu.launch`` alone would not reach a device that already
+launched: the cached function is dropped from every live cpu device too (monkeypatch restores it)."""
+
+from __future__ import annotations
+
+import gc
+
+import cumetal.backends.cpu
+
+
+def patch_cpu_launch(monkeypatch, launch) -> None:
+    from cumetal.devices.cpu_device import CpuDevice
+
+    monkeypatch.setattr(cumetal.backends.cpu, "launch", launch)
+    for obj in gc.get_objects():
+        if isinstance(obj, CpuDevice) and "_launch_fn" in obj.__dict__:
+            monkeypatch.delitem(obj.__dict__, "_launch_fn")
