@@ -185,3 +185,37 @@ def test_virtual_memory_resource_grows_a_buffer_in_place_of_copying(dev) -> None
     other.close()
     with pytest.raises(ValueError):
         VirtualMemoryResourceOptions(peers=(1,))
+
+
+def test_graph_definition_builds_nodes_and_runs(dev) -> None:
+    """cuda.core 1.x's explicit graphs: fill -> kernel -> copy, a host callback, an if/else node."""
+    from tests.driver.ptx_snippets import SCALE
+
+    from cumetal.core import ObjectCode
+    from cumetal.core.graph import GraphDefinition, IfElseNode, KernelNode
+
+    n = 64
+    kernel = ObjectCode.from_ptx(SCALE).get_kernel("scale")
+    x, y, out = (dev.allocate(4 * n) for _ in range(3))
+    g = GraphDefinition()
+    fill = g.memset(x, np.float32(1.5), n)
+    k = fill.launch(LaunchConfig(grid=1, block=n), kernel, x, y, np.float32(4.0), np.uint32(n))
+    copy = k.memcpy(out, y, 4 * n)
+    seen = []
+    done = copy.callback(lambda: seen.append(float(np.from_dlpack(out).view(np.float32)[0])))
+    cond = g.create_condition(default_value=0)
+    branch = done.if_else(cond)
+    branch.then.memset(out, np.float32(-1.0), n)
+    branch.else_.memset(out, np.float32(7.0), n)
+    assert isinstance(k, KernelNode) and k.block == (n, 1, 1) and isinstance(branch, IfElseNode)
+    assert k.pred == {fill} and copy in k.succ and (fill, k) in g.edges and len(g.nodes) == 5
+    exe = g.instantiate()
+    stream = dev.create_stream()
+    exe.launch(stream)
+    stream.sync()
+    assert seen == [6.0]  # the callback ran after the copy of 1.5 * 4
+    np.testing.assert_array_equal(np.from_dlpack(out).view(np.float32), np.full(n, 7.0, np.float32))  # else
+    exe.close()
+    g.close()
+    for b in (x, y, out):
+        b.close()

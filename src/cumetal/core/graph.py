@@ -1,10 +1,31 @@
-"""``GraphBuilder`` and ``Graph``: build a CUDA graph by stream capture, then launch it."""
+"""``GraphBuilder`` and ``Graph``: build a CUDA graph by stream capture (or node by node with
+``GraphDefinition``), then launch it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from cumetal import driver as cu
+from cumetal.core._graph_definition import (  # noqa: F401 - cuda.core.graph's names
+    AllocNode,
+    ChildGraphNode,
+    ConditionalNode,
+    EmptyNode,
+    EventRecordNode,
+    EventWaitNode,
+    FreeNode,
+    GraphCondition,
+    GraphDefinition,
+    GraphNode,
+    HostCallbackNode,
+    IfElseNode,
+    IfNode,
+    KernelNode,
+    MemcpyNode,
+    MemsetNode,
+    SwitchNode,
+    WhileNode,
+)
 from cumetal.core._utils import check
 
 
