@@ -322,7 +322,8 @@ def test_tensormap_replace_global_address(cu) -> None:
     np.testing.assert_array_equal(out[:64], want)
 
 
-def test_im2col_map_is_validated_and_its_copies_are_diagnosed(cu) -> None:
+def test_im2col_map_is_validated_and_a_malformed_copy_is_diagnosed(cu) -> None:
+    """(im2col copies themselves: sweep cases async_tensor im2col*, H100 goldens.)"""
     ok = cu.cuTensorMapEncodeIm2col(7, 4, 0x1000, [16, 8, 8, 2], [64, 512, 4096], [-1, -1], [1, 1], 16, 32,
                                     [1, 1, 1, 1], 0, 0, 0, 0)
     assert ok[0] == 0 and ok[1] is not None
@@ -338,7 +339,10 @@ def test_im2col_map_is_validated_and_its_copies_are_diagnosed(cu) -> None:
            "    ld.param.u64 %rd1, [t];\n    cp.async.bulk.tensor.3d.shared::cluster.global.im2col"
            ".mbarrier::complete_tx::bytes [s], [%rd1, {%r1, %r2, %r3}], [bar], {%h1};\n    ret;\n}\n")
     module = lower_module(parser.parse(ptx).module, "im2col.ptx")
-    assert any("im2col" in d.message for d in getattr(module, "failed", {}).get("k", []))
+    assert not getattr(module, "failed", {}).get("k")
+    two = ptx.replace("[bar], {%h1}", "[bar], {%h0, %h1}")  # a 3D im2col copy takes one offset
+    module = lower_module(parser.parse(two).module, "im2col.ptx")
+    assert any("im2col offsets" in d.message for d in getattr(module, "failed", {}).get("k", []))
 
 
 # ------------------------------------------------------------------ Triton sm_90 TMA kernel (corpus)

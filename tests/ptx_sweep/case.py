@@ -77,6 +77,18 @@ class TensorMapBuf:
     l2promo: int = 0
 
 
+@dataclass(frozen=True)
+class Im2colMapBuf(TensorMapBuf):
+    """A TensorMapBuf made by cuTensorMapEncodeIm2col instead (`box` and `dims` as for a tiled map;
+    the copy's shape comes from these fields). A subclass, so that the tiled maps' fingerprints
+    (and their goldens) stay what they were."""
+
+    lower: tuple[int, ...] = ()
+    upper: tuple[int, ...] = ()
+    channels: int = 0
+    pixels: int = 0
+
+
 Param = Buf | Scalar | TensorMapBuf
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .case import Buf, Case, Scalar, TensorMapBuf
+from .case import Buf, Case, Im2colMapBuf, Scalar, TensorMapBuf
 
 _CTYPES = {
     "u32": ctypes.c_uint32, "s32": ctypes.c_int32, "u64": ctypes.c_uint64, "s64": ctypes.c_int64,
@@ -61,11 +61,16 @@ def _tensor_map(cu: Any, case: Case, tm: TensorMapBuf, tensor: Any) -> Any:
     u64 = getattr(cu, "cuuint64_t", int)
     u32 = getattr(cu, "cuuint32_t", int)
     enum = lambda name, v: getattr(cu, name)(v) if hasattr(cu, name) else v  # noqa: E731
-    t = _call(case, "cuTensorMapEncodeTiled", cu, enum("CUtensorMapDataType", tm.dtype), len(tm.dims),
-              int(tensor), [u64(x) for x in tm.dims], [u64(x) for x in tm.strides], [u32(x) for x in tm.box],
-              [u32(x) for x in tm.estrides], enum("CUtensorMapInterleave", tm.interleave),
-              enum("CUtensorMapSwizzle", tm.swizzle), enum("CUtensorMapL2promotion", tm.l2promo),
-              enum("CUtensorMapFloatOOBfill", tm.oobfill))
+    tail = (enum("CUtensorMapInterleave", tm.interleave), enum("CUtensorMapSwizzle", tm.swizzle),
+            enum("CUtensorMapL2promotion", tm.l2promo), enum("CUtensorMapFloatOOBfill", tm.oobfill))
+    if isinstance(tm, Im2colMapBuf):
+        t = _call(case, "cuTensorMapEncodeIm2col", cu, enum("CUtensorMapDataType", tm.dtype), len(tm.dims),
+                  int(tensor), [u64(x) for x in tm.dims], [u64(x) for x in tm.strides], list(tm.lower),
+                  list(tm.upper), tm.channels, tm.pixels, [u32(x) for x in tm.estrides], *tail)
+    else:
+        t = _call(case, "cuTensorMapEncodeTiled", cu, enum("CUtensorMapDataType", tm.dtype), len(tm.dims),
+                  int(tensor), [u64(x) for x in tm.dims], [u64(x) for x in tm.strides], [u32(x) for x in tm.box],
+                  [u32(x) for x in tm.estrides], *tail)
     raw = ctypes.string_at(int(t.getPtr()), 128) if hasattr(t, "getPtr") else \
         np.asarray(t.opaque, dtype=np.uint64).tobytes()
     ptr = _call(case, "cuMemAlloc", cu, 128)

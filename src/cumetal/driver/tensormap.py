@@ -11,6 +11,7 @@ returns ``CUDA_ERROR_INVALID_VALUE`` with the rule that failed (``cumetal.driver
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -135,8 +136,8 @@ def cuTensorMapEncodeIm2col(tensorDataType: Any, tensorRank: int, globalAddress:
                             pixelBoxUpperCorner: Sequence[int], channelsPerPixel: int, pixelsPerColumn: int,
                             elementStrides: Sequence[int], interleave: Any, swizzle: Any, l2Promotion: Any,
                             oobFill: Any) -> tuple:
-    """Validated as the CUDA Driver API documents it; the map is made, but im2col copies are not
-    supported yet (a kernel using one gets a per-kernel diagnostic)."""
+    """Validated as the CUDA Driver API documents it; the map holds the copy's channels and pixels
+    and the pixel box corners (backends/cpu/tensorcopy.py: im2col copies on the cpu backend)."""
     rank = int(tensorRank)
     dtype, il, sw, l2, oob = (_enum(x) for x in (tensorDataType, interleave, swizzle, l2Promotion, oobFill))
     if not 3 <= rank <= 5:
@@ -159,7 +160,8 @@ def cuTensorMapEncodeIm2col(tensorDataType: Any, tensorRank: int, globalAddress:
         raise _bad(f"pixelsPerColumn {pixels} must be in 1..1024")
     box = [channels, pixels] + [1] * (rank - 2)  # the bounding box of one copy, checked as a tile box
     validate_tiled(dtype, rank, address, dims, strides, box, est, il, sw, l2, oob)
-    tm = TensorMap(address, rank, dtype, il, sw, tuple(dims), tuple(strides), tuple(box), tuple(est), l2, oob, mode=1)
+    tm = TensorMap(address, rank, dtype, il, sw, tuple(dims), tuple(strides), tuple(box), tuple(est), l2, oob, mode=1,
+                   channels=channels, pixels=pixels, lower=tuple(lower), upper=tuple(upper))
     return (CUtensorMap(tm.pack()),)
 
 
@@ -173,7 +175,6 @@ def cuTensorMapReplaceAddress(tensorMap: CUtensorMap, globalAddress: Any) -> tup
     address = int(getattr(globalAddress, "value", globalAddress) or 0)
     if address % (32 if tm.interleave == 2 else 16):
         raise _bad(f"globalAddress 0x{address:x} is not aligned as the tensor map requires")
-    raw = TensorMap(address, *[getattr(tm, f) for f in ("rank", "dtype", "interleave", "swizzle", "dims", "strides",
-                                                        "box", "estrides", "l2promo", "oobfill", "mode")]).pack()
+    raw = dataclasses.replace(tm, address=address).pack()
     ctypes.memmove(tensorMap.getPtr(), raw, 128)
     return ()

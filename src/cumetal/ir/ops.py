@@ -352,8 +352,11 @@ _OPS = [
         "mbarrier (dir load) or 0, a3.. the dims i32 start coordinates. dir load: global -> shared, "
         "out-of-bounds elements filled per the map, then complete_tx(box bytes) on a2; dir store: shared -> "
         "global, in-bounds elements only; attr redop reduces into global instead. Swizzle per the map. "
-        "Attr multicast (load): an i16 ctaMask follows the coordinates, as for bulk_copy.",
-        values={"dir": ("load", "store")}, optional=("redop", "multicast")),
+        "Attr multicast (load): an i16 ctaMask follows the coordinates, as for bulk_copy. Attr mode im2col "
+        "(load, im2col map): dims-2 i16 im2col offsets follow the coordinates (before any ctaMask); the box is "
+        "the map's pixelsPerColumn pixels x channelsPerPixel channels walked through its pixel box "
+        "(backends/cpu/tensorcopy.py).",
+        values={"dir": ("load", "store"), "mode": ("tile", "im2col")}, optional=("redop", "multicast", "mode")),
     # ---- calls and control flow
     _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),
     _op("call_indirect", None, None, (), "Call the function whose address is a0 with args a1…."),

@@ -8,7 +8,9 @@ passes it by value (a ``.param`` of 128 bytes) or by address (global/const memor
     8  u32 magic 'CMTM'            72 u16[5] box dims
     12 u8 rank, u8 data type,      82 u8[5] element strides
        u8 interleave, u8 swizzle   87 u8 L2 promotion, u8 OOB fill, u8 mode (0 tile)
-    16 u32[5] global dims - 1      90..127 zero
+    16 u32[5] global dims - 1      90 u16 channelsPerPixel, u16 pixelsPerColumn (im2col, mode 1)
+                                   94 i16[3] pixel box lower corner, 100 i16[3] upper corner (im2col)
+                                   106..127 zero
 
 Tile mode: the box's start coordinates are signed; box element (i0, i1, ...) reads tensor element
 (c0 + i0*e0, c1 + i1*e1, ...) where e are the element strides, so a box holds ceil(box/e)
@@ -33,6 +35,7 @@ from cumetal.ir.nodes import Function, Inst
 MAGIC = 0x4D544D43  # 'CMTM'
 _FMT = struct.Struct("<QIBBBB5II4Q5H5BBBB")
 assert _FMT.size == 90
+_IM2COL = struct.Struct("<HH3h3h")  # at byte 90: channels, pixels, lower corner, upper corner
 
 # CUtensorMapDataType -> (element bytes, PTX type name for reductions, takes the NaN fill)
 DTYPES: dict[int, tuple[int, str | None, bool]] = {
@@ -59,12 +62,18 @@ class TensorMap:
     l2promo: int = 0
     oobfill: int = 0
     mode: int = 0
+    # im2col (mode 1): channels and pixels of one copy, the pixel box corners (spatial dims, W first)
+    channels: int = 0
+    pixels: int = 0
+    lower: tuple[int, ...] = ()
+    upper: tuple[int, ...] = ()
 
     def pack(self) -> bytes:
         pad = lambda t, n: tuple(t) + (0,) * (n - len(t))  # noqa: E731
         raw = _FMT.pack(self.address, MAGIC, self.rank, self.dtype, self.interleave, self.swizzle,
                         *pad([d - 1 for d in self.dims], 5), 0, *pad(self.strides, 4), *pad(self.box, 5),
                         *pad(self.estrides, 5), self.l2promo, self.oobfill, self.mode)
+        raw += _IM2COL.pack(self.channels, self.pixels, *pad(self.lower, 3), *pad(self.upper, 3))
         return raw + bytes(128 - len(raw))
 
     @staticmethod
@@ -73,8 +82,11 @@ class TensorMap:
         if f[1] != MAGIC or not 1 <= f[2] <= 5:
             return None
         r = f[2]
+        ch, px, *corners = _IM2COL.unpack(raw[_FMT.size:_FMT.size + _IM2COL.size])
+        spatial = max(r - 2, 0)
         return TensorMap(f[0], r, f[3], f[4], f[5], tuple(d + 1 for d in f[6:6 + r]), tuple(f[12:12 + r - 1]),
-                         tuple(f[16:16 + r]), tuple(f[21:21 + r]), f[26], f[27], f[28])
+                         tuple(f[16:16 + r]), tuple(f[21:21 + r]), f[26], f[27], f[28], ch, px,
+                         tuple(corners[:spatial]), tuple(corners[3:3 + spatial]))
 
 
 def swizzle(off: np.ndarray, mode: int) -> np.ndarray:
@@ -116,18 +128,54 @@ def smem_offsets(tm: TensorMap, count: int) -> np.ndarray:
     return (b // np.uint64(inner)) * np.uint64(pitch) + b % np.uint64(inner)
 
 
-def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst) -> TensorMap:
+def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, im2col: bool) -> TensorMap:
     from cumetal.backends.cpu.asyncops import read_bytes
 
     raw = read_bytes(ctx, lane, addr, 128, "generic", inst).tobytes()
     tm = TensorMap.unpack(raw)
+    where = memspace.where_text(ctx, lane, inst)
     if tm is None:
         raise Fault("illegal_instruction", f"the tensor map at 0x{addr:x} was not made by cuTensorMapEncodeTiled "
-                    f"in {memspace.where_text(ctx, lane, inst)}")
-    if tm.mode != 0 or tm.interleave != 0:
-        raise Fault("illegal_instruction", "im2col and interleaved tensor maps are not supported yet, in "
-                    f"{memspace.where_text(ctx, lane, inst)}")
+                    f"or cuTensorMapEncodeIm2col in {where}")
+    if tm.interleave != 0:
+        raise Fault("illegal_instruction", f"interleaved tensor maps are not supported yet, in {where}")
+    if tm.mode != int(im2col):
+        raise Fault("illegal_instruction", f"a {'im2col' if im2col else 'tile'}-mode copy with a "
+                    f"{'tile' if im2col else 'im2col'} tensor map in {where}")
+    if im2col and any(e != 1 for e in tm.estrides):
+        raise Fault("illegal_instruction", f"im2col copies with element strides other than 1 are not supported "
+                    f"yet, in {where}")
     return tm
+
+
+def _im2col_box(tm: TensorMap, coords: list[int], offsets: list[int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """(global byte offsets, in-bounds mask, element count) of an im2col copy, in shared-memory order
+    (pixel by pixel, channels innermost). Measured on an H100 (sweep cases im2col*): the walk starts at
+    the coordinates' pixel and steps through the pixel box [lower, dim - 1 + upper] of each spatial
+    dimension, W first, then H, D and the next image; each pixel is read at its position plus the
+    im2col offsets; positions outside the tensor (images past N included) read the fill."""
+    esize = DTYPES[tm.dtype][0]
+    spatial = tm.rank - 2
+    strides = (esize, *tm.strides)
+    lo = [tm.lower[k] for k in range(spatial)]
+    hi = [tm.dims[1 + k] - 1 + tm.upper[k] for k in range(spatial)]
+    pos, image = list(coords[1:1 + spatial]), coords[tm.rank - 1]
+    chans = coords[0] + np.arange(tm.channels, dtype=np.int64)
+    offs, oks = [], []
+    for _ in range(tm.pixels):
+        at = [pos[k] + offsets[k] for k in range(spatial)]
+        inside = all(0 <= at[k] < tm.dims[1 + k] for k in range(spatial)) and 0 <= image < tm.dims[-1]
+        base = sum(at[k] * strides[1 + k] for k in range(spatial)) + image * strides[-1]
+        offs.append(base + chans * esize)
+        oks.append(inside & (chans >= 0) & (chans < tm.dims[0]))
+        for k in range(spatial):  # the next pixel: W first, carrying into H, D, then the image
+            pos[k] += 1
+            if pos[k] <= hi[k]:
+                break
+            pos[k] = lo[k]
+        else:
+            image += 1
+    return np.concatenate(offs), np.concatenate(oks), tm.pixels * tm.channels
 
 
 def tensor_step(inst: Inst, fn: Function, gets):
@@ -143,6 +191,8 @@ def tensor_step(inst: Inst, fn: Function, gets):
     load = inst.attrs["dir"] == "load"
     redop = inst.attrs.get("redop")
     multicast = bool(inst.attrs.get("multicast"))
+    im2col = inst.attrs.get("mode") == "im2col"
+    nofs = dims - 2 if im2col else 0  # im2col offsets (u16) follow the coordinates
 
     def step(ctx: Ctx, m):
         lanes = ctx.lanes(m)
@@ -150,16 +200,20 @@ def tensor_step(inst: Inst, fn: Function, gets):
         for j, lane in enumerate(lanes.tolist()):
             smem, tmap, mbar = vals[0][j], vals[1][j], vals[2][j]
             coords = [int(np.uint32(vals[3 + k][j] & 0xFFFFFFFF).view(np.int32)) for k in range(dims)]
-            tm = _read_map(ctx, lane, tmap, inst)
+            tm = _read_map(ctx, lane, tmap, inst, im2col)
             where = memspace.where_text(ctx, lane, inst)
             if tm.rank != dims:
                 raise Fault("illegal_instruction", f"a .{dims}d tensor copy with a rank-{tm.rank} tensor map in {where}")
-            targets = multicast_targets(vals[3 + dims][j], smem, mbar) if multicast else [(smem, mbar)]
+            targets = multicast_targets(vals[3 + dims + nofs][j], smem, mbar) if multicast else [(smem, mbar)]
             if smem % 128:
                 raise Fault("misaligned_address", f"tensor copy to shared address 0x{smem:x}: it must be "
                             f"128-byte aligned, in {where}")
             esize, etype, takes_nan = DTYPES[tm.dtype]
-            goff, ok, count = _box(tm, coords)
+            if im2col:
+                offsets = [int(vals[3 + dims + k][j]) & 0xFFFF for k in range(nofs)]
+                goff, ok, count = _im2col_box(tm, coords, offsets)
+            else:
+                goff, ok, count = _box(tm, coords)
             nbytes = count * esize
             lanes_b = np.full(nbytes, lane, dtype=np.intp)
             rel = smem_offsets(tm, count)

@@ -1,5 +1,5 @@
 """Bulk and tensor (TMA) asynchronous copies and the proxy/tensormap instructions around them:
-cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode), cp.reduce.async.bulk.tensor,
+cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode; im2col loads), cp.reduce.async.bulk.tensor,
 cp.async.bulk.prefetch(.tensor), cp.async.bulk.commit_group / wait_group(.read),
 tensormap.cp_fenceproxy.
 
@@ -73,10 +73,10 @@ def _tensor_coords(ctx: Ctx, op: ast.Operand, dims: int) -> tuple[Value, list[Va
 def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
     _no_multicast(ins)
     mode = ins.fields.get("load_mode", "tile")
-    if mode != "tile":
-        raise LoweringError(f"tensor copies in .{mode} mode are not supported yet (tile mode is)")
     dims = int(ins.fields["dim"][0])
     load = ins.fields.get("dst") != "global"
+    if mode not in ("tile", "im2col") or (mode == "im2col" and not load):
+        raise LoweringError(f"tensor copies in .{mode} mode are not supported yet (tile, and im2col loads, are)")
     attrs: dict = {"dims": dims, "dir": "load" if load else "store"}
     if ins.opcode == "cp.reduce.async.bulk.tensor":
         attrs["redop"] = ins.fields["redop"]
@@ -84,8 +84,17 @@ def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
         smem, _ = ctx.address(ins.operands[0], _space(ins, "dst"))
         tmap, coords = _tensor_coords(ctx, ins.operands[1], dims)
         mbar, _ = mbar_address(ctx, ins.operands[2], "shared::cta")
-        if "multicast" in ins.fields:  # tile mode: ctaMask follows the mbarrier
-            coords.append(ctx.read(ins.operands[3], "u16"))
+        extra = 3
+        if mode == "im2col":  # the im2col offsets (one u16 per spatial dimension) follow the mbarrier
+            offs = ins.operands[3] if len(ins.operands) > 3 else None
+            elems = offs.elems if isinstance(offs, ast.Vector) else [offs] if offs is not None else []
+            if dims < 3 or len(elems) != dims - 2:
+                raise LoweringError(f"a .{dims}d im2col copy needs {max(dims - 2, 1)} im2col offsets")
+            coords += [ctx.read(e, "u16") for e in elems]
+            attrs["mode"] = "im2col"
+            extra = 4
+        if "multicast" in ins.fields:  # ctaMask follows the mbarrier (and the im2col offsets)
+            coords.append(ctx.read(ins.operands[extra], "u16"))
             attrs["multicast"] = True
     else:
         tmap, coords = _tensor_coords(ctx, ins.operands[0], dims)

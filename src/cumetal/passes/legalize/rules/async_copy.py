@@ -25,7 +25,8 @@ element strides, fill) and walks the box byte by byte in shared-memory order::
 A ``.multicast::cluster`` copy on Metal (clusters of one threadgroup, rank 0) goes to this
 threadgroup when bit 0 of ctaMask is set, else nowhere. Not expanded (the backends refuse the
 kernel naming the instruction): tensor reductions (cp.reduce.async.bulk.tensor), whose element
-type is only known from the map at run time. The copies' mbarrier signal is an ``mbarrier`` op,
+type is only known from the map at run time. im2col loads (mode attr) take their source from
+``_Im2col`` instead of the tile box. The copies' mbarrier signal is an ``mbarrier`` op,
 which ``async_mbarrier.py`` expands in turn.
 """
 
@@ -170,17 +171,75 @@ class _Map:
                             signed=False) for bx, es in zip(self.box, self.estrides, strict=True)]
 
 
+class _Im2col:
+    """The source of each element of an im2col copy (backends/cpu/tensorcopy._im2col_box: pixels walk
+    the pixel box [lower, dim - 1 + upper] W first, then H, D and the next image, each read at its
+    position + the im2col offsets). The walk is linearized: pixel p sits at box index L0 + p, where
+    L0 is the start's index in the box (a start inside the box, as convolutions use)."""
+
+    def __init__(self, b: Builder, m: _Map, tm: Value, dims: int, starts: list[Value], offsets) -> None:
+        def field(t: str, off: int) -> Var:
+            v = _load(b, t, b.op("add", "i64", tm, b.int("i64", off)), "generic", 1)
+            return b.op("sext" if t == "i16" and off >= 94 else "zext", "i64", v)
+
+        self.b, self.m, self.dims = b, m, dims
+        spatial = dims - 2
+        self.channels = field("i16", 90)
+        lower = [field("i16", 94 + 2 * k) for k in range(spatial)]
+        upper = [field("i16", 100 + 2 * k) for k in range(spatial)]
+        self.offsets = [b.op("zext", "i64", o) for o in offsets]
+        self.lo, self.sizes = lower, []
+        for k in range(spatial):  # box size: (dim - 1 + upper) - lower + 1
+            self.sizes.append(b.op("sub", "i64", b.op("add", "i64", m.dims[1 + k], upper[k]), lower[k]))
+        start: Value = b.int("i64", 0)
+        mult: Value = b.int("i64", 1)
+        for k in range(spatial):
+            start = b.op("add", "i64", start, b.op("mul", "i64", b.op("sub", "i64", starts[1 + k], lower[k]), mult))
+            mult = b.op("mul", "i64", mult, self.sizes[k])
+        self.start, self.box, self.c0, self.n0 = start, mult, starts[0], starts[dims - 1]
+
+    def source(self, e: Value, j: Value) -> tuple[Value, Value]:
+        """(in bounds, global byte offset) of byte j of element e (pixel-major, channels inner)."""
+        b, m = self.b, self.m
+        pix = b.op("div", "i64", e, self.channels, signed=False)
+        chan = b.op("add", "i64", self.c0, b.op("sub", "i64", e, b.op("mul", "i64", pix, self.channels)))
+        at = b.op("add", "i64", self.start, pix)
+        image = b.op("add", "i64", self.n0, b.op("div", "i64", at, self.box, signed=False))
+        rest = b.op("rem", "i64", at, self.box, signed=False)
+
+        def inside(v: Value, dim: Value) -> Var:
+            return b.and1(b.icmp("sge", v, b.int("i64", 0)), b.icmp("slt", v, dim))
+
+        inb = b.and1(inside(chan, m.dims[0]), inside(image, m.dims[self.dims - 1]))
+        goff = b.op("add", "i64", j, b.op("mul", "i64", chan, m.esize))
+        goff = b.op("add", "i64", goff, b.op("mul", "i64", image, m.strides[self.dims - 1]))
+        for k, size in enumerate(self.sizes):
+            digit = b.op("rem", "i64", rest, size, signed=False)
+            rest = b.op("div", "i64", rest, size, signed=False)
+            pos = b.op("add", "i64", b.op("add", "i64", self.lo[k], digit), self.offsets[k])
+            inb = b.and1(inb, inside(pos, m.dims[1 + k]))
+            goff = b.op("add", "i64", goff, b.op("mul", "i64", pos, m.strides[1 + k]))
+        return inb, goff
+
+
 def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
     dims = int(inst.attrs["dims"])
     load = inst.attrs["dir"] == "load"
     smem, mbar = inst.args[0], inst.args[2]
     starts = [b.op("sext", "i64", c) for c in inst.args[3:3 + dims]]
+    im2col = inst.attrs.get("mode") == "im2col"
+    nofs = dims - 2 if im2col else 0
     m = _Map(b, inst.args[1], dims)
-    ok = b.and1(b.icmp("eq", m.magic, b.int("i64", MAGIC)), b.icmp("eq", m.rank, b.int("i64", dims - 1 + 1)))
-    ok = b.and1(ok, b.icmp("eq", b.op("or", "i64", m.mode, m.interleave), b.int("i64", 0)))
+    ok = b.and1(b.icmp("eq", m.magic, b.int("i64", MAGIC)), b.icmp("eq", m.rank, b.int("i64", dims)))
+    ok = b.and1(ok, b.icmp("eq", m.interleave, b.int("i64", 0)))
+    ok = b.and1(ok, b.icmp("eq", m.mode, b.int("i64", int(im2col))))
     ok = b.and1(ok, b.icmp("eq", b.op("and", "i64", smem, b.int("i64", 127)), b.int("i64", 0)))
-    _trap_unless(b, ok, "tmap")  # not CuMetal's map, wrong rank, im2col/interleaved, misaligned box
-    close = _multicast_here(b, inst.args[3 + dims]) if inst.attrs.get("multicast") else None
+    if im2col:
+        for es in m.estrides:
+            ok = b.and1(ok, b.icmp("eq", es, b.int("i64", 1)))
+    _trap_unless(b, ok, "tmap")  # not CuMetal's map, wrong rank or mode, interleaved, misaligned box
+    close = _multicast_here(b, inst.args[3 + dims + nofs]) if inst.attrs.get("multicast") else None
+    walk = _Im2col(b, m, inst.args[1], dims, starts, inst.args[3 + dims:3 + dims + nofs]) if im2col else None
     total: Value = b.int("i64", 1)
     for c in m.counts:
         total = b.op("mul", "i64", total, c)
@@ -198,7 +257,7 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
         rest: Value = e
         inb: Value = b.int("i1", 1)
         goff: Value = j
-        for k in range(dims):
+        for k in range(dims if walk is None else 0):
             if k < dims - 1:
                 ik = b.op("rem", "i64", rest, m.counts[k], signed=False)
                 rest = b.op("div", "i64", rest, m.counts[k], signed=False)
@@ -207,6 +266,8 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
             g = b.op("add", "i64", starts[k], b.op("mul", "i64", ik, m.estrides[k]))
             inb = b.and1(inb, b.and1(b.icmp("sge", g, b.int("i64", 0)), b.icmp("slt", g, m.dims[k])))
             goff = b.op("add", "i64", goff, b.op("mul", "i64", g, m.strides[k]))
+        if walk is not None:
+            inb, goff = walk.source(e, j)
         row = b.op("div", "i64", i, inner, signed=False)
         rel = b.op("add", "i64", b.op("mul", "i64", row, pitch), b.op("sub", "i64", i, b.op("mul", "i64", row, inner)))
         off = b.op("add", "i64", smem, rel)
@@ -248,5 +309,5 @@ RULE = Rule(
     ops=("bulk_copy", "tensor_copy"),
     key="async.copy",
     summary="bulk and tensor (TMA, tile mode) copies -> loops of loads and stores by the issuing thread, then "
-            "complete_tx on the mbarrier (tensor reductions are not expanded)",
+            "complete_tx on the mbarrier (tile and im2col; tensor reductions are not expanded)",
     matches=_matches, expand=_expand, emits=(), removes=("bulk_copy",), cfg=True)
