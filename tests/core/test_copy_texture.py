@@ -219,3 +219,30 @@ def test_graph_definition_builds_nodes_and_runs(dev) -> None:
     g.close()
     for b in (x, y, out):
         b.close()
+
+
+def test_graph_definition_nodes_update_and_executable_graphs_follow(dev) -> None:
+    from tests.driver.ptx_snippets import SCALE
+
+    from cumetal.core import ObjectCode
+    from cumetal.core.graph import GraphDefinition
+
+    n = 32
+    kernel = ObjectCode.from_ptx(SCALE).get_kernel("scale")
+    x, y = dev.allocate(4 * n), dev.allocate(4 * n)
+    g = GraphDefinition()
+    fill = g.memset(x, np.float32(2.0), n)
+    k = fill.launch(LaunchConfig(grid=1, block=n), kernel, x, y, np.float32(3.0), np.uint32(n))
+    exe = g.instantiate()
+    stream = dev.create_stream()
+    exe.launch(stream)
+    stream.sync()
+    np.testing.assert_array_equal(np.from_dlpack(y).view(np.float32), np.full(n, 6.0, np.float32))
+    fill.update(value=np.float32(5.0))
+    k.update(args=(x, y, np.float32(10.0), np.uint32(n)))
+    exe.update(g)  # the executable graph takes the definition's new parameters
+    exe.launch(stream)
+    stream.sync()
+    np.testing.assert_array_equal(np.from_dlpack(y).view(np.float32), np.full(n, 50.0, np.float32))
+    exe.close()
+    g.close()

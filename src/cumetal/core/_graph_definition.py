@@ -25,6 +25,40 @@ def _ctx() -> Any:
     return check(cu.cuCtxGetCurrent())
 
 
+def _kernel_params(config: Any, kernel: Any, args: tuple) -> Any:
+    from cumetal.core._launch import pack_args
+
+    p = cu.CUDA_KERNEL_NODE_PARAMS()
+    handle = kernel.handle
+    p.func = check(cu.cuKernelGetFunction(handle)) if isinstance(handle, cu.CUkernel) else handle
+    p.gridDimX, p.gridDimY, p.gridDimZ = config.grid
+    p.blockDimX, p.blockDimY, p.blockDimZ = config.block
+    p.sharedMemBytes = int(config.shmem_size or 0)
+    p.kernelParams = pack_args(args)
+    return p
+
+
+def _memset_params(dst: Any, value: Any, width: int, height: int, pitch: int) -> Any:
+    size = np.asarray(value).dtype.itemsize if isinstance(value, np.generic) else 1
+    if size not in (1, 2, 4):
+        raise ValueError(f"memset values are 1, 2 or 4 bytes, not {size}")
+    bits = int(np.asarray(value).view(f"u{size}")) if isinstance(value, np.generic) else int(value)
+    if not 0 <= bits < 1 << (8 * size):
+        raise ValueError(f"value {value!r} does not fit {size} byte(s)")
+    p = cu.CUDA_MEMSET_NODE_PARAMS()
+    p.dst, p.value, p.elementSize = _ptr(dst), bits, size
+    p.width, p.height, p.pitch = int(width), int(height), int(pitch or width * size)
+    return p
+
+
+def _memcpy_params(dst: Any, src: Any, size: int) -> Any:
+    p = cu.CUDA_MEMCPY3D()
+    p.srcMemoryType = p.dstMemoryType = cu.CUmemorytype.CU_MEMORYTYPE_UNIFIED
+    p.srcDevice, p.dstDevice = _ptr(src), _ptr(dst)
+    p.WidthInBytes, p.Height, p.Depth = int(size), 1, 1
+    return p
+
+
 class GraphCondition:
     """A conditional handle: kernels set it (``cudaGraphSetConditional``); without
     ``default_value`` it keeps its value between launches."""
@@ -66,41 +100,22 @@ class _Builds:
         return self._node(EmptyNode, check(cu.cuGraphAddEmptyNode(self._definition._graph, deps, len(deps))))
 
     def launch(self, config: Any, kernel: Any, *args: Any) -> KernelNode:
-        from cumetal.core._launch import pack_args
-
-        p = cu.CUDA_KERNEL_NODE_PARAMS()
-        handle = kernel.handle
-        p.func = check(cu.cuKernelGetFunction(handle)) if isinstance(handle, cu.CUkernel) else handle
-        p.gridDimX, p.gridDimY, p.gridDimZ = config.grid
-        p.blockDimX, p.blockDimY, p.blockDimZ = config.block
-        p.sharedMemBytes = int(config.shmem_size or 0)
-        p.kernelParams = pack_args(args)
         deps = self._deps()
+        p = _kernel_params(config, kernel, args)
         return self._node(KernelNode, check(cu.cuGraphAddKernelNode(self._definition._graph, deps, len(deps), p)),
-                          config=config, kernel=kernel)
+                          config=config, kernel=kernel, args=args)
 
     def memset(self, dst: Any, value: Any, width: int, height: int = 1, pitch: int = 0, *,
                dst_owner: Any = None) -> MemsetNode:
         """Fill ``height`` rows of ``width`` elements; the element is 1, 2 or 4 bytes, as the numpy
         type of ``value`` says (a Python int is one byte)."""
-        size = np.asarray(value).dtype.itemsize if isinstance(value, np.generic) else 1
-        if size not in (1, 2, 4):
-            raise ValueError(f"memset values are 1, 2 or 4 bytes, not {size}")
-        bits = int(np.asarray(value).view(f"u{size}")) if isinstance(value, np.generic) else int(value)
-        if not 0 <= bits < 1 << (8 * size):
-            raise ValueError(f"value {value!r} does not fit {size} byte(s)")
-        p = cu.CUDA_MEMSET_NODE_PARAMS()
-        p.dst, p.value, p.elementSize = _ptr(dst), bits, size
-        p.width, p.height, p.pitch = int(width), int(height), int(pitch or width * size)
+        p = _memset_params(dst, value, width, height, pitch)
         deps = self._deps()
         return self._node(MemsetNode, check(cu.cuGraphAddMemsetNode(self._definition._graph, deps, len(deps), p,
                                                                     _ctx())), params=p)
 
     def memcpy(self, dst: Any, src: Any, size: int, *, dst_owner: Any = None, src_owner: Any = None) -> MemcpyNode:
-        p = cu.CUDA_MEMCPY3D()
-        p.srcMemoryType = p.dstMemoryType = cu.CUmemorytype.CU_MEMORYTYPE_UNIFIED
-        p.srcDevice, p.dstDevice = _ptr(src), _ptr(dst)
-        p.WidthInBytes, p.Height, p.Depth = int(size), 1, 1
+        p = _memcpy_params(dst, src, size)
         deps = self._deps()
         return self._node(MemcpyNode, check(cu.cuGraphAddMemcpyNode(self._definition._graph, deps, len(deps), p,
                                                                     _ctx())), dst=_ptr(dst), src=_ptr(src),
@@ -317,8 +332,26 @@ class KernelNode(GraphNode):
     def shmem_size(self) -> int:
         return int(self.config.shmem_size or 0)
 
+    def update(self, *, config: Any = None, kernel: Any = None, args: Any = None) -> None:
+        """New launch configuration, kernel and/or arguments for graphs instantiated from now on."""
+        info = self._info
+        config, kernel = config or info["config"], kernel or info["kernel"]
+        args = tuple(info["args"] if args is None else args)
+        check(cu.cuGraphKernelNodeSetParams(self._handle, _kernel_params(config, kernel, args)))
+        info.update(config=config, kernel=kernel, args=args)
+
 
 class MemsetNode(GraphNode):
+    def update(self, *, dst: Any = None, value: Any = None, width: int | None = None, height: int | None = None,
+               pitch: int | None = None, dst_owner: Any = None) -> None:
+        old = self._info["params"]
+        if value is None:  # keep the element size with the old value
+            value = {1: np.uint8, 2: np.uint16, 4: np.uint32}[int(old.elementSize)](int(old.value))
+        p = _memset_params(old.dst if dst is None else dst, value, old.width if width is None else width,
+                           old.height if height is None else height, 0 if pitch is None else pitch)
+        check(cu.cuGraphMemsetNodeSetParams(self._handle, p))
+        self._info["params"] = p
+
     @property
     def dptr(self) -> int:
         return int(self._info["params"].dst)
@@ -345,6 +378,15 @@ class MemsetNode(GraphNode):
 
 
 class MemcpyNode(GraphNode):
+    def update(self, *, dst: Any = None, src: Any = None, size: int | None = None, dst_owner: Any = None,
+               src_owner: Any = None) -> None:
+        info = self._info
+        d = info["dst"] if dst is None else _ptr(dst)
+        s = info["src"] if src is None else _ptr(src)
+        n = info["size"] if size is None else int(size)
+        check(cu.cuGraphMemcpyNodeSetParams(self._handle, _memcpy_params(d, s, n)))
+        info.update(dst=d, src=s, size=n)
+
     @property
     def dst(self) -> int:
         return self._info["dst"]
@@ -365,18 +407,33 @@ class ChildGraphNode(GraphNode):
 
 
 class EventRecordNode(GraphNode):
+    def update(self, event: Any) -> None:
+        check(cu.cuGraphEventRecordNodeSetEvent(self._handle, event.handle))
+        self._info["event"] = event
+
     @property
     def event(self) -> Any:
         return self._info["event"]
 
 
 class EventWaitNode(GraphNode):
+    def update(self, event: Any) -> None:
+        check(cu.cuGraphEventWaitNodeSetEvent(self._handle, event.handle))
+        self._info["event"] = event
+
     @property
     def event(self) -> Any:
         return self._info["event"]
 
 
 class HostCallbackNode(GraphNode):
+    def update(self, fn: Any, *, user_data: Any = None) -> None:
+        p = cu.CUDA_HOST_NODE_PARAMS()
+        p.fn = (lambda _data: fn()) if user_data is None else fn
+        p.userData = user_data
+        check(cu.cuGraphHostNodeSetParams(self._handle, p))
+        self._info["fn"] = fn
+
     @property
     def callback(self) -> Any:
         return self._info["fn"]

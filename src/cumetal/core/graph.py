@@ -46,8 +46,11 @@ class Graph:
     def upload(self, stream: Any) -> None:
         check(cu.cuGraphUpload(self._exe, getattr(stream, "handle", stream)))
 
-    def update(self, builder: GraphBuilder) -> None:
-        check(cu.cuGraphExecUpdate(self._exe, builder._graph))
+    def update(self, source: Any) -> None:
+        """Take the node parameters of a GraphBuilder's or GraphDefinition's graph of the same shape."""
+        info = check(cu.cuGraphExecUpdate(self._exe, source._graph))
+        if int(info.result) != 0:
+            raise RuntimeError(f"the graph's shape differs: {cu.CUgraphExecUpdateResult(int(info.result)).name}")
 
     def close(self) -> None:
         if self._exe is not None:
