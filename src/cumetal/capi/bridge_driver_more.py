@@ -330,4 +330,182 @@ def drv_cuMemGetAllocationPropertiesFromHandle(p: int, handle: int) -> int:  # n
     return int(result[0])
 
 
+# ---------------------------------------------------------------- arrays, 2D copies, texture and surface objects
+class _ArrayDesc(ctypes.Structure):
+    _fields_ = [("Width", ctypes.c_size_t), ("Height", ctypes.c_size_t), ("Format", ctypes.c_int),
+                ("NumChannels", ctypes.c_uint)]
+
+
+class _Array3DDesc(ctypes.Structure):
+    _fields_ = [("Width", ctypes.c_size_t), ("Height", ctypes.c_size_t), ("Depth", ctypes.c_size_t),
+                ("Format", ctypes.c_int), ("NumChannels", ctypes.c_uint), ("Flags", ctypes.c_uint)]
+
+
+class _Memcpy2D(ctypes.Structure):
+    _fields_ = [("srcXInBytes", ctypes.c_size_t), ("srcY", ctypes.c_size_t), ("srcMemoryType", ctypes.c_int),
+                ("srcHost", ctypes.c_void_p), ("srcDevice", ctypes.c_uint64), ("srcArray", ctypes.c_void_p),
+                ("srcPitch", ctypes.c_size_t), ("dstXInBytes", ctypes.c_size_t), ("dstY", ctypes.c_size_t),
+                ("dstMemoryType", ctypes.c_int), ("dstHost", ctypes.c_void_p), ("dstDevice", ctypes.c_uint64),
+                ("dstArray", ctypes.c_void_p), ("dstPitch", ctypes.c_size_t), ("WidthInBytes", ctypes.c_size_t),
+                ("Height", ctypes.c_size_t)]
+
+
+class _ResLinear(ctypes.Structure):
+    _fields_ = [("devPtr", ctypes.c_uint64), ("format", ctypes.c_int), ("numChannels", ctypes.c_uint),
+                ("sizeInBytes", ctypes.c_size_t)]
+
+
+class _ResPitch2D(ctypes.Structure):
+    _fields_ = [("devPtr", ctypes.c_uint64), ("format", ctypes.c_int), ("numChannels", ctypes.c_uint),
+                ("width", ctypes.c_size_t), ("height", ctypes.c_size_t), ("pitchInBytes", ctypes.c_size_t)]
+
+
+class _ResUnion(ctypes.Union):
+    _fields_ = [("hArray", ctypes.c_void_p), ("linear", _ResLinear), ("pitch2D", _ResPitch2D),
+                ("reserved", ctypes.c_int * 32)]
+
+
+class _ResourceDesc(ctypes.Structure):
+    _fields_ = [("resType", ctypes.c_int), ("res", _ResUnion), ("flags", ctypes.c_uint)]
+
+
+class _TextureDesc(ctypes.Structure):
+    _fields_ = [("addressMode", ctypes.c_int * 3), ("filterMode", ctypes.c_int), ("flags", ctypes.c_uint),
+                ("maxAnisotropy", ctypes.c_uint), ("mipmapFilterMode", ctypes.c_int),
+                ("mipmapLevelBias", ctypes.c_float), ("minMipmapLevelClamp", ctypes.c_float),
+                ("maxMipmapLevelClamp", ctypes.c_float), ("borderColor", ctypes.c_float * 4),
+                ("reserved", ctypes.c_int * 12)]
+
+
+assert (ctypes.sizeof(_ArrayDesc), ctypes.sizeof(_Array3DDesc), ctypes.sizeof(_Memcpy2D), ctypes.sizeof(_ResourceDesc),
+        ctypes.sizeof(_TextureDesc)) == (24, 40, 128, 144, 104)
+
+
+def _read(layout: type, address: int) -> Any:
+    data = _safe_bytes(address, ctypes.sizeof(layout)) if address else None
+    return None if data is None else layout.from_buffer_copy(data)
+
+
+def _copy_fields(src: Any, dst: Any, names: list[str]) -> Any:
+    for name in names:
+        value = getattr(src, name)
+        setattr(dst, name, int(value or 0) if not isinstance(value, float) else value)
+    return dst
+
+
+@_guard
+def drv_cuArrayCreate(p: int, desc: int) -> int:  # noqa: N802
+    c = _read(_ArrayDesc, desc)
+    if not p or c is None:
+        return _null("pHandle" if not p else "pAllocateArray")
+    d = _copy_fields(c, cu.CUDA_ARRAY_DESCRIPTOR(), ["Width", "Height", "Format", "NumChannels"])
+    return _outs(cu.cuArrayCreate(d), (_c_ptr, p))
+
+
+@_guard
+def drv_cuArray3DCreate(p: int, desc: int) -> int:  # noqa: N802
+    c = _read(_Array3DDesc, desc)
+    if not p or c is None:
+        return _null("pHandle" if not p else "pAllocateArray")
+    d = _copy_fields(c, cu.CUDA_ARRAY3D_DESCRIPTOR(), ["Width", "Height", "Depth", "Format", "NumChannels", "Flags"])
+    return _outs(cu.cuArray3DCreate(d), (_c_ptr, p))
+
+
+@_guard
+def drv_cuArrayGetDescriptor(p: int, array: int) -> int:  # noqa: N802
+    if not p:
+        return _null("pArrayDescriptor")
+    result = cu.cuArrayGetDescriptor(_h(array))
+    if int(result[0]) == 0:
+        _copy_fields(result[1], _ArrayDesc.from_address(p), ["Width", "Height", "Format", "NumChannels"])
+    return int(result[0])
+
+
+@_guard
+def drv_cuArrayDestroy(array: int) -> int:  # noqa: N802
+    return _simple("cuArrayDestroy", _h(array))
+
+
+_COPY_FIELDS = [name for name, _t in _Memcpy2D._fields_]
+
+
+@_guard
+def drv_cuMemcpy2D(p: int, stream: int, is_async: int) -> int:  # noqa: N802
+    c = _read(_Memcpy2D, p)
+    if c is None:
+        return _null("pCopy")
+    copy = _copy_fields(c, cu.CUDA_MEMCPY2D(), _COPY_FIELDS)
+    copy.srcArray, copy.dstArray = _h(copy.srcArray), _h(copy.dstArray)
+    return _simple("cuMemcpy2DAsync", copy, stream) if is_async else _simple("cuMemcpy2D", copy)
+
+
+@_guard
+def drv_cuMemcpyHtoA(array: int, offset: int, src: int, count: int) -> int:  # noqa: N802
+    return _simple("cuMemcpyHtoA", _h(array), offset, src, count) if src or not count else _null("srcHost")
+
+
+@_guard
+def drv_cuMemcpyAtoH(dst: int, array: int, offset: int, count: int) -> int:  # noqa: N802
+    return _simple("cuMemcpyAtoH", dst, _h(array), offset, count) if dst or not count else _null("dstHost")
+
+
+@_guard
+def drv_cuMemcpyDtoA(array: int, offset: int, src: int, count: int) -> int:  # noqa: N802
+    return _simple("cuMemcpyDtoA", _h(array), offset, src, count)
+
+
+@_guard
+def drv_cuMemcpyAtoD(dst: int, array: int, offset: int, count: int) -> int:  # noqa: N802
+    return _simple("cuMemcpyAtoD", dst, _h(array), offset, count)
+
+
+def _resource(address: int) -> Any:
+    c = _read(_ResourceDesc, address)
+    if c is None:
+        return None
+    r = cu.CUDA_RESOURCE_DESC()
+    r.resType, r.flags = c.resType, c.flags
+    r.res.array.hArray = _h(c.res.hArray or 0)
+    r.res.mipmap.hMipmappedArray = _h(c.res.hArray or 0)
+    _copy_fields(c.res.linear, r.res.linear, ["devPtr", "format", "numChannels", "sizeInBytes"])
+    _copy_fields(c.res.pitch2D, r.res.pitch2D, ["devPtr", "format", "numChannels", "width", "height", "pitchInBytes"])
+    return r
+
+
+@_guard
+def drv_cuTexObjectCreate(p: int, res: int, tex: int, view: int) -> int:  # noqa: N802
+    r, t = _resource(res), _read(_TextureDesc, tex)
+    if not p or r is None or t is None:
+        return _null("pTexObject" if not p else ("pResDesc" if r is None else "pTexDesc"))
+    if view:
+        _say("cuTexObjectCreate: resource views are not supported")
+        return 801  # CUDA_ERROR_NOT_SUPPORTED
+    d = cu.CUDA_TEXTURE_DESC()
+    d.addressMode = list(t.addressMode)
+    d.filterMode, d.flags, d.maxAnisotropy, d.mipmapFilterMode = t.filterMode, t.flags, t.maxAnisotropy, \
+        t.mipmapFilterMode
+    d.mipmapLevelBias, d.minMipmapLevelClamp, d.maxMipmapLevelClamp = t.mipmapLevelBias, t.minMipmapLevelClamp, \
+        t.maxMipmapLevelClamp
+    d.borderColor = list(t.borderColor)
+    return _outs(cu.cuTexObjectCreate(r, d, None), (_c_u64, p))
+
+
+@_guard
+def drv_cuTexObjectDestroy(obj: int) -> int:  # noqa: N802
+    return _simple("cuTexObjectDestroy", obj)
+
+
+@_guard
+def drv_cuSurfObjectCreate(p: int, res: int) -> int:  # noqa: N802
+    r = _resource(res)
+    if not p or r is None:
+        return _null("pSurfObject" if not p else "pResDesc")
+    return _outs(cu.cuSurfObjectCreate(r), (_c_u64, p))
+
+
+@_guard
+def drv_cuSurfObjectDestroy(obj: int) -> int:  # noqa: N802
+    return _simple("cuSurfObjectDestroy", obj)
+
+
 __all__ = [n for n in dir() if n.startswith("drv_")]

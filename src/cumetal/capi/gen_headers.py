@@ -211,8 +211,17 @@ class CUcomputemode(enum.IntEnum):
     CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3
 
 
+def _texture_enums() -> tuple[type[enum.IntEnum], ...]:
+    """The Driver API enums of arrays and texture/surface objects (``cumetal.driver.enums_more``)."""
+    from cumetal.driver import enums_more as M  # noqa: PLC0415
+
+    return (M.CUarray_format, M.CUresourcetype, M.CUaddress_mode, M.CUfilter_mode, M.CUresourceViewFormat)
+
+
 _EXTRA_DRIVER_ENUMS: tuple[type[enum.IntEnum], ...] = (CUcomputemode,)
 _ENUM_TAGS["CUcomputemode"] = ("CUcomputemode_enum", "CUcomputemode")
+for _name in ("CUarray_format", "CUresourcetype", "CUaddress_mode", "CUfilter_mode", "CUresourceViewFormat"):
+    _ENUM_TAGS[_name] = (f"{_name}_enum", _name)
 
 
 def driver_header() -> str:
@@ -222,7 +231,8 @@ def driver_header() -> str:
     classes = [v for v in vars(D).values() if isinstance(v, type) and issubclass(v, enum.IntEnum)
                and v.__module__ == D.__name__]
     seen: dict[str, str] = {}
-    for cls in classes + [c for c in _EXTRA_DRIVER_ENUMS if not hasattr(D, c.__name__)]:
+    extra = _EXTRA_DRIVER_ENUMS + _texture_enums()
+    for cls in classes + [c for c in extra if not hasattr(D, c.__name__)]:
         parts.append(_enum_c(cls, seen))
     consts = [_constant_c(n, int(v)) for n, v in vars(D).items()
               if n.isupper() and type(v) is int and n.startswith("CU_") and not n.endswith("_AS_INT")]

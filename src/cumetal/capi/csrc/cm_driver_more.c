@@ -138,3 +138,53 @@ CM_EXPORT CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *p
                                                           CUmemGenericAllocationHandle handle) {
     DRV("cuMemGetAllocationPropertiesFromHandle", "(KK)", CM_P(prop), K(handle));
 }
+
+/* ---- CUDA arrays, 2D copies, texture and surface objects */
+CM_EXPORT CUresult cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray) {
+    DRV("cuArrayCreate", "(KK)", CM_P(pHandle), CM_P(pAllocateArray));
+}
+ALIAS(cuArrayCreate_v2, cuArrayCreate)
+CM_EXPORT CUresult cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray) {
+    DRV("cuArray3DCreate", "(KK)", CM_P(pHandle), CM_P(pAllocateArray));
+}
+ALIAS(cuArray3DCreate_v2, cuArray3DCreate)
+CM_EXPORT CUresult cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray) {
+    DRV("cuArrayGetDescriptor", "(KK)", CM_P(pArrayDescriptor), CM_P(hArray));
+}
+ALIAS(cuArrayGetDescriptor_v2, cuArrayGetDescriptor)
+CM_EXPORT CUresult cuArrayDestroy(CUarray hArray) { DRV("cuArrayDestroy", "(K)", CM_P(hArray)); }
+CM_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D *pCopy) { DRV("cuMemcpy2D", "(KKi)", CM_P(pCopy), 0ULL, 0); }
+ALIAS(cuMemcpy2D_v2, cuMemcpy2D)
+CM_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy) {
+    DRV("cuMemcpy2D", "(KKi)", CM_P(pCopy), 0ULL, 0);
+}
+ALIAS(cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned)
+CM_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
+    DRV("cuMemcpy2D", "(KKi)", CM_P(pCopy), CM_P(hStream), 1);
+}
+ALIAS(cuMemcpy2DAsync_v2, cuMemcpy2DAsync)
+CM_EXPORT CUresult cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount) {
+    DRV("cuMemcpyHtoA", "(KKKK)", CM_P(dstArray), K(dstOffset), CM_P(srcHost), K(ByteCount));
+}
+ALIAS(cuMemcpyHtoA_v2, cuMemcpyHtoA)
+CM_EXPORT CUresult cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
+    DRV("cuMemcpyAtoH", "(KKKK)", CM_P(dstHost), CM_P(srcArray), K(srcOffset), K(ByteCount));
+}
+ALIAS(cuMemcpyAtoH_v2, cuMemcpyAtoH)
+CM_EXPORT CUresult cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount) {
+    DRV("cuMemcpyDtoA", "(KKKK)", CM_P(dstArray), K(dstOffset), K(srcDevice), K(ByteCount));
+}
+ALIAS(cuMemcpyDtoA_v2, cuMemcpyDtoA)
+CM_EXPORT CUresult cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
+    DRV("cuMemcpyAtoD", "(KKKK)", K(dstDevice), CM_P(srcArray), K(srcOffset), K(ByteCount));
+}
+ALIAS(cuMemcpyAtoD_v2, cuMemcpyAtoD)
+CM_EXPORT CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
+                                     const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc) {
+    DRV("cuTexObjectCreate", "(KKKK)", CM_P(pTexObject), CM_P(pResDesc), CM_P(pTexDesc), CM_P(pResViewDesc));
+}
+CM_EXPORT CUresult cuTexObjectDestroy(CUtexObject texObject) { DRV("cuTexObjectDestroy", "(K)", K(texObject)); }
+CM_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc) {
+    DRV("cuSurfObjectCreate", "(KK)", CM_P(pSurfObject), CM_P(pResDesc));
+}
+CM_EXPORT CUresult cuSurfObjectDestroy(CUsurfObject surfObject) { DRV("cuSurfObjectDestroy", "(K)", K(surfObject)); }
