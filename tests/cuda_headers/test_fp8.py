@@ -250,3 +250,61 @@ def test_ptxas_accepts_the_narrow_cvt_forms(tmp_path):
         proc = subprocess.run([ptxas, f"-arch={arch}", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
                               capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, (name, proc.stderr[-2000:])
+
+
+# ---- the same headers in host code (the integer algorithm and __half's host conversions)
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    import ctypes
+    import platform
+    import subprocess
+
+    from cumetal.cudacxx import include_dir
+    from cumetal.cudacxx.toolchain import find_clang
+
+    targets = {("Linux", "x86_64"): "x86_64-linux-gnu", ("Linux", "aarch64"): "aarch64-linux-gnu",
+               ("Darwin", "arm64"): "aarch64-macos"}
+    key = (platform.system(), platform.machine())
+    if key not in targets:
+        pytest.skip(f"no host build recipe for {key}")
+    clang = find_clang()
+    out = tmp_path_factory.mktemp("fp8host")
+    obj, lib = out / "fp8.o", out / "libfp8.so"
+    target = ["-target", targets[key]] if clang.argv_prefix[-1] == "clang" else []
+    subprocess.run(clang.command(["-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-version=12.0",
+                                  "--cuda-host-only", "-Wno-unknown-cuda-version", *target, "-O1", "-fPIC", "-c",
+                                  "-I", str(include_dir()), "-include", "cuda_runtime.h",
+                                  str(pathlib.Path(__file__).with_name("kernels") / "fp8_host.cu"), "-o", str(obj)]),
+                   check=True, capture_output=True)
+    linker = [*clang.argv_prefix[:-1], "cc"] if clang.argv_prefix[-1] == "clang" else list(clang.argv_prefix)
+    subprocess.run([*linker, "-shared", *target, str(obj), "-o", str(lib)], check=True, capture_output=True)
+    return ctypes.CDLL(str(lib))
+
+
+def _p(a: np.ndarray):
+    import ctypes
+
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+def test_host_code_matches_nvidia(host, golden):
+    import ctypes
+
+    f, d = golden["f"], golden["d"]
+    got = np.zeros((f.size, 8), np.uint8)
+    host.host_from_float(_p(f), _p(got), ctypes.c_int(f.size))
+    assert np.array_equal(got[:, :6], golden["f_fp8"][:, :6])
+    got = np.zeros((d.size, 8), np.uint8)
+    host.host_from_double(_p(d), _p(got), ctypes.c_int(d.size))
+    assert np.array_equal(got[:, :6], golden["d_fp8"][:, :6])
+    got = np.zeros((1 << 16, 8), np.uint8)
+    host.host_from_16(_p(got), ctypes.c_int(1 << 16))
+    assert np.array_equal(got, golden["h_fp8"])
+    got = np.zeros((256, 2, 20), np.uint64)
+    host.host_to_scalar(_p(got))
+    assert np.array_equal(got[:, :, :16], golden["to_scalar"][:, :, :16]), \
+        np.argwhere(got[:, :, :16] != golden["to_scalar"][:, :, :16])[:5].tolist()
+    small, to = np.zeros((f.size, 16), np.uint8), np.zeros((256, 4), np.uint16)
+    host.host_small(_p(f), _p(small), _p(to), ctypes.c_int(f.size))
+    assert np.array_equal(small, golden["f_small"]) and np.array_equal(to, golden["small_to"])
