@@ -363,6 +363,22 @@ def grid_sync_across_blocks():
         raise AssertionError("a cooperative grid larger than the device holds must be refused")
 
 
+@cuda.jit(lto=True)
+def _lto_axpy(a, x, y):
+    i = cuda.grid(1)
+    if i < x.size:
+        y[i] = a * x[i] + y[i]
+
+
+@case
+def lto_link():
+    """lto=True: numba hands LTO IR to the linker, which compiles it at link time."""
+    x, y = rng.random(100), rng.random(100)
+    expect = 2.5 * x + y
+    _lto_axpy[4, 32](2.5, x, y)
+    np.testing.assert_allclose(y, expect, rtol=1e-15)
+
+
 _triple = cuda.declare_device("triple", int32(int32))
 _CU_FILE = __file__.rsplit("/", 1)[0] + "/data/triple.cu"
 

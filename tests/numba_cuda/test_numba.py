@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None, 
 SCRIPT = pathlib.Path(__file__).with_name("numba_kernels.py")
 CASES = ["elementwise_libdevice", "grid_2d_and_device_arrays", "shared_memory_reduction", "atomics",
          "device_functions", "local_arrays", "dynamic_shared_memory", "warp_shuffles", "warp_votes_and_matches", "activemask_in_divergent_branches", "random_numbers",
-         "float64_math_and_streams", "const_arrays_and_float_atomics", "grid_sync_across_blocks",
+         "float64_math_and_streams", "const_arrays_and_float_atomics", "grid_sync_across_blocks", "lto_link",
          "linked_cuda_cxx_device_function"]
 
 
