@@ -46,9 +46,22 @@ def _allocator() -> N.Module:
     return _library
 
 
+_uses: dict[tuple[int, int], tuple[N.Function, N.Module, bool]] = {}
+
+
 def uses_heap(kernel: N.Function, module: N.Module) -> bool:
-    return any(i.op in ("malloc", "free") for f in reachable_functions(kernel, module)
+    """Whether the kernel (or a function it may call) has a malloc/free op; answered once per
+    kernel object, so a launch pays a dictionary lookup."""
+    key = (id(kernel), id(module))
+    hit = _uses.get(key)
+    if hit is not None and hit[0] is kernel and hit[1] is module:
+        return hit[2]
+    used = any(i.op in ("malloc", "free") for f in reachable_functions(kernel, module)
                for b in f.blocks for i in b.insts)
+    if len(_uses) > 4096:
+        _uses.clear()
+    _uses[key] = (kernel, module, used)
+    return used
 
 
 def _rewrite(fn: N.Function) -> N.Function:
