@@ -12,6 +12,7 @@ import pytest
 
 from cumetal.backends.air.abi import air_threadgroup_bytes, shared_layout
 from cumetal.backends.air.sim import launch_air
+from cumetal.backends.apple.abi import REDUCTION_SCRATCH
 from cumetal.backends.cpu import launch as cpu_launch
 from cumetal.backends.cpu.memory import DeviceMemory
 from cumetal.passes import compile_ptx
@@ -127,8 +128,8 @@ def test_layout_of_the_mixed_kernel(module):
     lay = shared_layout(k, module)
     # counters (module scope) at 0..16, sa at 16..82; dynamic memory from align16(82) = 96
     assert (lay.static_size, lay.dyn_base, lay.uses_dynamic) == (82, 96, True)
-    assert air_threadgroup_bytes(k, 4 * THREADS) == 4 * THREADS + 16
-    assert air_threadgroup_bytes(k, 1) == 16 + 16 and air_threadgroup_bytes(k, 0) == 16
+    assert air_threadgroup_bytes(k, 4 * THREADS) == 4 * THREADS + REDUCTION_SCRATCH
+    assert air_threadgroup_bytes(k, 1) == 16 + REDUCTION_SCRATCH and air_threadgroup_bytes(k, 0) == REDUCTION_SCRATCH
     assert shared_layout(module.kernels["static_only"], module).uses_dynamic is False
 
 

@@ -20,6 +20,7 @@ from test_metal_standin import GPU_OFFSET, RecordingMetal
 
 from cumetal import driver as cu
 from cumetal.backends.air.lower import compile_metallib
+from cumetal.backends.apple.abi import REDUCTION_SCRATCH as SCRATCH
 from cumetal.backends.msl import abi, emit_module
 from cumetal.devices.compile import compile_image
 from cumetal.devices.metal import bridge
@@ -115,7 +116,7 @@ def test_device_properties(ctx, metal):
         A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, A.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING)}
     assert attr == {A.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: 16,  # M2 Pro: 16-19 cores, fewest reported
                     A.CU_DEVICE_ATTRIBUTE_WARP_SIZE: 32,
-                    A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: 32768 - 48,
+                    A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: 32768 - 32 - SCRATCH,
                     A.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: 1024,
                     A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: 8,
                     A.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: 1}
@@ -344,7 +345,7 @@ def test_launch_binds_per_abi_and_dispatches_grid_and_block(ctx, metal):
         ("compute1", "setBuffer:offset:atIndex:", "buffer1", info_off, 1),
         ("compute1", "setBuffer:offset:atIndex:", "buffer1", int(coeffs) - base, 30),  # module has .const
         ("compute1", "useResource:usage:", "buffer1", 3),  # read | write: pointers reach the whole arena
-        ("compute1", "setThreadgroupMemoryLength:atIndex:", 16, 0),  # no shared memory + 16 scratch
+        ("compute1", "setThreadgroupMemoryLength:atIndex:", SCRATCH, 0),  # no shared memory: the scratch
         ("compute1", "dispatchThreadgroups:threadsPerThreadgroup:", (4, 2, 1), (128, 1, 1)),
         ("compute1", "endEncoding"),
         ("cb1", "commit"),
@@ -372,7 +373,7 @@ def test_dynamic_shared_memory_length_and_info_words(ctx, metal):
     infos = _info_at_dispatch(metal)
     mark = metal.mark()
     ok(cu.cuLaunchKernel(fn, 2, 1, 1, 256, 1, 1, 1024, 0, ((d, 2.0), (None, ctypes.c_float)), None))
-    assert ("compute1", "setThreadgroupMemoryLength:atIndex:", 1024 + 16, 0) in metal.log[mark:]
+    assert ("compute1", "setThreadgroupMemoryLength:atIndex:", 1024 + SCRATCH, 0) in metal.log[mark:]
     assert struct.unpack_from("<II", infos[0], 4 * abi.INFO_DYNAMIC_SMEM) == (1024, 1024)
 
 
@@ -401,8 +402,8 @@ STATIC_AND_DYNAMIC_SHARED_PTX = """.version 7.8
 
 
 @pytest.mark.parametrize("library, length", [
-    ("msl", 1120 + 16),  # align16(align16(100 static) + 1000 dynamic) + 16 scratch
-    ("metallib", 1008 + 16),  # AIR: static memory is an addrspace(3) global; align16(1000) + 16 scratch
+    ("msl", 1120 + SCRATCH),  # align16(align16(100 static) + 1000 dynamic) + the barrier scratch
+    ("metallib", 1008 + SCRATCH),  # AIR: static memory is an addrspace(3) global; align16(1000) + scratch
 ])
 def test_threadgroup_length_follows_the_library_mode(ctx, metal, monkeypatch, library, length):
     monkeypatch.setenv("CUMETAL_METAL_LIBRARY", library)

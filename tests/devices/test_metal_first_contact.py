@@ -105,24 +105,23 @@ def test_forced_metal_with_an_unexpected_failure_is_no_device_without_traceback(
     assert "Metal initialization failed: KeyError" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_fp64_fallback_reports_both_errors(ctx, metal):  # noqa: F811
-    metal.reject_source = lambda src: "double is not supported" if "double" in src else "float2 is broken"
+def test_rejected_msl_names_the_fp64_mode(ctx, metal):  # noqa: F811
+    metal.reject_source = lambda src: "float2 is broken" if "cumetal_probe" not in src else None
     assert cu.cuModuleLoadData(PTX)[0] == R.CUDA_ERROR_INVALID_IMAGE
     msg = cu.last_error_message()
-    assert "CUMETAL_FP64=native:\ndouble is not supported" in msg
-    assert "CUMETAL_FP64=emulate:\nfloat2 is broken" in msg
+    assert "Metal rejected the generated MSL (CUMETAL_FP64=emulate):\nfloat2 is broken" in msg
 
 
-def test_rejected_native_source_is_not_compiled_again(ctx, metal):  # noqa: F811
+def test_rejected_source_is_not_compiled_again(ctx, metal, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("CUMETAL_FP64", "native")
     metal.reject_source = lambda src: "double is not supported" if re.search(r"\bdouble\b", src) else None
-    ok(cu.cuModuleLoadData(PTX))
-    assert len(metal.sources) == 3  # probe, native (rejected), emulate
-    ok(cu.cuModuleLoadData(PTX + "\n// another module\n"))  # same kernels: the emulated library is cached
-    assert len(metal.sources) == 3
-    other = PTX.replace("affine", "affine2")
-    ok(cu.cuModuleLoadData(other))  # a new module: straight to the emulation (this GPU rejects double)
-    assert len(metal.sources) == 4 and not re.search(r"\bdouble\b", metal.sources[-1])
-
+    assert cu.cuModuleLoadData(PTX)[0] == R.CUDA_ERROR_INVALID_IMAGE
+    assert len(metal.sources) == 2  # probe, native (rejected)
+    assert cu.cuModuleLoadData(PTX + "\n// another module\n")[0] == R.CUDA_ERROR_INVALID_IMAGE
+    assert len(metal.sources) == 2  # the same source: Metal's answer is remembered
+    monkeypatch.delenv("CUMETAL_FP64")
+    ok(cu.cuModuleLoadData(PTX))  # the default emulates: no double reaches Metal
+    assert len(metal.sources) == 3 and not re.search(r"\bdouble\b", metal.sources[-1])
 
 def test_a_recursive_kernel_does_not_fail_its_module(ctx, metal, capfd):  # noqa: F811
     metal.check_msl = True

@@ -92,28 +92,29 @@ def test_command_buffer_error_table(code, fault):
 def test_environment_choices(monkeypatch):
     monkeypatch.delenv("CUMETAL_METAL_LIBRARY", raising=False)
     monkeypatch.delenv("CUMETAL_FP64", raising=False)
-    assert (library_mode(), fp64_mode()) == ("msl", "native")
+    assert (library_mode(), fp64_mode()) == ("msl", "emulate")  # Apple GPUs have no double
     monkeypatch.setenv("CUMETAL_METAL_LIBRARY", " MetalLib ")
-    monkeypatch.setenv("CUMETAL_FP64", "emulate")
-    assert (library_mode(), fp64_mode()) == ("metallib", "emulate")
+    monkeypatch.setenv("CUMETAL_FP64", "native")
+    assert (library_mode(), fp64_mode()) == ("metallib", "native")
     monkeypatch.setenv("CUMETAL_FP64", "quad")
     with pytest.raises(LibraryError, match="CUMETAL_FP64='quad'"):
         fp64_mode()
 
 
-def test_native_double_rejected_falls_back_to_emulation(ctx, metal, capfd):  # noqa: F811
+def test_fp64_is_emulated_by_default(ctx, metal, monkeypatch):  # noqa: F811
+    monkeypatch.delenv("CUMETAL_FP64", raising=False)
     metal.reject_source = lambda src: "double is not supported" if re.search(r"\bdouble\b", src) else None
     ok(cu.cuModuleLoadData(PTX))
     sources = metal.sources[1:]  # after the probe
-    assert len(sources) == 2 and "double" in sources[0] and "double" not in sources[1]
-    assert "compiled with CUMETAL_FP64=emulate" in capfd.readouterr().err
+    assert len(sources) == 1 and not re.search(r"\bdouble\b", sources[0]) and "fp64=emulate" in sources[0]
 
 
 def test_explicit_fp64_mode_is_not_second_guessed(ctx, metal, monkeypatch):  # noqa: F811
     monkeypatch.setenv("CUMETAL_FP64", "native")
     metal.reject_source = lambda src: "double is not supported" if "double" in src else None
     assert cu.cuModuleLoadData(PTX)[0] == cu.CUresult.CUDA_ERROR_INVALID_IMAGE
-    assert "double is not supported" in cu.last_error_message()
+    msg = cu.last_error_message()
+    assert "CUMETAL_FP64=native" in msg and "double is not supported" in msg and "unset CUMETAL_FP64" in msg
 
 
 def test_pyobjc_factory_refuses_off_macos(monkeypatch):

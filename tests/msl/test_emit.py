@@ -11,7 +11,7 @@ import pytest
 from msl_testing import HEADER
 
 from cumetal.backends.msl import argument_abi, emit_module, emit_msl
-from cumetal.backends.msl.abi import shared_bytes
+from cumetal.backends.msl.abi import REDUCTION_SCRATCH, shared_bytes
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -151,8 +151,8 @@ def test_attributes_and_abi():
     for b in abi:
         attr = f"[[buffer({b.index})]]" if b.kind == "buffer" else f"[[threadgroup({b.index})]]"
         assert f"{b.msl_type} {b.msl_name} {attr}" in src
-    assert shared_bytes(m.kernels["reverse"], 0) == 512 + 16
-    assert shared_bytes(m.kernels["reverse"], 100) == 512 + 112 + 16
+    assert shared_bytes(m.kernels["reverse"], 0) == 512 + REDUCTION_SCRATCH
+    assert shared_bytes(m.kernels["reverse"], 100) == 512 + 112 + REDUCTION_SCRATCH
 
 
 def test_fp64_policy():

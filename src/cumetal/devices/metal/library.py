@@ -169,35 +169,28 @@ class LibraryCache:
     def _msl(self, module: IRModule) -> tuple[str, Any, dict[str, str], list[bytes]]:
         from cumetal.backends.msl import EmitError, emit_module
 
-        # fp64: emulated unless CUMETAL_FP64 asks for native doubles (which Apple GPUs reject; the
-        # error then says so). A source Metal rejected is remembered, not compiled again.
-        modes = [fp64_mode()]
-        errors: list[tuple[str, str]] = []
-        for mode in modes:
-            try:
-                emitted = emit_module(module, fp64=mode)
-            except EmitError as e:
-                raise _EmitFailed(f"cannot emit MSL: {e}") from None
-            key = "msl-" + hashlib.sha256(emitted.source.encode()).hexdigest()
-            library = self.libraries.get(key)
+        # fp64: emulated unless CUMETAL_FP64 asks for native doubles (which Apple GPUs reject: the
+        # error then names the mode). A source Metal rejected is remembered, not compiled again.
+        mode = fp64_mode()
+        try:
+            emitted = emit_module(module, fp64=mode)
+        except EmitError as e:
+            raise _EmitFailed(f"cannot emit MSL: {e}") from None
+        key = "msl-" + hashlib.sha256(emitted.source.encode()).hexdigest()
+        library = self.libraries.get(key)
+        if library is None:
+            err = self.rejected.get(key)
+            if err is None:
+                library, err = self.bridge.library_from_source(self.device, emitted.source)
             if library is None:
-                err = self.rejected.get(key)
-                if err is None:
-                    library, err = self.bridge.library_from_source(self.device, emitted.source)
-                if library is None:
-                    self.rejected[key] = err
-                    errors.append((mode, err))
-                    if not _uses_f64(module):
-                        break
-                    continue
-                self.libraries[key] = library
-            for w in emitted.warnings:
-                print(f"cumetal: {module.filename}: {w}", file=sys.stderr, flush=True)
-            return key, library, dict(emitted.kernel_names), list(emitted.printf_formats)
-        if len(errors) == 1:
-            raise LibraryError(f"Metal rejected the generated MSL:\n{errors[0][1]}")
-        told = "\n".join(f"with CUMETAL_FP64={mode}:\n{err}" for mode, err in errors)
-        raise LibraryError(f"Metal rejected the generated MSL in every fp64 mode tried:\n{told}")
+                self.rejected[key] = err
+                hint = "" if mode == "emulate" or not _uses_f64(module) else (
+                    "\n(Apple GPUs have no double: unset CUMETAL_FP64 to emulate fp64)")
+                raise LibraryError(f"Metal rejected the generated MSL (CUMETAL_FP64={mode}):\n{err}{hint}")
+            self.libraries[key] = library
+        for w in emitted.warnings:
+            print(f"cumetal: {module.filename}: {w}", file=sys.stderr, flush=True)
+        return key, library, dict(emitted.kernel_names), list(emitted.printf_formats)
 
     def _metallib_refused(self, module: IRModule) -> dict[str, str]:
         """Kernels whose f64 code cannot be emulated (an f64 operation without an emulation rule);
