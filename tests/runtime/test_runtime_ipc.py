@@ -67,7 +67,9 @@ def test_memory_and_event_handles_cross_processes(tmp_path):
     finally:
         proc.kill()
     assert proc.returncode == 0 and "child done" in out, out + err
-    check(rt.cudaEventSynchronize(ev))  # the child's record
+    # the child synchronised before it exited, so its record is complete already: no waiting here
+    assert rt.cudaEventQuery(ev)[0] == E.cudaSuccess
+    check(rt.cudaEventSynchronize(ev))
     check(rt.cudaEventQuery(ev))
     np.testing.assert_array_equal(_download(d, n), 2 * x)
     check(rt.cudaEventDestroy(ev))
@@ -78,6 +80,12 @@ def _download(d, n):
     out = np.zeros(n, np.float32)
     check(rt.cudaMemcpy(out, d, n * 4, D2H))
     return out
+
+
+def test_device_reports_ipc_events():
+    attr = rt.cudaDeviceAttr.cudaDevAttrIpcEventSupport
+    assert check(rt.cudaDeviceGetAttribute(attr, 0)) == 1
+    assert check(rt.cudaGetDeviceProperties(0)).ipcEventSupported == 1
 
 
 def test_bad_ipc_arguments_get_cuda_codes():

@@ -160,6 +160,7 @@ def device_properties() -> cudaDeviceProp:
     p.hostRegisterSupported = 1
     p.hostRegisterReadOnlySupported = 1
     p.memoryPoolsSupported = 1  # cudaMallocAsync and cudaMemPool* (runtime/pools.py)
+    p.ipcEventSupported = int(_ipc_supported())  # cudaIpc* (runtime/ipc.py)
     p.deviceNumaId = -1
     p.hostNumaId = -1
     # everything else (textures, surfaces, PCI ids, ECC, NUMA, IPC, clusters, pools) stays 0: no meaning here
@@ -185,7 +186,15 @@ def cudaDeviceGetAttribute(attr: Any, device: Any) -> tuple:  # noqa: N802
         return (0,)
     if drv == A.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
         return (1,)  # the runtime's pools (runtime/pools.py); the driver has no cuMemPool*
+    if drv == A.CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED:
+        return (int(_ipc_supported()),)  # the runtime's interprocess events (runtime/ipc.py)
     return (ddev.device_attribute(_info(), drv),)
+
+
+def _ipc_supported() -> bool:
+    import os
+
+    return hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")
 
 
 @rt_api(2)

@@ -25,14 +25,12 @@ import ctypes
 import fcntl
 import mmap
 import os
-import queue
 import struct
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from cumetal.driver import streams as dstreams
 from cumetal.driver.state import STATE as DRIVER
 from cumetal.runtime.device import int_arg
 from cumetal.runtime.enums import cudaError_t, cudaEventDisableTiming, cudaEventInterprocess
@@ -337,11 +335,18 @@ def shared_event(ev: int) -> _SharedEvent | None:
 
 
 def record(shared: _SharedEvent, ev: int, h: int) -> None:
-    """After the local record of ``ev`` on stream ``h``: number it and have it marked completed."""
+    """After the local record of ``ev`` on stream ``h``: number it and mark it completed in stream
+    order, so a synchronisation of that stream (and so a process that synchronised and exited) has
+    published the completion: another process never waits for a record a finished one made."""
+    from cumetal.driver.host_funcs import enqueue_host_call
+
     seq = shared.issue()
-    (marker,) = raw(dstreams.cuEventCreate)(int(cudaEventDisableTiming))
-    raw(dstreams.cuEventRecord)(marker, h)
-    _completer().put((DRIVER.current(), int(marker), shared, seq))
+
+    def complete() -> None:
+        if shared.cells is not None:
+            shared.complete(seq)
+
+    enqueue_host_call(h, complete)
 
 
 def synchronize(shared: _SharedEvent) -> None:
@@ -368,42 +373,6 @@ def destroyed(ev: int) -> None:
         shared.cells = None
         shared.map.close()
         os.close(shared.fd)
-
-
-_queue: queue.Queue | None = None
-
-
-def _completer() -> queue.Queue:
-    """One thread per process marks IPC records completed when their stream reaches them."""
-    global _queue
-    with _lock:
-        if _queue is None:
-            _queue = queue.Queue()
-            threading.Thread(target=_complete_records, args=(_queue,), name="cumetal-ipc-events", daemon=True).start()
-    return _queue
-
-
-def _complete_records(q: queue.Queue) -> None:
-    from cumetal.driver import contexts
-
-    while True:
-        ctx, marker, shared, seq = q.get()
-        try:
-            raw(contexts.cuCtxPushCurrent)(ctx.handle)
-            try:
-                raw(dstreams.cuEventSynchronize)(marker)
-            except Exception:  # noqa: BLE001, S110 - a fault is the stream's to report; the record still ends
-                pass
-            finally:
-                try:
-                    raw(dstreams.cuEventDestroy)(marker)
-                except Exception:  # noqa: BLE001, S110 - the context may have been reset meanwhile
-                    pass
-                raw(contexts.cuCtxPopCurrent)()
-        except Exception:  # noqa: BLE001, S110 - the context is gone: complete anyway so waiters go on
-            pass
-        if shared.cells is not None:
-            shared.complete(seq)
 
 
 def reset() -> None:
