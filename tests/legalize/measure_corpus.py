@@ -23,7 +23,6 @@ def count(module) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from cumetal.passes import CompileError, compile_ptx
-    from cumetal.passes.fold_constants import fold_legalized
     from cumetal.passes.legalize import legalize
 
     ap = argparse.ArgumentParser()
@@ -50,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         legal = legalize(m, caps)
         t1 = time.perf_counter()
         if not args.no_fold:
+            from cumetal.passes.fold_constants import fold_legalized
+
             legal = fold_legalized(legal, m)
         t_leg += t1 - t0
         t_fold += time.perf_counter() - t1

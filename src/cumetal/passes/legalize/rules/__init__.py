@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from cumetal.passes.legalize.rule import Rule
 from cumetal.passes.legalize.rules import (
+    async_copy,
+    async_mbarrier,
+    async_named_barrier,
     atomic_float,
     atomic_incdec,
     f2i_saturate,
@@ -27,6 +30,9 @@ from cumetal.passes.legalize.rules import (
 )
 
 RULES: tuple[Rule, ...] = (
+    async_copy.RULE,
+    async_mbarrier.RULE,
+    async_named_barrier.RULE,
     int_divide.RULE,
     shift_clamp.RULE,
     atomic_incdec.RULE,
