@@ -4,9 +4,11 @@ and the ``cu*`` functions of the launch, library, linker, memory, pool, VMM, gra
 
 # ruff: noqa: F401, F403
 from cumetal.driver import array_copies as _array_copies
+from cumetal.driver import coredump as _coredump
 from cumetal.driver import graph_generic as _graph_generic
 from cumetal.driver import graph_nodes as _graph_nodes
 from cumetal.driver import graphs as _graphs
+from cumetal.driver import green as _green
 from cumetal.driver import handles_more as _handles_more
 from cumetal.driver import ipc as _ipc
 from cumetal.driver import launch_legacy as _launch_legacy
@@ -18,12 +20,15 @@ from cumetal.driver import memory_more as _memory_more
 from cumetal.driver import misc as _misc
 from cumetal.driver import misc_more as _misc_more
 from cumetal.driver import pools as _pools
+from cumetal.driver import single_gpu as _single_gpu
 from cumetal.driver import streams_more as _streams_more
+from cumetal.driver import unsupported as _unsupported
 from cumetal.driver import vmm as _vmm
 from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
-_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _array_copies, _ipc)
+_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _array_copies, _ipc,
+            _green, _coredump, _single_gpu, _unsupported)
 
 
 def _public(module: object) -> dict[str, object]:

@@ -28,7 +28,11 @@ def fault_result(fault: DeviceFault) -> CUresult:
 
 def fault_error(fault: DeviceFault) -> CudaError:
     """The error a call reporting ``fault`` returns; its text is what ``last_error_message()``
-    gives (the device already logged it on stderr, unless CUMETAL_QUIET is set)."""
+    gives (the device already logged it on stderr, unless CUMETAL_QUIET is set). A coredump is
+    written first when the context asks for one (driver/coredump.py)."""
+    from cumetal.driver.coredump import on_fault
+
+    on_fault(fault)
     return CudaError(fault_result(fault), str(fault), logged=True)
 
 
