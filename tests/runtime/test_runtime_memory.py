@@ -280,7 +280,7 @@ def test_pool_locations_and_access():
     props = rt.cudaMemPoolProps()
     assert rt.cudaMemPoolCreate(props)[0] == E.cudaErrorInvalidValue  # allocType and location unset
     props.allocType, props.location = pinned, loc
-    props.handleTypes = rt.cudaMemAllocationHandleType.cudaMemHandleTypePosixFileDescriptor
+    props.handleTypes = rt.cudaMemAllocationHandleType.cudaMemHandleTypeWin32  # POSIX fds: test_runtime_pool_ipc
     assert rt.cudaMemPoolCreate(props)[0] == E.cudaErrorNotSupported
     props.handleTypes = 0
     assert rt.cudaMemPoolCreate(None)[0] == E.cudaErrorInvalidValue

@@ -34,7 +34,9 @@ __all__ = ["cudaIpcGetMemHandle", "cudaIpcOpenMemHandle", "cudaIpcCloseMemHandle
            "cudaMemPrefetchBatchAsync", "cudaMemDiscardBatchAsync", "cudaMemDiscardAndPrefetchBatchAsync",
            "cudaMemRangeGetAttributes", "cudaUserObjectCreate", "cudaUserObjectRetain", "cudaUserObjectRelease",
            "cudaGraphRetainUserObject", "cudaGraphReleaseUserObject", "cudaGraphKernelNodeGetAttribute",
-           "cudaGraphKernelNodeSetAttribute", "cudaGraphKernelNodeCopyAttributes", "cudaGraphNodeGetToolsId", "cudaMemPoolSetAccess"]
+           "cudaGraphKernelNodeSetAttribute", "cudaGraphKernelNodeCopyAttributes", "cudaGraphNodeGetToolsId", "cudaMemPoolSetAccess",
+           "cudaMemPoolExportToShareableHandle", "cudaMemPoolImportFromShareableHandle", "cudaMemPoolExportPointer",
+           "cudaMemPoolImportPointer"]
 INVALID_IMAGE = 200  # cudaErrorInvalidKernelImage
 NO_BINARY = 209  # cudaErrorNoKernelImageForDevice
 
@@ -412,3 +414,39 @@ def cudaGraphNodeGetToolsId(node: int, p: int) -> int:  # noqa: N802
 @_guard()
 def cudaMemPoolSetAccess(pool: int, descs: int, count: int) -> int:  # noqa: N802
     return _simple("cudaMemPoolSetAccess", pool, descs, count) if descs or not count else _invalid("descList")
+
+
+# ---- memory pools shared between processes
+@_guard()
+def cudaMemPoolExportToShareableHandle(p: int, pool: int, handle_type: int, flags: int) -> int:  # noqa: N802
+    if not p:
+        return _invalid("shareableHandle")
+    return _outs(rt.cudaMemPoolExportToShareableHandle(pool, handle_type, flags), (_c_int, p))
+
+
+@_guard()
+def cudaMemPoolImportFromShareableHandle(p: int, handle: int, handle_type: int, flags: int) -> int:  # noqa: N802
+    if not p:
+        return _invalid("memPool")
+    fd = handle if handle < 2**31 else -1  # (void *)(uintptr_t)fd
+    return _outs(rt.cudaMemPoolImportFromShareableHandle(fd, handle_type, flags), (_c_ptr, p))
+
+
+@_guard()
+def cudaMemPoolExportPointer(p: int, ptr: int) -> int:  # noqa: N802
+    if not p:
+        return _invalid("exportData")
+    result = rt.cudaMemPoolExportPointer(ptr)
+    if int(result[0]) == 0:
+        ctypes.memmove(p, result[1].getPtr(), rt.cudaMemPoolPtrExportData.sizeof())
+    return int(result[0])
+
+
+@_guard()
+def cudaMemPoolImportPointer(p: int, pool: int, data: int) -> int:  # noqa: N802
+    if not p:
+        return _invalid("ptr")
+    raw = _safe_bytes(data, rt.cudaMemPoolPtrExportData.sizeof())
+    if raw is None:
+        return _invalid("exportData")
+    return _outs(rt.cudaMemPoolImportPointer(pool, rt.cudaMemPoolPtrExportData(raw)), (_c_ptr, p))

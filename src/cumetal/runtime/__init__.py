@@ -305,6 +305,7 @@ from cumetal.runtime.memory_nd import (
     cudaMemset3D,
     cudaMemset3DAsync,
 )
+from cumetal.runtime.pool_ipc import cudaMemPoolPtrExportData
 from cumetal.runtime.pools import (
     cudaDeviceGetDefaultMemPool,
     cudaDeviceGetMemPool,
@@ -316,8 +317,12 @@ from cumetal.runtime.pools import (
     cudaMemGetMemPool,
     cudaMemPoolCreate,
     cudaMemPoolDestroy,
+    cudaMemPoolExportPointer,
+    cudaMemPoolExportToShareableHandle,
     cudaMemPoolGetAccess,
     cudaMemPoolGetAttribute,
+    cudaMemPoolImportFromShareableHandle,
+    cudaMemPoolImportPointer,
     cudaMemPoolSetAccess,
     cudaMemPoolSetAttribute,
     cudaMemPoolTrimTo,

@@ -188,6 +188,8 @@ def cudaDeviceGetAttribute(attr: Any, device: Any) -> tuple:  # noqa: N802
         return (1,)  # the runtime's pools (runtime/pools.py); the driver has no cuMemPool*
     if drv == A.CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED:
         return (int(_ipc_supported()),)  # the runtime's interprocess events (runtime/ipc.py)
+    if drv == A.CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:  # shareable pools (runtime/pool_ipc.py)
+        return (1 if _ipc_supported() else 0,)  # cudaMemHandleTypePosixFileDescriptor
     return (ddev.device_attribute(_info(), drv),)
 
 

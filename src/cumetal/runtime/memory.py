@@ -160,6 +160,14 @@ def cudaFree(devPtr: Any) -> tuple:  # noqa: N802, N803
 
     if graph_memory.free_outside_graph(addr):
         return ()
+    from cumetal.driver import contexts
+    from cumetal.runtime import pool_ipc, pools
+
+    if pool_ipc.owner(addr) is not None:  # memory of a shareable pool, exported or imported
+        raw(contexts.cuCtxSynchronize)()
+        pool_ipc.free(addr)
+        pools.forget_block(addr)
+        return ()
     found = allocation_of(addr)
     if found is None or found[0] != addr or found[2]:
         raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocManaged "

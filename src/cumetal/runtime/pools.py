@@ -13,6 +13,7 @@ from typing import Any
 from cumetal.driver import memory as dmem
 from cumetal.driver import streams as dstreams
 from cumetal.driver.scalars import cuuint64_t
+from cumetal.runtime import pool_ipc
 from cumetal.runtime.device import device_ordinal, enum_arg, int_arg
 from cumetal.runtime.enums import cudaError_t, cudaMemPoolAttr
 from cumetal.runtime.errors import RtError, rt_api
@@ -35,6 +36,7 @@ class Pool:
     used: int = 0
     high: int = 0
     blocks: dict[int, int] = field(default_factory=dict)  # address -> size
+    shared: Any = None  # pool_ipc.SharedPool of a shareable (exported or imported) pool
 
 
 class _Pools:
@@ -73,7 +75,10 @@ def _alloc(pool: Pool, size: Any, stream: Any) -> int:
         a = graph_memory.new_allocation(graphs._captures[h].graph, n)
         graphs.capture_node(h, graphs.T.cudaGraphNodeTypeMemAlloc, a)
         return a.dptr
-    (p,) = raw(dmem.cuMemAlloc)(n)
+    if pool.shared is not None:
+        p = pool_ipc.allocate(pool.shared, n)
+    else:
+        (p,) = raw(dmem.cuMemAlloc)(n)
     pool.blocks[int(p)] = n
     pool.used += n
     pool.high = max(pool.high, pool.used)
@@ -88,7 +93,7 @@ def cudaMallocAsync(size: Any, hStream: Any) -> tuple:  # noqa: N802, N803
 
 @rt_api(1)
 def cudaMallocFromPoolAsync(size: Any, memPool: Any, stream: Any) -> tuple:  # noqa: N802, N803
-    return (_alloc(POOLS.lookup(memPool), size, stream),)
+    return (_alloc(_own(POOLS.lookup(memPool)), size, stream),)
 
 
 @rt_api(0, sync=True)
@@ -106,16 +111,26 @@ def cudaFreeAsync(devPtr: Any, hStream: Any) -> tuple:  # noqa: N802, N803
         return ()
     if graph_memory.free_outside_graph(addr):
         return ()
+    if pool_ipc.owner(addr) is not None:  # a shareable pool's memory (exported or imported)
+        raw(dstreams.cuStreamSynchronize)(h)
+        pool_ipc.free(addr)
+        forget_block(addr)
+        return ()
     found = allocation_of(addr)
     if found is None or found[0] != addr or found[2]:
         raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} was not returned by cudaMalloc/cudaMallocAsync")
     raw(dstreams.cuStreamSynchronize)(h)
     raw(dmem.cuMemFree)(addr)
+    forget_block(addr)
+    return ()
+
+
+def forget_block(addr: int) -> None:
+    """The pools' bookkeeping after ``addr`` was freed."""
     for pool in POOLS.pools.values():
         size = pool.blocks.pop(addr, None)
         if size is not None:
             pool.used -= size
-    return ()
 
 
 def _captured_free(graph: Any, addr: int, graph_memory: Any) -> int:
@@ -142,8 +157,14 @@ def cudaDeviceGetMemPool(device: Any) -> tuple:  # noqa: N802
 @rt_api(0)
 def cudaDeviceSetMemPool(device: Any, memPool: Any) -> tuple:  # noqa: N802, N803
     device_ordinal(device)
-    POOLS.current = POOLS.lookup(memPool)
+    POOLS.current = _own(POOLS.lookup(memPool))
     return ()
+
+
+def _own(pool: Pool) -> Pool:
+    if pool.shared is not None and pool.shared.imported:
+        raise RtError(E.cudaErrorInvalidValue, "an imported memory pool cannot make allocations")
+    return pool
 
 
 @rt_api(1)
@@ -157,10 +178,11 @@ def cudaMemPoolCreate(poolProps: Any) -> tuple:  # noqa: N802, N803
     if poolProps is None or not hasattr(poolProps, "allocType") or not hasattr(poolProps, "location"):
         raise RtError(E.cudaErrorInvalidValue, "poolProps must be a cudaMemPoolProps")
     _check_props(SimpleNamespace(poolProps=poolProps))
-    if int(getattr(poolProps, "handleTypes", 0) or 0) != 0:
-        raise RtError(E.cudaErrorNotSupported, "pools with shareable handles (IPC pools) are not supported; "
-                      "use cudaIpcGetMemHandle for memory shared between processes")
-    pool = Pool(RUNTIME.new_id())
+    handle_types = int(getattr(poolProps, "handleTypes", 0) or 0)
+    if handle_types not in (0, pool_ipc.POSIX_FD):
+        raise RtError(E.cudaErrorNotSupported, f"handleTypes 0x{handle_types:x}: CuMetal's pools are shared "
+                      "through cudaMemHandleTypePosixFileDescriptor only")
+    pool = Pool(RUNTIME.new_id(), shared=pool_ipc.create() if handle_types else None)
     POOLS.pools[pool.handle] = pool
     return (cudaMemPool_t(pool.handle),)
 
@@ -173,7 +195,41 @@ def cudaMemPoolDestroy(memPool: Any) -> tuple:  # noqa: N802, N803
     del POOLS.pools[pool.handle]
     if POOLS.current is pool:
         POOLS.current = None
+    if pool.shared is not None:
+        pool.shared.close()
     return ()
+
+
+@rt_api(1)
+def cudaMemPoolExportToShareableHandle(memPool: Any, handleType: Any, flags: Any) -> tuple:  # noqa: N802, N803
+    """A new file descriptor for the pool (the caller closes it); POSIX descriptors only."""
+    return (pool_ipc.export_handle(POOLS.lookup(memPool).shared, handleType, flags),)
+
+
+@rt_api(1)
+def cudaMemPoolImportFromShareableHandle(shareableHandle: Any, handleType: Any, flags: Any) -> tuple:  # noqa: N802, N803
+    """A pool for another process's exported pool (``shareableHandle`` is the descriptor; it is
+    duplicated, so the caller may close it). Imported pools make no allocations."""
+    pool = Pool(RUNTIME.new_id(), shared=pool_ipc.import_handle(shareableHandle, handleType, flags))
+    POOLS.pools[pool.handle] = pool
+    return (cudaMemPool_t(pool.handle),)
+
+
+@rt_api(1)
+def cudaMemPoolExportPointer(ptr: Any) -> tuple:  # noqa: N802
+    return (pool_ipc.export_pointer(address(ptr, "ptr")),)
+
+
+@rt_api(1)
+def cudaMemPoolImportPointer(memPool: Any, exportData: Any) -> tuple:  # noqa: N802, N803
+    """The address of the exported allocation in this process (free it with cudaFree/cudaFreeAsync)."""
+    pool = POOLS.lookup(memPool)
+    p = pool_ipc.import_pointer(pool.shared, exportData)
+    size = pool.shared.maps[p].size
+    pool.blocks[p] = size
+    pool.used += size
+    pool.high = max(pool.high, pool.used)
+    return (p,)
 
 
 @rt_api(0)

@@ -379,4 +379,6 @@ def sizeof(objType: Any) -> int:  # noqa: N803
         return objType.sizeof()
     if isinstance(objType, type) and issubclass(objType, _Handle):
         return ctypes.sizeof(objType._ctype)
+    if isinstance(objType, type) and callable(getattr(objType, "sizeof", None)):  # opaque byte blocks (IPC handles)
+        return int(objType.sizeof())
     raise TypeError(f"unknown type {objType!r}")

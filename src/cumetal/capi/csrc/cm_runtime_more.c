@@ -165,3 +165,24 @@ CM_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct c
                                            size_t count) {
     CALL("cudaMemPoolSetAccess", "(KKK)", CM_P(memPool), CM_P(descList), K(count));
 }
+
+/* ---- memory pools shared between processes (bridge: the descriptor is an int written to *shareableHandle;
+ * on import, the handle's value is the descriptor, as CUDA's (void *)(uintptr_t)fd) */
+CM_EXPORT cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool,
+                                                         enum cudaMemAllocationHandleType handleType,
+                                                         unsigned int flags) {
+    CALL("cudaMemPoolExportToShareableHandle", "(KKiI)", CM_P(shareableHandle), CM_P(memPool), (int)handleType, flags);
+}
+CM_EXPORT cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle,
+                                                           enum cudaMemAllocationHandleType handleType,
+                                                           unsigned int flags) {
+    CALL("cudaMemPoolImportFromShareableHandle", "(KKiI)", CM_P(memPool), CM_P(shareableHandle), (int)handleType,
+         flags);
+}
+CM_EXPORT cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr) {
+    CALL("cudaMemPoolExportPointer", "(KK)", CM_P(exportData), CM_P(ptr));
+}
+CM_EXPORT cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
+                                               struct cudaMemPoolPtrExportData *exportData) {
+    CALL("cudaMemPoolImportPointer", "(KKK)", CM_P(ptr), CM_P(memPool), CM_P(exportData));
+}

@@ -34,6 +34,18 @@ static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t widt
 template <class T> static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream) {
     return cudaMallocAsync((void **)(void *)devPtr, size, stream);
 }
+/* CUDA's C++ overloads: cudaMallocAsync from a given pool is cudaMallocFromPoolAsync */
+static inline cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return cudaMallocFromPoolAsync(ptr, size, memPool, stream);
+}
+template <class T>
+static inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
+}
+template <class T>
+static inline cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
+}
 template <class T>
 static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0,
                                                    unsigned int flags = cudaMemAttachSingle) {
