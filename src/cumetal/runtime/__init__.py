@@ -328,6 +328,23 @@ from cumetal.runtime.pools import (
     cudaMemPoolTrimTo,
     cudaMemSetMemPool,
 )
+from cumetal.runtime.queries_more import (
+    cudaArrayGetMemoryRequirements,
+    cudaArrayGetPlane,
+    cudaArrayGetSparseProperties,
+    cudaAsyncCallbackHandle_t,
+    cudaDeviceFlushGPUDirectRDMAWrites,
+    cudaDeviceGetNvSciSyncAttributes,
+    cudaDeviceRegisterAsyncNotification,
+    cudaDeviceUnregisterAsyncNotification,
+    cudaGetExportTable,
+    cudaGetTextureObjectResourceViewDesc,
+    cudaLibraryGetUnifiedFunction,
+    cudaMemcpyAttributes,
+    cudaMemcpyWithAttributesAsync,
+    cudaMipmappedArrayGetMemoryRequirements,
+    cudaMipmappedArrayGetSparseProperties,
+)
 from cumetal.runtime.streams import (
     cudaAccessPolicyWindow,
     cudaEventCreate,
