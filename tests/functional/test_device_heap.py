@@ -1,7 +1,7 @@
 """CUDA's device heap (malloc/free, new/delete, virtual destructors): the cpu backend's own heap, and
-on air-sim and msl-sim (this suite also runs there: tests/air, tests/msl) the allocator written as
-device code (backends/air/sim/heap.ptx). Other engines refuse such a kernel at launch, naming the
-device heap."""
+on air-sim, msl-sim and Metal (this suite also runs there: tests/air, tests/msl, tests/metal) the
+allocator written as device code (backends/apple/heap.ptx). Another engine would refuse such a
+kernel at launch, naming the device heap."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from cumetal.cudacxx.options import CudaOptions
 
 SOURCE = pathlib.Path(__file__).with_name("kernels") / "device_heap.cu"
 # the backends with a device heap (cpu-jit: on the numpy engine)
-HEAP = os.environ.get("CUMETAL_BACKEND", "cpu") in ("cpu", "cpu-jit", "air-sim", "msl-sim")
+HEAP = os.environ.get("CUMETAL_BACKEND", "cpu") in ("cpu", "cpu-jit", "air-sim", "msl-sim", "metal")
 U64 = ctypes.c_ulonglong
 
 

@@ -198,10 +198,11 @@ def _emit_ir(module, args) -> str:
 
 
 def _emit_msl(module, args) -> str:
+    from cumetal.backends.apple.heap import link_module
     from cumetal.backends.msl import EmitError, emit_msl
 
-    try:
-        return emit_msl(module, fp64=args.fp64)
+    try:  # device-side malloc/free: the allocator as device code (backends/apple/heap.ptx)
+        return emit_msl(link_module(module), fp64=args.fp64)
     except EmitError as e:
         raise _EmitFailure(f"MSL generation failed: {e}") from e
 

@@ -156,9 +156,11 @@ def compile_metallib(module: N.Module, versions: AirVersions = DEFAULT_VERSIONS,
     Raises AirLoweringError when a kernel cannot be lowered, when the IR module has no kernels,
     or when ``validate_metallib`` reports a problem (all problems are listed)."""
     from cumetal.backends.air.metallib_validate import validate_metallib
+    from cumetal.backends.apple.heap import link_module
 
     if not module.kernels:
         raise AirLoweringError(f"{module.filename}: no kernel to compile")
+    module = link_module(module)  # device-side malloc/free: the allocator as device code (apple/heap.ptx)
     entries = [MetallibEntry(name, kernel_bitcode(module, name, versions, fp64)) for name in module.kernels]
     data = write_metallib(entries, versions)
     problems = validate_metallib(data)

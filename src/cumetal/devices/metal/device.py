@@ -167,6 +167,9 @@ class MetalDevice(Device):
 
     # ---- modules
     def load_module(self, module: IRModule) -> ModuleImage:
+        from cumetal.backends.apple import heap  # device-side malloc/free as device code (apple/heap.ptx)
+
+        module = heap.link_module(module)
         with self.lock:
             try:
                 with self.bridge.pool():
@@ -181,7 +184,15 @@ class MetalDevice(Device):
                     print(f"cumetal: {module.filename}: kernel '{name}' cannot run on Metal: {kp.error}",
                           file=sys.stderr, flush=True)
             symbols = self._place_globals(module)
+            if heap.STATE in symbols:  # the module's cell -> this device's heap (one per device, as in CUDA)
+                heap.point_cell(symbols[heap.STATE][0], self._device_heap(), _poke)
             return MetalModuleImage(module, symbols, compiled)
+
+    def _device_heap(self) -> int:
+        from cumetal.backends.apple import heap
+
+        size = getattr(self, "malloc_heap_size", heap.DEFAULT_HEAP_SIZE)
+        return heap.heap_header(self, lambda n: self.arena.alloc(n, kind="internal"), _poke, size)
 
     def _place_globals(self, module: IRModule) -> dict[str, tuple[int, int]]:
         symbols: dict[str, tuple[int, int]] = {}
@@ -536,3 +547,8 @@ def open_metal_device(factory: B.MetalFactory | None = None) -> MetalDevice:
     except Exception as e:
         raise MetalInitError(f"Metal initialization failed: {type(e).__name__}: {e} (please report it: "
                              "python -m cumetal.tools.mac_check)") from None
+
+
+def _poke(address: int, data: bytes) -> None:
+    """Write host bytes into the arena (unified memory: arena addresses are CPU addresses)."""
+    ctypes.memmove(address, data, len(data))

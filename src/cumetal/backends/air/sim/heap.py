@@ -1,132 +1,55 @@
-"""CUDA's device heap (device-side malloc/free, hence new/delete) on the engines without a native
-one: air-sim and msl-sim.
+"""The device heap on air-sim and msl-sim: the Apple targets' allocator (backends/apple/heap.py,
+heap.ptx) linked into a kernel at launch, with the heap made in the CPU device's memory.
 
-The cpu engine executes the IR ops ``malloc``/``free`` itself (backends/cpu/heap.py). For the
-Metal-shaped engines the heap is device code: ``heap.ptx`` (a first-fit allocator over a bitmap,
-serialised by one lock word) is lowered once, its two functions and its state variable
-``__cumetal_heap`` are linked into the kernel's module, and every ``malloc``/``free`` op becomes a
-call to them. The engine then compiles ordinary IR (loads, stores, atomics, calls), so AIR and MSL
-need no heap support of their own.
-
-The heap itself is made on the device's memory at the first launch that needs it:
-``cudaLimitMallocHeapSize`` bytes (the memory's ``malloc_heap_size``, 8 MiB by default), its bitmap
-and block-length table, and the 64-byte state the allocator reads. It is one per device memory, so
-blocks outlive the launch that made them, as in CUDA.
+The simulators share the cpu device's memory and module images, so they link per launch: the
+kernel's module gets the allocator and its ``__cumetal_heap`` cell, and the cell's address is
+given to the engine as one more symbol (8 bytes per device memory, holding the header address).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import struct
 import threading
 from collections.abc import Callable
-from pathlib import Path
 
+from cumetal.backends.apple.heap import (  # noqa: F401 (the names the simulators and tests use)
+    DEFAULT_HEAP_SIZE,
+    FREE,
+    MALLOC,
+    STATE,
+    UNIT,
+    heap_header,
+    link,
+    point_cell,
+    uses_heap,
+)
 from cumetal.ir import nodes as N
-from cumetal.ir.analysis import reachable_functions
 
-STATE = "__cumetal_heap"
-MALLOC, FREE = "__cumetal_heap_malloc", "__cumetal_heap_free"
-DEFAULT_HEAP_SIZE = 8 << 20  # CUDA's default cudaLimitMallocHeapSize
-UNIT = 16  # bytes per allocation unit (CUDA's blocks are 16-byte aligned)
-
-_lock = threading.Lock()
-_library: N.Module | None = None
-_linked: dict[tuple[int, int], tuple[N.Function, N.Module, N.Function, N.Module]] = {}
+_cell_lock = threading.Lock()
 
 
-def _allocator() -> N.Module:
-    """heap.ptx lowered to IR (once per process)."""
-    global _library
-    if _library is None:
-        from cumetal.passes import compile_ptx
-
-        path = Path(__file__).with_name("heap.ptx")
-        _library = compile_ptx(path.read_text(), str(path))
-    return _library
-
-
-_uses: dict[tuple[int, int], tuple[N.Function, N.Module, bool]] = {}
-
-
-def uses_heap(kernel: N.Function, module: N.Module) -> bool:
-    """Whether the kernel (or a function it may call) has a malloc/free op; answered once per
-    kernel object, so a launch pays a dictionary lookup."""
-    key = (id(kernel), id(module))
-    hit = _uses.get(key)
-    if hit is not None and hit[0] is kernel and hit[1] is module:
-        return hit[2]
-    used = any(i.op in ("malloc", "free") for f in reachable_functions(kernel, module)
-               for b in f.blocks for i in b.insts)
-    if len(_uses) > 4096:
-        _uses.clear()
-    _uses[key] = (kernel, module, used)
-    return used
-
-
-def _rewrite(fn: N.Function) -> N.Function:
-    """``fn`` with its malloc/free ops turned into calls of the allocator (same guards)."""
-    if not any(i.op in ("malloc", "free") for b in fn.blocks for i in b.insts):
-        return fn
-    blocks = []
-    for b in fn.blocks:
-        insts = []
-        for i in b.insts:
-            if i.op in ("malloc", "free"):
-                i = dataclasses.replace(i, op="call", attrs={"callee": MALLOC if i.op == "malloc" else FREE})
-            insts.append(i)
-        blocks.append(dataclasses.replace(b, insts=insts))
-    calls = list(fn.calls) + [c for c in (MALLOC, FREE) if c not in fn.calls]
-    return dataclasses.replace(fn, blocks=blocks, calls=calls)
-
-
-def link(kernel: N.Function, module: N.Module) -> tuple[N.Function, N.Module]:
-    """The kernel and module with the allocator linked in (cached while both objects live)."""
-    key = (id(kernel), id(module))
-    with _lock:
-        hit = _linked.get(key)
-        if hit is not None and hit[0] is kernel and hit[1] is module:
-            return hit[2], hit[3]
-        lib = _allocator()
-        clash = [n for n in (MALLOC, FREE) if n in module.functions] + [STATE] * (STATE in module.globals)
-        if clash:
-            raise ValueError(f"module defines {', '.join(clash)}, which CuMetal's device heap reserves")
-        functions = {name: _rewrite(f) for name, f in module.functions.items()}
-        functions[MALLOC], functions[FREE] = lib.functions[MALLOC], lib.functions[FREE]
-        kernels = {name: (_rewrite(f) if f is kernel else f) for name, f in module.kernels.items()}
-        linked = dataclasses.replace(module, kernels=kernels, functions=functions,
-                                     globals={**module.globals, STATE: lib.globals[STATE]})
-        out = kernels[kernel.name]
-        if len(_linked) > 256:
-            _linked.clear()
-        _linked[key] = (kernel, module, out, linked)
-        return out, linked
+def _heap_size(memory) -> int:
+    return int(getattr(memory, "malloc_heap_size", DEFAULT_HEAP_SIZE))
 
 
 def heap_state(memory) -> int:
-    """Address of the heap state of ``memory`` (made, with the heap, at the first call)."""
-    addr = getattr(memory, "_cumetal_sim_heap", None)
-    if addr is not None:
-        return addr
-    with _lock:
-        addr = getattr(memory, "_cumetal_sim_heap", None)
-        if addr is None:
-            size = int(getattr(memory, "malloc_heap_size", DEFAULT_HEAP_SIZE))
-            units = max(1, size // UNIT)
-            words = (units + 31) // 32
-            base = memory.alloc(units * UNIT)
-            bitmap = memory.alloc(4 * words)
-            lengths = memory.alloc(4 * units)
-            state = memory.alloc(64)
-            bits = bytearray(4 * words)
-            tail = units % 32
-            if tail:  # the bits past the last unit are "in use"
-                struct.pack_into("<I", bits, 4 * (words - 1), (0xFFFFFFFF << tail) & 0xFFFFFFFF)
-            memory.write(bitmap, bytes(bits))
-            memory.write(lengths, bytes(4 * units))
-            memory.write(state, struct.pack("<4QI", base, units, bitmap, lengths, 0).ljust(64, b"\0"))
-            memory._cumetal_sim_heap = addr = state
-    return addr
+    """Address of the heap header of ``memory`` (made, with the heap, at the first call)."""
+    return heap_header(memory, memory.alloc, memory.write, _heap_size(memory))
+
+
+def heap_cell(memory) -> int:
+    """Address of the 8-byte cell (one per device memory) that the linked ``__cumetal_heap`` symbol
+    names: it holds the heap header's address."""
+    cell = getattr(memory, "_cumetal_heap_cell", None)
+    if cell is not None:
+        return cell
+    with _cell_lock:
+        cell = getattr(memory, "_cumetal_heap_cell", None)
+        if cell is None:
+            header = heap_state(memory)
+            cell = memory.alloc(8)
+            point_cell(cell, header, memory.write)
+            memory._cumetal_heap_cell = cell
+    return cell
 
 
 def with_device_heap(launch: Callable) -> Callable:
@@ -139,7 +62,7 @@ def with_device_heap(launch: Callable) -> Callable:
             return launch(kernel, module, memory, grid, block, dynamic_shared, params, symbols, **options)
         linked_kernel, linked = link(kernel, module)
         return launch(linked_kernel, linked, memory, grid, block, dynamic_shared, params,
-                      {**symbols, STATE: heap_state(memory)}, **options)
+                      {**symbols, STATE: heap_cell(memory)}, **options)
 
     heap_launch.__wrapped__ = launch  # type: ignore[attr-defined]
     return heap_launch
