@@ -247,3 +247,81 @@ def test_unsupported_calls_answer_not_supported_with_a_reason(ctx, capsys):
     desc = cu.CUDA_EXTERNAL_MEMORY_HANDLE_DESC(type=1, size=4096)  # the structs exist, as in cuda-python
     assert cu.cuImportExternalMemory(desc)[0] == R.CUDA_ERROR_NOT_SUPPORTED
     assert "graphics interop" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- interprocess events and shared pools
+IPC_CHILD = """
+import sys
+import numpy as np
+from cumetal import driver as cu
+def ok(r):
+    assert r[0] == 0, (cu.CUresult(r[0]).name, cu.last_error_message())
+    return r[1] if len(r) == 2 else None
+ok(cu.cuInit(0)); ok(cu.cuCtxCreate(None, 0, 0))
+fd, export, evh = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), bytes.fromhex(sys.argv[3])
+pool = ok(cu.cuMemPoolImportFromShareableHandle(fd, 1, 0))
+ptr = ok(cu.cuMemPoolImportPointer(pool, cu.CUmemPoolPtrExportData(export)))
+seen = np.zeros(256, np.uint32)
+ok(cu.cuMemcpyDtoH(seen, ptr, 1024))
+h = cu.CUipcEventHandle(); h.reserved = evh
+ev = ok(cu.cuIpcOpenEventHandle(h))
+ok(cu.cuMemsetD32(ptr, int(seen.sum()), 256))  # the parent's data, summed, written back for it to see
+ok(cu.cuEventRecord(ev, 0)); ok(cu.cuEventSynchronize(ev))
+ok(cu.cuMemFree(ptr)); ok(cu.cuEventDestroy(ev)); ok(cu.cuMemPoolDestroy(pool))
+print("child done")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="IPC on CuMetal needs Linux")
+def test_shared_pool_and_ipc_event_between_processes(ctx, tmp_path):
+    import subprocess
+    import sys
+
+    from cumetal.runtime import ipc
+
+    assert check(cu.cuDeviceGetAttribute(cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, 0))
+    assert check(cu.cuDeviceGetAttribute(cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED, 0))
+    props = cu.CUmemPoolProps(allocType=cu.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED, handleTypes=1)
+    props.location.type = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE
+    pool = check(cu.cuMemPoolCreate(props))
+    ptr = check(cu.cuMemAllocFromPoolAsync(1024, pool, 0))
+    data = np.arange(256, dtype=np.uint32)
+    check(cu.cuMemcpyHtoD(ptr, data, 1024))
+    assert check(cu.cuMemPoolGetAttribute(pool, cu.CUmemPool_attribute.CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES)) == 1
+    fd = check(cu.cuMemPoolExportToShareableHandle(pool, 1, 0))
+    export = check(cu.cuMemPoolExportPointer(ptr))
+    ev = check(cu.cuEventCreate(cu.CUevent_flags.CU_EVENT_INTERPROCESS | cu.CUevent_flags.CU_EVENT_DISABLE_TIMING))
+    evh = check(cu.cuIpcGetEventHandle(ev))
+    shared = ipc.shared_event(int(ev))
+    script = tmp_path / "child.py"
+    script.write_text(IPC_CHILD)
+    proc = subprocess.run([sys.executable, str(script), str(fd), export.reserved.hex(), evh.reserved.hex()],
+                          capture_output=True, text=True, timeout=240, pass_fds=(fd,), cwd=os.getcwd(),
+                          env=dict(os.environ, CUMETAL_QUIET="1"))
+    os.close(fd)
+    assert proc.returncode == 0 and "child done" in proc.stdout, proc.stdout + proc.stderr
+    out = np.zeros(256, np.uint32)
+    check(cu.cuMemcpyDtoH(out, ptr, 1024))
+    assert (out == data.sum()).all()  # the child read our data and wrote through the shared pool
+    assert int(shared.cells[0]) == int(shared.cells[1]) == 1  # the child's record, completed
+    seq = shared.issue()  # a record another process has made and not completed yet
+    assert cu.cuEventQuery(ev)[0] == R.CUDA_ERROR_NOT_READY
+    shared.complete(seq)
+    check(cu.cuEventQuery(ev))
+    check(cu.cuEventSynchronize(ev))
+    # bad input
+    plain = check(cu.cuEventCreate(0))
+    assert cu.cuIpcGetEventHandle(plain)[0] == R.CUDA_ERROR_INVALID_HANDLE
+    assert cu.cuIpcOpenEventHandle(cu.CUipcEventHandle())[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuMemPoolExportPointer(check(cu.cuMemAlloc(64)))[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuMemPoolExportToShareableHandle(pool, 2, 0)[0] != R.CUDA_SUCCESS  # not a POSIX descriptor
+    props.handleTypes = 0
+    plain_pool = check(cu.cuMemPoolCreate(props))
+    assert cu.cuMemPoolExportToShareableHandle(plain_pool, 1, 0)[0] == R.CUDA_ERROR_INVALID_VALUE
+    props.handleTypes = 8  # fabric handles
+    assert cu.cuMemPoolCreate(props)[0] == R.CUDA_ERROR_NOT_SUPPORTED
+    props.handleTypes = 0
+    check(cu.cuMemFreeAsync(ptr, 0))
+    check(cu.cuEventDestroy(ev))
+    check(cu.cuMemPoolDestroy(pool))
+    check(cu.cuMemPoolDestroy(plain_pool))

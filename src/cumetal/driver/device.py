@@ -107,6 +107,10 @@ def _grouped(device: Any) -> bool:
     return bool(check()) if callable(check) else False
 
 
+def _memfd() -> bool:
+    return hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")
+
+
 def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
     """The value reported for ``attr``; attributes with no meaning on this device are 0."""
     table = {
@@ -158,6 +162,10 @@ def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
         # a device whose engine co-schedules blocks runs cooperative grids and clusters (launch_groups.py)
         A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: int(_grouped(STATE.device)),
         A.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: int(_grouped(STATE.device)),
+        # interprocess events and shareable pools (POSIX descriptors) share memfd pages (runtime/ipc.py,
+        # runtime/pool_ipc.py; Linux)
+        A.CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: int(_memfd()),
+        A.CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES: int(_memfd()),
     }
     from cumetal.driver.textures import texture_attributes  # texture and surface limits
 

@@ -3,7 +3,10 @@
 an exported allocation's pages move into a memfd mapped over the same addresses, and an importing
 process maps that file (through ``/proc/<pid>/fd``) into its own address space, so both processes
 see one memory. The handle is 64 opaque bytes (``CUipcMemHandle.reserved``), picklable as bytes.
-Interprocess *event* handles are the Runtime API's only (they need its event records).
+Interprocess events (``cuIpcGetEventHandle``, ``cuIpcOpenEventHandle``) are the Runtime API's too:
+an event created with ``CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING`` shares a page that counts
+its records and their completions, so another process's wait, query or synchronization sees them
+(the driver's event calls consult it: ``ipc_event_hook`` in ``driver/streams.py``).
 """
 
 from __future__ import annotations
@@ -95,3 +98,37 @@ def cuIpcCloseMemHandle(dptr: Any) -> tuple:  # noqa: N802
     with _runtime_errors():
         ipc.cudaIpcCloseMemHandle.__wrapped__(handle_value(dptr, CUdeviceptr, "dptr"))
     return ()
+
+
+class CUipcEventHandle(CUipcMemHandle):
+    """64 opaque bytes naming an interprocess event."""
+
+
+@api(1)
+def cuIpcGetEventHandle(event: Any) -> tuple:  # noqa: N802
+    from cumetal.runtime import ipc
+
+    STATE.require_init()
+    ev = STATE.event(event)
+    if not ev.flags & 4 or not ev.flags & 2:  # CU_EVENT_INTERPROCESS, CU_EVENT_DISABLE_TIMING
+        raise CudaError(R.CUDA_ERROR_INVALID_HANDLE, "the event was not created with CU_EVENT_INTERPROCESS | "
+                        "CU_EVENT_DISABLE_TIMING")
+    with _runtime_errors():
+        (rt_handle,) = ipc.cudaIpcGetEventHandle.__wrapped__(ev.handle)
+    out = CUipcEventHandle()
+    out.reserved = rt_handle.reserved
+    return (out,)
+
+
+@api(1)
+def cuIpcOpenEventHandle(handle: Any) -> tuple:  # noqa: N802
+    """An event of the current context that behaves as a CU_EVENT_DISABLE_TIMING event and also
+    sees the exporting process's records."""
+    from cumetal.driver.handles import CUevent
+    from cumetal.runtime import ipc
+
+    STATE.current()
+    data = _handle_bytes(handle)
+    with _runtime_errors():
+        (ev,) = ipc.cudaIpcOpenEventHandle.__wrapped__(data)
+    return (CUevent(int(ev)),)

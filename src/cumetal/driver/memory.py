@@ -102,6 +102,12 @@ def cuMemFree(dptr: Any) -> tuple:  # noqa: N802
         return ()
     owner = _owner(addr, host=False)
     if owner is None:
+        from cumetal.driver.pools import forget_block, free_shared, shared_pool_memory
+
+        if shared_pool_memory(addr):  # a shared memory pool's allocation (exported or imported)
+            free_shared(addr)
+            forget_block(addr)
+            return ()
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{addr:x} was not returned by cuMemAlloc (or is already freed)")
     owner.device.free(addr)
     owner.allocations.discard(addr)

@@ -23,6 +23,7 @@ from cumetal.driver.state import STATE, handle_value
 
 R = CUresult
 PA = CUmemPool_attribute
+_POSIX_FD = 1  # CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
 _U64 = (PA.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, PA.CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
         PA.CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, PA.CU_MEMPOOL_ATTR_USED_MEM_CURRENT, PA.CU_MEMPOOL_ATTR_USED_MEM_HIGH)
 
@@ -37,6 +38,7 @@ class PoolRec:
     high: int = 0
     blocks: dict[int, int] = field(default_factory=dict)  # address -> size
     max_size: int = 0
+    shared: Any = None  # cumetal.runtime.pool_ipc.SharedPool of a shareable (exported or imported) pool
 
 
 _default: PoolRec | None = None
@@ -78,7 +80,14 @@ def _alloc(pool: PoolRec, size: Any, hStream: Any) -> CUdeviceptr:  # noqa: N803
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "cannot allocate 0 bytes")
     if pool.max_size and pool.used + n > pool.max_size:
         raise CudaError(R.CUDA_ERROR_OUT_OF_MEMORY, f"the pool's maxSize ({pool.max_size} bytes) would be exceeded")
-    (p,) = _ok(_memory.cuMemAlloc(n))
+    if pool.shared is not None:  # a shareable pool's memory lives in its file (runtime/pool_ipc.py)
+        from cumetal.driver.ipc import _runtime_errors
+        from cumetal.runtime import pool_ipc
+
+        with _runtime_errors():
+            p = pool_ipc.allocate(pool.shared, n)
+    else:
+        (p,) = _ok(_memory.cuMemAlloc(n))
     pool.blocks[int(p)] = n
     pool.used += n
     pool.high = max(pool.high, pool.used)
@@ -102,14 +111,35 @@ def cuMemFreeAsync(dptr: Any, hStream: Any) -> tuple:  # noqa: N802, N803
     stream = STATE.stream(hStream, ctx)
     addr = handle_value(dptr, CUdeviceptr, "dptr")
     found = STATE.device.allocation(addr)
-    if found is None or found[0] != addr or found[2]:
+    shared = shared_pool_memory(addr)
+    if not shared and (found is None or found[0] != addr or found[2]):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{addr:x} was not returned by cuMemAlloc/cuMemAllocAsync")
     raise_faults(ctx.device.synchronize(stream))
-    _ok(_memory.cuMemFree(addr))
+    if shared:
+        free_shared(addr)
+    else:
+        _ok(_memory.cuMemFree(addr))
+    forget_block(addr)
+    return ()
+
+
+def forget_block(addr: int) -> None:
     for obj in list(STATE.objects.values()):
         if isinstance(obj, PoolRec) and addr in obj.blocks:
             obj.used -= obj.blocks.pop(addr)
-    return ()
+
+
+def shared_pool_memory(addr: int) -> bool:
+    """Whether ``addr`` is an allocation of a shareable pool, exported or imported."""
+    from cumetal.runtime import pool_ipc
+
+    return pool_ipc.owner(addr) is not None
+
+
+def free_shared(addr: int) -> None:
+    from cumetal.runtime import pool_ipc
+
+    pool_ipc.free(addr)
 
 
 @api(1)
@@ -145,7 +175,17 @@ def cuMemPoolCreate(poolProps: Any) -> tuple:  # noqa: N802, N803
     elif int(loc.type) not in (CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST,
                                CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST_NUMA):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "location must be the device or the host")
+    handle_types = int(getattr(poolProps, "handleTypes", 0) or 0)
+    if handle_types not in (0, _POSIX_FD):
+        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"handleTypes 0x{handle_types:x}: CuMetal's pools are shared "
+                        "through CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR only")
     rec = PoolRec(STATE.new_id(), max_size=int(getattr(poolProps, "maxSize", 0) or 0))
+    if handle_types:
+        from cumetal.driver.ipc import _runtime_errors
+        from cumetal.runtime import pool_ipc
+
+        with _runtime_errors():
+            rec.shared = pool_ipc.create()
     STATE.objects[rec.handle] = rec
     return (CUmemoryPool(rec.handle),)
 
@@ -155,7 +195,12 @@ def cuMemPoolDestroy(pool: Any) -> tuple:  # noqa: N802
     global _current
     rec = _pool(pool)
     for addr in list(rec.blocks):  # CUDA frees outstanding allocations lazily; here at once
-        _memory.cuMemFree(addr)
+        if shared_pool_memory(addr):
+            free_shared(addr)
+        else:
+            _memory.cuMemFree(addr)
+    if rec.shared is not None:
+        rec.shared.close()
     STATE.objects.pop(rec.handle, None)
     if _current is rec:
         _current = None
@@ -201,7 +246,8 @@ def cuMemPoolGetAttribute(pool: Any, attr: Any) -> tuple:  # noqa: N802
     values = {PA.CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: rec.used, PA.CU_MEMPOOL_ATTR_USED_MEM_CURRENT: rec.used,
               PA.CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: rec.high, PA.CU_MEMPOOL_ATTR_USED_MEM_HIGH: rec.high,
               PA.CU_MEMPOOL_ATTR_ALLOCATION_TYPE: int(CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED),
-              PA.CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES: 0, PA.CU_MEMPOOL_ATTR_LOCATION_ID: 0,
+              PA.CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES: _POSIX_FD if rec.shared is not None and not rec.shared.imported
+              else 0, PA.CU_MEMPOOL_ATTR_LOCATION_ID: 0,
               PA.CU_MEMPOOL_ATTR_LOCATION_TYPE: int(CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE),
               PA.CU_MEMPOOL_ATTR_MAX_POOL_SIZE: rec.max_size}
     v = values.get(a, rec.attrs.get(int(a), 0))
@@ -225,3 +271,75 @@ def cuMemPoolGetAccess(memPool: Any, location: Any) -> tuple:  # noqa: N802, N80
 
     _pool(memPool)
     return (CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE,)
+
+
+# ---------------------------------------------------------------- pools shared between processes (Linux)
+class CUmemPoolPtrExportData:
+    """64 opaque bytes (``reserved``) naming one allocation of a shared pool."""
+
+    def __init__(self, data: bytes = b"") -> None:
+        import ctypes
+
+        self._c = (ctypes.c_char * 64).from_buffer_copy(bytes(data).ljust(64, b"\0")[:64])
+
+    @property
+    def reserved(self) -> bytes:
+        return bytes(self._c)
+
+    def getPtr(self) -> int:  # noqa: N802
+        import ctypes
+
+        return ctypes.addressof(self._c)
+
+
+@api(1)
+def cuMemPoolExportToShareableHandle(pool: Any, handleType: Any, flags: Any) -> tuple:  # noqa: N802, N803
+    """A new file descriptor of the pool's memory file (the caller closes it; another process
+    receives it over a UNIX socket, as CUDA's POSIX handle)."""
+    from cumetal.driver.ipc import _runtime_errors
+    from cumetal.runtime import pool_ipc
+
+    rec = _pool(pool)
+    with _runtime_errors():
+        return (pool_ipc.export_handle(rec.shared, handleType, flags),)
+
+
+@api(1)
+def cuMemPoolImportFromShareableHandle(handle: Any, handleType: Any, flags: Any) -> tuple:  # noqa: N802
+    from cumetal.driver.ipc import _runtime_errors
+    from cumetal.runtime import pool_ipc
+
+    STATE.require_init()
+    with _runtime_errors():
+        shared = pool_ipc.import_handle(handle, handleType, flags)
+    rec = PoolRec(STATE.new_id(), shared=shared)
+    STATE.objects[rec.handle] = rec
+    return (CUmemoryPool(rec.handle),)
+
+
+@api(1)
+def cuMemPoolExportPointer(ptr: Any) -> tuple:  # noqa: N802
+    from cumetal.driver.ipc import _runtime_errors
+    from cumetal.runtime import pool_ipc
+
+    STATE.require_init()
+    with _runtime_errors():
+        data = pool_ipc.export_pointer(handle_value(ptr, CUdeviceptr, "ptr"))
+    return (CUmemPoolPtrExportData(data.reserved),)
+
+
+@api(1)
+def cuMemPoolImportPointer(pool: Any, shareData: Any) -> tuple:  # noqa: N802, N803
+    """The exported allocation mapped into this process (free it with cuMemFree or cuMemFreeAsync)."""
+    from cumetal.driver.ipc import _runtime_errors
+    from cumetal.runtime import pool_ipc
+
+    rec = _pool(pool)
+    data = shareData.reserved if hasattr(shareData, "reserved") else shareData
+    with _runtime_errors():
+        p = pool_ipc.import_pointer(rec.shared, data)
+    size = rec.shared.maps[p].size
+    rec.blocks[p] = size
+    rec.used += size
+    rec.high = max(rec.high, rec.used)
+    return (CUdeviceptr(p),)

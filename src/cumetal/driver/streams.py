@@ -171,3 +171,58 @@ def cuEventDestroy(hEvent: Any) -> tuple:  # noqa: N802, N803
         ev.context.events.discard(ev.handle)
     ev.context.device.destroy_event(ev.event)
     return ()
+
+
+def ipc_event_hook(what: str, ev: int, hStream: Any = 0) -> bool:  # noqa: N803
+    """Interprocess events (cuIpcGetEventHandle/cuIpcOpenEventHandle) share their record and
+    completion counts through the Runtime API's shared page (``cumetal.runtime.ipc``): a record
+    numbers itself there, a wait, query or synchronization also looks at records other processes
+    made. Only the public driver functions call this: the Runtime API calls their undecorated
+    bodies (``__wrapped__``) and does the same bookkeeping itself. Returns False for a query whose
+    shared records are not all complete."""
+    from cumetal.runtime import ipc
+
+    shared = ipc.shared_event(ev)
+    if shared is None:
+        if what == "destroy":
+            ipc.destroyed(ev)
+        return True
+    if what == "record":
+        ipc.record(shared, ev, int(handle_value(hStream, CUstream, "hStream")))
+    elif what == "wait":
+        ipc.stream_wait(shared, int(handle_value(hStream, CUstream, "hStream")))
+    elif what == "synchronize":
+        ipc.synchronize(shared)
+    elif what == "query":
+        return ipc.query(shared)
+    elif what == "destroy":
+        ipc.destroyed(ev)
+    return True
+
+
+def _with_ipc(public: Any, what: str, event_at: int, stream_at: int | None = None) -> Any:
+    """``public`` followed by the interprocess-event bookkeeping, with ``__wrapped__`` left as the
+    plain body (what the Runtime API's raw() calls: it does the same bookkeeping itself)."""
+    body = public.__wrapped__
+
+    def with_ipc(*args: Any) -> tuple:
+        out = body(*args)
+        if len(args) > event_at:
+            ev = handle_value(args[event_at], CUevent, "hEvent")
+            stream = args[stream_at] if stream_at is not None and len(args) > stream_at else 0
+            if not ipc_event_hook(what, ev, stream):
+                raise CudaError(R.CUDA_ERROR_NOT_READY)
+        return out
+
+    with_ipc.__name__ = with_ipc.__qualname__ = body.__name__
+    with_ipc.__doc__ = body.__doc__
+    wrapped = api(0)(with_ipc)
+    wrapped.__wrapped__ = body
+    return wrapped
+
+
+cuStreamWaitEvent = _with_ipc(cuStreamWaitEvent, "wait", 1, 0)
+cuEventRecord = _with_ipc(cuEventRecord, "record", 0, 1)
+cuEventSynchronize = _with_ipc(cuEventSynchronize, "synchronize", 0)
+cuEventQuery = _with_ipc(cuEventQuery, "query", 0)
+cuEventDestroy = _with_ipc(cuEventDestroy, "destroy", 0)

@@ -93,8 +93,11 @@ _lock = threading.Lock()
 
 
 def _device() -> Any:
+    from cumetal.driver.state import STATE
     from cumetal.runtime.state import RUNTIME
 
+    if STATE.initialized and STATE.device is not None:  # one device: driver-API pools need no runtime context
+        return STATE.device
     return RUNTIME.context().device
 
 
