@@ -142,7 +142,7 @@ class DriverState:
         rec = self.objects.get(h)
         if not isinstance(rec, StreamRec):
             raise CudaError(R.CUDA_ERROR_INVALID_HANDLE, f"stream {hex(h)} is not a live CUstream")
-        if rec.context is not ctx:
+        if rec.context is not ctx and not _green_of_primary(rec.context, ctx):
             raise CudaError(R.CUDA_ERROR_INVALID_CONTEXT, "the stream belongs to another context")
         return rec.stream
 
@@ -189,3 +189,10 @@ def handle_value(value: Any, handle_cls: type[_Handle], what: str, *, signed: bo
 
 
 STATE = DriverState()
+
+
+def _green_of_primary(a: Any, b: Any) -> bool:
+    """A green context and its device's primary context run each other's kernels (CUDA's launches of
+    context-independent kernels, cudaKernel_t/CUkernel, on a green context's streams)."""
+    return (a.ordinal == b.ordinal and a.primary and b.primary
+            and (getattr(a, "green", None) is not None) != (getattr(b, "green", None) is not None))

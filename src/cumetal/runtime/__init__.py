@@ -87,6 +87,28 @@ from cumetal.runtime.device import (
 
 # ruff: noqa: F401 - this module re-exports the API
 from cumetal.runtime.enums import *  # noqa: F403 - every enum and #define constant, as cuda-python exports them
+from cumetal.runtime.exec_contexts import (
+    cudaDeviceGetDevResource,
+    cudaDeviceGetExecutionCtx,
+    cudaDevResource,
+    cudaDevResourceDesc_t,
+    cudaDevResourceGenerateDesc,
+    cudaDevSmResource,
+    cudaDevSmResourceGroupParams,
+    cudaDevSmResourceSplit,
+    cudaDevSmResourceSplitByCount,
+    cudaExecutionContext_t,
+    cudaExecutionCtxDestroy,
+    cudaExecutionCtxGetDevice,
+    cudaExecutionCtxGetDevResource,
+    cudaExecutionCtxGetId,
+    cudaExecutionCtxRecordEvent,
+    cudaExecutionCtxStreamCreate,
+    cudaExecutionCtxSynchronize,
+    cudaExecutionCtxWaitEvent,
+    cudaGreenCtxCreate,
+    cudaStreamGetDevResource,
+)
 from cumetal.runtime.execution import (
     cudaFuncGetAttributes,
     cudaFuncGetName,

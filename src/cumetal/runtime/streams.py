@@ -101,6 +101,9 @@ def cudaStreamQuery(stream: Any) -> tuple:  # noqa: N802
 @rt_api(1)
 def cudaStreamGetFlags(hStream: Any) -> tuple:  # noqa: N802, N803
     h = RUNTIME.stream_handle(hStream)
+    rec = DRIVER.objects.get(h)
+    if getattr(getattr(rec, "context", None), "green", None) is not None:
+        return (int(rec.flags),)  # a green context's stream (cudaExecutionCtxStreamCreate): not the current context's
     (f,) = raw(dstreams.cuStreamGetFlags)(h)
     return (int(f),)
 
