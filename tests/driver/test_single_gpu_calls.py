@@ -325,3 +325,49 @@ def test_shared_pool_and_ipc_event_between_processes(ctx, tmp_path):
     check(cu.cuEventDestroy(ev))
     check(cu.cuMemPoolDestroy(pool))
     check(cu.cuMemPoolDestroy(plain_pool))
+
+
+def _write_op(addr, value):
+    p = cu.CUstreamBatchMemOpParams()
+    p.operation = cu.CUstreamBatchMemOpType.CU_STREAM_MEM_OP_WRITE_VALUE_32
+    p.writeValue.address, p.writeValue.value = addr, value
+    return p
+
+
+def test_batch_memop_graph_node_runs_in_graph_order(ctx):
+    flag = check(cu.cuMemAlloc(16))
+    check(cu.cuMemsetD32(flag, 0, 4))
+    wait = cu.CUstreamBatchMemOpParams()
+    wait.operation = cu.CUstreamBatchMemOpType.CU_STREAM_MEM_OP_WAIT_VALUE_32
+    wait.waitValue.address, wait.waitValue.value = int(flag), 5  # GEQ: satisfied by the memset node before it
+    wait.waitValue.flags = cu.CUstreamWaitValue_flags.CU_STREAM_WAIT_VALUE_GEQ
+    g = check(cu.cuGraphCreate(0))
+    ms = cu.CUDA_MEMSET_NODE_PARAMS(dst=flag, value=7, elementSize=4, width=1, height=1)
+    first = check(cu.cuGraphAddMemsetNode(g, None, 0, ms, ctx))
+    params = cu.CUDA_BATCH_MEM_OP_NODE_PARAMS(count=2, paramArray=[wait, _write_op(int(flag) + 4, 42)])
+    node = check(cu.cuGraphAddBatchMemOpNode(g, [first], 1, params))
+    assert check(cu.cuGraphNodeGetType(node)) == cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_BATCH_MEM_OP
+    assert check(cu.cuGraphBatchMemOpNodeGetParams(node)) is params
+    exe = check(cu.cuGraphInstantiate(g, 0))
+    check(cu.cuGraphLaunch(exe, 0))
+    check(cu.cuCtxSynchronize())
+    out = np.zeros(4, np.uint32)
+    check(cu.cuMemcpyDtoH(out, flag, 16))
+    assert out.tolist() == [7, 42, 0, 0]
+    # the instantiated graph's copy changes alone; then the node's own parameters
+    check(cu.cuGraphExecBatchMemOpNodeSetParams(exe, node, cu.CUDA_BATCH_MEM_OP_NODE_PARAMS(
+        count=1, paramArray=[_write_op(int(flag) + 8, 9)])))
+    check(cu.cuGraphLaunch(exe, 0))
+    check(cu.cuCtxSynchronize())
+    check(cu.cuGraphBatchMemOpNodeSetParams(node, cu.CUDA_BATCH_MEM_OP_NODE_PARAMS(
+        count=1, paramArray=[_write_op(int(flag) + 12, 3)])))
+    check(cu.cuGraphLaunch(check(cu.cuGraphInstantiate(g, 0)), 0))
+    check(cu.cuCtxSynchronize())
+    check(cu.cuMemcpyDtoH(out, flag, 16))
+    assert out.tolist() == [7, 42, 9, 3]
+    # bad input: misaligned or unallocated addresses, an empty batch, another kind of node
+    bad = cu.CUDA_BATCH_MEM_OP_NODE_PARAMS(count=1, paramArray=[_write_op(int(flag) + 2, 1)])
+    assert cu.cuGraphAddBatchMemOpNode(g, None, 0, bad)[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuGraphAddBatchMemOpNode(g, None, 0, cu.CUDA_BATCH_MEM_OP_NODE_PARAMS())[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuGraphBatchMemOpNodeGetParams(first)[0] == R.CUDA_ERROR_INVALID_VALUE
+    check(cu.cuGraphDestroy(g))

@@ -297,8 +297,13 @@ def cuGraphNodeGetDependentNodes(hNode: Any, numDependentNodes: Any = 0) -> tupl
 
 @api(1)
 def cuGraphNodeGetType(hNode: Any) -> tuple:  # noqa: N802, N803
+    from cumetal.driver.graph_batch_memop import BATCH_NODES
+
     with _translated():
-        return (T(int(_node(hNode).kind)),)
+        node = _node(hNode)
+    if int(node.handle) in BATCH_NODES:  # held as a host node (driver/graph_batch_memop.py)
+        return (T.CU_GRAPH_NODE_TYPE_BATCH_MEM_OP,)
+    return (T(int(node.kind)),)
 
 
 @api(0)

@@ -274,6 +274,13 @@ def cuStreamWriteValue64(stream: Any, addr: Any, value: Any, flags: Any) -> tupl
 @api(0)
 def cuStreamBatchMemOp(stream: Any, count: Any, paramArray: Any, flags: Any) -> tuple:  # noqa: N802, N803
     """Waits, writes, flushes and barriers, in order (every operation is checked before any runs)."""
+    ops = batch_ops(count, paramArray, flags)
+    _enqueue(stream, lambda: [op() for op in ops])
+    return ()
+
+
+def batch_ops(count: Any, paramArray: Any, flags: Any) -> list[Any]:  # noqa: N803
+    """The checked operations of a batch (cuStreamBatchMemOp, batch memop graph nodes), as callables."""
     T = CUstreamBatchMemOpType  # noqa: N806
     n = _size(count, "count")
     if _size(flags, "flags"):
@@ -301,8 +308,7 @@ def cuStreamBatchMemOp(stream: Any, count: Any, paramArray: Any, flags: Any) -> 
         else:
             raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED if kind == T.CU_STREAM_MEM_OP_ATOMIC_REDUCTION
                             else R.CUDA_ERROR_INVALID_VALUE, f"paramArray[{i}].operation {kind} is not supported")
-    _enqueue(stream, lambda: [op() for op in ops])
-    return ()
+    return ops
 
 
 # ---------------------------------------------------------------- events and contexts
