@@ -4,6 +4,10 @@ compiled backend (``cpu-jit``) on all cores and on one, and PoCL (the anchor) on
     python benchmarks/cpu_backend.py            # full sizes, median of 5
     python benchmarks/cpu_backend.py --quick    # small sizes, a smoke run
 
+The ``cpu-jit`` rows run with the default bounds checks, and once more without them
+(``CUMETAL_JIT_CHECKS=0``, the documented opt-out). The time a cached kernel takes to be ready is
+the first launch of each kernel in a new process whose JIT cache an earlier process filled.
+
 CuMetal runs nvcc's PTX (tests/corpus/ptx/nvcc/sm80) through ``cumetal.driver``: a launch +
 ``cuCtxSynchronize`` is timed (the JIT compile happens in a warm-up launch). Each backend runs in
 a child process of its own (``CUMETAL_BACKEND``), so that every row of one run shares the machine.
@@ -211,15 +215,52 @@ def child(quick: bool, rows: list[str]) -> dict:
     return out
 
 
-def _numpy_backend() -> str:
-    """The numpy engine's backend name: ``cpu-ref`` once the compiled backend is the default ``cpu``."""
-    from cumetal.devices.backends import AVAILABLE
+def ready_child() -> dict:
+    """First launch of each kernel in a fresh process (tiny grid: what is timed is getting the
+    kernel ready: the JIT compile, or the disk-cache lookup and object loads), and a second one."""
+    d = Driver()
+    c_int, c_uint, c_float = ctypes.c_int, ctypes.c_uint, ctypes.c_float
+    buf = [d.check(d.cu.cuMemAlloc(64 << 10)) for _ in range(3)]
+    warm = d.kernel(EMPTY_PTX, "empty")
+    d.launch(warm, (1, 1, 1), (1, 1, 1), [], [])  # the runtime library and worker pool, not a kernel's cost
+    kernels = {"vecadd": ("vector_add.ptx", "vector_addPKf", (1, 1, 1), (256, 1, 1), [*buf, 256],
+                          [None, None, None, c_int]),
+               "reduce": ("reduce_shared.ptx", "reduceILj256", (1, 1, 1), (256, 1, 1), [buf[0], buf[1], 512],
+                          [None, None, c_uint]),
+               "matmul": ("tiled_matmul.ptx", "matmul_tiled", (1, 1, 1), (16, 16, 1),
+                          [*buf, 16, 16, 16, 1.0, 0.0], [None, None, None, c_int, c_int, c_int, c_float, c_float])}
+    out = {}
+    for row, (path, name, grid, block, args, types) in kernels.items():
+        f = d.kernel((CORPUS / path).read_text(), name)
+        times = []
+        for _ in range(2):
+            t0 = time.perf_counter()
+            d.launch(f, grid, block, args, types)
+            times.append((time.perf_counter() - t0) * 1e3)
+        out[row] = times
+    return out
 
-    return "cpu-ref" if "cpu-ref" in AVAILABLE else "cpu"
+
+def run_ready(backend: str) -> tuple[dict, dict]:
+    """(cold, warm): first launches in a process with an empty JIT cache, then in a second process
+    over the cache the first one filled."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1", CUMETAL_CACHE_DIR=tmp)
+        got = []
+        for _ in range(2):
+            proc = subprocess.run([sys.executable, __file__, "--ready-child"], env=env, capture_output=True,
+                                  text=True, timeout=600, check=False)
+            if proc.returncode != 0:
+                raise SystemExit(f"{backend} ready child failed:\n{proc.stdout}{proc.stderr}")
+            got.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return got[0], got[1]
 
 
-def run_child(backend: str, quick: bool, rows: list[str], threads: int | None = None) -> dict:
-    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1")
+def run_child(backend: str, quick: bool, rows: list[str], threads: int | None = None,
+              extra_env: dict[str, str] | None = None) -> dict:
+    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1", **(extra_env or {}))
     if threads is not None:
         env["CUMETAL_CPU_THREADS"] = str(threads)
     cmd = [sys.executable, __file__, "--child", "--rows", ",".join(rows)] + (["--quick"] if quick else [])
@@ -330,34 +371,46 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--rows", default=",".join(ROWS))
+    ap.add_argument("--ready-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--skip-numpy", action="store_true", help="leave out the numpy engine (slow at full size)")
     args = ap.parse_args()
     rows = [r for r in args.rows.split(",") if r]
     if args.child:
         print(json.dumps(child(args.quick, rows)))
         return 0
+    if args.ready_child:
+        print(json.dumps(ready_child()))
+        return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     res: dict[str, dict | None] = {}
     res["pocl"] = pocl(args.quick, rows)
     res["jit"] = run_child("cpu-jit", args.quick, rows)
     res["jit1"] = run_child("cpu-jit", args.quick, [r for r in rows if r != "empty"], threads=1)
-    res["numpy"] = None if args.skip_numpy else run_child(_numpy_backend(), args.quick, rows)
+    res["jitnc"] = run_child("cpu-jit", args.quick, [r for r in rows if r != "empty"],
+                             extra_env={"CUMETAL_JIT_CHECKS": "0"})
+    res["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows,
+                                                          extra_env={"CUMETAL_CPU_ENGINE": "numpy"})
+    cold, warm = run_ready("cpu-jit")
     labels = QUICK_LABELS if args.quick else LABELS
     print(f"Run: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.1f}, median of {REPEAT}\n")
-    print(f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu-jit` (1 core) | PoCL | cpu-jit / PoCL "
-          f"| scaling 1→{cores} |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+          f"load average {os.getloadavg()[0]:.1f} at the end, median of {REPEAT}\n")
+    print(f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu-jit` (1 core) | `cpu-jit`, "
+          f"CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL | scaling 1→{cores} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         get = lambda k, r=r: (res[k] or {}).get(r)  # noqa: E731
         jit, one, anchor = get("jit"), get("jit1"), get("pocl")
         ratio = f"{jit / anchor:.2f}×" if jit and anchor else "-"
         scale = f"{one / jit:.2f}×" if jit and one else "-"
-        print(f"| {labels[r]} | {_fmt(get('numpy'))} | {_fmt(jit)} | {_fmt(one)} | {_fmt(anchor)} | {ratio} "
-              f"| {scale} |")
+        print(f"| {labels[r]} | {_fmt(get('numpy'))} | {_fmt(jit)} | {_fmt(one)} | {_fmt(get('jitnc'))} "
+              f"| {_fmt(anchor)} | {ratio} | {scale} |")
     if "vecadd" in rows:
         print(f"\nPeak memory beyond the three arrays, vecadd: cpu-jit {res['jit']['vecadd_extra_mb']:.1f} MB"
               + ("" if res["numpy"] is None else f", numpy engine {res['numpy']['vecadd_extra_mb']:.1f} MB"))
+    print("\nFirst launch of a kernel in a new process (tiny grid), cpu-jit: JIT compile (empty cache) / "
+          "from the disk cache / second launch")
+    for r, (c, w) in ((r, (cold[r], warm[r])) for r in cold):
+        print(f"  {r}: {c[0]:.1f} ms / {w[0]:.1f} ms / {w[1]:.2f} ms")
     return 0
 
 

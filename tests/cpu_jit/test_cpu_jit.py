@@ -266,3 +266,34 @@ def test_repeated_launches_on_the_worker_pool_agree(module):
         for case, w in zip((vec, red), want, strict=True):
             got = _run(launch_air, module, case, workers=2)
             assert all(np.array_equal(g, x) for g, x in zip(got, w, strict=True))
+
+
+def test_the_checks_opt_out_compiles_no_checks_and_gives_the_same_results(module, monkeypatch):
+    """CUMETAL_JIT_CHECKS=0 (the documented opt-out) drops the device/threadgroup checks (no check
+    site is left) and keeps the warp steps of volatile accesses: the same bits as the numpy engine."""
+    monkeypatch.setenv("CUMETAL_JIT_CHECKS", "0")
+    monkeypatch.setattr(sim_compile, "_by_function", type(sim_compile._by_function)())
+    cases = {c[0]: c for c in _cases(np.random.default_rng(3))}
+    for name in ("vecadd", "reduce", "matmul", "warp_shift", "histogram"):
+        assert sim_compile.compile_kernel(module.kernels[name], module).nsites == 0, name
+        want = _run(numpy_launch, module, cases[name])
+        got = _run(launch_air, module, cases[name], workers=2)
+        assert all(np.array_equal(g.view(np.uint8), w.view(np.uint8)) for g, w in zip(got, want, strict=True)), name
+    monkeypatch.delenv("CUMETAL_JIT_CHECKS")
+    assert sim_compile.compile_kernel(module.kernels["vecadd"], module).nsites == 3
+
+
+def test_cpu_engine_picks_what_cumetal_backend_cpu_runs(monkeypatch):
+    """CUMETAL_CPU_ENGINE=jit makes CUMETAL_BACKEND=cpu the compiled backend (how the suites are run
+    with it as the default); numpy (and an unknown value, said on stderr) the numpy engine."""
+    from cumetal.devices import backends
+    from cumetal.devices.cpu_device import CpuDevice
+    from cumetal.devices.cpu_jit_device import CpuJitDevice
+
+    monkeypatch.setenv("CUMETAL_CPU_ENGINE", "jit")
+    assert isinstance(backends.open_device("cpu"), CpuJitDevice)
+    for value in ("numpy", "bogus"):
+        monkeypatch.setenv("CUMETAL_CPU_ENGINE", value)
+        assert type(backends.open_device("cpu")) is CpuDevice
+    monkeypatch.delenv("CUMETAL_CPU_ENGINE")
+    assert backends.cpu_engine() == backends.DEFAULT_CPU_ENGINE

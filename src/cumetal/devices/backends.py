@@ -20,6 +20,24 @@ def backend_name() -> str:
     return os.environ.get("CUMETAL_BACKEND", "").strip().lower() or "cpu"
 
 
+CPU_ENGINES = ("numpy", "jit")
+DEFAULT_CPU_ENGINE = "numpy"  # the compiled backend becomes the default here (docs/cpu-backend.md)
+
+
+def cpu_engine() -> str:
+    """What ``CUMETAL_BACKEND=cpu`` runs kernels on: ``CUMETAL_CPU_ENGINE`` = ``numpy`` (the numpy
+    engine, the reference) or ``jit`` (the compiled backend, as ``cpu-jit``); default
+    ``DEFAULT_CPU_ENGINE``. Another value is said on stderr and the default is used."""
+    raw = os.environ.get("CUMETAL_CPU_ENGINE", "").strip().lower()
+    if not raw:
+        return DEFAULT_CPU_ENGINE
+    if raw in CPU_ENGINES:
+        return raw
+    print(f"cumetal: CUMETAL_CPU_ENGINE={raw!r} is not one of {', '.join(CPU_ENGINES)}; using "
+          f"{DEFAULT_CPU_ENGINE}", file=sys.stderr, flush=True)
+    return DEFAULT_CPU_ENGINE
+
+
 def open_device(name: str | None = None) -> Device:
     """Create the device for backend ``name`` (default: from the environment)."""
     if name is None and not os.environ.get("CUMETAL_BACKEND", "").strip() and sys.platform == "darwin":
@@ -28,6 +46,10 @@ def open_device(name: str | None = None) -> Device:
     if name == "metal":
         return _metal()
     if name == "cpu":
+        if cpu_engine() == "jit":
+            from cumetal.devices.cpu_jit_device import CpuJitDevice
+
+            return CpuJitDevice()
         from cumetal.devices.cpu_device import CpuDevice
 
         return CpuDevice()

@@ -53,24 +53,25 @@ class CpuJitDevice(CpuDevice):
         self.fallbacks = 0  # kernels the compiled path refused, run by the numpy engine
 
     def _launcher(self):
-        from cumetal.backends.air.sim import launch_air, refusal
+        from cumetal.backends.air.sim import compile_or_refusal, launch_air
         from cumetal.backends.cpu import launch as numpy_launch
 
         def launch(kernel, module, *args, **kwargs):
-            grouped = {k: kwargs.pop(k) for k in ("cluster", "cooperative") if k in kwargs}
-            if any(grouped.values()) or getattr(kernel, "cluster_dims", None) is not None:
+            if kwargs.get("cluster") or kwargs.get("cooperative") or getattr(kernel, "cluster_dims", None) is not None:
                 # clusters and cooperative grids need their blocks co-scheduled: the numpy engine's
                 self.fallbacks += 1
-                return numpy_launch(kernel, module, *args, **kwargs, **grouped)
-            why = refusal(kernel, module)
-            if why is not None:
+                return numpy_launch(kernel, module, *args, **kwargs)
+            kwargs.pop("cluster", None)
+            kwargs.pop("cooperative", None)
+            compiled = compile_or_refusal(kernel, module)  # cached per kernel object after the first
+            if isinstance(compiled, str):
                 self.fallbacks += 1
                 if os.environ.get("CUMETAL_DEBUG"):
-                    print(f"cumetal: cpu-jit runs kernel {kernel.name} on the numpy engine: {why}",
+                    print(f"cumetal: cpu-jit runs kernel {kernel.name} on the numpy engine: {compiled}",
                           file=sys.stderr, flush=True)
                 return numpy_launch(kernel, module, *args, **kwargs)
             self.launches += 1
-            out = launch_air(kernel, module, *args, workers=self.workers, **kwargs)
+            out = launch_air(kernel, module, *args, workers=self.workers, compiled=compiled, **kwargs)
             if out.fault is not None and out.fault.code in ("illegal_address", "misaligned_address"):
                 # the compiled code knows the address, not the PTX instruction, block and thread:
                 # the numpy engine reruns the launch for the report (memory after a faulted launch

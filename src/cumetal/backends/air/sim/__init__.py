@@ -32,7 +32,7 @@ from cumetal.backends.apple import abi as metal_abi
 from cumetal.backends.common.outcome import KernelFault, LaunchOutcome
 from cumetal.ir.nodes import Function, Module
 
-__all__ = ["launch", "launch_air", "refusal", "LaunchOutcome", "KernelFault"]
+__all__ = ["launch", "launch_air", "refusal", "compile_or_refusal", "LaunchOutcome", "KernelFault"]
 
 MAX_THREADS_PER_BLOCK = 1024
 PRINTF_CAPACITY = 1 << 20
@@ -165,19 +165,19 @@ def _check_launch(kernel: Function, module: Module, grid, block, dynamic_shared:
 
 def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
                block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
-               *, watchdog_s: float | None = None, workers: int = 1) -> LaunchOutcome:
+               *, watchdog_s: float | None = None, workers: int = 1, compiled=None) -> LaunchOutcome:
     """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome.
 
     ``workers`` > 1 runs threadgroups concurrently on that many threads (kernels with printf use
     one, so that the output keeps threadgroup order). A fault reported is the one of the
-    lowest-numbered faulting threadgroup either way."""
+    lowest-numbered faulting threadgroup either way. ``compiled``: the kernel's ``compile_or_refusal``
+    result when the caller already has it (saves the cache lookup)."""
     global _scratch
-    try:
-        if runtime_lib.loaded() is None:
-            runtime_lib.runtime()  # built once; a build failure is this launch's fault
-        ck = compile_kernel(kernel, module)
-    except (AirLoweringError, SimCompileError, SimBuildError) as exc:
-        return LaunchOutcome(KernelFault("illegal_instruction", str(exc)))
+    ck = compiled
+    if ck is None:
+        ck = compile_or_refusal(kernel, module)
+        if isinstance(ck, str):
+            return LaunchOutcome(KernelFault("illegal_instruction", ck))
     # the common case first: the same kernel, shape and symbols as a previous launch
     prep_key = (grid, block, dynamic_shared, workers)
     cache = ck.__dict__.setdefault("_prepared", {})
@@ -252,16 +252,34 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             memory.free(addr)
 
 
-def refusal(kernel: Function, module: Module) -> str | None:
-    """Why the air-sim cannot run ``kernel`` (it cannot be lowered to AIR, a call has no runtime
-    implementation, or the runtime does not build), or None when it can. Compiles it (cached)."""
+_refused: dict[tuple[int, int, str], tuple[Function, Module, str]] = {}
+
+
+def compile_or_refusal(kernel: Function, module: Module):
+    """The compiled kernel (cached), or why the air-sim cannot run it (a string: it cannot be
+    lowered to AIR, a call has no runtime implementation, or the runtime does not build). A
+    refusal is remembered per kernel object, so a refused kernel is not lowered again per launch."""
+    from cumetal.backends.air.fp64_check import fp64_mode
+
+    key = (id(kernel), id(module), fp64_mode())
+    hit = _refused.get(key)
+    if hit is not None and hit[0] is kernel and hit[1] is module:
+        return hit[2]
     try:
         if runtime_lib.loaded() is None:
-            runtime_lib.runtime()
-        compile_kernel(kernel, module)
+            runtime_lib.runtime()  # built once; a build failure is this launch's fault
+        return compile_kernel(kernel, module)
     except (AirLoweringError, SimCompileError, SimBuildError) as exc:
+        if len(_refused) > 1024:
+            _refused.clear()
+        _refused[key] = (kernel, module, str(exc))
         return str(exc)
-    return None
+
+
+def refusal(kernel: Function, module: Module) -> str | None:
+    """Why the air-sim cannot run ``kernel``, or None when it can. Compiles it (cached)."""
+    got = compile_or_refusal(kernel, module)
+    return got if isinstance(got, str) else None
 
 
 launch = launch_air  # the name a device backend calls (as cumetal.backends.cpu.launch)

@@ -81,7 +81,7 @@ class CompiledKernel:
 
 _lock = threading.Lock()
 _cache: dict[bytes, CompiledKernel] = {}
-_by_function: OrderedDict[tuple[int, int], tuple[N.Function, N.Module, CompiledKernel]] = OrderedDict()
+_by_function: OrderedDict[tuple, tuple[N.Function, N.Module, CompiledKernel]] = OrderedDict()
 _stack: dict[tuple[int, int], tuple[N.Function, N.Module, int]] = {}
 _BY_FUNCTION_MAX = 512
 _target_machine = None
@@ -179,7 +179,8 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     info_words = (0, metal_abi.INFO_PARAMS_ADDR + 2), (metal_abi.INFO_DYNAMIC_SMEM, metal_abi.INFO_NLOCKS + 1), \
         (metal_abi.INFO_HEADER_WORDS, metal_abi.INFO_HEADER_WORDS + 2 * len(module.globals))
     read_only = {"%cm_params": [(0, kernel.param_size)], "%cm_info": [(4 * a, 4 * b) for a, b in info_words]}
-    text, nsites = instrument(air_text, tm.triple, str(tm.target_data), kernel.name, read_only)
+    text, nsites = instrument(air_text, tm.triple, str(tm.target_data), kernel.name, read_only,
+                              checks=not _checks_off())
     text += entry_wrapper(kernel.name, arg_types)
     convergent = ("air.wg.barrier", "air.simdgroup.barrier", "air.simd_")
     declared = [ln.split("@", 1)[1].split("(", 1)[0].strip('"') for ln in air_text.splitlines()
@@ -291,7 +292,8 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
     """The compiled kernel (memory cache per Function, then by bitcode hash, then on disk)."""
     from cumetal.backends.air.fp64_check import fp64_mode
 
-    ident = (id(kernel), id(module), fp64_mode())  # CUMETAL_FP64 picks the lowering (native/emulated f64)
+    # CUMETAL_FP64 picks the lowering (native/emulated f64); CUMETAL_JIT_FIBERS/CHECKS the instrumentation
+    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off())
     with _lock:
         hit = _by_function.get(ident)
         if hit is not None and hit[0] is kernel and hit[1] is module:
@@ -343,7 +345,7 @@ def _ir_key(kernel: N.Function, module: N.Module) -> str:
     tm = _tm()
     h = hashlib.sha256()
     for part in (_digest(), _lowering_sources_digest(), tm.triple, str(tm.target_data), _host_cpu(),
-                 _fibers_only(), fp64_mode(), kernel.name, repr(getattr(kernel, "reqntid", None)),
+                 _fibers_only(), _checks_off(), fp64_mode(), kernel.name, repr(getattr(kernel, "reqntid", None)),
                  repr(getattr(kernel, "maxntid", None))):
         h.update(part.encode() + b"\0")
     for g in module.globals.values():
@@ -372,6 +374,12 @@ def local_stack_bytes(kernel: N.Function, module: N.Module) -> int:
 def _fibers_only() -> str:
     """``CUMETAL_JIT_FIBERS=1``: barrier kernels keep fibers (the reference for coroutine mode)."""
     return "fibers" if os.environ.get("CUMETAL_JIT_FIBERS", "").strip() == "1" else ""
+
+
+def _checks_off() -> str:
+    """``CUMETAL_JIT_CHECKS=0``: compile without device/threadgroup bounds and alignment checks
+    (faster; a bad access is no longer reported: see docs/cpu-backend.md)."""
+    return "nochecks" if os.environ.get("CUMETAL_JIT_CHECKS", "").strip() == "0" else ""
 
 
 def _host_cpu() -> str:

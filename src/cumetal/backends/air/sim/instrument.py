@@ -251,10 +251,10 @@ class _Sites:
         return f"ptr getelementptr (i8, ptr @{SITES}, i64 {16 * (self.count - 1)})"
 
 
-def _check_line(line: str, allocas: set[str], sites: _Sites, steps: bool = True) -> str | None:
+def _check_line(line: str, allocas: set[str], sites: _Sites, steps: bool = True, checks: bool = True) -> str | None:
     """The check call for a load/store: device and threadgroup accesses against their memory,
     private accesses (not to an alloca itself: those are IR registers) against the thread's local
-    memory stack."""
+    memory stack. ``checks=False``: no device/threadgroup check (only the warp step, if any)."""
     m = _LOAD.match(line)
     if m:
         size = type_bytes(m.group(1))
@@ -269,6 +269,8 @@ def _check_line(line: str, allocas: set[str], sites: _Sites, steps: bool = True)
         # warp-synchronous code (volatile shared memory without __syncwarp) relies on the lanes of
         # a warp executing each such access together: the lanes step through it as a SIMD-group
         step = "  call void @sim_volatile_step()\n"
+    if space is not None and not checks:  # CUMETAL_JIT_CHECKS=0: the warp step stays (semantics)
+        return step.rstrip("\n") or None
     if space is None:
         if ptr in allocas:
             return None
@@ -303,9 +305,9 @@ def _invariant_load(line: str, known: dict[str, tuple[str, int]],
 
 
 def _instrument_function(lines: list[str], sites: _Sites,
-                         bases: dict[str, list[tuple[int, int]]] | None = None) -> list[str]:
+                         bases: dict[str, list[tuple[int, int]]] | None = None, checks: bool = True) -> list[str]:
     """``lines``: a function body (between ``{`` and ``}``); ``bases``: read-only argument
-    buffers of this function and their always-valid byte ranges."""
+    buffers of this function and their always-valid byte ranges; ``checks``: see ``instrument``."""
     bases = bases or {}
     known = _const_offsets(lines, bases) if bases else {}
     blocks: list[tuple[str, list[str]]] = [("", [])]
@@ -353,7 +355,7 @@ def _instrument_function(lines: list[str], sites: _Sites,
                 # since: running the lanes one after another up to this load reads what running
                 # them together would (loads commute), so the step before it is not needed
                 steps = False
-            chk = _check_line(line, allocas, sites, steps=steps)
+            chk = _check_line(line, allocas, sites, steps=steps, checks=checks)
             if _VOLATILE_AS3_LOAD.match(line):
                 loads_only = loads_only or steps
             elif _WRITES.search(line) or _LABEL.match(line):
@@ -368,11 +370,14 @@ def _instrument_function(lines: list[str], sites: _Sites,
 
 
 def instrument(text: str, triple: str, datalayout: str, kernel: str | None = None,
-               read_only: dict[str, list[tuple[int, int]]] | None = None) -> tuple[str, int]:
+               read_only: dict[str, list[tuple[int, int]]] | None = None, checks: bool = True) -> tuple[str, int]:
     """The instrumented module text (see the module docstring) and its number of check sites.
 
     ``read_only``: arguments of ``kernel`` (``%name``) whose listed byte ranges are always
-    allocated and never written during a launch (parameters, launch_info's constant words)."""
+    allocated and never written during a launch (parameters, launch_info's constant words).
+    ``checks=False`` (``CUMETAL_JIT_CHECKS=0``, the documented opt-out): device and threadgroup
+    accesses are not checked at all (no bounds, no alignment); an out-of-bounds access then touches
+    whatever host memory lies there or kills the process."""
     intrinsic_decls = _intrinsic_declarations(text)
     src = [ln for ln in map(_intrinsic_line, text.splitlines()) if ln is not None]
     sites = _Sites()
@@ -392,7 +397,7 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
                 body.append(src[i])
                 i += 1
             is_kernel = kernel is not None and _DEFINE.match(line).group(1).strip('"') == kernel
-            out.extend(_instrument_function(body, sites, read_only if is_kernel else None))
+            out.extend(_instrument_function(body, sites, read_only if is_kernel else None, checks))
             out.append("}")
         else:
             out.append(threadgroup_global(line))
