@@ -16,9 +16,11 @@ from test_metal_driver_calls import PTX, ctx, metal, ok  # noqa: F401 - fixtures
 from test_metal_standin import RecordingMetal
 
 from cumetal import driver as cu
+from cumetal.backends.air.metallib import read_metallib
 from cumetal.devices import backends
 from cumetal.devices.metal import bridge
 from cumetal.devices.metal.device import MetalInitError, open_metal_device
+from cumetal.passes import compile_ptx
 
 R = cu.CUresult
 MISC = (Path(__file__).parents[1] / "functional" / "kernels" / "misc.ptx").read_text()
@@ -206,3 +208,30 @@ def test_the_stand_in_rejects_msl_the_checker_rejects(ctx, metal):  # noqa: F811
     finally:
         P.PRELUDE_FLOAT = original
     assert "poisoned identifier" in cu.last_error_message()
+
+
+FUNCTIONAL = sorted((Path(__file__).parents[1] / "functional" / "kernels").glob("*.ptx"))
+
+
+def test_metallib_path_hands_metal_verified_air(ctx, metal, monkeypatch):  # noqa: F811
+    """Every functional module on the .metallib path: the stand-in's newLibraryWithURL runs our
+    validator and LLVM 14's verifier on each AIR module it is given, as Metal would read them."""
+    monkeypatch.setenv("CUMETAL_METAL_LIBRARY", "metallib")
+    metal.check_air = True
+    for path in FUNCTIONAL:
+        ok(cu.cuModuleLoadData(path.read_text()))
+    assert len(metal.metallibs) == len(FUNCTIONAL)
+    modules = sum(len(read_metallib(data).functions) for data in metal.metallibs)
+    kernels = sum(len(compile_ptx(p.read_text(), p.name).kernels) for p in FUNCTIONAL)
+    assert modules == kernels >= 25  # no kernel left out (f64 ones emulated)
+
+
+def test_a_metallib_metal_cannot_read_is_invalid_image(ctx, metal, monkeypatch):  # noqa: F811
+    from cumetal.backends.air import lower
+
+    monkeypatch.setenv("CUMETAL_METAL_LIBRARY", "metallib")
+    real = lower.compile_metallib
+    monkeypatch.setattr(lower, "compile_metallib", lambda module, **kw: real(module, **kw)[:-64])
+    assert cu.cuModuleLoadData(PTX)[0] == R.CUDA_ERROR_INVALID_IMAGE
+    assert "Metal rejected the .metallib" in cu.last_error_message()
+    assert "header says" in cu.last_error_message()  # the validator's finding, as Metal's error text

@@ -12,7 +12,9 @@ per threadgroup within the pipeline's limit, command buffers and encoders made i
 autorelease pool, encoders ended before commit). A violation raises StandInViolation. Compile
 options are made by the real ``bridge.make_compile_options`` on a stand-in of PyObjC's ``Metal``
 module whose MTLCompileOptions has the setters of the chosen macOS release; ``check_msl`` runs
-the clang MSL checker on every source given to newLibraryWithSource. What it does for real: buffers are real host memory (so copies,
+the clang MSL checker on every source given to newLibraryWithSource; newLibraryWithURL refuses a
+.metallib that fails our validator and, with ``check_air``, one whose AIR modules fail LLVM 14's
+verifier (opt-14). What it does for real: buffers are real host memory (so copies,
 fills and the CPU side of the backend touch real bytes), blit copies/fills are carried out on
 commit, shared events take the signalled value on completion, and each command buffer gets
 deterministic GPU timestamps. Scenario hooks let a test stand in for the GPU's side: ``on_dispatch``
@@ -28,6 +30,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +41,8 @@ import pytest
 from metal_signatures import SIGNATURES
 
 from cumetal.backends.air.metallib import read_metallib
+from cumetal.backends.air.metallib_validate import validate_metallib
+from cumetal.backends.air.metallib_wrapper import unwrap_bitcode
 from cumetal.devices.metal import bridge as B
 from cumetal.devices.metal.bridge import STATUS_COMMITTED, STATUS_COMPLETED, STATUS_ERROR, MetalFactory
 
@@ -51,6 +57,22 @@ CONSTANT_INDEX = 30  # the ABI's constant bank (msl/abi.py)
 
 class StandInViolation(AssertionError):
     """A call that PyObjC or Metal would reject on a Mac."""
+
+
+def verify_air_modules(data: bytes) -> list[str]:
+    """LLVM 14's verifier (``opt-14 -passes=verify``) on each AIR module of a .metallib: the
+    closest Linux has to Metal's own reading of the bitcode. Skips the test without opt-14."""
+    opt = shutil.which("opt-14")
+    if opt is None:
+        pytest.skip("opt-14 is not installed (apt-get install llvm-14)")
+    lib = read_metallib(data)
+    problems = []
+    for f in lib.functions:
+        out = subprocess.run([opt, "-passes=verify", "-disable-output", "-mtriple=aarch64-apple-macosx", "-"],
+                             input=unwrap_bitcode(lib.module(f)), capture_output=True, timeout=120)
+        if out.returncode:
+            problems.append(f"{f.name}: {out.stderr.decode(errors='replace').strip()[:500]}")
+    return problems
 
 
 def _label(x: Any) -> Any:
@@ -519,6 +541,11 @@ class RecDevice(_Obj):
             raise StandInViolation(f"newLibraryWithURL: needs an NSURL, got {type(url).__name__}")
         data = Path(url.path).read_bytes()
         self.metal.metallibs.append(data)
+        problems = [str(p) for p in validate_metallib(data)]  # a container Metal could not read
+        if not problems and self.metal.check_air:
+            problems = verify_air_modules(data)
+        if problems:
+            return None, RecError(1, "\n".join(problems))  # MTLLibraryErrorInternal
         names = [f.name for f in read_metallib(data).functions]
         return RecLibrary(self.metal, names), None
 
@@ -560,6 +587,7 @@ class RecordingMetal(MetalFactory):
         self.pool_depth = 0
         self.pools_drained = 0
         self.check_msl = False  # run the clang MSL checker on every source (tools/msl_check)
+        self.check_air = False  # run LLVM 14's verifier (opt-14) on every module of every .metallib
 
     # factory side
     def system_default_device(self) -> RecDevice:
