@@ -332,6 +332,10 @@ def _run(kind: cudaGraphNodeType, params: Any, h: int) -> None:
         raw(dstreams.cuEventRecord)(params, h)
     elif kind == T.cudaGraphNodeTypeWaitEvent:
         raw(dstreams.cuStreamWaitEvent)(h, params, 0)
+    elif kind in (T.cudaGraphNodeTypeExtSemaphoreSignal, T.cudaGraphNodeTypeExtSemaphoreWait):
+        from cumetal.runtime import external
+
+        external.run(params, h, kind == T.cudaGraphNodeTypeExtSemaphoreSignal)
     # empty nodes (and expanded child graphs) enqueue nothing
 
 

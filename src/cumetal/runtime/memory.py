@@ -161,8 +161,10 @@ def cudaFree(devPtr: Any) -> tuple:  # noqa: N802, N803
     if graph_memory.free_outside_graph(addr):
         return ()
     from cumetal.driver import contexts
-    from cumetal.runtime import pool_ipc, pools
+    from cumetal.runtime import external, pool_ipc, pools
 
+    if external.free_buffer(addr):  # a buffer mapped from external memory
+        return ()
     if pool_ipc.owner(addr) is not None:  # memory of a shareable pool, exported or imported
         raw(contexts.cuCtxSynchronize)()
         pool_ipc.free(addr)
