@@ -101,3 +101,10 @@ def test_metallib_mode_links_the_allocator_too(ctx, metal, ptx, monkeypatch):
     for name in KERNELS:
         ok(cu.cuModuleGetFunction(mod, name.encode()))
     _check_heap(_header(mod)[1], heap.DEFAULT_HEAP_SIZE)
+
+
+def test_the_heap_size_follows_the_limit_set_before_first_use(ctx, metal, ptx):
+    ok(cu.cuCtxSetLimit(cu.CUlimit.CU_LIMIT_MALLOC_HEAP_SIZE, 1 << 20))
+    assert ok(cu.cuCtxGetLimit(cu.CUlimit.CU_LIMIT_MALLOC_HEAP_SIZE)) == 1 << 20
+    mod = ok(cu.cuModuleLoadData(ptx))
+    _check_heap(_header(mod)[1], 1 << 20)

@@ -198,8 +198,9 @@ def cuCtxSetLimit(limit: Any, value: Any) -> tuple:  # noqa: N802
     if lim == L.CU_LIMIT_MAX_L2_FETCH_GRANULARITY and v not in (0, 32, 64, 128):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "the L2 fetch granularity is 0, 32, 64 or 128")
     _LIMITS[lim] = v
-    if lim == L.CU_LIMIT_MALLOC_HEAP_SIZE and hasattr(STATE.current().device, "memory"):
-        STATE.current().device.memory.malloc_heap_size = v  # the device heap is made at the first malloc
+    if lim == L.CU_LIMIT_MALLOC_HEAP_SIZE:  # the device heap is made at the first malloc
+        dev = STATE.current().device
+        getattr(dev, "memory", dev).malloc_heap_size = v  # cpu family: its memory; Metal: the device
     return ()
 
 

@@ -261,8 +261,9 @@ def cudaDeviceSetLimit(limit: Any, value: Any) -> tuple:  # noqa: N802
         dev = RUNTIME.context().device
         if hasattr(dev, "printf_fifo_size"):
             dev.printf_fifo_size = v
-    if lim == cudaLimit.cudaLimitMallocHeapSize and hasattr(RUNTIME.context().device, "memory"):
-        RUNTIME.context().device.memory.malloc_heap_size = v  # the device heap is made at the first malloc
+    if lim == cudaLimit.cudaLimitMallocHeapSize:  # the device heap is made at the first malloc
+        dev = RUNTIME.context().device
+        getattr(dev, "memory", dev).malloc_heap_size = v  # cpu family: its memory; Metal: the device
     return ()
 
 
