@@ -3,8 +3,8 @@
 Integer and uniform outputs of XORWOW and Philox4_32_10 are NVIDIA's bits (tests/libs/
 test_curand_host.py against H100 recordings). Normal and log-normal values use the same Box-Muller
 pairs as cuRAND but numpy's sin/cos/log, where NVIDIA's library uses the GPU's fast sine and cosine:
-they agree to a few ulp, not bit for bit. Poisson uses a documented algorithm of CuMetal's own
-(inversion of the CDF for lambda < 64, a rounded normal approximation above), not cuRAND's.
+they agree to a few ulp, not bit for bit. Poisson draws are cuRAND's (square histogram, sequential
+inversion or rounded normal per generator and lambda: :mod:`cumetal.libs.curand.poisson`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cumetal.libs.curand import sobol, streams
+from cumetal.libs.curand import poisson, sobol, streams
 
 SUCCESS, NOT_INITIALIZED, TYPE_ERROR, OUT_OF_RANGE, LENGTH_NOT_MULTIPLE = 0, 101, 103, 104, 105
 LAUNCH_FAILURE, INTERNAL_ERROR = 201, 999
@@ -142,20 +142,6 @@ def box_muller_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -
     return np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1)
 
 
-def poisson(u: np.ndarray, lam: float) -> np.ndarray:
-    """CuMetal's own Poisson draws from uniforms: CDF inversion (lambda < 64), else a rounded normal."""
-    if lam < 64:
-        k_max = int(lam + 12 * np.sqrt(lam) + 20)
-        ks = np.arange(k_max + 1)
-        logp = -lam + ks * np.log(lam) - np.cumsum(np.concatenate([[0.0], np.log(np.arange(1, k_max + 1))]))
-        cdf = np.cumsum(np.exp(logp))
-        return np.minimum(np.searchsorted(cdf, u.astype(np.float64)), k_max).astype(np.uint32)
-    from statistics import NormalDist  # noqa: PLC0415
-
-    z = np.array([NormalDist().inv_cdf(float(min(max(x, 1e-300), 1 - 1e-16))) for x in u.astype(np.float64)])
-    return np.maximum(np.floor(lam + np.sqrt(lam) * z + 0.5), 0).astype(np.uint32)
-
-
 def set_dimensions(g: Generator, dims: int) -> None:
     if g.rng not in QUASI:
         raise CurandError(TYPE_ERROR, "dimensions apply to quasi-random generators (Sobol)")
@@ -208,7 +194,9 @@ def quasi_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nd
         centred = double if bits == 64 else x.astype(np.float64) * 2.0 ** -32 + 2.0 ** -33
         z = inverse_normal(centred) * p2 + p1
         return np.exp(z) if kind == "lognormal_double" else z
-    return poisson(uniform_f32(single), p1)
+    if bits == 64:
+        return poisson.draws("SOBOL64", single, p1, x64=x)
+    return poisson.draws("SOBOL32", x, p1)
 
 
 def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndarray:
@@ -244,7 +232,7 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
         else:
             if not p1 > 0:
                 raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
-            out = poisson((x * inv).astype(np.float32), p1)
+            out = poisson.draws("MRG32K3A", mrg32k3a.to_u32(x), p1)
     g.offset += n
     return out
 
@@ -282,7 +270,7 @@ def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nda
         z = inverse_normal(centred) * p2 + p1
         out = np.exp(z) if kind == "lognormal_double" else z
     else:
-        out = poisson(uniform_f32(x), p1)
+        out = poisson.draws("MT19937" if g.rng == MT19937 else "MTGP32", x, p1)
     g.offset += n
     return out
 
@@ -321,7 +309,7 @@ def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) ->
     elif kind == "poisson":
         if not p1 > 0:
             raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
-        out = poisson(uniform_f32(_u32(g, start, n)), p1)
+        out = poisson.draws("XORWOW" if g.rng == XORWOW else "PHILOX", _u32(g, start, n), p1)
     else:
         raise CurandError(INTERNAL_ERROR, kind)
     g.offset += n
