@@ -6,6 +6,10 @@ are kept unless rerun) and prints a report; the provenance is tests/ptx_sweep/go
 (partial_regenerations, as scripts/make_sweep_goldens.py writes it).
 
 Usage: python3 scripts/make_async_goldens.py [--out DIR] [--cases name,name] [--families f,g]
+       python3 scripts/make_async_goldens.py --candidates [--out DIR]
+--candidates records async_tensor.candidates() (cases not in the catalogue yet: does the hardware run
+them?) into DIR/async_tensor_candidates.npz; the accepted ones are then listed in async_tensor.py
+(REDUCE, REPLACE) and their goldens merged into async_tensor.npz.
 """
 
 from __future__ import annotations
@@ -29,9 +33,9 @@ _CHILD = """
 import pickle, sys
 sys.path.insert(0, {root!r})
 from cuda.bindings import driver as cu
-from tests.ptx_sweep.cases import by_name
+from tests.ptx_sweep.cases import by_name, async_tensor
 from tests.ptx_sweep.harness import DriverError, run_case
-case = by_name()[{name!r}]
+case = (by_name() | {{c.name: c for c in async_tensor.candidates()}})[{name!r}]
 try:
     res = (run_case(cu, case), run_case(cu, case), None)
 except DriverError as e:
@@ -45,13 +49,20 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=GOLDEN_DIR)
     ap.add_argument("--families", default="async_mbarrier,async_tensor")
     ap.add_argument("--cases", default="")
+    ap.add_argument("--candidates", action="store_true")
     args = ap.parse_args()
     fams = args.families.split(",")
     wanted = set(filter(None, args.cases.split(",")))
+    if args.candidates:
+        from tests.ptx_sweep.cases import async_tensor
+
+        fams, pool = ["async_tensor"], async_tensor.candidates()
+    else:
+        pool = all_cases()
     for fam in fams:
-        path = family_path(fam, args.out)
+        path = args.out / "async_tensor_candidates.npz" if args.candidates else family_path(fam, args.out)
         entries = dict(np.load(path)) if path.exists() else {}
-        for case in (c for c in all_cases() if c.family == fam and (not wanted or c.name in wanted)):
+        for case in (c for c in pool if c.family == fam and (not wanted or c.name in wanted)):
             for k in [k for k in entries if k.startswith(case.name + "@")]:
                 del entries[k]
             p = subprocess.run([sys.executable, "-c", _CHILD.format(root=str(ROOT), name=case.name)],

@@ -14,8 +14,6 @@ from cumetal.ir.ops import OPS
 _CPU_ONLY = {
     "malloc": "device heap: cpu backend only so far",
     "free": "device heap: cpu backend only so far",
-    # the legalizer expands mbarriers and bulk/tensor copies (rules/async_*.py) except tensor reductions
-    "tensor_copy": "cp.reduce.async.bulk.tensor: cpu backend only so far (element type known at run time only)",
 }
 KNOWN_GAPS: dict[str, dict[str, str]] = {"cpu": {}, "air": _CPU_ONLY, "msl": _CPU_ONLY}
 

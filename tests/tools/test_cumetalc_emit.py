@@ -23,14 +23,13 @@ MIXED = """.version 7.8
   ld.param.u64 %rd1, [p];
   ret;
 }
-.visible .entry hopper_only(.param .u64 tmap)
+.visible .entry hopper_only(.param .u64 p)
 {
   .reg .b32 %r<2>;
-  .reg .b64 %rd<2>;
-  .shared .align 128 .b8 sbuf[128];
-  ld.param.u64 %rd1, [tmap];
-  mov.b32 %r1, 0;
-  cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rd1, {%r1}], [sbuf];
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];
+  st.global.u32 [%rd1], %r1;
   ret;
 }
 """
@@ -69,8 +68,9 @@ def test_unsupported_kernel_is_reported_and_the_rest_is_written(tmp_path):
     src.write_text(MIXED)
     code, _, err = run(str(src), "-o", str(tmp_path / "mixed.metallib"))
     assert code == 1
-    # tensor reductions run on the cpu backend; the AIR back end refuses the kernel at its instruction
-    assert f"{src}:17:3: kernel hopper_only: 'cp.reduce.async.bulk.tensor" in err and "cpu backend only" in err
+    # every async op now reaches the Apple backends; multimem (NVLink multicast) never will: the kernel is
+    # refused at its instruction and the rest of the file is still written
+    assert f"{src}:15:3: error: kernel 'hopper_only' cannot be compiled: 'multimem.ld_reduce" in err
     assert [f.name for f in read_metallib((tmp_path / "mixed.metallib").read_bytes()).functions] == ["ok_kernel"]
 
 

@@ -186,6 +186,137 @@ WAITING:
                      f"offsets {offsets} swizzle {swizzle} oob {oob}")
 
 
+# cp.reduce.async.bulk.tensor: map data type -> (numpy storage, value maker)
+REDUCE_TYPES = {2: "uint32", 3: "int32", 4: "uint64", 5: "int64", 6: "float16", 7: "float32", 9: "bf16"}
+
+
+def _reduce_values(dtype: int, count: int, rng: np.random.Generator, redop: str) -> np.ndarray:
+    """Operands without NaNs (their payload rules are the bulk family's business), floats of
+    moderate range (so the exact sum of two fits in a double: the numpy model rounds once),
+    integers that wrap and, for inc/dec, cross the bound both ways."""
+    if dtype in (6, 7, 9):
+        v = rng.uniform(-8, 8, count) * np.exp2(rng.integers(-6, 7, count))
+        v[::7] = -v[::7]
+        if dtype == 6:
+            return v.astype(np.float16).view(np.uint16)
+        if dtype == 7:
+            return v.astype(np.float32).view(np.uint32)
+        return (v.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)  # bf16 by truncation
+    bits = 32 if dtype in (2, 3) else 64
+    if redop in ("inc", "dec"):
+        return rng.integers(0, 24, count).astype(f"u{bits // 8}")
+    return rng.integers(0, 2 ** bits - 1, count, dtype=np.uint64, endpoint=True).astype(f"u{bits // 8}")
+
+
+def reduce_case(name: str, dtype: int, redop: str, dims=(24, 10), box=(8, 4), coords=(18, 6), *, seed=0,
+                tile: bool = True) -> Case:
+    """Shared memory (copied from `src` by the threads) reduced into a 2D tensor with
+    cp.reduce.async.bulk.tensor .redop (box partly out of bounds with the default coords)."""
+    storage = REDUCE_TYPES[dtype]
+    esize = 2 if storage == "bf16" else np.dtype(storage).itemsize
+    rng = np.random.default_rng(seed)
+    count = dims[0] * dims[1]
+    nbox = box[0] * box[1]
+    tensor = _reduce_values(dtype, count, rng, redop)
+    src = _reduce_values(dtype, nbox, rng, redop)
+    words = nbox * esize // 4
+    movs, vec = _coords(coords)
+    mode = ".tile" if tile else ""
+    body = f"""    mov.u32 %r1, sbuf;
+    setp.lt.u32 %p1, %r0, {words};
+    @!%p1 bra STAGED;
+    mul.wide.u32 %rd2, %r0, 4;
+    add.u64 %rd3, %rd32, %rd2;
+    ld.global.u32 %r3, [%rd3];
+    mad.lo.u32 %r2, %r0, 4, %r1;
+    st.shared.u32 [%r2], %r3;
+STAGED:
+    fence.proxy.async.shared::cta;
+    bar.sync 0;
+    setp.ne.u32 %p0, %r0, 0;
+    @%p0 bra END;
+    fence.proxy.tensormap::generic.acquire.gpu [%rd31], 128;
+{movs}    cp.reduce.async.bulk.tensor.2d.global.shared::cta.{redop}{mode}.bulk_group [%rd31, {vec}], [sbuf];
+    cp.async.bulk.commit_group;
+    cp.async.bulk.wait_group 0;
+END:
+"""
+    ptx = _kernel(["p_tensor", "p_tmap", "p_src"], body)
+    stride = -(-dims[0] * esize // 16) * 16
+    if stride != dims[0] * esize:
+        raise ValueError("reduce_case: rows must be multiples of 16 bytes")
+    npdt = "uint16" if storage == "bf16" else storage
+    tm = TensorMapBuf("tmap", "tensor", dtype, tuple(dims), (stride,), tuple(box), (1, 1))
+    return Case(name, FAM, ptx, "k", (1, 1, 1), (128, 1, 1),
+                (Buf("tensor", npdt, count, init=tensor.view(npdt), output=True), tm,
+                 Buf("src", npdt, nbox, init=src.view(npdt))),
+                note=f"cp.reduce.async.bulk.tensor .{redop} dtype {dtype} dims {dims} box {box} at {coords}")
+
+
+# Tensor reductions recorded on NVIDIA hardware by scripts/make_async_goldens.py --candidates: the ones
+# the hardware ran become sweep cases (REDUCE below); see the comment after IM2COL for the earlier refusal.
+REDUCE_CANDIDATES = [
+    dict(name="tred_add_f32", dtype=7, redop="add", seed=40),
+    dict(name="tred_add_f32_notile", dtype=7, redop="add", seed=41, tile=False),
+    dict(name="tred_add_u32", dtype=2, redop="add", coords=(8, 3), seed=42),
+    dict(name="tred_add_s32_notile", dtype=3, redop="add", seed=43, tile=False),
+    dict(name="tred_min_s32", dtype=3, redop="min", seed=44),
+    dict(name="tred_max_u32", dtype=2, redop="max", seed=45),
+    dict(name="tred_add_f16", dtype=6, redop="add", dims=(32, 10), box=(16, 4), coords=(20, 6), seed=46),
+    dict(name="tred_max_bf16", dtype=9, redop="max", dims=(32, 10), box=(16, 4), coords=(-4, 2), seed=47),
+    dict(name="tred_inc_u32", dtype=2, redop="inc", seed=48),
+    dict(name="tred_dec_u32", dtype=2, redop="dec", seed=49),
+    dict(name="tred_xor_u64", dtype=4, redop="xor", dims=(12, 10), box=(4, 4), coords=(9, 7), seed=50),
+    dict(name="tred_add_u64", dtype=4, redop="add", dims=(12, 10), box=(4, 4), coords=(2, 3), seed=51),
+]
+# the same reductions with the box inside the tensor, and add.u32 partly outside it
+REDUCE_CANDIDATES += [dict(kw, name=kw["name"] + "_inb", coords=(2, 3)) for kw in REDUCE_CANDIDATES
+                      if kw["name"] not in ("tred_add_u32", "tred_add_u64")]
+REDUCE_CANDIDATES += [dict(name="tred_add_u32_oob", dtype=2, redop="add", seed=52),
+                      dict(name="tred_add_u32_oob_neg", dtype=2, redop="add", coords=(-2, -1), seed=53)]
+# 16-byte aligned starts (dimension 0), inside and partly outside the tensor
+_ALIGNED = {"tred_add_f32": (4, 3), "tred_add_s32_notile": (20, 6), "tred_min_s32": (-4, -1), "tred_max_u32": (12, 7),
+            "tred_add_f16": (24, 6), "tred_max_bf16": (-8, 2), "tred_inc_u32": (4, 7), "tred_dec_u32": (20, -2),
+            "tred_xor_u64": (10, 8), "tred_add_u64": (-2, 3), "tred_add_f32_notile": (16, 1)}
+REDUCE_CANDIDATES += [dict(kw, name=kw["name"] + "_al", coords=_ALIGNED[kw["name"]]) for kw in REDUCE_CANDIDATES
+                      if kw["name"] in _ALIGNED]
+# What an H100 answered (tests/async_ops/tensor_reduce_h100.json): a reduction box must start at
+# coordinates >= 0 with its dimension-0 start 16-byte aligned, else CUDA_ERROR_ILLEGAL_INSTRUCTION
+# (backends/cpu/tensorcopy.reduce_start_ok); reaching past the upper bounds is fine. The accepted ones:
+_ACCEPTED = ("tred_add_u32", "tred_add_u64", "tred_xor_u64_inb", "tred_add_f32_al", "tred_add_f32_notile_al",
+             "tred_add_s32_notile_al", "tred_max_u32_al", "tred_add_f16_al", "tred_inc_u32_al", "tred_xor_u64_al")
+REDUCE: list[dict] = [kw for kw in REDUCE_CANDIDATES if kw["name"] in _ACCEPTED]
+
+
+def replace_elemtype_case(name: str, code: int) -> Case:
+    """An f32 map (40x24, NaN fill) whose elemtype field a thread rewrites in global memory with
+    tensormap.replace to PTX code `code` before an 8x8 load partly out of bounds; the expect_tx stays
+    the f32 box's 256 bytes, so the dump (how many bytes landed, which fill) and the completion flag
+    tell which element size and type the hardware read the code as (PTX and CUDA number 8-10
+    differently)."""
+    from dataclasses import replace
+
+    case = _load_case(name, dtype=7, dims=(40, 24), box=(8, 8), coords=(36, 20), oob=1, seed=5)
+    ptx = case.ptx.replace(
+        "    fence.proxy.tensormap::generic.acquire.gpu [%rd31], 128;",
+        f"    tensormap.replace.tile.elemtype.global.b1024.b32 [%rd31], {code};\n"
+        "    fence.proxy.tensormap::generic.release.gpu;\n"
+        "    fence.proxy.tensormap::generic.acquire.gpu [%rd31], 128;")
+    ptx = ptx.replace(".target sm_90\n", ".target sm_90a\n")  # tensormap.replace is sm_90a
+    return replace(case, ptx=ptx, note=case.note + f" elemtype replaced by PTX code {code}")
+
+
+REPLACE_CANDIDATES = {"tmap_replace_elemtype7": 7, "tmap_replace_elemtype8": 8, "tmap_replace_elemtype9": 9,
+                      "tmap_replace_elemtype10": 10}
+REPLACE: list[str] = ["tmap_replace_elemtype7", "tmap_replace_elemtype8"]  # 9: an inconsistent map; 10: refused
+
+
+def candidates() -> list[Case]:
+    """Cases without goldens yet, for scripts/make_async_goldens.py --candidates."""
+    return ([reduce_case(**kw) for kw in REDUCE_CANDIDATES]
+            + [replace_elemtype_case(n, c) for n, c in REPLACE_CANDIDATES.items()])
+
+
 IM2COL = [
     dict(name="im2col4d_u32_tap11", dtype=2, dims=(8, 6, 5, 2), lower=(-1, -1), upper=(-1, -1), channels=8, pixels=32,
          coords=(0, -1, -1, 0), offsets=(1, 1)),
@@ -208,7 +339,8 @@ IM2COL = [
 
 # Recorded on an H100 but rejected there (sticky CUDA_ERROR_ILLEGAL_INSTRUCTION at the copy; cause not
 # yet found), so not in the catalogue: 3D f16 / 4D f64 / 5D u32 boxes, element strides (2, 3), the
-# 32B/64B swizzles with a 16-byte inner box, and cp.reduce.async.bulk.tensor .add.u32. A 1D .u8 map
+# 32B/64B swizzles with a 16-byte inner box, and cp.reduce.async.bulk.tensor .add.u32 (its box started at a
+# start the hardware refuses for reductions: REDUCE above). A 1D .u8 map
 # of 200 elements is refused by NVIDIA's cuTensorMapEncodeTiled (CUDA_ERROR_INVALID_VALUE). CuMetal
 # runs the 3D-5D and element-stride boxes: tests/async_ops checks them against numpy.
 
@@ -236,4 +368,6 @@ def cases() -> list[Case]:
         _store_case("tma_store2d_f32_sw128", 7, (40, 24), (32, 8), (4, 2), swizzle=3, seed=22),
     ]
     out += [_im2col_case(**kw) for kw in IM2COL]
+    out += [reduce_case(**kw) for kw in REDUCE]
+    out += [replace_elemtype_case(n, REPLACE_CANDIDATES[n]) for n in REPLACE]
     return out

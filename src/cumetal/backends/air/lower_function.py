@@ -252,9 +252,6 @@ class FunctionLowering(FnLowerer):
             self._call_indirect(inst)
         else:
             handler = HANDLERS.get(op)
-            if handler is None and op == "tensor_copy":  # the legalizer expands every other async op
-                raise self.error("tensor reductions (cp.reduce.async.bulk.tensor) run on the cpu backend only so far: "
-                                 "their element type is only known from the tensor map at run time")
             if handler is None and op in ("malloc", "free"):
                 raise self.error(f"device-side {op}() (CUDA's device heap) is supported on the cpu backend only so far")
             if handler is None:

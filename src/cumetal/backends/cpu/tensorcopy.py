@@ -43,6 +43,16 @@ DTYPES: dict[int, tuple[int, str | None, bool]] = {
     4: (8, "u64", False), 5: (8, "s64", False), 6: (2, "f16", True), 7: (4, "f32", True),
     8: (8, "f64", True), 9: (2, "bf16", True), 10: (4, "f32", True), 11: (4, None, True), 12: (4, None, True),
 }
+# cp.reduce.async.bulk.tensor: the map data types (code -> PTX type) each reduction is defined for.
+# add/min/max on every integer and float type CuMetal can reduce, the bitwise reductions on integers,
+# inc/dec (atom.inc/dec's wrapping counters) on unsigned integers; any other pairing has no meaning:
+# an illegal-instruction fault, on every backend.
+_ARITH = {c: t for c, (_, t, _) in DTYPES.items() if t is not None}
+_INTS = {c: t for c, t in _ARITH.items() if t[0] in "us"}
+_UINTS = {c: t for c, t in _ARITH.items() if t[0] == "u"}
+REDUCE_DTYPES: dict[str, dict[int, str]] = {
+    "add": _ARITH, "min": _ARITH, "max": _ARITH, "inc": _UINTS, "dec": _UINTS, "and": _INTS, "or": _INTS, "xor": _INTS,
+}
 NAN_FILL = 0x7FF7  # measured on an H100: every 16 bits of an element filled 'NaN request zero FMA' (f16..f64)
 SWIZZLE_BYTES = {0: 0, 1: 32, 2: 64, 3: 128}
 _LOCAL = (1 << DSMEM_RANK_SHIFT) - 1  # CTA-local part of a shared address (rank bits above it)
@@ -87,6 +97,13 @@ class TensorMap:
         return TensorMap(f[0], r, f[3], f[4], f[5], tuple(d + 1 for d in f[6:6 + r]), tuple(f[12:12 + r - 1]),
                          tuple(f[16:16 + r]), tuple(f[21:21 + r]), f[26], f[27], f[28], ch, px,
                          tuple(corners[:spatial]), tuple(corners[3:3 + spatial]))
+
+
+def reduce_start_ok(coords: list[int], esize: int) -> bool:
+    """Whether an H100 runs a tensor reduction box starting at ``coords``: every coordinate >= 0 and
+    the dimension-0 start a multiple of 16 bytes (measured, sweep cases tred_*: any other start is a
+    sticky CUDA_ERROR_ILLEGAL_INSTRUCTION, while a box reaching past the upper bounds is fine)."""
+    return all(c >= 0 for c in coords) and coords[0] * esize % 16 == 0
 
 
 def swizzle(off: np.ndarray, mode: int) -> np.ndarray:
@@ -239,8 +256,13 @@ def tensor_step(inst: Inst, fn: Function, gets):
                     continue
                 data, gsel = data[inb], gbytes[inb]
                 if redop is not None:
-                    if etype is None:
-                        raise Fault("illegal_instruction", f"tensor reduction on this element type in {where}")
+                    if tm.dtype not in REDUCE_DTYPES[redop]:
+                        raise Fault("illegal_instruction", f"cp.reduce.async.bulk.tensor .{redop} is not defined for "
+                                    f"the tensor map's data type {tm.dtype} in {where}")
+                    if not reduce_start_ok(coords, esize):
+                        raise Fault("illegal_instruction", f"cp.reduce.async.bulk.tensor at coordinates {tuple(coords)}: "
+                                    f"a reduction box must start at non-negative coordinates, 16-byte aligned in "
+                                    f"dimension 0 (as an H100 requires) in {where}")
                     old = memspace.load(ctx, lanes_b[inb], gsel, "global", np.dtype(np.uint8), inst)
                     data = reduce_bytes(old, data, redop, etype)
                 memspace.store(ctx, lanes_b[inb], gsel, data, "global", np.dtype(np.uint8), inst)

@@ -114,10 +114,6 @@ class FnEmitter:
             stmts = self.call_indirect(i)
         elif i.op == "nop":
             return []
-        elif i.op == "tensor_copy":  # the legalizer expands every other async op
-            raise EmitError(f"{self.fn.name}: '{i.text or i.op}': tensor reductions (cp.reduce.async.bulk.tensor) run "
-                            "on the cpu backend only so far: their element type is only known from the tensor map "
-                            "at run time")
         elif i.op in ("malloc", "free"):
             raise EmitError(f"{self.fn.name}: device-side {i.op}() (CUDA's device heap) is supported on the cpu "
                             "backend only so far")

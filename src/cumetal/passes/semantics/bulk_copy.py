@@ -127,8 +127,11 @@ def _cp_fenceproxy(ctx: Ctx, ins: ast.Instruction) -> None:
 # tensormap.replace: field -> (byte offset in CuMetal's map, bytes per entry, IR type, value adjustment).
 # Encodings as Triton's sm_90 device-side descriptors use them (tests/corpus/ptx/triton/sm90/tma_scale.ptx):
 # rank is written as rank - 1; dims, box dims, element strides as themselves; global_stride[ord] is
-# the byte stride of dimension ord + 1; elemtype and swizzle_mode use CUDA's enum values 0-7/11-12
-# and 0-3 (the elemtype codes 8-10 differ between PTX and CUDA and are refused, not guessed).
+# the byte stride of dimension ord + 1; swizzle_mode uses CUDA's enum values 0-3; elemtype uses PTX's
+# numbering, which differs from CUtensorMapDataType at 8-10 (PTX .f32.ftz .f64 .bf16 = CUDA 10 8 9):
+# measured on an H100 (sweep cases tmap_replace_elemtype*: code 8 loads 4-byte elements, 9 8-byte ones),
+# so the code is translated into CuMetal's map, which keeps CUDA's enum.
+_PTX_ELEMTYPE = {8: 10, 9: 8, 10: 9}
 _MAP_FIELDS = {
     "global_address": (0, 8, "i64", 0), "rank": (12, 1, "i8", 1), "elemtype": (13, 1, "i8", 0),
     "interleave_layout": (14, 1, "i8", 0), "swizzle_mode": (15, 1, "i8", 0), "global_dim": (16, 4, "i32", -1),
@@ -152,8 +155,6 @@ def _tensormap_replace(ctx: Ctx, ins: ast.Instruction) -> None:
     addr, space = ctx.address(ins.operands[0], "shared" if ss == "shared::cta" else "global" if ss else "generic")
     off, size, it, adjust = _MAP_FIELDS[field]
     value_op = ins.operands[-1]
-    if field == "elemtype" and isinstance(value_op, ast.Imm) and int(value_op.value) in (8, 9, 10):
-        raise LoweringError("tensormap.replace .elemtype codes 8-10 (f32.ftz, f64, bf16) are not supported yet")
     where = ctx.add_offset(addr, off)
     if len(ins.operands) == 3:  # [addr], ord, new_val
         ordinal = ctx.as_i64(ctx.read(ins.operands[1], "u32"))
@@ -161,6 +162,11 @@ def _tensormap_replace(ctx: Ctx, ins: ast.Instruction) -> None:
     value = ctx.read(value_op, "b64" if it == "i64" else "b32")
     if adjust:
         value = ctx.emit("add", value.type, value, Const.int(value.type, adjust))
+    if field == "elemtype":
+        code = value
+        for ptx_code, cuda_code in _PTX_ELEMTYPE.items():
+            hit = ctx.emit("icmp", "i1", code, Const.int(code.type, ptx_code), cond="eq")
+            value = ctx.emit("select", code.type, hit, Const.int(code.type, cuda_code), value)
     if value.type != it:
         value = ctx.emit("trunc", it, value)
     ctx.emit("store", None, where, value, space=space, align=size)

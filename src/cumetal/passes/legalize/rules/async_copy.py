@@ -22,11 +22,17 @@ element strides, fill) and walks the box byte by byte in shared-memory order::
            then complete_tx(box bytes) on the mbarrier
     store: in bounds only: the shared byte to global
 
+Tensor reductions (cp.reduce.async.bulk.tensor) walk the box element by element instead; their
+element type is only known from the map at run time, so there is one loop per element type the
+reduction is defined for, entered when the map's data type is that one (``REDUCE_DTYPES``, the
+same table as the cpu engine's)::
+
+    trap unless map.dtype in REDUCE_DTYPES[redop], every start >= 0 and start_0 * esize % 16 == 0 (H100)
+    dtype == code:  for each element e in bounds: old = load.T [global]; store [global], redop(old, shared[e])
+
 A ``.multicast::cluster`` copy on Metal (clusters of one threadgroup, rank 0) goes to this
-threadgroup when bit 0 of ctaMask is set, else nowhere. Not expanded (the backends refuse the
-kernel naming the instruction): tensor reductions (cp.reduce.async.bulk.tensor), whose element
-type is only known from the map at run time. im2col loads (mode attr) take their source from
-``_Im2col`` instead of the tile box. The copies' mbarrier signal is an ``mbarrier`` op,
+threadgroup when bit 0 of ctaMask is set, else nowhere. im2col loads (mode attr) take their source
+from ``_Im2col`` instead of the tile box. The copies' mbarrier signal is an ``mbarrier`` op,
 which ``async_mbarrier.py`` expands in turn.
 """
 
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cumetal.backends.cpu.tensorcopy import REDUCE_DTYPES
 from cumetal.ir.nodes import Inst, Value, Var
 from cumetal.passes.legalize.builder import Builder
 from cumetal.passes.legalize.rule import Rule
@@ -251,9 +258,10 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
     pitch = b.op("max", "i64", inner, span, signed=False)
     swmask = b.op("sub", "i64", b.op("shl", "i64", b.int("i64", 1), b.op("trunc", "i32", sw)), b.int("i64", 1))
 
-    def byte(i: Var) -> None:
-        e = b.op("div", "i64", i, m.esize, signed=False)
-        j = b.op("sub", "i64", i, b.op("mul", "i64", e, m.esize))
+    def locate(i: Var, esize: Value) -> tuple[Value, Value, Value]:
+        """(in bounds, global address, shared address) of byte i of the box, shared order."""
+        e = b.op("div", "i64", i, esize, signed=False)
+        j = b.op("sub", "i64", i, b.op("mul", "i64", e, esize))
         rest: Value = e
         inb: Value = b.int("i1", 1)
         goff: Value = j
@@ -273,7 +281,17 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
         off = b.op("add", "i64", smem, rel)
         bits = b.op("and", "i64", b.op("lshr", "i64", off, b.int("i32", 7)), swmask)
         saddr = b.op("xor", "i64", off, b.op("shl", "i64", bits, b.int("i32", 4)))
-        gaddr = b.op("add", "i64", m.base, goff)
+        return inb, b.op("add", "i64", m.base, goff), saddr
+
+    redop = inst.attrs.get("redop")
+    if redop is not None:
+        _reduce_tensor(b, m, redop, nbytes, locate, starts)
+        if close is not None:
+            close()
+        return []
+
+    def byte(i: Var) -> None:
+        inb, gaddr, saddr = locate(i, m.esize)
         if load:
             v = b.fn.new_var("i8")
             odd = b.icmp("ne", b.op("and", "i64", i, b.int("i64", 1)), b.int("i64", 0))
@@ -297,8 +315,38 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
     return []
 
 
+_BITS = {"u32": "i32", "s32": "i32", "u64": "i64", "s64": "i64", "f32": "f32", "f64": "f64", "f16": "f16",
+         "bf16": "bf16"}
+
+
+def _reduce_tensor(b: Builder, m: _Map, redop: str, nbytes: Value, locate, starts: list[Value]) -> None:
+    """cp.reduce.async.bulk.tensor: one element loop per data type the reduction is defined for."""
+    codes = REDUCE_DTYPES[redop]
+    ok: Value = b.int("i1", 0)
+    for code in codes:
+        ok = b.or1(ok, b.icmp("eq", m.dtype, b.int("i64", code)))
+    # the start an H100 accepts (tensorcopy.reduce_start_ok): coordinates >= 0, dimension 0 16-byte aligned
+    for c in starts:
+        ok = b.and1(ok, b.icmp("sge", c, b.int("i64", 0)))
+    lead = b.op("and", "i64", b.op("mul", "i64", starts[0], m.esize), b.int("i64", 15))
+    ok = b.and1(ok, b.icmp("eq", lead, b.int("i64", 0)))
+    _trap_unless(b, ok, "tred")  # no such reduction on the map's element type, or a start the hardware refuses
+    for code, etype in codes.items():
+        t, n = _BITS[etype], ESIZE[code]
+        close_type = _when(b, b.icmp("eq", m.dtype, b.int("i64", code)), f"tred{code}")
+
+        def element(i: Var, etype: str = etype, t: str = t, n: int = n) -> None:
+            inb, gaddr, saddr = locate(i, b.int("i64", n))
+            close_in = _when(b, inb, "tredin")
+            new = _reduce(b, redop, etype, _load(b, t, gaddr, "global", n), _load(b, t, saddr, "shared", n))
+            _store(b, gaddr, new, "global", n)
+            close_in()
+        _for(b, nbytes, n, element, f"tred{code}")
+        close_type()
+
+
 def _matches(inst: Inst) -> bool:
-    return inst.op == "bulk_copy" or "redop" not in inst.attrs
+    return True
 
 
 def _expand(b: Builder, inst: Inst) -> list[Value]:
@@ -309,5 +357,5 @@ RULE = Rule(
     ops=("bulk_copy", "tensor_copy"),
     key="async.copy",
     summary="bulk and tensor (TMA, tile mode) copies -> loops of loads and stores by the issuing thread, then "
-            "complete_tx on the mbarrier (tile and im2col; tensor reductions are not expanded)",
-    matches=_matches, expand=_expand, emits=(), removes=("bulk_copy",), cfg=True)
+            "complete_tx on the mbarrier (tile and im2col); tensor reductions element by element per the map's type",
+    matches=_matches, expand=_expand, emits=(), removes=("bulk_copy", "tensor_copy"), cfg=True)
