@@ -306,6 +306,13 @@ from cumetal.runtime.logs import (
     cudaLogsRegisterCallback,
     cudaLogsUnregisterCallback,
 )
+from cumetal.runtime.memcpy_batch3d import (
+    cudaMemcpy3DBatchAsync,
+    cudaMemcpy3DBatchOp,
+    cudaMemcpy3DOperand,
+    cudaMemcpy3DWithAttributesAsync,
+    cudaOffset3D,
+)
 from cumetal.runtime.memory import (
     cudaFree,
     cudaFreeHost,
