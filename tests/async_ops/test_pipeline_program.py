@@ -1,6 +1,7 @@
 """A CUDA C++ program built with cumetalc (the clean-room <cuda/barrier> and <cuda/pipeline> over
 mbarrier): split arrive/wait, memcpy_async with barriers and pipelines (unified and partitioned
-producer/consumer), memcpy_async_tx; run on the cpu device, every output checked against numpy."""
+producer/consumer), memcpy_async_tx; run on the cpu device, air-sim and msl-sim, every output checked
+against numpy."""
 
 from __future__ import annotations
 
@@ -19,10 +20,17 @@ TILE, CONSUMERS, BLOCKS, NTILES = 128, 96, 3, 5
 
 
 @pytest.fixture(scope="module")
-def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, np.ndarray]:
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     exe = tmp_path_factory.mktemp("async") / "pipeline_barrier"
     build_program([SRC / "pipeline_barrier.cu"], exe, CudaOptions(include_dirs=[str(SRC)]), libraries=["cudart"])
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")} | {"CUMETAL_BACKEND": "cpu",
+    return exe
+
+
+# the same executable on the cpu engine and on the Apple paths (the legalizer's async rules)
+@pytest.fixture(scope="module", params=["cpu", "air-sim", "msl-sim"])
+def outputs(program: Path, request: pytest.FixtureRequest) -> dict[str, np.ndarray]:
+    exe = program
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")} | {"CUMETAL_BACKEND": request.param,
                                                                                   "CUMETAL_QUIET": "1"}
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300, env=env, check=False)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
