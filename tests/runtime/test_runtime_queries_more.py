@@ -111,3 +111,38 @@ def test_memcpy_attributes_layout_matches_cuda_bindings():
     theirs = {f for f in dir(real.cudaMemcpyAttributes()) if not f.startswith("_") and f != "getPtr"}
     assert theirs <= set(dir(rt.cudaMemcpyAttributes()))
     assert rt.sizeof(rt.cudaMemcpyAttributes) == real.sizeof(real.cudaMemcpyAttributes) == 24
+
+
+def test_host_atomic_capabilities():
+    from cumetal import driver as cu
+
+    Op, Cap = rt.cudaAtomicOperation, rt.cudaAtomicOperationCapability
+    ops = [Op.cudaAtomicOperationIntegerAdd, Op.cudaAtomicOperationCAS, Op.cudaAtomicOperationFloatAdd]
+    caps = check(rt.cudaDeviceGetHostAtomicCapabilities(ops, 3, 0))
+    assert check(rt.cudaDeviceGetAttribute(rt.cudaDeviceAttr.cudaDevAttrHostNativeAtomicSupported, 0)) == 1
+    assert all(c & Cap.cudaAtomicCapabilityScalar32 and c & Cap.cudaAtomicCapabilityScalar64 for c in caps)
+    assert caps[0] & Cap.cudaAtomicCapabilitySigned and not caps[2] & Cap.cudaAtomicCapabilitySigned
+    assert caps == list(cu.cuDeviceGetHostAtomicCapabilities([int(o) for o in ops], 3, cu.CUdevice(0))[1])
+    assert rt.cudaDeviceGetHostAtomicCapabilities(ops, 0, 0)[0] == E.cudaErrorInvalidValue  # count 0
+    assert rt.cudaDeviceGetHostAtomicCapabilities([99], 1, 0)[0] == E.cudaErrorInvalidValue
+    assert rt.cudaDeviceGetHostAtomicCapabilities(ops, 3, 2)[0] == E.cudaErrorInvalidDevice
+    assert rt.cudaDeviceGetP2PAtomicCapabilities(ops, 3, 0, 0)[0] == E.cudaErrorInvalidDevice  # no peer
+
+
+def test_memory_location_info():
+    L = rt.cudaMemLocationType
+    n = 10000
+    m = check(rt.cudaMallocManaged(n, rt.cudaMemAttachGlobal))
+    locs = [rt.cudaMemLocation() for _ in range(3)]
+    check(rt.cudaMemGetLocationInfo(m, n, 4096, 1024, locs))  # ceil(10000 / 4096) = 3 regions
+    assert [(loc.type, loc.id) for loc in locs] == [(L.cudaMemLocationTypeDevice, 0)] * 3
+    host = np.zeros(8192, np.uint8)
+    one = rt.cudaMemLocation()
+    check(rt.cudaMemGetLocationInfo(host.ctypes.data, 8192, 8192, 0, one))
+    assert one.type == L.cudaMemLocationTypeHost
+    d = check(rt.cudaMalloc(4096))
+    assert rt.cudaMemGetLocationInfo(d, 4096, 4096, 0, one)[0] == E.cudaErrorInvalidValue  # not managed
+    for size, summary, sampling in ((0, 1, 0), (n, 0, 0), (n, n + 1, 0), (n, 4096, 8192)):
+        assert rt.cudaMemGetLocationInfo(m, size, summary, sampling, locs)[0] == E.cudaErrorInvalidValue
+    assert rt.cudaMemGetLocationInfo(m, n, 4096, 0, locs[:2])[0] == E.cudaErrorInvalidValue  # too few cells
+    check(rt.cudaFree(m)), check(rt.cudaFree(d))

@@ -390,7 +390,9 @@ from cumetal.runtime.queries_more import (
     cudaArrayGetSparseProperties,
     cudaAsyncCallbackHandle_t,
     cudaDeviceFlushGPUDirectRDMAWrites,
+    cudaDeviceGetHostAtomicCapabilities,
     cudaDeviceGetNvSciSyncAttributes,
+    cudaDeviceGetP2PAtomicCapabilities,
     cudaDeviceRegisterAsyncNotification,
     cudaDeviceUnregisterAsyncNotification,
     cudaGetExportTable,
@@ -398,6 +400,7 @@ from cumetal.runtime.queries_more import (
     cudaLibraryGetUnifiedFunction,
     cudaMemcpyAttributes,
     cudaMemcpyWithAttributesAsync,
+    cudaMemGetLocationInfo,
     cudaMipmappedArrayGetMemoryRequirements,
     cudaMipmappedArrayGetSparseProperties,
 )

@@ -208,3 +208,71 @@ def cudaMemcpyWithAttributesAsync(dst: Any, src: Any, size: Any, attr: Any, stre
         raise RtError(E.cudaErrorInvalidValue, "cudaMemcpyWithAttributesAsync cannot use the legacy default stream")
     copy(dst, src, n, K.cudaMemcpyDefault, stream, sync=False)
     return ()
+
+
+# ---------------------------------------------------------------- atomics and residency
+@rt_api(1)
+def cudaDeviceGetHostAtomicCapabilities(operations: Any, count: Any, device: Any) -> tuple:  # noqa: N802
+    """The driver's answer (cuDeviceGetHostAtomicCapabilities): device and host share one memory and
+    the host's atomic instructions, 32- and 64-bit."""
+    from cumetal.driver import single_gpu
+    from cumetal.runtime.state import RUNTIME, raw
+
+    dev = device_ordinal(device)
+    RUNTIME.ensure()
+    return (list(raw(single_gpu.cuDeviceGetHostAtomicCapabilities)(operations, count, dev)[0]),)
+
+
+@rt_api(1)
+def cudaDeviceGetP2PAtomicCapabilities(operations: Any, count: Any, srcDevice: Any, dstDevice: Any) -> tuple:  # noqa: N802, N803
+    """One device, so no peer link: ``cudaErrorInvalidDevice`` (after the operations are checked)."""
+    from cumetal.driver import single_gpu
+    from cumetal.runtime.state import RUNTIME, raw
+
+    src, dst = device_ordinal(srcDevice), device_ordinal(dstDevice)
+    RUNTIME.ensure()
+    return (list(raw(single_gpu.cuDeviceGetP2PAtomicCapabilities)(operations, count, src, dst)[0]),)
+
+
+@rt_api(0)
+def cudaMemGetLocationInfo(devPtr: Any, size: Any, summaryGranularity: Any, samplingGranularity: Any,  # noqa: N802, N803
+                           location_out: Any) -> tuple:
+    """Where each ``summaryGranularity`` region of a managed or pageable range lives: managed memory
+    is device 0's (CuMetal's one unified memory, which kernels and the host both reach), pageable host
+    memory the host's. ``location_out``: a list of ``ceil(size / summaryGranularity)``
+    ``cudaMemLocation`` (filled in place) or the address of a C array of them."""
+    from cumetal.runtime.enums import cudaMemLocationType as LT
+    from cumetal.runtime.memory import address, allocation_of
+    from cumetal.runtime.state import RUNTIME
+
+    addr = address(devPtr, "devPtr")
+    n = int_arg(size, "size")
+    summary, sampling = int_arg(summaryGranularity, "summaryGranularity"), int_arg(samplingGranularity,
+                                                                                    "samplingGranularity")
+    if n == 0 or not 0 < summary <= n or sampling > summary:
+        raise RtError(E.cudaErrorInvalidValue, f"size {n}, summaryGranularity {summary}, samplingGranularity "
+                      f"{sampling}: 0 < summary <= size and sampling <= summary are needed")
+    RUNTIME.ensure()
+    found = allocation_of(addr)
+    if found is not None:
+        base, length, _host = found
+        if base not in RUNTIME.managed:
+            raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x} is device, pinned or registered memory (only managed "
+                          "and pageable memory have a location to report)")
+        if addr + n > base + length:
+            raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x}+{n} runs past the managed allocation")
+        where = (LT.cudaMemLocationTypeDevice, 0)
+    else:
+        where = (LT.cudaMemLocationTypeHost, 0)
+    count = -(-n // summary)
+    if isinstance(location_out, cudaMemLocation):
+        cells = [location_out]
+    elif isinstance(location_out, int) and not isinstance(location_out, bool) and 0 < location_out < 2**64:
+        cells = [cudaMemLocation.from_address(location_out + i * cudaMemLocation.sizeof()) for i in range(count)]
+    else:
+        cells = list(location_out) if isinstance(location_out, (list, tuple)) else []
+    if len(cells) < count or not all(isinstance(c, cudaMemLocation) for c in cells[:count]):
+        raise RtError(E.cudaErrorInvalidValue, f"location_out must hold {count} cudaMemLocation")
+    for c in cells[:count]:
+        c.type, c.id = where
+    return ()
