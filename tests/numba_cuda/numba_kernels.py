@@ -379,6 +379,29 @@ def lto_link():
     np.testing.assert_allclose(y, expect, rtol=1e-15)
 
 
+@case
+def half_and_bfloat16_tanh():
+    """math.tanh on float16 (numba links cuda_fp16.h's htanh) and cuda_bf16.h's htanh/htanh_approx."""
+    from numba.cuda._internal.cuda_bf16 import htanh, htanh_approx, nv_bfloat16
+
+    @cuda.jit
+    def tanhs(x, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i, 0] = float32(math.tanh(x[i]))
+            b = nv_bfloat16(float32(x[i]))
+            out[i, 1] = float32(htanh(b))
+            out[i, 2] = float32(htanh_approx(b))
+
+    x = np.linspace(-4, 4, 200).astype(np.float16)
+    out = np.zeros((x.size, 3), np.float32)
+    tanhs[1, 256](x, out)
+    want = np.tanh(x.astype(np.float64))
+    np.testing.assert_allclose(out[:, 0], want, rtol=2e-3, atol=1e-3)  # a half's precision
+    np.testing.assert_allclose(out[:, 1], want, rtol=1.6e-2, atol=4e-3)  # a bfloat16's
+    np.testing.assert_array_equal(out[:, 2], out[:, 1])  # htanh_approx is htanh below sm_90
+
+
 _triple = cuda.declare_device("triple", int32(int32))
 _CU_FILE = __file__.rsplit("/", 1)[0] + "/data/triple.cu"
 

@@ -23,7 +23,7 @@ SCRIPT = pathlib.Path(__file__).with_name("numba_kernels.py")
 CASES = ["elementwise_libdevice", "grid_2d_and_device_arrays", "shared_memory_reduction", "atomics",
          "device_functions", "local_arrays", "dynamic_shared_memory", "warp_shuffles", "warp_votes_and_matches", "activemask_in_divergent_branches", "random_numbers",
          "float64_math_and_streams", "const_arrays_and_float_atomics", "grid_sync_across_blocks", "lto_link",
-         "linked_cuda_cxx_device_function"]
+         "linked_cuda_cxx_device_function", "half_and_bfloat16_tanh"]
 
 
 @pytest.fixture(scope="module")

@@ -421,6 +421,11 @@ __CM_FP_FN bool operator<=(const __CM_B2 &a, const __CM_B2 &b) { return __hble2(
 __CM_FP_FN bool operator>=(const __CM_B2 &a, const __CM_B2 &b) { return __hbge2(a, b); }
 
 /* ------------------------------------------------------------------ math (device; via f32) */
+#ifndef __CM_TANH_APPROX_F
+#define __CM_TANH_APPROX_F
+/* PTX tanh.approx.f32 (clang's __nvvm_tanh_approx_f builtin needs sm_75 at every compile) */
+__CM_FP_DEV_FN float __cm_tanh_approx_f(float x) { float r; asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+#endif
 #define __CM_BMATH(NAME, EXPR)                                                                         \
     __CM_FP_DEV_FN __CM_B NAME(__CM_B a) {                                                   \
         const float x = __bfloat162float(a);                                                           \
@@ -448,6 +453,10 @@ __CM_BMATH2(trunc, __builtin_truncf(x))
 __CM_BMATH2(ceil, __builtin_ceilf(x))
 __CM_BMATH2(floor, __builtin_floorf(x))
 __CM_BMATH2(rint, __builtin_rintf(x))
+/* CUDA 12.8's htanh: tanh.approx.f32 rounded to bfloat16 (sm_75+); htanh_approx is that below sm_90 */
+__CM_BMATH2(tanh, __cm_tanh_approx_f(x))
+__CM_FP_DEV_FN __CM_B htanh_approx(__CM_B a) { return htanh(a); }
+__CM_FP_DEV_FN __CM_B2 h2tanh_approx(__CM_B2 a) { return h2tanh(a); }
 #undef __CM_BMATH
 #undef __CM_BMATH2
 

@@ -518,6 +518,11 @@ __CM_FP_FN bool operator<=(const __half2 &a, const __half2 &b) { return __hble2(
 __CM_FP_FN bool operator>=(const __half2 &a, const __half2 &b) { return __hbge2(a, b); }
 
 /* ------------------------------------------------------------------ math (device; via f32) */
+#ifndef __CM_TANH_APPROX_F
+#define __CM_TANH_APPROX_F
+/* PTX tanh.approx.f32 (clang's __nvvm_tanh_approx_f builtin needs sm_75 at every compile) */
+__CM_FP_DEV_FN float __cm_tanh_approx_f(float x) { float r; asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+#endif
 #define __CM_HMATH(NAME, EXPR)                                                                         \
     __CM_FP_DEV_FN __half NAME(__half a) {                                                  \
         const float x = __half2float(a);                                                               \
@@ -539,6 +544,8 @@ __CM_HMATH(htrunc, __builtin_truncf(x))
 __CM_HMATH(hceil, __builtin_ceilf(x))
 __CM_HMATH(hfloor, __builtin_floorf(x))
 __CM_HMATH(hrint, __builtin_rintf(x))
+/* CUDA 12.8's htanh: tanh.approx.f32 rounded to half (sm_75+); htanh_approx is that below sm_90 */
+__CM_HMATH(htanh, __cm_tanh_approx_f(x))
 #undef __CM_HMATH
 /* CUDA names the __half2 forms h2sqrt, h2exp, …: */
 #define __CM_H2NAME(N)                                                                                  \
@@ -558,6 +565,9 @@ __CM_H2NAME(trunc)
 __CM_H2NAME(ceil)
 __CM_H2NAME(floor)
 __CM_H2NAME(rint)
+__CM_H2NAME(tanh)
+__CM_FP_DEV_FN __half htanh_approx(__half a) { return htanh(a); }
+__CM_FP_DEV_FN __half2 h2tanh_approx(__half2 a) { return h2tanh(a); }
 #undef __CM_H2NAME
 
 /* ------------------------------------------------------------------ warp shuffles of halves */
