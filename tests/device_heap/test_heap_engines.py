@@ -1,6 +1,7 @@
-"""The device heap (malloc/free, new/delete) on air-sim and msl-sim — the allocator that the AIR and
-MSL code for Metal carries (backends/apple/heap.ptx) — against the cpu backend's own heap and
-against numpy. Each engine's device is driven directly, all in one process."""
+"""The device heap (malloc/free, new/delete) on cpu-jit, air-sim and msl-sim — the allocator that
+the AIR and MSL code for Metal carries (backends/apple/heap.ptx) — and on the numpy engine running
+that same allocator, against the cpu backend's own heap and against numpy. Each engine's device is
+driven directly, all in one process."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from cumetal.cudacxx.options import CudaOptions
 from cumetal.passes import compile_ptx
 
 SOURCE = pathlib.Path(__file__).with_name("kernels") / "heap_kernels.cu"
-ENGINES = ("cpu", "air-sim", "msl-sim")
+ENGINES = ("cpu", "cpu-jit", "air-sim", "msl-sim", "cpu+heap.ptx")
 
 
 @pytest.fixture(scope="module")
@@ -23,12 +24,26 @@ def ptx() -> str:
     return compile_to_ptx(SOURCE.read_text(), SOURCE.name, CudaOptions()).ptx
 
 
+def _numpy_engine_with_heap_ptx():
+    """The numpy engine running the linked allocator instead of its own heap (what cpu-jit's
+    numpy launches do: cluster and cooperative grids, fault reports)."""
+    from cumetal.backends.air.sim.heap import with_device_heap
+    from cumetal.backends.cpu import launch
+    from cumetal.devices.cpu_device import CpuDevice
+
+    dev = CpuDevice()
+    dev._launcher = lambda: with_device_heap(launch)
+    return dev
+
+
 def _device(engine: str, heap_bytes: int | None = None):
     from cumetal.devices.air_sim_device import AirSimDevice
     from cumetal.devices.cpu_device import CpuDevice
+    from cumetal.devices.cpu_jit_device import CpuJitDevice
     from cumetal.devices.msl_sim_device import MslSimDevice
 
-    dev = {"cpu": CpuDevice, "air-sim": AirSimDevice, "msl-sim": MslSimDevice}[engine]()
+    dev = {"cpu": CpuDevice, "cpu-jit": CpuJitDevice, "air-sim": AirSimDevice, "msl-sim": MslSimDevice,
+           "cpu+heap.ptx": _numpy_engine_with_heap_ptx}[engine]()
     if heap_bytes is not None:
         dev.memory.malloc_heap_size = heap_bytes  # what cudaDeviceSetLimit(cudaLimitMallocHeapSize) sets
     return dev
@@ -96,7 +111,7 @@ def test_every_engine_agrees_with_numpy_and_the_cpu_heap(engine, ptx):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_exhaustion_returns_null_and_freeing_makes_room(engine, ptx):
-    heap = 1 << 20
+    heap = 1 << 16  # small: the numpy engine interprets the allocator's bitmap scans
     r = Runner(engine, ptx, heap)
     ptrs = r.dev.allocate(8 * 64)
     r.run("grab", 2, 32, struct.pack("<QQ", heap // 16, ptrs))  # 64 asks for a sixteenth each

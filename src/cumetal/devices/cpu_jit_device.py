@@ -7,7 +7,7 @@ spread over ``CUMETAL_CPU_THREADS`` worker threads (default: the cores this proc
 the GIL released. Memory, modules, streams and events are the CPU device's; asynchronous streams
 run launches on their worker thread while Python goes on.
 
-A kernel the compiled path refuses (an operation with no lowering yet, e.g. the device heap) and
+A kernel the compiled path refuses (an operation with no lowering yet) and
 a cluster or cooperative launch (blocks that must run together) run on the numpy engine instead,
 with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
 refused kernels on stderr. An illegal or misaligned address found by the compiled code is reported
@@ -54,6 +54,7 @@ class CpuJitDevice(CpuDevice):
 
     def _launcher(self):
         from cumetal.backends.air.sim import compile_or_refusal, launch_air
+        from cumetal.backends.air.sim.heap import with_device_heap
         from cumetal.backends.cpu import launch as numpy_launch
 
         def launch(kernel, module, *args, **kwargs):
@@ -81,7 +82,9 @@ class CpuJitDevice(CpuDevice):
                     return type(out)(ref.fault, out.printf)
             return out
 
-        return launch
+        # device-side malloc/free: the Apple targets' allocator (backends/apple/heap.ptx) is linked in
+        # before either engine runs the kernel, so compiled and numpy launches share one heap
+        return with_device_heap(launch)
 
     def supports_grouped_launch(self) -> bool:
         """Cluster and cooperative launches run on the numpy engine (see ``_launcher``)."""
