@@ -3,7 +3,8 @@ tests/libs/golden/src/curand_device_goldens.cu, compiled by CuMetal and run on t
 compared with the outputs NVIDIA's curand_kernel.h gave on an H100 for 80 (seed, subsequence,
 offset) configurations, for XORWOW, Philox4_32_10 and MRG32k3a. Integers, uniforms,
 skipahead/skipahead_sequence: bit for bit; normals:
-a few ulp (the fast sine/cosine); Poisson: CuMetal's own sampler, checked for its range only."""
+a few ulp (the fast sine/cosine); Poisson (Knuth below lambda = 64, the gamma-approximation
+rejection sampler, the rounded normal above 4000): bit for bit."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from cumetal.cudacxx.options import CudaOptions
 HERE = pathlib.Path(__file__).parent
 GOLDEN = np.load(HERE / "golden" / "curand_device_goldens.npz")
 NTESTS, NVALS = 23, 8
-EXACT = [0, 1, 5, 14, 15, 17]                # curand, uniform, uniform_double, skipaheads
+EXACT = [0, 1, 5, 9, 10, 11, 12, 13, 14, 15, 17]  # curand, uniform, uniform_double, Poisson, skipaheads
 PHILOX_EXACT = [18, 19, 21]                  # curand4, uniform4, uniform2_double
 NORMAL_F32, NORMAL_F64 = [2, 3, 4], [6, 7, 8]
 # ten of the 80 recorded configurations (index = 20 seed + 4 subsequence + offset; every seed,
@@ -84,10 +85,3 @@ def test_normals_close_to_nvidia(outputs: dict[str, np.ndarray], name: str) -> N
     # the Box-Muller cache interleaves with integer draws as in cuRAND (test 16 mixes them)
     mixed_int = [1, 7]
     np.testing.assert_array_equal(got[:, 16, mixed_int], ref[:, 16, mixed_int])
-
-
-def test_poisson_in_range(outputs: dict[str, np.ndarray]) -> None:
-    for name in ("xorwow", "philox", "mrg"):
-        for t, lam in zip(range(9, 14), (0.5, 4.0, 30.0, 100.0, 5000.0), strict=True):
-            v = outputs[name][:, t].astype(np.float64)
-            assert abs(v.mean() - lam) < 6 * np.sqrt(lam / v.size) + 0.05, (name, lam, v.mean())

@@ -11,7 +11,7 @@
  *
  * Normal variates use the Box-Muller transform on pairs of outputs, with the fast sine/cosine
  * (__sincosf) for floats, so their last bits follow the device's sin.approx/cos.approx; Poisson
- * variates use CuMetal's own algorithm (not NVIDIA's): see docs/libraries.md. */
+ * variates are cuRAND's (cumetal/curand_poisson.h); Sobol states: cumetal/curand_sobol.h. */
 #ifndef CURAND_KERNEL_H_
 #define CURAND_KERNEL_H_
 
@@ -49,15 +49,6 @@ struct curandStatePhilox4_32_10 {
     double boxmuller_extra_double;
 };
 typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
-
-/* Generators CuMetal's device API does not provide yet: the types exist, their use is a clear
- * compile-time error. */
-struct curandStateSobol32 { unsigned int i, x, c, direction_vectors[32]; };
-typedef struct curandStateSobol32 curandStateSobol32_t;
-#define CUMETAL_CURAND_UNAVAILABLE(what)                                                             \
-    __attribute__((unavailable("CuMetal: " what " is not implemented yet; use curandState (XORWOW), " \
-                               "curandStatePhilox4_32_10_t or curandStateMRG32k3a_t")))
-CUMETAL_CURAND_FN unsigned int curand(curandStateSobol32_t *) CUMETAL_CURAND_UNAVAILABLE("curandStateSobol32");
 
 /* ---------------------------------------------------------------- MRG32k3a */
 /* L'Ecuyer's combined recurrence (Operations Research 47, 1999): both components start at 12345, a
@@ -464,6 +455,9 @@ CUMETAL_CURAND_FN uint4 curand4(curandStatePhilox4_32_10_t *state) {
     return r;
 }
 
+/* Poisson draws: cuRAND's algorithms (templates over the state; used by the distributions below) */
+#include "cumetal/curand_poisson.h"
+
 /* ---------------------------------------------------------------- distributions (any generator) */
 CUMETAL_CURAND_FN float __cm_uniform(unsigned int x) { return x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f); }
 CUMETAL_CURAND_FN double __cm_uniform_double(unsigned int x, unsigned int y) {
@@ -543,20 +537,8 @@ CUMETAL_CURAND_PAIRS(curandStatePhilox4_32_10_t)
     CUMETAL_CURAND_FN double curand_log_normal_double(STATE *state, double mean, double stddev) {                      \
         return exp(mean + stddev * curand_normal_double(state));                                                       \
     }                                                                                                                  \
-    /* CuMetal's own Poisson sampler: CDF inversion below lambda = 64, a rounded normal above */                      \
     CUMETAL_CURAND_FN unsigned int curand_poisson(STATE *state, double lambda) {                                       \
-        if (lambda < 64.0) {                                                                                           \
-            double u = curand_uniform_double(state), p = exp(-lambda), f = p;                                          \
-            unsigned int k = 0;                                                                                        \
-            while (u > f && k < 1000u) {                                                                               \
-                k++;                                                                                                   \
-                p *= lambda / k;                                                                                       \
-                f += p;                                                                                                \
-            }                                                                                                          \
-            return k;                                                                                                  \
-        }                                                                                                              \
-        double x = floor(lambda + sqrt(lambda) * curand_normal_double(state) + 0.5);                                   \
-        return x < 0.0 ? 0u : (unsigned int)x;                                                                         \
+        return __cm_poisson_pseudo(state, lambda);                                                                     \
     }
 CUMETAL_CURAND_DISTRIBUTIONS(curandStateXORWOW_t)
 CUMETAL_CURAND_DISTRIBUTIONS(curandStatePhilox4_32_10_t)
@@ -580,6 +562,9 @@ CUMETAL_CURAND_FN float4 curand_log_normal4(curandStatePhilox4_32_10_t *state, f
     return make_float4(expf(mean + stddev * v.x), expf(mean + stddev * v.y), expf(mean + stddev * v.z),
                        expf(mean + stddev * v.w));
 }
+
+/* the Sobol states (quasi-random) */
+#include "cumetal/curand_sobol.h"
 
 /* MTGP32: one state per block, shared by its threads (curand_mtgp32_kernel.h) */
 #include "curand_mtgp32_kernel.h"

@@ -93,23 +93,9 @@ CUMETAL_MTGP_FN float curand_log_normal(curandStateMtgp32_t *state, float mean, 
 CUMETAL_MTGP_FN double curand_log_normal_double(curandStateMtgp32_t *state, double mean, double stddev) {
     return exp(mean + stddev * curand_normal_double(state));
 }
-/* CuMetal's own Poisson sampler (docs/libraries.md); all threads of the block must call it, and
- * each takes exactly two outputs so that the block stays in step */
+/* one output per draw (cumetal/curand_poisson.h): all threads of the block stay in step */
 CUMETAL_MTGP_FN unsigned int curand_poisson(curandStateMtgp32_t *state, double lambda) {
-    double u = curand_uniform_double(state);
-    double z = curand_normal_double(state);
-    if (lambda < 64.0) {
-        double p = exp(-lambda), f = p;
-        unsigned int k = 0;
-        while (u > f && k < 1000u) {
-            k++;
-            p *= lambda / k;
-            f += p;
-        }
-        return k;
-    }
-    double x = floor(lambda + sqrt(lambda) * z + 0.5);
-    return x < 0.0 ? 0u : (unsigned int)x;
+    return __cm_poisson_from_output(curand(state), lambda);
 }
 
 #undef CUMETAL_MTGP_FN
