@@ -31,6 +31,14 @@ from cumetal.core._program import (
     Program,
     ProgramOptions,
 )
+from cumetal.core._resources import (
+    ContextOptions,
+    DeviceResources,
+    SMResource,
+    SMResourceOptions,
+    WorkqueueResource,
+    WorkqueueResourceOptions,
+)
 from cumetal.core._stream import (
     LEGACY_DEFAULT_STREAM,
     PER_THREAD_DEFAULT_STREAM,
@@ -47,6 +55,8 @@ __version__ = "1.2.0"  # the cuda.core API level mirrored (numba-cuda and others
 
 __all__ = [
     "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
+    "ContextOptions", "DeviceResources", "SMResource", "SMResourceOptions", "WorkqueueResource",
+    "WorkqueueResourceOptions",
     "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",
     "Graph", "GraphBuilder", "GraphMemoryResource", "Host", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",
     "host_launch", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource", "Linker", "LinkerOptions",

@@ -15,15 +15,57 @@ A = cu.CUdevice_attribute
 
 
 class Context:
-    """A driver context (``.handle`` is the ``CUcontext``)."""
+    """A driver context (``.handle`` is the ``CUcontext``); a green one (``Device.create_context``)
+    also holds its ``CUgreenCtx`` and makes streams."""
 
-    def __init__(self, handle: Any, device_id: int) -> None:
+    def __init__(self, handle: Any, device_id: int, green: Any = None) -> None:
         self._handle = handle
         self._device_id = device_id
+        self._green = green
+        self._closed = False
 
     @property
     def handle(self) -> Any:
-        return self._handle
+        return None if self._closed else self._handle
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    @property
+    def is_green(self) -> bool:
+        return self._green is not None
+
+    @property
+    def resources(self):
+        from cumetal.core._resources import context_resources
+
+        if self._closed:
+            raise RuntimeError("the context is closed")
+        return context_resources(self._handle)
+
+    def create_stream(self, options: Any = None):
+        """A stream of this green context (non-blocking, as CUDA requires)."""
+        from cumetal.core._stream import Stream, StreamOptions
+
+        if self._green is None:
+            raise RuntimeError("Context.create_stream is for green contexts; use Device.create_stream")
+        if self._closed:
+            raise RuntimeError("the context is closed")
+        opts = options if isinstance(options, StreamOptions) else StreamOptions(**(options or {}))
+        if not opts.nonblocking:
+            raise ValueError("a green context's streams are non-blocking (StreamOptions(nonblocking=True))")
+        handle = check(cu.cuGreenCtxStreamCreate(self._green, cu.CUstream_flags.CU_STREAM_NON_BLOCKING,
+                                                 opts.priority or 0))
+        return Stream._wrap(handle, owned=True, nonblocking=True, priority=opts.priority or 0)
+
+    def close(self) -> None:
+        if self._green is not None and not self._closed:
+            check(cu.cuGreenCtxDestroy(self._green))
+        self._closed = True
+
+    def __repr__(self) -> str:
+        return f"<Context handle={int(self._handle):#x}{' green' if self._green is not None else ''}>"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Context) and int(other._handle) == int(self._handle)
@@ -127,6 +169,19 @@ class Device:
         check(cu.cuCtxSetCurrent(self._context.handle))
         _tls.current = self._id
         return None
+
+    @property
+    def resources(self):
+        from cumetal.core._resources import device_resources
+
+        return device_resources(self._id)
+
+    def create_context(self, options: Any = None) -> Context:
+        """A green context with the SM resources in ``ContextOptions(resources=[...])`` (not made current)."""
+        from cumetal.core._resources import create_green_context
+
+        green, handle = create_green_context(self._id, options)
+        return Context(handle, self._id, green=green)
 
     def _require_current(self) -> None:
         if self._context is None:

@@ -4,7 +4,9 @@ as themselves), launched with ``cuLaunchKernelEx``."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -131,8 +133,28 @@ def launch(stream: Any, config: LaunchConfig, kernel: Any, *kernel_args: Any) ->
     if not isinstance(config, LaunchConfig):
         raise TypeError("config must be a LaunchConfig")
     handle = getattr(kernel, "handle", kernel)
-    cfg = config._driver_config(_stream_handle(stream), [])
-    check(cu.cuLaunchKernelEx(cfg, handle, pack_args(kernel_args), None))
+    h = _stream_handle(stream)
+    cfg = config._driver_config(h, [])
+    with _stream_context(h):
+        check(cu.cuLaunchKernelEx(cfg, handle, pack_args(kernel_args), None))
+
+
+@contextlib.contextmanager
+def _stream_context(h: Any) -> Iterator[None]:
+    """A kernel (``CUkernel``) launches in its stream's context, as CUDA does: a green context's
+    stream works while the primary context is current."""
+    if int(h or 0) in (0, 1, 2):
+        yield
+        return
+    ctx = check(cu.cuStreamGetCtx(h))
+    if ctx == check(cu.cuCtxGetCurrent()):
+        yield
+        return
+    check(cu.cuCtxPushCurrent(ctx))
+    try:
+        yield
+    finally:
+        check(cu.cuCtxPopCurrent())
 
 
 def host_launch(stream: Any, fn: Any, *args: Any) -> None:

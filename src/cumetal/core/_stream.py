@@ -82,7 +82,18 @@ class Stream:
 
     @property
     def context(self):
+        from cumetal.core._device import Context
+
+        green = check(cu.cuStreamGetGreenCtx(self._handle))
+        if int(green):  # a green context's stream
+            return Context(check(cu.cuStreamGetCtx(self._handle)), 0, green=green)
         return self.device.context
+
+    @property
+    def resources(self):
+        from cumetal.core._resources import stream_resources
+
+        return stream_resources(self._handle)
 
     def sync(self) -> None:
         check(cu.cuStreamSynchronize(self._handle))
@@ -130,16 +141,45 @@ class Event:
             options = {**options, "timing_enabled": options["enable_timing"]}
             del options["enable_timing"]
         opts = options if isinstance(options, EventOptions) else EventOptions(**(options or {}))
-        if opts.ipc_enabled:
-            raise NotImplementedError("IPC events are not supported by CuMetal")
+        if opts.ipc_enabled and opts.timing_enabled:
+            raise ValueError("an IPC-enabled event cannot record timing (EventOptions.timing_enabled must be False)")
         flags = 0 if opts.timing_enabled else int(cu.CUevent_flags.CU_EVENT_DISABLE_TIMING)
         if opts.blocking_sync:
             flags |= int(cu.CUevent_flags.CU_EVENT_BLOCKING_SYNC)
+        if opts.ipc_enabled:  # shared with other processes (driver cuIpcGetEventHandle; Linux)
+            flags |= int(cu.CUevent_flags.CU_EVENT_INTERPROCESS)
+        return cls._from_handle(check(cu.cuEventCreate(flags)), opts)
+
+    @classmethod
+    def _from_handle(cls, handle: Any, opts: EventOptions) -> Event:
         e = object.__new__(cls)
-        e._handle = check(cu.cuEventCreate(flags))
+        e._handle = handle
         e._options = opts
         e._closed = False
         return e
+
+    @property
+    def ipc_descriptor(self) -> IPCEventDescriptor:
+        """What another process needs to open this event (picklable)."""
+        if not self._options.ipc_enabled:
+            raise RuntimeError("the event was not created with EventOptions(ipc_enabled=True)")
+        handle = check(cu.cuIpcGetEventHandle(self._handle))
+        return IPCEventDescriptor._init(handle.reserved, bool(self._options.blocking_sync))
+
+    @classmethod
+    def from_ipc_descriptor(cls, ipc_descriptor: IPCEventDescriptor) -> Event:
+        """The event another process exported, opened in the current context."""
+        if not isinstance(ipc_descriptor, IPCEventDescriptor):
+            raise TypeError("ipc_descriptor must be an IPCEventDescriptor")
+        handle = cu.CUipcEventHandle()
+        handle.reserved = ipc_descriptor._reserved
+        opts = EventOptions(timing_enabled=False, blocking_sync=ipc_descriptor._is_blocking_sync, ipc_enabled=True)
+        return cls._from_handle(check(cu.cuIpcOpenEventHandle(handle)), opts)
+
+    def __reduce__(self) -> tuple:
+        if not self._options.ipc_enabled:
+            raise TypeError("only IPC-enabled events can be pickled")
+        return (Event.from_ipc_descriptor, (self.ipc_descriptor,))
 
     @property
     def handle(self) -> cu.CUevent:
@@ -155,7 +195,7 @@ class Event:
 
     @property
     def is_ipc_enabled(self) -> bool:
-        return False
+        return bool(self._options.ipc_enabled)
 
     @property
     def is_closed(self) -> bool:
@@ -176,3 +216,27 @@ class Event:
         if not self._closed:
             check(cu.cuEventDestroy(self._handle))
         self._closed = True
+
+
+class IPCEventDescriptor:
+    """The 64 bytes of an interprocess event handle, picklable, for ``Event.from_ipc_descriptor``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("IPCEventDescriptor objects come from Event.ipc_descriptor")
+
+    @staticmethod
+    def _init(reserved: bytes, is_blocking_sync: Any) -> IPCEventDescriptor:
+        d = object.__new__(IPCEventDescriptor)
+        d._reserved = bytes(reserved)
+        d._is_blocking_sync = bool(is_blocking_sync)
+        return d
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IPCEventDescriptor) and (other._reserved, other._is_blocking_sync) == (
+            self._reserved, self._is_blocking_sync)
+
+    def __hash__(self) -> int:
+        return hash(self._reserved)
+
+    def __reduce__(self) -> tuple:
+        return (IPCEventDescriptor._init, (self._reserved, self._is_blocking_sync))

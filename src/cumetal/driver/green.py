@@ -30,6 +30,7 @@ T = CUdevResourceType
 _IGNORE_COSCHED = int(CUdevSmResourceSplitByCount_flags.CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING)
 _MAX_CLUSTER = int(CUdevSmResourceSplitByCount_flags.CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE)
 _MIN_PARTITION = 2  # CUDA's minimum and alignment below compute capability 9.0
+_BACKFILL = 1  # CU_DEV_SM_RESOURCE_GROUP_BACKFILL
 _splits = itertools.count(1)
 _green_ids = itertools.count(1)
 _lock = threading.Lock()
@@ -187,10 +188,11 @@ def cuDevSmResourceSplit(nbGroups: Any, input_: Any, flags: Any, groupParams: An
         if cosched not in (0, _MIN_PARTITION) or sms < 0 or sms > total:
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"groupParams[{i}]: coscheduledSmCount {cosched} (0 or "
                             f"{_MIN_PARTITION} below compute capability 9.0), smCount {sms}")
+        backfill = int(getattr(p, "flags", 0) or 0) & _BACKFILL  # any count: co-scheduling relaxed
         if sms == 0:
-            sms = left - left % _MIN_PARTITION
+            sms = left if backfill else left - left % _MIN_PARTITION
             p.smCount = sms  # discovery writes the derived count back
-        elif sms % _MIN_PARTITION or sms < _MIN_PARTITION:
+        elif not backfill and (sms % _MIN_PARTITION or sms < _MIN_PARTITION):
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"groupParams[{i}].smCount {sms} must be a multiple of "
                             f"{_MIN_PARTITION}")
         if sms > left or sms == 0:
