@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -43,9 +44,9 @@ def _f64_to_bf16(x: np.ndarray) -> np.ndarray:
 
 def _combine(redop: str, dtype: int, old, new):
     """One element: redop(old, new) as the PTX ISA defines it, on Python scalars of the map's type."""
-    if dtype in (6, 7, 9):
+    if dtype in (6, 7, 8, 9):
         if redop == "add":
-            return old + new  # exact in float64; rounded by the caller
+            return old + new  # exact (Fractions); rounded once by the caller
         return min(old, new) if redop == "min" else max(old, new)
     bits = 32 if dtype in (2, 3) else 64
     mask = (1 << bits) - 1
@@ -81,6 +82,9 @@ def reference_reduce(case: Case) -> np.ndarray:
     elif dtype == 7:
         decode, encode = (lambda u: float(np.uint32(u).view(np.float32))), (
             lambda x: np.float64(x).astype(np.float32).view(np.uint32))
+    elif dtype == 8:
+        decode, encode = (lambda u: Fraction(float(np.uint64(u).view(np.float64)))), (
+            lambda x: np.float64(float(x)).view(np.uint64))
     elif dtype == 9:
         decode, encode = (lambda u: float(_bf16_to_f64(np.array([u]))[0])), (
             lambda x: _f64_to_bf16(np.array([x]))[0])
@@ -103,6 +107,7 @@ _MODEL = [  # (redop, map dtype, dims, box, coords): starts an H100 accepts, som
     ("min", 7, (24, 10), (8, 4), (20, 6)), ("max", 7, (24, 10), (8, 4), (4, 0)), ("add", 9, (32, 10), (16, 4), (8, 7)),
     ("min", 9, (32, 10), (16, 4), (16, 2)), ("max", 6, (32, 10), (16, 4), (24, 6)), ("dec", 2, (24, 10), (8, 4), (12, 3)),
     ("inc", 4, (12, 10), (4, 4), (8, 6)), ("min", 3, (24, 10), (8, 4), (16, 0)), ("add", 3, (24, 10), (8, 4), (20, 8)),
+    ("add", 8, (12, 10), (4, 4), (2, 3)), ("max", 8, (12, 10), (4, 4), (6, 5)),
 ]
 
 

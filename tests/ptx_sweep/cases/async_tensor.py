@@ -187,16 +187,19 @@ WAITING:
 
 
 # cp.reduce.async.bulk.tensor: map data type -> (numpy storage, value maker)
-REDUCE_TYPES = {2: "uint32", 3: "int32", 4: "uint64", 5: "int64", 6: "float16", 7: "float32", 9: "bf16"}
+REDUCE_TYPES = {2: "uint32", 3: "int32", 4: "uint64", 5: "int64", 6: "float16", 7: "float32", 8: "float64",
+                9: "bf16"}
 
 
 def _reduce_values(dtype: int, count: int, rng: np.random.Generator, redop: str) -> np.ndarray:
     """Operands without NaNs (their payload rules are the bulk family's business), floats of
     moderate range (so the exact sum of two fits in a double: the numpy model rounds once),
     integers that wrap and, for inc/dec, cross the bound both ways."""
-    if dtype in (6, 7, 9):
+    if dtype in (6, 7, 8, 9):
         v = rng.uniform(-8, 8, count) * np.exp2(rng.integers(-6, 7, count))
         v[::7] = -v[::7]
+        if dtype == 8:
+            return v.view(np.uint64)
         if dtype == 6:
             return v.astype(np.float16).view(np.uint16)
         if dtype == 7:
