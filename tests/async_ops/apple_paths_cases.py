@@ -129,3 +129,18 @@ def test_mbarrier_wait_that_cannot_complete_ends_at_the_watchdog(cu, sim, monkey
     with pytest.raises(DriverError) as e:
         run_case(cu, case)
     assert "TIMEOUT" in str(e.value)
+
+
+def test_multi_block_clusters_are_refused_at_launch_not_hung(cu, sim) -> None:
+    """Metal has no thread-block clusters or distributed shared memory: a kernel whose PTX asks for
+    clusters of several blocks gets CUDA's CUDA_ERROR_NOT_SUPPORTED at once (a cluster of one runs:
+    test_multicast_in_a_cluster_of_one)."""
+    import time
+
+    from tests.ptx_sweep.cases import by_name
+
+    for name in ("cluster_dsmem_ring", "cluster_barrier_rounds"):
+        start = time.monotonic()
+        with pytest.raises(DriverError) as e:
+            run_case(cu, by_name()[name])
+        assert "CUDA_ERROR_NOT_SUPPORTED" in str(e.value) and time.monotonic() - start < 30
