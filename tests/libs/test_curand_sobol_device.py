@@ -110,3 +110,24 @@ def test_sobol_normals_close(outputs: dict[str, np.ndarray]) -> None:
 @pytest.mark.parametrize("name", ["xorwow", "philox", "mrg"])
 def test_poisson_bits_match_nvidia(outputs: dict[str, np.ndarray], name: str) -> None:
     np.testing.assert_array_equal(outputs[name], GOLDEN[f"poisson/{name}"][POISSON_PICK])
+
+
+def test_c_program_host_tables(tmp_path: pathlib.Path) -> None:
+    """curandGetDirectionVectors32/64 and curandGetScrambleConstants64 through the C ABI, copied to the
+    device and used by curand_init in kernels: the points equal the host API's Sobol generators."""
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    from cumetal.capi.build import build_program  # noqa: PLC0415
+
+    exe = tmp_path / "curand_sobol_device"
+    build_program([str(HERE / "programs" / "curand_sobol_device.cu")], str(exe), libraries=["curand"])
+    env = dict(os.environ, CUMETAL_BACKEND="cpu", CUMETAL_QUIET="1")
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
+    assert lines["mismatches"] == "0 0"
+    assert lines["wrong_set"] == "104"  # CURAND_STATUS_OUT_OF_RANGE: a 64-bit set asked of the 32-bit call
+    first32, first64 = (int(v) for v in lines["first"].split())
+    assert first32 == 0x30000000  # dimension 0, point 8: Gray code 12 -> v2 ^ v3
+    assert first64 == int(HOST["SCRAMBLED_SOBOL64/u64/dims3_off5"][2])  # NVIDIA's point 7 of dimension 0

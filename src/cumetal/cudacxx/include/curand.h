@@ -119,6 +119,11 @@ curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double
                                              double stddev);
 curandStatus_t curandGeneratePoisson(curandGenerator_t generator, unsigned int *outputPtr, size_t n, double lambda);
 curandStatus_t curandGenerateSeeds(curandGenerator_t generator);
+/* host tables for the device API's Sobol states: 20,000 dimensions each, owned by the library */
+curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t *vectors[], curandDirectionVectorSet_t set);
+curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t *vectors[], curandDirectionVectorSet_t set);
+curandStatus_t curandGetScrambleConstants32(unsigned int **constants);
+curandStatus_t curandGetScrambleConstants64(unsigned long long **constants);
 
 #ifdef __cplusplus
 }

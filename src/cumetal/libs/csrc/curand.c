@@ -68,3 +68,18 @@ CML_EXPORT curandStatus_t curandGeneratePoisson(curandGenerator_t g, unsigned in
 CML_EXPORT curandStatus_t curandGenerateLongLong(curandGenerator_t g, unsigned long long *out, size_t n) {
     GEN("u64", out, n, 0, 0);
 }
+
+CML_EXPORT curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t *vectors[],
+                                                      curandDirectionVectorSet_t set) {
+    CR("get_table", "(Kii)", P(vectors), (int)set, 32);
+}
+CML_EXPORT curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t *vectors[],
+                                                      curandDirectionVectorSet_t set) {
+    CR("get_table", "(Kii)", P(vectors), (int)set, 64);
+}
+CML_EXPORT curandStatus_t curandGetScrambleConstants32(unsigned int **constants) {
+    CR("get_table", "(Kii)", P(constants), 0, 32);
+}
+CML_EXPORT curandStatus_t curandGetScrambleConstants64(unsigned long long **constants) {
+    CR("get_table", "(Kii)", P(constants), 0, 64);
+}

@@ -108,6 +108,33 @@ def generate_seeds(g: int) -> None:
     H.get(g)
 
 
+_TABLES: dict[tuple[int, int], np.ndarray] = {}  # kept for the life of the process, as cuRAND's are
+_SETS = {101: (32, False), 102: (32, True), 103: (64, False), 104: (64, True)}  # curandDirectionVectorSet_t
+
+
+@entry("curandGetDirectionVectors/ScrambleConstants")
+def get_table(out: int, which: int, bits: int) -> None:
+    """Host address of a table: direction vectors of all dimensions (which = a curandDirectionVectorSet_t
+    of matching width) or the scramble constants (which = 0)."""
+    from cumetal.libs.curand import sobol  # noqa: PLC0415
+
+    if not out:
+        raise H.CurandError(H.OUT_OF_RANGE, "output pointer is NULL")
+    if which and _SETS.get(which, (0, False))[0] != bits:
+        raise H.CurandError(H.OUT_OF_RANGE, f"{which} is not a {bits}-bit curandDirectionVectorSet_t")
+    key = (which, bits)
+    if key not in _TABLES:
+        dims = sobol.MAX_DIMENSIONS
+        if which == 0:
+            table = sobol.scramble_constants(dims, bits)
+        elif _SETS[which][1]:
+            table = sobol.scrambled_direction_vectors(dims, bits)
+        else:
+            table = sobol.direction_vectors(dims, bits)
+        _TABLES[key] = np.ascontiguousarray(table, dtype=np.uint64 if bits == 64 else np.uint32)
+    _out(out, ctypes.c_void_p, _TABLES[key].ctypes.data)
+
+
 @entry("curandGenerate*")
 def generate(g: int, kind: str, ptr: int, n: int, p1: float, p2: float) -> None:
     gen = H.get(g)
