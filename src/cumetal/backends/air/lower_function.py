@@ -253,7 +253,8 @@ class FunctionLowering(FnLowerer):
         else:
             handler = HANDLERS.get(op)
             if handler is None and op in ("malloc", "free"):
-                raise self.error(f"device-side {op}() (CUDA's device heap) is supported on the cpu backend only so far")
+                raise self.error(f"device-side {op}() (CUDA's device heap) needs the allocator linked in first "
+                                 "(backends/apple/heap.py link_module, as compile_metallib and the devices do)")
             if handler is None:
                 raise self.error(f"IR operation '{op}' has no AIR lowering")
             direct = op in ("load", "store") and self.param_pointer_ok(inst.args[0])

@@ -93,6 +93,9 @@ def _rewrite(fn: N.Function) -> N.Function:
 
 def _with_allocator(module: N.Module, kernels: dict[str, N.Function], functions: dict[str, N.Function]) -> N.Module:
     lib = allocator()
+    if (module.functions.get(MALLOC) is lib.functions[MALLOC] and module.functions.get(FREE) is lib.functions[FREE]
+            and module.globals.get(STATE) is lib.globals[STATE]):  # linked before (for another kernel)
+        return dataclasses.replace(module, kernels=kernels, functions=functions)
     clash = [n for n in (MALLOC, FREE) if n in module.functions] + [STATE] * (STATE in module.globals)
     if clash:
         raise ValueError(f"module defines {', '.join(clash)}, which CuMetal's device heap reserves")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cumetal.backends.apple.abi import argument_abi, global_index, local_stack_bytes
+from cumetal.backends.apple.heap import link_module
 from cumetal.backends.common.codes import FaultCode
 from cumetal.backends.msl import ops_memory as M
 from cumetal.backends.msl import ops_scalar as S
@@ -114,9 +115,6 @@ class FnEmitter:
             stmts = self.call_indirect(i)
         elif i.op == "nop":
             return []
-        elif i.op in ("malloc", "free"):
-            raise EmitError(f"{self.fn.name}: device-side {i.op}() (CUDA's device heap) is supported on the cpu "
-                            "backend only so far")
         else:
             raise EmitError(f"{self.fn.name}: op '{i.op}' cannot be emitted here")
         if i.text and len(stmts) == 1 and (i.loc, i.text) != self._last_src:
@@ -213,6 +211,7 @@ class ModuleEmitter:
     def __init__(self, module: N.Module, fp64: str) -> None:
         if fp64 not in FP64_MODES:
             raise ValueError(f"--fp64 must be one of {', '.join(FP64_MODES)}, not {fp64!r}")
+        module = link_module(module)  # device-side malloc/free: the allocator as device code (apple/heap.ptx)
         # NVIDIA's rules as IR (a copy; see docs/legalization.md); --fp64=emulate: no f64 is left (fp64-policy.md)
         try:
             self.module = legalize(module, with_fp64(CAPABILITIES, "emulate" if fp64 == "emulate" else "native"))
