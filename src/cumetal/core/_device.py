@@ -246,6 +246,16 @@ class Device:
             raise TypeError(f"options must be an OpaqueArrayOptions, got {type(options).__name__}")
         return OpaqueArray._create(options, self._id)
 
+    def create_mipmapped_array(self, options: Any):
+        from cumetal.core.texture import MipmappedArray, MipmappedArrayOptions
+
+        self._require_current()
+        if isinstance(options, dict):
+            options = MipmappedArrayOptions(**options)
+        if not isinstance(options, MipmappedArrayOptions):
+            raise TypeError(f"options must be a MipmappedArrayOptions, got {type(options).__name__}")
+        return MipmappedArray._create(options, self._id)
+
     def create_texture_object(self, resource: Any, options: Any = None):
         from cumetal.core.texture import TextureObject
 

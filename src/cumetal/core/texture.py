@@ -85,6 +85,13 @@ class OpaqueArray:
         self = object.__new__(cls)
         self._handle = check(cu.cuArray3DCreate(desc))
         self._options, self._device_id = options, device_id
+        self._owner = None  # a mipmap level holds its MipmappedArray (which owns the storage)
+        return self
+
+    @classmethod
+    def _level(cls, handle: Any, options: OpaqueArrayOptions, device_id: int, owner: Any) -> OpaqueArray:
+        self = object.__new__(cls)
+        self._handle, self._options, self._device_id, self._owner = handle, options, device_id, owner
         return self
 
     @property
@@ -163,9 +170,9 @@ class OpaqueArray:
         return dst
 
     def close(self) -> None:
-        if self._handle is not None:
+        if self._handle is not None and self._owner is None:
             check(cu.cuArrayDestroy(self._handle))
-            self._handle = None
+        self._handle = None
 
     def __enter__(self) -> OpaqueArray:
         return self
@@ -175,6 +182,102 @@ class OpaqueArray:
 
     def __repr__(self) -> str:
         return f"<OpaqueArray shape={self.shape} format={self.format.value} x{self.num_channels}>"
+
+
+@dataclasses.dataclass
+class MipmappedArrayOptions:
+    """Level 0's ``shape`` (as ``OpaqueArrayOptions``), ``format``, ``num_channels``, ``num_levels`` (each
+    level halves every extent, at least 1)."""
+
+    shape: tuple[int, ...]
+    format: Any
+    num_channels: int
+    num_levels: int
+    is_surface_load_store: bool = False
+
+    def __post_init__(self) -> None:
+        base = OpaqueArrayOptions(self.shape, self.format, self.num_channels, self.is_surface_load_store)
+        self.shape, self.format, self.num_channels = base.shape, base.format, base.num_channels
+        if int(self.num_levels) < 1:
+            raise ValueError(f"num_levels must be at least 1, got {self.num_levels!r}")
+        self.num_levels = int(self.num_levels)
+
+
+class MipmappedArray:
+    """A mipmapped CUDA array; ``get_level(k)`` is level ``k`` as a non-owning ``OpaqueArray``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("create a MipmappedArray with Device.create_mipmapped_array()")
+
+    @classmethod
+    def _create(cls, options: MipmappedArrayOptions, device_id: int) -> MipmappedArray:
+        desc = cu.CUDA_ARRAY3D_DESCRIPTOR()
+        w, h, d = (*options.shape, 0, 0)[:3]
+        desc.Width, desc.Height, desc.Depth = w, h, d
+        desc.Format, desc.NumChannels = _FORMATS[options.format], options.num_channels
+        desc.Flags = cu.CUDA_ARRAY3D_SURFACE_LDST if options.is_surface_load_store else 0
+        self = object.__new__(cls)
+        self._handle = check(cu.cuMipmappedArrayCreate(desc, options.num_levels))
+        self._options, self._device_id = options, device_id
+        return self
+
+    def get_level(self, level: int) -> OpaqueArray:
+        if self._handle is None:
+            raise RuntimeError("the MipmappedArray is closed")
+        if not 0 <= int(level) < self.num_levels:
+            raise ValueError(f"level must be in [0, {self.num_levels}), got {level!r}")
+        shape = tuple(max(1, e >> int(level)) for e in self.shape)
+        opts = OpaqueArrayOptions(shape, self.format, self.num_channels, self.is_surface_load_store)
+        return OpaqueArray._level(check(cu.cuMipmappedArrayGetLevel(self._handle, int(level))), opts,
+                                  self._device_id, self)
+
+    @property
+    def handle(self) -> Any:
+        return self._handle
+
+    @property
+    def is_closed(self) -> bool:
+        return self._handle is None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._options.shape
+
+    @property
+    def format(self) -> ArrayFormatType:
+        return self._options.format
+
+    @property
+    def num_channels(self) -> int:
+        return self._options.num_channels
+
+    @property
+    def num_levels(self) -> int:
+        return self._options.num_levels
+
+    @property
+    def is_surface_load_store(self) -> bool:
+        return self._options.is_surface_load_store
+
+    @property
+    def device(self) -> Any:
+        from cumetal.core._device import Device
+
+        return Device(self._device_id)
+
+    def close(self) -> None:
+        if self._handle is not None:
+            check(cu.cuMipmappedArrayDestroy(self._handle))
+            self._handle = None
+
+    def __enter__(self) -> MipmappedArray:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<MipmappedArray shape={self.shape} levels={self.num_levels} {self.format.value} x{self.num_channels}>"
 
 
 class ResourceDescriptor:
@@ -196,6 +299,14 @@ class ResourceDescriptor:
         desc.res.array.hArray = array.handle
         return cls._make("array", array, desc, format=array.format, num_channels=array.num_channels,
                          size_bytes=array.size_bytes)
+
+    @classmethod
+    def from_mipmapped_array(cls, mipmapped_array: MipmappedArray) -> ResourceDescriptor:
+        desc = cu.CUDA_RESOURCE_DESC()
+        desc.resType = cu.CUresourcetype.CU_RESOURCE_TYPE_MIPMAPPED_ARRAY
+        desc.res.mipmap.hMipmappedArray = mipmapped_array.handle
+        return cls._make("mipmapped_array", mipmapped_array, desc, format=mipmapped_array.format,
+                         num_channels=mipmapped_array.num_channels)
 
     @classmethod
     def from_linear(cls, buffer: Any, *, format: Any, num_channels: int,  # noqa: A002 - cuda.core's name
@@ -399,5 +510,5 @@ class SurfaceObject:
         self.close()
 
 
-__all__ = ["OpaqueArray", "OpaqueArrayOptions", "ResourceDescriptor", "SurfaceObject", "TextureObject",
-           "TextureObjectOptions"]
+__all__ = ["MipmappedArray", "MipmappedArrayOptions", "OpaqueArray", "OpaqueArrayOptions", "ResourceDescriptor",
+           "SurfaceObject", "TextureObject", "TextureObjectOptions"]
