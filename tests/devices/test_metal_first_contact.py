@@ -235,3 +235,57 @@ def test_a_metallib_metal_cannot_read_is_invalid_image(ctx, metal, monkeypatch):
     assert cu.cuModuleLoadData(PTX)[0] == R.CUDA_ERROR_INVALID_IMAGE
     assert "Metal rejected the .metallib" in cu.last_error_message()
     assert "header says" in cu.last_error_message()  # the validator's finding, as Metal's error text
+
+
+MBARRIER_PTX = """.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry waits(.param .u64 p)
+{
+    .shared .align 8 .b64 bar;
+    .reg .pred %p1;
+    .reg .b64 %rd<4>;
+    mov.u64 %rd3, bar;
+    mbarrier.init.shared.b64 [%rd3], 1;
+    mbarrier.arrive.shared.b64 %rd2, [%rd3];
+WAIT:
+    mbarrier.test_wait.shared.b64 %p1, [%rd3], %rd2;
+    @!%p1 bra WAIT;
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd1, %rd1;
+    st.global.u32 [%rd1], 1;
+    ret;
+}
+.visible .entry plain(.param .u64 p)
+{
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd1, %rd1;
+    st.global.u32 [%rd1], 3;
+    ret;
+}
+"""
+
+
+@pytest.mark.parametrize("macos", [13, 14])
+def test_legalizer_made_fences_are_refused_below_macos_15(metal, capfd, macos):  # noqa: F811
+    """An mbarrier wait has no membar in the PTX, but the legalizer makes it a fence: the kernel
+    needs MSL 3.2 too. Judged on the IR the emitter receives, the module's other kernel runs."""
+    metal.macos = macos
+    metal.check_msl = True  # what the options pin (3.0 / 3.1): a fence would fail the whole library
+    ok(cu.cuInit(0))
+    c = ok(cu.cuCtxCreate(None, 0, ok(cu.cuDeviceGet(0))))
+    mod = ok(cu.cuModuleLoadData(MBARRIER_PTX))
+    assert "kernel 'waits' cannot run on Metal: it uses a memory fence" in capfd.readouterr().err
+    assert "atomic_thread_fence" not in metal.sources[-1] and "kernel void plain(" in metal.sources[-1]
+    d = ok(cu.cuMemAlloc(64))
+    ok(cu.cuLaunchKernel(ok(cu.cuModuleGetFunction(mod, b"plain")), 1, 1, 1, 1, 1, 1, 0, 0, ((d,), (None,)), None))
+    waits = ok(cu.cuModuleGetFunction(mod, b"waits"))
+    assert cu.cuLaunchKernel(waits, 1, 1, 1, 1, 1, 1, 0, 0, ((d,), (None,)), None)[0] == R.CUDA_ERROR_LAUNCH_FAILED
+    ok(cu.cuCtxDestroy(c))
+
+
+def test_mbarrier_kernels_load_with_msl_3_2(ctx, metal):  # noqa: F811
+    metal.check_msl = True
+    ok(cu.cuModuleLoadData(MBARRIER_PTX))
+    assert "kernel void waits(" in metal.sources[-1] and "atomic_thread_fence" in metal.sources[-1]

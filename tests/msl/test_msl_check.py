@@ -128,6 +128,32 @@ def test_every_corpus_module():
     assert bad == {}
 
 
+def test_what_metal_gets_on_macos_13_compiles_at_msl_3_0():
+    """On macOS 13 (MSL 3.0) the Metal device leaves out the kernels fence_refusals names; what it
+    sends must then hold no fence and compile at MSL 3.0. Every functional and corpus module whose
+    MSL has a fence is checked (the legalizer makes fences of mbarrier waits and async copies, which
+    the PTX does not show as membar)."""
+    from cumetal.devices.metal.bridge import MSL_3_0
+    from cumetal.devices.metal.library import fence_refusals
+
+    sent: dict[str, str] = {}
+    for path in FUNCTIONAL + CORPUS:
+        source = _emitted(path, "emulate")
+        if not source or "atomic_thread_fence" not in source:
+            continue
+        module = compile_ptx(path.read_text(errors="replace"), str(path))
+        refused = {*fence_refusals(module, MSL_3_0), *emit_refusals(module, {})}
+        kept = {k: v for k, v in module.kernels.items() if k not in refused}
+        assert len(kept) < len(module.kernels), f"{path.name}: a fence, but no kernel refused"
+        if kept:
+            sent[str(path.relative_to(TESTS))] = emit_module(dataclasses.replace(module, kernels=kept),
+                                                             fp64="emulate").source
+    assert len(sent) >= 5
+    assert {n: s for n, s in sent.items() if "atomic_thread_fence" in s} == {}
+    results = check_many(list(sent.values()), msl_version="3.0")
+    assert {n: r[:800] for n, r in zip(sent, results, strict=True) if r} == {}
+
+
 def test_command_line(tmp_path, capsys):
     good = tmp_path / "good.metal"
     good.write_text(SMALL.replace("BODY", "kernel void k(device uint* p [[buffer(0)]]) { p[0] = 1; }"))

@@ -75,14 +75,31 @@ def _needs_msl_3_2(kernel: N.Function, module: IRModule) -> bool:
                for fn in reachable_functions(kernel, module) for b in fn.blocks for inst in b.insts)
 
 
+def _as_emitted(module: IRModule) -> IRModule:
+    """The IR the MSL emitter receives: legalized as emit_module does. The legalizer's rules make
+    fences of their own (mbarrier waits, bulk and tensor copies), so the PTX alone does not say
+    which kernels need MSL 3.2."""
+    from cumetal.backends.msl.capabilities import CAPABILITIES
+    from cumetal.passes.legalize import legalize, with_fp64
+
+    try:
+        return legalize(module, with_fp64(CAPABILITIES, "emulate" if fp64_mode() == "emulate" else "native"))
+    except LibraryError:
+        raise
+    except Exception:  # the emitter refuses such a module with its own message
+        return module
+
+
 def fence_refusals(module: IRModule, language_version: int) -> dict[str, str]:
     """Kernels that need a newer MSL than this macOS has (fences need MSL 3.2, macOS 15)."""
     if language_version >= MSL_3_2:
         return {}
     have = MSL_VERSION_NAMES.get(language_version, hex(language_version))
-    return {name: (f"it uses a memory fence (membar/fence/bar.arrive), which needs MSL 3.2 (macOS {FENCE_MACOS} "
-                   f"or later); this Mac has MSL {have}")
-            for name, kernel in module.kernels.items() if _needs_msl_3_2(kernel, module)}
+    emitted = _as_emitted(module)
+    return {name: (f"it uses a memory fence (membar/fence/bar.arrive, or an mbarrier or asynchronous copy, "
+                   f"which are fences on Metal), which needs MSL 3.2 (macOS {FENCE_MACOS} or later); "
+                   f"this Mac has MSL {have}")
+            for name, kernel in emitted.kernels.items() if name in module.kernels and _needs_msl_3_2(kernel, emitted)}
 
 
 def emit_refusals(module: IRModule, skip: dict[str, str]) -> dict[str, str]:
