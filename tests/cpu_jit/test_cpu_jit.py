@@ -298,3 +298,19 @@ def test_cpu_engine_picks_what_cumetal_backend_cpu_runs(monkeypatch):
         assert type(backends.open_device("cpu")) is CpuDevice
     monkeypatch.delenv("CUMETAL_CPU_ENGINE")
     assert backends.cpu_engine() == backends.DEFAULT_CPU_ENGINE
+
+
+def test_kernels_over_the_size_limit_run_on_the_numpy_engine(module, monkeypatch):
+    """CUMETAL_JIT_MAX_INSTS: a larger kernel is not compiled (compile time) but run by the numpy
+    engine, with the same results; 0 lifts the limit."""
+    from cumetal.devices.cpu_jit_device import CpuJitDevice, kernel_size
+
+    assert 10 < kernel_size(module.kernels["vecadd"], module) < 200
+    case = _cases(np.random.default_rng(4))[0]
+    want = _run(numpy_launch, module, case)
+    for limit, fallbacks in (("10", 1), ("0", 0)):
+        monkeypatch.setenv("CUMETAL_JIT_MAX_INSTS", limit)
+        dev = CpuJitDevice()
+        got = _run(dev._launcher(), module, case)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+        assert (dev.fallbacks, dev.launches) == (fallbacks, 1 - fallbacks), limit

@@ -7,8 +7,9 @@ spread over ``CUMETAL_CPU_THREADS`` worker threads (default: the cores this proc
 the GIL released. Memory, modules, streams and events are the CPU device's; asynchronous streams
 run launches on their worker thread while Python goes on.
 
-A kernel the compiled path refuses (an operation with no lowering yet) and
-a cluster or cooperative launch (blocks that must run together) run on the numpy engine instead,
+A kernel the compiled path refuses (an operation with no lowering yet), a kernel of more than
+``CUMETAL_JIT_MAX_INSTS`` IR instructions (default 8000: compile time) and a cluster or
+cooperative launch (blocks that must run together) run on the numpy engine instead,
 with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
 refused kernels on stderr. An illegal or misaligned address found by the compiled code is reported
 as the numpy engine reports it (kernel, block, thread, PTX instruction, address): the launch is
@@ -22,6 +23,44 @@ import os
 import sys
 
 from cumetal.devices.cpu_device import CpuDevice
+
+DEFAULT_MAX_INSTS = 8000  # LLVM's O3 + code generation time grows faster than linearly past this
+
+
+def max_insts() -> int:
+    """``CUMETAL_JIT_MAX_INSTS``: kernels with more IR instructions (over every function they may
+    call) run on the numpy engine instead of being compiled; 0 = no limit. Default 8000: on this
+    project's 2-core machine a kernel of 11,650 instructions (a wgmma n64 sweep case) took 25-60 s
+    to compile and one of 22,146 more than 10 minutes, while the numpy engine runs them at once."""
+    raw = os.environ.get("CUMETAL_JIT_MAX_INSTS", "").strip()
+    if raw:
+        try:
+            n = int(raw)
+            if n >= 0:
+                return n
+        except ValueError:
+            pass
+        print(f"cumetal: CUMETAL_JIT_MAX_INSTS={raw!r} is not a count; using {DEFAULT_MAX_INSTS}",
+              file=sys.stderr, flush=True)
+    return DEFAULT_MAX_INSTS
+
+
+_sizes: dict[tuple[int, int], tuple] = {}
+
+
+def kernel_size(kernel, module) -> int:
+    """IR instructions of ``kernel`` and every function it may call (cached per kernel object)."""
+    key = (id(kernel), id(module))
+    hit = _sizes.get(key)
+    if hit is not None and hit[0] is kernel and hit[1] is module:
+        return hit[2]
+    from cumetal.ir.analysis import reachable_functions
+
+    n = sum(len(b.insts) for f in reachable_functions(kernel, module) for b in f.blocks)
+    if len(_sizes) > 4096:
+        _sizes.clear()
+    _sizes[key] = (kernel, module, n)
+    return n
 
 
 def worker_count() -> int:
@@ -64,7 +103,13 @@ class CpuJitDevice(CpuDevice):
                 return numpy_launch(kernel, module, *args, **kwargs)
             kwargs.pop("cluster", None)
             kwargs.pop("cooperative", None)
-            compiled = compile_or_refusal(kernel, module)  # cached per kernel object after the first
+            limit = max_insts()
+            size = kernel_size(kernel, module)
+            if limit and size > limit:
+                compiled = (f"{size} IR instructions exceed CUMETAL_JIT_MAX_INSTS={limit} (compile time; "
+                            f"0 = no limit)")
+            else:
+                compiled = compile_or_refusal(kernel, module)  # cached per kernel object after the first
             if isinstance(compiled, str):
                 self.fallbacks += 1
                 if os.environ.get("CUMETAL_DEBUG"):
