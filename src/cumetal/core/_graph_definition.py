@@ -237,12 +237,14 @@ class GraphDefinition(_Builds):
         return {(pred, node) for node in self.nodes for pred in node.pred}
 
     def instantiate(self, options: Any = None) -> Any:
-        from cumetal.core.graph import Graph
+        from cumetal.core.graph import Graph, instantiate
 
-        return Graph(check(cu.cuGraphInstantiate(self._graph, 0)), self._graph)
+        return Graph(instantiate(self._graph, options), self._graph)
 
     def debug_dot_print(self, path: str, options: Any = None) -> None:
-        check(cu.cuGraphDebugDotPrint(self._graph, str(path).encode(), 0))
+        from cumetal.core.graph import dot_flags
+
+        check(cu.cuGraphDebugDotPrint(self._graph, str(path).encode(), dot_flags(options)))
 
     def close(self) -> None:
         if self._graph is not None and self._owned:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from cumetal import driver as cu
@@ -27,6 +28,73 @@ from cumetal.core._graph_definition import (  # noqa: F401 - cuda.core.graph's n
     WhileNode,
 )
 from cumetal.core._utils import check
+
+
+@dataclasses.dataclass
+class GraphCompleteOptions:
+    """Instantiation flags (``CUDA_GRAPH_INSTANTIATE_FLAG_*``); ``upload_stream`` uploads the graph."""
+
+    auto_free_on_launch: bool = False
+    upload_stream: Any = None
+    device_launch: bool = False
+    use_node_priority: bool = False
+
+    def _flags(self) -> int:
+        F = cu.CUgraphInstantiate_flags  # noqa: N806
+        if self.device_launch and self.auto_free_on_launch:
+            raise ValueError("device_launch cannot be combined with auto_free_on_launch")
+        return sum(int(f) for on, f in ((self.auto_free_on_launch, F.CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH),
+                                        (self.upload_stream is not None, F.CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD),
+                                        (self.device_launch, F.CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH),
+                                        (self.use_node_priority, F.CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)) if on)
+
+
+@dataclasses.dataclass
+class GraphDebugPrintOptions:
+    """What ``debug_dot_print`` adds (``CU_GRAPH_DEBUG_DOT_FLAGS_*``, one field per flag)."""
+
+    verbose: bool = False
+    runtime_types: bool = False
+    kernel_node_params: bool = False
+    memcpy_node_params: bool = False
+    memset_node_params: bool = False
+    host_node_params: bool = False
+    event_node_params: bool = False
+    ext_semas_signal_node_params: bool = False
+    ext_semas_wait_node_params: bool = False
+    kernel_node_attributes: bool = False
+    handles: bool = False
+    mem_alloc_node_params: bool = False
+    mem_free_node_params: bool = False
+    batch_mem_op_node_params: bool = False
+    extra_topo_info: bool = False
+    conditional_node_params: bool = False
+
+    def _flags(self) -> int:
+        return sum(int(getattr(cu.CUgraphDebugDot_flags, f"CU_GRAPH_DEBUG_DOT_FLAGS_{f.name.upper()}"))
+                   for f in dataclasses.fields(self) if getattr(self, f.name))
+
+
+def instantiate(graph: Any, options: Any) -> Any:
+    """``cuGraphInstantiate`` with ``GraphCompleteOptions`` (None: defaults), uploading when asked."""
+    if options is None:
+        return check(cu.cuGraphInstantiate(graph, 0))
+    if not isinstance(options, GraphCompleteOptions):
+        raise TypeError(f"options must be a GraphCompleteOptions, got {type(options).__name__}")
+    if options.upload_stream is None:
+        return check(cu.cuGraphInstantiate(graph, options._flags()))
+    params = cu.CUDA_GRAPH_INSTANTIATE_PARAMS()
+    params.flags = options._flags()
+    params.hUploadStream = getattr(options.upload_stream, "handle", options.upload_stream)
+    return check(cu.cuGraphInstantiateWithParams(graph, params))
+
+
+def dot_flags(options: Any) -> int:
+    if options is None:
+        return 0
+    if not isinstance(options, GraphDebugPrintOptions):
+        raise TypeError(f"options must be a GraphDebugPrintOptions, got {type(options).__name__}")
+    return options._flags()
 
 
 class Graph:
@@ -94,7 +162,13 @@ class GraphBuilder:
     def complete(self, options: Any = None) -> Graph:
         if self._graph is None:
             raise RuntimeError("end_building() first")
-        return Graph(check(cu.cuGraphInstantiate(self._graph, 0)), self._graph)
+        return Graph(instantiate(self._graph, options), self._graph)
+
+    def debug_dot_print(self, path: str, options: Any = None) -> None:
+        """Write the captured graph as Graphviz DOT to ``path``."""
+        if self._graph is None:
+            raise RuntimeError("end_building() first")
+        check(cu.cuGraphDebugDotPrint(self._graph, str(path).encode(), dot_flags(options)))
 
     def __cuda_stream__(self) -> tuple[int, int]:
         return (0, int(self._stream.handle))
