@@ -75,7 +75,9 @@ def test_every_export_survives_null_and_garbage_arguments():
 NULL_OK = {"cuStreamQuery", "cuStreamSynchronize", "cudaDeviceGetStreamPriorityRange", "cudaDeviceGraphMemTrim",
            "cudaDeviceSetLimit", "cudaMemDiscardAndPrefetchBatchAsync", "cudaMemDiscardBatchAsync",
            "cudaMemPrefetchBatchAsync", "cudaMemcpy2D", "cudaMemcpy2DAsync", "cudaMemcpyPeer", "cudaMemcpyPeerAsync",
-           "cudaStreamCopyAttributes"}
+           "cudaStreamCopyAttributes",
+           # zero semaphores on the legacy stream: nothing to signal or wait for
+           "cudaSignalExternalSemaphoresAsync", "cudaWaitExternalSemaphoresAsync"}
 # Every argument the scratch buffer's address: valid where the arguments are all output pointers (or
 # a zeroed struct that is a valid input), e.g. cudaStreamCreate, cudaMemGetInfo; an unregistered
 # pointer is a valid cudaPointerGetAttributes query.

@@ -39,6 +39,7 @@ PROGRAMS = {
     "ipc": ["ipc.cu"],
     "runtime_more": ["runtime_more.cu"],
     "driver_more": ["driver_more.c"],
+    "cuda13": ["cuda13.cu"],
 }
 
 
@@ -56,7 +57,7 @@ def _run(exe: Path, cwd: Path, backend: str = "cpu") -> subprocess.CompletedProc
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_program(name: str, programs_dir: Path) -> None:
-    if name == "ipc" and not hasattr(os, "memfd_create"):
+    if name in ("ipc", "cuda13") and not hasattr(os, "memfd_create"):
         pytest.skip("CUDA IPC on CuMetal needs Linux")
     exe = programs_dir / name
     build_program([SRC / f for f in PROGRAMS[name]], exe, CudaOptions(include_dirs=[str(SRC)]),

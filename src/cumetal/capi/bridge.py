@@ -1000,6 +1000,11 @@ from cumetal.capi import bridge_runtime_more as _more  # noqa: E402
 
 globals().update({n: getattr(_more, n) for n in _more.__all__})
 
+# ================================================================ CUDA 13 additions (host_runtime_cuda13.h, csrc/cm_runtime_cuda13.c)
+from cumetal.capi import bridge_runtime_cuda13 as _cuda13  # noqa: E402
+
+globals().update({n: getattr(_cuda13, n) for n in _cuda13.__all__})
+
 # ================================================================ more of the Driver API (csrc/cm_driver_more.c)
 from cumetal.capi import bridge_driver_more as _drv_more  # noqa: E402
 

@@ -261,6 +261,7 @@ static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
 }
 
 #include "cumetal/texture_api.h" /* CUDA arrays, texture and surface objects */
+#include "cumetal/host_runtime_cuda13.h" /* external memory/semaphores, execution contexts, 3D batches */
 
 #if defined(__CUDA__) && defined(__device__)
 /* The device side of conditional graph nodes (CUDA declares it in cuda_device_runtime_api.h). A
