@@ -6,6 +6,7 @@ reserved words, autorelease pools, and the message after a GPU fault."""
 from __future__ import annotations
 
 import ctypes
+import os
 import re
 import subprocess
 import sys
@@ -289,3 +290,39 @@ def test_mbarrier_kernels_load_with_msl_3_2(ctx, metal):  # noqa: F811
     metal.check_msl = True
     ok(cu.cuModuleLoadData(MBARRIER_PTX))
     assert "kernel void waits(" in metal.sources[-1] and "atomic_thread_fence" in metal.sources[-1]
+
+
+def test_metallib_path_on_macos_13_says_it_needs_macos_14(metal, monkeypatch):  # noqa: F811
+    """CuMetal's .metallib targets macOS 14.0 / MSL 3.1, which Metal refuses on macOS 13: a clear
+    message before any library is made, and the MSL path still works there."""
+    metal.macos = 13
+    monkeypatch.setenv("CUMETAL_METAL_LIBRARY", "metallib")
+    ok(cu.cuInit(0))
+    c = ok(cu.cuCtxCreate(None, 0, ok(cu.cuDeviceGet(0))))
+    assert cu.cuModuleLoadData(PTX)[0] == R.CUDA_ERROR_INVALID_IMAGE
+    msg = cu.last_error_message()
+    assert "CUMETAL_METAL_LIBRARY=metallib needs macOS 14 or later" in msg and "this Mac has MSL 3.0" in msg
+    assert metal.metallibs == []
+    monkeypatch.delenv("CUMETAL_METAL_LIBRARY")
+    ok(cu.cuModuleLoadData(PTX))
+    ok(cu.cuCtxDestroy(c))
+
+
+@pytest.mark.parametrize("macos", [14, 15, 26])
+def test_the_stand_in_refuses_a_metallib_for_a_newer_macos(metal, monkeypatch, macos):  # noqa: F811
+    """The stand-in answers as Metal does for a .metallib made for a newer macOS than its own."""
+    from test_metal_standin import RecURL
+
+    from cumetal.backends.air.lower import compile_metallib
+    from cumetal.backends.air.metallib import AirVersions
+
+    metal.macos = macos
+    dev = metal.system_default_device()
+    path = Path(os.environ["CUMETAL_CACHE_DIR"]) / "future.metallib"
+    ir = compile_ptx(PTX, "future.ptx")
+    path.write_bytes(compile_metallib(ir, AirVersions(macos=(macos + 1, 0))))
+    lib, err = dev.newLibraryWithURL_error_(RecURL(str(path)), None)
+    assert lib is None and "deployment target" in err.localizedDescription()
+    path.write_bytes(compile_metallib(ir))  # the default: macOS 14.0
+    lib, err = dev.newLibraryWithURL_error_(RecURL(str(path)), None)
+    assert lib is not None and err is None

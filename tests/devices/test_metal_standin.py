@@ -13,8 +13,8 @@ autorelease pool, encoders ended before commit). A violation raises StandInViola
 options are made by the real ``bridge.make_compile_options`` on a stand-in of PyObjC's ``Metal``
 module whose MTLCompileOptions has the setters of the chosen macOS release; ``check_msl`` runs
 the clang MSL checker on every source given to newLibraryWithSource; newLibraryWithURL refuses a
-.metallib that fails our validator and, with ``check_air``, one whose AIR modules fail LLVM 14's
-verifier (opt-14). What it does for real: buffers are real host memory (so copies,
+.metallib that fails our validator or targets a newer macOS than the stand-in's and, with
+``check_air``, one whose AIR modules fail LLVM 14's verifier (opt-14). What it does for real: buffers are real host memory (so copies,
 fills and the CPU side of the backend touch real bytes), blit copies/fills are carried out on
 commit, shared events take the signalled value on completion, and each command buffer gets
 deterministic GPU timestamps. Scenario hooks let a test stand in for the GPU's side: ``on_dispatch``
@@ -542,6 +542,10 @@ class RecDevice(_Obj):
         data = Path(url.path).read_bytes()
         self.metal.metallibs.append(data)
         problems = [str(p) for p in validate_metallib(data)]  # a container Metal could not read
+        target = read_metallib(data).header.os_version if not problems else (0, 0)
+        if target[0] > self.metal.macos:  # Metal's own words for a library made for a newer macOS
+            problems = [f"This library is using a deployment target (0x{target[0] << 16 | target[1] << 8:08x}) "
+                        "that is not supported on this OS."]
         if not problems and self.metal.check_air:
             problems = verify_air_modules(data)
         if problems:

@@ -165,6 +165,7 @@ class LibraryCache:
                 self._all_refused(module, refused)
                 key, library, names, formats = self._msl(_without(module, refused))
         else:
+            self._metallib_supported()
             refused = self._metallib_refused(module)
             if len(refused) == len(module.kernels):
                 raise LibraryError("\n".join(refused.values()))
@@ -208,6 +209,22 @@ class LibraryCache:
         for w in emitted.warnings:
             print(f"cumetal: {module.filename}: {w}", file=sys.stderr, flush=True)
         return key, library, dict(emitted.kernel_names), list(emitted.printf_formats)
+
+    def _metallib_supported(self) -> None:
+        """CuMetal's .metallib states an MSL version and a macOS deployment target (AirVersions:
+        MSL 3.1, macOS 14.0); Metal refuses a library whose target is newer than the OS ("This
+        library is using a deployment target ... that is not supported on this OS")."""
+        from cumetal.backends.air.lower import DEFAULT_VERSIONS
+
+        msl = (DEFAULT_VERSIONS.msl[0] << 16) | DEFAULT_VERSIONS.msl[1]
+        have = self.bridge.factory.language_version
+        if have < msl:
+            want = ".".join(map(str, DEFAULT_VERSIONS.msl))
+            raise LibraryError(
+                f"CUMETAL_METAL_LIBRARY=metallib needs macOS {DEFAULT_VERSIONS.macos[0]} or later: CuMetal's "
+                f".metallib targets MSL {want} and macOS {'.'.join(map(str, DEFAULT_VERSIONS.macos))}, and this "
+                f"Mac has MSL {MSL_VERSION_NAMES.get(have, hex(have))}; unset CUMETAL_METAL_LIBRARY to compile MSL "
+                "(macOS 13 or later)")
 
     def _metallib_refused(self, module: IRModule) -> dict[str, str]:
         """Kernels whose f64 code cannot be emulated (an f64 operation without an emulation rule);
