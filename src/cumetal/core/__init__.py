@@ -11,6 +11,7 @@ from cumetal.core import graph, texture, typing, utils
 from cumetal.core._copy import Host
 from cumetal.core._device import ComputeCapability, Context, Device, DeviceProperties, system
 from cumetal.core._launch import LaunchConfig, host_launch, launch
+from cumetal.core._managed import ManagedBuffer
 from cumetal.core._memory import (
     Buffer,
     DeviceMemoryResource,
@@ -55,7 +56,7 @@ __version__ = "1.2.0"  # the cuda.core API level mirrored (numba-cuda and others
 
 __all__ = [
     "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
-    "ContextOptions", "DeviceResources", "SMResource", "SMResourceOptions", "WorkqueueResource",
+    "ContextOptions", "DeviceResources", "ManagedBuffer", "SMResource", "SMResourceOptions", "WorkqueueResource",
     "WorkqueueResourceOptions",
     "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",
     "Graph", "GraphBuilder", "GraphMemoryResource", "Host", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",

@@ -277,8 +277,10 @@ class ManagedMemoryResource(MemoryResource):
 
     def allocate(self, size: int, stream: Any = None) -> Buffer:
         ensure_init()
+        from cumetal.core._managed import ManagedBuffer
+
         ptr = check(cu.cuMemAllocManaged(int(size), cu.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL))
-        return Buffer._init(int(ptr), size, self)
+        return ManagedBuffer._init(int(ptr), size, self)
 
     def deallocate(self, ptr: Any, size: int, stream: Any = None) -> None:
         if stream is not None:
