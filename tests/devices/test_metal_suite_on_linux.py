@@ -55,3 +55,30 @@ def test_fault_tests_run_last_and_alone(run):
     assert set(files[first_fault:]) == {"test_metal_faults_isolated"}  # nothing after them
     shared = [case.split("::")[-1] for f, case in order if f == "test_functional_on_metal"]
     assert len(shared) >= 25 and not set(shared) & FAULT_TESTS  # never in the shared process
+
+
+def test_every_functional_test_gets_its_arguments_in_the_metal_wrapper():
+    """tests/metal calls the functional tests itself (one MetalDevice for the session): each one's
+    fixtures must be ones it can make, or a Mac run fails for the harness's sake (test_device_heap's
+    module fixture ``ptx`` did)."""
+    import contextlib
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("metal_wrapper_on_linux", METAL / "test_functional_on_metal.py")
+    wrapper = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wrapper)
+    available = {"gpu": object(), "monkeypatch": object(), "capfd": object()}
+    extra = {}
+    for param in wrapper.CASES:
+        (case,) = param.values
+        with contextlib.ExitStack() as stack:
+            args = wrapper.case_arguments(case, available, stack)
+        extra.update({k: v for k, v in args.items() if k not in available})
+    assert len(wrapper.CASES) >= 30
+    assert ".entry" in extra["ptx"]  # test_device_heap's module fixture, compiled by the wrapper
+
+    def needs_tmp(tmp_path):  # a fixture the wrapper cannot make is named, not a KeyError
+        pass
+
+    with pytest.raises(LookupError, match="needs fixture 'tmp_path'"), contextlib.ExitStack() as stack:
+        wrapper.case_arguments(needs_tmp, available, stack)

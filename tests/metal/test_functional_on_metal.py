@@ -6,6 +6,7 @@ test after them here for a reason that is not theirs."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import os
@@ -38,6 +39,28 @@ def _load(name: str):
     return module
 
 
+def case_arguments(case, available: dict, stack: contextlib.ExitStack) -> dict:
+    """The arguments of a functional test: the fixtures the wrapper makes (``available``) and the
+    test module's own fixtures without parameters (e.g. test_device_heap's ``ptx``), called here
+    because the module is loaded, not collected. Anything else is a LookupError naming it."""
+    namespace = case.__globals__  # the loaded module's globals (it is not in sys.modules)
+    args = {}
+    for name in inspect.signature(case).parameters:
+        if name in available:
+            args[name] = available[name]
+            continue
+        fixture = getattr(namespace.get(name), "__wrapped__", None)
+        if fixture is None or inspect.signature(fixture).parameters:
+            raise LookupError(f"{case.__module__}.{case.__name__} needs fixture '{name}', which the Metal wrapper "
+                              "cannot provide (tests/metal/test_functional_on_metal.py)")
+        value = fixture()
+        if inspect.isgenerator(value):
+            gen, value = value, next(value)
+            stack.callback(next, gen, None)
+        args[name] = value
+    return args
+
+
 CASES = []
 for _path in sorted(FUNCTIONAL.glob("test_*.py")):
     for _fname, _fn in inspect.getmembers(_load(_path.stem), inspect.isfunction):
@@ -59,8 +82,7 @@ def test_functional_on_metal(case, on_metal, monkeypatch, capfd):
 
     gpu = Gpu()
     available = {"gpu": gpu, "monkeypatch": monkeypatch, "capfd": capfd}
-    try:
-        case(**{p: available[p] for p in inspect.signature(case).parameters})
-    finally:
-        gpu.close()
+    with contextlib.ExitStack() as stack:
+        stack.callback(gpu.close)
+        case(**case_arguments(case, available, stack))
     assert isinstance(on_metal, MetalDevice)
