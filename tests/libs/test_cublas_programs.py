@@ -50,7 +50,7 @@ def test_cublaslt_program(tmp_path: pathlib.Path) -> None:
     out = _run(tmp_path, "cublaslt_basic", ["cublas", "cublasLt"])
     assert out["gelu_bias"].startswith("found=1") and float(out["gelu_bias"].split()[-1]) < 1e-5
     assert out["bias"].startswith("found=1") and float(out["bias"].split()[-1]) < 1e-5
-    assert out["unsupported_epilogue"] == "15"  # CUBLAS_STATUS_NOT_SUPPORTED
+    assert out["dgelu_without_aux"] == "7"  # CUBLAS_STATUS_INVALID_VALUE: no EPILOGUE_AUX_POINTER
 
 
 @pytest.mark.parametrize("header", ["cublas_v2.h", "cublasLt.h", "cuComplex.h"])

@@ -63,10 +63,11 @@ int main(void) {
             }
         printf("%s found=%d maxerr %.3g\n", variant == 0 ? "gelu_bias" : "bias", found, worst);
     }
+    /* DGELU_BGRAD reads the GELU input from the aux buffer: without one the call is refused */
     cublasLtEpilogue_t bad = CUBLASLT_EPILOGUE_DGELU_BGRAD;
     CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &bad, sizeof bad));
     float one = 1.0f, zero = 0.0f;
-    printf("unsupported_epilogue %d\n", (int)cublasLtMatmul(lt, desc, &one, w, la, x, lb, &zero, out, lc, out, lc, NULL,
+    printf("dgelu_without_aux %d\n", (int)cublasLtMatmul(lt, desc, &one, w, la, x, lb, &zero, out, lc, out, lc, NULL,
                                                               NULL, 0, 0));
     CHECK(cublasLtMatmulPreferenceDestroy(pref));
     CHECK(cublasLtMatrixLayoutDestroy(la));

@@ -1,7 +1,11 @@
 """cuBLASLt on numpy: matmul descriptors, matrix layouts, preferences, heuristics and
-``cublasLtMatmul`` with the epilogues llm.c and PyTorch-style code use (bias, ReLU, GELU, their
-AUX forms storing the pre-activation). D = epilogue(alpha * op(A) op(B) + beta * C), in the
-order of the given stream; the arithmetic is cublasGemmEx's (:mod:`cumetal.libs.cublas.gemmex`).
+``cublasLtMatmul`` with the epilogues llm.c and PyTorch-style training code use: bias, ReLU, GELU,
+their AUX forms (ReLU: a bit-mask of the positive results, one bit per element, column-major with
+EPILOGUE_AUX_LD in bits, a multiple of 128; GELU: the GELU input), and the backward ones (DRELU and
+DGELU with their bias gradients, BGRADA, BGRADB). D = epilogue(alpha * op(A) op(B) + beta * C), in
+the order of the given stream; the arithmetic is cublasGemmEx's (:mod:`cumetal.libs.cublas.gemmex`).
+The aux layouts and the gradients were checked against an H100 (tests/libs/test_cublaslt_epilogues.py,
+scripts/make_llmc_cublaslt_goldens.py).
 """
 
 from __future__ import annotations
@@ -34,8 +38,15 @@ L_TYPE, L_ORDER, L_ROWS, L_COLS, L_LD, L_BATCH, L_STRIDE = 0, 1, 2, 3, 4, 5, 6
 ORDER_COL, ORDER_ROW = 0, 1
 EPI_DEFAULT, EPI_RELU, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU, EPI_GELU_BIAS = 1, 2, 4, 6, 32, 36
 EPI_RELU_AUX, EPI_RELU_AUX_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS = 130, 134, 160, 164
+EPI_DRELU, EPI_DRELU_BGRAD, EPI_DGELU, EPI_DGELU_BGRAD, EPI_BGRADA, EPI_BGRADB = 136, 152, 192, 208, 256, 512
 SUPPORTED_EPILOGUES = {EPI_DEFAULT, EPI_RELU, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU, EPI_GELU_BIAS, EPI_RELU_AUX,
-                       EPI_RELU_AUX_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS}
+                       EPI_RELU_AUX_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS, EPI_DRELU, EPI_DRELU_BGRAD, EPI_DGELU,
+                       EPI_DGELU_BGRAD, EPI_BGRADA, EPI_BGRADB}
+RELU_MASK_OUT = (EPI_RELU_AUX, EPI_RELU_AUX_BIAS)           # aux: the ReLU bit-mask, written
+RELU_MASK_IN = (EPI_DRELU, EPI_DRELU_BGRAD)                  # aux: the ReLU bit-mask, read
+GELU_AUX_OUT = (EPI_GELU_AUX, EPI_GELU_AUX_BIAS)             # aux: the GELU input, written
+GELU_AUX_IN = (EPI_DGELU, EPI_DGELU_BGRAD)                   # aux: the GELU input, read
+BIAS_GRADIENTS = (EPI_DRELU_BGRAD, EPI_DGELU_BGRAD, EPI_BGRADA, EPI_BGRADB)  # the bias buffer is an output
 HEURISTIC_RESULT_SIZE = 96  # cublasLtMatmulAlgo_t (64) + size_t + cublasStatus_t + float + int[4]
 
 
@@ -135,9 +146,23 @@ def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray:
     return devmem.matrix(base, dt, cols, rows, ld, what, S.INVALID_VALUE).T
 
 
+GELU_C, GELU_K = np.float32(0.7978845608028654), np.float32(0.044715)  # sqrt(2/pi), the cubic coefficient
+
+
 def _gelu(x: np.ndarray) -> np.ndarray:
     """GELU, tanh approximation (what cuBLASLt's GELU epilogue computes)."""
-    return 0.5 * x * (1.0 + np.tanh(np.float32(0.7978845608028654) * (x + np.float32(0.044715) * x * x * x)))
+    return 0.5 * x * (1.0 + np.tanh(GELU_C * (x + GELU_K * x * x * x)))
+
+
+def _gelu_grad(x: np.ndarray) -> np.ndarray:
+    """d GELU / dx of the tanh approximation (DGELU multiplies the incoming gradient by it)."""
+    t = np.tanh(GELU_C * (x + GELU_K * x * x * x))
+    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * GELU_C * (1.0 + 3.0 * GELU_K * x * x)
+
+
+def _mask_bytes(ptr: int, ld_bits: int, m: int, n: int) -> np.ndarray:
+    """The ReLU bit-mask buffer as a column-major byte matrix (ceil(m / 8) × n, ld = ld_bits / 8)."""
+    return devmem.matrix(ptr, np.uint8, (m + 7) // 8, n, ld_bits // 8, "aux (ReLU bit-mask)", S.INVALID_VALUE)
 
 
 def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc: int, beta: int, C: int, cdesc: int,
@@ -149,8 +174,8 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
     ta, tb, epi = int(d[D_TRANSA]), int(d[D_TRANSB]), int(d[D_EPILOGUE])
     compute, scale_type = int(d[D_COMPUTE]), int(d[D_SCALE])
     if epi not in SUPPORTED_EPILOGUES:
-        raise LibError(S.NOT_SUPPORTED, f"epilogue {epi} is not supported by CuMetal (bias, ReLU, GELU and their "
-                                        "AUX forms are)")
+        raise LibError(S.NOT_SUPPORTED, f"epilogue {epi} is not supported by CuMetal (bias, ReLU, GELU, their "
+                                        "AUX forms and their gradients are)")
     if ta not in (S.OP_N, S.OP_T, S.OP_C) or tb not in (S.OP_N, S.OP_T, S.OP_C):
         raise LibError(S.INVALID_VALUE, f"transa={ta}, transb={tb}")
     ar, ac = int(la.attrs[L_ROWS]), int(la.attrs[L_COLS])
@@ -185,18 +210,25 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
     bias_type = dtype_d if bias_type < 0 else bias_type
     bias_dt = gemmex.storage(bias_type, "bias data type")
     bias = None
-    if has_bias:
+    if has_bias or epi in BIAS_GRADIENTS:
         bptr = int(d.get(D_BIAS, 0))
         if not bptr:
-            raise LibError(S.INVALID_VALUE, "the epilogue adds a bias but CUBLASLT_MATMUL_DESC_BIAS_POINTER is NULL")
-        bias = [devmem.vector(bptr + i * int(d.get(D_BIAS_STRIDE, 0)) * bias_dt.itemsize, bias_dt, m, 1, "bias",
+            raise LibError(S.INVALID_VALUE, f"epilogue {epi} {'writes a bias gradient' if epi in BIAS_GRADIENTS else 'adds a bias'}"
+                                            " but CUBLASLT_MATMUL_DESC_BIAS_POINTER is NULL")
+        blen = n if epi == EPI_BGRADB else m  # BGRADB reduces op(B) over k: one value per column of D
+        bias = [devmem.vector(bptr + i * int(d.get(D_BIAS_STRIDE, 0)) * bias_dt.itemsize, bias_dt, blen, 1, "bias",
                               S.INVALID_VALUE) for i in range(batch)]
     aux = None
-    if epi in (EPI_RELU_AUX, EPI_RELU_AUX_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS):
-        aptr, ald = int(d.get(D_AUX, 0)), int(d.get(D_AUX_LD, 0))
+    aptr, ald, astride = int(d.get(D_AUX, 0)), int(d.get(D_AUX_LD, 0)), int(d.get(D_AUX_STRIDE, 0))
+    if epi in RELU_MASK_OUT + RELU_MASK_IN:
+        if not aptr or ald < m or ald % 128:
+            raise LibError(S.INVALID_VALUE, f"epilogue {epi} needs EPILOGUE_AUX_POINTER and EPILOGUE_AUX_LD (in bits) "
+                                            f">= rows and a multiple of 128, got {ald}")
+        aux = [_mask_bytes(aptr + i * astride // 8, ald, m, n) for i in range(batch)]
+    elif epi in GELU_AUX_OUT + GELU_AUX_IN:
         if not aptr or ald < m:
-            raise LibError(S.INVALID_VALUE, "the AUX epilogue needs EPILOGUE_AUX_POINTER and EPILOGUE_AUX_LD >= rows")
-        aux = [devmem.matrix(aptr + i * int(d.get(D_AUX_STRIDE, 0)) * views[0][3].dtype.itemsize, views[0][3].dtype,
+            raise LibError(S.INVALID_VALUE, f"epilogue {epi} needs EPILOGUE_AUX_POINTER and EPILOGUE_AUX_LD >= rows")
+        aux = [devmem.matrix(aptr + i * astride * views[0][3].dtype.itemsize, views[0][3].dtype,
                              m, n, ald, "aux", S.INVALID_VALUE) for i in range(batch)]
     atype, btype, ctype = int(la.attrs[L_TYPE]), int(lb.attrs[L_TYPE]), int(lc.attrs[L_TYPE])
     dt, _ = gemmex.compute_dtype(compute, dtype_d)
@@ -209,14 +241,30 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                 acc += dt.type(av) * gemmex.matmul(Am, Bm, ta, tb, atype, btype, compute, dtype_d).astype(dt)
             if bv != 0 and Cm is not None:
                 acc += dt.type(bv) * np.asarray(gemmex.load(Cm, ctype), dt)
-            if bias is not None:
+            if has_bias:
                 acc += np.asarray(gemmex.load(bias[i], bias_type), dt)[:, None]
-            if aux is not None:
+            if epi in RELU_MASK_OUT:
+                bits = np.zeros((aux[i].shape[0] * 8, n), np.uint8)
+                bits[:m] = acc > 0
+                aux[i][...] = np.packbits(bits, axis=0, bitorder="little")
+            elif epi in GELU_AUX_OUT:
                 gemmex.store(aux[i], acc, dtype_d)
             if epi in (EPI_RELU, EPI_RELU_BIAS, EPI_RELU_AUX, EPI_RELU_AUX_BIAS):
                 acc = np.maximum(acc, 0)
             elif epi in (EPI_GELU, EPI_GELU_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS):
                 acc = _gelu(acc)
+            elif epi in RELU_MASK_IN:
+                acc = acc * np.unpackbits(np.ascontiguousarray(aux[i]), axis=0, bitorder="little")[:m].astype(dt)
+            elif epi in GELU_AUX_IN:
+                acc = acc * _gelu_grad(np.asarray(gemmex.load(aux[i], dtype_d), dt))
+            if epi in (EPI_DRELU_BGRAD, EPI_DGELU_BGRAD):
+                gemmex.store(bias[i], acc.sum(axis=1, dtype=np.float64), bias_type)
+            elif epi == EPI_BGRADA:
+                opa = np.asarray(gemmex.load(Am, atype), np.float64) if k else np.zeros((m, 0))
+                gemmex.store(bias[i], (opa if ta == S.OP_N else opa.T).sum(axis=1), bias_type)
+            elif epi == EPI_BGRADB:
+                opb = np.asarray(gemmex.load(Bm, btype), np.float64) if k else np.zeros((0, n))
+                gemmex.store(bias[i], (opb if tb == S.OP_N else opb.T).sum(axis=0), bias_type)
             if compute in (S.COMPUTE_16F, S.COMPUTE_16F_PEDANTIC):
                 acc = acc.astype(np.float16)
             gemmex.store(Dm, acc, dtype_d)
