@@ -116,6 +116,33 @@ class Buffer:
         fill = {1: cu.cuMemsetD8Async, 2: cu.cuMemsetD16Async, 4: cu.cuMemsetD32Async}[width]
         check(fill(self._ptr, int(value), self._size // width, _stream_handle(stream)))
 
+    # ---- sharing with other processes (an IPC-enabled DeviceMemoryResource's buffers; core/_ipc.py)
+    @property
+    def ipc_descriptor(self) -> Any:
+        from cumetal.core import _ipc
+
+        mr = self._mr
+        if not getattr(mr, "is_ipc_enabled", False) or getattr(mr, "is_mapped", False):
+            raise RuntimeError("only buffers of an IPC-enabled DeviceMemoryResource (not a mapped one) can be shared")
+        return _ipc.export_buffer(self._ptr, self._size)
+
+    @classmethod
+    def from_ipc_descriptor(cls, mr: Any, ipc_descriptor: Any, *, stream: Any = None) -> Buffer:
+        """The buffer another process exported, through ``mr`` (the mapped resource of its pool)."""
+        from cumetal.core import _ipc
+
+        if not getattr(mr, "is_mapped", False):
+            raise RuntimeError("import buffers through a mapped resource (DeviceMemoryResource.from_allocation_handle)")
+        b = cls._init(_ipc.import_buffer(mr.handle, ipc_descriptor), ipc_descriptor.size, mr)
+        if stream is not None:
+            b._dealloc_stream = stream
+        return b
+
+    def __reduce__(self) -> tuple:
+        if not getattr(self._mr, "is_ipc_enabled", False) or getattr(self._mr, "is_mapped", False):
+            raise TypeError("only buffers of an IPC-enabled DeviceMemoryResource can be pickled")
+        return (_rebuild_buffer, (self._mr, self.ipc_descriptor))
+
     def set_deallocation_stream(self, stream: Any) -> None:
         self._dealloc_stream = stream
 
@@ -181,13 +208,94 @@ class DeviceMemoryResourceOptions:
         self.max_size = max_size
 
 
+def _rebuild_buffer(mr: Any, descriptor: Any) -> Buffer:
+    return Buffer.from_ipc_descriptor(mr, descriptor)
+
+
+def _rebuild_mr(device_id: int, alloc_handle: Any) -> DeviceMemoryResource:
+    """In the receiving process: the mapped resource registered for the exporter's pool (made once)."""
+    from cumetal.core import _ipc
+
+    try:
+        existing = _ipc.from_registry(alloc_handle.uuid)
+    except RuntimeError:
+        existing = None
+    if existing is not None:
+        alloc_handle.close()
+        return existing
+    mr = DeviceMemoryResource.from_allocation_handle(device_id, alloc_handle)
+    alloc_handle.close()
+    return mr.register(mr.uuid)
+
+
 class DeviceMemoryResource(MemoryResource):
-    """Stream-ordered device memory from a memory pool (the device's default pool)."""
+    """Stream-ordered device memory from a memory pool: the device's default pool, or with
+    ``DeviceMemoryResourceOptions(ipc_enabled=True)`` a pool of its own that other processes can
+    map (``allocation_handle`` / ``from_allocation_handle``; Linux)."""
 
     def __init__(self, device_id: Any = 0, options: Any = None) -> None:
+        import uuid
+
         ensure_init()
         self._device_id = int(getattr(device_id, "device_id", device_id) or 0)
-        self._pool = check(cu.cuDeviceGetDefaultMemPool(self._device_id))
+        if isinstance(options, dict):
+            options = DeviceMemoryResourceOptions(**options)
+        self._ipc = bool(options is not None and options.ipc_enabled)
+        self._mapped = False
+        self._alloc_handle = None
+        self._uuid = uuid.uuid4() if self._ipc else None
+        if self._ipc:
+            from cumetal.core import _ipc
+
+            self._pool = _ipc.create_pool(self._device_id)
+        else:
+            self._pool = check(cu.cuDeviceGetDefaultMemPool(self._device_id))
+
+    @classmethod
+    def from_allocation_handle(cls, device_id: Any, alloc_handle: Any) -> DeviceMemoryResource:
+        """A mapped resource: the pool another process exported (it receives buffers, makes none)."""
+        from cumetal.core import _ipc
+
+        ensure_init()
+        mr = object.__new__(cls)
+        mr._device_id = int(getattr(device_id, "device_id", device_id) or 0)
+        mr._pool, mr._uuid = _ipc.import_pool(alloc_handle)
+        mr._ipc, mr._mapped, mr._alloc_handle = True, True, None
+        return mr
+
+    @property
+    def allocation_handle(self) -> Any:
+        from cumetal.core import _ipc
+
+        if not self._ipc or self._mapped:
+            raise RuntimeError("only an IPC-enabled (not mapped) DeviceMemoryResource has an allocation handle")
+        if self._alloc_handle is None:
+            self._alloc_handle = _ipc.export_pool(self._pool, self._uuid)
+        return self._alloc_handle
+
+    @property
+    def uuid(self) -> Any:
+        return self._uuid
+
+    @property
+    def is_mapped(self) -> bool:
+        return self._mapped
+
+    def register(self, uuid: Any) -> DeviceMemoryResource:
+        from cumetal.core import _ipc
+
+        return _ipc.register(uuid, self)
+
+    @staticmethod
+    def from_registry(uuid: Any) -> DeviceMemoryResource:
+        from cumetal.core import _ipc
+
+        return _ipc.from_registry(uuid)
+
+    def __reduce__(self) -> tuple:
+        if not self._ipc or self._mapped:
+            raise TypeError("only an IPC-enabled DeviceMemoryResource can be pickled")
+        return (_rebuild_mr, (self._device_id, self.allocation_handle))
 
     @property
     def handle(self) -> Any:
@@ -203,9 +311,11 @@ class DeviceMemoryResource(MemoryResource):
 
     @property
     def is_ipc_enabled(self) -> bool:
-        return False
+        return self._ipc
 
     def allocate(self, size: int, stream: Any = None) -> Buffer:
+        if self._mapped:
+            raise RuntimeError("a mapped memory resource receives buffers (Buffer.from_ipc_descriptor), makes none")
         ptr = check(cu.cuMemAllocFromPoolAsync(int(size), self._pool, _stream_handle(stream)))
         return Buffer._init(int(ptr), size, self)
 
@@ -213,7 +323,13 @@ class DeviceMemoryResource(MemoryResource):
         check(cu.cuMemFreeAsync(int(ptr), _stream_handle(stream)))
 
     def close(self) -> None:
-        pass
+        """An IPC-enabled or mapped resource gives back its pool (and its allocation handle)."""
+        if self._alloc_handle is not None:
+            self._alloc_handle.close()
+            self._alloc_handle = None
+        if self._ipc and self._pool is not None:
+            check(cu.cuMemPoolDestroy(self._pool))
+            self._pool = None
 
 
 class LegacyPinnedMemoryResource(MemoryResource):
