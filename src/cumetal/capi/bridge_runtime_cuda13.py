@@ -33,7 +33,11 @@ __all__ = ["cudaImportExternalMemory", "cudaExternalMemoryGetMappedBuffer", "cud
            "cudaExecutionCtxWaitEvent", "cudaExecutionCtxStreamCreate", "cudaExecutionCtxSynchronize",
            "cudaStreamGetDevResource", "cudaMemcpyWithAttributesAsync", "cudaMemcpy3DBatchAsync",
            "cudaMemcpy3DWithAttributesAsync", "cudaDeviceGetHostAtomicCapabilities", "cudaDeviceGetP2PAtomicCapabilities",
-           "cudaDeviceFlushGPUDirectRDMAWrites"]
+           "cudaDeviceFlushGPUDirectRDMAWrites", "cudaArrayGetPlane", "cudaArrayGetMemoryRequirements",
+           "cudaMipmappedArrayGetMemoryRequirements", "cudaArrayGetSparseProperties",
+           "cudaMipmappedArrayGetSparseProperties", "cudaGetTextureObjectResourceViewDesc",
+           "cudaDeviceRegisterAsyncNotification", "cudaDeviceUnregisterAsyncNotification",
+           "cudaDeviceGetNvSciSyncAttributes", "cudaGetExportTable", "cudaLibraryGetUnifiedFunction"]
 
 
 def _struct(cls: Any, address: int) -> Any:
@@ -406,3 +410,71 @@ def cudaDeviceGetP2PAtomicCapabilities(caps: int, ops: int, count: int, src: int
 @_guard()
 def cudaDeviceFlushGPUDirectRDMAWrites(target: int, scope: int) -> int:  # noqa: N802
     return _simple("cudaDeviceFlushGPUDirectRDMAWrites", target, scope)
+
+
+# ---------------------------------------------------------------- queries (their answers need no output)
+def _answer(p: int, what: str, name: str, *args: Any) -> int:
+    return _simple(name, *args) if p else _invalid(what)
+
+
+@_guard()
+def cudaArrayGetPlane(p: int, array: int, plane: int) -> int:  # noqa: N802
+    return _answer(p, "pPlaneArray", "cudaArrayGetPlane", array, plane)
+
+
+@_guard()
+def cudaArrayGetMemoryRequirements(p: int, array: int, device: int) -> int:  # noqa: N802
+    return _answer(p, "memoryRequirements", "cudaArrayGetMemoryRequirements", array, device)
+
+
+@_guard()
+def cudaMipmappedArrayGetMemoryRequirements(p: int, mipmap: int, device: int) -> int:  # noqa: N802
+    return _answer(p, "memoryRequirements", "cudaMipmappedArrayGetMemoryRequirements", mipmap, device)
+
+
+@_guard()
+def cudaArrayGetSparseProperties(p: int, array: int) -> int:  # noqa: N802
+    return _answer(p, "sparseProperties", "cudaArrayGetSparseProperties", array)
+
+
+@_guard()
+def cudaMipmappedArrayGetSparseProperties(p: int, mipmap: int) -> int:  # noqa: N802
+    return _answer(p, "sparseProperties", "cudaMipmappedArrayGetSparseProperties", mipmap)
+
+
+@_guard()
+def cudaGetTextureObjectResourceViewDesc(p: int, tex: int) -> int:  # noqa: N802
+    return _answer(p, "pResViewDesc", "cudaGetTextureObjectResourceViewDesc", tex)
+
+
+@_guard()
+def cudaDeviceRegisterAsyncNotification(device: int, fn: int, data: int, p: int) -> int:  # noqa: N802
+    """The C function pointer is kept (never called: no notification is ever sent)."""
+    if not p or not fn:
+        return _invalid("callback" if not p else "callbackFunc")
+    return _outs(rt.cudaDeviceRegisterAsyncNotification(device, fn, data), (_c_ptr, p))
+
+
+@_guard()
+def cudaDeviceUnregisterAsyncNotification(device: int, handle: int) -> int:  # noqa: N802
+    return _simple("cudaDeviceUnregisterAsyncNotification", device, handle)
+
+
+@_guard()
+def cudaDeviceGetNvSciSyncAttributes(attrs: int, device: int, flags: int) -> int:  # noqa: N802
+    return _answer(attrs, "nvSciSyncAttrList", "cudaDeviceGetNvSciSyncAttributes", attrs, device, flags)
+
+
+@_guard()
+def cudaGetExportTable(p: int, table_id: int) -> int:  # noqa: N802
+    if not p or not table_id:
+        return _invalid("ppExportTable" if not p else "pExportTableId")
+    return _simple("cudaGetExportTable", table_id)
+
+
+@_guard()
+def cudaLibraryGetUnifiedFunction(p: int, library: int, symbol: int) -> int:  # noqa: N802
+    name = _safe_bytes(symbol, 1) and ctypes.string_at(symbol)
+    if not p or not name:
+        return _invalid("fptr" if not p else "symbol")
+    return _simple("cudaLibraryGetUnifiedFunction", library, name)

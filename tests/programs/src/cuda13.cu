@@ -188,6 +188,9 @@ static void copies(void) {
     CHECK_CUDA(cudaFree(dd));
 }
 
+static int g_notifications = 0;
+static void on_notification(struct cudaAsyncNotificationInfo *, void *, cudaAsyncCallbackHandle_t) { ++g_notifications; }
+
 static void queries(void) {
     enum cudaAtomicOperation ops[2] = {cudaAtomicOperationIntegerAdd, cudaAtomicOperationFloatAdd};
     unsigned int caps[2] = {0, 0};
@@ -196,6 +199,18 @@ static void queries(void) {
     CHECK(cudaDeviceGetP2PAtomicCapabilities(caps, ops, 2, 0, 0) == cudaErrorInvalidDevice);
     CHECK(cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
                                              cudaFlushGPUDirectRDMAWritesToOwner) == cudaErrorNotSupported);
+    cudaChannelFormatDesc f = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    cudaArray_t arr, plane;
+    CHECK_CUDA(cudaMallocArray(&arr, &f, 8, 8, 0));
+    CHECK(cudaArrayGetPlane(&plane, arr, 0) == cudaErrorInvalidValue);  // not a multi-planar format
+    struct cudaArraySparseProperties sparse;
+    CHECK(cudaArrayGetSparseProperties(&sparse, arr) == cudaErrorInvalidValue);  // not sparse
+    CHECK_CUDA(cudaFreeArray(arr));
+    cudaAsyncCallbackHandle_t h;
+    CHECK_CUDA(cudaDeviceRegisterAsyncNotification(0, on_notification, NULL, &h));
+    CHECK_CUDA(cudaDeviceUnregisterAsyncNotification(0, h));
+    CHECK(cudaDeviceUnregisterAsyncNotification(0, h) == cudaErrorInvalidValue);
+    CHECK(g_notifications == 0);
     int types = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&types, cudaDevAttrMemoryPoolSupportedHandleTypes, 0));
     CHECK(types == cudaMemHandleTypePosixFileDescriptor);

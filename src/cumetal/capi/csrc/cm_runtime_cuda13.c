@@ -160,3 +160,44 @@ CM_EXPORT cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirect
                                                          enum cudaFlushGPUDirectRDMAWritesScope scope) {
     CALL("cudaDeviceFlushGPUDirectRDMAWrites", "(ii)", (int)target, (int)scope);
 }
+
+/* ---- queries answered from what CuMetal's devices are */
+CM_EXPORT cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx) {
+    CALL("cudaArrayGetPlane", "(KKI)", CM_P(pPlaneArray), CM_P(hArray), planeIdx);
+}
+CM_EXPORT cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                     cudaArray_t array, int device) {
+    CALL("cudaArrayGetMemoryRequirements", "(KKi)", CM_P(memoryRequirements), CM_P(array), device);
+}
+CM_EXPORT cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                              cudaMipmappedArray_t mipmap, int device) {
+    CALL("cudaMipmappedArrayGetMemoryRequirements", "(KKi)", CM_P(memoryRequirements), CM_P(mipmap), device);
+}
+CM_EXPORT cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                                   cudaArray_t array) {
+    CALL("cudaArrayGetSparseProperties", "(KK)", CM_P(sparseProperties), CM_P(array));
+}
+CM_EXPORT cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                                            cudaMipmappedArray_t mipmap) {
+    CALL("cudaMipmappedArrayGetSparseProperties", "(KK)", CM_P(sparseProperties), CM_P(mipmap));
+}
+CM_EXPORT cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
+                                                           cudaTextureObject_t texObject) {
+    CALL("cudaGetTextureObjectResourceViewDesc", "(KK)", CM_P(pResViewDesc), K(texObject));
+}
+CM_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void *userData,
+                                                          cudaAsyncCallbackHandle_t *callback) {
+    CALL("cudaDeviceRegisterAsyncNotification", "(iKKK)", device, CM_P(callbackFunc), CM_P(userData), CM_P(callback));
+}
+CM_EXPORT cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback) {
+    CALL("cudaDeviceUnregisterAsyncNotification", "(iK)", device, CM_P(callback));
+}
+CM_EXPORT cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags) {
+    CALL("cudaDeviceGetNvSciSyncAttributes", "(Kii)", CM_P(nvSciSyncAttrList), device, flags);
+}
+CM_EXPORT cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId) {
+    CALL("cudaGetExportTable", "(KK)", CM_P(ppExportTable), CM_P(pExportTableId));
+}
+CM_EXPORT cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol) {
+    CALL("cudaLibraryGetUnifiedFunction", "(KKK)", CM_P(fptr), CM_P(library), CM_P(symbol));
+}

@@ -252,6 +252,46 @@ cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const
 cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
                                                enum cudaFlushGPUDirectRDMAWritesScope scope);
 
+/* ---- queries answered from what CuMetal's devices are (docs/runtime-api.md) */
+struct cudaArrayMemoryRequirements {
+    size_t size;
+    size_t alignment;
+    unsigned int reserved[4];
+};
+struct cudaArraySparseProperties {
+    struct {
+        unsigned int width;
+        unsigned int height;
+        unsigned int depth;
+    } tileExtent;
+    unsigned int miptailFirstLevel;
+    unsigned long long miptailSize;
+    unsigned int flags;
+    unsigned int reserved[4];
+};
+CUMETAL_STATIC_ASSERT(sizeof(struct cudaArrayMemoryRequirements) == 32, "cudaArrayMemoryRequirements layout");
+CUMETAL_STATIC_ASSERT(sizeof(struct cudaArraySparseProperties) == 48, "cudaArraySparseProperties layout");
+typedef struct cudaAsyncCallbackEntry *cudaAsyncCallbackHandle_t;
+struct cudaAsyncNotificationInfo;
+typedef void (*cudaAsyncCallback)(struct cudaAsyncNotificationInfo *, void *, cudaAsyncCallbackHandle_t);
+
+cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx);
+cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array,
+                                           int device);
+cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                    cudaMipmappedArray_t mipmap, int device);
+cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties, cudaArray_t array);
+cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                                  cudaMipmappedArray_t mipmap);
+cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
+                                                 cudaTextureObject_t texObject);
+cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc, void *userData,
+                                                cudaAsyncCallbackHandle_t *callback);
+cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback);
+cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags);
+cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId);
+cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol);
+
 #ifdef __cplusplus
 }
 #endif
