@@ -223,6 +223,63 @@ CUMETAL_CUBLAS_GER(Cgerc, cuComplex)
 CUMETAL_CUBLAS_GER(Zgeru, cuDoubleComplex)
 CUMETAL_CUBLAS_GER(Zgerc, cuDoubleComplex)
 
+/* symmetric / Hermitian / triangular level 2, syr2k/herk/her2k/hemm, rotations */
+#define CUMETAL_CUBLAS_DECL_MORE(P, T, R)                                                                              \
+    cublasStatus_t cublas##P##symv_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *A, \
+                                      int lda, const T *x, int incx, const T *beta, T *y, int incy);                   \
+    cublasStatus_t cublas##P##syr_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *x,  \
+                                     int incx, T *A, int lda);                                                         \
+    cublasStatus_t cublas##P##syr2_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *x, \
+                                      int incx, const T *y, int incy, T *A, int lda);                                  \
+    cublasStatus_t cublas##P##trmv_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
+                                      cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx);              \
+    cublasStatus_t cublas##P##trsv_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
+                                      cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx);              \
+    cublasStatus_t cublas##P##syr2k_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,   \
+                                       int k, const T *alpha, const T *A, int lda, const T *B, int ldb, const T *beta, \
+                                       T *C, int ldc);
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_MORE)
+#define CUMETAL_CUBLAS_DECL_HERM(P, T, R)                                                                              \
+    cublasStatus_t cublas##P##hemv_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *A, \
+                                      int lda, const T *x, int incx, const T *beta, T *y, int incy);                   \
+    cublasStatus_t cublas##P##her_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const R *alpha, const T *x,  \
+                                     int incx, T *A, int lda);                                                         \
+    cublasStatus_t cublas##P##her2_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *x, \
+                                      int incx, const T *y, int incy, T *A, int lda);                                  \
+    cublasStatus_t cublas##P##herk_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,    \
+                                      int k, const R *alpha, const T *A, int lda, const R *beta, T *C, int ldc);       \
+    cublasStatus_t cublas##P##her2k_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,   \
+                                       int k, const T *alpha, const T *A, int lda, const T *B, int ldb, const R *beta, \
+                                       T *C, int ldc);                                                                 \
+    cublasStatus_t cublas##P##hemm_v2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m,      \
+                                      int n, const T *alpha, const T *A, int lda, const T *B, int ldb, const T *beta,  \
+                                      T *C, int ldc);
+CUMETAL_CUBLAS_DECL_HERM(C, cuComplex, float)
+CUMETAL_CUBLAS_DECL_HERM(Z, cuDoubleComplex, double)
+cublasStatus_t cublasSrot_v2(cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *c,
+                             const float *s);
+cublasStatus_t cublasDrot_v2(cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *c,
+                             const double *s);
+cublasStatus_t cublasCrot_v2(cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy,
+                             const float *c, const cuComplex *s);
+cublasStatus_t cublasCsrot_v2(cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy,
+                              const float *c, const float *s);
+cublasStatus_t cublasZrot_v2(cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy,
+                             const double *c, const cuDoubleComplex *s);
+cublasStatus_t cublasZdrot_v2(cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy,
+                              const double *c, const double *s);
+
+/* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
+struct __half;
+cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                           int k, const struct __half *alpha, const struct __half *A, int lda, const struct __half *B,
+                           int ldb, const struct __half *beta, struct __half *C, int ldc);
+cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const struct __half *alpha, const struct __half *A,
+                                         int lda, long long int strideA, const struct __half *B, int ldb,
+                                         long long int strideB, const struct __half *beta, struct __half *C, int ldc,
+                                         long long int strideC, int batchCount);
+
 /* ---- mixed precision GEMM */
 cublasStatus_t cublasSgemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                              int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B,

@@ -85,4 +85,48 @@
 #define cublasCtrmm cublasCtrmm_v2
 #define cublasZtrmm cublasZtrmm_v2
 
+/* symmetric, Hermitian and triangular level 2, syr2k/herk/her2k/hemm, rotations */
+#define cublasSsymv cublasSsymv_v2
+#define cublasSsyr cublasSsyr_v2
+#define cublasSsyr2 cublasSsyr2_v2
+#define cublasStrmv cublasStrmv_v2
+#define cublasStrsv cublasStrsv_v2
+#define cublasSsyr2k cublasSsyr2k_v2
+#define cublasDsymv cublasDsymv_v2
+#define cublasDsyr cublasDsyr_v2
+#define cublasDsyr2 cublasDsyr2_v2
+#define cublasDtrmv cublasDtrmv_v2
+#define cublasDtrsv cublasDtrsv_v2
+#define cublasDsyr2k cublasDsyr2k_v2
+#define cublasCsymv cublasCsymv_v2
+#define cublasCsyr cublasCsyr_v2
+#define cublasCsyr2 cublasCsyr2_v2
+#define cublasCtrmv cublasCtrmv_v2
+#define cublasCtrsv cublasCtrsv_v2
+#define cublasCsyr2k cublasCsyr2k_v2
+#define cublasZsymv cublasZsymv_v2
+#define cublasZsyr cublasZsyr_v2
+#define cublasZsyr2 cublasZsyr2_v2
+#define cublasZtrmv cublasZtrmv_v2
+#define cublasZtrsv cublasZtrsv_v2
+#define cublasZsyr2k cublasZsyr2k_v2
+#define cublasChemv cublasChemv_v2
+#define cublasCher cublasCher_v2
+#define cublasCher2 cublasCher2_v2
+#define cublasCherk cublasCherk_v2
+#define cublasCher2k cublasCher2k_v2
+#define cublasChemm cublasChemm_v2
+#define cublasZhemv cublasZhemv_v2
+#define cublasZher cublasZher_v2
+#define cublasZher2 cublasZher2_v2
+#define cublasZherk cublasZherk_v2
+#define cublasZher2k cublasZher2k_v2
+#define cublasZhemm cublasZhemm_v2
+#define cublasSrot cublasSrot_v2
+#define cublasDrot cublasDrot_v2
+#define cublasCrot cublasCrot_v2
+#define cublasCsrot cublasCsrot_v2
+#define cublasZrot cublasZrot_v2
+#define cublasZdrot cublasZdrot_v2
+
 #endif /* CUBLAS_V2_H_ */

@@ -187,6 +187,105 @@ CML_EXPORT cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize,
     }
 CUMETAL_CUBLAS_TYPES(DEFINE_TYPED)
 
+/* ---- symmetric / triangular level 2 and syr2k (S, D, C, Z) */
+#define DEFINE_TYPED_MORE(PF, T, R)                                                                                    \
+    CML_EXPORT cublasStatus_t cublas##PF##symv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
+                                                  const T *A, int lda, const T *x, int incx, const T *beta, T *y,      \
+                                                  int incy) {                                                          \
+        CALL("symv", "(KsiiKKiKiKKii)", H(h), #PF, (int)uplo, n, P(alpha), P(A), lda, P(x), incx, P(beta), P(y), incy, \
+             0);                                                                                                       \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##syr_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,       \
+                                                 const T *x, int incx, T *A, int lda) {                                \
+        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, 0ULL, 0, P(A), lda, 0, 0);        \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##syr2_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
+                                                  const T *x, int incx, const T *y, int incy, T *A, int lda) {         \
+        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, P(y), incy, P(A), lda, 1, 0);    \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##trmv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
+                                                  cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx) { \
+        CALL("trmv", "(KsiiiiKiKii)", H(h), #PF, (int)uplo, (int)trans, (int)diag, n, P(A), lda, P(x), incx, 0);       \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##trsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
+                                                  cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx) { \
+        CALL("trmv", "(KsiiiiKiKii)", H(h), #PF, (int)uplo, (int)trans, (int)diag, n, P(A), lda, P(x), incx, 1);       \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##syr2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                   int n, int k, const T *alpha, const T *A, int lda, const T *B,      \
+                                                   int ldb, const T *beta, T *C, int ldc) {                            \
+        CALL("syr2k", "(KsiiiiKKiKiKKis)", H(h), #PF, (int)uplo, (int)trans, n, k, P(alpha), P(A), lda, P(B), ldb,     \
+             P(beta), P(C), ldc, "syr2k");                                                                             \
+    }
+CUMETAL_CUBLAS_TYPES(DEFINE_TYPED_MORE)
+
+/* ---- rotations */
+#define DEFINE_ROT(NAME, PF, T, R, S_T, REAL_S)                                                                        \
+    CML_EXPORT cublasStatus_t cublas##NAME##_v2(cublasHandle_t h, int n, T *x, int incx, T *y, int incy, const R *c,   \
+                                                const S_T *s) {                                                        \
+        CALL("rot", "(KsiKiKiKKi)", H(h), PF, n, P(x), incx, P(y), incy, P(c), P(s), REAL_S);                          \
+    }
+DEFINE_ROT(Srot, "S", float, float, float, 1)
+DEFINE_ROT(Drot, "D", double, double, double, 1)
+DEFINE_ROT(Crot, "C", cuComplex, float, cuComplex, 0)
+DEFINE_ROT(Csrot, "C", cuComplex, float, float, 1)
+DEFINE_ROT(Zrot, "Z", cuDoubleComplex, double, cuDoubleComplex, 0)
+DEFINE_ROT(Zdrot, "Z", cuDoubleComplex, double, double, 1)
+
+/* ---- Hermitian (C, Z) */
+#define DEFINE_HERM(PF, T, R)                                                                                          \
+    CML_EXPORT cublasStatus_t cublas##PF##hemv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
+                                                  const T *A, int lda, const T *x, int incx, const T *beta, T *y,      \
+                                                  int incy) {                                                          \
+        CALL("symv", "(KsiiKKiKiKKii)", H(h), #PF, (int)uplo, n, P(alpha), P(A), lda, P(x), incx, P(beta), P(y), incy, \
+             1);                                                                                                       \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##her_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const R *alpha,       \
+                                                 const T *x, int incx, T *A, int lda) {                                \
+        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, 0ULL, 0, P(A), lda, 0, 1);        \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##her2_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
+                                                  const T *x, int incx, const T *y, int incy, T *A, int lda) {         \
+        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, P(y), incy, P(A), lda, 1, 1);    \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##herk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
+                                                  int n, int k, const R *alpha, const T *A, int lda, const R *beta,    \
+                                                  T *C, int ldc) {                                                     \
+        CALL("syr2k", "(KsiiiiKKiKiKKis)", H(h), #PF, (int)uplo, (int)trans, n, k, P(alpha), P(A), lda, 0ULL, lda,     \
+             P(beta), P(C), ldc, "herk");                                                                              \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##her2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                   int n, int k, const T *alpha, const T *A, int lda, const T *B,      \
+                                                   int ldb, const R *beta, T *C, int ldc) {                            \
+        CALL("syr2k", "(KsiiiiKKiKiKKis)", H(h), #PF, (int)uplo, (int)trans, n, k, P(alpha), P(A), lda, P(B), ldb,     \
+             P(beta), P(C), ldc, "her2k");                                                                             \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##hemm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,      \
+                                                  int m, int n, const T *alpha, const T *A, int lda, const T *B,       \
+                                                  int ldb, const T *beta, T *C, int ldc) {                             \
+        CALL("hemm", "(KsiiiiKKiKiKKi)", H(h), #PF, (int)side, (int)uplo, m, n, P(alpha), P(A), lda, P(B), ldb,        \
+             P(beta), P(C), ldc);                                                                                      \
+    }
+DEFINE_HERM(C, cuComplex, float)
+DEFINE_HERM(Z, cuDoubleComplex, double)
+
+/* ---- half precision GEMM */
+CML_EXPORT cublasStatus_t cublasHgemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                      const struct __half *alpha, const struct __half *A, int lda,
+                                      const struct __half *B, int ldb, const struct __half *beta, struct __half *C,
+                                      int ldc) {
+    CALL("hgemm", "(KiiiiiKKiKiKKiiLLL)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),
+         P(C), ldc, 1, 0LL, 0LL, 0LL);
+}
+CML_EXPORT cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                                                    int n, int k, const struct __half *alpha, const struct __half *A,
+                                                    int lda, long long int sa, const struct __half *B, int ldb,
+                                                    long long int sb, const struct __half *beta, struct __half *C,
+                                                    int ldc, long long int sc, int batch) {
+    CALL("hgemm", "(KiiiiiKKiKiKKiiLLL)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),
+         P(C), ldc, batch, sa, sb, sc);
+}
+
 #define DEFINE_DOT(NAME, PF, T, CONJ)                                                                                  \
     CML_EXPORT cublasStatus_t cublas##NAME##_v2(cublasHandle_t h, int n, const T *x, int incx, const T *y, int incy,   \
                                                 T *result) {                                                           \

@@ -332,3 +332,161 @@ def dgmm(h: Handle, t: str, side: int, m: int, n: int, A: int, lda: int, x: int,
         d = xv if incx != 0 else np.full(m if side == S.SIDE_LEFT else n, xv[0])
         Cm[...] = Am * (d[:, None] if side == S.SIDE_LEFT else d[None, :])
     run(h, go, f"cublas{t}dgmm")
+
+
+# ------------------------------------------------------------------ more level 1-3 (rot, symv/hemv, syr/her, trmv/trsv,
+# syr2k/herk/her2k, hemm)
+
+def _tri_mask(n: int, uplo: int) -> np.ndarray:
+    return np.tril(np.ones((n, n), bool)) if uplo == S.FILL_LOWER else np.triu(np.ones((n, n), bool))
+
+
+def rot(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int, c: int, s: int, real_s: bool) -> None:
+    """Plane rotation: x, y := c x + s y, -conj(s) x + c y (c real; s real or complex)."""
+    if n <= 0:
+        return
+    dt = DTYPES[t]
+    cv = Scalar(h, c, REAL[t], "c")
+    sv = Scalar(h, s, REAL[t] if real_s else dt, "s")
+    xv, yv = vec(x, dt, n, incx, "x"), vec(y, dt, n, incy, "y")
+
+    def go() -> None:
+        cc, ss = cv.value(), sv.value()
+        nx = cc * xv + ss * yv
+        yv[...] = cc * yv - np.conj(ss) * xv
+        xv[...] = nx
+    run(h, go, f"cublas{t}rot")
+
+
+def _square(A: int, dt: type, n: int, lda: int) -> np.ndarray:
+    need(n >= 0, f"n={n} must be >= 0")
+    need(lda >= max(1, n), f"lda={lda} < max(1, n={n})")
+    return mat(A, dt, n, n, lda, "A")
+
+
+def symv(h: Handle, t: str, uplo: int, n: int, alpha: int, A: int, lda: int, x: int, incx: int, beta: int, y: int,
+         incy: int, hermitian: bool) -> None:
+    fill_code(uplo)
+    need(incx != 0 and incy != 0, f"incx={incx}, incy={incy} must be non-zero")
+    if n == 0:
+        return
+    dt = DTYPES[t]
+    Am = _square(A, dt, n, lda)
+    a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
+    xv, yv = vec(x, dt, n, incx, "x"), vec(y, dt, n, incy, "y")
+
+    def go() -> None:
+        av = a.value()
+        scale_into(yv, _full_symmetric(Am, uplo, hermitian) @ xv if av != 0 else None, av, b.value())
+    run(h, go, f"cublas{t}{'hemv' if hermitian else 'symv'}")
+
+
+def syr(h: Handle, t: str, uplo: int, n: int, alpha: int, x: int, incx: int, y: int, incy: int, A: int, lda: int,
+        two: bool, hermitian: bool) -> None:
+    """syr/her: A += alpha x x^T (x x^H); syr2/her2: A += alpha x y^T + alpha y x^T (her2: conj(alpha) y x^H);
+    only the uplo triangle is written (her: the diagonal's imaginary parts become 0)."""
+    fill_code(uplo)
+    need(incx != 0 and (not two or incy != 0), f"incx={incx}, incy={incy} must be non-zero")
+    if n == 0:
+        return
+    dt = DTYPES[t]
+    Am = _square(A, dt, n, lda)
+    a = Scalar(h, alpha, REAL[t] if hermitian and not two else dt, "alpha")
+    xv = vec(x, dt, n, incx, "x")
+    yv = vec(y, dt, n, incy, "y") if two else None
+
+    def go() -> None:
+        av = a.value()
+        cj = np.conj if hermitian else (lambda v: v)
+        upd = av * np.outer(xv, cj(xv)) if yv is None else \
+            av * np.outer(xv, cj(yv)) + (np.conj(av) if hermitian else av) * np.outer(yv, cj(xv))
+        mask = _tri_mask(n, uplo)
+        new = Am + upd
+        if hermitian:
+            np.fill_diagonal(new, np.diagonal(new).real)
+        Am[mask] = new[mask]
+    run(h, go, f"cublas{t}{'her' if hermitian else 'syr'}{'2' if two else ''}")
+
+
+def trmv(h: Handle, t: str, uplo: int, trans: int, diag: int, n: int, A: int, lda: int, x: int, incx: int,
+         solve: bool) -> None:
+    """x := op(A) x (trmv) or x := op(A)^-1 x (trsv), A triangular."""
+    fill_code(uplo)
+    op_code(trans, "trans")
+    diag_code(diag)
+    need(incx != 0, "incx must be non-zero")
+    if n == 0:
+        return
+    dt = DTYPES[t]
+    Am = _square(A, dt, n, lda)
+    xv = vec(x, dt, n, incx, "x")
+
+    def go() -> None:
+        opA = apply_op(_triangular(Am, uplo, diag), trans)
+        xv[...] = np.linalg.solve(opA, xv) if solve else opA @ xv
+    run(h, go, f"cublas{t}{'trsv' if solve else 'trmv'}")
+
+
+def syr2k(h: Handle, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+          beta: int, C: int, ldc: int, kind: str) -> None:
+    """kind "syr2k": C = alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C; "her2k": alpha op(A) op(B)^H +
+    conj(alpha) op(B) op(A)^H + beta C (beta real); "herk": alpha op(A) op(A)^H + beta C (alpha, beta real).
+    Only the uplo triangle of C is written; herk/her2k leave its diagonal real."""
+    fill_code(uplo)
+    herm = kind != "syr2k"
+    ok_trans = (S.OP_N, S.OP_C) if herm else ((S.OP_N, S.OP_T) if t in "CZ" else (S.OP_N, S.OP_T, S.OP_C))
+    need(trans in ok_trans, f"trans={trans} is not valid for {kind}")
+    need(n >= 0 and k >= 0, f"n={n}, k={k} must be >= 0")
+    rows = n if trans == S.OP_N else k
+    need(lda >= max(1, rows), f"lda={lda} < max(1, {rows})")
+    if kind != "herk":
+        need(ldb >= max(1, rows), f"ldb={ldb} < max(1, {rows})")
+    need(ldc >= max(1, n), f"ldc={ldc} < max(1, n={n})")
+    if n == 0:
+        return
+    dt = DTYPES[t]
+    a = Scalar(h, alpha, REAL[t] if kind == "herk" else dt, "alpha")
+    b = Scalar(h, beta, REAL[t] if herm else dt, "beta")
+    cols = k if trans == S.OP_N else n
+    Am = mat(A, dt, rows, cols, lda, "A")
+    Bm = mat(B, dt, rows, cols, ldb, "B") if kind != "herk" else Am
+    Cm = mat(C, dt, n, n, ldc, "C")
+
+    def go() -> None:
+        av, bv = a.value(), b.value()
+        opa = Am if trans == S.OP_N else (Am.conj().T if herm else Am.T)
+        opb = Bm if trans == S.OP_N else (Bm.conj().T if herm else Bm.T)
+        tr = (lambda m: m.conj().T) if herm else (lambda m: m.T)
+        if k == 0 or av == 0:
+            prod = np.zeros((n, n), dt)
+        elif kind == "herk":
+            prod = av * (opa @ tr(opa))
+        else:
+            prod = av * (opa @ tr(opb)) + (np.conj(av) if herm else av) * (opb @ tr(opa))
+        new = prod + (bv * Cm if bv != 0 else 0)
+        new = np.asarray(new, dt)
+        if herm:
+            np.fill_diagonal(new, np.diagonal(new).real)
+        mask = _tri_mask(n, uplo)
+        Cm[mask] = new[mask]
+    run(h, go, f"cublas{t}{kind}")
+
+
+def hemm(h: Handle, t: str, side: int, uplo: int, m: int, n: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+         beta: int, C: int, ldc: int) -> None:
+    side_code(side)
+    fill_code(uplo)
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    ka = m if side == S.SIDE_LEFT else n
+    need(lda >= max(1, ka), f"lda={lda} < max(1, {ka})")
+    need(ldb >= max(1, m) and ldc >= max(1, m), f"ldb={ldb}, ldc={ldc} must be >= max(1, m={m})")
+    if m == 0 or n == 0:
+        return
+    dt = DTYPES[t]
+    a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
+    Am, Bm, Cm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B"), mat(C, dt, m, n, ldc, "C")
+
+    def go() -> None:
+        full = _full_symmetric(Am, uplo, hermitian=True)
+        scale_into(Cm, full @ Bm if side == S.SIDE_LEFT else Bm @ full, a.value(), b.value())
+    run(h, go, f"cublas{t}hemm")

@@ -218,6 +218,12 @@ trsm = _blas(blas.trsm, "cublasXtrsm")
 trmm = _blas(blas.trmm, "cublasXtrmm")
 geam = _blas(blas.geam, "cublasXgeam")
 dgmm = _blas(blas.dgmm, "cublasXdgmm")
+rot = _blas(blas.rot, "cublasXrot")
+symv = _blas(blas.symv, "cublasXsymv/hemv")
+syr = _blas(blas.syr, "cublasXsyr/her")
+trmv = _blas(blas.trmv, "cublasXtrmv/trsv")
+syr2k = _blas(blas.syr2k, "cublasXsyr2k/herk/her2k")
+hemm = _blas(blas.hemm, "cublasXhemm")
 
 _TYPE_OF = {"S": S.R_32F, "D": S.R_64F, "C": S.C_32F, "Z": S.C_64F}
 _COMPUTE_OF = {"S": S.COMPUTE_32F, "D": S.COMPUTE_64F, "C": S.COMPUTE_32F, "Z": S.COMPUTE_64F}
@@ -266,6 +272,15 @@ def sgemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: 
              B: int, bt: int, ldb: int, beta: int, C: int, ct: int, ldc: int) -> None:
     gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, S.COMPUTE_32F,
                    scale=np.dtype(np.float32), name="cublasSgemmEx")
+
+
+@entry("cublasHgemm")
+def hgemm(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+          beta: int, C: int, ldc: int, batch: int, sa: int, sb: int, sc: int) -> None:
+    """Half-precision GEMM: half scalars, COMPUTE_16F (float accumulation rounded once, as GemmEx's)."""
+    h16 = S.R_16F
+    gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, h16, lda, B, h16, ldb, beta, C, h16, ldc, S.COMPUTE_16F, batch, sa, sb,
+                   sc, scale=np.dtype(np.float16), name="cublasHgemm")
 
 
 # ---------------------------------------------------------------- batched LU (lu.py)
