@@ -10,9 +10,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.timeout(1900)  # its subprocess has its own 1800 s bound
 def test_sweep_and_functional_suites_pass_on_air_sim():
     env = {**os.environ, "CUMETAL_BACKEND": "air-sim"}
     proc = subprocess.run(

@@ -15,8 +15,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from msl_sim_gaps import MSL_SIM_FUNCTIONAL_GAPS, MSL_SIM_GAPS
 from sweep_on_msl_sim import sweep_selection
+
+# its runs are subprocesses bounded at 3000 s; pytest-timeout's default (pyproject) would cut them
+pytestmark = pytest.mark.timeout(3100)
 
 ROOT = Path(__file__).resolve().parents[2]
 
