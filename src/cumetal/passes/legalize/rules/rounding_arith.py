@@ -13,7 +13,8 @@ one step on the bits::
 
 f16/bf16: the operands widened exactly to f32, the f32 operation rounded to odd (toward zero,
 last bit set when inexact), then one ``fcvt_ieee`` to the format per rnd: one correct rounding,
-since f32 has at least two more bits. Round-to-nearest f16/bf16 add/sub/mul/div/sqrt is left to the
+since f32 has at least two more bits. An f16 product is exact in f32, so f16 mul is the f32
+product converted once, and f16 fma the f32 sum of that product and c rounded to odd. Round-to-nearest f16/bf16 add/sub/mul/div/sqrt is left to the
 targets (computing in f32 and rounding once more is exact for these: 24 >= 2 * 11 + 2); fma is not,
 so it is rounded to odd here in every mode.
 """
@@ -49,6 +50,13 @@ def _expand(b: Builder, inst: Inst) -> list[Value]:
     if t == "f32":
         return [rounded(b, t, op, rnd, list(inst.args))]
     wide = [b.op("fcvt_ieee", "f32", x, rnd="rn") for x in inst.args]  # exact
+    if t == "f16" and op in ("fmul", "fma"):
+        # the product of two f16 is exact in f32 (22 bits within 2^-48 .. 2^32): a product needs
+        # one rounding only, and an fma is the f32 sum p + c rounded to odd (cheaper than an fma)
+        p = b.op("fmul_ieee", "f32", wide[0], wide[1], rnd="rn")
+        if op == "fmul":
+            return [b.op("fcvt_ieee", t, p, rnd=rnd)]
+        return [b.op("fcvt_ieee", t, rounded(b, "f32", "fadd", rnd, [p, wide[2]], odd=True), rnd=rnd)]
     odd = rounded(b, "f32", op, rnd, wide, odd=True)
     return [b.op("fcvt_ieee", t, odd, rnd=rnd)]
 
