@@ -348,9 +348,13 @@ class Program:
                 options.append(b"-dlto")
             try:
                 nvrtc.compile_program(prog, options)
-            except nvrtc.NvrtcError:
+            except nvrtc.NvrtcError as e:
+                from cumetal.core._utils import NVRTCError
+
                 log = nvrtc.get_program_log(prog).decode(errors="replace").rstrip("\0")
-                raise RuntimeError(f"NVRTC compilation failed:\n{log}") from None
+                status = nvrtc.get_error_string(e.status) if hasattr(nvrtc, "get_error_string") else str(e)
+                status = status.decode() if isinstance(status, bytes) else status
+                raise NVRTCError(f"{status}: NVRTC compilation failed for program '{name}':\n{log}") from None
             if logs is not None:
                 log = nvrtc.get_program_log(prog).decode(errors="replace").rstrip("\0")
                 if log:

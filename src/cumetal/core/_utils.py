@@ -18,6 +18,14 @@ class CUDAError(Exception):
         super().__init__(f"{name}: {message}" if message else name)
 
 
+class NVRTCError(CUDAError, RuntimeError):
+    """A failed NVRTC compilation (cuda.core's ``NVRTCError``): the NVRTC status name and the log."""
+
+    def __init__(self, message: str) -> None:
+        self.code = None
+        Exception.__init__(self, message)
+
+
 def check(result: tuple) -> Any:
     """``(CUresult, *values)`` → the value(s), or raise :class:`CUDAError` with the driver's explanation."""
     err, *rest = result

@@ -53,6 +53,7 @@ class CuMetalLibDevice:
             from cumetal import libdevice
 
             CuMetalLibDevice._cache = libdevice.bitcode_path().read_bytes()
+        self.bc = CuMetalLibDevice._cache  # numba's LibDevice exposes the bitcode as .bc too
 
     def get(self) -> bytes:
         assert self._cache is not None
