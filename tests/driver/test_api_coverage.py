@@ -23,7 +23,14 @@ def test_driver_api_coverage() -> None:
     ours = _functions(cu)
     present = sorted(theirs & ours)
     absent = sorted(theirs - ours)
-    print(f"\ncumetal.driver has {len(present)} of {len(theirs)} cuda.bindings.driver functions")
+    from cumetal.driver.unsupported import NOT_BUILT, UNSUPPORTED
+
+    refused = set(UNSUPPORTED) | set(NOT_BUILT)
+    assert refused <= set(present), "every refusing stand-in names a cuda-bindings function"
+    print(f"\ncumetal.driver has {len(present)} of {len(theirs)} cuda.bindings.driver functions: "
+          f"{len(present) - len(refused)} implemented, {len(UNSUPPORTED)} answer CUDA_ERROR_NOT_SUPPORTED "
+          f"(no such hardware/interop), {len(NOT_BUILT)} answer it but are not built yet "
+          f"({', '.join(sorted(NOT_BUILT))})")
     print("absent:", " ".join(absent))
     assert not (ours - theirs - {"cuuint32_t", "cuuint64_t"}), "functions cuda-bindings does not have"
     assert len(present) >= 511  # raise this as coverage grows
