@@ -40,6 +40,7 @@ PROGRAMS = {
     "runtime_more": ["runtime_more.cu"],
     "driver_more": ["driver_more.c"],
     "cuda13": ["cuda13.cu"],
+    "nvvm_api": ["nvvm_api.c"],
 }
 
 

@@ -990,6 +990,11 @@ from cumetal.capi import bridge_nvrtc as _nvrtc  # noqa: E402
 globals().update({n: getattr(_nvrtc, n) for n in dir(_nvrtc) if n.startswith("nvrtc_")})
 _ = drv
 
+# ================================================================ libNVVM (nvvm.h): nvvm_<name> in bridge_nvvm (csrc/cm_nvvm.c)
+from cumetal.capi import bridge_nvvm as _nvvm  # noqa: E402
+
+globals().update({n: getattr(_nvvm, n) for n in dir(_nvvm) if n.startswith("nvvm_")})
+
 # CUDA arrays, texture and surface objects: tex_<name> in bridge_textures (csrc/cm_textures.c)
 from cumetal.capi import bridge_textures as _tex  # noqa: E402
 

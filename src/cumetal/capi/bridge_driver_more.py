@@ -508,4 +508,53 @@ def drv_cuSurfObjectDestroy(obj: int) -> int:  # noqa: N802
     return _simple("cuSurfObjectDestroy", obj)
 
 
+# ---- pointer attributes: each attribute's value has its own C type (CUDA's cuda.h)
+_PTR_ATTR_CTYPES: dict[int, Any] = {
+    1: _c_ptr, 2: _c_uint, 3: _c_u64, 4: _c_ptr, 6: _c_int, 7: _c_u64, 8: _c_uint, 9: _c_int, 10: _c_int, 11: _c_u64,
+    12: _c_size, 13: _c_int, 14: _c_u64, 15: _c_int, 16: _c_int, 17: _c_ptr, 18: _c_size, 19: _c_ptr, 20: _c_u64,
+    21: _c_int, 22: _c_int,
+}
+_P2P_TOKENS = 5  # struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS {unsigned long long p2pToken; unsigned int vaSpaceToken;}
+
+
+def _write_attribute(attribute: int, value: Any, address: int) -> None:
+    if attribute == _P2P_TOKENS:
+        _c_u64.from_address(address).value = int(getattr(value, "p2pToken", 0))
+        _c_uint.from_address(address + 8).value = int(getattr(value, "vaSpaceToken", 0))
+        return
+    ctype = _PTR_ATTR_CTYPES[attribute]
+    ctype.from_address(address).value = int(value) if value is not None else 0
+
+
+@_guard
+def drv_cuPointerGetAttribute(p: int, attribute: int, ptr: int) -> int:  # noqa: N802
+    if not p:
+        return _null("data")
+    if attribute not in _PTR_ATTR_CTYPES and attribute != _P2P_TOKENS:
+        return int(cu.CUresult.CUDA_ERROR_INVALID_VALUE)
+    result = cu.cuPointerGetAttribute(attribute, ptr)
+    if int(result[0]) == 0:
+        _write_attribute(attribute, result[1], p)
+    return int(result[0])
+
+
+@_guard
+def drv_cuPointerGetAttributes(n: int, attributes: int, data: int, ptr: int) -> int:  # noqa: N802
+    """Attributes with no value for ``ptr`` are skipped (their slots untouched), as in CUDA; an
+    unregistered pointer is not an error here."""
+    from cumetal.capi.bridge import _safe_array
+
+    attrs = _safe_array(_c_int, attributes, n) if n < 1 << 16 else None
+    slots = _safe_array(_c_ptr, data, n) if attrs is not None else None
+    if not attributes or not data or attrs is None or slots is None or any(not s for s in slots):
+        return _null("attributes/data")
+    if any(a not in _PTR_ATTR_CTYPES and a != _P2P_TOKENS for a in attrs):
+        return int(cu.CUresult.CUDA_ERROR_INVALID_VALUE)
+    for a, slot in zip(attrs, slots, strict=True):
+        result = cu.cuPointerGetAttribute(a, ptr)
+        if int(result[0]) == 0:
+            _write_attribute(a, result[1], slot)
+    return 0
+
+
 __all__ = [n for n in dir() if n.startswith("drv_")]

@@ -18,7 +18,7 @@
   links it into one PTX module (:func:`cumetal.cudacxx.link.link_bitcode_to_ptx`) and adds a small
   object that hands it to libcumetal at start-up, where all relocatable parts share that module.
 * ``libraries`` (``-l``) and ``library_dirs`` (``-L``) go to the linker, except ``cudart``,
-  ``cudart_static``, ``cuda``, ``cudadevrt`` and ``nvrtc``, which libcumetal provides; ``linker_args`` are
+  ``cudart_static``, ``cuda``, ``cudadevrt``, ``nvrtc`` and ``nvvm``, which libcumetal provides; ``linker_args`` are
   passed as they are (nvcc's ``-Xlinker``).
 
 The link uses the system C++ compiler (``$CXX``, else ``c++``/``g++``/``clang++``) against
@@ -46,7 +46,8 @@ from cumetal.cudacxx.options import CudaOptions, OptionError, normalize_arch
 CXX_SUFFIXES = {".cpp", ".cc", ".cxx", ".C", ".c++"}
 C_SUFFIXES = {".c"}
 LINK_SUFFIXES = {".o", ".obj", ".a", ".so", ".dylib"}
-PROVIDED_LIBS = {"cudart", "cudart_static", "cuda", "cudadevrt", "cumetal", "nvrtc", "nvrtc_static", "nvrtc-builtins"}
+PROVIDED_LIBS = {"cudart", "cudart_static", "cuda", "cudadevrt", "cumetal", "nvrtc", "nvrtc_static", "nvrtc-builtins",
+                 "nvvm"}
 
 
 class BuildError(RuntimeError):

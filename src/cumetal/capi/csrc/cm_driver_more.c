@@ -188,3 +188,12 @@ CM_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESO
     DRV("cuSurfObjectCreate", "(KK)", CM_P(pSurfObject), CM_P(pResDesc));
 }
 CM_EXPORT CUresult cuSurfObjectDestroy(CUsurfObject surfObject) { DRV("cuSurfObjectDestroy", "(K)", K(surfObject)); }
+
+/* ---- pointer attributes (the value's C type depends on the attribute: the bridge writes it) */
+CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr) {
+    DRV("cuPointerGetAttribute", "(KiK)", CM_P(data), (int)attribute, K(ptr));
+}
+CM_EXPORT CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
+                                          CUdeviceptr ptr) {
+    DRV("cuPointerGetAttributes", "(IKKK)", numAttributes, CM_P(attributes), CM_P(data), K(ptr));
+}

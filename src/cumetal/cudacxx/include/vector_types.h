@@ -83,10 +83,15 @@ __CM_VEC4(double, double4_32a, 32)
 /* Kernel launch dimensions: unspecified components are 1. */
 struct dim3 {
     unsigned int x, y, z;
+#if defined(__cplusplus) /* C (libNVVM samples include builtin_types.h from .c files) gets the plain struct */
     __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
         : x(vx), y(vy), z(vz) {}
     __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
+#endif
 };
+#if !defined(__cplusplus)
+typedef struct dim3 dim3;
+#endif
 
 #endif /* CUMETAL_VECTOR_TYPES_H */
