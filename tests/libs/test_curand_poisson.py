@@ -91,3 +91,25 @@ def test_unidentified_range_has_the_right_moments(name: str, lam: float) -> None
     ref = NEW[f"host/{name}/poisson{lam:g}" if lam != 5000.0 else f"host/{name}/poisson5000_big"].astype(np.float64)
     assert abs(v.mean() - lam) < 5 * np.sqrt(lam / len(v))
     assert abs(v.var() / lam - 1) < 0.12 and abs(ref.var() / lam - 1) < 0.12
+
+
+def test_discrete_distribution_in_kernels(tmp_path: pathlib.Path) -> None:
+    """curandCreatePoissonDistribution + curand_discrete (C program): thread i's draw from XORWOW
+    subsequence i is NVIDIA's curandGeneratePoisson output i (the same table, the same word)."""
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    from cumetal.capi.build import build_program  # noqa: PLC0415
+
+    exe = tmp_path / "curand_discrete"
+    build_program([str(pathlib.Path(__file__).parent / "programs" / "curand_discrete.cu")], str(exe),
+                  libraries=["curand"])
+    env = dict(os.environ, CUMETAL_BACKEND="cpu", CUMETAL_QUIET="1")
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
+    for lam in (4, 150, 1000):
+        got = np.array(lines[f"lambda{lam}"].split(), np.uint32)
+        ref = OLD["XORWOW/poisson4/seed1234"] if lam == 4 else NEW[f"host/XORWOW/poisson{lam}"]
+        np.testing.assert_array_equal(got, ref[:len(got)], err_msg=f"lambda={lam}")
+    assert lines["bad_lambda"] == "104"  # CURAND_STATUS_OUT_OF_RANGE

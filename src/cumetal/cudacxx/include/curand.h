@@ -95,6 +95,22 @@ typedef unsigned long long curandDirectionVectors64_t[64];
 struct curandGenerator_st;
 typedef struct curandGenerator_st *curandGenerator_t;
 
+/* A discrete distribution for the device API's curand_discrete (cumetal/curand_discrete.h). The
+ * handle points to device-accessible memory; the layout is CuMetal's own (programs treat it as
+ * opaque, as cuRAND documents): the square histogram of a Poisson distribution, or the mean and
+ * standard deviation of its rounded-normal approximation. */
+struct curandDiscreteDistribution_st {
+    unsigned int method; /* 0: square histogram (V, K); 1: rounded normal (mean, stddev) */
+    unsigned int shift;  /* the value of column 0 */
+    unsigned int length; /* columns */
+    unsigned int reserved;
+    const double *V;       /* column j yields shift + j when u < V[j] */
+    const unsigned int *K; /* ... else shift + K[j] */
+    double stddev;
+    double mean;
+};
+typedef struct curandDiscreteDistribution_st *curandDiscreteDistribution_t;
+
 curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type);
 curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator, curandRngType_t rng_type);
 curandStatus_t curandDestroyGenerator(curandGenerator_t generator);
@@ -119,6 +135,8 @@ curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double
                                              double stddev);
 curandStatus_t curandGeneratePoisson(curandGenerator_t generator, unsigned int *outputPtr, size_t n, double lambda);
 curandStatus_t curandGenerateSeeds(curandGenerator_t generator);
+curandStatus_t curandCreatePoissonDistribution(double lambda, curandDiscreteDistribution_t *discrete_distribution);
+curandStatus_t curandDestroyDistribution(curandDiscreteDistribution_t discrete_distribution);
 /* host tables for the device API's Sobol states: 20,000 dimensions each, owned by the library */
 curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t *vectors[], curandDirectionVectorSet_t set);
 curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t *vectors[], curandDirectionVectorSet_t set);

@@ -563,8 +563,9 @@ CUMETAL_CURAND_FN float4 curand_log_normal4(curandStatePhilox4_32_10_t *state, f
                        expf(mean + stddev * v.w));
 }
 
-/* the Sobol states (quasi-random) */
+/* the Sobol states (quasi-random) and discrete distributions */
 #include "cumetal/curand_sobol.h"
+#include "cumetal/curand_discrete.h"
 
 /* MTGP32: one state per block, shared by its threads (curand_mtgp32_kernel.h) */
 #include "curand_mtgp32_kernel.h"

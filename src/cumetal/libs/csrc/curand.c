@@ -83,3 +83,9 @@ CML_EXPORT curandStatus_t curandGetScrambleConstants32(unsigned int **constants)
 CML_EXPORT curandStatus_t curandGetScrambleConstants64(unsigned long long **constants) {
     CR("get_table", "(Kii)", P(constants), 0, 64);
 }
+CML_EXPORT curandStatus_t curandCreatePoissonDistribution(double lambda, curandDiscreteDistribution_t *dist) {
+    CR("create_poisson_distribution", "(dK)", lambda, P(dist));
+}
+CML_EXPORT curandStatus_t curandDestroyDistribution(curandDiscreteDistribution_t dist) {
+    CR("destroy_distribution", "(K)", P(dist));
+}

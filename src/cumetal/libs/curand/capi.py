@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -133,6 +134,53 @@ def get_table(out: int, which: int, bits: int) -> None:
             table = sobol.direction_vectors(dims, bits)
         _TABLES[key] = np.ascontiguousarray(table, dtype=np.uint64 if bits == 64 else np.uint32)
     _out(out, ctypes.c_void_p, _TABLES[key].ctypes.data)
+
+
+_DISTRIBUTIONS: set[int] = set()
+HISTOGRAM_LIMIT = 3072  # columns; above, the rounded normal (the host generators' limit, poisson.TABLE_LIMIT)
+
+
+@entry("curandCreatePoissonDistribution")
+def create_poisson_distribution(lam: float, out: int) -> None:
+    """The square histogram of Poisson(lam) that curandGeneratePoisson uses (cumetal.libs.curand.poisson),
+    in one device allocation: the 48-byte header of curand.h's curandDiscreteDistribution_st, V, K."""
+    from cumetal import runtime as rt  # noqa: PLC0415
+    from cumetal.libs.curand import poisson  # noqa: PLC0415
+
+    if not out:
+        raise H.CurandError(H.OUT_OF_RANGE, "discrete_distribution is NULL")
+    if not lam > 0 or lam != lam:
+        raise H.CurandError(H.OUT_OF_RANGE, f"lambda={lam} must be > 0")
+    histogram = poisson.table_columns(lam) <= HISTOGRAM_LIMIT
+    shift, big_k, v = poisson.square_histogram(lam) if histogram else (0, np.zeros(0, np.int64), np.zeros(0))
+    n = len(big_k)
+    size = 48 + 8 * n + 4 * n
+    err, ptr = rt.cudaMalloc(size)
+    if int(err) != 0:
+        raise H.CurandError(102, f"cannot allocate {size} bytes of device memory: {err!r}")  # ALLOCATION_FAILED
+    header = np.zeros(6, np.uint64)
+    header[0] = (0 if histogram else 1) | (shift << 32)
+    header[1] = n
+    header[2] = ptr + 48 if n else 0
+    header[3] = ptr + 48 + 8 * n if n else 0
+    header[4] = np.float64(math.sqrt(lam)).view(np.uint64)
+    header[5] = np.float64(lam).view(np.uint64)
+    devmem.write_host(ptr, header)
+    if n:
+        devmem.write_host(ptr + 48, v.astype(np.float64))
+        devmem.write_host(ptr + 48 + 8 * n, big_k.astype(np.uint32))
+    _DISTRIBUTIONS.add(ptr)
+    _out(out, ctypes.c_void_p, ptr)
+
+
+@entry("curandDestroyDistribution")
+def destroy_distribution(dist: int) -> None:
+    from cumetal import runtime as rt  # noqa: PLC0415
+
+    if dist not in _DISTRIBUTIONS:
+        raise H.CurandError(H.OUT_OF_RANGE, f"0x{dist:x} is not a live curandDiscreteDistribution_t")
+    _DISTRIBUTIONS.discard(dist)
+    rt.cudaFree(dist)
 
 
 @entry("curandGenerate*")

@@ -9,7 +9,7 @@ scripts/make_curand_poisson_sobol.py):
 * **square histogram** (Marsaglia, Tsang and Wang, "Fast generation of discrete random variables",
   J. Stat. Softw. 11, 2004): the probabilities P(k) = exp(k ln lambda - lambda - ln k!) of every k
   whose P(k) is not 0 in double precision form a table of n columns; a word x gives
-  u = (x + 1/2) 2^-32, column j = floor(n u), and the draw is ``shift + j`` when u < V[j], else
+  u = (x + 1) 2^-32, column j = floor(n u), and the draw is ``shift + j`` when u < V[j], else
   ``shift + K[j]``. The table is filled Robin-Hood fashion: the poor columns (P < 1/n) in index
   order, each topped up by the richest-by-position donor still above 1/n (the last one in index
   order); a donor that falls below 1/n is served in a later pass, again in index order.
@@ -97,8 +97,10 @@ def centred_uniform(x: np.ndarray) -> np.ndarray:
 
 
 def histogram_draws(x: np.ndarray, lam: float) -> np.ndarray:
+    """u is cuRAND's double uniform of a word, (x + 1) 2^-32 (the recordings cannot tell it from
+    (x + 1/2) 2^-32: only draws within 2^-33 of a column's threshold would differ)."""
     shift, big_k, v = square_histogram(lam)
-    u = centred_uniform(x)
+    u = (x.astype(np.float64) + 1.0) * 2.0 ** -32
     j = np.minimum((u * len(big_k)).astype(np.int64), len(big_k) - 1)
     return (shift + np.where(u < v[j], j, big_k[j])).astype(np.uint32)
 
