@@ -71,6 +71,18 @@ def test_a_pointer_in_the_wrong_address_space_is_rejected():
     assert "no matching function" in _check(thread_local)
 
 
+def test_an_explicit_cast_between_address_spaces_is_rejected():
+    body = ("kernel void k(device uint* out [[buffer(0)]], threadgroup uchar* s [[threadgroup(0)]]) {\n"
+            "  uint x = 1;\n  out[0] = *(CAST)ARG;\n}")
+    legal = [("device uint*", "(out + 1)"), ("device uint*", "(ulong(x) + 16)"), ("threadgroup uint*", "s"),
+             ("device uint*", "(device uchar*)out"), ("thread uint*", "&x")]
+    for cast, arg in legal:
+        assert _check(body.replace("CAST", cast).replace("ARG", arg)) == "", (cast, arg)
+    for cast, arg in [("device uint*", "s"), ("threadgroup uint*", "out"), ("device uint*", "&x"),
+                      ("device uint*", "(threadgroup uchar*)(s + 4)"), ("thread uint*", "out")]:
+        assert "reinterpret_cast from" in _check(body.replace("CAST", cast).replace("ARG", arg)), (cast, arg)
+
+
 def test_atomics_on_the_thread_space_are_rejected():
     body = ("kernel void k(device atomic_uint* a [[buffer(0)]]) {\n"
             "  atomic_uint local;\n  atomic_fetch_add_explicit(PTR, 1u, memory_order_relaxed);\n}")

@@ -1,7 +1,8 @@
 """Check emitted MSL on Linux the way Apple's compiler would: clang (ziglang's clang 22) compiles it
 as C++14 with ``-fsyntax-only`` against ``backends/msl/check/cumetal_msl_check.h``, which poisons
 MSL reserved words, models ``device``/``constant``/``threadgroup``/``thread`` as distinct address
-spaces and declares only the features of the MSL version checked (see the header's comment).
+spaces (explicit casts between them included: ``explicit_casts_checked``) and declares only the
+features of the MSL version checked (see the header's comment).
 
     python -m cumetal.tools.msl_check FILE.metal [--msl 3.0|3.1|3.2] [--allow-double]
 
@@ -61,8 +62,77 @@ def _flags(version: int | str, allow_double: bool, include: str) -> list[str]:
 
 
 def _for_clang(source: str) -> str:
-    # the single textual change (the header's comment says why)
-    return source.replace("[[threadgroup(", "[[cm_threadgroup(")
+    # the header's comment says why these two changes are made
+    return explicit_casts_checked(source.replace("[[threadgroup(", "[[cm_threadgroup("))
+
+
+# A C-style cast to a pointer of an address space: `(device T*)`, `(threadgroup atomic_uint*)`...
+_SPACE_CAST = re.compile(r"\((?:device|threadgroup|constant|thread)\s+(?:const\s+)?[A-Za-z_][\w:]*(?:<[\w\s,:]*>)?"
+                         r"(?:\s+const)?\s*\*\s*\)")
+_WORD = re.compile(r"[A-Za-z_][\w]*(?:::[A-Za-z_]\w*)*|\.?\d[\w.]*")
+_CLOSE = {"(": ")", "[": "]", "<": ">"}
+
+
+def _group_end(text: str, start: int) -> int:
+    """The index after the bracket group opening at ``start`` (balanced, same bracket kind)."""
+    opening, closing = text[start], _CLOSE[text[start]]
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == opening:
+            depth += 1
+        elif text[i] == closing:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise ValueError("unbalanced")
+
+
+def _operand_end(text: str, i: int) -> int:
+    """The end of the cast operand (a C++ unary-expression) that starts at or after ``i``."""
+    while text[i].isspace():
+        i += 1
+    while text[i] in "&*-+!~":  # prefix operators
+        i += 1
+        while text[i].isspace():
+            i += 1
+    if text[i] == "(":
+        i = _group_end(text, i)
+    else:
+        word = _WORD.match(text, i)
+        if word is None:
+            raise ValueError("no operand")
+        i = word.end()
+        if word.group(0) == "reinterpret_cast" and text[i] == "<":  # a cast rewritten already
+            i = _group_end(text, i)
+    while True:  # postfix: calls, subscripts, members
+        j = i
+        while j < len(text) and text[j] in " \t":
+            j += 1
+        if j < len(text) and text[j] in "([":
+            i = _group_end(text, j)
+        elif text.startswith(("->", "."), j) and not text.startswith("...", j):
+            k = j + (2 if text[j] == "-" else 1)
+            word = _WORD.match(text, k)
+            if word is None:
+                return i
+            i = word.end()
+        else:
+            return i
+
+
+def explicit_casts_checked(source: str) -> str:
+    """C-style casts to address-space pointers rewritten as ``reinterpret_cast``, which clang (like
+    Apple's compiler for any cast) refuses between address spaces, while keeping integer -> pointer
+    and same-space pointer casts legal: an explicit `(device T*)` of a threadgroup pointer is an
+    error, as on a Mac. Rewritten from the last cast back, so nested casts are rewritten first."""
+    for m in reversed(list(_SPACE_CAST.finditer(source))):
+        try:
+            end = _operand_end(source, m.end())
+        except (ValueError, IndexError):
+            continue  # not an expression (e.g. a function type): left to clang as written
+        operand = source[m.end():end]
+        source = f"{source[:m.start()]}reinterpret_cast<{m.group(0)[1:-1]}>({operand}){source[end:]}"
+    return source
 
 
 def _run(text: str, version: int | str, allow_double: bool) -> tuple[int, str]:

@@ -67,26 +67,25 @@ class CompiledModule:
 
 
 def _needs_msl_3_2(kernel: N.Function, module: IRModule) -> bool:
-    """Whether the kernel's MSL uses atomic_thread_fence with a scope (membar/fence, bar.arrive),
-    which needs MSL 3.2 (macOS 15)."""
+    """Whether the kernel's MSL uses atomic_thread_fence with a scope (membar/fence, bar.arrive, the
+    device heap's allocator), which needs MSL 3.2 (macOS 15)."""
     from cumetal.ir.analysis import reachable_functions
 
-    return any(inst.op == "membar" or (inst.op == "barrier" and inst.attrs.get("kind") == "arrive")
+    return any(inst.op in ("membar", "malloc", "free")  # malloc/free: the device heap's allocator fences
+               or (inst.op == "barrier" and inst.attrs.get("kind") == "arrive")
                for fn in reachable_functions(kernel, module) for b in fn.blocks for inst in b.insts)
 
 
 def _as_emitted(module: IRModule) -> IRModule:
-    """The IR the MSL emitter receives: legalized as emit_module does. The legalizer's rules make
-    fences of their own (mbarrier waits, bulk and tensor copies), so the PTX alone does not say
-    which kernels need MSL 3.2."""
-    from cumetal.backends.msl.capabilities import CAPABILITIES
-    from cumetal.passes.legalize import legalize, with_fp64
+    """The IR the MSL emitter receives (ModuleEmitter prepares it: the device heap linked in, the
+    legalizer's rules applied). Those steps make fences of their own (mbarrier waits, bulk and
+    tensor copies, the heap's lock), so the PTX alone does not say which kernels need MSL 3.2."""
+    from cumetal.backends.msl import EmitError
+    from cumetal.backends.msl.emit import ModuleEmitter
 
     try:
-        return legalize(module, with_fp64(CAPABILITIES, "emulate" if fp64_mode() == "emulate" else "native"))
-    except LibraryError:
-        raise
-    except Exception:  # the emitter refuses such a module with its own message
+        return ModuleEmitter(module, fp64_mode()).module
+    except EmitError:  # the emitter refuses such a module with its own message
         return module
 
 

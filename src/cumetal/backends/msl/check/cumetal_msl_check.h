@@ -9,13 +9,16 @@
 //   assert, ...) are defined as in Metal, so a kernel named after one fails to parse.
 // * a pointer given to the wrong address space: `device`, `constant` and `threadgroup` are clang
 //   address spaces 1, 2 and 3; `thread` is the default (private) space of locals and parameters.
-//   Implicit conversions between them (arguments, assignments, initializations) are errors. NOT
-//   caught: an explicit C-style cast between spaces (clang C++ accepts it, Metal does not).
+//   Implicit conversions between them (arguments, assignments, initializations) are errors. clang
+//   C++ accepts an explicit C-style cast between spaces (Metal does not), so tools/msl_check.py
+//   rewrites each C-style cast to an address-space pointer as a reinterpret_cast, which clang
+//   refuses between spaces while it keeps integer -> pointer and same-space casts legal.
 // * features of a newer MSL than the one checked: __METAL_VERSION__ (300, 310, 320) decides what is
 //   declared; atomic_thread_fence with a thread_scope exists from MSL 3.2 (macOS 15).
 //
-// The one textual change before compiling (tools/msl_check.py): `[[threadgroup(` becomes
-// `[[cm_threadgroup(`, because the address-space macro would otherwise expand inside the attribute.
+// The textual changes before compiling (tools/msl_check.py): `[[threadgroup(` becomes
+// `[[cm_threadgroup(`, because the address-space macro would otherwise expand inside the attribute,
+// and the cast rewrite above.
 #ifndef CUMETAL_MSL_CHECK_H
 #define CUMETAL_MSL_CHECK_H
 
