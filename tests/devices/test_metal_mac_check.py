@@ -50,10 +50,12 @@ def test_linux_parts_of_the_report(report):
     results = json.loads((out / "report.json").read_text())
     assert results["environment"]["details"]["metal"].startswith("needs macOS")
     constructs = results["constructs"]["details"]
-    assert {"int_to_device_pointer", "fence_scoped", "simdgroup_functions", "atomic64", "double_rejected"} <= set(constructs)
+    assert {"int_to_device_pointer", "fence_scoped", "simdgroup_functions", "atomic64", "double_rejected",
+            "address_space_cast_rejected"} <= set(constructs)
     assert all(c["as_expected"] for c in constructs.values())
     assert constructs["fence_scoped"]["msl"]["3.2"] == "compiles" and "memory_order_seq_cst" in constructs["fence_scoped"]["msl"]["3.1"]
     assert constructs["double_rejected"]["msl"]["3.2"].startswith("fails")
+    assert "reinterpret_cast from 'threadgroup uchar *'" in constructs["address_space_cast_rejected"]["msl"]["3.0"]
     emitted = results["emitted"]["details"]
     assert set(emitted) == {"arithmetic", "atomics", "indexing", "memory", "misc", "shared", "warp"}
     assert all(e["msl_check"] == "clean" and e["metallib_validation"] == "valid" for e in emitted.values())

@@ -1,7 +1,7 @@
 // expect: fail
 // min-msl: 3.0
-// Apple GPUs have no double precision: Metal must reject this (CuMetal emulates f64 with float
-// pairs on the MSL path and refuses f64 kernels on the .metallib path). If it compiles, please say so.
+// Apple GPUs have no double precision: Metal must reject this (CuMetal emulates f64 on both library
+// paths, passes/legalize/fp64, so no double reaches Metal). If it compiles, please say so.
 #include <metal_stdlib>
 using namespace metal;
 
