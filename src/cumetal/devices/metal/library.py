@@ -112,7 +112,7 @@ def emit_refusals(module: IRModule, skip: dict[str, str]) -> dict[str, str]:
         if name in skip:
             continue
         try:
-            emit_module(_without(module, {n: "" for n in module.kernels if n != name}), fp64="emulate")
+            emit_module(_without(module, {n: "" for n in module.kernels if n != name}), fp64=fp64_mode())
         except EmitError as e:
             refused[name] = f"the MSL back end refuses it: {e}"
     return refused
