@@ -321,10 +321,29 @@ class Program:
     def close(self) -> None:
         self._closed = True
 
-    def compile(self, target_type: str, name_expressions: Any = (), logs: Any = None) -> ObjectCode:
+    def compile(self, target_type: str, name_expressions: Any = (), logs: Any = None, *,
+                cache: Any = None) -> ObjectCode:
+        """Compile to ``target_type``; with ``cache`` (a ``utils.ProgramCacheResource``) a compile of the
+        same inputs is looked up first and the result stored (logs are then written only by a real compile)."""
         target = target_type.lower()
         if target not in ("ptx", "cubin", "ltoir"):
             raise ValueError(f"Unsupported target_type='{target_type}' (expected 'ptx', 'cubin' or 'ltoir')")
+        if cache is None:
+            return self._compile(target, name_expressions, logs)
+        from cumetal.core._program_cache import make_program_cache_key
+
+        if name_expressions:
+            raise ValueError("name_expressions cannot be combined with cache= (the cached binary does not carry "
+                             "the name mapping)")
+        key = make_program_cache_key(code=self._code, code_type=self._type, options=self._options, target_type=target)
+        data = cache.get(key)
+        if data is not None:
+            return ObjectCode._init(data, target, self._options.name or "default_program")
+        obj = self._compile(target, (), logs)
+        cache[key] = obj
+        return obj
+
+    def _compile(self, target: str, name_expressions: Any, logs: Any) -> ObjectCode:
         name = self._options.name or "default_program"
         if self._type == "ptx":
             if target == "ltoir":

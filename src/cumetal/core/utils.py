@@ -20,6 +20,12 @@ from cumetal.core._copy import (  # noqa: F401 - cuda.core.utils' names
     discard_prefetch_batch,
     prefetch_batch,
 )
+from cumetal.core._program_cache import (  # noqa: F401 - cuda.core.utils' names
+    FileStreamProgramCache,
+    InMemoryProgramCache,
+    ProgramCacheResource,
+    make_program_cache_key,
+)
 
 
 class _Layout:
