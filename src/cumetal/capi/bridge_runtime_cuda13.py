@@ -37,7 +37,8 @@ __all__ = ["cudaImportExternalMemory", "cudaExternalMemoryGetMappedBuffer", "cud
            "cudaMipmappedArrayGetMemoryRequirements", "cudaArrayGetSparseProperties",
            "cudaMipmappedArrayGetSparseProperties", "cudaGetTextureObjectResourceViewDesc",
            "cudaDeviceRegisterAsyncNotification", "cudaDeviceUnregisterAsyncNotification",
-           "cudaDeviceGetNvSciSyncAttributes", "cudaGetExportTable", "cudaLibraryGetUnifiedFunction"]
+           "cudaDeviceGetNvSciSyncAttributes", "cudaGetExportTable", "cudaLibraryGetUnifiedFunction",
+           "cudaStreamBeginRecaptureToGraph", "cudaMemGetLocationInfo"]
 
 
 def _struct(cls: Any, address: int) -> Any:
@@ -478,3 +479,20 @@ def cudaLibraryGetUnifiedFunction(p: int, library: int, symbol: int) -> int:  # 
     if not p or not name:
         return _invalid("fptr" if not p else "symbol")
     return _simple("cudaLibraryGetUnifiedFunction", library, name)
+
+
+@_guard()
+def cudaStreamBeginRecaptureToGraph(stream: int, mode: int, graph: int, data: int) -> int:  # noqa: N802
+    """``callbackData`` (optional) is read now: {callbackFunc, userData}."""
+    if data and _safe_bytes(data, 16) is None:
+        return _invalid("callbackData")
+    return _simple("cudaStreamBeginRecaptureToGraph", stream, mode, graph, data or None)
+
+
+@_guard()
+def cudaMemGetLocationInfo(ptr: int, size: int, summary: int, sampling: int, out: int) -> int:  # noqa: N802
+    """``location_out`` holds ceil(size / summaryGranularity) cudaMemLocation (8 bytes each)."""
+    count = -(-size // summary) if summary else 0
+    if not out or not ptr or count <= 0 or count > 1 << 20 or _safe_bytes(out, count * 8) is None:
+        return _invalid("location_out/devPtr")
+    return _simple("cudaMemGetLocationInfo", ptr, size, summary, sampling, out)

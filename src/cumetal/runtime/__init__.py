@@ -253,6 +253,7 @@ from cumetal.runtime.graph_params import (
     cudaMemcpyNodeParams,
     cudaMemsetParamsV2,
 )
+from cumetal.runtime.graph_recapture import cudaGraphRecaptureCallbackData, cudaStreamBeginRecaptureToGraph
 from cumetal.runtime.graphs import (
     cudaGraph_t,
     cudaGraphAddChildGraphNode,

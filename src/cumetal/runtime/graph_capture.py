@@ -99,4 +99,8 @@ def cudaStreamEndCapture(stream: Any) -> tuple:  # noqa: N802
         del _captures[s]
     for ev in [e for e, (c, _t) in _event_tails.items() if c is cap]:
         del _event_tails[ev]
+    from cumetal.runtime import graph_recapture
+
+    if graph_recapture.pending(cap.graph.handle):  # cudaStreamBeginRecaptureToGraph
+        return (cudaGraph_t(graph_recapture.finish(cap.graph).handle),)
     return (cudaGraph_t(cap.graph.handle),)

@@ -263,6 +263,8 @@ def cudaMemGetLocationInfo(devPtr: Any, size: Any, summaryGranularity: Any, samp
             raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x}+{n} runs past the managed allocation")
         where = (LT.cudaMemLocationTypeDevice, 0)
     else:
+        if not _mapped(addr, n):
+            raise RtError(E.cudaErrorInvalidValue, f"0x{addr:x}+{n} is not memory of this process")
         where = (LT.cudaMemLocationTypeHost, 0)
     count = -(-n // summary)
     if isinstance(location_out, cudaMemLocation):
@@ -276,3 +278,20 @@ def cudaMemGetLocationInfo(devPtr: Any, size: Any, summaryGranularity: Any, samp
     for c in cells[:count]:
         c.type, c.id = where
     return ()
+
+
+def _mapped(addr: int, n: int) -> bool:
+    """Whether [addr, addr + n) lies in mapped pages of this process (Linux's /proc/self/maps; elsewhere
+    the range is trusted, as C would)."""
+    try:
+        with open("/proc/self/maps") as f:
+            spans = [tuple(int(x, 16) for x in line.split(None, 1)[0].split("-")) for line in f]
+    except OSError:
+        return True
+    end, pos = addr + n, addr
+    for lo, hi in sorted(spans):
+        if lo <= pos < hi:
+            pos = hi
+            if pos >= end:
+                return True
+    return False

@@ -217,7 +217,50 @@ static void queries(void) {
     cudaGetLastError();
 }
 
+static int g_recaptured = 0;
+static cudaError_t on_recapture(void *data, cudaGraphNode_t, const struct cudaGraphNodeParams *original,
+                                const struct cudaGraphNodeParams *recaptured, enum cudaGraphRecaptureStatus status) {
+    if (data == &g_recaptured && original->type == cudaGraphNodeTypeMemset && recaptured->memset.value == 9 &&
+        status == cudaGraphRecaptureEligibleForUpdate)
+        ++g_recaptured;
+    return cudaSuccess;
+}
+
+static void recapture_and_locations(void) {
+    unsigned char *d, host[32];
+    CHECK_CUDA(cudaMalloc(&d, sizeof host));
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreate(&s));
+    cudaGraph_t g, again;
+    CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CHECK_CUDA(cudaMemsetAsync(d, 5, sizeof host, s));
+    CHECK_CUDA(cudaStreamEndCapture(s, &g));
+    struct cudaGraphRecaptureCallbackData cb = {on_recapture, &g_recaptured};
+    CHECK_CUDA(cudaStreamBeginRecaptureToGraph(s, cudaStreamCaptureModeGlobal, g, &cb));
+    CHECK_CUDA(cudaMemsetAsync(d, 9, sizeof host, s));
+    CHECK_CUDA(cudaStreamEndCapture(s, &again));
+    CHECK(again == g && g_recaptured == 1);
+    cudaGraphExec_t exe;
+    CHECK_CUDA(cudaGraphInstantiate(&exe, g, 0));
+    CHECK_CUDA(cudaGraphLaunch(exe, s));
+    CHECK_CUDA(cudaMemcpyAsync(host, d, sizeof host, cudaMemcpyDeviceToHost, s));
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    CHECK(host[0] == 9 && host[31] == 9);
+    CHECK_CUDA(cudaGraphExecDestroy(exe));
+    CHECK_CUDA(cudaGraphDestroy(g));
+    CHECK_CUDA(cudaStreamDestroy(s));
+    CHECK_CUDA(cudaFree(d));
+    int *m;
+    CHECK_CUDA(cudaMallocManaged(&m, 3 * 4096, cudaMemAttachGlobal));
+    struct cudaMemLocation where[3];
+    memset(where, 0xff, sizeof where);
+    CHECK_CUDA(cudaMemGetLocationInfo(m, 3 * 4096, 4096, 0, where));
+    CHECK(where[2].type == cudaMemLocationTypeDevice && where[2].id == 0);
+    CHECK_CUDA(cudaFree(m));
+}
+
 int main(void) {
+    recapture_and_locations();
     external_memory();
     semaphores();
     green_context();

@@ -201,3 +201,15 @@ CM_EXPORT cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaU
 CM_EXPORT cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol) {
     CALL("cudaLibraryGetUnifiedFunction", "(KKK)", CM_P(fptr), CM_P(library), CM_P(symbol));
 }
+
+/* ---- recapture, memory location summaries */
+CM_EXPORT cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream, enum cudaStreamCaptureMode mode,
+                                                      cudaGraph_t graph,
+                                                      struct cudaGraphRecaptureCallbackData *callbackData) {
+    CALL("cudaStreamBeginRecaptureToGraph", "(KiKK)", CM_P(stream), (int)mode, CM_P(graph), CM_P(callbackData));
+}
+CM_EXPORT cudaError_t cudaMemGetLocationInfo(void *devPtr, size_t size, size_t summaryGranularity,
+                                             size_t samplingGranularity, struct cudaMemLocation *location_out) {
+    CALL("cudaMemGetLocationInfo", "(KKKKK)", CM_P(devPtr), K(size), K(summaryGranularity), K(samplingGranularity),
+         CM_P(location_out));
+}

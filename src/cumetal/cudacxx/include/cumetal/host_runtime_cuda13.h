@@ -292,6 +292,20 @@ cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device
 cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId);
 cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol);
 
+/* ---- recapture into an existing graph, memory location summaries */
+typedef cudaError_t (*cudaGraphRecaptureCallback_t)(void *data, cudaGraphNode_t node,
+                                                    const struct cudaGraphNodeParams *originalParams,
+                                                    const struct cudaGraphNodeParams *recaptureParams,
+                                                    enum cudaGraphRecaptureStatus status);
+struct cudaGraphRecaptureCallbackData {
+    cudaGraphRecaptureCallback_t callbackFunc;
+    void *userData;
+};
+cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream, enum cudaStreamCaptureMode mode, cudaGraph_t graph,
+                                            struct cudaGraphRecaptureCallbackData *callbackData);
+cudaError_t cudaMemGetLocationInfo(void *devPtr, size_t size, size_t summaryGranularity, size_t samplingGranularity,
+                                   struct cudaMemLocation *location_out);
+
 #ifdef __cplusplus
 }
 #endif
