@@ -23,8 +23,6 @@ FAULT_TESTS = {"test_out_of_bounds_is_an_error_and_the_context_survives", "test_
 ONLY_FAULT = os.environ.get("CUMETAL_METAL_FAULT_TEST", "")
 # known gaps on Metal (not strict: nothing has run on a Mac yet)
 METAL_GAPS = {
-    "test_recursion_and_function_pointers": "kernel 'calls' recurses: MSL has no call stack, so on the MSL path "
-                                            "that kernel alone is refused (the AIR path has a stack)",
     "test_fp64_math": "f64 is float-float emulated on Metal (about 46 bits), the test wants exact doubles",
     "test_struct_and_scalar_arguments": "1e300 is outside float-float's range (f64 emulation on Metal)",
 }

@@ -25,9 +25,4 @@ _spec.loader.exec_module(_known)
 MSL_SIM_GAPS: dict[str, str] = dict(_known.KNOWN_GAPS)
 MSL_SIM_GAPS.update(_known.METAL_GAPS)
 
-MSL_SIM_FUNCTIONAL_GAPS: dict[str, str] = {
-    "tests/functional/test_misc.py::test_recursion_and_function_pointers":
-        "kernel 'calls' recurses (fib): the Metal Shading Language has no recursion (no call stack), so "
-        "the MSL back end refuses that kernel (launch_failure naming the call chain); the module's other "
-        "kernels run (test_printf_formats etc. use the same module)",
-}
+MSL_SIM_FUNCTIONAL_GAPS: dict[str, str] = {}  # recursion (fib) runs over an explicit stack: apple/recursion.py

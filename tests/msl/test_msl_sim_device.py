@@ -50,6 +50,55 @@ BASE:
   st.global.u32 [p], a;
   ret;
 }
+.func (.param .b32 ret) pong(.param .b32 n);
+.func (.param .b32 ret) ping(.param .b32 n)
+{
+  .reg .b32 t;
+  ld.param.b32 t, [n];
+  {
+  .param .b32 a0;
+  .param .b32 r0;
+  st.param.b32 [a0], t;
+  call (r0), pong, (a0);
+  ld.param.b32 t, [r0];
+  }
+  st.param.b32 [ret], t;
+  ret;
+}
+.func (.param .b32 ret) pong(.param .b32 n)
+{
+  .reg .pred p;
+  .reg .b32 t;
+  ld.param.b32 t, [n];
+  setp.eq.u32 p, t, 0;
+  @p bra DONE;
+  sub.u32 t, t, 1;
+  {
+  .param .b32 a0;
+  .param .b32 r0;
+  st.param.b32 [a0], t;
+  call (r0), ping, (a0);
+  ld.param.b32 t, [r0];
+  }
+DONE:
+  st.param.b32 [ret], t;
+  ret;
+}
+.visible .entry mutual(.param .u64 out)
+{
+  .reg .b32 a;
+  .reg .u64 p;
+  ld.param.u64 p, [out];
+  {
+  .param .b32 a0;
+  .param .b32 r0;
+  st.param.b32 [a0], 5;
+  call (r0), ping, (a0);
+  ld.param.b32 a, [r0];
+  }
+  st.global.u32 [p], a;
+  ret;
+}
 .visible .entry scale(.param .u64 data, .param .f64 k)
 {
   .reg .u32 i;
@@ -78,7 +127,7 @@ def _run_scale(dev: MslSimDevice, image, x: np.ndarray, k: float):
     return fault, out
 
 
-def test_msl_sim_device_runs_kernels_and_refuses_only_the_recursive_one(capfd):
+def test_msl_sim_device_runs_kernels_and_refuses_only_the_mutually_recursive_one(capfd):
     from cumetal.passes import compile_ptx
 
     dev = open_device("msl-sim")
@@ -89,12 +138,17 @@ def test_msl_sim_device_runs_kernels_and_refuses_only_the_recursive_one(capfd):
     assert fault is None
     assert (out == x * (1.0 + 2.0 ** -40)).all()  # numpy's IEEE binary64 products, bit for bit
     out_addr = dev.allocate(4)
+    # a function calling itself runs over an explicit stack (backends/apple/recursion.py)
     fault = dev.enqueue_launch(dev.create_stream(), image, "recursive", (1, 1, 1), (1, 1, 1), 0,
                                struct.pack("<Q", out_addr))
+    assert fault is None and struct.unpack("<I", dev.memory.read(out_addr, 4)) == (5,)
+    # mutual recursion has no MSL form: that kernel alone is refused, naming the call chain
+    fault = dev.enqueue_launch(dev.create_stream(), image, "mutual", (1, 1, 1), (1, 1, 1), 0,
+                               struct.pack("<Q", out_addr))
     assert fault is not None and fault.code == "launch_failure" and "recursive call chain" in fault.message
-    fault, again = _run_scale(dev, image, x, 3.0)  # the module's good kernel still runs afterwards
+    fault, again = _run_scale(dev, image, x, 3.0)  # the module's good kernels still run afterwards
     assert fault is None and (again == x * 3.0).all()
-    assert dev.launches == 3
+    assert dev.launches == 4
     assert "recursive" in capfd.readouterr().err
 
 

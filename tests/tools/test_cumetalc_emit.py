@@ -121,14 +121,41 @@ DONE:
 """
 
 
-def test_msl_refuses_only_the_recursive_kernel(tmp_path):
-    """Metal has no call stack: the recursive kernel is reported, the other one is still emitted."""
+def test_msl_runs_self_recursion_and_refuses_only_a_mutually_recursive_kernel(tmp_path):
+    """Metal has no call stack: a function calling itself becomes a loop over an explicit stack
+    (backends/apple/recursion.py); mutual recursion is reported, the other kernels are still emitted."""
     src = tmp_path / "rec.ptx"
     src.write_text(RECURSIVE)
+    code, _, err = run(str(src), "--emit=msl", "-o", str(tmp_path / "rec.metal"))
+    assert code == 0, err
+    text = (tmp_path / "rec.metal").read_text()
+    assert "kernel void plain(" in text and "kernel void uses_recursion(" in text
+    mutual = RECURSIVE.replace("call.uni (b), down, (a);\n    ld.param.b32 %r1, [b];\n  }\nDONE:",
+                               "call.uni (b), up, (a);\n    ld.param.b32 %r1, [b];\n  }\nDONE:", 1)
+    mutual = mutual.replace(".func (.param .b32 r) down(", UP + ".func (.param .b32 r) down(", 1)
+    assert mutual != RECURSIVE
+    src.write_text(mutual)
     code, _, err = run(str(src), "--emit=msl", "-o", str(tmp_path / "rec.metal"))
     assert code == 1 and "uses_recursion" in err and "recursive" in err
     text = (tmp_path / "rec.metal").read_text()
     assert "kernel void plain(" in text and "kernel void uses_recursion(" not in text
+
+
+UP = """.func (.param .b32 r) down(.param .b32 n);
+.func (.param .b32 r) up(.param .b32 n)
+{
+  .reg .b32 %r<2>;
+  ld.param.b32 %r1, [n];
+  {
+    .param .b32 a; .param .b32 b;
+    st.param.b32 [a], %r1;
+    call.uni (b), down, (a);
+    ld.param.b32 %r1, [b];
+  }
+  st.param.b32 [r], %r1;
+  ret;
+}
+"""
 
 
 def test_air_versions_are_selectable_and_agree_everywhere(tmp_path):

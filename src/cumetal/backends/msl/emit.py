@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from cumetal.backends.apple.abi import argument_abi, global_index, local_stack_bytes
 from cumetal.backends.apple.heap import link_module
+from cumetal.backends.apple.recursion import without_self_recursion
 from cumetal.backends.common.codes import FaultCode
 from cumetal.backends.msl import ops_memory as M
 from cumetal.backends.msl import ops_scalar as S
@@ -212,6 +213,7 @@ class ModuleEmitter:
         if fp64 not in FP64_MODES:
             raise ValueError(f"--fp64 must be one of {', '.join(FP64_MODES)}, not {fp64!r}")
         module = link_module(module)  # device-side malloc/free: the allocator as device code (apple/heap.ptx)
+        module = without_self_recursion(module)  # Metal has no call stack: an explicit one (apple/recursion.py)
         # NVIDIA's rules as IR (a copy; see docs/legalization.md); --fp64=emulate: no f64 is left (fp64-policy.md)
         try:
             self.module = legalize(module, with_fp64(CAPABILITIES, "emulate" if fp64 == "emulate" else "native"))
