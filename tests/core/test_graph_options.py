@@ -50,3 +50,51 @@ def test_complete_and_dot_options(dev, tmp_path):
     graph.close()
     gb.close()
     s.close()
+
+
+def test_executable_node_views_update_the_executable_only(dev):
+    from cumetal.core import Event, ObjectCode  # noqa: F401
+    from cumetal.core.graph import (
+        ExecutableKernelNode,
+        ExecutableMemcpyNode,
+        ExecutableMemsetNode,
+        GraphDefinition,
+    )
+
+    n = 32
+    kernel = ObjectCode.from_ptx(SCALE).get_kernel("scale")
+    x, y, z = dev.allocate(4 * n), dev.allocate(4 * n), dev.allocate(4 * n)
+    g = GraphDefinition()
+    fill = g.memset(x, np.float32(2.0), n)
+    k = fill.launch(LaunchConfig(grid=1, block=n), kernel, x, y, np.float32(3.0), np.uint32(n))
+    copy = k.memcpy(z, y, 4 * n)
+    ran = []
+    done = copy.callback(lambda: ran.append("first"))
+    exe = g.instantiate()
+    s = dev.create_stream()
+    view = exe[k]
+    assert isinstance(view, ExecutableKernelNode) and isinstance(exe[fill], ExecutableMemsetNode)
+    assert isinstance(exe[copy], ExecutableMemcpyNode) and view.is_enabled
+    exe[fill].update(dst=x, value=np.float32(5.0), width=n)
+    view.update(config=LaunchConfig(grid=1, block=n), kernel=kernel, args=(x, y, np.float32(10.0), np.uint32(n)))
+    exe[done].update(lambda: ran.append("second"))
+    exe.launch(s)
+    s.sync()
+    np.testing.assert_array_equal(np.from_dlpack(z).view(np.float32), np.full(n, 50.0, np.float32))
+    assert ran == ["second"]
+    exe[copy].disable()  # z keeps its values while y changes
+    exe[fill].update(dst=x, value=np.float32(1.0), width=n)
+    exe.launch(s)
+    s.sync()
+    assert not exe[copy].is_enabled
+    np.testing.assert_array_equal(np.from_dlpack(y).view(np.float32), np.full(n, 10.0, np.float32))
+    np.testing.assert_array_equal(np.from_dlpack(z).view(np.float32), np.full(n, 50.0, np.float32))
+    # the definition still has its own parameters: a new instantiation does what it says
+    exe2 = g.instantiate()
+    exe2.launch(s)
+    s.sync()
+    np.testing.assert_array_equal(np.from_dlpack(z).view(np.float32), np.full(n, 6.0, np.float32))
+    with pytest.raises(TypeError):
+        exe["node"]
+    for obj in (exe, exe2, g, x, y, z, s):
+        obj.close()

@@ -97,8 +97,90 @@ def dot_flags(options: Any) -> int:
     return options._flags()
 
 
+class ExecutableGraphNode:
+    """A definition node seen in an executable graph (``graph[node]``): ``update()`` changes what
+    later launches of this executable do; the definition keeps its own parameters."""
+
+    def __init__(self, graph: Graph, node: Any) -> None:
+        self._graph, self._node = graph, node
+
+    @property
+    def _exe(self) -> Any:
+        if self._graph._exe is None:
+            raise RuntimeError("the graph is closed")
+        return self._graph._exe
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self._node!r}>"
+
+
+class _Switchable(ExecutableGraphNode):
+    @property
+    def is_enabled(self) -> bool:
+        return bool(check(cu.cuGraphNodeGetEnabled(self._exe, self._node.handle)))
+
+    def enable(self) -> None:
+        check(cu.cuGraphNodeSetEnabled(self._exe, self._node.handle, 1))
+
+    def disable(self) -> None:
+        check(cu.cuGraphNodeSetEnabled(self._exe, self._node.handle, 0))
+
+
+class ExecutableKernelNode(_Switchable):
+    def update(self, *, config: Any, kernel: Any, args: Any) -> None:
+        from cumetal.core._graph_definition import _kernel_params
+
+        check(cu.cuGraphExecKernelNodeSetParams(self._exe, self._node.handle,
+                                                _kernel_params(config, kernel, tuple(args))))
+
+
+class ExecutableMemsetNode(_Switchable):
+    def update(self, *, dst: Any, value: Any, width: int, height: int = 1, pitch: int = 0) -> None:
+        from cumetal.core._graph_definition import _memset_params
+
+        p = _memset_params(dst, value, width, height, pitch)
+        check(cu.cuGraphExecMemsetNodeSetParams(self._exe, self._node.handle, p, cu.cuCtxGetCurrent()[1]))
+
+
+class ExecutableMemcpyNode(_Switchable):
+    def update(self, *, dst: Any, src: Any, size: int) -> None:
+        from cumetal.core._graph_definition import _memcpy_params, _ptr
+
+        p = _memcpy_params(_ptr(dst), _ptr(src), int(size))
+        check(cu.cuGraphExecMemcpyNodeSetParams(self._exe, self._node.handle, p, cu.cuCtxGetCurrent()[1]))
+
+
+class ExecutableChildGraphNode(ExecutableGraphNode):
+    def update(self, child: Any) -> None:
+        check(cu.cuGraphExecChildGraphNodeSetParams(self._exe, self._node.handle, child._graph))
+
+
+class ExecutableEventRecordNode(ExecutableGraphNode):
+    def update(self, event: Any) -> None:
+        check(cu.cuGraphExecEventRecordNodeSetEvent(self._exe, self._node.handle, event.handle))
+
+
+class ExecutableEventWaitNode(ExecutableGraphNode):
+    def update(self, event: Any) -> None:
+        check(cu.cuGraphExecEventWaitNodeSetEvent(self._exe, self._node.handle, event.handle))
+
+
+class ExecutableHostCallbackNode(ExecutableGraphNode):
+    def update(self, fn: Any, *, user_data: Any = None) -> None:
+        p = cu.CUDA_HOST_NODE_PARAMS()
+        p.fn = (lambda _data: fn()) if user_data is None else fn
+        p.userData = user_data
+        check(cu.cuGraphExecHostNodeSetParams(self._exe, self._node.handle, p))
+
+
+_VIEWS = {KernelNode: ExecutableKernelNode, MemsetNode: ExecutableMemsetNode, MemcpyNode: ExecutableMemcpyNode,
+          ChildGraphNode: ExecutableChildGraphNode, EventRecordNode: ExecutableEventRecordNode,
+          EventWaitNode: ExecutableEventWaitNode, HostCallbackNode: ExecutableHostCallbackNode}
+
+
 class Graph:
-    """An executable graph (``complete()`` of a :class:`GraphBuilder`)."""
+    """An executable graph (``complete()`` of a :class:`GraphBuilder`, ``instantiate()`` of a
+    ``GraphDefinition``); ``graph[node]`` views one of the definition's nodes in it."""
 
     def __init__(self, exe: Any, graph: Any) -> None:
         self._exe = exe
@@ -107,6 +189,18 @@ class Graph:
     @property
     def handle(self) -> Any:
         return self._exe
+
+    @property
+    def is_closed(self) -> bool:
+        return self._exe is None
+
+    def __getitem__(self, node: GraphNode) -> ExecutableGraphNode:
+        if not isinstance(node, GraphNode):
+            raise TypeError(f"expected a GraphNode of the graph this executable came from, got {type(node).__name__}")
+        view = _VIEWS.get(type(node))
+        if view is None:
+            raise TypeError(f"{type(node).__name__} has no parameters to update in an executable graph")
+        return view(self, node)
 
     def launch(self, stream: Any) -> None:
         check(cu.cuGraphLaunch(self._exe, getattr(stream, "handle", stream)))
