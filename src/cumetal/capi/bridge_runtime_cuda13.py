@@ -38,7 +38,8 @@ __all__ = ["cudaImportExternalMemory", "cudaExternalMemoryGetMappedBuffer", "cud
            "cudaMipmappedArrayGetSparseProperties", "cudaGetTextureObjectResourceViewDesc",
            "cudaDeviceRegisterAsyncNotification", "cudaDeviceUnregisterAsyncNotification",
            "cudaDeviceGetNvSciSyncAttributes", "cudaGetExportTable", "cudaLibraryGetUnifiedFunction",
-           "cudaStreamBeginRecaptureToGraph", "cudaMemGetLocationInfo"]
+           "cudaStreamBeginRecaptureToGraph", "cudaMemGetLocationInfo",
+           "cudaGraphExternalSemaphoresSignalNodeGetParams", "cudaGraphExternalSemaphoresWaitNodeGetParams"]
 
 
 def _struct(cls: Any, address: int) -> Any:
@@ -496,3 +497,34 @@ def cudaMemGetLocationInfo(ptr: int, size: int, summary: int, sampling: int, out
     if not out or not ptr or count <= 0 or count > 1 << 20 or _safe_bytes(out, count * 8) is None:
         return _invalid("location_out/devPtr")
     return _simple("cudaMemGetLocationInfo", ptr, size, summary, sampling, out)
+
+
+_node_arrays: dict[int, tuple] = {}  # node -> the C arrays its last GetParams handed out
+
+
+def _get_sem_node(name: str, node: int, p: int) -> int:
+    if not p:
+        return _invalid("params_out")
+    result = getattr(rt, name)(node)
+    err = int(result[0])
+    if err == 0:
+        params = result[1]
+        n = int(params.numExtSems)
+        handles = (ctypes.c_void_p * max(n, 1))(*[int(h) for h in params.extSemArray])
+        size = type(params)._params_type.sizeof()
+        blob = ctypes.create_string_buffer(max(n, 1) * size)
+        for i, q in enumerate(params.paramsArray):
+            ctypes.memmove(ctypes.addressof(blob) + i * size, q.getPtr(), size)
+        _node_arrays[node] = (handles, blob)
+        ctypes.memmove(p, struct.pack("<QQI", ctypes.addressof(handles), ctypes.addressof(blob), n), 20)
+    return err
+
+
+@_guard()
+def cudaGraphExternalSemaphoresSignalNodeGetParams(node: int, p: int) -> int:  # noqa: N802
+    return _get_sem_node("cudaGraphExternalSemaphoresSignalNodeGetParams", node, p)
+
+
+@_guard()
+def cudaGraphExternalSemaphoresWaitNodeGetParams(node: int, p: int) -> int:  # noqa: N802
+    return _get_sem_node("cudaGraphExternalSemaphoresWaitNodeGetParams", node, p)

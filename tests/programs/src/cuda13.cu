@@ -82,6 +82,14 @@ static void semaphores(void) {
     CHECK_CUDA(cudaStreamSynchronize(s));
     CHECK(pread(fd, &value, sizeof value, 0) == sizeof value && value == 11);
     CHECK(cudaSignalExternalSemaphoresAsync(&sem, &sig, 1000000, s) == cudaErrorInvalidValue);  // short arrays
+    cudaGraph_t g;
+    cudaGraphNode_t node;
+    CHECK_CUDA(cudaGraphCreate(&g, 0));
+    struct cudaExternalSemaphoreSignalNodeParams np = {&sem, &sig, 1}, got;
+    CHECK_CUDA(cudaGraphAddExternalSemaphoresSignalNode(&node, g, NULL, 0, &np));
+    CHECK_CUDA(cudaGraphExternalSemaphoresSignalNodeGetParams(node, &got));
+    CHECK(got.numExtSems == 1 && got.extSemArray[0] == sem && got.paramsArray[0].params.fence.value == 11);
+    CHECK_CUDA(cudaGraphDestroy(g));
     CHECK_CUDA(cudaDestroyExternalSemaphore(sem));
     CHECK_CUDA(cudaStreamDestroy(s));
     close(fd);

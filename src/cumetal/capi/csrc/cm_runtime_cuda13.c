@@ -213,3 +213,11 @@ CM_EXPORT cudaError_t cudaMemGetLocationInfo(void *devPtr, size_t size, size_t s
     CALL("cudaMemGetLocationInfo", "(KKKKK)", CM_P(devPtr), K(size), K(summaryGranularity), K(samplingGranularity),
          CM_P(location_out));
 }
+CM_EXPORT cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(
+    cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out) {
+    CALL("cudaGraphExternalSemaphoresSignalNodeGetParams", "(KK)", CM_P(hNode), CM_P(params_out));
+}
+CM_EXPORT cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
+                                                                   struct cudaExternalSemaphoreWaitNodeParams *params_out) {
+    CALL("cudaGraphExternalSemaphoresWaitNodeGetParams", "(KK)", CM_P(hNode), CM_P(params_out));
+}

@@ -136,6 +136,11 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode
                                                            const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
 cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
                                                          const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+/* the arrays *params_out points at belong to the node (valid until its next GetParams or destruction) */
+cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode,
+                                                           struct cudaExternalSemaphoreSignalNodeParams *params_out);
+cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
+                                                         struct cudaExternalSemaphoreWaitNodeParams *params_out);
 cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(
     cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
 cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(
