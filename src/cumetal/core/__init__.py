@@ -7,7 +7,7 @@ DLPack, ``__array_interface__`` and ``__cuda_array_interface__``), the linker an
 built on :mod:`cumetal.driver`. See docs/python.md for what differs from cuda.core.
 """
 
-from cumetal.core import graph, texture, typing, utils
+from cumetal.core import checkpoint, graph, texture, typing, utils
 from cumetal.core._copy import Host
 from cumetal.core._device import ComputeCapability, Context, Device, DeviceProperties, system
 from cumetal.core._launch import LaunchConfig, host_launch, launch
@@ -48,6 +48,7 @@ from cumetal.core._stream import (
     Stream,
     StreamOptions,
 )
+from cumetal.core._unsupported import GraphicsResource
 from cumetal.core._utils import CUDAError
 from cumetal.core._vmm import VirtualMemoryResource, VirtualMemoryResourceOptions
 from cumetal.core.graph import Graph, GraphBuilder
@@ -56,7 +57,7 @@ __version__ = "1.2.0"  # the cuda.core API level mirrored (numba-cuda and others
 
 __all__ = [
     "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
-    "ContextOptions", "DeviceResources", "ManagedBuffer", "SMResource", "SMResourceOptions", "WorkqueueResource",
+    "ContextOptions", "DeviceResources", "GraphicsResource", "ManagedBuffer", "checkpoint", "SMResource", "SMResourceOptions", "WorkqueueResource",
     "WorkqueueResourceOptions",
     "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",
     "Graph", "GraphBuilder", "GraphMemoryResource", "Host", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",
