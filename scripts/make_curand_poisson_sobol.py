@@ -16,6 +16,10 @@ writes ``OUTDIR/curand_poisson_sobol_goldens.npz``:
   12 tests x 8 values per (kind, dimension, offset);
 * ``poisson/*``: ``curand_poisson`` in kernels for XORWOW, Philox4_32_10 and MRG32k3a at 12 lambdas.
 
+``--parts=extra`` (written to ``OUTDIR/curand_poisson_extra_goldens.npz``) builds
+tests/libs/golden/src/curand_poisson_extra_goldens.cu with nvcc: MTGP32's device ``curand_poisson``,
+``curandCreatePoissonDistribution`` + ``curand_discrete``, and NVIDIA's distribution tables.
+
 Reuses the ctypes wrapper of scripts/make_curand_goldens.py. Each part is recorded independently.
 """
 
@@ -35,6 +39,7 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SRC = ROOT / "tests" / "libs" / "golden" / "src" / "curand_sobol_poisson_goldens.cu"
+EXTRA_SRC = ROOT / "tests" / "libs" / "golden" / "src" / "curand_poisson_extra_goldens.cu"
 SOBOL_TESTS, POISSON_LAMBDAS, NVALS = 12, 12, 8
 HOST_LAMBDAS = (0.01, 1.0, 10.0, 63.0, 63.99, 64.0, 64.5, 150.0, 500.0, 744.0, 746.0, 800.0, 999.0, 1000.0,
                 1001.0, 1500.0, 2000.0, 3999.0, 4000.0, 4001.0, 10000.0, 100000.0)
@@ -146,18 +151,51 @@ def device_part(out: dict[str, np.ndarray], workdir: pathlib.Path) -> None:
             print(f"device poisson {name}: {e}", flush=True)
 
 
+def _nvcc() -> tuple[str, list[str]]:
+    inc = base.cuda_include()
+    cands = ([str(inc.parent / "bin" / "nvcc")] if inc is not None else []) + \
+        [shutil.which("nvcc") or "", "/usr/local/cuda/bin/nvcc", *sorted(glob.glob("/usr/local/cuda-*/bin/nvcc")),
+         *sorted(glob.glob(sys.prefix + "/lib/python3*/site-packages/nvidia/*/bin/nvcc"))]
+    return next((c for c in cands if c and pathlib.Path(c).is_file()), "nvcc"), ([f"-I{inc}"] if inc else [])
+
+
+def extra_part(out: dict[str, np.ndarray], workdir: pathlib.Path) -> None:
+    """tests/libs/golden/src/curand_poisson_extra_goldens.cu: MTGP32 device Poisson, device discrete
+    distributions, and (-DDUMP_TABLES) NVIDIA's Poisson distribution tables, as raw bytes."""
+    nvcc, include = _nvcc()
+    so = pathlib.Path(base.load_curand()._name).resolve()
+    lib = so.parent
+    link = [f"-L{lib}", "-lcurand"] if (lib / "libcurand.so").exists() else [f"-Xlinker={so}"]
+    exe = workdir / "curand_poisson_extra"
+    cmd = [nvcc, *include, "-DDUMP_TABLES", "-arch=sm_90", "-O3", "-o", str(exe), str(EXTRA_SRC), *link,
+           f"-Xlinker=-rpath,{lib}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    print(f"nvcc extra: rc={proc.returncode} {proc.stderr[-3000:]}", flush=True)
+    raw = workdir / "extra.bin"
+    run = subprocess.run([str(exe), str(raw)], capture_output=True, text=True, check=False, timeout=120)
+    print(f"extra program: rc={run.returncode} {run.stdout[-200:]} {run.stderr[-2000:]}", flush=True)
+    out["extra/raw"] = np.frombuffer(raw.read_bytes(), np.uint8)
+    out["extra/tables"] = np.frombuffer(pathlib.Path(str(raw) + ".tables").read_bytes(), np.uint8)
+
+
 def main() -> int:
+    parts = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--parts=")), "device,host,extra")
+    sys.argv[1:] = [a for a in sys.argv[1:] if not a.startswith("--parts")]
     outdir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     outdir.mkdir(parents=True, exist_ok=True)
     out: dict[str, np.ndarray] = {}
-    for what, fn in (("device", lambda: device_part(out, outdir)), ("host", lambda: host_part(out))):
+    for what, fn in (("device", lambda: device_part(out, outdir)), ("host", lambda: host_part(out)),
+                     ("extra", lambda: extra_part(out, outdir))):
+        if what not in parts.split(","):
+            continue
         t = time.time()
         try:
             fn()
             print(f"{what}: done in {time.time() - t:.1f}s", flush=True)
         except Exception:  # noqa: BLE001
             traceback.print_exc()
-    np.savez_compressed(outdir / "curand_poisson_sobol_goldens.npz", **out)
+    name = "curand_poisson_sobol_goldens.npz" if parts != "extra" else "curand_poisson_extra_goldens.npz"
+    np.savez_compressed(outdir / name, **out)
     print(f"{len(out)} arrays", flush=True)
     return 0
 

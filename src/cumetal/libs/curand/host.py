@@ -10,6 +10,7 @@ inversion or rounded normal per generator and lambda: :mod:`cumetal.libs.curand.
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 from dataclasses import dataclass
 
@@ -142,6 +143,45 @@ def box_muller_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -
     return np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1)
 
 
+def float_normal_pairs(g: Generator, first: int, count: int) -> np.ndarray:
+    """(count, 2) float Box-Muller pairs (sin, cos) of items first .. first + count - 1, as
+    curandGenerateNormal makes them (XORWOW, Philox4_32_10, MRG32k3a)."""
+    if g.rng == MRG32K3A:
+        from cumetal.libs.curand import mrg32k3a  # noqa: PLC0415
+
+        t = streams.MRG_LEGACY_SUBSEQUENCES if g.ordering == 103 else streams.MRG_DEFAULT_SUBSEQUENCES
+        w = streams.mrg_items(g.seed, first, count, 2, t) * (1.0 / mrg32k3a.M1)
+        u, v = w[:, 0].astype(np.float32), w[:, 1].astype(np.float32) * np.float32(6.2831855)
+        s = np.sqrt(np.float32(-2.0) * np.log(u))
+        return np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).astype(np.float32)
+    w = _items(g, first, count, 2, False)
+    return box_muller_f32(w[:, 0], w[:, 1]).reshape(-1, 2)
+
+
+def gauss_poisson(g: Generator, start: int, n: int, lam: float) -> np.ndarray:
+    """Poisson draws above the square histogram's limit for XORWOW, Philox4_32_10 and MRG32k3a, as
+    recorded on NVIDIA's: (unsigned)(sqrt(lam) z + lam + 0.5) in double, z the float normal of
+    curand_normal called once per draw by the thread of draw i's subsequence. Philox: z is normal
+    output i; XORWOW and MRG32k3a: draw i is call c = i // T of subsequence t = i % T (T subsequences),
+    i.e. the sine (c even) or cosine (c odd) of item (c // 2) T + t."""
+    i = np.arange(start, start + n, dtype=np.int64)
+    if g.rng == PHILOX:
+        pairs = float_normal_pairs(g, start // 2, (start + n + 1) // 2 - start // 2)
+        z = pairs.reshape(-1)[i - 2 * (start // 2)]
+    else:
+        if g.rng == XORWOW:
+            t = streams.XORWOW_SUBSEQUENCES
+        else:
+            t = streams.MRG_LEGACY_SUBSEQUENCES if g.ordering == 103 else streams.MRG_DEFAULT_SUBSEQUENCES
+        c = i // t
+        q = (c // 2) * t + i % t
+        q0 = int(q.min())
+        pairs = float_normal_pairs(g, q0, int(q.max()) - q0 + 1)
+        z = pairs[q - q0, c % 2]
+    x = np.floor(math.sqrt(lam) * z.astype(np.float64) + lam + 0.5)
+    return np.clip(x, 0, 2.0 ** 32 - 1).astype(np.uint32)
+
+
 def set_dimensions(g: Generator, dims: int) -> None:
     if g.rng not in QUASI:
         raise CurandError(TYPE_ERROR, "dimensions apply to quasi-random generators (Sobol)")
@@ -232,7 +272,8 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
         else:
             if not p1 > 0:
                 raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
-            out = poisson.draws("MRG32K3A", mrg32k3a.to_u32(x), p1)
+            out = gauss_poisson(g, start, n, p1) if poisson.above_table("MRG32K3A", p1) else \
+                poisson.draws("MRG32K3A", mrg32k3a.to_u32(x), p1)
     g.offset += n
     return out
 
@@ -309,7 +350,9 @@ def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) ->
     elif kind == "poisson":
         if not p1 > 0:
             raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
-        out = poisson.draws("XORWOW" if g.rng == XORWOW else "PHILOX", _u32(g, start, n), p1)
+        family = "XORWOW" if g.rng == XORWOW else "PHILOX"
+        out = gauss_poisson(g, start, n, p1) if poisson.above_table(family, p1) else \
+            poisson.draws(family, _u32(g, start, n), p1)
     else:
         raise CurandError(INTERNAL_ERROR, kind)
     g.offset += n

@@ -22,9 +22,10 @@ scripts/make_curand_poisson_sobol.py):
 * **rounded normal**: floor(lambda + sqrt(lambda) z + 1/2) with z the normal quantile of the
   word's uniform (MT19937, MTGP32 and SOBOL64 for large lambda).
 
-Where NVIDIA's method was not identified (XORWOW, Philox4_32_10 and MRG32k3a above their table
-limit; the 32-bit Sobol generators above lambda = 5000) CuMetal falls back to one of the methods above: the right distribution,
-not NVIDIA's draws. docs/libraries.md lists the verified ranges.
+* **discrete Gauss** (XORWOW, Philox4_32_10, MRG32k3a above their table): not one word but the float
+  normal of the draw's thread (``host.gauss_poisson``), rounded in double.
+
+The switch points were seen between two recorded lambdas (docs/libraries.md lists the verified ranges).
 """
 
 from __future__ import annotations
@@ -149,6 +150,11 @@ def float_uniform(x: np.ndarray) -> np.ndarray:
     return (x.astype(np.float32) * i32 + i32 / np.float32(2)).astype(np.float64)
 
 
+def above_table(family: str, lam: float) -> bool:
+    """Whether lam's square histogram is too wide for the generator family (NVIDIA then switches method)."""
+    return table_columns(lam) > TABLE_LIMIT.get(family, TABLE_LIMIT["default"])
+
+
 def draws(family: str, x: np.ndarray, lam: float, x64: np.ndarray | None = None) -> np.ndarray:
     """Poisson(lam) draws from 32-bit words ``x`` (``x64``: SOBOL64's 64-bit points; ``x`` is then
     their top halves) as cuRAND's generator ``family`` makes them ("XORWOW", "PHILOX", "MRG32K3A",
@@ -167,5 +173,5 @@ def draws(family: str, x: np.ndarray, lam: float, x64: np.ndarray | None = None)
         if lam >= NORMAL_FROM[family]:
             return rounded_normal_draws(float_uniform(x), lam)
         return itr_draws((x.astype(np.float64) + 1.0) * 2.0 ** -32, lam)
-    # XORWOW, Philox4_32_10, MRG32k3a above the table: NVIDIA's method is unidentified (docs/libraries.md)
-    return rounded_normal_draws(float_uniform(x), lam)
+    # XORWOW, Philox4_32_10, MRG32k3a above the table take float normals (host.gauss_poisson), not words
+    raise ValueError(f"{family}: lambda={lam} is above the square histogram; use host.gauss_poisson")
