@@ -48,6 +48,7 @@ from cumetal.core._stream import (
     Stream,
     StreamOptions,
 )
+from cumetal.core._tensor_map import TensorMapDescriptor, TensorMapDescriptorOptions
 from cumetal.core._unsupported import GraphicsResource
 from cumetal.core._utils import CUDAError
 from cumetal.core._vmm import VirtualMemoryResource, VirtualMemoryResourceOptions
@@ -57,7 +58,7 @@ __version__ = "1.2.0"  # the cuda.core API level mirrored (numba-cuda and others
 
 __all__ = [
     "LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Buffer", "CUDAError", "ComputeCapability", "Context",
-    "ContextOptions", "DeviceResources", "GraphicsResource", "ManagedBuffer", "checkpoint", "SMResource", "SMResourceOptions", "WorkqueueResource",
+    "ContextOptions", "DeviceResources", "GraphicsResource", "TensorMapDescriptor", "TensorMapDescriptorOptions", "ManagedBuffer", "checkpoint", "SMResource", "SMResourceOptions", "WorkqueueResource",
     "WorkqueueResourceOptions",
     "Device", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "DeviceProperties", "Event", "EventOptions",
     "Graph", "GraphBuilder", "GraphMemoryResource", "Host", "ManagedMemoryResourceOptions", "PinnedMemoryResourceOptions",

@@ -102,6 +102,9 @@ def pack_args(args: tuple) -> tuple[tuple, tuple]:
                 buf = (ctypes.c_char * len(raw)).from_buffer_copy(raw)
                 values.append(buf)
                 types.append(None)
+        elif hasattr(a, "_kernel_argument"):  # a TensorMapDescriptor: its 128 bytes by value
+            values.append(a._kernel_argument())
+            types.append(None)
         elif isinstance(a, ctypes._SimpleCData | ctypes.Structure | ctypes.Array):
             values.append(a)
             types.append(None)

@@ -113,6 +113,17 @@ class StridedMemoryView:
         return cls._of(_typed(base, shape, byte_strides, dt), buffer, device=True, readonly=is_readonly)
 
     # ---- use
+    def as_tensor_map(self, box_dim: tuple[int, ...] | None = None, *, options: Any = None,
+                      element_strides: Any = None, data_type: Any = None, interleave: Any = None,
+                      swizzle: Any = None, l2_promotion: Any = None, oob_fill: Any = None) -> Any:
+        """A tiled ``TensorMapDescriptor`` of this view (``box_dim`` in the view's row-major order)."""
+        from cumetal.core._tensor_map import TensorMapDescriptor
+
+        extra = {k: v for k, v in (("interleave", interleave), ("swizzle", swizzle), ("l2_promotion", l2_promotion),
+                                   ("oob_fill", oob_fill)) if v is not None}
+        return TensorMapDescriptor._from_tiled(self, box_dim, options=options, element_strides=element_strides,
+                                               data_type=data_type, **extra)
+
     @property
     def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
