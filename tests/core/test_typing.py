@@ -23,3 +23,14 @@ def test_enumerations_match_cuda_core():
             checked += 1
     assert checked >= 17
     assert isinstance(type("S", (), {"__cuda_stream__": lambda self: (0, 0)})(), ours.IsStreamType)
+
+
+def test_public_names_match_cuda_core():
+    import importlib
+
+    internal = {"cu12", "cu13", "cuda", "TYPE_CHECKING", "driver", "sys"}  # cuda.core's imports, not its API
+    for sub in ("", ".graph", ".texture", ".typing", ".utils"):
+        theirs_mod = importlib.import_module("cuda.core" + sub)
+        ours_mod = importlib.import_module("cumetal.core" + sub)
+        missing = {n for n in dir(theirs_mod) if not n.startswith("_")} - set(dir(ours_mod)) - internal
+        assert not missing, f"cumetal.core{sub} lacks {sorted(missing)}"
