@@ -161,3 +161,17 @@ def test_hgemm_and_strided(h: int) -> None:  # noqa: F811
         np.testing.assert_allclose(got[i].T, ref, rtol=2e-3, atol=4e-3)  # one half rounding of a float sum
     assert capi.hgemm(h, S.OP_N, S.OP_N, m, n, k, one, dA.ptr, m - 1, dB.ptr, k, zero, dC.ptr, m, 1, 0, 0, 0) == \
         S.INVALID_VALUE  # lda < m
+
+
+def test_hgemm_batched_pointer_arrays(h: int) -> None:  # noqa: F811
+    m, n, k, batch = 4, 3, 5, 2
+    rng = np.random.default_rng(5)
+    mats = [(Dev(rng.standard_normal((m, k)).astype(np.float16)), Dev(rng.standard_normal((k, n)).astype(np.float16)),
+             Dev(np.zeros((m, n), np.float16))) for _ in range(batch)]
+    arrays = [Dev(np.array([mt[i].ptr for mt in mats], np.uint64)) for i in range(3)]
+    one, zero = sc(1.0, np.float16), sc(0.0, np.float16)
+    assert capi.hgemm(h, S.OP_N, S.OP_N, m, n, k, one, arrays[0].ptr, m, arrays[1].ptr, k, zero, arrays[2].ptr, m,
+                      batch, 0, 0, 0, 1) == 0
+    for a, b, c in mats:
+        ref = a.host.astype(np.float64) @ b.host.astype(np.float64)
+        np.testing.assert_allclose(c.get().astype(np.float64), ref, rtol=2e-3, atol=4e-3)

@@ -274,6 +274,10 @@ struct __half;
 cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            int k, const struct __half *alpha, const struct __half *A, int lda, const struct __half *B,
                            int ldb, const struct __half *beta, struct __half *C, int ldc);
+cublasStatus_t cublasHgemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                  int n, int k, const struct __half *alpha, const struct __half *const Aarray[],
+                                  int lda, const struct __half *const Barray[], int ldb, const struct __half *beta,
+                                  struct __half *const Carray[], int ldc, int batchCount);
 cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
                                          int m, int n, int k, const struct __half *alpha, const struct __half *A,
                                          int lda, long long int strideA, const struct __half *B, int ldb,

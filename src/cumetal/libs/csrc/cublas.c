@@ -277,6 +277,14 @@ CML_EXPORT cublasStatus_t cublasHgemm(cublasHandle_t h, cublasOperation_t ta, cu
     CALL("hgemm", "(KiiiiiKKiKiKKiiLLL)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),
          P(C), ldc, 1, 0LL, 0LL, 0LL);
 }
+CML_EXPORT cublasStatus_t cublasHgemmBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                                             int k, const struct __half *alpha, const struct __half *const A[],
+                                             int lda, const struct __half *const B[], int ldb,
+                                             const struct __half *beta, struct __half *const C[], int ldc,
+                                             int batch) {
+    CALL("hgemm", "(KiiiiiKKiKiKKiiLLLi)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),
+         P(C), ldc, batch, 0LL, 0LL, 0LL, 1);
+}
 CML_EXPORT cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
                                                     int n, int k, const struct __half *alpha, const struct __half *A,
                                                     int lda, long long int sa, const struct __half *B, int ldb,

@@ -276,9 +276,14 @@ def sgemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: 
 
 @entry("cublasHgemm")
 def hgemm(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
-          beta: int, C: int, ldc: int, batch: int, sa: int, sb: int, sc: int) -> None:
-    """Half-precision GEMM: half scalars, COMPUTE_16F (float accumulation rounded once, as GemmEx's)."""
+          beta: int, C: int, ldc: int, batch: int, sa: int, sb: int, sc: int, arrays: int = 0) -> None:
+    """Half-precision GEMM: half scalars, COMPUTE_16F (float accumulation rounded once, as GemmEx's);
+    strided (sa, sb, sc) or, with ``arrays``, A/B/C are device arrays of matrix pointers."""
     h16 = S.R_16F
+    if arrays:
+        gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, h16, lda, B, h16, ldb, beta, C, h16, ldc, S.COMPUTE_16F, batch,
+                       arrays=True, scale=np.dtype(np.float16), name="cublasHgemmBatched")
+        return
     gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, h16, lda, B, h16, ldb, beta, C, h16, ldc, S.COMPUTE_16F, batch, sa, sb,
                    sc, scale=np.dtype(np.float16), name="cublasHgemm")
 
