@@ -91,11 +91,6 @@ extern "C" __global__ void warp_shift(int *out) {  // volatile loads then a stor
   __syncthreads();
   out[blockIdx.x * 64 + t] = s[t];
 }
-extern "C" __global__ void vote_after_branch(const int *in, int *out) {  // reconverge before the ballot
-  int i = blockIdx.x * blockDim.x + threadIdx.x, v = in[i];
-  if (v & 1) out[2 * i + 1] = __popc(__activemask()) + 100 * __shfl_sync(__activemask(), v, 0, 8);
-  out[2 * i] = (int)__ballot_sync(0xffffffffu, v > 25);
-}
 extern "C" __global__ void spin(int *out, int iters) {
   int acc = 0;
   for (int k = 0; k < iters; ++k) acc = acc * 1664525 + 1013904223 + k;
@@ -157,8 +152,6 @@ def _cases(rng):
          lambda p: struct.pack("<8i", *(3 * k - 11 for k in range(8))) + _params(("Q", p[0]))),
         ("warp_shift", (3, 1, 1), (64, 1, 1), [], [np.zeros(3 * 64, np.int32)],
          lambda p: _params(("Q", p[0]))),
-        ("vote_after_branch", (2, 1, 1), (64, 1, 1), [ints[:128]], [np.zeros(256, np.int32)],
-         lambda p: _params(("Q", p[0]), ("Q", p[1]))),
     ]
 
 

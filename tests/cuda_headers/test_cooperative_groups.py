@@ -14,14 +14,9 @@ from cumetal.cudacxx.compile import CudaCompileError, compile_to_ptx
 from cumetal.cudacxx.options import CudaOptions
 
 NOUT = 40
-# msl-sim does not reconverge a warp after divergent code before the next full-warp vote
-# (test_full_warp_vote_after_divergent_branch, a strict xfail there); the compiled runtime of
-# air-sim and cpu-jit resolves SIMD-group operations in program order (min-PC) and does
-_BACKEND = os.environ.get("CUMETAL_BACKEND", "cpu")
-RECONVERGENCE_GAP = _BACKEND == "msl-sim"
-# the numpy engine's gap below (lanes parked at bar.warp.sync in a divergent branch); the compiled
-# runtime (air-sim, cpu-jit, or cpu with CUMETAL_CPU_ENGINE=jit) reconverges them
-_COMPILED = _BACKEND in ("air-sim", "cpu-jit") or (_BACKEND == "cpu" and os.environ.get("CUMETAL_CPU_ENGINE") == "jit")
+# air-sim and msl-sim do not reconverge a warp after divergent code before the next full-warp
+# vote (test_full_warp_vote_after_divergent_branch, a strict xfail there)
+RECONVERGENCE_GAP = os.environ.get("CUMETAL_BACKEND", "cpu") in ("air-sim", "msl-sim")
 
 
 @pytest.fixture(scope="module")
@@ -116,9 +111,8 @@ def test_grid_sync_outside_a_cooperative_launch_traps(g, capfd):
     assert g.from_device(d_flag, np.zeros(2, np.int32)).tolist() == [1, 0]
 
 
-@pytest.mark.xfail(not _COMPILED, strict=True,
-                   reason="numpy engine: lanes parked at a bar.warp.sync inside a divergent branch do "
-                          "not reconverge with the other lanes before the next warp vote")
+@pytest.mark.xfail(strict=True, reason="CPU backend: lanes parked at a bar.warp.sync inside a divergent branch do "
+                                       "not reconverge with the other lanes before the next warp vote")
 def test_coalesced_sync_in_divergent_code_then_full_warp_vote(g):
     vals = np.random.default_rng(23).integers(0, 64, 32, dtype=np.int32)
     d_in, d_out = g.to_device(vals), g.to_device(np.zeros(64, np.int32))

@@ -124,8 +124,6 @@ def coroutine_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[i
             out.append(f"__coro_r{n}:")
             last_piece[current] = f"__coro_r{n}"
             continue
-        if line.startswith("  call void @sim_order("):
-            continue  # coroutines order their steps by the suspend number (runtime.c run_coro)
         if line.strip().startswith("ret void"):
             out.append("  br label %__coro_final")
             continue

@@ -55,7 +55,6 @@ declare void @sim_slow3(ptr addrspace(3), i64, i64, ptr)
 declare void @sim_local(ptr, i64)
 declare void @sim_watchdog()
 declare void @sim_volatile_step()
-declare void @sim_order(i32)
 """
 # The inline check of a device (1) or threadgroup (3) access: [site] = window base, [site+8] = the
 # number of valid start addresses from it for this site's access size (runtime.c set_window).
@@ -118,12 +117,6 @@ done:
   ret void
 }}
 """
-# A SIMD-group operation of the AIR code (value-carrying or a SIMD-group barrier). Before each one
-# (and before each warp step) the instrumentation calls sim_order(k), k its number in the module's
-# text order (the lowering's block order, i.e. program order): when the lanes of a warp wait at
-# different operations, the runtime resolves the earliest in program order first (the numpy
-# engine's min-PC rule), so lanes that diverged reach later operations together.
-_SIMD_CALL = re.compile(r'\bcall [^@]*@"?air\.(?:simd_|simdgroup\.barrier)')
 _ARRAY = re.compile(r"^\[(\d+) x (i8|i16|i32|i64|float|double|half)\]$")
 
 
@@ -248,16 +241,10 @@ def _const_offsets(lines: list[str], bases: dict[str, list[tuple[int, int]]]) ->
 
 
 class _Sites:
-    """Numbers the inline check sites of a module, and its SIMD-group operations in program order."""
+    """Numbers the inline check sites of a module."""
 
     def __init__(self) -> None:
         self.count = 0
-        self.orders = 0
-
-    def order(self) -> str:
-        """The call that tells the runtime the program-order number of the next SIMD-group operation."""
-        self.orders += 1
-        return f"  call void @sim_order(i32 {self.orders})"
 
     def next(self) -> str:
         self.count += 1
@@ -281,7 +268,7 @@ def _check_line(line: str, allocas: set[str], sites: _Sites, steps: bool = True,
     if steps and space == "3" and _VOLATILE.match(line):
         # warp-synchronous code (volatile shared memory without __syncwarp) relies on the lanes of
         # a warp executing each such access together: the lanes step through it as a SIMD-group
-        step = f"{sites.order()}\n  call void @sim_volatile_step()\n"
+        step = "  call void @sim_volatile_step()\n"
     if space is not None and not checks:  # CUMETAL_JIT_CHECKS=0: the warp step stays (semantics)
         return step.rstrip("\n") or None
     if space is None:
@@ -375,8 +362,6 @@ def _instrument_function(lines: list[str], sites: _Sites,
                 loads_only = False
             if chk:
                 out.append(chk)
-            if _SIMD_CALL.search(line):
-                out.append(sites.order())
             out.append(line)
             stack = _LOCAL_STACK.match(line)
             if stack:  # the kernel's local memory: what private (AS 0) accesses may touch

@@ -84,7 +84,6 @@ typedef struct {
     ucontext_t ctx;
     int state;
     int op;
-    uint32_t order; /* program-order number of the SIMD-group operation it waits at (sim_order) */
     void *site;
     uint64_t val, arg, result;
     uint8_t *slots;
@@ -294,9 +293,6 @@ static uint64_t simd(int op, uint64_t val, uint64_t arg, void *site) {
 }
 
 #define SITE __builtin_return_address(0)
-
-/* called before each SIMD-group operation and warp step (instrument.py): its program-order number */
-void sim_order(uint32_t k) { F[cur].order = k; }
 
 void air_simdgroup_barrier(uint32_t flags, uint32_t scope) { (void)flags; (void)scope; simd(OP_SGBAR, 0, 0, SITE); }
 /* before each volatile threadgroup access (instrument.py): the warp's lanes at this access run it
@@ -571,14 +567,14 @@ static int settle(int running) {
     int group[32];
     for (int w = 0; w < nfib; w += 32) {
         int end = w + 32 < nfib ? w + 32 : nfib, waiting = -1;
-        for (int t = w; t < end; t++) { /* the lanes at the earliest operation in program order go on */
+        for (int t = w; t < end; t++) {
             if (F[t].state != S_DONE) done = 0;
             if (F[t].state == S_BAR) at_bar = 1;
-            if (F[t].state == S_SIMD && (waiting < 0 || F[t].order < F[waiting].order)) waiting = t;
+            if (F[t].state == S_SIMD && waiting < 0) waiting = t;
         }
         if (waiting < 0) continue;
         int n = 0;
-        for (int t = w; t < end; t++)
+        for (int t = waiting; t < end; t++)
             if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
                 group[n++] = t;
         resolve(group, n);
@@ -669,12 +665,10 @@ static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint
                     st[t] = (uint8_t)(v & 3);
                     site[t] = v >> 2;
                 }
-                int first = -1; /* the lanes at the earliest step in program order go on (site
-                                   numbers follow the kernel's text: coroutine.py) */
-                for (int t = w; t < end; t++)
-                    if (st[t] == S_SIMD && (first < 0 || site[t] < site[first])) first = t;
-                if (first < 0) break;
-                for (int t = w; t < end; t++)
+                int first = w; /* the lowest lane waiting at a step: its site's lanes go on */
+                while (first < end && st[first] != S_SIMD) first++;
+                if (first == end) break;
+                for (int t = first; t < end; t++)
                     if (st[t] == S_SIMD && site[t] == site[first]) st[t] = S_RUN;
             }
             for (int t = w; t < end; t++) { /* branch-free: the states of a warp vary */
