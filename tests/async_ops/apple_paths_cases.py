@@ -24,9 +24,16 @@ from tests.ptx_sweep.harness import DriverError, run_case
 from .test_async_ops import _HEAD, _reference_box
 from .test_tensor_reduce import (  # noqa: F401  (collected here too: the same tests on the simulators)
     test_a_reduction_the_map_type_lacks_is_an_illegal_instruction,
-    test_starts_the_h100_refused_are_illegal_instructions,
     test_tensor_reduction_matches_numpy,
 )
+from .test_tensor_reduce import test_starts_the_h100_refused_are_illegal_instructions as _refused
+
+
+@pytest.mark.parametrize("name", ["tred_add_f32", "tred_min_s32_al", "tred_add_u64_al", "tred_dec_u32_al"])
+def test_starts_the_h100_refused_are_refused(cu, sim, name: str) -> None:
+    """A negative start (in either dimension) and a dimension-0 start off a 16-byte boundary (the
+    other refused starts: on cpu, test_tensor_reduce.py; each one is a kernel to build here)."""
+    _refused(cu, name)
 
 
 @pytest.fixture(scope="module")
