@@ -87,3 +87,28 @@ def test_a_crashing_section_is_a_finding_not_the_end(tmp_path, monkeypatch):
 ])
 def test_expectations(meta, per, expected):
     assert mac_check._as_expected(meta, per) is expected
+
+
+def test_regressions_against_the_cpu_run():
+    """A test that passed on the CPU device and failed on Metal is listed; Metal-only tests and
+    tests that failed on the CPU too are not."""
+    cpu = {"tests.functional.test_misc::test_hello": "passed", "tests.functional.test_misc::test_bad": "failed",
+           "tests.functional.test_misc::test_ok": "passed"}
+    metal = {"tests.metal.test_functional_on_metal::test_functional_on_metal[test_misc::test_hello]": "failed",
+             "tests.metal.test_functional_on_metal::test_functional_on_metal[test_misc::test_bad]": "failed",
+             "tests.metal.test_functional_on_metal::test_functional_on_metal[test_misc::test_ok]": "passed",
+             "tests.metal.test_metal_hardware::test_simd_width": "failed"}
+    found = mac_check.regressions_vs_cpu({"cpu": {"tests": cpu}, "metal-msl": {"tests": metal}})
+    assert found == {"metal-msl": ["tests.metal.test_functional_on_metal::test_functional_on_metal"
+                                   "[test_misc::test_hello]"]}
+
+
+@pytest.mark.parametrize("macos, skipped", [(13, True), (14, False), (26, False)])
+def test_the_metallib_run_is_skipped_below_its_deployment_target(monkeypatch, macos, skipped):
+    from cumetal.devices.metal import bridge
+
+    monkeypatch.setattr(bridge, "macos_major", lambda: macos)
+    why = mac_check.metallib_missing()
+    assert (why is not None) == skipped
+    if skipped:
+        assert why == "CuMetal's .metallib targets macOS 14 (MSL 3.1); this is macOS 13"
