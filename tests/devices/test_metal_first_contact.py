@@ -328,3 +328,35 @@ def test_the_stand_in_refuses_a_metallib_for_a_newer_macos(metal, monkeypatch, m
     path.write_bytes(compile_metallib(ir))  # the default: macOS 14.0
     lib, err = dev.newLibraryWithURL_error_(RecURL(str(path)), None)
     assert lib is not None and err is None
+
+
+BIG_PARAM_PTX = """.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry big(.param .align 8 .b8 big_param_0[8192], .param .u64 big_param_1)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<3>;
+    ld.param.u32 %r1, [big_param_0+8000];
+    ld.param.u64 %rd1, [big_param_1];
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.u32 [%rd2], %r1;
+    ret;
+}
+"""
+
+
+def test_parameters_over_4_kib_are_bound_from_the_arena_not_set_bytes(ctx, metal):  # noqa: F811
+    """setBytes takes at most 4 KB (the stand-in enforces it): CUDA 12's 32 KB parameters are copied
+    into the launch block in the arena and bound with setBuffer."""
+    fn = ok(cu.cuModuleGetFunction(ok(cu.cuModuleLoadData(BIG_PARAM_PTX)), b"big"))
+    d = ok(cu.cuMemAlloc(64))
+    blob_type = ctypes.c_uint32 * 2048
+    blob = blob_type(*range(2048))
+    seen = []
+    metal.on_dispatch = lambda enc: seen.append(ctypes.string_at(enc.buffers[0][0].address + enc.buffers[0][1], 8200))
+    mark = metal.mark()
+    ok(cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, ((blob, d), (blob_type, None)), None))
+    assert "setBytes:length:atIndex:" not in metal.selectors(mark)
+    (params,) = seen
+    assert params[:8192] == bytes(blob) and int.from_bytes(params[8192:8200], "little") == int(d)
