@@ -1,7 +1,7 @@
 """The CPU backends side by side (a benchmark, not a test): the numpy engine (``cpu``), the
 compiled backend (``cpu-jit``) on all cores and on one, and PoCL (the anchor) on the same kernels.
 
-    python benchmarks/cpu_backend.py            # full sizes, median of 5
+    python benchmarks/cpu_backend.py            # full sizes, median of 5 launches, 3 rounds
     python benchmarks/cpu_backend.py --quick    # small sizes, a smoke run
 
 The ``cpu-jit`` rows run with the default bounds checks, and once more without them
@@ -96,12 +96,18 @@ def _sizes(quick: bool) -> dict[str, int]:
             "matmul": 128 if quick else 512}
 
 
+CPU_MS: dict[str, float] = {}  # the last _median_ms call's median CPU time (this process, all threads)
+
+
 def _median_ms(f, repeat: int) -> float:
-    times = []
+    """Median wall time of ``repeat`` calls, in ms; the median CPU time goes to CPU_MS["last"]."""
+    times, cpu = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         f()
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    CPU_MS["last"] = statistics.median(cpu) * 1e3
     return statistics.median(times) * 1e3
 
 
@@ -177,6 +183,7 @@ def child(quick: bool, rows: list[str]) -> dict:
         run = lambda: d.launch(f, ((n + 255) // 256, 1, 1), (256, 1, 1), [pa, pb, pc, n], [None, None, None, c_int])  # noqa: E731
         run()
         out["vecadd"] = _median_ms(run, REPEAT)
+        out["vecadd_cpu"] = CPU_MS["last"]
         peak = _peak_rss_bytes()  # before the check's copy
         out["vecadd_extra_mb"] = (peak - base_rss - 3 * 4 * n) / 2**20
         want = np.full(1, 0x3F3F3F3F, np.uint32).view(np.float32) + np.full(1, 0x40404040, np.uint32).view(np.float32)
@@ -193,6 +200,7 @@ def child(quick: bool, rows: list[str]) -> dict:
         ref = x.astype(np.float64).reshape(grid, 512).sum(axis=1)
         assert np.allclose(got, ref, rtol=1e-5), "reduce: wrong result"
         out["reduce"] = _median_ms(run, REPEAT)
+        out["reduce_cpu"] = CPU_MS["last"]
     if "matmul" in rows:
         s = sizes["matmul"]
         f = d.kernel((CORPUS / "tiled_matmul.ptx").read_text(), "matmul_tiled")
@@ -205,6 +213,7 @@ def child(quick: bool, rows: list[str]) -> dict:
         run()
         np.testing.assert_allclose(d.get(pc, a), a @ b, rtol=1e-4)
         out["matmul"] = _median_ms(run, REPEAT)
+        out["matmul_cpu"] = CPU_MS["last"]
     if "empty" in rows:
         f = d.kernel(EMPTY_PTX, "empty")
         run = lambda: d.launch(f, (1, 1, 1), (1, 1, 1), [], [])  # noqa: E731
@@ -310,7 +319,9 @@ def pocl(quick: bool, rows: list[str]) -> dict | None:
             kernel(q, gsize, lsize, *args)
             q.finish()
         run()
-        return _median_ms(run, REPEAT)
+        wall = _median_ms(run, REPEAT)
+        CPU_MS["pocl"] = CPU_MS["last"]
+        return wall
 
     if "vecadd" in rows:
         n = sizes["vecadd"]
@@ -319,6 +330,7 @@ def pocl(quick: bool, rows: list[str]) -> dict | None:
         c = np.zeros(n, np.float32)
         ba, bb, bc = buf(a), buf(b), buf(c)
         out["vecadd"] = timed(prg.vecadd, ((n + 255) // 256 * 256,), (256,), ba, bb, bc, np.int32(n))
+        out["vecadd_cpu"] = CPU_MS["pocl"]
         cl.enqueue_copy(q, c, bc)
         assert np.array_equal(c, a + b)
     if "reduce" in rows:
@@ -328,6 +340,7 @@ def pocl(quick: bool, rows: list[str]) -> dict | None:
         o = np.zeros(grid, np.float32)
         bx, bo = buf(x), buf(o)
         out["reduce"] = timed(prg.reduce, (grid * 256,), (256,), bx, bo, np.uint32(n))
+        out["reduce_cpu"] = CPU_MS["pocl"]
         cl.enqueue_copy(q, o, bo)
         assert np.allclose(o, x.astype(np.float64).reshape(grid, 512).sum(axis=1), rtol=1e-5)
     if "matmul" in rows:
@@ -339,6 +352,7 @@ def pocl(quick: bool, rows: list[str]) -> dict | None:
         g = (s + 15) // 16 * 16
         out["matmul"] = timed(prg.matmul_tiled, (g, g), (16, 16), ba, bb, bc, np.int32(s), np.int32(s),
                               np.int32(s), np.float32(1.0), np.float32(0.0))
+        out["matmul_cpu"] = CPU_MS["pocl"]
         cl.enqueue_copy(q, c, bc)
         np.testing.assert_allclose(c, a @ b, rtol=1e-4)
     if "empty" in rows:
@@ -373,6 +387,7 @@ def main() -> int:
     ap.add_argument("--rows", default=",".join(ROWS))
     ap.add_argument("--ready-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--skip-numpy", action="store_true", help="leave out the numpy engine (slow at full size)")
+    ap.add_argument("--rounds", type=int, default=3, help="times every configuration runs (medians over rounds)")
     args = ap.parse_args()
     rows = [r for r in args.rows.split(",") if r]
     if args.child:
@@ -382,31 +397,43 @@ def main() -> int:
         print(json.dumps(ready_child()))
         return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    res: dict[str, dict | None] = {}
-    res["pocl"] = pocl(args.quick, rows)
-    res["jit"] = run_child("cpu-jit", args.quick, rows)
-    res["jit1"] = run_child("cpu-jit", args.quick, [r for r in rows if r != "empty"], threads=1)
-    res["jitnc"] = run_child("cpu-jit", args.quick, [r for r in rows if r != "empty"],
-                             extra_env={"CUMETAL_JIT_CHECKS": "0"})
-    res["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows,
-                                                          extra_env={"CUMETAL_CPU_ENGINE": "numpy"})
+    runs: list[dict[str, dict | None]] = []
+    for _ in range(args.rounds):  # every configuration once per round: each round shares the machine's load
+        r: dict[str, dict | None] = {}
+        r["pocl"] = pocl(args.quick, rows)
+        r["jit"] = run_child("cpu-jit", args.quick, rows)
+        r["jit1"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ != "empty"], threads=1)
+        r["jitnc"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ != "empty"],
+                               extra_env={"CUMETAL_JIT_CHECKS": "0"})
+        r["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows,
+                                                            extra_env={"CUMETAL_CPU_ENGINE": "numpy"})
+        runs.append(r)
+
+    def cell(config: str, key: str) -> float | None:
+        vals = [r[config][key] for r in runs if r[config] and key in r[config]]
+        return statistics.median(vals) if vals else None
+
+    def ratio(a: str, b: str, key: str) -> float | None:
+        vals = [r[a][key] / r[b][key] for r in runs if r[a] and r[b] and r[a].get(key) and r[b].get(key)]
+        return statistics.median(vals) if vals else None
+
     cold, warm = run_ready("cpu-jit")
     labels = QUICK_LABELS if args.quick else LABELS
     print(f"Run: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.1f} at the end, median of {REPEAT}\n")
+          f"load average {os.getloadavg()[0]:.1f} at the end; median of {REPEAT} launches per round, "
+          f"median of {args.rounds} rounds (ratios: median of the rounds' ratios)\n")
     print(f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu-jit` (1 core) | `cpu-jit`, "
-          f"CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL | scaling 1→{cores} |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+          f"CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL | CPU time cpu-jit / PoCL | scaling 1→{cores} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        get = lambda k, r=r: (res[k] or {}).get(r)  # noqa: E731
-        jit, one, anchor = get("jit"), get("jit1"), get("pocl")
-        ratio = f"{jit / anchor:.2f}×" if jit and anchor else "-"
-        scale = f"{one / jit:.2f}×" if jit and one else "-"
-        print(f"| {labels[r]} | {_fmt(get('numpy'))} | {_fmt(jit)} | {_fmt(one)} | {_fmt(get('jitnc'))} "
-              f"| {_fmt(anchor)} | {ratio} | {scale} |")
+        rt, ct, sc = ratio("jit", "pocl", r), ratio("jit", "pocl", r + "_cpu"), ratio("jit1", "jit", r)
+        print(f"| {labels[r]} | {_fmt(cell('numpy', r))} | {_fmt(cell('jit', r))} | {_fmt(cell('jit1', r))} "
+              f"| {_fmt(cell('jitnc', r))} | {_fmt(cell('pocl', r))} | {'-' if rt is None else f'{rt:.2f}×'} "
+              f"| {'-' if ct is None else f'{ct:.2f}×'} | {'-' if sc is None else f'{sc:.2f}×'} |")
     if "vecadd" in rows:
-        print(f"\nPeak memory beyond the three arrays, vecadd: cpu-jit {res['jit']['vecadd_extra_mb']:.1f} MB"
-              + ("" if res["numpy"] is None else f", numpy engine {res['numpy']['vecadd_extra_mb']:.1f} MB"))
+        extra = cell("numpy", "vecadd_extra_mb")
+        print(f"\nPeak memory beyond the three arrays, vecadd: cpu-jit {cell('jit', 'vecadd_extra_mb'):.1f} MB"
+              + ("" if extra is None else f", numpy engine {extra:.1f} MB"))
     print("\nFirst launch of a kernel in a new process (tiny grid), cpu-jit: JIT compile (empty cache) / "
           "from the disk cache / second launch")
     for r, (c, w) in ((r, (cold[r], warm[r])) for r in cold):
