@@ -195,3 +195,12 @@ def test_unsupported_input_gives_clear_errors():
     b2.term("ret")
     with pytest.raises(EmitError, match="printf format is not a string constant"):
         emit_msl(module(b2.fn))
+
+
+def test_escaped_names_stay_distinct():
+    from cumetal.backends.msl.emit import fn_name, kernel_name
+
+    assert kernel_name("$a") != kernel_name("%a") and fn_name("f$1") != fn_name("f_1")
+    assert kernel_name("vadd") == "vadd" and kernel_name("assert") == "cmk_assert" and fn_name("f_1") == "cmf_f_1"
+    names = [kernel_name(n) for n in ("$a", "%a", "a$b")] + [fn_name(n) for n in ("f$1", "f.1")]
+    assert all(n.replace("_", "a").isalnum() for n in names)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from cumetal.backends.apple.abi import argument_abi, global_index, local_stack_bytes
@@ -310,11 +311,20 @@ def kernel_name(name: str) -> str:
     # are renamed; the host finds the function through EmitResult.kernel_names
     if ok and not is_reserved(name) and not name.startswith(("cm_", "cmf_", "cmk_")):
         return name
-    return "cmk_" + "".join(c if c.isalnum() else "_" for c in name)
+    return "cmk_" + _escaped(name)
 
 
 def fn_name(name: str) -> str:
-    return "cmf_" + "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return "cmf_" + _escaped(name)
+
+
+def _escaped(name: str) -> str:
+    """``name`` as identifier characters; a name that needed replacing gets a short hash of itself,
+    so two PTX names differing only there (``$a``/``%a``, ``f$1``/``f_1``) stay two MSL names."""
+    safe = "".join(c if (c.isalnum() and c.isascii()) or c == "_" else "_" for c in name)
+    if safe == name:
+        return safe
+    return f"{safe}_{hashlib.sha1(name.encode()).hexdigest()[:8]}"
 
 
 def _comment(text: str) -> str:
