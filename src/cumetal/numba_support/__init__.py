@@ -61,9 +61,13 @@ class CuMetalLibDevice:
 
 
 def _fix_driver(mod: types.ModuleType) -> None:
-    """The driver object was made while looking for libcuda; make it again without that search."""
+    """The driver object was made while looking for libcuda; make it again without that search.
+    LTO (``lto=True``, numba-cuda's default where nvJitLink is found) is CuMetal's linker's job
+    (:mod:`cumetal.core`'s Linker takes LTO IR), so it does not depend on NVIDIA's nvJitLink library
+    being installed."""
     mod.find_driver = lambda: None
     mod.driver.__init__()
+    mod._have_nvjitlink = lambda: True
 
 
 def _fix_nvvm(mod: types.ModuleType) -> None:
