@@ -165,7 +165,7 @@ def cuMemcpyPeerAsync(dstDevice: Any, dstContext: Any, srcDevice: Any, srcContex
 
 
 # ---------------------------------------------------------------- context limits and queries
-_LIMITS: dict[int, int] = {L.CU_LIMIT_STACK_SIZE: 1024, L.CU_LIMIT_PRINTF_FIFO_SIZE: 1 << 20,
+_DEFAULT_LIMITS: dict[int, int] = {L.CU_LIMIT_STACK_SIZE: 1024, L.CU_LIMIT_PRINTF_FIFO_SIZE: 1 << 20,
                            L.CU_LIMIT_MALLOC_HEAP_SIZE: 8 << 20, L.CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: 2,
                            L.CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: 2048, L.CU_LIMIT_MAX_L2_FETCH_GRANULARITY: 32,
                            L.CU_LIMIT_PERSISTING_L2_CACHE_SIZE: 0, L.CU_LIMIT_SHMEM_SIZE: 0, L.CU_LIMIT_CIG_ENABLED: 0,
@@ -182,10 +182,15 @@ def _limit(limit: Any) -> L:
     return lim
 
 
+def _context_limits() -> dict[int, int]:
+    """The current context's limits (CUDA's limits belong to a context: a new one starts from the
+    defaults, whatever an earlier context set)."""
+    return STATE.current().__dict__.setdefault("limits", dict(_DEFAULT_LIMITS))
+
+
 @api(1)
 def cuCtxGetLimit(limit: Any) -> tuple:  # noqa: N802
-    STATE.current()
-    return (_LIMITS.get(_limit(limit), 0),)
+    return (_context_limits().get(_limit(limit), 0),)
 
 
 @api(0)
@@ -197,7 +202,7 @@ def cuCtxSetLimit(limit: Any, value: Any) -> tuple:  # noqa: N802
         raise CudaError(R.CUDA_ERROR_UNSUPPORTED_LIMIT, f"{lim.name} is not supported")
     if lim == L.CU_LIMIT_MAX_L2_FETCH_GRANULARITY and v not in (0, 32, 64, 128):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "the L2 fetch granularity is 0, 32, 64 or 128")
-    _LIMITS[lim] = v
+    _context_limits()[lim] = v
     if lim == L.CU_LIMIT_MALLOC_HEAP_SIZE:  # the device heap is made at the first malloc
         dev = STATE.current().device
         getattr(dev, "memory", dev).malloc_heap_size = v  # cpu family: its memory; Metal: the device
