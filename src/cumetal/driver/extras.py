@@ -21,6 +21,7 @@ from cumetal.driver import memory_more as _memory_more
 from cumetal.driver import misc as _misc
 from cumetal.driver import misc_more as _misc_more
 from cumetal.driver import pools as _pools
+from cumetal.driver import recapture_location as _recapture_location
 from cumetal.driver import single_gpu as _single_gpu
 from cumetal.driver import streams_more as _streams_more
 from cumetal.driver import unsupported as _unsupported
@@ -29,7 +30,8 @@ from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
 _MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _array_copies, _ipc,
-            _green, _coredump, _single_gpu, _unsupported, _graph_batch_memop)
+            _green, _coredump, _single_gpu, _unsupported, _graph_batch_memop,
+            _recapture_location)
 
 
 def _public(module: object) -> dict[str, object]:

@@ -484,7 +484,9 @@ def cuStreamEndCapture(hStream: Any) -> tuple:  # noqa: N802, N803
         del rt._captures[s]
     for ev in [e for e, (c, _t) in rt._event_tails.items() if c is cap]:
         del rt._event_tails[ev]
-    return (CUgraph(cap.graph.handle),)
+    from cumetal.driver.recapture_location import finish_recapture  # cuStreamBeginRecaptureToGraph
+
+    return (CUgraph(finish_recapture(cap.graph).handle),)
 
 
 @api(1)

@@ -43,7 +43,23 @@ def _alloc(ctx: Context, size: int, *, host: bool) -> int:
     except MemoryError as e:
         raise CudaError(R.CUDA_ERROR_OUT_OF_MEMORY, str(e)) from None
     (ctx.host_allocations if host else ctx.allocations).add(addr)
+    MANAGED.discard(addr)  # an address freed with its context and handed out again
     return addr
+
+
+# Bases of cuMemAllocManaged allocations (CU_POINTER_ATTRIBUTE_IS_MANAGED); module globals declared
+# __managed__ are found through their module (LoadedModule.managed).
+MANAGED: set[int] = set()
+
+
+def is_managed(base: int, addr: int) -> bool:
+    """Whether ``addr``, in the live allocation at ``base``, is managed memory."""
+    if base in MANAGED:
+        return True
+    from cumetal.driver.state import LoadedModule
+
+    return any(isinstance(o, LoadedModule) and any(a <= addr < a + max(n, 1) for a, n in o.managed.items())
+               for o in list(STATE.objects.values()))
 
 
 def _owner(addr: int, *, host: bool) -> Context | None:
@@ -91,7 +107,9 @@ def cuMemAllocManaged(bytesize: Any, flags: Any) -> tuple:  # noqa: N802
     f = _size(flags, "flags")
     if f not in (CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL, CUmemAttach_flags.CU_MEM_ATTACH_HOST):
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "flags must be CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST")
-    return (CUdeviceptr(_alloc(ctx, _size(bytesize, "bytesize"), host=False)),)
+    addr = _alloc(ctx, _size(bytesize, "bytesize"), host=False)
+    MANAGED.add(addr)
+    return (CUdeviceptr(addr),)
 
 
 @api(0)
@@ -111,6 +129,7 @@ def cuMemFree(dptr: Any) -> tuple:  # noqa: N802
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{addr:x} was not returned by cuMemAlloc (or is already freed)")
     owner.device.free(addr)
     owner.allocations.discard(addr)
+    MANAGED.discard(addr)
     return ()
 
 

@@ -15,6 +15,7 @@ from cumetal.devices.compile import ModuleLoadError, compile_image
 from cumetal.driver.enums import CUfunction_attribute, CUjit_option, CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles import CUdeviceptr, CUfunction, CUmodule
+from cumetal.driver.register_estimate import estimate_registers
 from cumetal.driver.state import STATE, FunctionRec, LoadedModule
 
 R = CUresult
@@ -58,6 +59,8 @@ def _load(image: Any, filename: str) -> tuple:
     if ir_module.failed:
         print(f"cumetal: {filename}: these kernels cannot run (cuModuleGetFunction will return "
               f"CUDA_ERROR_NOT_SUPPORTED):\n{_failures_text(ir_module.failed)}", file=sys.stderr, flush=True)
+    registers = {name: estimate_registers(k, ir_module) for name, k in ir_module.kernels.items()}
+    managed_names = managed_globals(data)
     try:
         img = ctx.device.load_module(ir_module)
     except MemoryError as e:
@@ -65,10 +68,21 @@ def _load(image: Any, filename: str) -> tuple:
     except ValueError as e:
         raise CudaError(R.CUDA_ERROR_INVALID_IMAGE, f"{filename}: {e}") from None
     with STATE.lock:
-        rec = LoadedModule(STATE.new_id(), ctx, img)
+        rec = LoadedModule(STATE.new_id(), ctx, img, registers=registers,
+                           managed=dict(img.symbols[n] for n in managed_names if n in img.symbols))
         STATE.objects[rec.handle] = rec
         ctx.modules.add(rec.handle)
     return (CUmodule(rec.handle),)
+
+
+# `.global .attribute(.managed) .align 4 .u32 name[4] = {...};`: a CUDA __managed__ variable
+_MANAGED_DECL = re.compile(r"\.global\b[^;{]*?\.attribute\(\s*\.managed\s*\)[^;{=]*?([A-Za-z_$%][\w$]*)\s*(?:\[[^;]*)?(?:=|;)")
+
+
+def managed_globals(ptx: bytes | str) -> set[str]:
+    """Names of the module's managed globals (declared with ``.attribute(.managed)``)."""
+    text = ptx.decode("utf-8", "replace") if isinstance(ptx, bytes) else ptx
+    return {m.group(1) for m in _MANAGED_DECL.finditer(text)} if ".managed" in text else set()
 
 
 def _failures_text(failed: dict) -> str:
@@ -216,7 +230,7 @@ def cuFuncGetAttribute(attrib: Any, hfunc: Any) -> tuple:  # noqa: N802
         F.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: k.static_shared_size,
         F.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: fn.module.image.const_bytes(),
         F.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: k.local_size,
-        F.CU_FUNC_ATTRIBUTE_NUM_REGS: 0,  # no register allocation happens on this device
+        F.CU_FUNC_ATTRIBUTE_NUM_REGS: fn.module.registers.get(k.name, 1),  # driver/register_estimate.py
         F.CU_FUNC_ATTRIBUTE_PTX_VERSION: cc[0] * 10 + cc[1],
         F.CU_FUNC_ATTRIBUTE_BINARY_VERSION: cc[0] * 10 + cc[1],
         F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: max_dynamic_shared(fn),

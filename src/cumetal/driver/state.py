@@ -47,6 +47,8 @@ class LoadedModule:
     context: Context
     image: ModuleImage
     functions: dict[str, int] = field(default_factory=dict)  # kernel name -> function handle
+    registers: dict[str, int] = field(default_factory=dict)  # kernel name -> NUM_REGS estimate
+    managed: dict[int, int] = field(default_factory=dict)  # address -> size of its __managed__ globals
 
 
 @dataclass(eq=False)

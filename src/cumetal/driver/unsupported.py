@@ -97,9 +97,6 @@ UNSUPPORTED: dict[str, tuple[int, str]] = {
 
 # single-GPU calls CuMetal has not written yet: they answer NOT_SUPPORTED too, but count as absent
 NOT_BUILT: dict[str, tuple[int, str]] = {
-    "cuStreamBeginRecaptureToGraph": (0, "recapturing a stream into an existing graph is not implemented yet "
-                                         "(capture into a new graph and cuGraphExecUpdate instead)"),
-    "cuMemGetLocationInfo": (0, "residency summaries are not implemented yet (all memory is one unified memory)"),
 }
 
 

@@ -44,6 +44,7 @@ class _Recapture:
     target: Any  # graphs.Graph
     callback: Any
     user_data: Any
+    api: str = "runtime"  # "driver": cuStreamBeginRecaptureToGraph (CUgraphNode, CUgraphNodeParams, CUresult)
 
 
 _pending: dict[int, _Recapture] = {}  # scratch graph handle -> what it recaptures
@@ -74,6 +75,11 @@ def cudaStreamBeginRecaptureToGraph(stream: Any, mode: Any, graph: Any, callback
     return ()
 
 
+def register(scratch_handle: int, target: Any, callback: Any, user_data: Any, api: str = "runtime") -> None:
+    """Make the capture into ``scratch_handle`` a recapture of ``target`` (the driver's entry)."""
+    _pending[scratch_handle] = _Recapture(target, callback, user_data, api)
+
+
 def pending(graph_handle: int) -> bool:
     return graph_handle in _pending
 
@@ -84,15 +90,23 @@ def _edges(nodes: list) -> list[tuple[int, ...]]:
 
 
 def _call(rec: _Recapture, old: Any, new: Any, status: S) -> int:
-    from cumetal.runtime.graph_conditional import cudaGraphNodeGetParams
+    if rec.api == "driver":
+        from cumetal.driver.enums_more import CUgraphRecaptureStatus
+        from cumetal.driver.graph_generic import cuGraphNodeGetParams
+        from cumetal.driver.handles_more import CUgraphNode as node_type
 
-    (orig,) = cudaGraphNodeGetParams.__wrapped__(old.handle)
-    (recap,) = cudaGraphNodeGetParams.__wrapped__(new.handle)
+        get = cuGraphNodeGetParams.__wrapped__
+        status = CUgraphRecaptureStatus(int(status))
+    else:
+        from cumetal.runtime.graph_conditional import cudaGraphNodeGetParams
+        from cumetal.runtime.graphs import cudaGraphNode_t as node_type
+
+        get = cudaGraphNodeGetParams.__wrapped__
+    (orig,) = get(old.handle)
+    (recap,) = get(new.handle)
     fn = rec.callback
     if callable(fn):
-        from cumetal.runtime.graphs import cudaGraphNode_t
-
-        return int(fn(rec.user_data, cudaGraphNode_t(old.handle), orig, recap, status) or 0)
+        return int(fn(rec.user_data, node_type(old.handle), orig, recap, status) or 0)
     return int(_C_CALLBACK(fn)(rec.user_data, old.handle, orig.getPtr(), recap.getPtr(), int(status)))
 
 

@@ -1,0 +1,234 @@
+"""The driver API's last gaps (issue #13): cuStreamBeginRecaptureToGraph, cuMemGetLocationInfo,
+CU_FUNC_ATTRIBUTE_NUM_REGS from the kernel IR's liveness, CU_POINTER_ATTRIBUTE_IS_MANAGED.
+Checked against numpy (replayed graphs), hand-counted live registers and CUDA's documented rules."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+from tests.driver.conftest import check
+from tests.driver.ptx_snippets import SCALE
+
+from cumetal import driver as cu
+
+R = cu.CUresult
+GLOBAL = cu.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_GLOBAL
+N = 300
+ARGS = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_float, ctypes.c_uint)
+
+
+def _scale_work(fn, s, x, y, a, fill):
+    check(cu.cuLaunchKernel(fn, 2, 1, 1, 256, 1, 1, 0, s, ((x, y, a, N), ARGS), None))
+    check(cu.cuMemsetD8Async(fill, 7, 64, s))
+
+
+def _get(d, n=N):
+    out = np.zeros(n, np.float32)
+    check(cu.cuMemcpyDtoH(out, d, n * 4))
+    return out
+
+
+def test_recapture_updates_the_graph_in_place(ctx):
+    mod = check(cu.cuModuleLoadData(SCALE.encode()))
+    fn = check(cu.cuModuleGetFunction(mod, b"scale"))
+    x = np.arange(N, dtype=np.float32)
+    dx, dy, fill = (check(cu.cuMemAlloc(N * 4)) for _ in range(3))
+    check(cu.cuMemcpyHtoD(dx, x, N * 4))
+    s = check(cu.cuStreamCreate(0))
+    check(cu.cuStreamBeginCapture(s, GLOBAL))
+    _scale_work(fn, s, dx, dy, 2.0, fill)
+    g = check(cu.cuStreamEndCapture(s))
+    nodes, _n = check(cu.cuGraphGetNodes(g, 8))
+    calls = []
+
+    def callback(data, node, original, recaptured, status):
+        calls.append((data, int(node), status, original.type, recaptured.type))
+        return 0
+
+    check(cu.cuStreamBeginRecaptureToGraph(s, GLOBAL, g, callback, "tag"))
+    assert check(cu.cuStreamIsCapturing(s)) == cu.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_ACTIVE
+    _scale_work(fn, s, dx, dy, 3.0, fill)  # only the kernel's scalar changes
+    again = check(cu.cuStreamEndCapture(s))
+    assert int(again) == int(g)
+    assert [int(n) for n in check(cu.cuGraphGetNodes(g, 8))[0]] == [int(n) for n in nodes]
+    K = cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_KERNEL
+    kernel = next(int(n) for n in nodes if check(cu.cuGraphNodeGetType(n)) == K)
+    assert calls == [("tag", kernel, cu.CUgraphRecaptureStatus.CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE, K, K)]
+    exe = check(cu.cuGraphInstantiate(g, 0))
+    check(cu.cuGraphLaunch(exe, s))
+    check(cu.cuStreamSynchronize(s))
+    np.testing.assert_array_equal(_get(dy), 3 * x)  # the recaptured scalar, not 2
+    # a different topology fails with CUDA's code; the stream stops capturing
+    check(cu.cuStreamBeginRecaptureToGraph(s, GLOBAL, g, None, None))
+    check(cu.cuLaunchKernel(fn, 2, 1, 1, 256, 1, 1, 0, s, ((dx, dy, 1.0, N), ARGS), None))
+    assert cu.cuStreamEndCapture(s)[0] == R.CUDA_ERROR_GRAPH_RECAPTURE_FAILURE
+    assert check(cu.cuStreamIsCapturing(s)) == cu.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE
+    # a callback answering an error fails the recapture
+    check(cu.cuStreamBeginRecaptureToGraph(s, GLOBAL, g, lambda *a: R.CUDA_ERROR_INVALID_VALUE, None))
+    _scale_work(fn, s, dx, dy, 5.0, fill)
+    assert cu.cuStreamEndCapture(s)[0] == R.CUDA_ERROR_GRAPH_RECAPTURE_FAILURE
+    # bad input
+    assert cu.cuStreamBeginRecaptureToGraph(s, GLOBAL, 12345, None, None)[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuStreamBeginRecaptureToGraph(0, GLOBAL, g, None, None)[0] == R.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+    assert cu.cuStreamBeginRecaptureToGraph(s, 99, g, None, None)[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuStreamBeginRecaptureToGraph(s, GLOBAL, g, "nope", None)[0] == R.CUDA_ERROR_INVALID_VALUE
+    check(cu.cuGraphExecDestroy(exe))
+    check(cu.cuGraphDestroy(g))
+    check(cu.cuStreamDestroy(s))
+
+
+def test_recapture_releases_the_graphs_user_objects(ctx):
+    destroyed = []
+    obj = check(cu.cuUserObjectCreate(None, lambda data: destroyed.append(1), 1,
+                                      cu.CUuserObject_flags.CU_USER_OBJECT_NO_DESTRUCTOR_SYNC))
+    g = check(cu.cuGraphCreate(0))
+    check(cu.cuGraphRetainUserObject(g, obj, 1, cu.CUuserObjectRetain_flags.CU_GRAPH_USER_OBJECT_MOVE))
+    s = check(cu.cuStreamCreate(0))
+    check(cu.cuStreamBeginRecaptureToGraph(s, GLOBAL, g, None, None))
+    assert destroyed == [1]  # "released prior to the recapture"
+    assert int(check(cu.cuStreamEndCapture(s))) == int(g)  # empty graph, empty recapture: same topology
+    check(cu.cuGraphDestroy(g))
+    check(cu.cuStreamDestroy(s))
+
+
+def test_mem_get_location_info(ctx):
+    T = cu.CUmemLocationType
+    m = check(cu.cuMemAllocManaged(10000, 1))
+    locs = [cu.CUmemLocation() for _ in range(3)]
+    check(cu.cuMemGetLocationInfo(m, 10000, 4096, 1024, locs))  # ceil(10000 / 4096) = 3 regions
+    assert [(int(c.type), c.id) for c in locs] == [(T.CU_MEM_LOCATION_TYPE_DEVICE, 0)] * 3
+    host = np.zeros(4096, np.uint8)
+    one = cu.CUmemLocation()
+    check(cu.cuMemGetLocationInfo(host.ctypes.data, 4096, 4096, 0, one))
+    assert int(one.type) == T.CU_MEM_LOCATION_TYPE_HOST
+    c_out = (ctypes.c_int * 4)(-1, -1, -1, -1)  # a C array of two CUmemLocation {int type; int id;}
+    check(cu.cuMemGetLocationInfo(m, 8000, 4096, 0, ctypes.addressof(c_out)))
+    assert list(c_out) == [int(T.CU_MEM_LOCATION_TYPE_DEVICE), 0] * 2
+    d = check(cu.cuMemAlloc(4096))
+    pinned = check(cu.cuMemAllocHost(4096))
+    for p in (d, pinned):  # neither managed nor pageable
+        assert cu.cuMemGetLocationInfo(p, 4096, 4096, 0, one)[0] == R.CUDA_ERROR_INVALID_VALUE
+    for size, summary, sampling in ((0, 1, 0), (100, 0, 0), (100, 200, 0), (100, 50, 60)):
+        assert cu.cuMemGetLocationInfo(m, size, summary, sampling, locs)[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert cu.cuMemGetLocationInfo(m, 10000, 4096, 0, locs[:2])[0] == R.CUDA_ERROR_INVALID_VALUE  # too few cells
+    assert cu.cuMemGetLocationInfo(m, 20000, 4096, 0, locs * 2)[0] == R.CUDA_ERROR_INVALID_VALUE  # past the end
+    for p in (m, d):
+        check(cu.cuMemFree(p))
+    check(cu.cuMemFreeHost(pinned))
+
+
+# Live 32-bit registers counted by hand after each instruction (predicates take none):
+#   rd1 (2) | r1 | r1 r2 | r2 r3 | r2 fd1 (2) | r2 fd2 (2) | r2 r4 | r5  -> at most 2+1+2 = 5 with rd1
+REGS_PTX = r"""
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .global .attribute(.managed) .align 4 .u32 counter;
+.visible .global .attribute(.managed) .align 8 .b8 table[64] = {1, 2, 3};
+.visible .global .align 4 .u32 plain;
+
+.visible .entry k(.param .u64 p)
+{
+    .reg .b64 %rd<4>; .reg .b32 %r<8>; .reg .f64 %fd<3>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, %tid.x;
+    add.u32 %r2, %r1, 1;
+    add.u32 %r3, %r2, %r1;
+    cvt.rn.f64.u32 %fd1, %r3;
+    add.f64 %fd2, %fd1, %fd1;
+    cvt.rzi.u32.f64 %r4, %fd2;
+    add.u32 %r5, %r4, %r2;
+    st.global.u32 [%rd1], %r5;
+    ret;
+}
+
+.visible .entry loop(.param .u64 p, .param .u32 n)
+{
+    .reg .pred %p<2>; .reg .b32 %r<12>; .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u32 %r1, [n];
+    mov.u32 %r2, 0;
+    mov.u32 %r3, 1;
+    mov.u32 %r4, 2;
+    mov.u32 %r5, 3;
+LOOP:
+    add.u32 %r2, %r2, %r3;
+    add.u32 %r6, %r4, %r5;
+    add.u32 %r2, %r2, %r6;
+    setp.lt.u32 %p1, %r2, %r1;
+    @%p1 bra LOOP;
+    st.global.u32 [%rd1], %r2;
+    ret;
+}
+
+.visible .entry empty()
+{
+    ret;
+}
+"""
+
+
+def test_num_regs_is_the_live_register_estimate(ctx):
+    mod = check(cu.cuModuleLoadData(REGS_PTX.encode()))
+    regs = cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS
+    # k: rd1 (2 registers) + r2 + fd1 or fd2 (2) = 5 at the f64 instructions
+    # loop: rd1 (2) + r1..r5 live across the back edge (5) + r6 = 8 inside the loop
+    # empty: nothing live, reported as 1 (at least one register, as ptxas reports)
+    expected = {b"k": 5, b"loop": 8, b"empty": 1}
+    for name, want in expected.items():
+        fn = check(cu.cuModuleGetFunction(mod, name))
+        assert check(cu.cuFuncGetAttribute(regs, fn)) == want, name
+
+
+def test_runtime_num_regs_reads_the_same_estimate():
+    from cumetal import runtime as rt
+
+    err, lib = rt.cudaLibraryLoadData(REGS_PTX, None, None, 0, None, None, 0)
+    assert err == 0
+    err, kern = rt.cudaLibraryGetKernel(lib, b"loop")
+    assert err == 0
+    err, attrs = rt.cudaFuncGetAttributes(kern)
+    assert err == 0 and attrs.numRegs == 8
+    assert rt.cudaLibraryUnload(lib)[0] == 0
+
+
+def test_register_estimate_caps_at_255():
+    from cumetal.driver.register_estimate import estimate_registers
+    from cumetal.ir.nodes import Block, Function, Inst, Module
+
+    fn = Function("wide", "kernel")
+    vs = [fn.new_var("i64") for _ in range(200)]  # 400 registers live at once
+    insts = [Inst("mov", (v,), ()) for v in vs] + [Inst("ret", (), tuple(vs))]
+    fn.blocks.append(Block("entry", insts))
+    mod = Module("m", kernels={"wide": fn})
+    assert estimate_registers(fn, mod) == 255
+
+
+def test_is_managed_pointer_attribute(ctx):
+    P = cu.CUpointer_attribute
+    mod = check(cu.cuModuleLoadData(REGS_PTX.encode()))
+    m = check(cu.cuMemAllocManaged(256, 1))
+    d = check(cu.cuMemAlloc(256))
+    h = check(cu.cuMemAllocHost(256))
+    counter, _ = check(cu.cuModuleGetGlobal(mod, b"counter"))
+    table, _ = check(cu.cuModuleGetGlobal(mod, b"table"))
+    plain, _ = check(cu.cuModuleGetGlobal(mod, b"plain"))
+    truth = {int(m): True, int(m) + 100: True, int(counter): True, int(table) + 32: True,
+             int(d): False, int(h): False, int(plain): False}
+    for addr, managed in truth.items():
+        assert bool(check(cu.cuPointerGetAttribute(P.CU_POINTER_ATTRIBUTE_IS_MANAGED, addr))) is managed, hex(addr)
+        got = check(cu.cuPointerGetAttributes(2, [P.CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                                  P.CU_POINTER_ATTRIBUTE_MEMORY_TYPE], addr))
+        assert bool(got[0]) is managed
+    # managed memory is device memory to the pointer query, as in CUDA
+    assert check(cu.cuPointerGetAttribute(P.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, m)) == cu.CUmemorytype.CU_MEMORYTYPE_DEVICE
+    # after the free, the address is unknown again; a new cuMemAlloc at it is not managed
+    check(cu.cuMemFree(m))
+    assert cu.cuPointerGetAttribute(P.CU_POINTER_ATTRIBUTE_IS_MANAGED, m)[0] == R.CUDA_ERROR_INVALID_VALUE
+    assert check(cu.cuPointerGetAttributes(1, [P.CU_POINTER_ATTRIBUTE_IS_MANAGED], m)) == [0]
+    d2 = check(cu.cuMemAlloc(256))
+    assert not check(cu.cuPointerGetAttribute(P.CU_POINTER_ATTRIBUTE_IS_MANAGED, d2))
+    for p in (d, d2):
+        check(cu.cuMemFree(p))
+    check(cu.cuMemFreeHost(h))
