@@ -232,3 +232,87 @@ def test_is_managed_pointer_attribute(ctx):
     for p in (d, d2):
         check(cu.cuMemFree(p))
     check(cu.cuMemFreeHost(h))
+
+
+# ------------------------------------------------------------------ tensor maps: im2col-wide, allocation class
+def _wide(**kw):
+    args = dict(dtype=7, rank=3, address=0x1000, dims=[16, 64, 2], strides=[64, 4096], lower=-1, upper=1,
+                channels=16, pixels=32, estrides=[1, 1, 1], interleave=0, mode=0, swizzle=0, l2=0, oob=0)
+    args.update(kw)
+    return cu.cuTensorMapEncodeIm2colWide(args["dtype"], args["rank"], args["address"], args["dims"], args["strides"],
+                                          args["lower"], args["upper"], args["channels"], args["pixels"],
+                                          args["estrides"], args["interleave"], args["mode"], args["swizzle"],
+                                          args["l2"], args["oob"])
+
+
+def test_im2col_wide_map_is_encoded_and_validated_as_documented(ctx):
+    from cumetal.backends.cpu.tensorcopy import TensorMap
+
+    err, tmap = _wide()
+    assert err == R.CUDA_SUCCESS
+    tm = TensorMap.unpack(bytes(tmap))
+    assert (tm.mode, tm.channels, tm.pixels, tm.lower, tm.upper, tm.dims) == (2, 16, 32, (-1,), (1,), (16, 64, 2))
+    err, w128 = _wide(mode=cu.CUtensorMapIm2ColWideMode.CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128, pixels=5000)
+    assert err == R.CUDA_SUCCESS  # pixelsPerColumn is ignored in W128 mode
+    assert (TensorMap.unpack(bytes(w128)).mode, TensorMap.unpack(bytes(w128)).pixels) == (3, 128)
+    assert _wide(rank=5, dims=[16, 8, 4, 4, 2], strides=[64, 512, 2048, 8192], estrides=[1] * 5)[0] == R.CUDA_SUCCESS
+    assert _wide(lower=-32768, upper=32767)[0] == R.CUDA_SUCCESS  # the documented corner range
+    bad = [dict(rank=2, dims=[16, 64], strides=[64], estrides=[1, 1]),  # rank 3..5
+           dict(rank=6), dict(lower=-32769), dict(upper=32768),  # corners in [-32768, 32767]
+           dict(lower=10, upper=-60),  # W box [10, 63 - 60] has no area
+           dict(channels=0), dict(channels=257),  # 1..256 channels
+           dict(pixels=0), dict(pixels=1025),  # 1..1024 pixels in W mode
+           dict(mode=2), dict(address=0x1008),  # 16-byte aligned address
+           dict(strides=[72, 4096]),  # strides: multiples of 16
+           dict(dims=[0, 64, 2]), dict(estrides=[1, 9, 1]), dict(estrides=[1, 0, 1]),
+           dict(swizzle=2, channels=32),  # 32 f32 channels = 128 bytes > the 64-byte swizzle span
+           dict(dtype=2, oob=1),  # the NaN fill needs a floating-point type
+           dict(dtype=99), dict(l2=7), dict(interleave=5)]
+    for kw in bad:
+        assert _wide(**kw) == (R.CUDA_ERROR_INVALID_VALUE, None), kw
+    assert "no area" in (_wide(lower=10, upper=-60), cu.last_error_message())[1]
+
+
+def test_im2col_wide_copy_is_refused_clearly(ctx):
+    ptx = r"""
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 t)
+{
+    .reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .b16 %h<2>;
+    .shared .align 128 .b8 s[4096];
+    .shared .align 8 .b64 bar;
+    ld.param.u64 %rd1, [t];
+    mbarrier.init.shared::cta.b64 [bar], 1;
+    mov.u32 %r1, 0; mov.u32 %r2, 0; mov.u32 %r3, 0; mov.u16 %h1, 0;
+    cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [s], [%rd1, {%r1, %r2, %r3}], [bar], {%h1};
+    ret;
+}
+"""
+    tensor = check(cu.cuMemAlloc(16 * 64 * 2 * 4))
+    tmap = check(_wide(address=int(tensor)))
+    dmap = check(cu.cuMemAlloc(128))
+    check(cu.cuMemcpyHtoD(dmap, bytes(tmap), 128))
+    mod = check(cu.cuModuleLoadData(ptx.encode()))
+    fn = check(cu.cuModuleGetFunction(mod, b"k"))
+    err = cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, ((dmap,), (None,)), None)[0]
+    assert err == R.CUDA_ERROR_ILLEGAL_INSTRUCTION
+    assert "im2col-wide tensor maps (W mode, cuTensorMapEncodeIm2colWide) are not supported" in cu.last_error_message()
+    cu.cuCtxSynchronize()  # the fault is reported once more by the next synchronizing call
+    for p in (tensor, dmap):
+        check(cu.cuMemFree(p))
+
+
+def test_set_allocation_class_has_no_effect_here(ctx):
+    C = cu.CUtensorMapAllocClass
+    tiled = check(cu.cuTensorMapEncodeTiled(7, 2, 0x1000, [64, 8], [256], [16, 4], [1, 1], 0, 0, 0, 0))
+    before = bytes(tiled)
+    for cls in (C.CU_TENSOR_MAP_ALLOC_CLASS_AUTO, C.CU_TENSOR_MAP_ALLOC_CLASS_SMALL, C.CU_TENSOR_MAP_ALLOC_CLASS_LARGE):
+        # CUDA: where allocation classes have no effect, every request succeeds, the map is unchanged
+        # and the class in effect is SMALL (never AUTO)
+        assert cu.cuTensorMapSetAllocationClass(tiled, cls) == (R.CUDA_SUCCESS, C.CU_TENSOR_MAP_ALLOC_CLASS_SMALL)
+        assert bytes(tiled) == before
+    assert cu.cuTensorMapSetAllocationClass(tiled, 3) == (R.CUDA_ERROR_INVALID_VALUE, None)
+    assert cu.cuTensorMapSetAllocationClass(cu.CUtensorMap(), 1) == (R.CUDA_ERROR_INVALID_VALUE, None)  # not encoded
+    assert cu.cuTensorMapSetAllocationClass(b"x" * 128, 1) == (R.CUDA_ERROR_INVALID_VALUE, None)

@@ -139,15 +139,19 @@ from cumetal.driver.streams import (
 from cumetal.driver.tensormap import (
     CUtensorMap,
     cuTensorMapEncodeIm2col,
+    cuTensorMapEncodeIm2colWide,
     cuTensorMapEncodeTiled,
     cuTensorMapReplaceAddress,
+    cuTensorMapSetAllocationClass,
 )
 
 __all__ = [
     "CUtensorMap",
     "cuTensorMapEncodeIm2col",
+    "cuTensorMapEncodeIm2colWide",
     "cuTensorMapEncodeTiled",
     "cuTensorMapReplaceAddress",
+    "cuTensorMapSetAllocationClass",
     "CUDA_KERNEL_NODE_PARAMS",
     "CU_DEVICE_CPU",
     "CU_DEVICE_INVALID",

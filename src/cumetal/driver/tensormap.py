@@ -1,5 +1,7 @@
-"""Tensor maps (TMA descriptors): ``cuTensorMapEncodeTiled``, ``cuTensorMapEncodeIm2col`` (validated;
-im2col copies are not supported yet) and ``cuTensorMapReplaceAddress``.
+"""Tensor maps (TMA descriptors): ``cuTensorMapEncodeTiled``, ``cuTensorMapEncodeIm2col``,
+``cuTensorMapEncodeIm2colWide`` (encoded and validated; no copy engine runs the wide modes yet),
+``cuTensorMapReplaceAddress`` and ``cuTensorMapSetAllocationClass`` (no effect here, as CUDA defines it
+for architectures without allocation classes).
 
 A ``CUtensorMap`` holds 128 bytes in CuMetal's own format (``cumetal.backends.cpu.tensorcopy``),
 read by ``cp.async.bulk.tensor``. It is passed to a kernel by value (``.param .align 64 .b8
@@ -163,6 +165,70 @@ def cuTensorMapEncodeIm2col(tensorDataType: Any, tensorRank: int, globalAddress:
     tm = TensorMap(address, rank, dtype, il, sw, tuple(dims), tuple(strides), tuple(box), tuple(est), l2, oob, mode=1,
                    channels=channels, pixels=pixels, lower=tuple(lower), upper=tuple(upper))
     return (CUtensorMap(tm.pack()),)
+
+
+# CUtensorMapIm2ColWideMode -> CuMetal's map mode byte (0 tile, 1 im2col; 2, 3 the wide modes)
+_WIDE_MODES = {0: 2, 1: 3}  # CU_TENSOR_MAP_IM2COL_WIDE_MODE_W, _W128
+_WIDE_CORNER = 1 << 15  # pixelBoxLower/UpperCornerWidth: [-32768, 32767]
+
+
+@api(1)
+def cuTensorMapEncodeIm2colWide(tensorDataType: Any, tensorRank: int, globalAddress: Any,  # noqa: N802
+                                globalDim: Sequence[int], globalStrides: Sequence[int], pixelBoxLowerCornerWidth: int,
+                                pixelBoxUpperCornerWidth: int, channelsPerPixel: int, pixelsPerColumn: int,
+                                elementStrides: Sequence[int], interleave: Any, mode: Any, swizzle: Any,
+                                l2Promotion: Any, oobFill: Any) -> tuple:
+    """An im2col map whose rows run along W only (NWC/NHWC/NDHWC), validated as the CUDA Driver API
+    documents it: the W corners in [-32768, 32767] bounding a box of non-zero width, at most 256
+    channels, at most 1024 pixels (ignored, 128, in W128 mode), the tiled map's rules for the rest.
+    CUDA encodes these maps for compute capability 10.0 and later; CuMetal encodes them whatever the
+    device reports, and no copy engine of CuMetal executes ``.im2col::w``/``.im2col::w::128`` copies yet:
+    a copy given such a map faults with an illegal-instruction error that says so."""
+    rank = int(tensorRank)
+    dtype, il, sw, l2, oob = (_enum(x) for x in (tensorDataType, interleave, swizzle, l2Promotion, oobFill))
+    wide = _enum(mode)
+    if wide not in _WIDE_MODES:
+        raise _bad(f"mode {wide} is not a CUtensorMapIm2ColWideMode (W 0, W128 1)")
+    if not 3 <= rank <= 5:
+        raise _bad(f"tensorRank {rank} must be 3..5 for an im2col map")
+    address = int(getattr(globalAddress, "value", globalAddress) or 0)
+    dims = _ints(globalDim, rank, "globalDim")
+    strides = _ints(globalStrides, rank - 1, "globalStrides")
+    est = _ints(elementStrides, rank, "elementStrides")
+    lower, upper = int(pixelBoxLowerCornerWidth), int(pixelBoxUpperCornerWidth)
+    for name, c in (("pixelBoxLowerCornerWidth", lower), ("pixelBoxUpperCornerWidth", upper)):
+        if not -_WIDE_CORNER <= c < _WIDE_CORNER:
+            raise _bad(f"{name} = {c} is outside [-32768, 32767]")
+    if dims[1] + upper - lower <= 0:  # W is dimension 1 (C, W, H, D, N)
+        raise _bad(f"the pixel box along W ([{lower}, {dims[1] - 1} + {upper}]) has no area")
+    channels, pixels = int(channelsPerPixel), int(pixelsPerColumn)
+    if not 1 <= channels <= 256:
+        raise _bad(f"channelsPerPixel {channels} must be in 1..256")
+    if wide == 1:
+        pixels = 128  # W128: pixelsPerColumn is ignored, each copy loads 128 pixels
+    elif not 1 <= pixels <= 1024:
+        raise _bad(f"pixelsPerColumn {pixels} must be in 1..1024")
+    validate_tiled(dtype, rank, address, dims, strides, [channels] + [1] * (rank - 1), est, il, sw, l2, oob)
+    tm = TensorMap(address, rank, dtype, il, sw, tuple(dims), tuple(strides), tuple([channels, pixels] + [1] * (rank - 2)),
+                   tuple(est), l2, oob, mode=_WIDE_MODES[wide], channels=channels, pixels=pixels, lower=(lower,),
+                   upper=(upper,))
+    return (CUtensorMap(tm.pack()),)
+
+
+@api(1)
+def cuTensorMapSetAllocationClass(tensorMap: CUtensorMap, allocClass: Any) -> tuple:  # noqa: N802, N803
+    """CUDA: "on architectures where allocation-class selection has no effect, all three requests succeed
+    without changing tensorMap and report CU_TENSOR_MAP_ALLOC_CLASS_SMALL". CuMetal's devices have no TMA
+    address windows, so that is what happens, after the map and the class are checked."""
+    from cumetal.driver.enums_more import CUtensorMapAllocClass
+
+    if not isinstance(tensorMap, CUtensorMap) or TensorMap.unpack(bytes(tensorMap)) is None:
+        raise _bad("tensorMap must be a CUtensorMap made by a cuTensorMapEncode* call")
+    try:
+        CUtensorMapAllocClass(_enum(allocClass))
+    except (ValueError, TypeError):
+        raise _bad(f"allocClass {allocClass!r} is not a CUtensorMapAllocClass (AUTO 0, SMALL 1, LARGE 2)") from None
+    return (CUtensorMapAllocClass.CU_TENSOR_MAP_ALLOC_CLASS_SMALL,)
 
 
 @api(0)

@@ -156,6 +156,9 @@ def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, im2col: bool) -> Tenso
                     f"or cuTensorMapEncodeIm2col in {where}")
     if tm.interleave != 0:
         raise Fault("illegal_instruction", f"interleaved tensor maps are not supported yet, in {where}")
+    if tm.mode in (2, 3):  # cuTensorMapEncodeIm2colWide (driver/tensormap.py)
+        raise Fault("illegal_instruction", f"im2col-wide tensor maps ({'W128' if tm.mode == 3 else 'W'} mode, "
+                    f"cuTensorMapEncodeIm2colWide) are not supported by CuMetal's tensor copies yet, in {where}")
     if tm.mode != int(im2col):
         raise Fault("illegal_instruction", f"a {'im2col' if im2col else 'tile'}-mode copy with a "
                     f"{'tile' if im2col else 'im2col'} tensor map in {where}")
