@@ -316,3 +316,82 @@ def test_set_allocation_class_has_no_effect_here(ctx):
     assert cu.cuTensorMapSetAllocationClass(tiled, 3) == (R.CUDA_ERROR_INVALID_VALUE, None)
     assert cu.cuTensorMapSetAllocationClass(cu.CUtensorMap(), 1) == (R.CUDA_ERROR_INVALID_VALUE, None)  # not encoded
     assert cu.cuTensorMapSetAllocationClass(b"x" * 128, 1) == (R.CUDA_ERROR_INVALID_VALUE, None)
+
+
+# ------------------------------------------------------------------ VMM shareable handles (memMapIPCDrv)
+_CHILD = r"""
+import ctypes, sys
+from cumetal import driver as cu
+fd, size = int(sys.argv[1]), int(sys.argv[2])
+def ok(r):
+    assert r[0] == 0, (r, cu.last_error_message())
+    return r[1] if len(r) > 1 else None
+ok(cu.cuInit(0)); ctx = ok(cu.cuCtxCreate(None, 0, ok(cu.cuDeviceGet(0))))
+h = ok(cu.cuMemImportFromShareableHandle(fd, cu.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+ptr = ok(cu.cuMemAddressReserve(size, 0, 0, 0))
+ok(cu.cuMemMap(ptr, size, 0, h, 0))
+desc = cu.CUmemAccessDesc()
+desc.location.type, desc.location.id = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 0
+desc.flags = cu.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+ok(cu.cuMemSetAccess(ptr, size, [desc], 1))
+words = (ctypes.c_uint32 * 4).from_address(int(ptr))
+print(list(words))                   # what the parent wrote
+ok(cu.cuMemsetD32(int(ptr) + 8, 0xC0FFEE, 2))  # a device fill the parent must see
+"""
+
+
+def test_vmm_memory_is_shared_with_another_process_through_a_posix_descriptor(ctx):
+    import os
+    import subprocess
+    import sys
+
+    P = cu.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+    assert check(cu.cuDeviceGetAttribute(
+        cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, 0)) == 1
+    prop = cu.CUmemAllocationProp()
+    prop.type = cu.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
+    prop.location.type, prop.location.id = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 0
+    size = check(cu.cuMemGetAllocationGranularity(
+        prop, cu.CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM))
+    plain = check(cu.cuMemCreate(size, prop, 0))
+    assert cu.cuMemExportToShareableHandle(plain, P, 0) == (R.CUDA_ERROR_INVALID_VALUE, None)  # not requested
+    prop.requestedHandleTypes = P
+    h = check(cu.cuMemCreate(size, prop, 0))
+    fd = check(cu.cuMemExportToShareableHandle(h, P, 0))
+    assert isinstance(fd, int) and os.fstat(fd).st_size == size
+    ptr = check(cu.cuMemAddressReserve(size, 0, 0, 0))
+    check(cu.cuMemMap(ptr, size, 0, h, 0))
+    desc = cu.CUmemAccessDesc()
+    desc.location.type, desc.location.id = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 0
+    desc.flags = cu.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+    check(cu.cuMemSetAccess(ptr, size, [desc], 1))
+    check(cu.cuMemcpyHtoD(ptr, np.array([11, 22, 33, 44], np.uint32), 16))
+    child = subprocess.run([sys.executable, "-c", _CHILD, str(fd), str(size)], capture_output=True, text=True,
+                           pass_fds=(fd,), timeout=120, env=dict(os.environ, CUMETAL_BACKEND="cpu"))
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "[11, 22, 33, 44]"
+    out = np.zeros(4, np.uint32)
+    check(cu.cuMemcpyDtoH(out, ptr, 16))
+    np.testing.assert_array_equal(out, [11, 22, 0xC0FFEE, 0xC0FFEE])  # the other process's fill
+    # importing in this process aliases the same pages too
+    h2 = check(cu.cuMemImportFromShareableHandle(fd, P))
+    assert check(cu.cuMemGetAllocationPropertiesFromHandle(h2)).requestedHandleTypes == P
+    # bad input: other handle types, flags, descriptors that are no exported memory
+    assert cu.cuMemExportToShareableHandle(h, cu.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_FABRIC, 0) == \
+        (R.CUDA_ERROR_NOT_SUPPORTED, None)
+    assert cu.cuMemExportToShareableHandle(h, P, 1) == (R.CUDA_ERROR_INVALID_VALUE, None)
+    assert cu.cuMemExportToShareableHandle(12345, P, 0) == (R.CUDA_ERROR_INVALID_VALUE, None)
+    assert cu.cuMemImportFromShareableHandle(fd, cu.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_WIN32) == \
+        (R.CUDA_ERROR_NOT_SUPPORTED, None)
+    r, w = os.pipe()
+    try:
+        for bad in (r, 987654, -1):
+            assert cu.cuMemImportFromShareableHandle(bad, P) == (R.CUDA_ERROR_INVALID_VALUE, None), bad
+    finally:
+        os.close(r)
+        os.close(w)
+    os.close(fd)
+    check(cu.cuMemUnmap(ptr, size))
+    check(cu.cuMemAddressFree(ptr, size))
+    for handle in (plain, h, h2):
+        check(cu.cuMemRelease(handle))

@@ -159,6 +159,8 @@ def device_attribute(info: DeviceInfo, attr: CUdevice_attribute) -> int:
         # driver/pools.py and driver/vmm.py (VMM enters OS mappings in the allocation table)
         A.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: 1,
         A.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: int(hasattr(STATE.device, "register_host")),
+        A.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: int(hasattr(STATE.device, "register_host")
+                                                                           and os.name == "posix"),  # driver/vmm.py
         # a device whose engine co-schedules blocks runs cooperative grids and clusters (launch_groups.py)
         A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: int(_grouped(STATE.device)),
         A.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: int(_grouped(STATE.device)),

@@ -6,7 +6,9 @@ physical allocation (an unlinked temporary file of that size); ``cuMemMap`` maps
 address (``MAP_SHARED | MAP_FIXED``), so one physical allocation mapped twice is really aliased;
 ``cuMemSetAccess`` enters the mapped range in the device's allocation table so that kernels and
 copies may use it (contiguous accessible mappings form one range, so a copy may cross them).
-``cuMemUnmap`` makes the range inaccessible again.
+``cuMemUnmap`` makes the range inaccessible again. ``cuMemExportToShareableHandle`` gives a POSIX
+descriptor of that file, ``cuMemImportFromShareableHandle`` makes an allocation of a received one, so
+two processes map the same pages (the memMapIPCDrv pattern).
 """
 
 from __future__ import annotations
@@ -307,13 +309,57 @@ def cuMemGetAllocationPropertiesFromHandle(handle: Any) -> tuple:  # noqa: N802
     return (_physical(handle).prop,)
 
 
+_POSIX_FD = 1  # CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+
+
+def _handle_type(value: Any, what: str) -> int:
+    t = _size(value, what)
+    if t != _POSIX_FD:
+        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, f"{what}={t}: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR "
+                        "shareable handles exist here (no Windows handles, no NVLink fabric)")
+    if os.name != "posix":
+        raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, "POSIX file descriptors need a POSIX system")
+    return t
+
+
 @api(1)
 def cuMemExportToShareableHandle(handle: Any, handleType: Any, flags: Any) -> tuple:  # noqa: N802, N803
-    _physical(handle)
-    raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, "shareable handles (IPC) are not supported")
+    """A POSIX file descriptor (an int, a new descriptor of the physical memory's file) that another
+    process receives (``SCM_RIGHTS``, ``pidfd_getfd`` or inheritance) and gives to
+    ``cuMemImportFromShareableHandle``; the caller closes it. The allocation must have asked for it
+    (``prop.requestedHandleTypes`` with ``CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR`` at ``cuMemCreate``)."""
+    STATE.require_init()
+    phys = _physical(handle)
+    _handle_type(handleType, "handleType")
+    if _size(flags, "flags") != 0:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "flags must be 0")
+    if not int(getattr(phys.prop, "requestedHandleTypes", 0) or 0) & _POSIX_FD:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "the allocation was created without "
+                        "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in prop.requestedHandleTypes")
+    return (os.dup(phys.file.fileno()),)
 
 
 @api(1)
 def cuMemImportFromShareableHandle(osHandle: Any, shHandleType: Any) -> tuple:  # noqa: N802, N803
-    STATE.require_init()
-    raise CudaError(R.CUDA_ERROR_NOT_SUPPORTED, "shareable handles (IPC) are not supported")
+    """A new allocation handle for the memory behind a POSIX file descriptor exported by
+    ``cuMemExportToShareableHandle`` (in this or another process): map it with ``cuMemMap``; writes
+    through either process's mapping are seen by the other. The descriptor stays the caller's."""
+    STATE.current()
+    _handle_type(shHandleType, "shHandleType")
+    fd = _size(getattr(osHandle, "value", osHandle), "osHandle")
+    try:
+        info = os.fstat(fd)
+    except OSError as e:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"osHandle {fd} is not an open file descriptor ({e.strerror})") from None
+    import stat
+
+    if not stat.S_ISREG(info.st_mode) or info.st_size == 0 or info.st_size % MINIMUM_GRANULARITY:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"osHandle {fd} is not memory exported by "
+                        "cuMemExportToShareableHandle")
+    prop = CUmemAllocationProp()
+    prop.type = CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
+    prop.requestedHandleTypes = _POSIX_FD
+    prop.location.type, prop.location.id = CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 0
+    rec = Physical(STATE.new_id(), info.st_size, os.fdopen(os.dup(fd), "r+b", buffering=0), prop)
+    STATE.objects[rec.handle] = rec
+    return (CUmemGenericAllocationHandle(rec.handle),)
