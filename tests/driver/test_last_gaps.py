@@ -395,3 +395,26 @@ def test_vmm_memory_is_shared_with_another_process_through_a_posix_descriptor(ct
     check(cu.cuMemAddressFree(ptr, size))
     for handle in (plain, h, h2):
         check(cu.cuMemRelease(handle))
+
+
+def test_num_regs_respects_maxnreg_and_the_jit_register_limit(ctx):
+    regs = cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS
+    J = cu.CUjit_option.CU_JIT_MAX_REGISTERS
+
+    def count(mod, name=b"loop"):
+        return check(cu.cuFuncGetAttribute(regs, check(cu.cuModuleGetFunction(mod, name))))
+
+    capped = REGS_PTX.replace(".visible .entry loop(.param .u64 p, .param .u32 n)\n",
+                              ".visible .entry loop(.param .u64 p, .param .u32 n)\n.maxnreg 6\n")
+    assert count(check(cu.cuModuleLoadData(capped.encode()))) == 6  # 8 live, capped by .maxnreg (ptxas spills)
+    assert count(check(cu.cuModuleLoadDataEx(REGS_PTX.encode(), 1, [J], [7]))) == 7  # the JIT option caps all
+    assert count(check(cu.cuModuleLoadDataEx(REGS_PTX.encode(), 1, [J], [7])), b"k") == 5  # below the cap: as is
+    assert cu.cuModuleLoadDataEx(REGS_PTX.encode(), 1, [J], ["many"])[0] == R.CUDA_ERROR_INVALID_VALUE
+    # the linker carries its CU_JIT_MAX_REGISTERS into the image it produces (numba-cuda's max_registers)
+    link = check(cu.cuLinkCreate(1, [J], [4]))
+    data = REGS_PTX.encode()
+    check(cu.cuLinkAddData(link, cu.CUjitInputType.CU_JIT_INPUT_PTX, data, len(data), b"regs.ptx", 0, None, None))
+    image, size = check(cu.cuLinkComplete(link))
+    linked = check(cu.cuModuleLoadData(ctypes.string_at(image, size)))
+    assert (count(linked), count(linked, b"k"), count(linked, b"empty")) == (4, 4, 1)
+    check(cu.cuLinkDestroy(link))

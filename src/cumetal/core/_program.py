@@ -439,7 +439,10 @@ class Linker:
         ensure_init()
         self._options = options or LinkerOptions()
         self._error_log = bytearray(4096)
-        self._state = check(cu.cuLinkCreate(1, [cu.CUjit_option.CU_JIT_ERROR_LOG_BUFFER], [self._error_log]))
+        keys, values = [cu.CUjit_option.CU_JIT_ERROR_LOG_BUFFER], [self._error_log]
+        if self._options.max_register_count:  # each kernel's .maxnreg: its NUM_REGS is capped (driver/register_estimate.py)
+            keys, values = keys + [cu.CUjit_option.CU_JIT_MAX_REGISTERS], values + [int(self._options.max_register_count)]
+        self._state = check(cu.cuLinkCreate(len(keys), keys, values))
         for oc in object_codes:
             kind = {"ptx": cu.CUjitInputType.CU_JIT_INPUT_PTX, "cubin": cu.CUjitInputType.CU_JIT_INPUT_CUBIN,
                     "ltoir": cu.CUjitInputType.CU_JIT_INPUT_NVVM, "fatbin": cu.CUjitInputType.CU_JIT_INPUT_FATBINARY,

@@ -20,6 +20,7 @@ from typing import Any
 from cumetal.driver.enums import CUjit_option, CUjitInputType, CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles_more import CUlinkState
+from cumetal.driver.register_estimate import with_maxnreg
 from cumetal.driver.state import STATE
 
 R = CUresult
@@ -210,6 +211,11 @@ def cuLinkComplete(state: Any) -> tuple:  # noqa: N802
         text = modules[0][1] if len(modules) == 1 else merge_ptx(modules)
     except CudaError as e:
         raise _fail(rec, e.code, e.message) from None
+    from cumetal.driver.modules import jit_int
+
+    limit = rec.options.get(int(CUjit_option.CU_JIT_MAX_REGISTERS))
+    if limit is not None and jit_int(limit, "CU_JIT_MAX_REGISTERS") > 0:  # carried as each kernel's .maxnreg
+        text = with_maxnreg(text, jit_int(limit, "CU_JIT_MAX_REGISTERS"))
     data = text.encode() + b"\0"
     rec.output = ctypes.create_string_buffer(data, len(data))
     return (ctypes.addressof(rec.output), len(data))

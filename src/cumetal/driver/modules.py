@@ -15,7 +15,7 @@ from cumetal.devices.compile import ModuleLoadError, compile_image
 from cumetal.driver.enums import CUfunction_attribute, CUjit_option, CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles import CUdeviceptr, CUfunction, CUmodule
-from cumetal.driver.register_estimate import estimate_registers
+from cumetal.driver.register_estimate import estimate_registers, maxnreg_by_entry
 from cumetal.driver.state import STATE, FunctionRec, LoadedModule
 
 R = CUresult
@@ -44,7 +44,7 @@ def _image_bytes(image: Any) -> bytes | str:
                         f"image must be PTX text (str/bytes), a buffer or an address; got {type(image).__name__}") from None
 
 
-def _load(image: Any, filename: str) -> tuple:
+def _load(image: Any, filename: str, max_registers: int = 0) -> tuple:
     ctx = STATE.current()
     data = _image_bytes(image)
     try:
@@ -60,6 +60,12 @@ def _load(image: Any, filename: str) -> tuple:
         print(f"cumetal: {filename}: these kernels cannot run (cuModuleGetFunction will return "
               f"CUDA_ERROR_NOT_SUPPORTED):\n{_failures_text(ir_module.failed)}", file=sys.stderr, flush=True)
     registers = {name: estimate_registers(k, ir_module) for name, k in ir_module.kernels.items()}
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for name, limit in maxnreg_by_entry(text).items():  # ptxas meets .maxnreg by spilling
+        if name in registers and limit > 0:
+            registers[name] = max(1, min(registers[name], limit))
+    if max_registers > 0:  # cuModuleLoadDataEx's CU_JIT_MAX_REGISTERS
+        registers = {name: max(1, min(n, max_registers)) for name, n in registers.items()}
     managed_names = managed_globals(data)
     try:
         img = ctx.device.load_module(ir_module)
@@ -109,12 +115,23 @@ def cuModuleLoadDataEx(image: Any, numOptions: Any, options: Any, optionValues: 
     if n < 0 or len(opts) != n or len(vals) != n:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
                         f"numOptions={numOptions!r} but {len(opts)} options and {len(vals)} values given")
-    for o in opts:
+    limit = 0
+    for o, v in zip(opts, vals, strict=True):
         try:
             CUjit_option(int(o))
         except (ValueError, TypeError):
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{o!r} is not a CUjit_option") from None
-    return _load(image, "<cuModuleLoadDataEx>")
+        if int(o) == CUjit_option.CU_JIT_MAX_REGISTERS:
+            limit = jit_int(v, "CU_JIT_MAX_REGISTERS")
+    return _load(image, "<cuModuleLoadDataEx>", limit)
+
+
+def jit_int(value: Any, what: str) -> int:
+    """An integer JIT option value (an int, a ctypes integer or a handle-like ``int()``-able)."""
+    try:
+        return int(getattr(value, "value", value) or 0)
+    except (TypeError, ValueError):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{what} must be an integer, got {type(value).__name__}") from None
 
 
 @api(1)
