@@ -418,3 +418,26 @@ def test_num_regs_respects_maxnreg_and_the_jit_register_limit(ctx):
     linked = check(cu.cuModuleLoadData(ctypes.string_at(image, size)))
     assert (count(linked), count(linked, b"k"), count(linked, b"empty")) == (4, 4, 1)
     check(cu.cuLinkDestroy(link))
+
+
+def test_is_managed_for_runtime_registered_managed_variables():
+    """A C++ program's __managed__ variable (clang's PTX has no .attribute(.managed); the registration
+    __cudaRegisterManagedVar says it), as NVIDIA's uvmlite sample checks."""
+    from cumetal import runtime as rt
+    from cumetal.runtime.execution import register_module, register_variable, unregister_module
+
+    ptx = REGS_PTX.replace(".attribute(.managed) ", "")  # no managed marks in the PTX itself
+    lib = register_module(ptx, "um.ptx")
+    shadows = (ctypes.c_uint32 * 2)()
+    register_variable(lib, ctypes.addressof(shadows), "counter", 4, managed=True)
+    register_variable(lib, ctypes.addressof(shadows) + 4, "plain", 4)
+    try:
+        err, counter = rt.cudaGetSymbolAddress(ctypes.addressof(shadows))
+        assert err == 0
+        err, plain = rt.cudaGetSymbolAddress(ctypes.addressof(shadows) + 4)
+        assert err == 0
+        P = cu.CUpointer_attribute.CU_POINTER_ATTRIBUTE_IS_MANAGED
+        assert bool(check(cu.cuPointerGetAttribute(P, counter))) is True
+        assert bool(check(cu.cuPointerGetAttribute(P, plain))) is False
+    finally:
+        unregister_module(lib)

@@ -58,8 +58,29 @@ def is_managed(base: int, addr: int) -> bool:
         return True
     from cumetal.driver.state import LoadedModule
 
-    return any(isinstance(o, LoadedModule) and any(a <= addr < a + max(n, 1) for a, n in o.managed.items())
-               for o in list(STATE.objects.values()))
+    if any(isinstance(o, LoadedModule) and any(a <= addr < a + max(n, 1) for a, n in o.managed.items())
+           for o in list(STATE.objects.values())):
+        return True
+    return _registered_managed(addr)
+
+
+def _registered_managed(addr: int) -> bool:
+    """Whether ``addr`` is in a ``__managed__`` variable the Runtime API registered (a C++ program's:
+    clang's PTX does not mark them ``.attribute(.managed)``, the registration does)."""
+    import sys
+
+    from cumetal.driver.state import LoadedModule
+
+    rt_state = sys.modules.get("cumetal.runtime.state")
+    if rt_state is None:
+        return False
+    for var in list(rt_state.RUNTIME.variables.values()):
+        module = STATE.objects.get(var.library.module) if (var.managed or var.host_storage) else None
+        if isinstance(module, LoadedModule) and var.name in module.image.symbols:
+            start, size = module.image.symbols[var.name]
+            if start <= addr < start + max(size, 1):
+                return True
+    return False
 
 
 def _owner(addr: int, *, host: bool) -> Context | None:

@@ -150,7 +150,7 @@ def _attribute(attr: P, addr: int, found: tuple[int, int, bool] | None) -> Any:
         P.CU_POINTER_ATTRIBUTE_P2P_TOKENS: CUDA_POINTER_ATTRIBUTE_P2P_TOKENS(),
         P.CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: base in SYNC_MEMOPS,
         P.CU_POINTER_ATTRIBUTE_BUFFER_ID: base,
-        P.CU_POINTER_ATTRIBUTE_IS_MANAGED: not is_host and mapping is None and is_managed(base, addr),
+        P.CU_POINTER_ATTRIBUTE_IS_MANAGED: is_managed(base, addr),
         P.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: 0,
         P.CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: False,
         P.CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: CUdeviceptr(mapping[0] if mapping else base),
