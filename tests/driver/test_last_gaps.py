@@ -441,3 +441,28 @@ def test_is_managed_for_runtime_registered_managed_variables():
         assert bool(check(cu.cuPointerGetAttribute(P, plain))) is False
     finally:
         unregister_module(lib)
+
+
+def test_vmm_calls_need_no_current_context(ctx):
+    """memMapIPCDrv creates and exports its allocations after destroying its contexts, and its child
+    unmaps after cuCtxDestroy: CUDA's VMM calls take no context."""
+    prop = cu.CUmemAllocationProp()
+    prop.type = cu.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
+    prop.location.type, prop.location.id = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 0
+    popped = check(cu.cuCtxPopCurrent())
+    try:
+        assert cu.cuMemAlloc(64)[0] == R.CUDA_ERROR_INVALID_CONTEXT  # ordinary allocations still need one
+        size = 64 * 1024
+        h = check(cu.cuMemCreate(size, prop, 0))
+        ptr = check(cu.cuMemAddressReserve(size, 0, 0, 0))
+        check(cu.cuMemMap(ptr, size, 0, h, 0))
+        desc = cu.CUmemAccessDesc()
+        desc.location.type, desc.location.id = cu.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, 0
+        desc.flags = cu.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+        check(cu.cuMemSetAccess(ptr, size, [desc], 1))
+        (ctypes.c_uint32 * 1).from_address(int(ptr))[0] = 0xABCD  # mapped read/write
+        check(cu.cuMemRelease(h))
+        check(cu.cuMemUnmap(ptr, size))
+        check(cu.cuMemAddressFree(ptr, size))
+    finally:
+        check(cu.cuCtxPushCurrent(popped))

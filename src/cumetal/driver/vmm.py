@@ -138,7 +138,7 @@ def cuMemGetAllocationGranularity(prop: Any, option: Any) -> tuple:  # noqa: N80
 
 @api(1)
 def cuMemAddressReserve(size: Any, alignment: Any, addr: Any, flags: Any) -> tuple:  # noqa: N802
-    STATE.current()
+    STATE.require_init()  # VMM calls need no context, as in CUDA
     n, align = _size(size, "size"), _size(alignment, "alignment") or MINIMUM_GRANULARITY
     _granular(n, "size")
     if _size(flags, "flags") != 0:
@@ -155,7 +155,7 @@ def cuMemAddressReserve(size: Any, alignment: Any, addr: Any, flags: Any) -> tup
 
 @api(0)
 def cuMemAddressFree(ptr: Any, size: Any) -> tuple:  # noqa: N802
-    STATE.current()
+    STATE.require_init()  # VMM calls need no context, as in CUDA
     base = _addr(ptr)
     res = _reservations.get(base)
     if res is None or res.size != _size(size, "size"):
@@ -169,7 +169,7 @@ def cuMemAddressFree(ptr: Any, size: Any) -> tuple:  # noqa: N802
 
 @api(1)
 def cuMemCreate(size: Any, prop: Any, flags: Any) -> tuple:  # noqa: N802
-    STATE.current()
+    STATE.require_init()  # no context needed, as in CUDA (memMapIPCDrv creates after destroying its contexts)
     n = _size(size, "size")
     _granular(n, "size")
     _check_prop(prop)
@@ -201,7 +201,7 @@ def cuMemRelease(handle: Any) -> tuple:  # noqa: N802
 
 @api(0)
 def cuMemMap(ptr: Any, size: Any, offset: Any, handle: Any, flags: Any) -> tuple:  # noqa: N802
-    STATE.current()
+    STATE.require_init()  # VMM calls need no context, as in CUDA
     addr, n, off = _addr(ptr), _size(size, "size"), _size(offset, "offset")
     _granular(n, "size")
     if _size(flags, "flags") != 0:
@@ -240,7 +240,7 @@ def _reregister(res: Reservation) -> None:
 
 @api(0)
 def cuMemSetAccess(ptr: Any, size: Any, desc: Any, count: Any) -> tuple:  # noqa: N802
-    STATE.current()
+    STATE.require_init()  # VMM calls need no context, as in CUDA
     addr, n = _addr(ptr), _size(size, "size")
     descs = list(desc or []) if isinstance(desc, list | tuple) else [desc]
     descs = descs[: _size(count, "count")]
@@ -263,7 +263,7 @@ def cuMemSetAccess(ptr: Any, size: Any, desc: Any, count: Any) -> tuple:  # noqa
 
 @api(1)
 def cuMemGetAccess(location: Any, ptr: Any) -> tuple:  # noqa: N802
-    STATE.current()
+    STATE.require_init()  # VMM calls need no context, as in CUDA
     addr = _addr(ptr)
     m = mapping_of(addr)
     if m is None:
@@ -275,15 +275,17 @@ def cuMemGetAccess(location: Any, ptr: Any) -> tuple:  # noqa: N802
 
 @api(0)
 def cuMemUnmap(ptr: Any, size: Any) -> tuple:  # noqa: N802
-    ctx = STATE.current()
+    STATE.require_init()
     addr, n = _addr(ptr), _size(size, "size")
     res = _reservation(addr, n)
     covered = [s for s, (length, _h) in res.mapped.items() if addr <= s and s + length <= addr + n]
     if not covered or sum(res.mapped[s][0] for s in covered) != n:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"0x{addr:x}+{n} is not exactly a set of mappings")
     from cumetal.driver.contexts import context_streams
+    from cumetal.driver.state import Context
 
-    ctx.device.synchronize_all(context_streams(ctx, blocking_only=False))  # work using it finishes first
+    for ctx in [o for o in list(STATE.objects.values()) if isinstance(o, Context)]:  # work using it finishes first
+        ctx.device.synchronize_all(context_streams(ctx, blocking_only=False))
     for s in covered:
         res.accessible.discard(s)
     _reregister(res)
@@ -344,7 +346,7 @@ def cuMemImportFromShareableHandle(osHandle: Any, shHandleType: Any) -> tuple:  
     """A new allocation handle for the memory behind a POSIX file descriptor exported by
     ``cuMemExportToShareableHandle`` (in this or another process): map it with ``cuMemMap``; writes
     through either process's mapping are seen by the other. The descriptor stays the caller's."""
-    STATE.current()
+    STATE.require_init()
     _handle_type(shHandleType, "shHandleType")
     fd = _size(getattr(osHandle, "value", osHandle), "osHandle")
     try:
