@@ -121,6 +121,9 @@ def test_device_properties(ctx, metal):
                     A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: 8,
                     A.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: 1}
     assert ok(cu.cuMemGetInfo()) == (ARENA, ARENA)
+    # an Apple GPU gives no more threadgroup memory when a kernel opts in, and one block's worth per core
+    for a in (A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR):
+        assert ok(cu.cuDeviceGetAttribute(a, dev)) == 32768 - 32 - SCRATCH
 
 
 @pytest.mark.parametrize("name,os_count,expect", [("Apple M2 Pro", 19, 19), ("Apple M4 Max", None, 32),

@@ -78,7 +78,7 @@ def test_function_attributes(module):
     f = check(cu.cuModuleGetFunction(module, "scale_dynamic_shared"))
     assert check(cu.cuFuncGetAttribute(F.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f)) == 1024
     assert check(cu.cuFuncGetAttribute(F.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) == 0
-    assert check(cu.cuFuncGetAttribute(F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f)) == 32768
+    assert check(cu.cuFuncGetAttribute(F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f)) == 48 * 1024  # CUDA's
     assert check(cu.cuFuncGetAttribute(F.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, f)) == 16
     assert check(cu.cuFuncGetAttribute(F.CU_FUNC_ATTRIBUTE_PTX_VERSION, f)) == 80
     check(cu.cuFuncSetAttribute(f, F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 4096))
@@ -98,7 +98,7 @@ def test_launch_configuration_is_validated_before_running(module):
     d = check(cu.cuMemAlloc(64))
     args = ((d, d, d, 16), (None, None, None, ctypes.c_int))
     bad = [dict(block=(1025, 1, 1)), dict(block=(32, 32, 2)), dict(block=(0, 1, 1)), dict(grid=(0, 1, 1)),
-           dict(grid=(1, 65536, 1)), dict(grid=(2**31, 1, 1)), dict(block=(1, 1, 1025)), dict(shared=32769),
+           dict(grid=(1, 65536, 1)), dict(grid=(2**31, 1, 1)), dict(block=(1, 1, 1025)), dict(shared=48 * 1024 + 1),
            dict(grid=(-1, 1, 1)), dict(block=("32", 1, 1))]
     for cfg in bad:
         assert _launch(f, params=args, **cfg) == (R.CUDA_ERROR_INVALID_VALUE,), cfg

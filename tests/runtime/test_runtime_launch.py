@@ -81,7 +81,7 @@ def test_function_attributes_and_cache_config(lib):
     f = kernel(lib, "scale_dynamic_shared")
     a = check(rt.cudaFuncGetAttributes(f))
     assert a.maxThreadsPerBlock == 1024 and a.ptxVersion == 80 and a.sharedSizeBytes == 0
-    assert a.maxDynamicSharedSizeBytes == 32768
+    assert a.maxDynamicSharedSizeBytes == 48 * 1024  # CUDA's per-block figure without opting in
     check(rt.cudaFuncSetAttribute(f, rt.cudaFuncAttribute.cudaFuncAttributeMaxDynamicSharedMemorySize, 4096))
     assert check(rt.cudaFuncGetAttributes(f)).maxDynamicSharedSizeBytes == 4096
     assert rt.cudaLaunchKernel(f, (1,), (32,), ((0, 1.0), (ctypes.c_void_p, ctypes.c_float)), 8192, 0) == (
@@ -102,13 +102,14 @@ def test_occupancy_answers(lib):
     assert check(rt.cudaOccupancyMaxActiveBlocksPerMultiprocessor(f, 1024, 0)) == 1
     assert check(rt.cudaOccupancyMaxActiveBlocksPerMultiprocessor(f, 32, 0)) == 32
     assert check(rt.cudaOccupancyMaxActiveBlocksPerMultiprocessor(f, 100, 0)) == 8  # whole warps: 128
-    # shared memory limits: 32 KiB per multiprocessor
-    assert check(rt.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(f, 64, 10000, 0)) == 3
+    # shared memory limits: sm_80's 164 KiB per multiprocessor (16 blocks of 10000 bytes)
+    assert check(rt.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(f, 64, 10000, 0)) == 16
     assert check(rt.cudaOccupancyMaxActiveBlocksPerMultiprocessor(f, 2048, 0)) == 0
     min_grid, block = check(rt.cudaOccupancyMaxPotentialBlockSize(f, 0, 0))
     assert block == 1024 and min_grid == info.multiProcessorCount
     assert check(rt.cudaOccupancyMaxPotentialBlockSize(f, 0, 200))[1] == 128  # 8 x 128 fill 1024; 5 x 192 do not
-    assert check(rt.cudaOccupancyAvailableDynamicSMemPerBlock(f, 4, 256)) == 8192
+    assert check(rt.cudaOccupancyAvailableDynamicSMemPerBlock(f, 4, 256)) == 164 * 1024 // 4
+    assert check(rt.cudaOccupancyAvailableDynamicSMemPerBlock(f, 1, 256)) == 48 * 1024  # without opting in
 
 
 def test_printf_is_held_until_a_synchronising_call(lib, capfd):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from cumetal.devices.cpu_device import CpuDevice
+from cumetal.devices.protocol import APPLE_THREADGROUP_MEMORY
 
 
 class AirSimDevice(CpuDevice):
@@ -13,7 +14,9 @@ class AirSimDevice(CpuDevice):
 
     def __init__(self) -> None:
         super().__init__()
-        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "air-sim"))
+        # it stands for an Apple GPU: Apple's threadgroup memory, not the CPU's CUDA figures
+        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "air-sim")) \
+            .with_shared_limit(APPLE_THREADGROUP_MEMORY)
 
     def _launcher(self):
         from cumetal.backends.air.sim import launch_air

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from cumetal.devices.cpu_device import CpuDevice
+from cumetal.devices.protocol import APPLE_THREADGROUP_MEMORY
 
 
 class MslSimDevice(CpuDevice):
@@ -15,7 +16,9 @@ class MslSimDevice(CpuDevice):
 
     def __init__(self) -> None:
         super().__init__()
-        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "msl-sim"))
+        # it stands for an Apple GPU: Apple's threadgroup memory, not the CPU's CUDA figures
+        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "msl-sim")) \
+            .with_shared_limit(APPLE_THREADGROUP_MEMORY)
         self.launches = 0  # kernels run through msl-sim (lets tests prove which engine ran)
 
     def _launcher(self):

@@ -21,6 +21,7 @@ asynchronous device:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from abc import ABC, abstractmethod
@@ -31,6 +32,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cumetal.ir import Module as IRModule
+
+# Shared memory per block: the one source of each number (docs/driver-api.md, "Shared memory").
+# CUDA guarantees every block 48 KiB (static + dynamic, without opting in) on every GPU since Fermi,
+# and Thrust/CUB are built around it (a smaller figure sends Thrust's set operations down an
+# asserting fallback). The CPU-family devices (cpu, cpu-jit) have no hardware limit and report it.
+CUDA_SHARED_MEMORY_PER_BLOCK = 48 * 1024
+# Above 48 KiB a kernel opts in (cudaFuncAttributeMaxDynamicSharedMemorySize). The CPU devices report
+# compute capability 8.0 and take sm_80's figures: 163 KiB per block opted in, 164 KiB per multiprocessor.
+SM80_SHARED_MEMORY_PER_BLOCK_OPTIN = 163 * 1024
+SM80_SHARED_MEMORY_PER_MULTIPROCESSOR = 164 * 1024
+# Apple GPUs' threadgroup memory (MTLDevice.maxThreadgroupMemoryLength): the air-sim and msl-sim devices,
+# which stand for an Apple GPU, keep it (no opt-in beyond); the Metal device asks the GPU.
+APPLE_THREADGROUP_MEMORY = 32 * 1024
 
 FAULT_CODES = ("illegal_address", "misaligned_address", "illegal_instruction", "trap", "assert", "timeout",
                "launch_failure",
@@ -67,7 +81,11 @@ class DeviceInfo:
     max_threads_per_block: int = 1024
     max_block_dim: tuple[int, int, int] = (1024, 1024, 1024)
     max_grid_dim: tuple[int, int, int] = (2**31 - 1, 65535, 65535)
-    shared_memory_per_block: int = 32 * 1024
+    # static + dynamic bytes a block gets without opting in; the most it may opt in to; the
+    # multiprocessor's total (occupancy). Defaults: the CPU devices' (CUDA's 48 KiB, sm_80's opt-in).
+    shared_memory_per_block: int = CUDA_SHARED_MEMORY_PER_BLOCK
+    shared_memory_per_block_optin: int = SM80_SHARED_MEMORY_PER_BLOCK_OPTIN
+    shared_memory_per_multiprocessor: int = SM80_SHARED_MEMORY_PER_MULTIPROCESSOR
     total_constant_memory: int = 64 * 1024
     compute_capability: tuple[int, int] = (8, 0)
     clock_rate_khz: int = 1_000_000
@@ -77,6 +95,12 @@ class DeviceInfo:
     integrated: bool = True
     concurrent_kernels: bool = False
     extra: dict[str, int] = field(default_factory=dict)
+
+    def with_shared_limit(self, limit: int) -> DeviceInfo:
+        """The same device where a block can never have more than ``limit`` bytes of shared memory
+        (an Apple GPU's threadgroup memory: no opt-in beyond it, one block's worth per multiprocessor)."""
+        return dataclasses.replace(self, shared_memory_per_block=limit, shared_memory_per_block_optin=limit,
+                                   shared_memory_per_multiprocessor=limit)
 
 
 # Globals the next load_module in this thread should place at given addresses instead of

@@ -10,7 +10,7 @@ from cumetal.driver.errors import CudaError, api
 from cumetal.driver.faults import fault_error
 from cumetal.driver.kernel_params import pack_launch_params
 from cumetal.driver.launch_groups import check_grouping
-from cumetal.driver.modules import max_dynamic_shared, max_threads
+from cumetal.driver.modules import max_threads, shared_memory_problem
 from cumetal.driver.state import STATE
 
 R = CUresult
@@ -68,10 +68,9 @@ def launch_grouped(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any,  # noqa:
                         f"{threads} threads per block exceed the kernel's limit of {limit}")
     if kernel.reqntid and tuple(kernel.reqntid) + (1,) * (3 - len(kernel.reqntid)) != block:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"kernel '{kernel.name}' requires block {kernel.reqntid} (.reqntid)")
-    if shared > max_dynamic_shared(fn):
-        raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
-                        f"{shared} bytes of dynamic shared memory requested; {max_dynamic_shared(fn)} available "
-                        f"({kernel.static_shared_size} static of {info.shared_memory_per_block})")
+    problem = shared_memory_problem(fn, shared)
+    if problem:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, problem)
     grouping = check_grouping(ctx.device, fn, grid, block, shared, cluster, cooperative)
     params = pack_launch_params(kernelParams, extra, kernel.params, kernel.param_size)
     stream = STATE.stream(hStream, ctx)

@@ -137,11 +137,11 @@ def active_blocks(fn: FunctionRec, block_size: int, dynamic_smem: int) -> int:
     if block_size <= 0 or block_size > max_threads(fn):
         return 0
     smem = fn.kernel.static_shared_size + dynamic_smem
-    if smem > info.shared_memory_per_block:
+    if smem > info.shared_memory_per_block_optin:
         return 0
     warps = -(-block_size // info.warp_size) * info.warp_size
     by_threads = info.max_threads_per_multiprocessor // warps
-    by_smem = info.shared_memory_per_block // smem if smem else by_threads
+    by_smem = info.shared_memory_per_multiprocessor // smem if smem else by_threads
     return max(0, min(by_threads, by_smem, 32))
 
 
@@ -218,7 +218,7 @@ def cuOccupancyAvailableDynamicSMemPerBlock(func: Any, numBlocks: Any, blockSize
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "numBlocks and blockSize must be positive")
     if active_blocks(fn, size, 0) < n:
         return (0,)
-    per_block = STATE.device.info.shared_memory_per_block // n - fn.kernel.static_shared_size
+    per_block = STATE.device.info.shared_memory_per_multiprocessor // n - fn.kernel.static_shared_size
     return (max(0, min(per_block, max_dynamic_shared(fn))),)
 
 

@@ -228,8 +228,25 @@ def max_threads(fn: FunctionRec) -> int:
 
 
 def max_dynamic_shared(fn: FunctionRec) -> int:
+    """Dynamic shared bytes a launch of ``fn`` may ask for: what cuFuncSetAttribute opted in to (up to
+    the device's opt-in maximum), else what the per-block limit leaves after the static shared memory."""
     total = STATE.device.info.shared_memory_per_block
     return fn.max_dynamic_shared or max(0, total - fn.kernel.static_shared_size)
+
+
+def shared_memory_problem(fn: FunctionRec, dynamic: int) -> str | None:
+    """Why a launch of ``fn`` with ``dynamic`` bytes of dynamic shared memory cannot run (None if it
+    can): static + dynamic must fit the device's per-block limit, or the kernel's opted-in maximum."""
+    info = STATE.device.info
+    static = fn.kernel.static_shared_size
+    if static > info.shared_memory_per_block:
+        return (f"kernel '{fn.kernel.name}' declares {static} bytes of static shared memory; the device "
+                f"allows {info.shared_memory_per_block} per block")
+    if dynamic > max_dynamic_shared(fn):
+        return (f"{dynamic} bytes of dynamic shared memory requested; {max_dynamic_shared(fn)} available "
+                f"({static} static; {info.shared_memory_per_block} per block, "
+                f"{info.shared_memory_per_block_optin} with cudaFuncAttributeMaxDynamicSharedMemorySize)")
+    return None
 
 
 @api(1)
@@ -268,7 +285,7 @@ def cuFuncSetAttribute(hfunc: Any, attrib: Any, value: Any) -> tuple:  # noqa: N
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{attrib!r} is not a CUfunction_attribute") from None
     v = int(value)
     if attr == F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-        room = STATE.device.info.shared_memory_per_block - fn.kernel.static_shared_size
+        room = STATE.device.info.shared_memory_per_block_optin - fn.kernel.static_shared_size
         if not 0 <= v <= room:
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"at most {room} bytes of dynamic shared memory fit")
         fn.max_dynamic_shared = v

@@ -278,9 +278,9 @@ def _check_configuration(fn: FunctionRec, grid: tuple[int, int, int], block: tup
     if math.prod(block) > limit:
         raise RtError(E.cudaErrorInvalidConfiguration,
                       f"{math.prod(block)} threads per block exceed the kernel's limit of {limit}")
-    if shared > dmod.max_dynamic_shared(fn):
-        raise RtError(E.cudaErrorInvalidConfiguration,
-                      f"{shared} bytes of dynamic shared memory requested; {dmod.max_dynamic_shared(fn)} available")
+    problem = dmod.shared_memory_problem(fn, shared)
+    if problem:
+        raise RtError(E.cudaErrorInvalidConfiguration, problem)
 
 
 @rt_api(0)
@@ -416,15 +416,15 @@ def cudaFuncGetName(func: Any) -> tuple:  # noqa: N802
 def max_active_blocks(fn: FunctionRec, block_size: int, dynamic_smem: int) -> int:
     """Blocks of ``block_size`` threads resident on one multiprocessor at once (documented model):
     limited by threads per multiprocessor (whole warps), by shared memory (static + dynamic per
-    block, of the multiprocessor's), and by CUDA's 32 blocks per multiprocessor."""
+    block, of the multiprocessor's total), and by CUDA's 32 blocks per multiprocessor."""
     info = DRIVER.device.info
     if block_size <= 0 or block_size > dmod.max_threads(fn):
         return 0
     warps = -(-block_size // info.warp_size) * info.warp_size
     by_threads = info.max_threads_per_multiprocessor // warps
     smem = fn.kernel.static_shared_size + dynamic_smem
-    by_smem = info.shared_memory_per_block // smem if smem else by_threads
-    if smem > info.shared_memory_per_block:
+    by_smem = info.shared_memory_per_multiprocessor // smem if smem else by_threads
+    if smem > info.shared_memory_per_block_optin:
         return 0
     return max(0, min(by_threads, by_smem, 32))
 
@@ -451,7 +451,7 @@ def cudaOccupancyAvailableDynamicSMemPerBlock(func: Any, numBlocks: Any, blockSi
     fn = _function_rec(func)
     n = int_arg(numBlocks, "numBlocks", lo=1, hi=2**31)
     int_arg(blockSize, "blockSize", lo=1, hi=2**31)
-    per_block = DRIVER.device.info.shared_memory_per_block // n - fn.kernel.static_shared_size
+    per_block = DRIVER.device.info.shared_memory_per_multiprocessor // n - fn.kernel.static_shared_size
     return (max(0, min(per_block, dmod.max_dynamic_shared(fn))),)
 
 

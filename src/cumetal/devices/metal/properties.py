@@ -46,11 +46,10 @@ def device_info(name: str, *, total_memory: int, max_threadgroup_memory: int,
         warp_size=32,
         max_threads_per_block=per_block,
         max_block_dim=(min(1024, max_threads[0]), min(1024, max_threads[1]), min(1024, max_threads[2])),
-        shared_memory_per_block=max(0, max_threadgroup_memory - SHARED_OVERHEAD),
         total_constant_memory=64 * 1024,
         compute_capability=(8, 0),
         max_threads_per_multiprocessor=per_block,
         integrated=True,
         concurrent_kernels=False,
         extra={"max_buffer_arguments": 31},
-    )
+    ).with_shared_limit(max(0, max_threadgroup_memory - SHARED_OVERHEAD))
