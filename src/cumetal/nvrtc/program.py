@@ -60,7 +60,8 @@ class Program:
             source = f"#pragma clang force_cuda_host_device begin\n{source}\n#pragma clang force_cuda_host_device end\n"
         source += _name_expression_array(self.name_expressions)
         try:
-            result = compile_to_ptx(source, self.name, opts.cuda, headers=self.headers or None)
+            result = _compile_keeping_statics(compile_to_ptx, CudaCompileError, source, self.name, opts,
+                                              self.headers or None)
             if opts.dlto:
                 self.ltoir = compile_to_bitcode(source, self.name, opts.cuda, headers=self.headers or None).bitcode
         except CudaCompileError as e:
@@ -70,6 +71,8 @@ class Program:
             self.log = f"nvrtc: internal error: {type(e).__name__}: {e}\n"
             raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_INTERNAL_ERROR, self.log) from None
         ptx, lowered = _take_name_array(result.ptx, self.name_expressions)
+        ptx, renamed = unmangle_internal_globals(ptx)
+        lowered = {expr: renamed.get(sym, sym) for expr, sym in lowered.items()}
         self.log = _log_text(result.log, opts.disable_warnings)
         self.lowered = lowered
         self.ptx = ptx.encode() + b"\0"
@@ -119,3 +122,66 @@ def _take_name_array(ptx: str, expressions: list[str]) -> tuple[str, dict[str, s
     # its forward declaration too (".extern"/".visible" lines naming the array), if any
     ptx = re.sub(rf"^[^\n]*\b{NAME_ARRAY}\b[^\n]*\n", "", ptx, flags=re.M)
     return ptx, lowered
+
+
+# A namespace-scope ``static __device__``/``__constant__`` variable: clang names it ``_ZL<len><name>``
+# in PTX, NVIDIA's NVRTC writes the plain name (so the host finds it with cuModuleGetGlobal("name"),
+# as NVIDIA's binomialOptions_nvrtc sample does; scripts/check_nvrtc_static_globals.py on the H100).
+_INTERNAL_GLOBAL = re.compile(r"^[ \t]*(?:\.(?:weak|visible)\s+)?\.(?:global|const)\b[^;\n]*?\b_ZL(\d+)([A-Za-z_]\w*)\b", re.M)
+
+
+def unmangle_internal_globals(ptx: str) -> tuple[str, dict[str, str]]:
+    """Rename internal-linkage globals ``_ZL<n><name>`` to ``<name>`` where that name is free.
+
+    Returns the new PTX and {old symbol: new symbol}."""
+    renamed: dict[str, str] = {}
+    for m in _INTERNAL_GLOBAL.finditer(ptx):
+        length, rest = int(m.group(1)), m.group(2)
+        if len(rest) < length:
+            continue
+        name = rest[:length]
+        if len(rest) != length:  # more follows the name: not the plain ``_ZL<n><name>`` form
+            continue
+        if re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", ptx):
+            continue  # the plain name is taken (another variable, a function): keep clang's name
+        renamed[f"_ZL{length}{name}"] = name
+    for old, new in renamed.items():
+        ptx = re.sub(rf"(?<![\w$.]){re.escape(old)}(?![\w$])", new, ptx)
+    return ptx, renamed
+
+
+# ``static __constant__ T name[...];`` / ``static __device__ T name;`` at the start of a line, no
+# parentheses (so not a function); group 1 holds the declarators.
+_STATIC_DEVICE_VAR = re.compile(
+    r"^[ \t]*(?=[^;(){}]*\bstatic\b)(?=[^;(){}]*\b__(?:constant|device)__\b)([^;(){}=]*?)(?:=[^;]*)?;", re.M)
+
+
+def static_device_variables(source: str) -> list[str]:
+    """Names of namespace-scope-looking ``static __constant__``/``static __device__`` variables."""
+    names = []
+    for m in _STATIC_DEVICE_VAR.finditer(source):
+        decl = re.sub(r"\[[^\]]*\]", "", m.group(1))
+        for part in decl.split(","):  # ``static __constant__ float a[4], b;`` declares a and b
+            last = re.search(r"([A-Za-z_]\w*)\s*$", part.strip())
+            if last and last.group(1) not in ("__constant__", "__device__", "static", "const", "volatile"):
+                names.append(last.group(1))
+    return list(dict.fromkeys(names))
+
+
+def _compile_keeping_statics(compile_to_ptx, error_type, source: str, name: str, opts, headers):
+    """Compile ``source``, keeping its ``static`` device variables as NVIDIA's NVRTC does.
+
+    clang drops (or folds the loads of) an internal-linkage variable that device code never writes,
+    so the host could not reach it with cuModuleGetGlobal. A host function that takes each one's
+    address makes clang keep it as a module global (clang externalizes device variables that host
+    code uses). When a guessed name is not visible at file scope (a static inside a namespace), that
+    addition does not compile: the source is then compiled as it is."""
+    names = static_device_variables(source)
+    if names:
+        refs = " ".join(f"(void)&{n};" for n in names)
+        keeper = f"\nstatic void __cumetal_keep_static_device_vars(void) {{ {refs} }}\n"
+        try:
+            return compile_to_ptx(source + keeper, name, opts.cuda, headers=headers)
+        except error_type:
+            pass
+    return compile_to_ptx(source, name, opts.cuda, headers=headers)

@@ -9,7 +9,7 @@ from ..case import Case
 
 FAMILIES = ("int_arith", "bits", "float32", "float64", "half", "cvt", "compare", "special",
             "memory", "atomics", "warp", "matrix", "regress", "approx", "randprog", "cluster",
-            "wgmma", "async_mbarrier", "async_tensor", "fp8")
+            "wgmma", "async_mbarrier", "async_tensor", "fp8", "video")
 
 
 @cache

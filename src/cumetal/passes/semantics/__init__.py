@@ -65,6 +65,7 @@ def _load_all() -> None:
         memory,
         sync,
         texture,
+        video,
         warp,
         wgmma,
     )
