@@ -17,6 +17,14 @@
 
 #include "curand.h"
 
+/* A plain host C++ file (not compiled as CUDA: clang's __CUDA__ undefined; cumetal/config.h defines
+ * __CUDACC__ everywhere) that includes this header for the state types, as NVIDIA's
+ * MonteCarloMultiGPU sample's .cpp files do, gets the types only: the device functions need
+ * threadIdx, __syncthreads and PTX, which host C++ lacks. */
+#if !defined(__CUDA__)
+#define CUMETAL_CURAND_TYPES_ONLY 1
+#endif
+
 #define CUMETAL_CURAND_FN static __device__ __forceinline__
 
 #define CURAND_2POW32_INV (2.3283064e-10f)
@@ -63,6 +71,7 @@ struct curandStateMRG32k3a {
 };
 typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
 
+#if !defined(CUMETAL_CURAND_TYPES_ONLY)
 #define CUMETAL_MRG_M1 4294967087u
 #define CUMETAL_MRG_M2 4294944443u
 #define MRG32K3A_NORM (2.328306549295728e-10)
@@ -563,11 +572,17 @@ CUMETAL_CURAND_FN float4 curand_log_normal4(curandStatePhilox4_32_10_t *state, f
                        expf(mean + stddev * v.w));
 }
 
+#endif /* !CUMETAL_CURAND_TYPES_ONLY */
+
 /* the Sobol states (quasi-random) and discrete distributions */
 #include "cumetal/curand_sobol.h"
+#if !defined(CUMETAL_CURAND_TYPES_ONLY)
 #include "cumetal/curand_discrete.h"
 
 /* MTGP32: one state per block, shared by its threads (curand_mtgp32_kernel.h) */
 #include "curand_mtgp32_kernel.h"
+#else
+#include "curand_mtgp32.h"
+#endif
 
 #endif /* CURAND_KERNEL_H_ */

@@ -7,10 +7,17 @@
 
 #include "cumetal/qualifiers.h"
 
-#define __CM_VEC1(T, N, A) struct __align__(A) N { T x; };
-#define __CM_VEC2(T, N, A) struct __align__(A) N { T x, y; };
-#define __CM_VEC3(T, N, A) struct N { T x, y, z; };
-#define __CM_VEC4(T, N, A) struct __align__(A) N { T x, y, z, w; };
+/* C has no implicit typedef for a struct tag: give every type its plain name there too
+ * (C sources such as the MonteCarloMultiGPU sample's host files use float2, uint4, ...). */
+#if defined(__cplusplus)
+#define __CM_VEC_TYPEDEF(N)
+#else
+#define __CM_VEC_TYPEDEF(N) typedef struct N N;
+#endif
+#define __CM_VEC1(T, N, A) struct __align__(A) N { T x; }; __CM_VEC_TYPEDEF(N)
+#define __CM_VEC2(T, N, A) struct __align__(A) N { T x, y; }; __CM_VEC_TYPEDEF(N)
+#define __CM_VEC3(T, N, A) struct N { T x, y, z; }; __CM_VEC_TYPEDEF(N)
+#define __CM_VEC4(T, N, A) struct __align__(A) N { T x, y, z, w; }; __CM_VEC_TYPEDEF(N)
 
 __CM_VEC1(signed char, char1, 1)
 __CM_VEC2(signed char, char2, 2)
@@ -79,6 +86,7 @@ __CM_VEC4(double, double4_32a, 32)
 #undef __CM_VEC2
 #undef __CM_VEC3
 #undef __CM_VEC4
+#undef __CM_VEC_TYPEDEF
 
 /* Kernel launch dimensions: unspecified components are 1. */
 struct dim3 {

@@ -22,6 +22,8 @@ typedef struct curandStateScrambledSobol32 curandStateScrambledSobol32_t;
 typedef struct curandStateSobol64 curandStateSobol64_t;
 typedef struct curandStateScrambledSobol64 curandStateScrambledSobol64_t;
 
+#if !defined(CUMETAL_CURAND_TYPES_ONLY) /* device functions: CUDA compilation only (curand_kernel.h) */
+
 template <class S, class W>
 CUMETAL_CURAND_FN void __cm_sobol_seek(S *state, W index) {
     state->i = index;
@@ -110,4 +112,5 @@ CUMETAL_SOBOL64_DISTRIBUTIONS(curandStateScrambledSobol64_t)
 #undef CUMETAL_SOBOL32_DISTRIBUTIONS
 #undef CUMETAL_SOBOL64_DISTRIBUTIONS
 
+#endif /* !CUMETAL_CURAND_TYPES_ONLY */
 #endif /* CUMETAL_CURAND_SOBOL_H_ */
