@@ -140,7 +140,7 @@ def test_kernel_attributes_read_as_properties_and_as_calls(dev) -> None:
 
     attrs = ObjectCode.from_ptx(SCALE).get_kernel("scale").attributes
     assert attrs.max_threads_per_block + 0 == attrs.max_threads_per_block() == 1024
-    # scale's most live registers (driver/register_estimate.py): x, y (2 each), a, n, ctaid, ntid, tid
+    # scale's most live registers (ir/registers.py): x, y (2 each), a, n, ctaid, ntid, tid
     # before the mad that combines the last three = 9
     assert attrs[0].num_regs == attrs[dev].num_regs == 9
 

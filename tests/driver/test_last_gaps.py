@@ -194,8 +194,8 @@ def test_runtime_num_regs_reads_the_same_estimate():
 
 
 def test_register_estimate_caps_at_255():
-    from cumetal.driver.register_estimate import estimate_registers
     from cumetal.ir.nodes import Block, Function, Inst, Module
+    from cumetal.ir.registers import estimate_registers
 
     fn = Function("wide", "kernel")
     vs = [fn.new_var("i64") for _ in range(200)]  # 400 registers live at once

@@ -440,7 +440,7 @@ class Linker:
         self._options = options or LinkerOptions()
         self._error_log = bytearray(4096)
         keys, values = [cu.CUjit_option.CU_JIT_ERROR_LOG_BUFFER], [self._error_log]
-        if self._options.max_register_count:  # each kernel's .maxnreg: its NUM_REGS is capped (driver/register_estimate.py)
+        if self._options.max_register_count:  # each kernel's .maxnreg: its NUM_REGS is capped (driver/register_caps.py)
             keys, values = keys + [cu.CUjit_option.CU_JIT_MAX_REGISTERS], values + [int(self._options.max_register_count)]
         self._state = check(cu.cuLinkCreate(len(keys), keys, values))
         for oc in object_codes:

@@ -171,6 +171,12 @@ class ModuleImage:
         """Bytes of the module's ``__constant__`` data."""
         return sum(g.size for g in self.module.globals.values() if g.space == "const")
 
+    def register_estimates(self) -> dict[str, int]:
+        """Each kernel's per-thread register estimate (``ir/registers.py``), in [1, 255]."""
+        from cumetal.ir.registers import estimate_registers
+
+        return {name: estimate_registers(k, self.module) for name, k in self.module.kernels.items()}
+
 
 class Stream:
     """Base of a device's stream objects (opaque to the driver)."""

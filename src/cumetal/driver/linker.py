@@ -20,7 +20,7 @@ from typing import Any
 from cumetal.driver.enums import CUjit_option, CUjitInputType, CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles_more import CUlinkState
-from cumetal.driver.register_estimate import with_maxnreg
+from cumetal.driver.register_caps import with_maxnreg
 from cumetal.driver.state import STATE
 
 R = CUresult

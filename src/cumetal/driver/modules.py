@@ -15,7 +15,7 @@ from cumetal.devices.compile import ModuleLoadError, compile_image
 from cumetal.driver.enums import CUfunction_attribute, CUjit_option, CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.handles import CUdeviceptr, CUfunction, CUmodule
-from cumetal.driver.register_estimate import estimate_registers, maxnreg_by_entry
+from cumetal.driver.register_caps import maxnreg_by_entry
 from cumetal.driver.state import STATE, FunctionRec, LoadedModule
 
 R = CUresult
@@ -59,13 +59,6 @@ def _load(image: Any, filename: str, max_registers: int = 0) -> tuple:
     if ir_module.failed:
         print(f"cumetal: {filename}: these kernels cannot run (cuModuleGetFunction will return "
               f"CUDA_ERROR_NOT_SUPPORTED):\n{_failures_text(ir_module.failed)}", file=sys.stderr, flush=True)
-    registers = {name: estimate_registers(k, ir_module) for name, k in ir_module.kernels.items()}
-    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    for name, limit in maxnreg_by_entry(text).items():  # ptxas meets .maxnreg by spilling
-        if name in registers and limit > 0:
-            registers[name] = max(1, min(registers[name], limit))
-    if max_registers > 0:  # cuModuleLoadDataEx's CU_JIT_MAX_REGISTERS
-        registers = {name: max(1, min(n, max_registers)) for name, n in registers.items()}
     managed_names = managed_globals(data)
     try:
         img = ctx.device.load_module(ir_module)
@@ -73,6 +66,13 @@ def _load(image: Any, filename: str, max_registers: int = 0) -> tuple:
         raise CudaError(R.CUDA_ERROR_OUT_OF_MEMORY, str(e)) from None
     except ValueError as e:
         raise CudaError(R.CUDA_ERROR_INVALID_IMAGE, f"{filename}: {e}") from None
+    registers = img.register_estimates()
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for name, limit in maxnreg_by_entry(text).items():  # ptxas meets .maxnreg by spilling
+        if name in registers and limit > 0:
+            registers[name] = max(1, min(registers[name], limit))
+    if max_registers > 0:  # cuModuleLoadDataEx's CU_JIT_MAX_REGISTERS
+        registers = {name: max(1, min(n, max_registers)) for name, n in registers.items()}
     with STATE.lock:
         rec = LoadedModule(STATE.new_id(), ctx, img, registers=registers,
                            managed=dict(img.symbols[n] for n in managed_names if n in img.symbols))
@@ -264,7 +264,7 @@ def cuFuncGetAttribute(attrib: Any, hfunc: Any) -> tuple:  # noqa: N802
         F.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: k.static_shared_size,
         F.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: fn.module.image.const_bytes(),
         F.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: k.local_size,
-        F.CU_FUNC_ATTRIBUTE_NUM_REGS: fn.module.registers.get(k.name, 1),  # driver/register_estimate.py
+        F.CU_FUNC_ATTRIBUTE_NUM_REGS: fn.module.registers.get(k.name, 1),  # ir/registers.py, capped in driver/register_caps.py
         F.CU_FUNC_ATTRIBUTE_PTX_VERSION: cc[0] * 10 + cc[1],
         F.CU_FUNC_ATTRIBUTE_BINARY_VERSION: cc[0] * 10 + cc[1],
         F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: max_dynamic_shared(fn),

@@ -1,4 +1,5 @@
-"""``CU_FUNC_ATTRIBUTE_NUM_REGS``: a per-thread register estimate computed from the kernel IR.
+"""Per-thread register estimate from the kernel IR (what the driver reports as
+``CU_FUNC_ATTRIBUTE_NUM_REGS``, through ``devices.protocol.ModuleImage.register_estimates``).
 
 No register allocation happens for CuMetal's targets (the CPU engine keeps lane arrays, Metal's
 compiler allocates its own registers), but programs read ``NUM_REGS`` to size launches and tests
@@ -10,14 +11,11 @@ write ends a value's life; a guarded write does not), where a value of ``b`` bit
 registers). The result is at least 1 and at most 255, ptxas's per-thread limit. It is what an
 allocator that never spills and never reuses a register within one live range would need: ptxas
 usually reports a few more (it reserves registers for addresses and temporaries the IR does not
-name), never fewer than the live values it must keep. A kernel's ``.maxnreg N`` (or the
-``CU_JIT_MAX_REGISTERS`` option of ``cuModuleLoadDataEx``/``cuLinkCreate``, numba-cuda's
-``max_registers``) caps the count, as ptxas meets such a limit by spilling.
+name), never fewer than the live values it must keep. Caps from ``.maxnreg`` and
+``CU_JIT_MAX_REGISTERS`` are the driver's (``driver/register_caps.py``).
 """
 
 from __future__ import annotations
-
-import re
 
 from cumetal.ir import analysis
 from cumetal.ir import types as T
@@ -82,29 +80,3 @@ def estimate_registers(kernel: Function, module: Module) -> int:
     """``NUM_REGS`` for ``kernel``: the largest live set of it and of what it calls, in [1, 255]."""
     most = max((max_live_registers(fn) for fn in analysis.reachable_functions(kernel, module)), default=0)
     return max(1, min(MAX_REGS, most))
-
-
-# `.entry name (params) .maxntid 256 .maxnreg 40 {`: performance directives sit between the
-# parameter list (which holds no brace) and the body
-_ENTRY = re.compile(r"(\.entry\s+([\w$%]+)[^{;]*?)\{")
-_MAXNREG = re.compile(r"\.maxnreg\s+(\d+)")
-
-
-def maxnreg_by_entry(ptx: str) -> dict[str, int]:
-    """Each kernel's ``.maxnreg`` limit, by name."""
-    out = {}
-    for m in _ENTRY.finditer(ptx):
-        limit = _MAXNREG.search(m.group(1))
-        if limit:
-            out[m.group(2)] = int(limit.group(1))
-    return out
-
-
-def with_maxnreg(ptx: str, limit: int) -> str:
-    """``ptx`` with ``.maxnreg limit`` on every kernel that declares no limit of its own (how a
-    linker's ``CU_JIT_MAX_REGISTERS`` reaches the module the link produces)."""
-    def add(m: re.Match) -> str:
-        head = m.group(1)
-        return m.group(0) if _MAXNREG.search(head) else f"{head.rstrip()}\n.maxnreg {limit}\n{{"
-
-    return _ENTRY.sub(add, ptx)
