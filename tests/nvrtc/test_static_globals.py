@@ -71,8 +71,9 @@ def test_programs_with_other_statics_still_compile(src: str) -> None:
 
 def test_declarator_parsing() -> None:
     src = ("static __constant__ float a[4], b;\nstatic __device__ __forceinline__ int f(int x) { return x; }\n"
-           "__constant__ static const int z = 3;\nstatic int host_only;\n__device__ int plain;\n")
-    assert static_device_variables(src) == ["a", "b", "z"]
+           "__constant__ static const int z = 3;\nstatic int host_only;\n__device__ int plain;\n"
+           "static __constant__ Pair<int, Pair<float, int>> t[2], u;\n")
+    assert static_device_variables(src) == ["a", "b", "z", "t", "u"]
 
 
 def test_unmangling_keeps_names_that_are_taken() -> None:

@@ -161,6 +161,8 @@ def static_device_variables(source: str) -> list[str]:
     names = []
     for m in _STATIC_DEVICE_VAR.finditer(source):
         decl = re.sub(r"\[[^\]]*\]", "", m.group(1))
+        while re.search(r"<[^<>]*>", decl):  # template arguments hold commas that separate no declarators
+            decl = re.sub(r"<[^<>]*>", "", decl)
         for part in decl.split(","):  # ``static __constant__ float a[4], b;`` declares a and b
             last = re.search(r"([A-Za-z_]\w*)\s*$", part.strip())
             if last and last.group(1) not in ("__constant__", "__device__", "static", "const", "volatile"):
