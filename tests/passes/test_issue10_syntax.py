@@ -133,3 +133,31 @@ def test_video_instruction_vshr_is_a_clear_diagnostic(ctx):
     err, _ = cu.cuModuleLoadData(text.encode() + b"\0")
     assert err == cu.CUresult.CUDA_ERROR_INVALID_PTX
     assert "'vshr.u32.u32.u32.clamp' is not supported by CuMetal yet" in cu.last_error_message()
+
+
+SWAP = HEAD + """
+.visible .entry swap(.param .u64 out)
+{
+    .reg .b16 %h<5>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    mov.u16 %h1, 1; mov.u16 %h2, 2; mov.u16 %h3, 3; mov.u16 %h4, 4;
+    mov.v4.u16 {%h1, %h2, %h3, %h4}, {%h4, %h3, %h2, %h1};
+    st.global.v4.u16 [%rd1], {%h1, %h2, %h3, %h4};
+    ret;
+}
+"""
+
+
+def test_vector_mov_reads_every_source_before_writing(ctx, tmp_path):
+    """mov.v4 with overlapping registers is a parallel copy (ptxas makes it a swap)."""
+    _ptxas_accepts(SWAP, tmp_path)
+    err, mod = cu.cuModuleLoadData(SWAP.encode())
+    assert err == 0
+    out = cu.cuMemAlloc(8)[1]
+    assert cu.cuLaunchKernel(cu.cuModuleGetFunction(mod, b"swap")[1], 1, 1, 1, 1, 1, 1, 0, 0, ((out,), (None,)), 0)[0] == 0
+    assert cu.cuCtxSynchronize()[0] == 0
+    buf = bytearray(8)
+    cu.cuMemcpyDtoH(buf, out, 8)
+    assert np.frombuffer(bytes(buf), np.uint16).tolist() == [4, 3, 2, 1]
+    cu.cuModuleUnload(mod)

@@ -4,7 +4,7 @@ atomics (atom, red), cp.async (lowered to synchronous copies, per the intrinsic 
 from __future__ import annotations
 
 from cumetal.ir import types as T
-from cumetal.ir.nodes import Const, Inst, Value
+from cumetal.ir.nodes import Const, Inst, Value, Var
 from cumetal.passes.context import PTX_SIZE, Ctx, LoweringError, ir_type
 from cumetal.passes.semantics import semantics
 from cumetal.passes.semantics.common import i32, ptx_type
@@ -52,7 +52,10 @@ def _mov(ctx: Ctx, ins: ast.Instruction) -> None:
         n = int(ins.fields["vec"][1:])
         if not (isinstance(d, ast.Vector) and isinstance(a, ast.Vector) and len(d.elems) == len(a.elems) == n):
             raise LoweringError(f"mov.v{n} needs two vectors of {n} elements")
+        # a register read is the register itself: copy the sources first, so that a destination
+        # written early cannot change a later source ({a, b} <- {b, a} swaps, as ptxas does)
         vals = [ctx.read(e, t) for e in a.elems]
+        vals = [ctx.emit("mov", v.type, v) if isinstance(v, Var) else v for v in vals]
         for e, v in zip(d.elems, vals, strict=True):
             ctx.write(e, v, t)
         return
