@@ -91,19 +91,21 @@ def _scalar_source(ctx: Ctx, op: ast.Operand, ptx_t: str) -> Value:
 
 
 def _scalar_finish(ctx: Ctx, ins: ast.Instruction, tmp: Value, dsigned: bool, sat: bool,
-                   wrapped_key: bool = False, arith: bool = False) -> None:
+                   wrapped_key: bool = False, arith: bool = False, word_sat: bool = False) -> None:
     """Saturation, then the secondary operation (.add/.min/.max with c) or the merge into c.dsel.
 
     The rules follow what NVIDIA's H100 returns (tests/ptx_sweep/golden/video.npz), which differs
     from the ISA manual's pseudo-code in three places:
-    - ``.sat`` with a u32 destination only clamps negative results to 0; results past 2**32 wrap.
+    - ``.sat`` with a u32 destination only clamps negative results to 0; results past 2**32 wrap
+      (vshl, ``word_sat``, clamps both ends).
     - ``.min``/``.max`` compare c (sign- or zero-extended by dtype) with a 33-bit view of the result:
       for vadd/vsub (``wrapped_key``) the 32-bit result sign-extended, else the exact result (its low
       33 bits for a u32 destination).
     - for vadd/vsub/vabsdiff/vmin/vmax (``arith``), ``.sat`` into a sub-word destination clamps the
       32-bit result as unsigned to the field's maximum (0x7F/0xFF, 0x7FFF/0xFFFF) and then takes the
-      field's bits from that value in place, so ``.b1``-``.b3`` and ``.h1`` receive 0; vshr clamps
-      to the field's signed/unsigned range as the manual says.
+      field's bits from that value in place, so ``.b1``-``.b3`` and ``.h1`` receive 0; vshl
+      (``word_sat``) clamps to the 32-bit range and keeps the low bits; vshr clamps to the field's
+      signed/unsigned range as the manual says.
     """
     d = ins.operands[0]
     dsel = d.component if isinstance(d, ast.Reg) else None
@@ -112,7 +114,7 @@ def _scalar_finish(ctx: Ctx, ins: ast.Instruction, tmp: Value, dsigned: bool, sa
     if dsel is not None:
         shift, width = _SCALAR_SEL[dsel]
         if sat and not arith:
-            tmp = _clamp(ctx, tmp, *_sat_range(width, dsigned), "i64")
+            tmp = _clamp(ctx, tmp, *_sat_range(32 if word_sat else width, dsigned), "i64")
         r = ctx.emit("trunc", "i32", tmp)
         if sat and arith:
             top = (1 << (width - 1 if dsigned else width)) - 1
@@ -122,8 +124,10 @@ def _scalar_finish(ctx: Ctx, ins: ast.Instruction, tmp: Value, dsigned: bool, sa
         ctx.write(dataclasses.replace(d, component=None), r, "b32")
         return
     if sat:
-        tmp = _clamp(ctx, tmp, *_sat_range(32, True), "i64") if dsigned else \
-            ctx.emit("max", "i64", tmp, _i64(0), signed=True)
+        if dsigned or word_sat:
+            tmp = _clamp(ctx, tmp, *_sat_range(32, dsigned), "i64")
+        else:
+            tmp = ctx.emit("max", "i64", tmp, _i64(0), signed=True)
     op2 = ins.fields.get("op2")
     if op2 is not None:
         c = ctx.read(ins.operands[3], "b32")
@@ -169,14 +173,14 @@ def _shift(left: bool):
             b = ctx.emit("min", "i64", b, _i64(32), signed=False)
         n = ctx.emit("trunc", "i32", b)
         if left:
-            if "sat" in ins.fields:
-                # The H100 neither clamps nor wraps these as the ISA manual describes (e.g.
-                # vshl.u32.u32.u32.sat 0xffffffff by 7 gives 0): refuse rather than guess.
-                raise LoweringError("vshl with .sat is not supported yet (NVIDIA's results are not modelled)")
             tmp = ctx.emit("shl", "i64", a, n)
+            if "sat" in ins.fields:
+                # The H100 saturates the shifted value seen as a 34-bit two's-complement number
+                # (e.g. vshl.u32.u32.u32.sat 0xffffffff by 7 gives 0: bit 33 is set)
+                tmp = ctx.emit("ashr", "i64", ctx.emit("shl", "i64", tmp, i32(30)), i32(30))
         else:  # the i64 value is already sign/zero-extended by atype, so one arithmetic shift fits both
             tmp = ctx.emit("ashr", "i64", a, n)
-        _scalar_finish(ctx, ins, tmp, dt == "s32", "sat" in ins.fields)
+        _scalar_finish(ctx, ins, tmp, dt == "s32", "sat" in ins.fields, word_sat=left)
 
     return lower
 
