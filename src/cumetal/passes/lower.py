@@ -251,10 +251,18 @@ class ModuleLowering:
         # .param parameters arrive as the address of the caller's buffer (in local memory);
         # .reg parameters arrive by value. Order: return params, then params (as in 'call').
         for p in [*f.ret_params, *f.params]:
-            if p.vector:
-                raise LoweringError(f"vector parameter '{p.name}' (.{p.space} .v{p.vector}) is not supported yet",
-                                    p.loc)
             by_value = p.space == "reg"
+            if p.vector and by_value:  # .reg .v4 .f32 x: one by-value argument per component
+                if p.vector not in (2, 4):
+                    raise LoweringError(f"vector parameter '{p.name}': .v{p.vector} (.v2 and .v4 are supported)", p.loc)
+                for c in _COMPONENTS[: p.vector]:
+                    v = fn.new_var(ir_type(p.type), f"{p.name.lstrip('%')}_{c}")
+                    scope.names[f"{p.name}.{c}"] = Symbol("fparam", var=v, by_value=True, type=p.type)
+                    (fn.ret_vars if p in f.ret_params else fn.arg_vars).append(v)
+                scope.names[p.name] = Symbol("vreg", type=p.type, size=p.vector)
+                self.has_vector_regs = True
+                continue
+            # a .param vector is a buffer like any .param: its address, read with ld.param.vN
             v = fn.new_var(ir_type(p.type) if by_value else "i64", p.name.lstrip("%"))
             scope.names[p.name] = Symbol("fparam", var=v, by_value=by_value, type=p.type)
             if by_value and p in f.ret_params:
@@ -310,7 +318,8 @@ class ModuleLowering:
         if op.component is not None:
             c = _COMPONENT_ALIASES.get(op.component, op.component)
             sym = ctx.lookup(f"{op.name}.{c}")
-            return ast.Reg(f"{op.name}.{c}", None, op.negated) if sym is not None and sym.kind == "reg" else op
+            component = sym is not None and (sym.kind == "reg" or (sym.kind == "fparam" and sym.by_value))
+            return ast.Reg(f"{op.name}.{c}", None, op.negated) if component else op
         sym = ctx.lookup(op.name)
         if sym is not None and sym.kind == "vreg":
             return ast.Vector(tuple(ast.Reg(f"{op.name}.{c}") for c in _COMPONENTS[: sym.size]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cumetal.ir.nodes import Const, Inst, SymAddr, Value
 from cumetal.passes.context import Ctx, LoweringError, ir_type
 from cumetal.passes.semantics import semantics
@@ -108,20 +110,19 @@ def _call(ctx: Ctx, ins: ast.Instruction) -> None:
     values: list[Value] = []
     dsts = []
     if decl is not None:
-        vec = next((p for p in (*decl.ret_params, *decl.params) if p.vector), None)
-        if vec is not None:
-            raise LoweringError(f"call to '{callee_name}': vector parameter '{vec.name}' (.{vec.space} .v{vec.vector}) "
-                                "is not supported yet")
         if len(rets) != len(decl.ret_params) or len(args) != len(decl.params):
             raise LoweringError(f"call to '{callee_name}' passes {len(args)} arguments and {len(rets)} results; "
                                 f"it takes {len(decl.params)} and {len(decl.ret_params)}")
         for r, p in zip(rets, decl.ret_params, strict=True):
             if p.space == "reg":
-                dsts.append((r, p.type))
+                dsts += [(e, p.type) for e in _components(callee_name, r, p)]
             else:
                 values.append(_param_address(ctx, r))
         for a, p in zip(args, decl.params, strict=True):
-            values.append(ctx.read(a, p.type) if p.space == "reg" else _param_address(ctx, a))
+            if p.space == "reg":
+                values += [ctx.read(e, p.type) for e in _components(callee_name, a, p)]
+            else:
+                values.append(_param_address(ctx, a))
         ctx.calls.add(callee_name)
         res = ctx.emit_multi("call", tuple(ir_type(t) for _, t in dsts), *values, callee=callee_name)
         for (r, t), v in zip(dsts, res, strict=True):
@@ -135,6 +136,17 @@ def _call(ctx: Ctx, ins: ast.Instruction) -> None:
         ctx.emit_multi("call_indirect", (), *values)
         return
     raise LoweringError(f"call target '{callee_name}' is not a known function")
+
+
+def _components(callee: str, op: ast.Operand, p: Any) -> list[ast.Operand]:
+    """A by-value argument's registers: the operand itself, or the elements of a vector operand
+    for a ``.reg .vN`` parameter (a vector register was expanded to ``{%v.x, ...}`` already)."""
+    if not p.vector:
+        return [op]
+    if isinstance(op, ast.Vector) and len(op.elems) == p.vector:
+        return list(op.elems)
+    raise LoweringError(f"call to '{callee}': parameter '{p.name}' is .v{p.vector}; pass a vector of "
+                        f"{p.vector} registers")
 
 
 def _param_address(ctx: Ctx, op: ast.Operand) -> Value:
