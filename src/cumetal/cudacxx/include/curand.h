@@ -10,6 +10,9 @@
 
 #include "driver_types.h"
 #include "library_types.h"
+/* as NVIDIA's curand.h: the Runtime API comes with it (host files that include only <curand.h>
+ * call cudaGetErrorName & co., e.g. the CUDA samples' helper_cuda.h) */
+#include "cuda_runtime_api.h"
 
 #define CURAND_VER_MAJOR 10
 #define CURAND_VER_MINOR 4
