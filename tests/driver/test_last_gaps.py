@@ -246,7 +246,7 @@ def _wide(**kw):
 
 
 def test_im2col_wide_map_is_encoded_and_validated_as_documented(ctx):
-    from cumetal.backends.cpu.tensorcopy import TensorMap
+    from cumetal.formats.tensormap import TensorMap
 
     err, tmap = _wide()
     assert err == R.CUDA_SUCCESS

@@ -17,9 +17,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from cumetal.backends.cpu.tensorcopy import DTYPES, SWIZZLE_BYTES, TensorMap
 from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError, api
+from cumetal.formats.tensormap import DTYPES, SWIZZLE_BYTES, TensorMap
 
 R = CUresult
 _MAX_DIM = 1 << 32

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cumetal.backends.cpu.tensorcopy import REDUCE_DTYPES
+from cumetal.formats.tensormap import REDUCE_DTYPES
 from cumetal.ir.nodes import Inst, Value, Var
 from cumetal.passes.legalize.builder import Builder
 from cumetal.passes.legalize.rule import Rule

@@ -1,0 +1,1 @@
+"""Data formats shared by several layers (descriptors the driver writes and kernels read)."""
