@@ -194,9 +194,9 @@ def cudaDeviceGetAttribute(attr: Any, device: Any) -> tuple:  # noqa: N802
 
 
 def _ipc_supported() -> bool:
-    import os
+    from cumetal.runtime.pool_ipc import supported  # memfd + /proc: what runtime/ipc.py needs too
 
-    return hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")
+    return supported()
 
 
 @rt_api(2)

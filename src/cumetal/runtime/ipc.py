@@ -46,11 +46,15 @@ _PAGE = mmap.PAGESIZE
 _PROT_RW, _MAP_SHARED, _MAP_FIXED = 3, 1, 0x10
 
 
-class cudaIpcMemHandle_t:  # noqa: N801 - CUDA's names
-    """64 opaque bytes (``reserved``); ``getPtr()`` is their address."""
+class OpaqueHandle:
+    """``SIZE`` opaque bytes (CUDA's ``reserved``); ``getPtr()`` is their address (the shape of
+    cuda-python's IPC handle and export-data structs)."""
+
+    SIZE = HANDLE_SIZE
 
     def __init__(self, data: bytes = b"") -> None:
-        self._c = (ctypes.c_char * HANDLE_SIZE).from_buffer_copy(bytes(data).ljust(HANDLE_SIZE, b"\0")[:HANDLE_SIZE])
+        n = self.SIZE
+        self._c = (ctypes.c_char * n).from_buffer_copy(bytes(data).ljust(n, b"\0")[:n])
 
     @property
     def reserved(self) -> bytes:
@@ -61,7 +65,11 @@ class cudaIpcMemHandle_t:  # noqa: N801 - CUDA's names
 
     @classmethod
     def sizeof(cls) -> int:
-        return HANDLE_SIZE
+        return cls.SIZE
+
+
+class cudaIpcMemHandle_t(OpaqueHandle):  # noqa: N801 - CUDA's names
+    """64 opaque bytes (``reserved``); ``getPtr()`` is their address."""
 
 
 class cudaIpcEventHandle_t(cudaIpcMemHandle_t):  # noqa: N801

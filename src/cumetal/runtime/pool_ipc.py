@@ -26,6 +26,7 @@ from typing import Any
 
 from cumetal.runtime.enums import cudaError_t
 from cumetal.runtime.errors import RtError
+from cumetal.runtime.ipc import OpaqueHandle
 
 E = cudaError_t
 POSIX_FD = 1  # cudaMemHandleTypePosixFileDescriptor
@@ -37,22 +38,10 @@ _POOL_MAGIC, _PTR_MAGIC = b"CMPOOLFD", b"CMPOOLPT"
 _FALLOC_PUNCH_HOLE = 0x02 | 0x01  # FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
 
 
-class cudaMemPoolPtrExportData:  # noqa: N801 - CUDA's name
+class cudaMemPoolPtrExportData(OpaqueHandle):  # noqa: N801 - CUDA's name
     """64 opaque bytes (CUDA's ``reserved``); ``getPtr()`` is their address."""
 
-    def __init__(self, data: bytes = b"") -> None:
-        self._c = (ctypes.c_char * EXPORT_SIZE).from_buffer_copy(bytes(data).ljust(EXPORT_SIZE, b"\0")[:EXPORT_SIZE])
-
-    @property
-    def reserved(self) -> bytes:
-        return bytes(self._c)
-
-    def getPtr(self) -> int:  # noqa: N802
-        return ctypes.addressof(self._c)
-
-    @classmethod
-    def sizeof(cls) -> int:
-        return EXPORT_SIZE
+    SIZE = EXPORT_SIZE
 
 
 def supported() -> bool:
