@@ -229,12 +229,15 @@ def drv_cuDevicePrimaryCtxGetState(dev: int, flags: int, active: int) -> int:  #
 
 
 # ---- modules and functions
-def _load_ptx(p: int, data: bytes, what: str) -> int:
+def _load_ptx(p: int, data: bytes, what: str, max_registers: int = 0) -> int:
     try:
         ptx = fatbin.extract_ptx(data, what)
     except fatbin.FatbinError as e:
         _say(str(e))
         return NO_BINARY_FOR_GPU if "SASS" in str(e) else INVALID_IMAGE
+    if max_registers:
+        return _outs(cu.cuModuleLoadDataEx(ptx.encode(), 1, [cu.CUjit_option.CU_JIT_MAX_REGISTERS], [max_registers]),
+                     (_c_ptr, p))
     return _outs(cu.cuModuleLoadData(ptx.encode()), (_c_ptr, p))
 
 

@@ -1,4 +1,5 @@
-"""The C ABI's JIT linker calls (``capi/csrc/cm_linker.c``) over ``cumetal.driver.linker``.
+"""The C ABI's JIT calls with CUDA's option arrays: the linker (``capi/csrc/cm_linker.c``) over
+``cumetal.driver.linker``, and ``cuModuleLoadDataEx``.
 
 JIT options come as CUDA's C arrays: ``options[i]`` a ``CUjit_option`` and ``optionValues[i]`` a
 ``void*`` slot holding a pointer (log buffers) or an integer (sizes). As CUDA does, the log buffers
@@ -17,7 +18,7 @@ from typing import Any
 
 from cumetal import driver as cu
 from cumetal.capi.bridge import _safe_array
-from cumetal.capi.bridge_driver import _c_ptr, _c_size, _guard, _null, _outs
+from cumetal.capi.bridge_driver import INVALID_VALUE, _c_ptr, _c_size, _guard, _null, _outs, _say
 from cumetal.driver.enums import CUjit_option
 
 O = CUjit_option
@@ -54,12 +55,15 @@ class _COptions:
         return (ctypes.c_char * size).from_address(address)
 
 
-def _c_options(count: int, keys: int, values: int) -> _COptions:
+def _c_options(count: int, keys: int, values: int) -> _COptions | None:
+    """The caller's option arrays, or None (said on stderr) when they cannot be read."""
     if count and (not keys or not values):
-        raise ValueError("options or optionValues is NULL")
+        _say("options or optionValues is NULL while numOptions is not 0")
+        return None
     keys_list = _safe_array(ctypes.c_int, keys, count)
     if keys_list is None or _safe_array(ctypes.c_void_p, values, count) is None:
-        raise ValueError("options or optionValues cannot be read for numOptions entries")
+        _say("options or optionValues cannot be read for numOptions entries")
+        return None
     return _COptions(keys_list, values)
 
 
@@ -88,6 +92,8 @@ def drv_cuLinkCreate(count: int, keys: int, values: int, state_out: int) -> int:
     if not state_out:
         return _null("stateOut")
     opts = _c_options(count, keys, values)
+    if opts is None:
+        return INVALID_VALUE
     result = cu.cuLinkCreate(*_python_options(opts))
     err = _outs(result, (_c_ptr, state_out))
     if err == 0:
@@ -101,7 +107,8 @@ def drv_cuLinkAddData(state: int, kind: int, data: int, size: int, name: int, co
                       values: int) -> int:
     if not data:
         return _null("data")
-    _c_options(count, keys, values)
+    if _c_options(count, keys, values) is None:
+        return INVALID_VALUE
     label = ctypes.string_at(name) if name else b"<data>"
     return int(cu.cuLinkAddData(state, kind, data, size, label, 0, [], [])[0])
 
@@ -110,7 +117,8 @@ def drv_cuLinkAddData(state: int, kind: int, data: int, size: int, name: int, co
 def drv_cuLinkAddFile(state: int, kind: int, path: int, count: int, keys: int, values: int) -> int:  # noqa: N802
     if not path:
         return _null("path")
-    _c_options(count, keys, values)
+    if _c_options(count, keys, values) is None:
+        return INVALID_VALUE
     return int(cu.cuLinkAddFile(state, kind, os.fsdecode(ctypes.string_at(path)), 0, [], [])[0])
 
 
@@ -132,3 +140,31 @@ def drv_cuLinkComplete(state: int, cubin_out: int, size_out: int) -> int:  # noq
 def drv_cuLinkDestroy(state: int) -> int:  # noqa: N802
     _states.pop(state, None)
     return int(cu.cuLinkDestroy(state)[0])
+
+
+@_guard
+def drv_cuModuleLoadDataEx(p: int, image: int, count: int, keys: int, values: int) -> int:  # noqa: N802
+    """``cuModuleLoadData`` with JIT options: ``CU_JIT_MAX_REGISTERS`` caps NUM_REGS; the log buffers
+    get the logs (empty info log; the error log the failure) and their sizes, ``CU_JIT_WALL_TIME``
+    the milliseconds taken."""
+    from cumetal.capi import fatbin
+    from cumetal.capi.bridge_driver import INVALID_IMAGE, _load_ptx
+
+    if not p or not image:
+        return _null("module" if not p else "image")
+    opts = _c_options(count, keys, values)
+    if opts is None:
+        return INVALID_VALUE
+    start = time.perf_counter()
+    try:
+        data = fatbin.image_at(image)
+    except fatbin.FatbinError as e:
+        _say(f"cuModuleLoadDataEx: {e}")
+        err = INVALID_IMAGE
+    else:
+        err = _load_ptx(p, data, "<cuModuleLoadDataEx>", opts.value(O.CU_JIT_MAX_REGISTERS) or 0)
+    _write_log(opts, O.CU_JIT_INFO_LOG_BUFFER, O.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, "")
+    _write_log(opts, O.CU_JIT_ERROR_LOG_BUFFER, O.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+               cu.last_error_message() if err else "")
+    opts.set_float(O.CU_JIT_WALL_TIME, (time.perf_counter() - start) * 1e3)
+    return err

@@ -1,6 +1,7 @@
 /* The JIT linker from C: two PTX modules (a kernel calling an .extern device function the other
  * defines) linked with cuLinkCreate/AddData/Complete, loaded and launched; the options' log buffers
- * and sizes as CUDA fills them; a failed link writes its reason to the error log. */
+ * and sizes as CUDA fills them; a failed link writes its reason to the error log; cuModuleLoadDataEx
+ * with the same option arrays. */
 #include <string.h>
 #include <cuda.h>
 #include "check.h"
@@ -16,6 +17,13 @@ static const char *caller =
     "  { .param .b32 a; .param .b32 b; st.param.b32 [a], %r1;\n"
     "    call.uni (b), twice, (a); ld.param.b32 %r2, [b]; }\n"
     "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+static const char *solo =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry solo(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p]; mov.u32 %r1, %tid.x; add.u32 %r2, %r1, 1; add.u32 %r3, %r1, 2;\n"
+    "  add.u32 %r4, %r1, 3; mul.lo.u32 %r5, %r2, %r3; mul.lo.u32 %r6, %r5, %r4; add.u32 %r7, %r6, %r2;\n"
+    "  add.u32 %r7, %r7, %r3; add.u32 %r7, %r7, %r4; st.global.u32 [%rd1], %r7;\n  ret;\n}\n";
 static const char *callee =
     ".version 7.0\n.target sm_80\n.address_size 64\n"
     ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n"
@@ -70,6 +78,36 @@ int main(void) {
     CHECK((size_t)values[4] == strlen(error) + 1);
     CHECK_CU(cuLinkDestroy(bad));
     CHECK(cuLinkDestroy(bad) == CUDA_ERROR_INVALID_HANDLE);
+
+    /* cuModuleLoadDataEx with CUDA's option arrays: logs written (not left as they were), the
+     * register cap honoured in NUM_REGS, a bad image's reason in the error log */
+    int regs_free = 0, regs_capped = 0;
+    CUmodule plain;
+    CHECK_CU(cuModuleLoadData(&plain, solo));
+    CHECK_CU(cuModuleGetFunction(&fn, plain, "solo"));
+    CHECK_CU(cuFuncGetAttribute(&regs_free, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+    CHECK(regs_free > 2);
+    CHECK_CU(cuModuleUnload(plain));
+    memset(info, 'x', sizeof info);
+    memset(error, 'x', sizeof error);
+    CUjit_option ex_keys[6] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                               CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_MAX_REGISTERS, CU_JIT_WALL_TIME};
+    void *ex_values[6] = {info, (void *)(size_t)sizeof info, error, (void *)(size_t)sizeof error, (void *)(size_t)2, 0};
+    CUmodule capped;
+    CHECK_CU(cuModuleLoadDataEx(&capped, callee, 6, ex_keys, ex_values));
+    CHECK(info[0] == '\0' && error[0] == '\0');
+    CUmodule with_cap;
+    CHECK_CU(cuModuleLoadDataEx(&with_cap, solo, 6, ex_keys, ex_values));
+    CHECK_CU(cuModuleGetFunction(&fn, with_cap, "solo"));
+    CHECK_CU(cuFuncGetAttribute(&regs_capped, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+    CHECK(regs_capped >= 1 && regs_capped <= 2);
+    CUmodule broken;
+    ex_values[3] = (void *)(size_t)sizeof error;
+    CHECK(cuModuleLoadDataEx(&broken, ".version 7.0\n.target sm_80\nnot ptx at all;\n", 6, ex_keys, ex_values) != CUDA_SUCCESS);
+    CHECK(error[0] != 'x' && strlen(error) > 0);
+    CHECK(cuModuleLoadDataEx(&broken, callee, 3, NULL, NULL) == CUDA_ERROR_INVALID_VALUE);
+    CHECK_CU(cuModuleUnload(capped));
+    CHECK_CU(cuModuleUnload(with_cap));
 
     CHECK_CU(cuMemFree(d));
     CHECK_CU(cuModuleUnload(mod));

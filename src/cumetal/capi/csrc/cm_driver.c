@@ -61,7 +61,7 @@ CM_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
 }
 CM_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                                       CUjit_option *options, void **optionValues) {
-    DRV("cuModuleLoadData", "(KK)", CM_P(module), CM_P(image)); /* JIT options: nothing to apply */
+    DRV("cuModuleLoadDataEx", "(KKIKK)", CM_P(module), CM_P(image), numOptions, CM_P(options), CM_P(optionValues));
 }
 CM_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
     DRV("cuModuleLoadData", "(KK)", CM_P(module), CM_P(fatCubin));
