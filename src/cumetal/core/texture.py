@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -69,30 +69,22 @@ class OpaqueArrayOptions:
         self.num_channels = _channels(self.num_channels)
 
 
-class OpaqueArray:
-    """A CUDA array (the storage textures and surfaces read in their own layout)."""
+def _array_descriptor(options: Any) -> Any:
+    """The CUDA_ARRAY3D_DESCRIPTOR of an array's (or a mipmap's level 0) options."""
+    desc = cu.CUDA_ARRAY3D_DESCRIPTOR()
+    w, h, d = (*options.shape, 0, 0)[:3]
+    desc.Width, desc.Height, desc.Depth = w, h, d
+    desc.Format, desc.NumChannels = _FORMATS[options.format], options.num_channels
+    desc.Flags = cu.CUDA_ARRAY3D_SURFACE_LDST if options.is_surface_load_store else 0
+    return desc
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise RuntimeError("create an OpaqueArray with Device.create_opaque_array()")
 
-    @classmethod
-    def _create(cls, options: OpaqueArrayOptions, device_id: int) -> OpaqueArray:
-        desc = cu.CUDA_ARRAY3D_DESCRIPTOR()
-        w, h, d = (*options.shape, 0, 0)[:3]
-        desc.Width, desc.Height, desc.Depth = w, h, d
-        desc.Format, desc.NumChannels = _FORMATS[options.format], options.num_channels
-        desc.Flags = cu.CUDA_ARRAY3D_SURFACE_LDST if options.is_surface_load_store else 0
-        self = object.__new__(cls)
-        self._handle = check(cu.cuArray3DCreate(desc))
-        self._options, self._device_id = options, device_id
-        self._owner = None  # a mipmap level holds its MipmappedArray (which owns the storage)
-        return self
+class _Array:
+    """What OpaqueArray and MipmappedArray share: a driver handle, their options, a device."""
 
-    @classmethod
-    def _level(cls, handle: Any, options: OpaqueArrayOptions, device_id: int, owner: Any) -> OpaqueArray:
-        self = object.__new__(cls)
-        self._handle, self._options, self._device_id, self._owner = handle, options, device_id, owner
-        return self
+    _handle: Any
+    _options: Any
+    _device_id: int
 
     @property
     def handle(self) -> Any:
@@ -115,14 +107,6 @@ class OpaqueArray:
         return self._options.num_channels
 
     @property
-    def element_bytes(self) -> int:
-        return np.dtype(self._options.format.value).itemsize * self._options.num_channels
-
-    @property
-    def size_bytes(self) -> int:
-        return math.prod(self.shape) * self.element_bytes
-
-    @property
     def is_surface_load_store(self) -> bool:
         return self._options.is_surface_load_store
 
@@ -131,6 +115,46 @@ class OpaqueArray:
         from cumetal.core._device import Device
 
         return Device(self._device_id)
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class OpaqueArray(_Array):
+    """A CUDA array (the storage textures and surfaces read in their own layout)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("create an OpaqueArray with Device.create_opaque_array()")
+
+    @classmethod
+    def _create(cls, options: OpaqueArrayOptions, device_id: int) -> OpaqueArray:
+        desc = _array_descriptor(options)
+        self = object.__new__(cls)
+        self._handle = check(cu.cuArray3DCreate(desc))
+        self._options, self._device_id = options, device_id
+        self._owner = None  # a mipmap level holds its MipmappedArray (which owns the storage)
+        return self
+
+    @classmethod
+    def _level(cls, handle: Any, options: OpaqueArrayOptions, device_id: int, owner: Any) -> OpaqueArray:
+        self = object.__new__(cls)
+        self._handle, self._options, self._device_id, self._owner = handle, options, device_id, owner
+        return self
+
+
+    @property
+    def element_bytes(self) -> int:
+        return np.dtype(self._options.format.value).itemsize * self._options.num_channels
+
+    @property
+    def size_bytes(self) -> int:
+        return math.prod(self.shape) * self.element_bytes
 
     def _copy(self, other: Any, stream: Any, *, into_array: bool) -> None:
         from cumetal.core._memory import Buffer, _stream_handle
@@ -174,12 +198,6 @@ class OpaqueArray:
             check(cu.cuArrayDestroy(self._handle))
         self._handle = None
 
-    def __enter__(self) -> OpaqueArray:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"<OpaqueArray shape={self.shape} format={self.format.value} x{self.num_channels}>"
 
@@ -203,7 +221,7 @@ class MipmappedArrayOptions:
         self.num_levels = int(self.num_levels)
 
 
-class MipmappedArray:
+class MipmappedArray(_Array):
     """A mipmapped CUDA array; ``get_level(k)`` is level ``k`` as a non-owning ``OpaqueArray``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -211,11 +229,7 @@ class MipmappedArray:
 
     @classmethod
     def _create(cls, options: MipmappedArrayOptions, device_id: int) -> MipmappedArray:
-        desc = cu.CUDA_ARRAY3D_DESCRIPTOR()
-        w, h, d = (*options.shape, 0, 0)[:3]
-        desc.Width, desc.Height, desc.Depth = w, h, d
-        desc.Format, desc.NumChannels = _FORMATS[options.format], options.num_channels
-        desc.Flags = cu.CUDA_ARRAY3D_SURFACE_LDST if options.is_surface_load_store else 0
+        desc = _array_descriptor(options)
         self = object.__new__(cls)
         self._handle = check(cu.cuMipmappedArrayCreate(desc, options.num_levels))
         self._options, self._device_id = options, device_id
@@ -231,50 +245,15 @@ class MipmappedArray:
         return OpaqueArray._level(check(cu.cuMipmappedArrayGetLevel(self._handle, int(level))), opts,
                                   self._device_id, self)
 
-    @property
-    def handle(self) -> Any:
-        return self._handle
-
-    @property
-    def is_closed(self) -> bool:
-        return self._handle is None
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self._options.shape
-
-    @property
-    def format(self) -> ArrayFormatType:
-        return self._options.format
-
-    @property
-    def num_channels(self) -> int:
-        return self._options.num_channels
 
     @property
     def num_levels(self) -> int:
         return self._options.num_levels
 
-    @property
-    def is_surface_load_store(self) -> bool:
-        return self._options.is_surface_load_store
-
-    @property
-    def device(self) -> Any:
-        from cumetal.core._device import Device
-
-        return Device(self._device_id)
-
     def close(self) -> None:
         if self._handle is not None:
             check(cu.cuMipmappedArrayDestroy(self._handle))
             self._handle = None
-
-    def __enter__(self) -> MipmappedArray:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<MipmappedArray shape={self.shape} levels={self.num_levels} {self.format.value} x{self.num_channels}>"
