@@ -137,10 +137,10 @@ def test_the_model_reproduces_the_h100_goldens() -> None:
 
 # ------------------------------------------------------------------ what the hardware refuses
 def _refusal() -> str:
-    """The launch error of a refused reduction: the cpu engine faults as the H100 does; the AIR
-    paths (air-sim, msl-sim, cpu-jit) end the thread with the legalizer's trap (Metal has no
-    illegal-instruction fault), which they report as a launch failure."""
-    return "ILLEGAL_INSTRUCTION" if os.environ.get("CUMETAL_BACKEND", "cpu") == "cpu" else "LAUNCH_FAILED"
+    """The launch error of a refused reduction, as the H100 gives it: the cpu engine faults; the
+    Apple paths (air-sim, msl-sim, cpu-jit, Metal) end the thread with the legalizer's trap of kind
+    illegal_instruction, which records that fault code."""
+    return "ILLEGAL_INSTRUCTION"
 
 
 _REFUSED = sorted(n for n, r in _H100.items() if n.startswith("tred_") and r != "ok")

@@ -317,7 +317,10 @@ _OPS = [
     _op("barrier", 0, None, ("kind",),
         "Block barrier. kind sync (a0 = barrier id, optional a1 thread count), arrive, red (reduction via attr "
         "rop popc/and/or; then dsts/args: see lowering), warp (a0 = member mask; __syncwarp)."),
-    _op("barrier_red", 1, 2, ("rop",), "Barrier then block-wide reduction of a1 (i1 or i32): popc (i32) and or (i1)."),
+    _op("barrier_red", 1, None, ("rop",),
+        "Barrier then reduction of the last argument (i1 or i32 predicate): popc (i32), and, or (i1). Args: a0 "
+        "barrier id, then the predicate (every thread of the block takes part), or a0 id, a1 thread count, a2 "
+        "predicate: the first a1 threads of the block to arrive at barrier a0 (PTX bar.red a, b, c)."),
     _op("membar", 0, 0, ("scope",), "Memory fence: scope cta, gpu, sys (AIR: no fence intrinsic has been seen "
         "in Apple's modules, so the AIR path emits none; see docs/air-abi.md)."),
     # ---- asynchronous barriers and copies (PTX mbarrier, cp.async.bulk, TMA): CPU engine only so far
@@ -368,7 +371,10 @@ _OPS = [
     _op("brx", 0, 1, ("targets",), "Jump to targets[a0]."),
     _op("ret", 0, 0, (), "Return from the function (kernel: the thread finishes)."),
     _op("exit", 0, 0, (), "The thread finishes."),
-    _op("trap", 0, 0, (), "Abort the kernel with an illegal-instruction fault."),
+    _op("trap", 0, 0, (), "Abort the kernel. Optional kind: none (PTX trap: a launch failure), assert "
+        "(a failed device-side assert), illegal_instruction or misaligned_address (a legalizer's refusal of "
+        "what NVIDIA hardware faults on: the same fault).",
+        values={"kind": ("assert", "illegal_instruction", "misaligned_address")}, optional=("kind",)),
     _op("unreachable", 0, 0, (), "Control never reaches here."),
     _op("nop", 0, None, (), "No effect (prefetch, nanosleep, performance hints)."),
 ]

@@ -240,7 +240,7 @@ class FunctionLowering(FnLowerer):
         elif op in ("ret", "exit"):
             self._return(exited=(op == "exit"))
         elif op == "trap":
-            self._record_fault(metal_abi.FAULT_ASSERT if inst.attrs.get("kind") == "assert" else metal_abi.FAULT_TRAP)
+            self._record_fault(metal_abi.trap_fault_code(inst.attrs.get("kind")))
             self._return(exited=True)
         elif op == "unreachable":
             b.unreachable()

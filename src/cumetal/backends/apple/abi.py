@@ -52,6 +52,16 @@ DEFAULT_LOCKS = 1024
 FAULT_TRAP = FaultCode.TRAP
 FAULT_ASSERT = FaultCode.ASSERT  # a failed device-side assert (__assertfail): cudaErrorAssert
 FAULT_CODES = FAULT_NAMES  # code -> the device protocol's fault name
+# The fault a ``trap`` records, by its ``kind`` attribute (ir/ops.py): none is PTX's trap; the
+# legalizer's refusals name the fault NVIDIA hardware raises for the same operation.
+TRAP_FAULTS = {None: FaultCode.TRAP, "assert": FaultCode.ASSERT,
+               "illegal_instruction": FaultCode.ILLEGAL_INSTRUCTION,
+               "misaligned_address": FaultCode.MISALIGNED_ADDRESS}
+
+
+def trap_fault_code(kind: str | None) -> int:
+    """The fault code a ``trap`` of this kind records in launch_info."""
+    return int(TRAP_FAULTS.get(kind, FaultCode.TRAP))
 
 # printf ring layout (buffer 2), in bytes
 PRINTF_HEADER_BYTES = 4 * PrintfRing.HEADER_WORDS  # u32 used bytes, u32 capacity (data bytes), u32 dropped, u32 0

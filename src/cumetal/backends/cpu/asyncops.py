@@ -9,7 +9,10 @@ same waits and no mbarrier changed since the previous such round, the kernel is 
 launch timeout naming the barrier, never a hang.
 
 Named barriers (``bar.sync a, b`` / ``bar.arrive a, b``) count arriving threads per CTA and
-barrier id; waiters park (``WAIT_NAMED``) until their barrier's count is reached.
+barrier id; waiters park (``WAIT_NAMED``) until their barrier's count is reached. A barrier
+reduction over a thread count (``bar.red a, b, c``) parks its threads (``WAIT_NAMED_RED``) in
+arrival order per CTA and id: the first b of them complete a phase and each gets the reduction of
+their predicates (the PTX ISA forbids mixing bar.red with bar.sync/bar.arrive on one barrier).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from cumetal.ir.ops import SHARED_WINDOW
 WAIT_MBAR = 3
 WAIT_NAMED = 4
 RETRY = 5  # released from WAIT_MBAR: the next evaluation answers whatever it finds
+WAIT_NAMED_RED = 6
 
 _F = (1 << 21) - 1
 _U8 = np.dtype(np.uint8)
@@ -188,6 +192,20 @@ def wait_term(inst: Inst, fn: Function, self_seg: int, nxt: int, guard_split):
 
 
 # ----------------------------------------------------------------------------- named barriers
+def _ids_counts(ctx: Ctx, m, lanes: np.ndarray, gid, gcount, inst: Inst) -> tuple[np.ndarray, np.ndarray]:
+    """The lanes' barrier ids and thread counts, checked as the hardware requires."""
+    n = len(lanes)
+    ids = np.broadcast_to(np.asarray(gid(ctx, m)).astype(np.uint32), (n,))
+    counts = np.broadcast_to(np.asarray(gcount(ctx, m)).astype(np.uint32), (n,))
+    bad = (ids > 15) | (counts == 0) | (counts % 32 != 0)
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        raise Fault("illegal_instruction", f"barrier id {int(ids[j])} / thread count {int(counts[j])}: "
+                    "ids are 0-15 and counts positive multiples of 32, in "
+                    f"{memspace.where_text(ctx, int(lanes[j]), inst)}")
+    return ids, counts
+
+
 def named_term(inst: Inst, fn: Function, nxt: int, guard_split):
     """bar.sync a, b (park until b threads of the CTA arrived at barrier a) and bar.arrive a, b."""
     arrive = inst.attrs["kind"] == "arrive"
@@ -198,15 +216,7 @@ def named_term(inst: Inst, fn: Function, nxt: int, guard_split):
         if m is not None and len(m) == 0:
             return None
         lanes = ctx.lanes(m)
-        n = len(lanes)
-        ids = np.broadcast_to(np.asarray(gid(ctx, m)).astype(np.uint32), (n,))
-        counts = np.broadcast_to(np.asarray(gcount(ctx, m)).astype(np.uint32), (n,))
-        bad = (ids > 15) | (counts == 0) | (counts % 32 != 0)
-        if bad.any():
-            j = int(np.flatnonzero(bad)[0])
-            raise Fault("illegal_instruction", f"barrier id {int(ids[j])} / thread count {int(counts[j])}: "
-                        "ids are 0-15 and counts positive multiples of 32, in "
-                        f"{memspace.where_text(ctx, int(lanes[j]), inst)}")
+        ids, counts = _ids_counts(ctx, m, lanes, gid, gcount, inst)
         named = _state(ctx)["named"]
         ctas = ctx.cta[lanes]
         keys, nk = np.unique(np.stack([ctas.astype(np.int64), ids.astype(np.int64)], axis=1), axis=0,
@@ -226,10 +236,63 @@ def named_term(inst: Inst, fn: Function, nxt: int, guard_split):
     return term
 
 
+def named_red_term(inst: Inst, fn: Function, nxt: int, guard_split, red_id: int):
+    """bar.red a, b, c: park in arrival order at barrier a of the CTA with predicate c (the
+    engine's bar_val/bar_red slots, as a whole-block bar.red), until b threads are there."""
+    gid, gcount, gval = (getter(a, fn) for a in inst.args)
+
+    def term(ctx: Ctx, m):
+        m = guard_split(inst, ctx, m, nxt)
+        if m is not None and len(m) == 0:
+            return None
+        lanes = ctx.lanes(m)
+        ids, counts = _ids_counts(ctx, m, lanes, gid, gcount, inst)
+        queues = _state(ctx).setdefault("named_red", {})
+        ctas = ctx.cta[lanes]
+        for c, i in np.unique(np.stack([ctas.astype(np.int64), ids.astype(np.int64)], axis=1), axis=0).tolist():
+            sel = (ctas == c) & (ids == i)
+            queue = queues.setdefault((c, i), [])
+            queue.extend(zip(lanes[sel].tolist(), counts[sel].tolist(), strict=True))
+        ctx.pc[lanes] = WAIT + nxt
+        ctx.wait_kind[lanes] = WAIT_NAMED_RED
+        ctx.wait_mask[lanes] = ids
+        ctx.bar_val[lanes] = np.broadcast_to(np.asarray(gval(ctx, m)).astype(np.uint32), (len(lanes),))
+        ctx.bar_red[lanes] = red_id
+        return None
+    return term
+
+
+def _release_named_red(ctx: Ctx, out: np.ndarray) -> None:
+    """Complete every bar.red phase whose first b arrivals are parked: write each participant's
+    reduction of the phase's predicates and mark it released."""
+    queues = _state(ctx).get("named_red", {})
+    for queue in queues.values():
+        while queue and len(queue) >= queue[0][1]:
+            need = queue[0][1]
+            group = np.array([lane for lane, _ in queue[:need]], dtype=np.intp)
+            del queue[:need]
+            votes = int(np.count_nonzero(ctx.bar_val[group]))
+            for rid in np.unique(ctx.bar_red[group]).tolist():
+                red = ctx.code.red_insts[rid]
+                sel = group[ctx.bar_red[group] == rid]
+                rop = red.attrs.get("rop", "popc")
+                d = red.dsts[0]
+                if rop == "popc":
+                    expand(ctx, d.id)[sel] = np.asarray(votes).astype(UDT[d.type])
+                else:
+                    expand(ctx, d.id)[sel] = votes == need if rop == "and" else votes > 0
+            ctx.bar_red[group] = -1
+            out[group] = True
+
+
 def release_named(ctx: Ctx, parked: np.ndarray) -> np.ndarray:
     """Lanes (bool mask) parked at named barriers whose thread count has been reached."""
     named = _state(ctx)["named"]
     out = np.zeros(ctx.n, dtype=bool)
+    red = parked & (ctx.wait_kind == WAIT_NAMED_RED)
+    if red.any():
+        _release_named_red(ctx, out)
+        parked = parked & ~red
     idx = np.flatnonzero(parked)
     keys = np.stack([ctx.cta[idx].astype(np.int64), ctx.wait_mask[idx].astype(np.int64)], axis=1)
     for c, i in np.unique(keys, axis=0).tolist():
@@ -260,6 +323,9 @@ def deadlock_named(ctx: Ctx, parked: np.ndarray) -> Fault:
     named = _state(ctx)["named"]
     key = (int(ctx.cta[lane]), int(ctx.wait_mask[lane]))
     arrived, need = named.get(key, (0, 0))
+    if ctx.wait_kind[lane] == WAIT_NAMED_RED:
+        queue = _state(ctx).get("named_red", {}).get(key, [])
+        arrived, need = len(queue), queue[0][1] if queue else 0
     return Fault("timeout", f"deadlock: named barrier {key[1]} waits for {need} threads but only {arrived} "
                  f"arrived and no other thread can run, first {memspace.where_text(ctx, lane, None)}")
 

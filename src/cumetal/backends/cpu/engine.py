@@ -24,8 +24,10 @@ from cumetal.backends.cpu.asyncops import (
     RETRY,
     WAIT_MBAR,
     WAIT_NAMED,
+    WAIT_NAMED_RED,
     compile_async,
     deadlock_named,
+    named_red_term,
     named_term,
     release_named,
     release_waiters,
@@ -216,6 +218,12 @@ def _terminator(inst: Inst, fn: Function, code: Code, first_seg: dict[str, int],
         def term(ctx: Ctx, m):
             lane = 0 if m is None else int(m[0])
             raise Fault("assert", f"device-side assertion failed in {where_text(ctx, lane, inst)}")
+    elif op == "trap" and inst.attrs.get("kind") in ("illegal_instruction", "misaligned_address"):
+        fault = inst.attrs["kind"]  # a legalizer's refusal: the fault NVIDIA hardware raises
+
+        def term(ctx: Ctx, m):
+            lane = 0 if m is None else int(m[0])
+            raise Fault(fault, f"refused operation ({fault.replace('_', ' ')}) in {where_text(ctx, lane, inst)}")
     elif op == "trap":
         def term(ctx: Ctx, m):
             lane = 0 if m is None else int(m[0])
@@ -294,6 +302,8 @@ def _barrier_term(inst: Inst, fn: Function, code: Code, nxt: int) -> Term:
             raise Fault("illegal_instruction", f"barrier reduction without a result: {inst.text}")
         code.red_insts.append(inst)
         red_id = len(code.red_insts) - 1
+        if len(inst.args) == 3:  # bar.red a, b, c: over the first b threads at barrier a
+            return named_red_term(inst, fn, nxt, _guard_split, red_id)
         gval = getter(inst.args[-1], fn)
     gmask = getter(inst.args[0], fn) if kind == "warp" and inst.args else None
     wk = 2 if kind == "warp" else 1
@@ -341,7 +351,7 @@ def release(ctx: Ctx) -> bool:
     more = cluster.release(ctx, waiting, alive)
     if more is not None:
         released |= more
-    kn = waiting & (ctx.wait_kind == WAIT_NAMED)
+    kn = waiting & ((ctx.wait_kind == WAIT_NAMED) | (ctx.wait_kind == WAIT_NAMED_RED))
     if kn.any():
         released |= release_named(ctx, kn)
     retry = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from cumetal.backends.apple.abi import argument_abi, global_index, local_stack_bytes
+from cumetal.backends.apple.abi import argument_abi, global_index, local_stack_bytes, trap_fault_code
 from cumetal.backends.apple.heap import link_module
 from cumetal.backends.apple.recursion import without_self_recursion
 from cumetal.backends.common.codes import FaultCode
@@ -175,7 +175,7 @@ class FnEmitter:
     def term(self, b: N.Block) -> list[str]:
         t = self._terminator(b)
         if t.op == "trap":
-            code = FaultCode.ASSERT if t.attrs.get("kind") == "assert" else FaultCode.TRAP
+            code = FaultCode(trap_fault_code(t.attrs.get("kind")))
             return [f"cm_fault(cm, CM_FAULT_{code.name}, 0ul);", "return;"]
         if t.op == "exit" and self.fn.kind == "func":
             return ["cm.dead = true;", "return;"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cumetal.ir.nodes import Const
-from cumetal.passes.context import Ctx, LoweringError
+from cumetal.passes.context import Ctx
 from cumetal.passes.semantics import semantics
 from cumetal.ptx import ast
 
@@ -11,14 +11,13 @@ from cumetal.ptx import ast
 def _barrier(ctx: Ctx, ins: ast.Instruction) -> None:
     mode = next((m for m in ("sync", "arrive", "red") if m in ins.mods), "sync")
     if mode == "red":
-        if len(ins.operands) == 4:  # d, a, b, c: a thread count b
-            raise LoweringError(f"'{ctx.text}': a barrier reduction over a thread count (not the whole block) "
-                                "is not supported yet")
         rop = "popc" if "popc" in ins.fields else ins.fields["op"]
         bid = ctx.read(ins.operands[1], "u32")
+        # d, a, b, c: the reduction over the first b threads to arrive at barrier a
+        count = [ctx.read(ins.operands[2], "u32")] if len(ins.operands) == 4 else []
         pred = ctx.read(ins.operands[-1], "pred")
         rt = "i32" if rop == "popc" else "i1"
-        r = ctx.emit("barrier_red", rt, bid, pred, rop=rop)
+        r = ctx.emit("barrier_red", rt, bid, *count, pred, rop=rop)
         ctx.write(ins.operands[0], r, "u32" if rop == "popc" else "pred")
         return
     # bar.arrive a, b and bar.sync a, b are producer/consumer (named) barriers with a thread count:

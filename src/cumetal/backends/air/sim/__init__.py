@@ -243,8 +243,9 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             return LaunchOutcome(KernelFault(name, msg), printf)
         if code:
             name = metal_abi.FAULT_CODES.get(code, "illegal_instruction")
-            what = {"trap": "trap instruction executed", "assert": "device-side assertion failed"}.get(
-                name, "call of a non-function address")
+            what = {"trap": "trap instruction executed", "assert": "device-side assertion failed",
+                    "misaligned_address": "misaligned operands of an asynchronous copy"}.get(
+                name, "an operation the hardware refuses, or a call of a non-function address")
             return LaunchOutcome(KernelFault(name, f"{what} in kernel {kernel.name}"), printf)
         return LaunchOutcome(None, printf)
     finally:

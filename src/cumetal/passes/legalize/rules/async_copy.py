@@ -130,7 +130,8 @@ def _expand_bulk(b: Builder, inst: Inst) -> list[Value]:
     ds, ss = inst.attrs["dst_space"], inst.attrs["src_space"]
     size64 = b.op("zext", "i64", size) if size.type != "i64" else size
     low = b.op("or", "i64", b.op("or", "i64", dst, src), size64)
-    _trap_unless(b, b.icmp("eq", b.op("and", "i64", low, b.int("i64", 15)), b.int("i64", 0)), "bulkalign")
+    _trap_unless(b, b.icmp("eq", b.op("and", "i64", low, b.int("i64", 15)), b.int("i64", 0)), "bulkalign",
+                 "misaligned_address")
     close = _multicast_here(b, inst.args[4]) if inst.attrs.get("multicast") else None
     redop = inst.attrs.get("redop")
     if redop is None:

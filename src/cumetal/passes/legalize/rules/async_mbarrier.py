@@ -61,12 +61,14 @@ def _field(b: Builder, w: Value, shift: int) -> Var:
     return b.op("and", "i64", b.op("lshr", "i64", w, b.int("i32", shift)), b.int("i64", FIELD))
 
 
-def _trap_unless(b: Builder, ok: Value, hint: str) -> None:
-    """Continue in a fresh block when ``ok``, else end the thread with an illegal-instruction fault."""
+def _trap_unless(b: Builder, ok: Value, hint: str, fault: str = "illegal_instruction") -> None:
+    """Continue in a fresh block when ``ok``, else end the thread with ``fault`` (the trap's kind:
+    every backend records that fault, so a refusal gives the CUDA error the H100 and the cpu engine
+    give, e.g. CUDA_ERROR_ILLEGAL_INSTRUCTION, not a trap's launch failure)."""
     cont, bad = b.new_block(f"{hint}ok"), b.new_block(f"{hint}trap")
     b.cbr(ok, cont, bad)
     b.goto(bad)
-    b.append(Inst("trap"))
+    b.append(Inst("trap", attrs={"kind": fault}))
     b.goto(cont)
 
 
