@@ -1,8 +1,10 @@
 """The CPU device behind the device protocol, and the driver's launch path around an engine.
 
-The launch-path tests swap the CPU engine's ``launch`` for a recording stand-in so that what the
-driver hands to the engine (packed parameters, symbols, configuration, watchdog) and what it does
-with the outcome (printf, fault codes, fault reporting) are checked independently of the engine.
+The launch-path tests swap the driver's device's launcher (``CpuDevice._launcher``: the numpy
+engine's ``launch``, or the compiled backend's when ``CUMETAL_CPU_ENGINE=jit``) for a recording
+stand-in so that what the driver hands to the engine (packed parameters, symbols, configuration,
+watchdog) and what it does with the outcome (printf, fault codes, fault reporting) are checked
+independently of the engine, whichever engine the device has.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import cumetal.backends.cpu as cpu_pkg
 from cumetal import driver as cu
 from cumetal.devices.backends import BackendError, open_device
 from cumetal.devices.cpu_device import CpuDevice, watchdog_seconds
@@ -98,6 +99,18 @@ class Recorder:
         return SimpleNamespace(fault=self.fault, printf=self.printf)
 
 
+def driver_device():
+    """The device the driver opened at cuInit (one per process)."""
+    from cumetal.driver.state import STATE
+
+    return STATE.device
+
+
+def use_engine(monkeypatch, recorder: Recorder) -> None:
+    """Make ``recorder`` the engine of the driver's device (an instance attribute: undone by monkeypatch)."""
+    monkeypatch.setattr(driver_device(), "_launcher", lambda: recorder, raising=False)
+
+
 @pytest.fixture
 def kernels():
     assert cu.cuInit(0)[0] == 0
@@ -109,7 +122,7 @@ def kernels():
 
 def test_launch_hands_the_engine_packed_params_and_symbols(kernels, monkeypatch):
     rec = Recorder()
-    monkeypatch.setattr(cpu_pkg, "launch", rec, raising=False)
+    use_engine(monkeypatch, rec)
     monkeypatch.setenv("CUMETAL_WATCHDOG_SECONDS", "2.5")
     f = check(cu.cuModuleGetFunction(kernels, "vector_add"))
     a, b, c = (check(cu.cuMemAlloc(64)) for _ in range(3))
@@ -126,7 +139,7 @@ def test_launch_hands_the_engine_packed_params_and_symbols(kernels, monkeypatch)
 
 
 def test_printf_reaches_stdout(kernels, monkeypatch, capsys):
-    monkeypatch.setattr(cpu_pkg, "launch", Recorder(printf=["hello 0\n", "hello 1\n"]), raising=False)
+    use_engine(monkeypatch, Recorder(printf=["hello 0\n", "hello 1\n"]))
     f = check(cu.cuModuleGetFunction(kernels, "hello"))
     check(cu.cuLaunchKernel(f, 1, 1, 1, 2, 1, 1, 0, 0, ((5,), (ctypes.c_int,)), None))
     assert capsys.readouterr().out == "hello 0\nhello 1\n"
@@ -138,7 +151,7 @@ def test_printf_reaches_stdout(kernels, monkeypatch, capsys):
     ("timeout", R.CUDA_ERROR_LAUNCH_TIMEOUT), ("launch_failure", R.CUDA_ERROR_LAUNCH_FAILED)])
 def test_faults_are_reported_once_then_the_context_works(kernels, monkeypatch, capsys, code, result):
     msg = "st.global.u32 [%rd4] at 0x7f0000001000 (thread (0,0,0) block (0,0,0))"
-    monkeypatch.setattr(cpu_pkg, "launch", Recorder(fault=SimpleNamespace(code=code, message=msg)), raising=False)
+    use_engine(monkeypatch, Recorder(fault=SimpleNamespace(code=code, message=msg)))
     f = check(cu.cuModuleGetFunction(kernels, "write_past_end"))
     d = check(cu.cuMemAlloc(64))
     keep = check(cu.cuMemAlloc(16))
@@ -155,7 +168,7 @@ def test_faults_are_reported_once_then_the_context_works(kernels, monkeypatch, c
 
 def test_fault_on_a_stream_is_reported_by_that_streams_sync(kernels, monkeypatch):
     rec = Recorder(fault=SimpleNamespace(code="illegal_address", message="ld.global at 0x10"))
-    monkeypatch.setattr(cpu_pkg, "launch", rec, raising=False)
+    use_engine(monkeypatch, rec)
     f = check(cu.cuModuleGetFunction(kernels, "write_past_end"))
     d = check(cu.cuMemAlloc(64))
     s1, s2 = check(cu.cuStreamCreate(0)), check(cu.cuStreamCreate(0))
@@ -170,18 +183,17 @@ def test_fault_on_a_stream_is_reported_by_that_streams_sync(kernels, monkeypatch
 
 
 def test_engine_crash_becomes_launch_failed(kernels, monkeypatch, capsys):
-    monkeypatch.setattr(cpu_pkg, "launch", Recorder(error=RuntimeError("boom")), raising=False)
+    use_engine(monkeypatch, Recorder(error=RuntimeError("boom")))
     f = check(cu.cuModuleGetFunction(kernels, "hello"))
     assert cu.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, 0, ((1,), (ctypes.c_int,)), None) == (R.CUDA_ERROR_LAUNCH_FAILED,)
     err = capsys.readouterr().err
-    assert "internal error in the CPU engine" in err and "boom" in err and "Traceback" not in err
+    assert f"internal error in the {driver_device().engine_name}" in err and "boom" in err and "Traceback" not in err
     assert cu.cuCtxSynchronize() == (R.CUDA_ERROR_LAUNCH_FAILED,)
     assert cu.cuCtxSynchronize() == (R.CUDA_SUCCESS,)
 
 
 def test_synchronous_copy_reports_a_pending_fault_once(kernels, monkeypatch):
-    monkeypatch.setattr(cpu_pkg, "launch", Recorder(fault=SimpleNamespace(code="misaligned_address", message="x")),
-                        raising=False)
+    use_engine(monkeypatch, Recorder(fault=SimpleNamespace(code="misaligned_address", message="x")))
     f = check(cu.cuModuleGetFunction(kernels, "write_past_end"))
     d = check(cu.cuMemAlloc(64))
     assert cu.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, 0, ((d, 16), (None, ctypes.c_int)), None)[0] == 716
