@@ -53,7 +53,8 @@ def test_launch_configuration_errors(lib):
     for why, (grid, block, shared) in bad.items():
         assert rt.cudaLaunchKernel(f, grid, block, params, shared, 0) == (E.cudaErrorInvalidConfiguration,), why
         assert rt.cudaGetLastError() == (E.cudaErrorInvalidConfiguration,)
-    assert rt.cudaLaunchKernel(0xBAD, (1,), (1,), params, 0, 0) == (E.cudaErrorInvalidDeviceFunction,)
+    assert rt.cudaLaunchKernel(0xBAD, (1,), (1,), params, 0, 0) == (E.cudaErrorInvalidResourceHandle,)  # CUDA 13
+    assert rt.cudaLaunchKernel(0, (1,), (1,), params, 0, 0) == (E.cudaErrorInvalidDeviceFunction,)
     assert rt.cudaLaunchKernel(f, (1,), (32,), ((d, d), P3[:2]), 0, 0) == (E.cudaErrorInvalidValue,)
     assert rt.cudaLaunchKernel(f, (1,), (32,), params, 0, 0xDEAD) == (E.cudaErrorInvalidResourceHandle,)
     # beyond co-residency (occupancy x multiprocessors): CUDA refuses a cooperative grid that cannot all be resident
@@ -91,7 +92,7 @@ def test_function_attributes_and_cache_config(lib):
     check(rt.cudaFuncSetCacheConfig(f, rt.cudaFuncCache.cudaFuncCachePreferL1))
     assert check(rt.cudaFuncGetParamCount(f)) == 2
     assert check(rt.cudaFuncGetAttributes(kernel(lib, "use_globals"))).constSizeBytes == 16
-    assert rt.cudaFuncGetAttributes(0x1234)[0] == E.cudaErrorInvalidDeviceFunction
+    assert rt.cudaFuncGetAttributes(0x1234)[0] == E.cudaErrorInvalidResourceHandle
 
 
 def test_occupancy_answers(lib):

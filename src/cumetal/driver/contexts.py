@@ -29,9 +29,9 @@ def _new_context(ordinal: int, flags: int, primary: bool) -> Context:
     dev = STATE.device
     ctx = Context(STATE.new_id(), dev, ordinal, flags, primary, dev.create_stream(legacy_default=True))
     STATE.objects[ctx.handle] = ctx
-    from cumetal.driver.runtime_support import async_setting, make_asynchronous
+    from cumetal.driver.runtime_support import driver_contexts_asynchronous, make_asynchronous
 
-    if async_setting():  # CUMETAL_ASYNC=1: driver contexts run their streams on worker threads too
+    if driver_contexts_asynchronous():  # a C program, or CUMETAL_ASYNC=1: streams on worker threads
         make_asynchronous(ctx)
     return ctx
 

@@ -182,30 +182,47 @@ def _limit(limit: Any) -> L:
     return lim
 
 
-def _context_limits() -> dict[int, int]:
-    """The current context's limits (CUDA's limits belong to a context: a new one starts from the
-    defaults, whatever an earlier context set)."""
-    return STATE.current().__dict__.setdefault("limits", dict(_DEFAULT_LIMITS))
+def context_limits(ctx: Any) -> dict[int, int]:
+    """The limits of context ``ctx`` (CUDA's limits belong to a context: a new one starts from the
+    defaults, whatever an earlier context set). The one table: the Runtime API's
+    cudaDeviceGet/SetLimit read and write the runtime's context's limits here too."""
+    return ctx.__dict__.setdefault("limits", dict(_DEFAULT_LIMITS))
+
+
+def set_context_limit(ctx: Any, lim: L, value: int) -> None:
+    """Set ``lim`` of ``ctx`` after CUDA's checks, and make it take effect on the device."""
+    if lim in (L.CU_LIMIT_SHMEM_SIZE, L.CU_LIMIT_CIG_ENABLED, L.CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED,
+               L.CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, L.CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT):
+        why = "dynamic parallelism is not supported" if "DEV_RUNTIME" in lim.name else "not supported"
+        raise CudaError(R.CUDA_ERROR_UNSUPPORTED_LIMIT, f"{lim.name}: {why}")
+    if value < 0:
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"{lim.name}: a limit is a size_t, not {value}")
+    if lim == L.CU_LIMIT_MAX_L2_FETCH_GRANULARITY and value not in (0, 32, 64, 128):
+        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "the L2 fetch granularity is 0, 32, 64 or 128")
+    context_limits(ctx)[lim] = value
+    apply_context_limits(ctx, only=lim)
+
+
+def apply_context_limits(ctx: Any, only: L | None = None) -> None:
+    """Hand the context's printf FIFO size and device-heap size to its device (one device serves
+    every context, so the last context to set or start them decides)."""
+    limits = context_limits(ctx)
+    dev = ctx.device
+    if only in (None, L.CU_LIMIT_PRINTF_FIFO_SIZE) and hasattr(dev, "printf_fifo_size"):
+        dev.printf_fifo_size = limits[L.CU_LIMIT_PRINTF_FIFO_SIZE]
+    if only in (None, L.CU_LIMIT_MALLOC_HEAP_SIZE):  # the device heap is made at the first malloc
+        getattr(dev, "memory", dev).malloc_heap_size = limits[L.CU_LIMIT_MALLOC_HEAP_SIZE]
 
 
 @api(1)
 def cuCtxGetLimit(limit: Any) -> tuple:  # noqa: N802
-    return (_context_limits().get(_limit(limit), 0),)
+    return (context_limits(STATE.current()).get(_limit(limit), 0),)
 
 
 @api(0)
 def cuCtxSetLimit(limit: Any, value: Any) -> tuple:  # noqa: N802
-    STATE.current()
-    lim = _limit(limit)
-    v = _int(value, "value")
-    if lim in (L.CU_LIMIT_SHMEM_SIZE, L.CU_LIMIT_CIG_ENABLED, L.CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED):
-        raise CudaError(R.CUDA_ERROR_UNSUPPORTED_LIMIT, f"{lim.name} is not supported")
-    if lim == L.CU_LIMIT_MAX_L2_FETCH_GRANULARITY and v not in (0, 32, 64, 128):
-        raise CudaError(R.CUDA_ERROR_INVALID_VALUE, "the L2 fetch granularity is 0, 32, 64 or 128")
-    _context_limits()[lim] = v
-    if lim == L.CU_LIMIT_MALLOC_HEAP_SIZE:  # the device heap is made at the first malloc
-        dev = STATE.current().device
-        getattr(dev, "memory", dev).malloc_heap_size = v  # cpu family: its memory; Metal: the device
+    ctx = STATE.current()
+    set_context_limit(ctx, _limit(limit), _int(value, "value"))
     return ()
 
 

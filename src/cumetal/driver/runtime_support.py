@@ -2,10 +2,11 @@
 
 **Asynchronous contexts.** The CPU-family devices (``cpu``, ``air-sim``, ``msl-sim``) run a stream
 either eagerly (in the calling thread) or on a worker thread. The driver API's contexts are eager
-by default (a kernel fault is returned by ``cuLaunchKernel`` itself, which is what a debugger wants);
-the Runtime API makes its primary context asynchronous, as CUDA is. ``CUMETAL_ASYNC`` overrides
-both: ``1`` makes every context asynchronous, ``0`` none. Devices that are asynchronous by nature
-(Metal) ignore this.
+by default in a Python process (a kernel fault is returned by ``cuLaunchKernel`` itself, which is what
+a debugger wants); in a C/C++ program (Python started by libcumetal) they are asynchronous, as CUDA's
+are, so a fault comes back from the next synchronising call as programs expect. The Runtime API makes
+its primary context asynchronous, as CUDA is. ``CUMETAL_ASYNC`` overrides all of them: ``1`` makes
+every context asynchronous, ``0`` none. Devices that are asynchronous by nature (Metal) ignore this.
 """
 
 from __future__ import annotations
@@ -24,6 +25,21 @@ def async_setting() -> bool | None:
     if raw in ("0", "off", "no", "false"):
         return False
     return None
+
+
+_driver_contexts_async = False  # set by libcumetal when it started the interpreter (a C program)
+
+
+def set_driver_contexts_asynchronous(on: bool) -> None:
+    """Make driver contexts created from now on asynchronous by default (``CUMETAL_ASYNC`` still wins)."""
+    global _driver_contexts_async
+    _driver_contexts_async = bool(on)
+
+
+def driver_contexts_asynchronous() -> bool:
+    """Whether a new driver context gets asynchronous streams."""
+    setting = async_setting()
+    return _driver_contexts_async if setting is None else setting
 
 
 def supports_async_streams(device: object) -> bool:

@@ -6,7 +6,8 @@ from typing import Any
 
 from cumetal.driver import contexts as dctx
 from cumetal.driver import device as ddev
-from cumetal.driver.enums import CUdevice_attribute
+from cumetal.driver.enums import CUdevice_attribute, CUlimit
+from cumetal.driver.misc import context_limits, set_context_limit
 from cumetal.runtime.enums import (
     cudaDeviceAttr,
     cudaDeviceBlockingSync,
@@ -250,27 +251,18 @@ def cudaGetDeviceFlags() -> tuple:  # noqa: N802
 
 @rt_api(0)
 def cudaDeviceSetLimit(limit: Any, value: Any) -> tuple:  # noqa: N802
+    """Sets the limit of the runtime's context (the driver's per-context table: one table for both
+    APIs, so cuCtxGetLimit sees it and a cudaDeviceReset starts again from CUDA's defaults)."""
     lim = _limit(limit)
     v = int_arg(value, "value")
-    if lim in (cudaLimit.cudaLimitDevRuntimeSyncDepth, cudaLimit.cudaLimitDevRuntimePendingLaunchCount):
-        raise RtError(E.cudaErrorUnsupportedLimit, f"{lim.name}: dynamic parallelism is not supported")
-    if lim == cudaLimit.cudaLimitMaxL2FetchGranularity and v not in (0, 32, 64, 128):
-        raise RtError(E.cudaErrorInvalidValue, "cudaLimitMaxL2FetchGranularity must be 0, 32, 64 or 128")
-    RUNTIME.limits.values[int(lim)] = v
-    if lim == cudaLimit.cudaLimitPrintfFifoSize:
-        dev = RUNTIME.context().device
-        if hasattr(dev, "printf_fifo_size"):
-            dev.printf_fifo_size = v
-    if lim == cudaLimit.cudaLimitMallocHeapSize:  # the device heap is made at the first malloc
-        dev = RUNTIME.context().device
-        getattr(dev, "memory", dev).malloc_heap_size = v  # cpu family: its memory; Metal: the device
+    set_context_limit(RUNTIME.context(), CUlimit(int(lim)), v)
     return ()
 
 
 @rt_api(1)
 def cudaDeviceGetLimit(limit: Any) -> tuple:  # noqa: N802
     lim = _limit(limit)
-    return (RUNTIME.limits.values.get(int(lim), 0),)
+    return (context_limits(RUNTIME.context()).get(int(lim), 0),)
 
 
 def _limit(limit: Any) -> cudaLimit:

@@ -141,7 +141,11 @@ def kernel_function(func: Any) -> int:
         return RUNTIME.kernel_function(k)
     if isinstance(DRIVER.objects.get(h), FunctionRec):
         return h
-    raise RtError(E.cudaErrorInvalidDeviceFunction, f"func {hex(h)} is not a registered kernel")
+    if h == 0:
+        raise RtError(E.cudaErrorInvalidDeviceFunction, "func is NULL")
+    # CUDA 12+ takes a cudaKernel_t wherever a kernel's host function is due, so an address that is
+    # neither is an invalid handle (an H100 with CUDA 13 answers 400: tests/programs/data/bad_pointers.h100.txt)
+    raise RtError(E.cudaErrorInvalidResourceHandle, f"func {hex(h)} is neither a registered kernel nor a kernel handle")
 
 
 def _function_rec(func: Any) -> FunctionRec:

@@ -11,7 +11,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cumetal.devices.protocol import placed_globals
@@ -19,6 +19,7 @@ from cumetal.driver import contexts as dctx
 from cumetal.driver import device as ddev
 from cumetal.driver import modules as dmod
 from cumetal.driver import streams as dstreams
+from cumetal.driver.misc import apply_context_limits
 from cumetal.driver.runtime_support import async_setting, make_asynchronous
 from cumetal.driver.state import STATE as DRIVER
 from cumetal.driver.state import Context
@@ -64,19 +65,6 @@ class VarRec:
     host_storage: bool = False  # a clang-built __managed__ variable: the module global lives at the host shadow
 
 
-@dataclass
-class Limits:
-    values: dict[int, int] = field(default_factory=lambda: {
-        int(L.cudaLimitStackSize): 1024,
-        int(L.cudaLimitPrintfFifoSize): 1 << 20,
-        int(L.cudaLimitMallocHeapSize): 8 << 20,
-        int(L.cudaLimitDevRuntimeSyncDepth): 2,
-        int(L.cudaLimitDevRuntimePendingLaunchCount): 2048,
-        int(L.cudaLimitMaxL2FetchGranularity): 32,
-        int(L.cudaLimitPersistingL2CacheSize): 0,
-    })
-
-
 class RuntimeState:
     def __init__(self) -> None:
         self.lock = threading.RLock()
@@ -84,7 +72,6 @@ class RuntimeState:
         self.device_flags = 0
         self.cache_config = 0
         self.shared_mem_config = 0
-        self.limits = Limits()
         self.tls = threading.local()
         self.per_thread_default = os.environ.get("CUMETAL_DEFAULT_STREAM", "").strip().lower() == "per-thread"
         self.host_registered: dict[int, tuple[int, int, Any]] = {}  # base -> (size, flags, owner)
@@ -129,9 +116,7 @@ class RuntimeState:
             ctx = DRIVER.context(handle)
             if async_setting() is not False:
                 make_asynchronous(ctx)
-            dev = ctx.device
-            if hasattr(dev, "printf_fifo_size"):
-                dev.printf_fifo_size = self.limits.values[int(L.cudaLimitPrintfFifoSize)]
+            apply_context_limits(ctx)  # a new primary context starts from CUDA's defaults
             self.primary = ctx
             return ctx
 
@@ -165,10 +150,6 @@ class RuntimeState:
             if self.initialized():
                 raw(dctx.cuDevicePrimaryCtxReset)(0)
             self.primary = None
-            self.limits = Limits()  # limits belong to the context
-            dev = DRIVER.device
-            if dev is not None and hasattr(dev, "printf_fifo_size"):
-                dev.printf_fifo_size = self.limits.values[int(L.cudaLimitPrintfFifoSize)]
             self.host_registered.clear()
             self.host_alloc_flags.clear()
             self.managed.clear()

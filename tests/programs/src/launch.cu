@@ -92,8 +92,9 @@ int main() {
     CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
     empty<<<0, 32>>>();
     CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
-    CHECK(cudaLaunchKernel((const void *)main, dim3(1), dim3(1), NULL, 0, 0) == cudaErrorInvalidDeviceFunction);
-    CHECK(cudaGetLastError() == cudaErrorInvalidDeviceFunction);
+    // a host function is taken as a cudaKernel_t by CUDA 12+: an invalid handle (CUDA 13 on an H100)
+    CHECK(cudaLaunchKernel((const void *)main, dim3(1), dim3(1), NULL, 0, 0) == cudaErrorInvalidResourceHandle);
+    CHECK(cudaGetLastError() == cudaErrorInvalidResourceHandle);
     empty<<<1, 1>>>();
     CHECK_CUDA(cudaDeviceSynchronize());
 

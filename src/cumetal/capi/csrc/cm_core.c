@@ -137,6 +137,12 @@ static void cm_init(void) {
         PyErr_Print();
         cm_fail("cannot import the Python side of CuMetal (cumetal.capi.bridge)");
     }
+    if (created && cm_bridge != NULL) { /* a C program: its driver contexts are asynchronous, as CUDA's */
+        PyObject *res = PyObject_CallMethod(cm_bridge, "started_by_library", NULL);
+        if (res == NULL)
+            PyErr_Print();
+        Py_XDECREF(res);
+    }
     if (created) {
         cm_thread_kept = 1;
         PyEval_SaveThread(); /* keep this thread's state; release the GIL */
