@@ -148,7 +148,7 @@ def library_path() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m cumetal.capi.library [--cflags] [--libs] [--path]``: flags for building C/C++
+    """``python -m cumetal.capi.library [--cflags] [--libs] [--path] [--cuda-home]``: flags for building C/C++
     programs against libcumetal with any compiler (like pkg-config); builds the library if needed."""
     import argparse  # noqa: PLC0415
 
@@ -156,7 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cflags", action="store_true", help="include path of CuMetal's CUDA headers")
     ap.add_argument("--libs", action="store_true", help="linker flags for libcumetal (with an rpath)")
     ap.add_argument("--path", action="store_true", help="the library file itself")
+    ap.add_argument("--cuda-home", action="store_true",
+                    help="a directory whose include/ holds CuMetal's CUDA headers, for tools that look for a "
+                         "toolkit through CUDA_HOME/CUDA_PATH (headers only: no nvcc, no NVIDIA libraries)")
     args = ap.parse_args(argv)
+    if args.cuda_home:  # needs no library build
+        print(Path(include_dir()).parent)
+        return 0
     try:
         lib = library_path()
     except LibraryBuildError as e:

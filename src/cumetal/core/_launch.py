@@ -13,7 +13,7 @@ import numpy as np
 
 from cumetal import driver as cu
 from cumetal.core._memory import Buffer
-from cumetal.core._utils import check
+from cumetal.core._utils import CUDAError, check
 
 
 def _dims(value: Any, what: str) -> tuple[int, int, int]:
@@ -33,8 +33,16 @@ class LaunchConfig:
                  is_cooperative: bool | None = None) -> None:
         if is_cooperative is not None:  # cuda.core 1.x's name for cooperative_launch
             cooperative_launch = is_cooperative
-        self.grid = _dims(grid, "grid")
-        self.cluster = _dims(cluster, "cluster") if cluster is not None else None
+        self.grid = _dims(grid, "grid")  # in clusters when ``cluster`` is given, as in cuda.core
+        self.cluster = None
+        if cluster is not None:
+            from cumetal.core._device import Device
+
+            cc = Device().compute_capability
+            if cc < (9, 0):  # cuda.core's check; CUMETAL_COMPUTE_CAPABILITY=9.0 makes the cpu device report 9.0
+                raise CUDAError("thread block clusters are not supported on devices with compute capability < 9.0 "
+                                f"(got {cc}; CuMetal's cpu device runs them with CUMETAL_COMPUTE_CAPABILITY=9.0)")
+            self.cluster = _dims(cluster, "cluster")
         self.block = _dims(block, "block")
         self.shmem_size = int(shmem_size or 0)
         self.cooperative_launch = bool(cooperative_launch)
@@ -46,7 +54,10 @@ class LaunchConfig:
 
     def _driver_config(self, stream: Any, attrs: list) -> cu.CUlaunchConfig:
         cfg = cu.CUlaunchConfig()
-        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = self.grid
+        if self.cluster is None:
+            cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = self.grid
+        else:  # the grid is given in clusters: the driver takes blocks
+            cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = (g * c for g, c in zip(self.grid, self.cluster, strict=True))
         cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = self.block
         cfg.sharedMemBytes = self.shmem_size
         cfg.hStream = stream
@@ -64,7 +75,8 @@ class LaunchConfig:
         return cfg
 
     def __repr__(self) -> str:
-        return f"LaunchConfig(grid={self.grid}, block={self.block}, shmem_size={self.shmem_size})"
+        cluster = f", cluster={self.cluster}" if self.cluster is not None else ""
+        return f"LaunchConfig(grid={self.grid}{cluster}, block={self.block}, shmem_size={self.shmem_size})"
 
 
 _NP_CTYPES = {np.dtype(k): v for k, v in (

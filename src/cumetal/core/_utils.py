@@ -13,6 +13,10 @@ class CUDAError(Exception):
     """A failed driver call (cuda.core's ``CUDAError``); ``.code`` is the ``CUresult``."""
 
     def __init__(self, code: Any, message: str = "") -> None:
+        if isinstance(code, str) and not message:  # cuda.core raises CUDAError("text") for its own checks
+            self.code = None
+            super().__init__(code)
+            return
         self.code = code
         name = cu.CUresult(int(code)).name if int(code) in cu.CUresult._value2member_map_ else str(code)
         super().__init__(f"{name}: {message}" if message else name)

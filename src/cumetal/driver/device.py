@@ -38,6 +38,9 @@ def cuInit(Flags: int) -> tuple:  # noqa: N802, N803 - CUDA's names
             return ()
         try:
             STATE.device = open_device()
+            from cumetal.driver.compute_capability import apply as apply_compute_capability
+
+            apply_compute_capability(STATE.device, _grouped(STATE.device))
         except BackendError as e:
             print(f"cumetal: {e}", file=sys.stderr, flush=True)
             raise CudaError(R.CUDA_ERROR_NO_DEVICE, "") from None

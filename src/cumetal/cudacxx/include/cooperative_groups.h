@@ -135,6 +135,27 @@ class grid_group : public thread_group {
     static __device__ dim3 group_dim() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
     static __device__ dim3 dim_blocks() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
     static __device__ dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    /* the grid in clusters (sm_90; a launch without clusters has clusters of one block) */
+    static __device__ dim3 dim_clusters() {
+        unsigned int x, y, z;
+        asm("mov.u32 %0, %%nclusterid.x;\n\tmov.u32 %1, %%nclusterid.y;\n\tmov.u32 %2, %%nclusterid.z;"
+            : "=r"(x), "=r"(y), "=r"(z));
+        return dim3(x, y, z);
+    }
+    static __device__ dim3 cluster_index() {
+        unsigned int x, y, z;
+        asm("mov.u32 %0, %%clusterid.x;\n\tmov.u32 %1, %%clusterid.y;\n\tmov.u32 %2, %%clusterid.z;"
+            : "=r"(x), "=r"(y), "=r"(z));
+        return dim3(x, y, z);
+    }
+    static __device__ unsigned long long num_clusters() {
+        dim3 n = dim_clusters();
+        return (unsigned long long)n.x * n.y * n.z;
+    }
+    static __device__ unsigned long long cluster_rank() {
+        dim3 n = dim_clusters(), c = cluster_index();
+        return c.x + (unsigned long long)n.x * (c.y + (unsigned long long)n.y * c.z);
+    }
 };
 __device__ inline grid_group this_grid() { return grid_group(); }
 
