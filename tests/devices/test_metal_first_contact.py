@@ -19,6 +19,7 @@ from test_metal_standin import RecordingMetal
 from cumetal import driver as cu
 from cumetal.backends.air.metallib import read_metallib
 from cumetal.devices import backends
+from cumetal.devices.cpu_device import CpuDevice
 from cumetal.devices.metal import bridge
 from cumetal.devices.metal.device import MetalInitError, open_metal_device
 from cumetal.passes import compile_ptx
@@ -91,7 +92,7 @@ def test_macos_default_falls_back_to_the_cpu_on_any_failure(monkeypatch, capfd):
     monkeypatch.setattr(backends.sys, "platform", "darwin")
     monkeypatch.setattr(bridge, "PyObjCFactory", lambda: _Broken("objc"))
     dev = backends.open_device()
-    assert type(dev).__name__ == "CpuDevice"
+    assert isinstance(dev, CpuDevice)  # the numpy engine's or the compiled one's (CUMETAL_CPU_ENGINE)
     assert "Metal initialization failed: RuntimeError" in capfd.readouterr().err
 
 

@@ -47,9 +47,9 @@ def open_device(name: str | None = None) -> Device:
         return _metal()
     if name == "cpu":
         if cpu_engine() == "jit":
-            from cumetal.devices.cpu_jit_device import CpuJitDevice
+            from cumetal.devices.cpu_jit_device import CpuJitDevice, tiering
 
-            return CpuJitDevice()
+            return CpuJitDevice(tiered=tiering(True))  # small launches on the numpy engine until a compile pays
         from cumetal.devices.cpu_device import CpuDevice
 
         return CpuDevice()

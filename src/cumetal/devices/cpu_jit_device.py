@@ -13,14 +13,30 @@ cooperative launch (blocks that must run together) run on the numpy engine inste
 with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
 refused kernels on stderr. An illegal or misaligned address found by the compiled code is reported
 as the numpy engine reports it (kernel, block, thread, PTX instruction, address): the launch is
-rerun there to name the instruction. See docs/cpu-backend.md.
+rerun there to name the instruction.
+
+**Tiering** (``CUMETAL_JIT_TIER``; on by default behind ``CUMETAL_BACKEND=cpu``, off for
+``cpu-jit``): compiling a kernel costs 15-40 ms (small kernels) to seconds, while the numpy engine
+runs a small launch of a loop-free kernel in about a millisecond. A loop-free kernel that is not
+in the JIT cache runs on the numpy engine while its launches are small (the predicted numpy time
+below the predicted compile time); once its numpy launches have cost as much as its compile, it
+is compiled on a background thread and runs natively from the launch after the compile is done.
+Kernels with loops (or recursion: a run time nothing bounds) and large launches are compiled
+before they run. Both engines implement one semantics: tiering changes only the speed. See
+docs/cpu-backend.md.
 """
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
 import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
 
 from cumetal.devices.cpu_device import CpuDevice
 
@@ -45,22 +61,293 @@ def max_insts() -> int:
     return DEFAULT_MAX_INSTS
 
 
-_sizes: dict[tuple[int, int], tuple] = {}
+_shapes: dict[tuple[int, int], tuple] = {}
+
+
+def kernel_shape(kernel, module) -> tuple[int, bool]:
+    """(IR instructions of ``kernel`` and every function it may call, whether any of them loops:
+    a back edge in a function's control flow, or a call that can recur). Cached per kernel object."""
+    key = (id(kernel), id(module))
+    hit = _shapes.get(key)
+    if hit is not None and hit[0] is kernel and hit[1] is module:
+        return hit[2]
+    from cumetal.ir.analysis import callees, reachable_functions
+
+    fns = reachable_functions(kernel, module)
+    size = sum(len(b.insts) for f in fns for b in f.blocks)
+    loops = any(_has_back_edge(f) for f in fns)
+    if not loops and len(fns) > 1:  # recursion: a cycle in the call graph
+        calls = {f.name: {c.name for b in f.blocks for i in b.insts for c in callees(module, i)} for f in fns}
+        loops = _has_cycle(calls)
+    if len(_shapes) > 4096:
+        _shapes.clear()
+    _shapes[key] = (kernel, module, (size, loops))
+    return size, loops
 
 
 def kernel_size(kernel, module) -> int:
     """IR instructions of ``kernel`` and every function it may call (cached per kernel object)."""
-    key = (id(kernel), id(module))
-    hit = _sizes.get(key)
-    if hit is not None and hit[0] is kernel and hit[1] is module:
-        return hit[2]
-    from cumetal.ir.analysis import reachable_functions
+    return kernel_shape(kernel, module)[0]
 
-    n = sum(len(b.insts) for f in reachable_functions(kernel, module) for b in f.blocks)
-    if len(_sizes) > 4096:
-        _sizes.clear()
-    _sizes[key] = (kernel, module, n)
-    return n
+
+def _has_back_edge(fn) -> bool:
+    from cumetal.ir.analysis import reverse_postorder, successors
+
+    if not fn.blocks:
+        return False
+    succ = successors(fn)
+    order = {label: i for i, label in enumerate(reverse_postorder(fn.blocks[0].label, succ))}
+    return any(t in order and order[t] <= i for label, i in order.items() for t in succ[label])
+
+
+def _has_cycle(graph: dict[str, set[str]]) -> bool:
+    state: dict[str, int] = {}  # 1 = on the path, 2 = done
+    for root in graph:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(graph[root]))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return True
+            elif nxt not in state and nxt in graph:
+                state[nxt] = 1
+                stack.append((nxt, iter(graph[nxt])))
+    return False
+
+
+# ---- tiering: the numpy engine for small launches of a kernel until its compile pays off
+
+def tiering(default: bool) -> bool:
+    """``CUMETAL_JIT_TIER`` = ``on`` / ``off`` (also 1/0); unset: ``default`` (on behind
+    ``CUMETAL_BACKEND=cpu``, off for ``cpu-jit``, which always runs the compiled code)."""
+    raw = os.environ.get("CUMETAL_JIT_TIER", "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "on", "yes", "true"):
+        return True
+    if raw in ("0", "off", "no", "false"):
+        return False
+    print(f"cumetal: CUMETAL_JIT_TIER={raw!r} is not on or off; using {'on' if default else 'off'}",
+          file=sys.stderr, flush=True)
+    return default
+
+
+# The cost model (seconds), fitted on this project's 2-core x86-64 machine under its usual load over
+# 880 PTX sweep kernels (docs/cpu-backend.md): a compile (lowering, O3, code generation) costs about
+# 20 ms + 0.65 ms per IR instruction; a numpy-engine launch about 0.3 ms, plus 15 us per instruction
+# and batch of CTAs (the interpreter's per-step cost), plus 3 ns per instruction and thread.
+COMPILE_BASE_S = 0.020
+COMPILE_PER_INST_S = 0.00065
+NUMPY_LAUNCH_S = 0.0003
+NUMPY_STEP_S = 15e-6
+NUMPY_LANE_STEP_S = 3e-9
+NUMPY_BATCH_LANES = 32768  # the numpy engine's batch (backends/cpu/launch.py)
+
+
+def predicted_compile_s(size: int) -> float:
+    return COMPILE_BASE_S + COMPILE_PER_INST_S * size
+
+
+def predicted_numpy_s(size: int, grid, block) -> float:
+    """A loop-free kernel's numpy-engine time: each instruction runs at most once per thread."""
+    per_block = max(1, block[0] * block[1] * block[2])
+    blocks = max(1, grid[0] * grid[1] * grid[2])
+    batches = -(-blocks // max(1, NUMPY_BATCH_LANES // per_block))
+    return NUMPY_LAUNCH_S + size * (batches * NUMPY_STEP_S + blocks * per_block * NUMPY_LANE_STEP_S)
+
+
+@dataclasses.dataclass
+class _KernelTier:
+    """What the tiering knows of one kernel object."""
+
+    kernel: object
+    module: object
+    compiled: object = None  # the CompiledKernel, or the refusal (str); None: not compiled yet
+    numpy_s: float = 0.0  # time its launches spent on the numpy engine
+    pending: Future | None = None  # its compile on the background thread
+    looked_up: bool = False  # the JIT cache was asked (a kernel compiled by an earlier process)
+
+
+class BackgroundCompiler:
+    """One daemon thread that runs compiles (and cache pruning) in submission order. At exit the
+    queue is dropped and the running job is waited for (LLVM must not be torn down under it)."""
+
+    EXIT_WAIT_S = 300.0  # one compile; kernels over CUMETAL_JIT_MAX_INSTS are never compiled
+
+    def __init__(self) -> None:
+        self._jobs: deque[tuple[Callable[[], object], Future]] = deque()
+        self._cond = threading.Condition()
+        self._running = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self._pid = os.getpid()
+
+    def submit(self, job: Callable[[], object]) -> Future:
+        fut: Future = Future()
+        with self._cond:
+            if self._closed:
+                fut.set_exception(RuntimeError("the process is exiting"))
+                return fut
+            if self._thread is None or self._pid != os.getpid():  # first use, or a forked child
+                self._pid = os.getpid()
+                self._jobs.clear()
+                self._running = False
+                self._thread = threading.Thread(target=self._serve, name="cumetal-jit-compile", daemon=True)
+                self._thread.start()
+                atexit.register(self.close)
+            self._jobs.append((job, fut))
+            self._cond.notify_all()
+        return fut
+
+    def busy(self) -> bool:
+        with self._cond:
+            return self._running or bool(self._jobs)
+
+    def _serve(self) -> None:
+        while True:
+            with self._cond:
+                while not self._jobs and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                job, fut = self._jobs.popleft()
+                self._running = True
+            try:
+                if fut.set_running_or_notify_cancel():
+                    try:
+                        fut.set_result(job())
+                    except BaseException as e:  # noqa: BLE001 - handed to whoever waits for the result
+                        fut.set_exception(e)
+            finally:
+                with self._cond:
+                    self._running = False
+                    self._cond.notify_all()
+
+    def close(self) -> None:
+        deadline = time.monotonic() + self.EXIT_WAIT_S
+        with self._cond:
+            self._closed = True
+            for _, fut in self._jobs:
+                fut.cancel()
+            self._jobs.clear()
+            self._cond.notify_all()
+            while self._running and time.monotonic() < deadline:
+                self._cond.wait(timeout=1.0)
+
+
+_compiler = BackgroundCompiler()
+
+
+# ---- the disk cache's size cap
+
+DEFAULT_CACHE_MB = 512
+
+
+def cache_limit_bytes() -> int:
+    """``CUMETAL_JIT_CACHE_MB``: the JIT disk cache's size cap in MiB (default 512; 0 = no cap)."""
+    raw = os.environ.get("CUMETAL_JIT_CACHE_MB", "").strip()
+    if raw:
+        try:
+            mb = float(raw)
+            if mb >= 0:
+                return int(mb * (1 << 20))
+        except ValueError:
+            pass
+        print(f"cumetal: CUMETAL_JIT_CACHE_MB={raw!r} is not a size in MiB; using {DEFAULT_CACHE_MB}",
+              file=sys.stderr, flush=True)
+    return DEFAULT_CACHE_MB << 20
+
+
+PRUNE_INTERVAL_S = 600.0  # a cache directory is scanned at most this often (by all processes)
+_pruned = False
+
+
+def prune_jit_cache(directory=None, limit: int | None = None, *, force: bool = False) -> tuple[int, int]:
+    """Delete the least recently used kernels (oldest object mtime: a cache hit touches it) until
+    the JIT cache holds at most 80% of ``limit`` bytes, when it holds more than ``limit``. Returns
+    (bytes, files) deleted. Skipped when another process scanned less than ``PRUNE_INTERVAL_S``
+    ago (a stamp file), unless ``force``."""
+    from pathlib import Path
+
+    if directory is None:
+        from cumetal.backends.air.sim.compile import jit_cache_dir
+
+        directory = jit_cache_dir()
+    d = Path(directory)
+    limit = cache_limit_bytes() if limit is None else limit
+    if not limit:
+        return 0, 0
+    stamp = d / ".pruned"
+    try:
+        if not force and time.time() - stamp.stat().st_mtime < PRUNE_INTERVAL_S:
+            return 0, 0
+        stamp.touch()
+    except FileNotFoundError:
+        try:
+            stamp.touch()
+        except OSError:
+            return 0, 0
+    except OSError:
+        return 0, 0
+    entries: dict[str, list] = {}  # key -> [mtime of the object, bytes, paths]
+    now = time.time()
+    total = 0
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                name = e.name
+                if name.startswith("."):
+                    continue
+                try:
+                    st = e.stat()
+                except OSError:
+                    continue
+                if name.endswith(".tmp"):  # a writer that died; a live one renames within seconds
+                    if now - st.st_mtime > 3600:
+                        _unlink(e.path)
+                    continue
+                key = name.rsplit(".", 1)[0]
+                ent = entries.setdefault(key, [0.0, 0, []])
+                if name.endswith(".o"):
+                    ent[0] = st.st_mtime
+                ent[1] += st.st_size
+                ent[2].append(e.path)
+                total += st.st_size
+    except OSError:
+        return 0, 0
+    if total <= limit:
+        return 0, 0
+    freed = files = 0
+    target = int(limit * 0.8)
+    for _mtime, size, paths in sorted(entries.values(), key=lambda v: v[0]):  # no object (0): first
+        if total - freed <= target:
+            break
+        for path in paths:
+            files += _unlink(path)
+        freed += size
+    return freed, files
+
+
+def _unlink(path) -> int:
+    try:
+        os.unlink(path)
+        return 1
+    except OSError:
+        return 0
+
+
+def _prune_once() -> None:
+    """After this process's first compile: prune the disk cache on the background thread."""
+    global _pruned
+    if not _pruned:
+        _pruned = True
+        _compiler.submit(prune_jit_cache)
 
 
 def worker_count() -> int:
@@ -84,16 +371,77 @@ def worker_count() -> int:
 class CpuJitDevice(CpuDevice):
     engine_name = "compiled CPU backend (cpu-jit)"
 
-    def __init__(self) -> None:
+    def __init__(self, *, tiered: bool | None = None) -> None:
+        """``tiered``: small launches of loop-free kernels run on the numpy engine until compiling
+        them pays off (default: ``CUMETAL_JIT_TIER``, else off)."""
         super().__init__()
         self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "CPU-JIT"))
         self.workers = worker_count()
+        self.tiered = tiering(False) if tiered is None else tiered
         self.launches = 0  # kernels run as compiled code
         self.fallbacks = 0  # kernels the compiled path refused, run by the numpy engine
+        self.interpreted = 0  # tiering: launches run on the numpy engine before their kernel was compiled
+        self.background_compiles = 0  # tiering: compiles started on the background thread
+        self._tiers: dict[tuple[int, int], _KernelTier] = {}
+
+    def _tier(self, kernel, module) -> _KernelTier:
+        key = (id(kernel), id(module))
+        t = self._tiers.get(key)
+        if t is None or t.kernel is not kernel or t.module is not module:
+            if len(self._tiers) > 4096:
+                self._tiers = {k: v for k, v in self._tiers.items() if v.pending is not None}
+            t = self._tiers[key] = _KernelTier(kernel, module)
+        return t
+
+    def _compiled(self, kernel, module, grid, block, numpy_launch, args, kwargs):
+        """The kernel's CompiledKernel or refusal (str), or, tiering, the LaunchOutcome of running
+        this launch on the numpy engine."""
+        from cumetal.backends.air.sim import compile_or_refusal
+
+        t = self._tier(kernel, module)
+        if t.compiled is not None:
+            return t.compiled
+        if t.pending is not None and t.pending.done():
+            t.compiled = _result(t.pending)
+            t.pending = None
+            return t.compiled
+        limit = max_insts()
+        size, loops = kernel_shape(kernel, module)
+        if limit and size > limit:
+            t.compiled = (f"{size} IR instructions exceed CUMETAL_JIT_MAX_INSTS={limit} (compile time; "
+                          f"0 = no limit)")
+            return t.compiled
+        if self.tiered and not loops:
+            if not t.looked_up and not _compiler.busy():  # (the cache key needs LLVM: not while it compiles)
+                t.looked_up = True
+                from cumetal.backends.air.sim.compile import cached_kernel
+
+                if cached_kernel(kernel, module) is not None:
+                    t.compiled = compile_or_refusal(kernel, module)  # a memory hit now (builds the runtime once)
+                    return t.compiled
+            cost = predicted_compile_s(size)
+            if t.pending is None and predicted_numpy_s(size, grid, block) < cost:
+                t0 = time.perf_counter()
+                out = numpy_launch(kernel, module, *args, **kwargs)
+                t.numpy_s += time.perf_counter() - t0
+                self.interpreted += 1
+                if t.numpy_s >= cost:  # the launches so far cost a compile: compile it meanwhile
+                    self.background_compiles += 1
+                    t.pending = _compiler.submit(lambda: _compile_job(kernel, module))
+                return out
+            if t.pending is not None:  # a large launch while the kernel compiles: wait for it
+                t.compiled = _result(t.pending, wait_s=BackgroundCompiler.EXIT_WAIT_S)
+                t.pending = None
+                return t.compiled
+        t.compiled = compile_or_refusal(kernel, module)  # cached per kernel object after the first
+        if not isinstance(t.compiled, str) and not t.compiled.from_disk:
+            _prune_once()
+        return t.compiled
 
     def _launcher(self):
-        from cumetal.backends.air.sim import compile_or_refusal, launch_air
+        from cumetal.backends.air.sim import launch_air
         from cumetal.backends.air.sim.heap import with_device_heap
+        from cumetal.backends.common.outcome import LaunchOutcome
         from cumetal.backends.cpu import launch as numpy_launch
 
         def launch(kernel, module, *args, **kwargs):
@@ -103,13 +451,15 @@ class CpuJitDevice(CpuDevice):
                 return numpy_launch(kernel, module, *args, **kwargs)
             kwargs.pop("cluster", None)
             kwargs.pop("cooperative", None)
-            limit = max_insts()
-            size = kernel_size(kernel, module)
-            if limit and size > limit:
-                compiled = (f"{size} IR instructions exceed CUMETAL_JIT_MAX_INSTS={limit} (compile time; "
-                            f"0 = no limit)")
+            grid, block = _shape3(args[1]), _shape3(args[2])  # (memory, grid, block, ...)
+            if grid is None or block is None:  # malformed: the engine reports it
+                compiled = self._tier(kernel, module).compiled
+                if compiled is None:
+                    return numpy_launch(kernel, module, *args, **kwargs)
             else:
-                compiled = compile_or_refusal(kernel, module)  # cached per kernel object after the first
+                compiled = self._compiled(kernel, module, grid, block, numpy_launch, args, kwargs)
+            if isinstance(compiled, LaunchOutcome):
+                return compiled
             if isinstance(compiled, str):
                 self.fallbacks += 1
                 if os.environ.get("CUMETAL_DEBUG"):
@@ -118,10 +468,11 @@ class CpuJitDevice(CpuDevice):
                 return numpy_launch(kernel, module, *args, **kwargs)
             self.launches += 1
             out = launch_air(kernel, module, *args, workers=self.workers, compiled=compiled, **kwargs)
-            if out.fault is not None and out.fault.code in ("illegal_address", "misaligned_address"):
-                # the compiled code knows the address, not the PTX instruction, block and thread:
-                # the numpy engine reruns the launch for the report (memory after a faulted launch
-                # is undefined, as on CUDA); its report is used when it finds the same fault
+            if out.fault is not None and out.fault.code in RERUN_FOR_REPORT:
+                # the compiled code knows the address, not the PTX instruction, block and thread (nor
+                # which refused operation): the numpy engine reruns the launch for the report (memory
+                # after a faulted launch is undefined, as on CUDA); its report is used when it finds
+                # the same fault
                 ref = numpy_launch(kernel, module, *args, **kwargs)
                 if ref.fault is not None and ref.fault.code == out.fault.code:
                     return type(out)(ref.fault, out.printf)
@@ -134,3 +485,35 @@ class CpuJitDevice(CpuDevice):
     def supports_grouped_launch(self) -> bool:
         """Cluster and cooperative launches run on the numpy engine (see ``_launcher``)."""
         return True
+
+
+# faults whose report the numpy engine words better (it names the instruction, block and thread, or
+# what is refused: e.g. an im2col-wide tensor map)
+RERUN_FOR_REPORT = ("illegal_address", "misaligned_address", "illegal_instruction")
+
+
+def _shape3(v) -> tuple[int, int, int] | None:
+    try:
+        t = tuple(int(x) for x in v)
+    except (TypeError, ValueError):
+        return None
+    return t if len(t) == 3 and min(t) >= 1 else None  # type: ignore[return-value]
+
+
+def _compile_job(kernel, module):
+    """A background compile: the CompiledKernel, or the refusal (a string)."""
+    from cumetal.backends.air.sim import compile_or_refusal
+
+    got = compile_or_refusal(kernel, module)
+    if not isinstance(got, str) and not got.from_disk:
+        _prune_once()
+    return got
+
+
+def _result(fut: Future, wait_s: float = 0.0):
+    """A background compile's CompiledKernel or refusal; an error in it (or no result within
+    ``wait_s``) is a refusal: the kernel stays on the numpy engine, with the same semantics."""
+    try:
+        return fut.result(timeout=wait_s)
+    except BaseException as e:  # noqa: BLE001 - cancelled at exit, or an internal error of the compile
+        return f"the background compile failed: {e!r}"

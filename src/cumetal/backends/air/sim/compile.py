@@ -266,6 +266,10 @@ def _disk_get(key: str) -> CompiledKernel | None:
         obj = base.with_suffix(".o").read_bytes()
         if hashlib.sha256(obj).hexdigest() != meta["obj_sha256"]:
             return None
+        try:  # the cache is pruned least recently used first, by the object's mtime (cpu_jit_device)
+            os.utime(base.with_suffix(".o"))
+        except OSError:
+            pass
         return CompiledKernel(meta["name"], obj, meta["externals"], [tuple(k) for k in meta["arg_kinds"]],
                               [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
                               meta["coro"], from_disk=True)
@@ -309,6 +313,27 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
                 ck = _build(kernel, module, raw)
                 _disk_put(key, ck)
             _cache[key.encode()] = ck
+        _by_function[ident] = (kernel, module, ck)
+        if len(_by_function) > _BY_FUNCTION_MAX:
+            _by_function.popitem(last=False)
+    return ck
+
+
+def cached_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel | None:
+    """The compiled kernel when it is in the memory or disk cache, else None: compiles nothing
+    (cpu-jit's tiering asks before choosing between the numpy engine and a compile)."""
+    from cumetal.backends.air.fp64_check import fp64_mode
+
+    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off())
+    hit = _by_function.get(ident)
+    if hit is not None and hit[0] is kernel and hit[1] is module:
+        return hit[2]
+    key = _ir_key(kernel, module)
+    ck = _cache.get(key.encode()) or _disk_get(key)
+    if ck is None:
+        return None
+    with _lock:
+        ck = _cache.setdefault(key.encode(), ck)
         _by_function[ident] = (kernel, module, ck)
         if len(_by_function) > _BY_FUNCTION_MAX:
             _by_function.popitem(last=False)
