@@ -2,7 +2,7 @@
 the .metallib; msl-sim: the emitted MSL), through the legalizer's async rules
 (passes/legalize/rules/async_*.py), beyond the sweep families (which run there with the H100
 goldens): tensor boxes the H100 rejected against the numpy model, tensor reductions of every type
-against theirs (test_tensor_reduce.py) and the starts an H100 refuses, a consumer spinning on test_wait
+against theirs (test_tensor_reduce.py) and the starts an H100 refuses, bar.red over thread counts, .cp_mask bulk stores, a consumer spinning on test_wait
 before its producer ran, Triton's sm_90 TMA kernel with device-side tensor maps, a multicast copy in
 a cluster of one, and a deadlocked wait ending at the watchdog.
 
@@ -22,6 +22,12 @@ from tests.ptx_sweep.cases import async_tensor
 from tests.ptx_sweep.harness import DriverError, run_case
 
 from .test_async_ops import _HEAD, _reference_box
+from .test_barrier_reductions_and_masks import (  # noqa: F401  (collected here too: the same tests on the simulators)
+    test_bar_red_reduces_over_its_own_threads,
+    test_bar_red_with_a_bad_count_is_an_illegal_instruction,
+    test_cp_mask_copies_the_bytes_of_its_mask,
+    test_im2col_stores_the_h100_refused_are_illegal_instructions,
+)
 from .test_tensor_reduce import (  # noqa: F401  (collected here too: the same tests on the simulators)
     test_a_reduction_the_map_type_lacks_is_an_illegal_instruction,
     test_tensor_reduction_matches_numpy,

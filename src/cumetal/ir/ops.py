@@ -347,8 +347,9 @@ _OPS = [
         "reduce element-wise into a0 instead. Then, if a3 (i64 shared address of an mbarrier) is given, "
         "complete_tx(a2) on it. Bulk-group completion needs nothing more: the copy is already complete. "
         "Attr multicast: a4 (i16) is a ctaMask; the bytes and the complete_tx go to the same CTA-local "
-        "offsets in each CTA of the cluster it names (.multicast::cluster).",
-        optional=("redop", "etype", "multicast")),
+        "offsets in each CTA of the cluster it names (.multicast::cluster). Attr cp_mask (global <- shared, no "
+        "mbarrier: a3 is 0): a4 (i16) byteMask; byte i of each 16-byte chunk is written only if bit i is set.",
+        optional=("redop", "etype", "multicast", "cp_mask")),
     _op("tensor_copy", 0, None, ("dims", "dir"),
         "Tensor (TMA) copy of one box, complete at once. a0 shared address of the box, a1 generic address of a "
         "128-byte tensor map in CuMetal's format (cumetal.driver.tensormap), a2 i64 shared address of an "
@@ -358,7 +359,8 @@ _OPS = [
         "Attr multicast (load): an i16 ctaMask follows the coordinates, as for bulk_copy. Attr mode im2col "
         "(load, im2col map): dims-2 i16 im2col offsets follow the coordinates (before any ctaMask); the box is "
         "the map's pixelsPerColumn pixels x channelsPerPixel channels walked through its pixel box "
-        "(backends/cpu/tensorcopy.py).",
+        "(backends/cpu/tensorcopy.py). Mode im2col on a store (PTX .im2col_no_offs): no offsets follow; the "
+        "same walk with offsets zero.",
         values={"dir": ("load", "store"), "mode": ("tile", "im2col")}, optional=("redop", "multicast", "mode")),
     # ---- calls and control flow
     _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),

@@ -339,9 +339,66 @@ NEXT:
                 (128, 1, 1), (Buf("out", "uint32", 5 * 64, output=True),))
 
 
+def _named_reductions() -> Case:
+    """bar.red over thread counts, 4 rounds, 256 threads x 2 CTAs: popc over warps 0-3 / 4-7 (ids 1
+    and 2 from a register, count 128), .and over pairs of warps (ids 3-6, count 64 from a register;
+    some pairs all true), .or of a negated predicate (barrier.cta.red.aligned), and count 32 on one id
+    for every warp (each warp completes a phase alone). Per thread and round: popc, and | or << 1,
+    the single-warp popc."""
+    body = """    shr.u32 %r1, %r0, 5;
+    shr.u32 %r2, %r1, 2;
+    add.u32 %r3, %r2, 1;
+    shr.u32 %r4, %r1, 1;
+    add.u32 %r5, %r4, 3;
+    mov.u32 %r6, 64;
+    and.b32 %r7, %r0, 63;
+    mov.u32 %r8, %ctaid.x;
+    mov.u32 %r20, 0;
+ROUND:
+    add.u32 %r9, %r20, 3;
+    add.u32 %r9, %r9, %r8;
+    mul.lo.u32 %r10, %r0, %r9;
+    shr.u32 %r10, %r10, 2;
+    and.b32 %r10, %r10, 1;
+    setp.ne.u32 %p0, %r10, 0;
+    bar.red.popc.u32 %r11, %r3, 128, %p0;
+    mad.lo.u32 %r12, %r20, 17, %r8;
+    mad.lo.u32 %r12, %r4, 13, %r12;
+    rem.u32 %r12, %r12, 80;
+    setp.ne.u32 %p1, %r7, %r12;
+    barrier.red.and.pred %p2, %r5, %r6, %p1;
+    mad.lo.u32 %r13, %r20, 29, %r8;
+    mad.lo.u32 %r13, %r4, 7, %r13;
+    rem.u32 %r13, %r13, 96;
+    setp.ne.u32 %p3, %r7, %r13;
+    barrier.cta.red.or.aligned.pred %p4, %r5, 64, !%p3;
+    xor.b32 %r14, %r0, %r20;
+    and.b32 %r14, %r14, 3;
+    setp.eq.u32 %p5, %r14, 0;
+    bar.cta.red.popc.u32 %r15, 7, 32, %p5;
+    selp.u32 %r16, 1, 0, %p2;
+    selp.u32 %r17, 2, 0, %p4;
+    or.b32 %r16, %r16, %r17;
+    mad.lo.u32 %r18, %r8, 4, %r20;
+    mad.lo.u32 %r18, %r18, 256, %r0;
+    mul.wide.u32 %rd1, %r18, 12;
+    add.u64 %rd2, %rd30, %rd1;
+    st.global.u32 [%rd2], %r11;
+    st.global.u32 [%rd2+4], %r16;
+    st.global.u32 [%rd2+8], %r15;
+    add.u32 %r20, %r20, 1;
+    setp.lt.u32 %p6, %r20, 4;
+    @%p6 bra ROUND;
+"""
+    return Case("named_barrier_reductions", FAM, _kernel(["p_out"], body, ""), "k", (2, 1, 1), (256, 1, 1),
+                (Buf("out", "uint32", 2 * 4 * 256 * 3, output=True),),
+                note="bar.red.popc/.and/.or over thread counts (ids 1-7, counts 32/64/128)")
+
+
 def cases() -> list[Case]:
     _label[0] = 0
     out = [_rounds(), _tx_rounds(), _state_machine(), _cp_async(True), _cp_async(False), _bulk_store(None)]
     out += [_bulk_store(op, t) for op, t in _REDUCTIONS]
     out.append(_named_barriers())
+    out.append(_named_reductions())
     return out

@@ -186,6 +186,63 @@ WAITING:
                      f"offsets {offsets} swizzle {swizzle} oob {oob}")
 
 
+def _im2col_store_case(name: str, dims, lower, upper, channels: int, pixels: int, coords, *,
+                       redop: str | None = None) -> Case:
+    """cp.async.bulk.tensor .im2col_no_offs (shared -> global, bulk group) and its reduction: the
+    shared words (0xA0000000 + index) go to the pixels an im2col load with zero offsets would read
+    (tensorcopy.py); the u32 tensor holds index + 1, so every word tells whether it was written."""
+    rank = len(dims)
+    strides, acc = [], dims[0] * 4
+    for d in dims[1:]:
+        acc = (acc + 15) // 16 * 16
+        strides.append(acc)
+        acc *= d
+    count = strides[-1] * dims[-1] // 4
+    movs, vec = _coords(coords)
+    op = (f"cp.reduce.async.bulk.tensor.{rank}d.global.shared::cta.{redop}.im2col_no_offs.bulk_group" if redop else
+          f"cp.async.bulk.tensor.{rank}d.global.shared::cta.im2col_no_offs.bulk_group")
+    body = f"""    mov.u32 %r1, sbuf;
+    mad.lo.u32 %r2, %r0, 16, %r1;
+    mad.lo.u32 %r3, %r0, 4, 0xA0000000;
+    add.u32 %r4, %r3, 1;
+    add.u32 %r5, %r3, 2;
+    add.u32 %r6, %r3, 3;
+    st.shared.v4.u32 [%r2], {{%r3, %r4, %r5, %r6}};
+    fence.proxy.async.shared::cta;
+    bar.sync 0;
+    setp.ne.u32 %p0, %r0, 0;
+    @%p0 bra END;
+    fence.proxy.tensormap::generic.acquire.gpu [%rd31], 128;
+{movs}    {op} [%rd31, {vec}], [sbuf];
+    cp.async.bulk.commit_group;
+    cp.async.bulk.wait_group 0;
+END:
+"""
+    ptx = _kernel(["p_tensor", "p_tmap"], body)
+    tm = Im2colMapBuf("tmap", "tensor", 2, tuple(dims), tuple(strides), (channels, pixels) + (1,) * (rank - 2),
+                      (1,) * rank, 0, 0, lower=tuple(lower), upper=tuple(upper), channels=channels, pixels=pixels)
+    return Case(name, FAM, ptx, "k", (1, 1, 1), (DUMP // 16, 1, 1),
+                (Buf("tensor", "uint32", count, init=np.arange(1, count + 1, dtype=np.uint32), output=True), tm),
+                note=f"{op} dims {dims} corners {lower}/{upper} {channels}ch x {pixels}px at {coords}")
+
+
+IM2COL_STORE = [
+    dict(name="im2col_store4d_u32_wrap", dims=(8, 6, 5, 2), lower=(0, 0), upper=(-2, -2), channels=4, pixels=16,
+         coords=(4, 1, 1, 0)),
+    dict(name="im2col_red4d_u32_add", dims=(8, 6, 5, 2), lower=(0, 0), upper=(0, 0), channels=8, pixels=16,
+         coords=(0, 2, 1, 0), redop="add"),
+]
+# Recorded on an H100 and refused there (sticky CUDA_ERROR_ILLEGAL_INSTRUCTION at the store, 24 Nov
+# 2026): im2col stores starting at negative coordinates (inside the padding). CuMetal refuses them
+# the same way (tests/async_ops/test_barrier_reductions_and_masks.py).
+IM2COL_STORE_REFUSED = [
+    dict(name="im2col_store4d_u32_pad", dims=(8, 6, 5, 2), lower=(-1, -1), upper=(-1, -1), channels=8, pixels=32,
+         coords=(0, -1, -1, 0)),
+    dict(name="im2col_store3d_u32_rows", dims=(4, 20, 3), lower=(-2,), upper=(0,), channels=4, pixels=64,
+         coords=(0, -2, 0)),
+]
+
+
 # cp.reduce.async.bulk.tensor: map data type -> (numpy storage, value maker)
 REDUCE_TYPES = {2: "uint32", 3: "int32", 4: "uint64", 5: "int64", 6: "float16", 7: "float32", 8: "float64",
                 9: "bf16"}
@@ -371,6 +428,7 @@ def cases() -> list[Case]:
         _store_case("tma_store2d_f32_sw128", 7, (40, 24), (32, 8), (4, 2), swizzle=3, seed=22),
     ]
     out += [_im2col_case(**kw) for kw in IM2COL]
+    out += [_im2col_store_case(**kw) for kw in IM2COL_STORE]
     out += [reduce_case(**kw) for kw in REDUCE]
     out += [replace_elemtype_case(n, REPLACE_CANDIDATES[n]) for n in REPLACE]
     return out

@@ -417,6 +417,7 @@ def _bulk_step(inst: Inst, fn: Function, gets):
     ds, ss = inst.attrs["dst_space"], inst.attrs["src_space"]
     redop, etype = inst.attrs.get("redop"), inst.attrs.get("etype")
     multicast = bool(inst.attrs.get("multicast"))
+    cp_mask = bool(inst.attrs.get("cp_mask"))
 
     def step(ctx: Ctx, m):
         lanes = ctx.lanes(m)
@@ -428,6 +429,10 @@ def _bulk_step(inst: Inst, fn: Function, gets):
                             "addresses and size must be multiples of 16 in "
                             f"{memspace.where_text(ctx, lane, inst)}")
             data = read_bytes(ctx, lane, src, size, ss, inst)
+            if cp_mask:  # byte i of each 16-byte chunk is written only if bit i of byteMask is set
+                keep = np.flatnonzero((vals[4][j] >> (np.arange(size) % 16)) & 1)
+                write_bytes(ctx, lane, np.uint64(dst) + keep.astype(np.uint64), data[keep], ds, inst)
+                continue
             if multicast:
                 for d, mb in multicast_targets(vals[4][j], dst, vals[3][j]):
                     write_bytes(ctx, lane, d, data, ds, inst)

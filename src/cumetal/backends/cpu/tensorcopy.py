@@ -136,7 +136,7 @@ def tensor_step(inst: Inst, fn: Function, gets):
     redop = inst.attrs.get("redop")
     multicast = bool(inst.attrs.get("multicast"))
     im2col = inst.attrs.get("mode") == "im2col"
-    nofs = dims - 2 if im2col else 0  # im2col offsets (u16) follow the coordinates
+    nofs = dims - 2 if im2col and load else 0  # im2col offsets (u16) follow the coordinates of a load
 
     def step(ctx: Ctx, m):
         lanes = ctx.lanes(m)
@@ -153,8 +153,8 @@ def tensor_step(inst: Inst, fn: Function, gets):
                 raise Fault("misaligned_address", f"tensor copy to shared address 0x{smem:x}: it must be "
                             f"128-byte aligned, in {where}")
             esize, etype, takes_nan = DTYPES[tm.dtype]
-            if im2col:
-                offsets = [int(vals[3 + dims + k][j]) & 0xFFFF for k in range(nofs)]
+            if im2col:  # a store (im2col_no_offs) walks the same pixels with the offsets zero
+                offsets = [int(vals[3 + dims + k][j]) & 0xFFFF for k in range(nofs)] or [0] * (dims - 2)
                 goff, ok, count = _im2col_box(tm, coords, offsets)
             else:
                 goff, ok, count = _box(tm, coords)
@@ -177,6 +177,9 @@ def tensor_step(inst: Inst, fn: Function, gets):
                     memspace.store(ctx, lanes_b, sh, data, "shared", np.dtype(np.uint8), inst)
                     complete_tx(ctx, lane, mb, nbytes, inst)
             else:
+                if im2col and min(coords) < 0:  # measured: an H100 refuses these (tests/async_ops im2col_store_h100)
+                    raise Fault("illegal_instruction", f"im2col_no_offs store at coordinates {tuple(coords)}: an "
+                                f"im2col store must start at non-negative coordinates (as an H100 requires) in {where}")
                 sh = swizzle(np.uint64(smem) + rel, tm.swizzle)
                 data = memspace.load(ctx, lanes_b, sh, "shared", np.dtype(np.uint8), inst)
                 if not inb.any():

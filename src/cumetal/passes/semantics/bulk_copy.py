@@ -1,5 +1,6 @@
 """Bulk and tensor (TMA) asynchronous copies and the proxy/tensormap instructions around them:
-cp.async.bulk, cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode; im2col loads), cp.reduce.async.bulk.tensor,
+cp.async.bulk (.cp_mask too), cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode; im2col loads; im2col_no_offs
+stores), cp.reduce.async.bulk.tensor (tile, im2col_no_offs),
 cp.async.bulk.prefetch(.tensor), cp.async.bulk.commit_group / wait_group(.read),
 tensormap.cp_fenceproxy.
 
@@ -29,25 +30,35 @@ def _space(ins: ast.Instruction, slot: str) -> str:
     return _SPACE[ss]
 
 
-def _no_multicast(ins: ast.Instruction) -> None:
-    if "cta_group" in ins.fields:
-        raise LoweringError(f"'{ins.opcode}' with .cta_group (sm_100) is not supported")
+def _cta_group(ins: ast.Instruction) -> None:
+    """.cta_group::1 is the default (the mbarrier in the destination's CTA, PTX ISA); ::2 signals the
+    peer CTA of a tcgen05 CTA pair (sm_100a/f), which CuMetal does not model."""
+    if ins.fields.get("cta_group", "cta_group::1") != "cta_group::1":
+        raise LoweringError(f"'{ins.opcode}' with .{ins.fields['cta_group']} (CTA pairs of sm_100a/sm_100f and "
+                            "later: the mbarrier signal may go to the peer CTA) is not supported; .cta_group::1 is")
 
 
 @semantics("cp.async.bulk", "cp.reduce.async.bulk")
 def _bulk(ctx: Ctx, ins: ast.Instruction) -> None:
-    _no_multicast(ins)
-    if "cp_mask" in ins.fields:
-        raise LoweringError("cp.async.bulk with .cp_mask (sm_100) is not supported")
+    _cta_group(ins)
     dspace, sspace = _space(ins, "dst"), _space(ins, "src")
     dst, dspace = ctx.address(ins.operands[0], dspace)
     src, sspace = ctx.address(ins.operands[1], sspace)
     size = ctx.read(ins.operands[2], "u32")
     args: list[Value] = [dst, src, size]
-    if "completion" in ins.fields:
+    attrs: dict = {"dst_space": dspace, "src_space": sspace}
+    if "cp_mask" in ins.fields:  # sm_100: byteMask (u16) is the last operand (after any cache policy)
+        if ins.opcode != "cp.async.bulk" or dspace != "global" or "completion" in ins.fields and \
+                ins.fields["completion"] != "bulk_group":
+            raise LoweringError(f"'{ins.opcode}': .cp_mask is defined only for cp.async.bulk from .shared::cta "
+                                "to .global with .bulk_group completion")
+        args += [Const.int("i64", 0), ctx.read(ins.operands[-1], "u16")]
+        attrs["cp_mask"] = True
+        ctx.emit("bulk_copy", None, *args, **attrs)
+        return
+    if "completion" in ins.fields and ins.fields["completion"] != "bulk_group":
         mbar, _ = mbar_address(ctx, ins.operands[3], "shared::cta")
         args.append(mbar)
-    attrs: dict = {"dst_space": dspace, "src_space": sspace}
     if "multicast" in ins.fields:  # the same bytes to the CTAs of the cluster named by ctaMask (u16)
         args.append(ctx.read(ins.operands[4], "u16"))
         attrs["multicast"] = True
@@ -69,15 +80,33 @@ def _tensor_coords(ctx: Ctx, op: ast.Operand, dims: int) -> tuple[Value, list[Va
     return tmap, coords
 
 
+# the load modes the PTX ISA defines per direction; CuMetal runs tile, im2col and im2col_no_offs
+_LOAD_MODES = ("tile", "tile::gather4", "im2col", "im2col::w", "im2col::w::128")
+_STORE_MODES = ("tile", "tile::scatter4", "im2col_no_offs")
+_SM100_MODES = {"tile::gather4": "sm_100 (sm_100a into .shared::cluster)", "tile::scatter4": "sm_100a/sm_100f",
+                "im2col::w": "sm_100 (sm_100a into .shared::cluster)", "im2col::w::128": "sm_100a/sm_100f"}
+
+
 @semantics("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")
 def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
-    _no_multicast(ins)
+    _cta_group(ins)
     mode = ins.fields.get("load_mode", "tile")
     dims = int(ins.fields["dim"][0])
     load = ins.fields.get("dst") != "global"
-    if mode not in ("tile", "im2col") or (mode == "im2col" and not load):
-        raise LoweringError(f"tensor copies in .{mode} mode are not supported yet (tile, and im2col loads, are)")
+    reduce = ins.opcode == "cp.reduce.async.bulk.tensor"
+    allowed = ("tile", "im2col_no_offs") if reduce else _LOAD_MODES if load else _STORE_MODES
+    if mode not in allowed:
+        raise LoweringError(f"'{ins.opcode}': the PTX ISA defines no .{mode} mode for "
+                            f"{'loads (global -> shared)' if load else 'stores (shared -> global)'}; "
+                            f"{', '.join('.' + m for m in allowed)} are")
+    if mode in _SM100_MODES:
+        raise LoweringError(f"'{ins.opcode}' in .{mode} mode ({_SM100_MODES[mode]} only) is not supported: CuMetal "
+                            "runs the tile, im2col and im2col_no_offs modes")
+    if mode in ("im2col", "im2col_no_offs") and dims < 3:
+        raise LoweringError(f"'{ins.opcode}' in .{mode} mode needs a tensor of 3 or more dimensions, not .{dims}d")
     attrs: dict = {"dims": dims, "dir": "load" if load else "store"}
+    if mode == "im2col_no_offs":  # a store (or reduction) of im2col columns, offsets zero (tensorcopy.py)
+        attrs["mode"] = "im2col"
     if ins.opcode == "cp.reduce.async.bulk.tensor":
         attrs["redop"] = ins.fields["redop"]
     if load:

@@ -134,6 +134,18 @@ def _expand_bulk(b: Builder, inst: Inst) -> list[Value]:
                  "misaligned_address")
     close = _multicast_here(b, inst.args[4]) if inst.attrs.get("multicast") else None
     redop = inst.attrs.get("redop")
+    if inst.attrs.get("cp_mask"):  # byte i of each 16-byte chunk only if bit i of byteMask (a4) is set
+        mask = b.op("zext", "i64", inst.args[4])
+
+        def masked(i: Var) -> None:
+            bit = b.op("and", "i64", b.op("lshr", "i64", mask, b.op("trunc", "i32", b.op("and", "i64", i,
+                                                                                         b.int("i64", 15)))),
+                       b.int("i64", 1))
+            close_bit = _when(b, b.icmp("ne", bit, b.int("i64", 0)), "cpmask")
+            _store(b, _addr(b, dst, i), _load(b, "i8", _addr(b, src, i), ss, 1), ds, 1)
+            close_bit()
+        _for(b, size64, 1, masked, "bulkmask")
+        return []
     if redop is None:
         def copy(i: Var) -> None:
             _store(b, _addr(b, dst, i), _load(b, "i32", _addr(b, src, i), ss, 4), ds, 4)
@@ -236,7 +248,7 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
     smem, mbar = inst.args[0], inst.args[2]
     starts = [b.op("sext", "i64", c) for c in inst.args[3:3 + dims]]
     im2col = inst.attrs.get("mode") == "im2col"
-    nofs = dims - 2 if im2col else 0
+    nofs = dims - 2 if im2col and load else 0  # a store (.im2col_no_offs) has no offsets: zero
     m = _Map(b, inst.args[1], dims)
     ok = b.and1(b.icmp("eq", m.magic, b.int("i64", MAGIC)), b.icmp("eq", m.rank, b.int("i64", dims)))
     ok = b.and1(ok, b.icmp("eq", m.interleave, b.int("i64", 0)))
@@ -245,9 +257,13 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
     if im2col:
         for es in m.estrides:
             ok = b.and1(ok, b.icmp("eq", es, b.int("i64", 1)))
+    if im2col and not load:  # an H100 refuses im2col stores from negative starts (tensorcopy.py)
+        for c in starts:
+            ok = b.and1(ok, b.icmp("sge", c, b.int("i64", 0)))
     _trap_unless(b, ok, "tmap")  # not CuMetal's map, wrong rank or mode, interleaved, misaligned box
     close = _multicast_here(b, inst.args[3 + dims + nofs]) if inst.attrs.get("multicast") else None
-    walk = _Im2col(b, m, inst.args[1], dims, starts, inst.args[3 + dims:3 + dims + nofs]) if im2col else None
+    offsets = list(inst.args[3 + dims:3 + dims + nofs]) if load else [b.int("i16", 0)] * (dims - 2)
+    walk = _Im2col(b, m, inst.args[1], dims, starts, offsets) if im2col else None
     total: Value = b.int("i64", 1)
     for c in m.counts:
         total = b.op("mul", "i64", total, c)
