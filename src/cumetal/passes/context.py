@@ -175,6 +175,8 @@ class Ctx:
                 v: Value = self.special(op)
             else:
                 v = self.reg(op.name)
+            if op.minus:  # only vmad takes '-%r'; it reads the register without it
+                raise LoweringError(f"'-{op.name}' (a negated register) is allowed only in vmad")
             if op.negated:
                 if v.type != "i1":
                     raise LoweringError(f"'!' applies to predicates only, not {op.name}")

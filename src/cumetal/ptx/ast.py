@@ -23,6 +23,7 @@ class Reg:
     component: str | None = None
     negated: bool = False
     offset: int = 0  # ``temp + 1`` as a source operand (ptxas accepts it): the register's value + offset
+    minus: bool = False  # ``-%r`` (vmad's negated a, b, c); reading it elsewhere is an error
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ resynchronises at the next ``;``, ``}`` or statement-starting line. Nothing a fi
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import math
 import re
@@ -376,7 +377,13 @@ class _Parser(DeclarationParser):
                         return None
                     self.advance()
                     return _negate(v)
-                self.diag("error", "expected a number after '-'", self.start)
+                if self.kind == WORD:  # '-%r' (vmad's negated operands)
+                    inner = self.operand(pair_ok=False)
+                    if isinstance(inner, A.Reg) and not inner.negated and not inner.minus:
+                        return dataclasses.replace(inner, minus=True)
+                    self.diag("error", "'-' must be followed by a number or a register", self.prev_start)
+                    return None
+                self.diag("error", "expected a number or a register after '-'", self.start)
                 return None
         self.diag("error", f"expected an operand, found {self.describe()}", self.start)
         return None

@@ -191,7 +191,7 @@ def operand_text(o: A.Operand) -> str:
         s = o.name + (f".{o.component}" if o.component else "")
         if o.offset:
             s += f"+{o.offset}" if o.offset > 0 else f"-{-o.offset}"
-        return "!" + s if o.negated else s
+        return "!" + s if o.negated else "-" + s if o.minus else s
     if t is A.Imm:
         return _imm(o)
     if t is A.Sym:

@@ -9,7 +9,8 @@ from ..case import Case
 
 FAMILIES = ("int_arith", "bits", "float32", "float64", "half", "cvt", "compare", "special",
             "memory", "atomics", "warp", "matrix", "regress", "approx", "randprog", "cluster",
-            "wgmma", "async_mbarrier", "async_tensor", "fp8", "video")
+            "wgmma", "async_mbarrier", "async_tensor", "fp8", "video", "video_mad",
+            "randprog_cf", "randprog_warp", "randprog_atom", "randprog_mem", "randprog_approx")
 
 
 @cache
