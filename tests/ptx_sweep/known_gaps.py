@@ -6,11 +6,7 @@ entry is removed here. Keep reasons specific (what differs and why it is accepta
 
 from __future__ import annotations
 
-_FP8 = ("wgmma with fp8 inputs (.e4m3/.e5m2): the H100 accumulates fp8 products in a ~13-bit window; CuMetal's "
-        "fitted model (passes/semantics/wgmma.py, FP8_WINDOW) is bit-identical on 84% (e4m3), 99.8% (e5m2) and "
-        "99.2% (e4m3 x e5m2 -> f16) of these results, the rest within a few units of that window")
 KNOWN_GAPS: dict[str, str] = {
-    "wgmma_n16_e4m3_f32": _FP8, "wgmma_n16_e5m2_f32_sw128": _FP8, "wgmma_n16_e4m3e5m2_f16acc": _FP8,
     "randprog_023": "program 2: the H100 computed div.u64 0xfffffffffffffffe / 0x7fffffffffffffff = 1 here "
                     "(the exact quotient is 2, which the same instruction gives in the int_arith sweep case "
                     "div_u64): NVIDIA's 64-bit division sequence, not reproduced",
