@@ -6,7 +6,9 @@ compiled backend (``cpu-jit``) on all cores and on one, and PoCL (the anchor) on
 
 The ``cpu-jit`` rows run with the default bounds checks, and once more without them
 (``CUMETAL_JIT_CHECKS=0``, the documented opt-out). The time a cached kernel takes to be ready is
-the first launch of each kernel in a new process whose JIT cache an earlier process filled.
+the first launch of each kernel in a new process whose JIT cache an earlier process filled. The
+``cpu`` jit-engine column runs ``CUMETAL_BACKEND=cpu CUMETAL_CPU_ENGINE=jit``: the compiled backend
+with tiering (docs/cpu-backend.md), whose large launches must be as fast as ``cpu-jit``'s.
 
 CuMetal runs nvcc's PTX (tests/corpus/ptx/nvcc/sm80) through ``cumetal.driver``: a launch +
 ``cuCtxSynchronize`` is timed (the JIT compile happens in a warm-up launch). Each backend runs in
@@ -402,6 +404,9 @@ def main() -> int:
         r: dict[str, dict | None] = {}
         r["pocl"] = pocl(args.quick, rows)
         r["jit"] = run_child("cpu-jit", args.quick, rows)
+        # the compiled backend behind `cpu` with tiering (small launches on the numpy engine until a
+        # compile pays off): big launches must be as fast as cpu-jit's
+        r["tier"] = run_child("cpu", args.quick, rows, extra_env={"CUMETAL_CPU_ENGINE": "jit"})
         r["jit1"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ != "empty"], threads=1)
         r["jitnc"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ != "empty"],
                                extra_env={"CUMETAL_JIT_CHECKS": "0"})
@@ -422,12 +427,13 @@ def main() -> int:
     print(f"Run: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f} at the end; median of {REPEAT} launches per round, "
           f"median of {args.rounds} rounds (ratios: median of the rounds' ratios)\n")
-    print(f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu-jit` (1 core) | `cpu-jit`, "
-          f"CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL | CPU time cpu-jit / PoCL | scaling 1→{cores} |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu` jit engine, tiered | `cpu-jit` (1 core) | "
+          f"`cpu-jit`, CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL | CPU time cpu-jit / PoCL | scaling 1→{cores} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         rt, ct, sc = ratio("jit", "pocl", r), ratio("jit", "pocl", r + "_cpu"), ratio("jit1", "jit", r)
-        print(f"| {labels[r]} | {_fmt(cell('numpy', r))} | {_fmt(cell('jit', r))} | {_fmt(cell('jit1', r))} "
+        print(f"| {labels[r]} | {_fmt(cell('numpy', r))} | {_fmt(cell('jit', r))} | {_fmt(cell('tier', r))} "
+              f"| {_fmt(cell('jit1', r))} "
               f"| {_fmt(cell('jitnc', r))} | {_fmt(cell('pocl', r))} | {'-' if rt is None else f'{rt:.2f}×'} "
               f"| {'-' if ct is None else f'{ct:.2f}×'} | {'-' if sc is None else f'{sc:.2f}×'} |")
     if "vecadd" in rows:

@@ -416,7 +416,11 @@ class CpuJitDevice(CpuDevice):
                 t.looked_up = True
                 from cumetal.backends.air.sim.compile import cached_kernel
 
-                if cached_kernel(kernel, module) is not None:
+                try:
+                    hit = cached_kernel(kernel, module) is not None
+                except Exception:  # noqa: BLE001 - the compile reports what is wrong, if it comes to one
+                    hit = False
+                if hit:
                     t.compiled = compile_or_refusal(kernel, module)  # a memory hit now (builds the runtime once)
                     return t.compiled
             cost = predicted_compile_s(size)
