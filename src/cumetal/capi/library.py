@@ -114,7 +114,7 @@ def compile_command(out: Path, build_dir: Path) -> list[str]:
            "-o", str(out), *[str(s) for s in _sources()]]
     if sys.platform == "darwin":
         cmd += ["-install_name", f"@rpath/{LIB_NAME}"]
-    return cmd + _python_link_args() + ["-lpthread", "-lm"]
+    return cmd + _python_link_args() + ["-lpthread", "-lm"] + (["-ldl"] if sys.platform.startswith("linux") else [])
 
 
 @functools.cache

@@ -14,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -104,10 +105,20 @@ static void cm_restore_signals(void) { /* after the interpreter's start */
     }
 }
 
+/* A program may load this library itself with dlopen(RTLD_LOCAL) (NVIDIA's matrixMulDynlinkJIT opens
+ * "libcuda.so.1"; so does the opt-in shim): libpython's symbols then stay local and Python's
+ * extension modules (_ctypes…) fail to load. Make libpython global before starting Python. */
+static void cm_promote_libpython(void) {
+    Dl_info info;
+    if (dladdr((void *)&Py_InitializeFromConfig, &info) && info.dli_fname != NULL)
+        (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+}
+
 static void cm_init(void) {
     int created = 0;
     PyGILState_STATE gil = PyGILState_UNLOCKED;
     if (!Py_IsInitialized()) {
+        cm_promote_libpython();
         cm_save_signals();
         PyConfig config;
         PyConfig_InitIsolatedConfig(&config);
