@@ -2,8 +2,8 @@
 tests/libs/golden/src/curand_device_goldens.cu, compiled by CuMetal and run on the CPU backend,
 compared with the outputs NVIDIA's curand_kernel.h gave on an H100 for 80 (seed, subsequence,
 offset) configurations, for XORWOW, Philox4_32_10 and MRG32k3a. Integers, uniforms,
-skipahead/skipahead_sequence: bit for bit; normals:
-a few ulp (the fast sine/cosine); Poisson (Knuth below lambda = 64, the gamma-approximation
+skipahead/skipahead_sequence: bit for bit; float normals:
+a few ulp (the fast sine/cosine), double normals mostly bit for bit; Poisson (Knuth below lambda = 64, the gamma-approximation
 rejection sampler, the rounded normal above 4000): bit for bit."""
 
 from __future__ import annotations
@@ -82,6 +82,9 @@ def test_normals_close_to_nvidia(outputs: dict[str, np.ndarray], name: str) -> N
     for t in NORMAL_F64:
         a, b = got[:, t].view(np.float64), ref[:, t].view(np.float64)
         assert np.all(np.abs(a - b) <= 1e-13 * np.maximum(np.abs(b), 1)), (t, np.abs(a - b).max())
+    # double normals take sincospi(2 u), as NVIDIA's bits show: most are identical (86 % over all 80
+    # recorded configurations; the rest differ where CuMetal's log/sincospi round differently)
+    assert np.mean([got[:, t] == ref[:, t] for t in NORMAL_F64]) >= 0.75
     # the Box-Muller cache interleaves with integer draws as in cuRAND (test 16 mixes them)
     mixed_int = [1, 7]
     np.testing.assert_array_equal(got[:, 16, mixed_int], ref[:, 16, mixed_int])

@@ -103,7 +103,7 @@ typedef struct curandGenerator_st *curandGenerator_t;
  * opaque, as cuRAND documents): the square histogram of a Poisson distribution, or the mean and
  * standard deviation of its rounded-normal approximation. */
 struct curandDiscreteDistribution_st {
-    unsigned int method; /* 0: square histogram (V, K); 1: rounded normal (mean, stddev) */
+    unsigned int method; /* CURAND_M2: square histogram (V, K); CURAND_DISCRETE_GAUSS: rounded normal (as NVIDIA's) */
     unsigned int shift;  /* the value of column 0 */
     unsigned int length; /* columns */
     unsigned int reserved;

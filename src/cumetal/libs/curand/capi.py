@@ -137,7 +137,6 @@ def get_table(out: int, which: int, bits: int) -> None:
 
 
 _DISTRIBUTIONS: set[int] = set()
-HISTOGRAM_LIMIT = 3072  # columns; above, the rounded normal (the host generators' limit, poisson.TABLE_LIMIT)
 
 
 @entry("curandCreatePoissonDistribution")
@@ -151,7 +150,7 @@ def create_poisson_distribution(lam: float, out: int) -> None:
         raise H.CurandError(H.OUT_OF_RANGE, "discrete_distribution is NULL")
     if not lam > 0 or lam != lam:
         raise H.CurandError(H.OUT_OF_RANGE, f"lambda={lam} must be > 0")
-    histogram = poisson.table_columns(lam) <= HISTOGRAM_LIMIT
+    histogram = not poisson.above_table("default", lam)  # NVIDIA's: a table below 2000, else the rounded normal
     shift, big_k, v = poisson.square_histogram(lam) if histogram else (0, np.zeros(0, np.int64), np.zeros(0))
     n = len(big_k)
     size = 48 + 8 * n + 4 * n
@@ -159,7 +158,7 @@ def create_poisson_distribution(lam: float, out: int) -> None:
     if int(err) != 0:
         raise H.CurandError(102, f"cannot allocate {size} bytes of device memory: {err!r}")  # ALLOCATION_FAILED
     header = np.zeros(6, np.uint64)
-    header[0] = (0 if histogram else 1) | (shift << 32)
+    header[0] = (5 if histogram else 7) | (shift << 32)  # CURAND_M2 / CURAND_DISCRETE_GAUSS, as NVIDIA sets them
     header[1] = n
     header[2] = ptr + 48 if n else 0
     header[3] = ptr + 48 + 8 * n if n else 0

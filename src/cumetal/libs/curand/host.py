@@ -136,11 +136,23 @@ def box_muller_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1).astype(np.float32)
 
 
+def sincospi(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sin(pi v), cos(pi v): v split exactly into quarter turns q/2 and a rest |r| <= 1/4."""
+    q = np.rint(2.0 * v)
+    x = np.pi * (v - q / 2.0)
+    s, c = np.sin(x), np.cos(x)
+    quadrant = q.astype(np.int64) % 4
+    conds = [quadrant == 0, quadrant == 1, quadrant == 2, quadrant == 3]
+    return np.select(conds, [s, c, -s, -c]), np.select(conds, [c, -s, -c, s])
+
+
 def box_muller_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The angle is pi (2 uniform), through sincospi, as NVIDIA's bits show (their device code's
+    sincospi; sin(2 pi u) agreed with 44 % of the recorded doubles)."""
     u = uniform_f64(a, b)
-    v = uniform_f64(c, d) * (2.0 * np.pi)
+    sn, cs = sincospi(2.0 * uniform_f64(c, d))
     s = np.sqrt(-2.0 * np.log(u))
-    return np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1)
+    return np.stack([sn * s, cs * s], axis=1).reshape(-1)
 
 
 def float_normal_pairs(g: Generator, first: int, count: int) -> np.ndarray:
@@ -258,8 +270,8 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
             out = (np.exp(z) if kind == "lognormal" else z).astype(np.float32)
         else:
             s = np.sqrt(-2.0 * np.log(w[:, 0]))
-            v = w[:, 1] * (2.0 * np.pi)
-            z = np.stack([np.sin(v) * s, np.cos(v) * s], axis=1).reshape(-1) * p2 + p1
+            sn, cs = sincospi(w[:, 1] * 2.0)
+            z = np.stack([sn * s, cs * s], axis=1).reshape(-1) * p2 + p1
             out = np.exp(z) if kind == "lognormal_double" else z
     else:
         x = streams.mrg_values(g.seed, start, n, t)

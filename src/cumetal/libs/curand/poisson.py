@@ -13,9 +13,8 @@ scripts/make_curand_poisson_sobol.py):
   ``shift + K[j]``. The table is filled Robin-Hood fashion: the poor columns (P < 1/n) in index
   order, each topped up by the richest-by-position donor still above 1/n (the last one in index
   order); a donor that falls below 1/n is served in a later pass, again in index order.
-  Used while the table has at most ``TABLE_LIMIT`` columns (per generator; the limits are the
-  smallest round sizes consistent with the recordings: the switch was seen between two recorded
-  lambdas, not at an exact size).
+  Used below ``TABLE_BELOW[family]`` (a value of lambda, not a table size: bisected on NVIDIA's
+  library by scripts/make_curand_switches.py).
 * **sequential inversion** (Fishman's ITR, in double): smallest k with u <= P(0) + ... + P(k),
   the terms made by P(k) = P(k-1) lambda / k in chunks of 500 to stay clear of underflow
   (MTGP32 and the Sobol generators above their table limit; SOBOL64 always).
@@ -25,7 +24,11 @@ scripts/make_curand_poisson_sobol.py):
 * **discrete Gauss** (XORWOW, Philox4_32_10, MRG32k3a above their table): not one word but the float
   normal of the draw's thread (``host.gauss_poisson``), rounded in double.
 
-The switch points were seen between two recorded lambdas (docs/libraries.md lists the verified ranges).
+The switch points are round values of lambda, bisected on an H100 to within 1e-7 relative
+(tests/libs/golden/curand_switch_goldens.npz): the histogram below 2000 (XORWOW, Philox4_32_10,
+MRG32k3a, MT19937; curandCreatePoissonDistribution too), below 32 (MTGP32) and below 10 (Sobol32);
+the rounded normal above 8000 (MTGP32, Sobol32) and from 2000 (SOBOL64). Whether 32, 10 and the
+Sobol32 8000 themselves fall below or above was not recorded (CuMetal: above, above, below).
 """
 
 from __future__ import annotations
@@ -36,12 +39,14 @@ from statistics import NormalDist
 
 import numpy as np
 
-# the largest square-histogram table (columns) each generator family uses; above it, NVIDIA switches method
-TABLE_LIMIT = {"default": 3072, "MTGP32": 512, "SOBOL32": 256}
+# the square histogram is used while lambda < TABLE_BELOW[family] (bisected on an H100: the switch lies
+# within 1e-7 of these values, 2000 itself is above; 32 and 10 themselves were not recorded)
+TABLE_BELOW = {"default": 2000.0, "MTGP32": 32.0, "SOBOL32": 10.0}
 ITR_CHUNK = 500.0          # ITR rescales its running terms every 500 units of lambda
-# the rounded normal replaces ITR from here (recorded: MTGP32 ITR at 5000, normal at 10000; SOBOL64 ITR at
-# 1000, normal at 5000; SOBOL32 ITR up to 5000, the largest recorded; the switches themselves were not recorded)
-NORMAL_FROM = {"MTGP32": 10000.0, "SOBOL64": 5000.0, "SOBOL32": 10000.0}
+# ITR until the rounded normal takes over (bisected: MTGP32 ITR at 8000, the normal just above it;
+# Sobol32 within 1e-7 of 8000, 8000 itself not recorded; SOBOL64 the normal from 2000)
+NORMAL_ABOVE = {"MTGP32": 8000.0, "SOBOL32": 8000.0}
+NORMAL_FROM_SOBOL64 = 2000.0
 
 
 @functools.lru_cache(maxsize=32)
@@ -151,8 +156,8 @@ def float_uniform(x: np.ndarray) -> np.ndarray:
 
 
 def above_table(family: str, lam: float) -> bool:
-    """Whether lam's square histogram is too wide for the generator family (NVIDIA then switches method)."""
-    return table_columns(lam) > TABLE_LIMIT.get(family, TABLE_LIMIT["default"])
+    """Whether NVIDIA's generator family uses another method than the square histogram at lam."""
+    return not lam < TABLE_BELOW.get(family, TABLE_BELOW["default"])
 
 
 def draws(family: str, x: np.ndarray, lam: float, x64: np.ndarray | None = None) -> np.ndarray:
@@ -162,15 +167,15 @@ def draws(family: str, x: np.ndarray, lam: float, x64: np.ndarray | None = None)
     (x + 1) 2^-32 for 32-bit words, (x >> 11) 2^-53 + 2^-54 for SOBOL64 (the point 0 shows it)."""
     if family == "SOBOL64":
         assert x64 is not None
-        if lam >= NORMAL_FROM["SOBOL64"]:
+        if lam >= NORMAL_FROM_SOBOL64:
             return rounded_normal_draws(centred_uniform(x), lam)
         return itr_draws((x64 >> np.uint64(11)).astype(np.float64) * 2.0 ** -53 + 2.0 ** -54, lam)
-    if table_columns(lam) <= TABLE_LIMIT.get(family, TABLE_LIMIT["default"]):
+    if not above_table(family, lam):
         return histogram_draws(x, lam)
     if family == "MT19937":
         return rounded_normal_draws(float_uniform(x), lam, single=True)
     if family in ("MTGP32", "SOBOL32"):
-        if lam >= NORMAL_FROM[family]:
+        if lam > NORMAL_ABOVE[family]:
             return rounded_normal_draws(float_uniform(x), lam)
         return itr_draws((x.astype(np.float64) + 1.0) * 2.0 ** -32, lam)
     # XORWOW, Philox4_32_10, MRG32k3a above the table take float normals (host.gauss_poisson), not words

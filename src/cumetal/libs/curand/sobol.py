@@ -40,28 +40,30 @@ def _table() -> tuple[np.ndarray, np.ndarray]:
 
 @functools.lru_cache(maxsize=4)
 def direction_vectors(dims: int, bits: int = 32) -> np.ndarray:
-    """(dims, bits) direction numbers v[d][k] as uint32 (bits=32) or uint64 (bits=64)."""
+    """(dims, bits) direction numbers v[d][k] as uint32 (bits=32) or uint64 (bits=64). Joe and Kuo's
+    recurrence v[k] = v[k-s] ^ (v[k-s] >> s) ^ XOR of a_i v[k-i], run for all dimensions of one
+    degree s at once (a dimension at a time took 3 s for the 20,000 that curandGetDirectionVectors
+    returns)."""
     poly, minit = _table()
-    out = np.zeros((dims, bits), np.uint64 if bits == 64 else np.uint32)
-    for d in range(dims):
-        if d == 0:
-            v = [1 << (bits - 1 - k) for k in range(bits)]
-        else:
-            p = int(poly[d])
-            s = p.bit_length() - 1                     # degree
-            a = (p >> 1) & ((1 << (s - 1)) - 1) if s > 1 else 0  # inner coefficients a_1 .. a_{s-1}
-            m = [int(x) for x in minit[d][:s]]
-            v = [0] * bits
-            for k in range(min(s, bits)):
-                v[k] = m[k] << (bits - 1 - k)
-            for k in range(s, bits):
-                x = v[k - s] ^ (v[k - s] >> s)
-                for i in range(1, s):
-                    if (a >> (s - 1 - i)) & 1:
-                        x ^= v[k - i]
-                v[k] = x
-        out[d] = v
-    return out
+    dt = np.uint64 if bits == 64 else np.uint32
+    out = np.zeros((dims, bits), np.uint64)
+    out[0] = [1 << (bits - 1 - k) for k in range(bits)]
+    degree = np.array([int(p).bit_length() - 1 for p in poly[:dims]], np.int64)
+    for s in np.unique(degree[1:]):
+        s = int(s)
+        rows = np.flatnonzero(degree == s)
+        rows = rows[rows > 0]
+        a = (poly[rows] >> 1) & ((1 << (s - 1)) - 1) if s > 1 else np.zeros(len(rows), np.int64)
+        v = np.zeros((len(rows), bits), np.uint64)
+        for k in range(min(s, bits)):
+            v[:, k] = minit[rows, k].astype(np.uint64) << np.uint64(bits - 1 - k)
+        for k in range(s, bits):
+            x = v[:, k - s] ^ (v[:, k - s] >> np.uint64(s))
+            for i in range(1, s):
+                x ^= np.where((a >> (s - 1 - i)) & 1 == 1, v[:, k - i], np.uint64(0))
+            v[:, k] = x
+        out[rows] = v
+    return out.astype(dt)
 
 
 _BELOW_DIAGONAL = np.arange(64)[None, :] > np.arange(64)[:, None]  # [column j, bit b from the top]
@@ -74,11 +76,19 @@ def _scrambled_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _columns(lbits: np.ndarray) -> np.ndarray:
-    """(dims, 64) uint64 columns c_j of the unit lower-triangular matrices (c_j's top bit is 63 - j)."""
-    bits = np.zeros((lbits.shape[0], 64, 64), np.uint8)
-    bits[:, _BELOW_DIAGONAL] = np.unpackbits(lbits, axis=1)[:, : int(_BELOW_DIAGONAL.sum())]
-    bits[:, np.arange(64), np.arange(64)] = 1
-    return np.packbits(bits, axis=2).view(">u8")[..., 0].astype(np.uint64)
+    """(dims, 64) uint64 columns c_j of the unit lower-triangular matrices (c_j's top bit is 63 - j).
+    ``lbits`` holds, column after column, the 63 - j bits below the diagonal of column j."""
+    flat = np.unpackbits(lbits, axis=1)
+    out = np.zeros((lbits.shape[0], 64), np.uint64)
+    col = np.zeros((lbits.shape[0], 64), np.uint8)
+    start = 0
+    for j in range(64):
+        col[:] = 0
+        col[:, j] = 1
+        col[:, j + 1:] = flat[:, start:start + 63 - j]
+        start += 63 - j
+        out[:, j] = np.packbits(col, axis=1).view(">u8")[:, 0]
+    return out
 
 
 def _pack_columns(cols: np.ndarray) -> np.ndarray:

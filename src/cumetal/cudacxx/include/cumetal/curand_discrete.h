@@ -4,8 +4,8 @@
  * one output x: u = (x + 1) 2^-32, column j = floor(length u), the value shift + j if u < V[j], else
  * shift + K[j]. Distributions too wide for a table (NVIDIA's CURAND_DISCRETE_GAUSS) hold the mean and
  * standard deviation of the rounded normal approximation instead, drawn from curand_normal_double, as
- * recorded on an H100 (the Philox curand_discrete4 of such a distribution is four single draws here,
- * not checked against NVIDIA's). tests/libs/test_curand_discrete.py checks the draws against NVIDIA's
+ * recorded on an H100 (the Philox curand_discrete4 of such a distribution is four single draws, as
+ * NVIDIA's: tests/libs/test_curand_switches.py). tests/libs/test_curand_discrete.py checks the draws against NVIDIA's
  * curandGeneratePoisson recordings. */
 #ifndef CUMETAL_CURAND_DISCRETE_H_
 #define CUMETAL_CURAND_DISCRETE_H_
@@ -21,7 +21,7 @@ CUMETAL_CURAND_FN unsigned int __cm_histogram_draw(unsigned int x, curandDiscret
 /* a draw: the histogram takes one output, the rounded normal one curand_normal_double (as recorded) */
 template <class S>
 CUMETAL_CURAND_FN unsigned int curand_discrete(S *state, curandDiscreteDistribution_t d) {
-    if (d->method == 0u) return __cm_histogram_draw(curand(state), d);
+    if (d->method != CURAND_DISCRETE_GAUSS) return __cm_histogram_draw(curand(state), d);
     return (unsigned int)(d->stddev * curand_normal_double(state) + d->mean + 0.5);
 }
 /* curand_poisson with a distribution made by curandCreatePoissonDistribution */
@@ -30,7 +30,7 @@ CUMETAL_CURAND_FN unsigned int curand_poisson(S *state, curandDiscreteDistributi
     return curand_discrete(state, d);
 }
 CUMETAL_CURAND_FN uint4 curand_discrete4(curandStatePhilox4_32_10_t *state, curandDiscreteDistribution_t d) {
-    if (d->method == 0u) {
+    if (d->method != CURAND_DISCRETE_GAUSS) {
         uint4 x = curand4(state);
         return make_uint4(__cm_histogram_draw(x.x, d), __cm_histogram_draw(x.y, d), __cm_histogram_draw(x.z, d),
                           __cm_histogram_draw(x.w, d));
