@@ -286,18 +286,20 @@ def test_the_checks_opt_out_compiles_no_checks_and_gives_the_same_results(module
 
 def test_cpu_engine_picks_what_cumetal_backend_cpu_runs(monkeypatch):
     """CUMETAL_CPU_ENGINE=jit makes CUMETAL_BACKEND=cpu the compiled backend (how the suites are run
-    with it as the default); numpy (and an unknown value, said on stderr) the numpy engine."""
+    with it as the default); numpy the numpy engine; an unknown value (said on stderr) the default."""
     from cumetal.devices import backends
     from cumetal.devices.cpu_device import CpuDevice
     from cumetal.devices.cpu_jit_device import CpuJitDevice
 
     monkeypatch.setenv("CUMETAL_CPU_ENGINE", "jit")
     assert isinstance(backends.open_device("cpu"), CpuJitDevice)
-    for value in ("numpy", "bogus"):
-        monkeypatch.setenv("CUMETAL_CPU_ENGINE", value)
-        assert type(backends.open_device("cpu")) is CpuDevice
+    monkeypatch.setenv("CUMETAL_CPU_ENGINE", "numpy")
+    assert type(backends.open_device("cpu")) is CpuDevice
+    default = CpuJitDevice if backends.DEFAULT_CPU_ENGINE == "jit" else CpuDevice
+    monkeypatch.setenv("CUMETAL_CPU_ENGINE", "bogus")
+    assert type(backends.open_device("cpu")) is default
     monkeypatch.delenv("CUMETAL_CPU_ENGINE")
-    assert backends.cpu_engine() == backends.DEFAULT_CPU_ENGINE
+    assert backends.cpu_engine() == backends.DEFAULT_CPU_ENGINE and type(backends.open_device("cpu")) is default
 
 
 def test_kernels_over_the_size_limit_run_on_the_numpy_engine(module, monkeypatch):
