@@ -41,6 +41,7 @@ PROGRAMS = {
     "driver_more": ["driver_more.c"],
     "cuda13": ["cuda13.cu"],
     "nvvm_api": ["nvvm_api.c"],
+    "driver_exports": ["driver_exports.c"],
 }
 
 

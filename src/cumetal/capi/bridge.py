@@ -1024,3 +1024,8 @@ globals().update({n: getattr(_cuda13, n) for n in _cuda13.__all__})
 from cumetal.capi import bridge_driver_more as _drv_more  # noqa: E402
 
 globals().update({n: getattr(_drv_more, n) for n in _drv_more.__all__})
+
+# ================================================================ declared Driver API calls (csrc/cm_driver_exports.c)
+from cumetal.capi import bridge_driver_exports as _drv_exports  # noqa: E402
+
+globals().update({n: getattr(_drv_exports, n) for n in _drv_exports.__all__})

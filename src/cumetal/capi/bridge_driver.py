@@ -40,7 +40,11 @@ def _guard(fn: Callable[..., int]) -> Callable[..., int]:
 
 
 def _null(name: str) -> int:
-    _say(f"{name} is NULL")
+    frame = sys._getframe(1)
+    while frame is not None and not frame.f_code.co_name.startswith("drv_"):
+        frame = frame.f_back  # a helper's caller: the C entry point's bridge function
+    where = f"{frame.f_code.co_name[4:]}: CUDA_ERROR_INVALID_VALUE: " if frame is not None else ""
+    _say(f"{where}{name} is NULL or unreadable")
     return INVALID_VALUE
 
 
