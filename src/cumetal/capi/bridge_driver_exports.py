@@ -15,7 +15,8 @@ from cumetal.capi.bridge_driver import _c_int, _c_ptr, _c_u64, _guard, _null, _o
 __all__ = ["drv_cuLaunchKernelEx", "drv_cuKernelGetName", "drv_cuStreamGetCtx_v2", "drv_cuGraphKernelNodeSetAttribute",
            "drv_cuMemGetDefaultMemPool", "drv_cuMemPoolCreate", "drv_cuMemPoolGetAccess", "drv_cuMemPoolGetAttribute",
            "drv_cuMemPoolSetAccess", "drv_cuMemPoolSetAttribute", "drv_cuGreenCtxCreate", "drv_cuGreenCtxDestroy",
-           "drv_cuGreenCtxGetId", "drv_cuCtxFromGreenCtx", "drv_cuTensorMapEncodeTiled", "drv_cuGraphAddKernelNode"]
+           "drv_cuGreenCtxGetId", "drv_cuCtxFromGreenCtx", "drv_cuTensorMapEncodeTiled", "drv_cuGraphAddKernelNode",
+           "drv_cuMemcpyBatchAsync"]
 
 
 class _Dim(ctypes.Structure):
@@ -60,6 +61,12 @@ class _KernelNodeParams(ctypes.Structure):  # CUDA_KERNEL_NODE_PARAMS (v2 layout
                 ("extra", ctypes.c_void_p), ("kern", ctypes.c_void_p), ("ctx", ctypes.c_void_p)]
 
 
+class _CopyAttributes(ctypes.Structure):  # CUmemcpyAttributes
+    _fields_ = [("srcAccessOrder", ctypes.c_int), ("srcLocHint", _Location), ("dstLocHint", _Location),
+                ("flags", ctypes.c_uint)]
+
+
+assert ctypes.sizeof(_CopyAttributes) == 24
 assert ctypes.sizeof(_Attr) == 72 and ctypes.sizeof(_Config) == 56 and ctypes.sizeof(_PoolProps) == 88
 assert ctypes.sizeof(_AccessDesc) == 12 and ctypes.sizeof(_KernelNodeParams) == 72
 
@@ -254,3 +261,29 @@ def drv_cuGraphAddKernelNode(p: int, graph: int, deps: int, n: int, params: int)
     np_.blockDimX, np_.blockDimY, np_.blockDimZ = c.blockDimX, c.blockDimY, c.blockDimZ
     np_.sharedMemBytes, np_.kernelParams, np_.extra = c.sharedMemBytes, c.kernelParams or None, c.extra or None
     return _outs(cu.cuGraphAddKernelNode(graph, dep_list, n, np_), (_c_ptr, p))
+
+
+def _ints(ctype: Any, address: int, count: int) -> list[int] | None:
+    raw = _read(ctype, address, count)
+    if raw is None:
+        return None
+    return [int(raw.value)] if count == 1 else [int(v) for v in raw]
+
+
+@_guard
+def drv_cuMemcpyBatchAsync(dsts: int, srcs: int, sizes: int, count: int, attrs: int, idxs: int,  # noqa: N802, PLR0913
+                           n_attrs: int, stream: int) -> int:
+    if not count or not n_attrs:
+        return _simple("cuMemcpyBatchAsync", [], [], [], count, [], [], n_attrs, stream)  # the driver's message
+    d, s, n = _ints(ctypes.c_uint64, dsts, count), _ints(ctypes.c_uint64, srcs, count), _ints(ctypes.c_size_t, sizes, count)
+    raw, ix = _read(_CopyAttributes, attrs, n_attrs), _ints(ctypes.c_size_t, idxs, n_attrs)
+    if d is None or s is None or n is None or raw is None or ix is None:
+        return _null("dsts/srcs/sizes/attrs/attrsIdxs")
+    py_attrs = []
+    for c in raw if n_attrs != 1 else [raw]:
+        a = cu.CUmemcpyAttributes()
+        a.srcAccessOrder, a.flags = c.srcAccessOrder, c.flags
+        a.srcLocHint.type, a.srcLocHint.id = c.srcLocHint.type, c.srcLocHint.id
+        a.dstLocHint.type, a.dstLocHint.id = c.dstLocHint.type, c.dstLocHint.id
+        py_attrs.append(a)
+    return _simple("cuMemcpyBatchAsync", d, s, n, count, py_attrs, ix, n_attrs, stream)

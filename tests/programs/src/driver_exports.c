@@ -154,6 +154,22 @@ int main(void) {
                                  CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ==
           CUDA_ERROR_INVALID_VALUE);
 
+    /* ---- a batch of two copies: host -> device, device -> device */
+    unsigned src[4] = {11, 22, 33, 44}, back[4] = {0};
+    CUdeviceptr d2;
+    CHECK_CU(cuMemAlloc(&d2, sizeof src));
+    CUdeviceptr dsts[2] = {out, d2}, srcs[2] = {(CUdeviceptr)src, out};
+    size_t sizes[2] = {sizeof src, sizeof src}, idx[1] = {0};
+    CUmemcpyAttributes cattr;
+    memset(&cattr, 0, sizeof cattr);
+    cattr.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    CHECK_CU(cuMemcpyBatchAsync(dsts, srcs, sizes, 2, &cattr, idx, 1, stream));
+    CHECK_CU(cuStreamSynchronize(stream));
+    CHECK_CU(cuMemcpyDtoH(back, d2, sizeof back));
+    CHECK(back[0] == 11 && back[3] == 44);
+    CHECK(cuMemcpyBatchAsync(dsts, srcs, sizes, 2, NULL, idx, 1, stream) == CUDA_ERROR_INVALID_VALUE);
+    CHECK_CU(cuMemFree(d2));
+
     /* ---- green-context calls on what is not one */
     CHECK(cuGreenCtxDestroy(NULL) != CUDA_SUCCESS);
     CHECK(cuCtxFromGreenCtx(NULL, NULL) == CUDA_ERROR_INVALID_VALUE);

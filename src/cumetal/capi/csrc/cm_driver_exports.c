@@ -73,3 +73,10 @@ CM_EXPORT CUresult cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph
         CM_P(nodeParams));
 }
 ALIAS(cuGraphAddKernelNode_v2, cuGraphAddKernelNode)
+
+/* ---- batched copies (CUDA 13 signature, no failIdx) */
+CM_EXPORT CUresult cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
+                                      CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream) {
+    DRV("cuMemcpyBatchAsync", "(KKKKKKKK)", CM_P(dsts), CM_P(srcs), CM_P(sizes), K(count), CM_P(attrs),
+        CM_P(attrsIdxs), K(numAttrs), CM_P(hStream));
+}
