@@ -75,7 +75,8 @@ def _load(image: Any, filename: str, max_registers: int = 0) -> tuple:
         registers = {name: max(1, min(n, max_registers)) for name, n in registers.items()}
     with STATE.lock:
         rec = LoadedModule(STATE.new_id(), ctx, img, registers=registers,
-                           managed=dict(img.symbols[n] for n in managed_names if n in img.symbols))
+                           managed=dict(img.symbols[n] for n in managed_names if n in img.symbols),
+                           ptx_version=_target_version(text))
         STATE.objects[rec.handle] = rec
         ctx.modules.add(rec.handle)
     return (CUmodule(rec.handle),)
@@ -83,6 +84,17 @@ def _load(image: Any, filename: str, max_registers: int = 0) -> tuple:
 
 # `.global .attribute(.managed) .align 4 .u32 name[4] = {...};`: a CUDA __managed__ variable
 _MANAGED_DECL = re.compile(r"\.global\b[^;{]*?\.attribute\(\s*\.managed\s*\)[^;{=]*?([A-Za-z_$%][\w$]*)\s*(?:\[[^;]*)?(?:=|;)")
+
+
+_TARGET = re.compile(r"^\s*\.target\s+(?:sm|compute)_(\d+)", re.M)
+
+
+def _target_version(ptx: str) -> int:
+    """The PTX's target architecture as CUDA's PTX_VERSION attribute counts it (``sm_60`` -> 60), 0 if none.
+    CUB and Thrust pick their tuning by it and require it to be one of the architectures the program
+    was compiled for (``cumetalc -arch=sm_60`` gives CUB's smaller sm_60 tiles)."""
+    m = _TARGET.search(ptx[:4096])
+    return int(m.group(1)) if m else 0
 
 
 def managed_globals(ptx: bytes | str) -> set[str]:
@@ -265,7 +277,7 @@ def cuFuncGetAttribute(attrib: Any, hfunc: Any) -> tuple:  # noqa: N802
         F.CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: fn.module.image.const_bytes(),
         F.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: k.local_size,
         F.CU_FUNC_ATTRIBUTE_NUM_REGS: fn.module.registers.get(k.name, 1),  # ir/registers.py, capped in driver/register_caps.py
-        F.CU_FUNC_ATTRIBUTE_PTX_VERSION: cc[0] * 10 + cc[1],
+        F.CU_FUNC_ATTRIBUTE_PTX_VERSION: fn.module.ptx_version or cc[0] * 10 + cc[1],
         F.CU_FUNC_ATTRIBUTE_BINARY_VERSION: cc[0] * 10 + cc[1],
         F.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: max_dynamic_shared(fn),
         F.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: -1,

@@ -49,6 +49,7 @@ class LoadedModule:
     functions: dict[str, int] = field(default_factory=dict)  # kernel name -> function handle
     registers: dict[str, int] = field(default_factory=dict)  # kernel name -> NUM_REGS estimate
     managed: dict[int, int] = field(default_factory=dict)  # address -> size of its __managed__ globals
+    ptx_version: int = 0  # the PTX's .target (sm_60 -> 60): CU_FUNC_ATTRIBUTE_PTX_VERSION; 0: the device's
 
 
 @dataclass(eq=False)

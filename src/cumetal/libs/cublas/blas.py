@@ -166,10 +166,15 @@ def ger(h: Handle, t: str, m: int, n: int, alpha: int, x: int, incx: int, y: int
 
 def gemm(h: Handle, t: str, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
          beta: int, C: int, ldc: int) -> None:
-    from cumetal.libs.cublas.gemmex import check_gemm, gemm_views  # noqa: PLC0415
+    from cumetal.libs.cublas import kernels  # noqa: PLC0415
+    from cumetal.libs.cublas.gemmex import check_gemm, gemm_ex, gemm_views  # noqa: PLC0415
 
     check_gemm(ta, tb, m, n, k, lda, ldb, ldc)
     if m == 0 or n == 0:
+        return
+    if t == "S" and kernels.wanted():  # an Apple device: CuMetal's GEMM kernel (cumetal.libs.cublas.kernels)
+        gemm_ex(h, ta, tb, m, n, k, alpha, A, S.R_32F, lda, B, S.R_32F, ldb, beta, C, S.R_32F, ldc, S.COMPUTE_32F,
+                name="cublasSgemm")
         return
     dt = DTYPES[t]
     a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")

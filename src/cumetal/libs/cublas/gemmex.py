@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.libs import devmem
+from cumetal.libs.cublas import kernels
 from cumetal.libs.cublas import status as S
 from cumetal.libs.cublas.common import Scalar, apply_op, mat, need, op_code, run, scale_into
 from cumetal.libs.cublas.handle import Handle
@@ -191,6 +192,10 @@ def gemm_ex(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: 
                 for i in range(batch)]
     views = [gemm_views(ta, tb, m, n, k, pa_, lda, pb_, ldb, pc_, ldc, adt, bdt, cdt)
              for pa_, pb_, pc_ in ptrs]
+    if kernels.supported(atype, btype, ctype, compute, sdt) and kernels.wanted():  # an Apple device: its GPU
+        kernels.launch(h, ta, tb, m, n, k, a, b, A, lda, B, ldb, C, ldc, atype, ctype, compute, batch,
+                       stride_a, stride_b, stride_c, arrays)
+        return
 
     def go() -> None:
         av, bv = a.value(), b.value()

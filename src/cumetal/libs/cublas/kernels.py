@@ -1,0 +1,113 @@
+"""cuBLAS GEMMs as kernels on Apple devices (``metal``, ``air-sim``, ``msl-sim``).
+
+On the CPU devices a GEMM is OpenBLAS through numpy on zero-copy views. On an Apple device that
+would leave the GPU idle, so ``cublasSgemm``, ``cublasGemmEx``, ``cublasHgemm`` and their batched and
+strided-batched forms launch CuMetal's own kernels instead (``libs/kernels/cublas_gemm.cu``, compiled
+by CuMetal's pipeline like any program's kernels, loaded once per process as a context-independent
+library), on the handle's stream, so stream order and graph capture are the runtime's own.
+
+Covered: A and B of one storage type among f32, f16, bf16; C any of them; compute types 32F (+
+PEDANTIC, FAST_TF32/16F/16BF, TF32 math mode) and 16F; alpha/beta in host or device pointer mode.
+Other types (f64, complex, int8) keep the numpy path. ``CUMETAL_CUBLAS_KERNELS=1`` uses the kernels
+on every device (how the CPU devices can check them), ``=0`` never.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import pathlib
+
+import numpy as np
+
+from cumetal.libs.cublas import status as S
+from cumetal.libs.cublas.common import Scalar
+from cumetal.libs.cublas.handle import Handle
+from cumetal.libs.devmem import LibError
+
+SOURCE = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "cublas_gemm.cu"
+TILE = 16
+MAX_GRID_Z = 65535
+_TYPES = {S.R_32F: "f32", S.R_16F: "f16", S.R_16BF: "bf16"}
+_ROUND = {S.COMPUTE_32F_FAST_TF32: 1, S.COMPUTE_32F_FAST_16F: 2, S.COMPUTE_32F_FAST_16BF: 3}
+_COMPUTE = {S.COMPUTE_32F, S.COMPUTE_32F_PEDANTIC, S.COMPUTE_16F, S.COMPUTE_16F_PEDANTIC, *_ROUND}
+_INT, _LL, _F = ctypes.c_int, ctypes.c_longlong, ctypes.c_float
+
+
+def wanted() -> bool:
+    """Whether GEMMs run as kernels on the current device (an Apple device, or forced by the env)."""
+    forced = os.environ.get("CUMETAL_CUBLAS_KERNELS", "").strip()
+    if forced in ("0", "1"):
+        return forced == "1"
+    from cumetal.devices.cpu_device import CpuDevice  # noqa: PLC0415
+    from cumetal.driver.state import STATE  # noqa: PLC0415
+
+    try:
+        device = STATE.current().device
+    except Exception:  # noqa: BLE001 - no context yet: the runtime creates the primary one on first use
+        return False
+    return not isinstance(device, CpuDevice) or getattr(device, "engine_name", "") in ("air-sim", "msl-sim")
+
+
+def supported(atype: int, btype: int, ctype: int, compute: int, scale: np.dtype) -> bool:
+    return (atype == btype and atype in _TYPES and ctype in _TYPES and compute in _COMPUTE
+            and scale in (np.dtype(np.float32), np.dtype(np.float16)))
+
+
+@functools.cache
+def _library() -> int:
+    from cumetal import runtime as rt  # noqa: PLC0415
+    from cumetal.cudacxx.compile import compile_to_ptx  # noqa: PLC0415
+    from cumetal.cudacxx.options import CudaOptions  # noqa: PLC0415
+
+    ptx = compile_to_ptx(SOURCE.read_text(), SOURCE.name, CudaOptions()).ptx
+    err, lib = rt.cudaLibraryLoadData(ptx.encode(), None, None, 0, None, None, 0)
+    if int(err) != 0:
+        raise LibError(S.EXECUTION_FAILED, f"cannot load CuMetal's GEMM kernels ({SOURCE.name}): {err!r}")
+    return lib
+
+
+@functools.cache
+def _kernel(name: str) -> int:
+    from cumetal import runtime as rt  # noqa: PLC0415
+
+    err, k = rt.cudaLibraryGetKernel(_library(), name.encode())
+    if int(err) != 0:
+        raise LibError(S.EXECUTION_FAILED, f"CuMetal's GEMM kernel {name} is missing: {err!r}")
+    return k
+
+
+def _scale(s: Scalar) -> tuple[float, int, int]:
+    """(value, device pointer, SCALE_* kind) of alpha or beta."""
+    if s.device:
+        return 0.0, s.ptr, 1 if s.dtype == np.float32 else 2
+    return float(s.value()), 0, 0
+
+
+def launch(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: Scalar, beta: Scalar, A: int, lda: int,
+           B: int, ldb: int, C: int, ldc: int, atype: int, ctype: int, compute: int, batch: int = 1,
+           stride_a: int = 0, stride_b: int = 0, stride_c: int = 0, arrays: bool = False) -> None:
+    """Enqueue C = alpha op(A) op(B) + beta C on the handle's stream (pointers already checked)."""
+    from cumetal import runtime as rt  # noqa: PLC0415
+
+    kernel = _kernel(f"cm_gemm_{_TYPES[atype]}_{_TYPES[ctype]}")
+    (av, ap, kind), (bv, bp, _) = _scale(alpha), _scale(beta)
+    out = 1 if compute in (S.COMPUTE_16F, S.COMPUTE_16F_PEDANTIC) else 0
+    isz = {S.R_32F: 4, S.R_16F: 2, S.R_16BF: 2}
+    for first in range(0, batch, MAX_GRID_Z):
+        count = min(MAX_GRID_Z, batch - first)
+        if arrays:
+            a, b, c = A + 8 * first, B + 8 * first, C + 8 * first
+        else:
+            a = A + first * stride_a * isz[atype]
+            b = B + first * stride_b * isz[atype]
+            c = C + first * stride_c * isz[ctype]
+        values = (ta, tb, m, n, k, av, ap, bv, bp, kind, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c,
+                  int(arrays), _ROUND.get(compute, 0), out)
+        types = (_INT, _INT, _INT, _INT, _INT, _F, None, _F, None, _INT, None, _LL, _LL, None, _LL, _LL, None, _LL,
+                 _LL, _INT, _INT, _INT)
+        grid = ((m + TILE - 1) // TILE, (n + TILE - 1) // TILE, count)
+        err = rt.cudaLaunchKernel(kernel, grid, (TILE, TILE, 1), (values, types), 0, h.stream)[0]
+        if int(err) != 0:
+            raise LibError(S.EXECUTION_FAILED, f"GEMM kernel launch failed: {err!r}")
