@@ -79,7 +79,7 @@ def kernel_shape(kernel, module) -> tuple[int, bool]:
     if not loops and len(fns) > 1:  # recursion: a cycle in the call graph
         calls = {f.name: {c.name for b in f.blocks for i in b.insts for c in callees(module, i)} for f in fns}
         loops = _has_cycle(calls)
-    if len(_shapes) > 4096:
+    if len(_shapes) > 1024:
         _shapes.clear()
     _shapes[key] = (kernel, module, (size, loops))
     return size, loops
@@ -242,6 +242,7 @@ class BackgroundCompiler:
 
 
 _compiler = BackgroundCompiler()
+TIERS_MAX = 512  # kernels whose tiering state a device keeps (a forgotten one asks the JIT cache again)
 
 
 # ---- the disk cache's size cap
@@ -388,8 +389,10 @@ class CpuJitDevice(CpuDevice):
         key = (id(kernel), id(module))
         t = self._tiers.get(key)
         if t is None or t.kernel is not kernel or t.module is not module:
-            if len(self._tiers) > 4096:
-                self._tiers = {k: v for k, v in self._tiers.items() if v.pending is not None}
+            if len(self._tiers) >= TIERS_MAX:  # (each entry keeps its module alive) the oldest half goes
+                old = [k for k, v in self._tiers.items() if v.pending is None][: TIERS_MAX // 2]
+                for k in old:
+                    del self._tiers[k]
             t = self._tiers[key] = _KernelTier(kernel, module)
         return t
 
