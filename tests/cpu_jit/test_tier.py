@@ -181,3 +181,27 @@ def test_exit_during_a_background_compile_is_clean(tmp_path):
     env = dict(os.environ, CUMETAL_CACHE_DIR=str(tmp_path))
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0 and "submitted" in proc.stdout, proc.stderr
+
+
+PRINTF_SOURCE = r"""
+#include <cstdio>
+extern "C" __global__ void two_prints() { printf("a%d\n", threadIdx.x); printf("b%d\n", threadIdx.x); }
+"""
+
+
+@pytest.mark.xfail(strict=False, reason="printf order: the compiled code runs each thread of a work-group "
+                   "loop to its end (a0 b0 a1 b1 ...); the numpy engine, like a GPU's warp, prints "
+                   "a0 a1 ... b0 b1 ... (docs/cpu-backend.md, blocker 6)")
+def test_printf_order_is_the_same_on_both_engines():
+    """Tiering must not show: a thread's two printfs come out in the same order on either engine."""
+    from cumetal.backends.air.sim import launch_air
+
+    m = compile_ptx(compile_to_ptx(PRINTF_SOURCE, "printf2.cu", CudaOptions()).ptx, "printf2.cu")
+    k = m.kernels["two_prints"]
+    got = {}
+    for name, launcher in (("numpy", numpy_launch), ("jit", launch_air)):
+        out = launcher(k, m, DeviceMemory(1 << 24), (1, 1, 1), (3, 1, 1), 0, b"", {}, watchdog_s=30.0)
+        assert out.fault is None, out.fault
+        got[name] = "".join(out.printf)
+    assert got["numpy"] == "a0\na1\na2\nb0\nb1\nb2\n"
+    assert got["jit"] == got["numpy"]
