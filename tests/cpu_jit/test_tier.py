@@ -195,12 +195,15 @@ extern "C" __global__ void two_prints() { printf("a%d\n", threadIdx.x); printf("
 def test_printf_order_is_the_same_on_both_engines():
     """Tiering must not show: a thread's two printfs come out in the same order on either engine."""
     from cumetal.backends.air.sim import launch_air
+    from cumetal.devices.cpu_device import CpuDevice
 
     m = compile_ptx(compile_to_ptx(PRINTF_SOURCE, "printf2.cu", CudaOptions()).ptx, "printf2.cu")
     k = m.kernels["two_prints"]
+    dev = CpuDevice()
+    image = dev.load_module(m)  # the format strings' addresses
     got = {}
     for name, launcher in (("numpy", numpy_launch), ("jit", launch_air)):
-        out = launcher(k, m, DeviceMemory(1 << 24), (1, 1, 1), (3, 1, 1), 0, b"", {}, watchdog_s=30.0)
+        out = launcher(k, m, dev.memory, (1, 1, 1), (3, 1, 1), 0, b"", image.symbol_addresses(), watchdog_s=30.0)
         assert out.fault is None, out.fault
         got[name] = "".join(out.printf)
     assert got["numpy"] == "a0\na1\na2\nb0\nb1\nb2\n"
