@@ -81,3 +81,36 @@ def test_unmangling_keeps_names_that_are_taken() -> None:
     out, renamed = unmangle_internal_globals(ptx)
     assert renamed == {"_ZL2yz": "yz"}
     assert "_ZL1x[4]" in out and ".const .b32 yz;" in out
+
+
+H100_NS = json.loads((Path(__file__).parent / "namespace_statics_h100.json").read_text())
+
+
+def _ns_script():
+    spec = importlib.util.spec_from_file_location("check_nvrtc_namespace_statics",
+                                                  ROOT / "scripts" / "check_nvrtc_namespace_statics.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_namespace_statics_reach_the_host_through_their_lowered_names() -> None:
+    """Statics in named, nested and anonymous namespaces: NVIDIA's NVRTC names them with a per-file
+    prefix only nvrtcGetLoweredName knows; ours are clang's names. Either way the lowered name must
+    find a global of the right size, the host must fill it and the kernel must read the value back
+    (a never-written static __constant__ was folded to 0 before)."""
+    got = _ns_script().main("cumetal")
+    assert got["kernel_read"] == H100_NS["kernel_read"]
+    for expr, name in H100_NS["lowered"].items():
+        assert got["globals"][got["lowered"][expr]] == H100_NS["globals"][name], expr
+    # names with external or file-scope linkage are the same strings as NVIDIA's
+    for expr in ("&ns::dC", "&fileG"):
+        assert got["lowered"][expr] == H100_NS["lowered"][expr]
+
+
+def test_namespace_qualified_static_names() -> None:
+    src = ("namespace a::b { struct S { static __device__ int no; }; // static __device__ int c1;\n"
+           " static __device__ int yes; }\nvoid g() { static __device__ int nope; }\n"
+           "namespace outer { namespace { static __constant__ float k[2]; } inline namespace v1 { "
+           "static __device__ int w; } }\nnamespace s = a::b;\n")
+    assert static_device_variables(src) == ["a::b::yes", "outer::k", "outer::v1::w"]

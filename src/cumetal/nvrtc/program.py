@@ -150,24 +150,63 @@ def unmangle_internal_globals(ptx: str) -> tuple[str, dict[str, str]]:
     return ptx, renamed
 
 
-# ``static __constant__ T name[...];`` / ``static __device__ T name;`` at the start of a line, no
+# ``static __constant__ T name[...];`` / ``static __device__ T name;`` starting a line or following
+# ``;``/``{``/``}``, no
 # parentheses (so not a function); group 1 holds the declarators.
 _STATIC_DEVICE_VAR = re.compile(
-    r"^[ \t]*(?=[^;(){}]*\bstatic\b)(?=[^;(){}]*\b__(?:constant|device)__\b)([^;(){}=]*?)(?:=[^;]*)?;", re.M)
+    r"(?:^|(?<=[;{}]))[ \t]*(?=[^;(){}]*\bstatic\b)(?=[^;(){}]*\b__(?:constant|device)__\b)([^;(){}=]*?)(?:=[^;]*)?;", re.M)
 
 
 def static_device_variables(source: str) -> list[str]:
-    """Names of namespace-scope-looking ``static __constant__``/``static __device__`` variables."""
+    """Names of namespace-scope ``static __constant__``/``static __device__`` variables, qualified
+    by their named namespaces (``ns::inner::x``; an anonymous namespace adds nothing)."""
+    text = _blank_comments_and_strings(source)
+    openers = _brace_scopes(text)
     names = []
-    for m in _STATIC_DEVICE_VAR.finditer(source):
+    for m in _STATIC_DEVICE_VAR.finditer(text):
+        scope = _scope_at(openers, m.start())
+        if scope is None:  # inside a function, class or initializer: not a namespace-scope variable
+            continue
+        prefix = "".join(f"{n}::" for n in scope if n)
         decl = re.sub(r"\[[^\]]*\]", "", m.group(1))
         while re.search(r"<[^<>]*>", decl):  # template arguments hold commas that separate no declarators
             decl = re.sub(r"<[^<>]*>", "", decl)
         for part in decl.split(","):  # ``static __constant__ float a[4], b;`` declares a and b
             last = re.search(r"([A-Za-z_]\w*)\s*$", part.strip())
             if last and last.group(1) not in ("__constant__", "__device__", "static", "const", "volatile"):
-                names.append(last.group(1))
+                names.append(prefix + last.group(1))
     return list(dict.fromkeys(names))
+
+
+_COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+_NAMESPACE_OPENER = re.compile(r"\bnamespace\s*([A-Za-z_][\w:]*)?\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?$", re.S)
+
+
+def _blank_comments_and_strings(source: str) -> str:
+    """``source`` with comments and literals replaced by spaces (newlines kept): positions stay."""
+    return _COMMENT_OR_STRING.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
+
+
+def _brace_scopes(text: str) -> list[tuple[int, int, str | None]]:
+    """(open, close, namespace name or None) for every brace pair; '' names an anonymous namespace."""
+    out, stack = [], []
+    for m in re.finditer(r"[{}]", text):
+        if m.group(0) == "{":
+            head = _NAMESPACE_OPENER.search(text, max(0, m.start() - 200), m.start())
+            stack.append((m.start(), None if head is None else (head.group(1) or "")))
+        elif stack:
+            start, name = stack.pop()
+            out.append((start, m.start(), name))
+    out.extend((start, len(text), name) for start, name in stack)
+    return out
+
+
+def _scope_at(scopes: list[tuple[int, int, str | None]], pos: int) -> list[str] | None:
+    """The namespaces enclosing ``pos`` (outermost first), or None when a non-namespace brace does."""
+    enclosing = sorted((o, name) for o, c, name in scopes if o < pos < c)
+    if any(name is None for _, name in enclosing):
+        return None
+    return [part for _, name in enclosing for part in name.split("::")]
 
 
 def _compile_keeping_statics(compile_to_ptx, error_type, source: str, name: str, opts, headers):
