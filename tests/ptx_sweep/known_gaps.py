@@ -6,11 +6,14 @@ entry is removed here. Keep reasons specific (what differs and why it is accepta
 
 from __future__ import annotations
 
+from .randprog_gaps import RANDPROG_GAPS
+
 KNOWN_GAPS: dict[str, str] = {
     "randprog_023": "program 2: the H100 computed div.u64 0xfffffffffffffffe / 0x7fffffffffffffff = 1 here "
                     "(the exact quotient is 2, which the same instruction gives in the int_arith sweep case "
                     "div_u64): NVIDIA's 64-bit division sequence, not reproduced",
 }
+KNOWN_GAPS.update(RANDPROG_GAPS)  # the structured random programs' NVIDIA deviations (randprog_gaps.py)
 
 # Families that only the cpu backends (cpu, cpu-jit) run; every other backend (air-sim, msl-sim,
 # metal) refuses their kernels with a per-kernel diagnostic naming the instruction, so the sweep

@@ -319,11 +319,38 @@ def _barrier_term(inst: Inst, fn: Function, code: Code, nxt: int) -> Term:
         ctx.wait_kind[sel] = wk
         if gmask is not None:
             ctx.wait_mask[sel] = np.asarray(gmask(ctx, m), dtype=np.uint32)
+        if wk == 2:
+            _release_warp_syncs(ctx)
         if red:
             ctx.bar_val[sel] = np.asarray(gval(ctx, m)).astype(np.uint32)
             ctx.bar_red[sel] = red_id
         return None
     return barrier
+
+
+def _warp_sync_complete(ctx: Ctx, waiting: np.ndarray, alive: np.ndarray) -> np.ndarray:
+    """Lanes parked at bar.warp.sync whose member mask has no live lane that is not parked there."""
+    kw = waiting & (ctx.wait_kind == 2)
+    if not kw.any():
+        return kw
+    blocking = alive & ~kw
+    tbl = np.zeros(ctx.batch.nslots, dtype=np.uint64)
+    s = ctx.slot[blocking]
+    tbl[s] = np.left_shift(np.uint64(1), (s & 31).astype(np.uint64))
+    bmask = tbl.reshape(-1, 32).sum(axis=1).astype(np.uint32)
+    return kw & ((ctx.wait_mask & bmask[ctx.slot >> 5]) == 0)
+
+
+def _release_warp_syncs(ctx: Ctx) -> None:
+    """Complete every bar.warp.sync whose members have all arrived, at once: its lanes then take
+    part in the min-PC order again instead of waiting until no lane can run, which let the lanes
+    of the other side of a divergent branch run past the join first (randprog_warp: a redux after
+    the join saw the warp in two halves)."""
+    pc = ctx.pc
+    done = _warp_sync_complete(ctx, (pc >= WAIT) & (pc < RET), pc < RET)
+    idx = np.flatnonzero(done)
+    pc[idx] -= WAIT
+    ctx.wait_kind[idx] = 0
 
 
 def release(ctx: Ctx) -> bool:
@@ -339,15 +366,7 @@ def release(ctx: Ctx) -> bool:
         nc = ctx.batch.nctas
         ok = np.bincount(ctx.cta[alive], minlength=nc) == np.bincount(ctx.cta[kb], minlength=nc)
         released |= kb & ok[ctx.cta]
-    kw = waiting & (ctx.wait_kind == 2)
-    if kw.any():
-        blocking = alive & ~kw
-        nsl = ctx.batch.nslots
-        tbl = np.zeros(nsl, dtype=np.uint64)
-        s = ctx.slot[blocking]
-        tbl[s] = np.left_shift(np.uint64(1), (s & 31).astype(np.uint64))
-        bmask = tbl.reshape(-1, 32).sum(axis=1).astype(np.uint32)
-        released |= kw & ((ctx.wait_mask & bmask[ctx.slot >> 5]) == 0)
+    released |= _warp_sync_complete(ctx, waiting, alive)
     more = cluster.release(ctx, waiting, alive)
     if more is not None:
         released |= more

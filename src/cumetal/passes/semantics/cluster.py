@@ -64,13 +64,15 @@ def _getctarank(ctx: Ctx, ins: ast.Instruction) -> None:
 
 @semantics("elect")
 def _elect(ctx: Ctx, ins: ast.Instruction) -> None:
-    """The leader is the lowest-numbered lane executing the instruction. An H100 elects that lane
-    even when membermask leaves it out (sweep case cluster_elect_sync: all 32 lanes with mask
-    0xf0f0f0f0 elect lane 0), so membermask is read but does not narrow the choice."""
+    """The leader is the lowest-numbered lane among the lanes executing the instruction with the
+    same membermask value as mine. An H100 elects that lane even when membermask leaves it out
+    (sweep case cluster_elect_sync: all 32 lanes with mask 0xf0f0f0f0 elect lane 0), and groups
+    that execute it together with different masks each elect their own lowest lane (randprog_warp:
+    lanes 8-10 with mask 0x700 and lanes 16, 21, 22 with 0x610000 elect lanes 8 and 16)."""
     dst = ins.operands[0]
     d_op, p_op = (dst.first, dst.second) if isinstance(dst, ast.Pair) else (dst, None)
-    ctx.read(ins.operands[1], "b32")
-    members = ctx.emit("activemask", "i32")
+    mask = ctx.read(ins.operands[1], "b32")
+    members, _ = ctx.emit_multi("match", ("i32", "i1"), mask, ctx.emit("activemask", "i32"), mode="any")
     leader = ctx.emit("clz", "i32", ctx.emit("brev", "i32", members))  # count trailing zeros
     ctx.write(d_op, leader, "b32")
     if p_op is not None:

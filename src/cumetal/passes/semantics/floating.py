@@ -139,7 +139,13 @@ def float_div(ctx: Ctx, ins: ast.Instruction) -> None:
             # and measured (sweep family 'approx': 93% of dense results bit-identical this way vs 82%
             # for a correctly rounded quotient).
             rcp = ctx.emit("ftz", t, ctx.emit("fapprox", t, b, fn="rcp"))
-            return _ftz(ctx, ins, ctx.emit("fmul", t, a, rcp, rnd="rn"))
+            q = ctx.emit("fmul", t, a, rcp, rnd="rn")
+            if "ftz" not in ins.fields:
+                # ... except that a subnormal divisor (without .ftz) still gives the quotient on
+                # the H100 (randprog_approx: 0 / b is 0, tiny / tiny is finite), not a * inf
+                tiny = ctx.emit("fcmp", "i1", ctx.emit("fabs", t, b), Const.float(t, 2.0 ** -126), cond="olt")
+                q = ctx.emit("select", t, tiny, ctx.emit("fdiv", t, a, b, rnd="rn"), q)
+            return _ftz(ctx, ins, q)
         if mode in ("approx", "full"):
             return _ftz(ctx, ins, ctx.emit("fapprox", t, a, b, fn="div" if mode == "full" else "div_approx"))
         return _ftz(ctx, ins, ctx.emit("fdiv", t, a, b, rnd=mode))
