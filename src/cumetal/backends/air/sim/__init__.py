@@ -238,6 +238,8 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             msg = message
             if name in ("illegal_address", "misaligned_address"):
                 msg = f"{msg} at address 0x{fault_addr:x} in kernel {kernel.name}"
+            elif name == "timeout" and msg.startswith("deadlock"):  # runtime.c stall(): found at once
+                msg = msg.replace("@KERNEL@", kernel.name)
             elif name == "timeout":
                 msg = f"kernel {kernel.name} exceeded the {watchdog_s} s watchdog"
             return LaunchOutcome(KernelFault(name, msg), printf)

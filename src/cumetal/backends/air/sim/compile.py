@@ -22,7 +22,7 @@ from pathlib import Path
 from cumetal.backends.air.air_schema_metadata import IntOp, parse_module_metadata
 from cumetal.backends.air.lower import kernel_bitcode
 from cumetal.backends.air.sim import coroutine, runtime_lib
-from cumetal.backends.air.sim.instrument import SITES, entry_wrapper, instrument, workgroup_function
+from cumetal.backends.air.sim.instrument import ORDER, SITES, entry_wrapper, instrument, workgroup_function
 from cumetal.backends.apple import abi as metal_abi
 from cumetal.backends.common.codes import SimArgKind
 from cumetal.ir import nodes as N
@@ -37,10 +37,11 @@ BUILTIN_KINDS = {
 }
 ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: "launch_info",
                  metal_abi.PRINTF_INDEX: "printf", metal_abi.CONSTANT_INDEX: "constant"}
-HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step",
+HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step", "sim_wait_point",
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
-CACHE_FORMAT = "3"  # bump when the cached object's contract with runtime.c changes
-_SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "coroutine.py", "compile.py", "runtime.c")]
+CACHE_FORMAT = "4"  # bump when the cached object's contract with runtime.c changes
+_SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
+                                                  "runtime.c")]
 
 
 class SimCompileError(RuntimeError):
@@ -185,7 +186,8 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     convergent = ("air.wg.barrier", "air.simdgroup.barrier", "air.simd_")
     declared = [ln.split("@", 1)[1].split("(", 1)[0].strip('"') for ln in air_text.splitlines()
                 if ln.startswith("declare ")]
-    direct = not any(d.startswith(convergent) for d in declared) and "call void @sim_volatile_step()" not in text
+    direct = not any(d.startswith(convergent) for d in declared) and "call void @sim_volatile_step()" not in text \
+        and "call void @sim_wait_point(" not in text
     coro = False
     if direct:
         text += workgroup_function(kernel.name, arg_types, [k for k, _ in kinds], len(kinds))
@@ -250,6 +252,7 @@ def _load(ck: CompiledKernel) -> tuple:
         eng.cresume = engine.get_function_address("__sim_cresume")
         eng.susp = engine.get_global_value_address(coroutine.SUSP)
     eng.sites = engine.get_global_value_address(SITES)
+    eng.order = engine.get_global_value_address(ORDER)
     eng.nsites = max(ck.nsites, 1)
     for i, (name, size) in enumerate(ck.as3_globals):
         lo = engine.get_global_value_address(name)

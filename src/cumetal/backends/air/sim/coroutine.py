@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from cumetal.backends.air.sim.instrument import ORDER
 from cumetal.backends.common.codes import SimArgKind
 
 _DEFINE = re.compile(r'^define [^@]*@("[^"]+"|[\w.$-]+)\((.*)\)[^()]*\{$')
@@ -25,8 +26,10 @@ _LABEL = re.compile(r"^(\"[^\"]+\"|[\w.$-]+):")
 _BARRIER = re.compile(r'^\s*(?:tail )?call void @"?air\.wg\.barrier"?\(')
 _STEP = re.compile(r'^\s*(?:tail )?call void @(?:"?air\.simdgroup\.barrier"?\(|sim_volatile_step\(\))')
 _CONVERGENT = re.compile(r'@"?(?:air\.wg\.barrier|air\.simdgroup\.barrier|air\.simd_|sim_volatile_step)')
+_WAIT_POINT = re.compile(r"@sim_wait_point\(")  # parks until the threadgroup stalls: fibers only
 _VALUE_SIMD = re.compile(r'@"?air\.simd_')
 _PHI = re.compile(r"^(\s*%[\w.$-]+ = phi .*)$")
+_ORDER_STORE = re.compile(rf"^\s*store i32 (\d+), ptr @{ORDER}, align 4$")
 
 DECLS = """
 declare token @llvm.coro.id(i32, ptr, ptr, ptr)
@@ -71,7 +74,7 @@ def eligible(text: str, kernel: str) -> bool:
         m = _DEFINE.match(lines[start])
         name = m.group(1).strip('"') if m else ""
         body = lines[start + 1:end]
-        if any(_VALUE_SIMD.search(ln) and "call" in ln for ln in body):
+        if any((_VALUE_SIMD.search(ln) or _WAIT_POINT.search(ln)) and "call" in ln for ln in body):
             return False
         sync = any(_CONVERGENT.search(ln) and "call" in ln for ln in body)
         if name == kernel:
@@ -107,17 +110,21 @@ def coroutine_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[i
         out.extend(setup)
     current = "entry"  # LLVM's name for an unlabeled entry block never appears in a phi
     last_piece: dict[str, str] = {}
-    n = 0
+    n = site = 0
     for line in body:
         lab = _LABEL.match(line)
         if lab:
             current = lab.group(1)
             out.append(line)
             continue
+        order = _ORDER_STORE.match(line)
+        if order:  # the fiber runtime's program order of the next step: here it is the step's site
+            site = int(order.group(1))
+            continue
         barrier, step = _BARRIER.match(line), _STEP.match(line)
         if barrier or step:
             n += 1
-            out.append(f"  store i32 {1 if barrier else 2 | n << 2}, ptr @{SUSP}, align 4")
+            out.append(f"  store i32 {1 if barrier else 2 | site << 2}, ptr @{SUSP}, align 4")
             out.append(f"  %__coro_s{n} = call i8 @llvm.coro.suspend(token none, i1 false)")
             out.append(f"  switch i8 %__coro_s{n}, label %__coro_suspend [ i8 0, label %__coro_r{n} "
                        f"i8 1, label %__coro_cleanup ]")

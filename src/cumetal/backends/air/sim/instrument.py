@@ -19,6 +19,13 @@ The module is read back with llvmlite and changed only where the host needs it:
 * an entry wrapper ``__sim_entry(ptr slots)`` loads each kernel argument from a 16-byte slot and
   calls the kernel, so the C scheduler needs no knowledge of vector calling conventions.
 
+* every SIMD-group call is preceded by a store of its place in program order to ``__sim_order``
+  (``order.py``): the runtime resolves, among the sites the lanes of a warp wait at, the earliest
+  one first (min-PC reconvergence, as the numpy engine);
+* the scheduling point of a legalized wait (``wait_points``: an mbarrier wait, a named barrier's
+  wait) becomes a call of the runtime's ``sim_wait_point``, which parks the thread until no other
+  thread of the threadgroup can run, instead of a SIMD-group operation it would spin at.
+
 Everything else (the air.* calls, barriers, SIMD-group operations, atomics) runs as written,
 against the C runtime's implementations.
 """
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import re
 
+from cumetal.backends.air.sim.order import block_order
 from cumetal.backends.common.codes import SimArgKind
 
 _DEFINE = re.compile(r"^define .*@(\"[^\"]+\"|[\w.$-]+)\(")
@@ -55,7 +63,9 @@ declare void @sim_slow3(ptr addrspace(3), i64, i64, ptr)
 declare void @sim_local(ptr, i64)
 declare void @sim_watchdog()
 declare void @sim_volatile_step()
+declare void @sim_wait_point(i32, i32, ptr addrspace(3))
 """
+ORDER = "__sim_order"  # program order of the SIMD-group call about to be made (a global per engine)
 # The inline check of a device (1) or threadgroup (3) access: [site] = window base, [site+8] = the
 # number of valid start addresses from it for this site's access size (runtime.c set_window).
 # The window loads are marked invariant so that LLVM hoists them out of loops (the work-group
@@ -241,10 +251,11 @@ def _const_offsets(lines: list[str], bases: dict[str, list[tuple[int, int]]]) ->
 
 
 class _Sites:
-    """Numbers the inline check sites of a module."""
+    """Numbers the inline check sites of a module (and its SIMD-group calls, in program order)."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.orders = 0
 
     def next(self) -> str:
         self.count += 1
@@ -309,16 +320,9 @@ def _instrument_function(lines: list[str], sites: _Sites,
     """``lines``: a function body (between ``{`` and ``}``); ``bases``: read-only argument
     buffers of this function and their always-valid byte ranges; ``checks``: see ``instrument``."""
     bases = bases or {}
+    lines = wait_points(lines)
     known = _const_offsets(lines, bases) if bases else {}
-    blocks: list[tuple[str, list[str]]] = [("", [])]
-    for line in lines:
-        lab = _LABEL.match(line)
-        if lab:
-            blocks.append((lab.group(1), [line]))
-        else:
-            blocks[-1][1].append(line)
-    if not blocks[0][1]:
-        blocks.pop(0)
+    blocks = _blocks(lines)
     order = {name: i for i, (name, _) in enumerate(blocks)}
     headers = set()
     for i, (_, body) in enumerate(blocks):
@@ -366,6 +370,108 @@ def _instrument_function(lines: list[str], sites: _Sites,
             stack = _LOCAL_STACK.match(line)
             if stack:  # the kernel's local memory: what private (AS 0) accesses may touch
                 out.append(f"  call void @sim_local(ptr %local_stack, i64 {stack.group(1)})")
+    return _program_order(out, sites)
+
+
+# The legalization rules for targets without mbarriers or counted named barriers
+# (passes/legalize/rules/async_*.py) wait in loops whose scheduling point is an ``activemask``
+# (``air.simd_sum.u.i32(1 << lane)``) followed by an atomic read (``or`` 0) of the word waited on;
+# their blocks keep the rules' names (``$lg.mbwait3`` -> ``L_lg.mbwait3``). A rule's expansion has
+# no other activemask, and the instructions after the expanded one continue in ``$lg.join`` blocks.
+_WAIT_BLOCK = re.compile(r'^"?L_lg\.(?!join\d|body\d)([a-z]+?)\d+"?$')
+_WAIT_KINDS = {"mbwait": 1, "nbwait": 2}  # runtime.c W_MBARRIER, W_NAMED; any other wait: 3
+_ACTIVEMASK = re.compile(r"^\s*(%[\w.$-]+) = (?:tail )?call i32 @\"?air\.simd_sum\.u\.i32\"?\(i32 (%[\w.$-]+)\)")
+_LANE_BIT = re.compile(r"^\s*(%[\w.$-]+) = shl i32 1, %")
+_READ_WORD = re.compile(r"^\s*%[\w.$-]+ = (?:tail )?call i32 @\"?air\.atomic\.local\.or\.u\.i32\"?\("
+                        r"ptr addrspace\(3\) (%[\w.$-]+), i32 0,")
+_BR_COND = re.compile(r"^\s*br i1 (%[\w.$-]+), label %[^,]+, label %(\"[^\"]+\"|[\w.$-]+)$")
+_ICMP_EQ = re.compile(r"^\s*(%[\w.$-]+) = icmp eq i32 %[\w.$-]+, (-?\d+|%[\w.$-]+)$")
+
+
+def wait_points(lines: list[str]) -> list[str]:
+    """A legalized wait's scheduling point becomes ``sim_wait_point(kind, count, word)`` right
+    before the read of the word it waits on (the activemask's value becomes the lane's own bit, a
+    nonzero mask, which is all the rules use it for). ``count``: a named barrier's thread count, read
+    from the comparison that decides whether the arrival must wait (0 when not found: the deadlock
+    report then leaves it out)."""
+    blocks = _blocks(lines)
+    changed = False
+    for bi, (name, body) in enumerate(blocks):
+        m = _WAIT_BLOCK.match(name)
+        if not m:
+            continue
+        bits = {b.group(1) for line in body if (b := _LANE_BIT.match(line))}
+        at = next((j for j, line in enumerate(body) if (a := _ACTIVEMASK.match(line)) and a.group(2) in bits), None)
+        read = next((j for j in range(at + 1, len(body)) if _READ_WORD.match(body[j])), None) if at is not None \
+            else None
+        if read is None:
+            continue
+        kind = _WAIT_KINDS.get(m.group(1), 3)
+        count = _named_count(blocks, name) if kind == 2 else "0"
+        mask, bit = _ACTIVEMASK.match(body[at]).groups()
+        word = _READ_WORD.match(body[read]).group(1)
+        body[read:read] = [f"  call void @sim_wait_point(i32 {kind}, i32 {count}, ptr addrspace(3) {word})"]
+        body[at] = f"  {mask} = or i32 {bit}, 0"
+        blocks[bi] = (name, body)
+        changed = True
+    return [line for _, body in blocks for line in body] if changed else lines
+
+
+def _named_count(blocks: list[tuple[str, list[str]]], wait: str) -> str:
+    """The thread count of a named barrier's wait block: the arrival's block ends with
+    ``br i1 %c, label %done, label %<wait>`` where ``%c = icmp eq i32 %arrived, <count>``."""
+    for name, body in blocks:
+        last = next((line for line in reversed(body) if line.strip()), "")
+        br = _BR_COND.match(last) if name != wait else None
+        if br and br.group(2) == wait:
+            for line in body:
+                c = _ICMP_EQ.match(line)
+                if c and c.group(1) == br.group(1):
+                    return c.group(2)
+    return "0"
+
+
+_ORDERED = re.compile(r'^\s*(?:%[\w.$-]+ = )?(?:tail |notail )?call [^@]*@"?(?:air\.simd_|air\.simdgroup\.barrier|'
+                      r'sim_volatile_step|sim_wait_point)')
+
+
+def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """(label, lines) of each block of a function body; the entry block may have no label ("")."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
+    for line in lines:
+        lab = _LABEL.match(line)
+        if lab:
+            blocks.append((lab.group(1), [line]))
+        else:
+            blocks[-1][1].append(line)
+    if not blocks[0][1]:
+        blocks.pop(0)
+    return blocks
+
+
+def _program_order(lines: list[str], sites: _Sites) -> list[str]:
+    """Precede every SIMD-group call with ``store i32 <n>, ptr @__sim_order``: n numbers the calls
+    of the module by their block's place in ``order.block_order`` (then by position in the block),
+    so a smaller n is earlier in program order (what the runtime resolves first)."""
+    blocks = _blocks(lines)
+    if not any(_ORDERED.match(line) for _, body in blocks for line in body):
+        return lines
+    succ = {name: [t for line in body for t in _TARGETS.findall(line)] for name, body in blocks}
+    ranked = block_order(blocks[0][0], succ)
+    ranked += [name for name, _ in blocks if name not in set(ranked)]
+    number: dict[tuple[str, int], int] = {}
+    bodies = dict(blocks)
+    for name in ranked:
+        for j, line in enumerate(bodies[name]):
+            if _ORDERED.match(line):
+                sites.orders += 1
+                number[(name, j)] = sites.orders
+    out = []
+    for name, body in blocks:
+        for j, line in enumerate(body):
+            if (name, j) in number:
+                out.append(f"  store i32 {number[(name, j)]}, ptr @{ORDER}, align 4")
+            out.append(line)
     return out
 
 
@@ -408,6 +514,7 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
         out = [line for line in out if not line.startswith("  call void @sim_local(")]
     helpers = intrinsic_decls + DECLS + _CHECK_FN.format(sp=1) + _check3_fn(src) + _TICK_FN
     helpers += f"@{SITES} = global [{2 * max(sites.count, 1)} x i64] zeroinitializer, align 16\n"
+    helpers += f"@{ORDER} = global i32 0, align 4\n"
     return "\n".join(out) + helpers, sites.count
 
 

@@ -6,11 +6,15 @@
  * function (a loop over the threads with the kernel inlined: no per-thread call or switch).
  *
  * Each GPU thread is a fiber (ucontext) on one OS thread. A fiber runs until it reaches a
- * threadgroup barrier, a SIMD-group operation, finishes, or faults. SIMD-group operations are
- * resolved per SIMD-group once all its unfinished lanes are blocked: the lanes waiting at the
- * same call site (return address) form the active set. A barrier is released when every
- * unfinished thread of the group waits at one. No state can deadlock: some SIMD-group operation
- * or the barrier can always be resolved. Device accesses are checked against the allocation table
+ * threadgroup barrier, a SIMD-group operation, a wait point, finishes, or faults. SIMD-group
+ * operations are resolved per SIMD-group once all its unfinished lanes are blocked: among the
+ * sites its lanes wait at, the earliest in program order (instrument.py numbers them; min-PC, as
+ * the numpy engine), with the lanes waiting there as the active set. A barrier is released when
+ * every unfinished thread of the group waits at one. A wait point (a legalized mbarrier or named
+ * barrier wait, instrument.py wait_points) parks its thread until nothing else in the threadgroup
+ * can run; then the parked threads look again. When they come back to the same wait points and
+ * nothing they wait on changed, the threadgroup is deadlocked: a timeout naming the deadlock, at
+ * once rather than at the watchdog. Device accesses are checked against the allocation table
  * (the instrumented loads/stores and the atomics call sim_check) and a fault stops the launch
  * with a code instead of touching memory. The watchdog is checked at loop headers and yields.
  *
@@ -36,7 +40,8 @@ enum { K_PTR = CM_ARG_PTR, K_TID = CM_ARG_TID, K_CTAID = CM_ARG_CTAID, K_NTID = 
 enum { F_NONE = CM_FAULT_NONE, F_ILLEGAL = CM_FAULT_ILLEGAL_ADDRESS, F_MISALIGNED = CM_FAULT_MISALIGNED_ADDRESS,
        F_TRAP = CM_FAULT_TRAP, F_ILLINSTR = CM_FAULT_ILLEGAL_INSTRUCTION, F_TIMEOUT = CM_FAULT_TIMEOUT,
        F_INTERNAL = CM_FAULT_INTERNAL };
-enum { S_RUN = 0, S_BAR, S_SIMD, S_DONE };
+enum { S_RUN = 0, S_BAR, S_SIMD, S_DONE, S_WAIT };
+enum { W_MBARRIER = 1, W_NAMED = 2 }; /* wait point kinds (instrument.py _WAIT_KINDS; 3: another wait) */
 enum { OP_SHUF32 = 1, OP_SHUF64, OP_SUM, OP_MIN_S, OP_MIN_U, OP_MAX_S, OP_MAX_U, OP_AND, OP_OR, OP_XOR,
        OP_SGBAR, OP_SUM_F32, OP_MIN_F32, OP_MAX_F32 };
 
@@ -54,6 +59,7 @@ typedef struct {
     int64_t nsites;
     uint64_t as3_lo[MAX_AS3], as3_hi[MAX_AS3];
     volatile uint32_t *susp; /* coroutine mode: what the thread that just suspended waits for */
+    volatile uint32_t *order; /* program order of the SIMD-group call being made (instrument.py) */
 } sim_engine;
 
 typedef struct {
@@ -85,6 +91,10 @@ typedef struct {
     int state;
     int op;
     void *site;
+    uint32_t order;          /* S_SIMD, S_WAIT: the call's place in program order */
+    uint32_t wkind, wcount;  /* S_WAIT: what it waits for (W_*), a named barrier's thread count */
+    const void *wword;       /* ... the threadgroup word it waits on */
+    uint64_t wseen;          /* ... that word when it parked (waited_word) */
     uint64_t val, arg, result;
     uint8_t *slots;
     uint8_t *stack;
@@ -114,6 +124,8 @@ typedef struct {
     uint8_t *cst;            /* coroutine mode, per thread: S_* state */
     uint32_t *csite;         /* ... the warp step it waits at */
     void **chd;              /* ... its coroutine handle (NULL: not started) */
+    int stalled;             /* the threadgroup's waiters were let go once already ... */
+    uint64_t stall_sig;      /* ... from this state (stall()) */
 } worker_state;
 /* one pointer per OS thread, initial-exec: no __tls_get_addr call on the hot paths */
 static __thread worker_state *WS __attribute__((tls_model("initial-exec")));
@@ -286,13 +298,28 @@ void air_wg_barrier(uint32_t flags, uint32_t scope) {
 
 static uint64_t simd(int op, uint64_t val, uint64_t arg, void *site) {
     fiber *f = &F[cur];
-    f->op = op; f->val = val; f->arg = arg; f->site = site;
+    f->op = op; f->val = val; f->arg = arg; f->site = site; f->order = E->order ? *E->order : 0;
     f->state = S_SIMD;
     yield_to_scheduler();
     return f->result;
 }
 
 #define SITE __builtin_return_address(0)
+
+/* The scheduling point of a legalized wait (instrument.py wait_points): park until the word it
+ * waits on changes or no other thread of the threadgroup can run, then look again. The numpy
+ * engine runs the lanes of a warp through an arrival and the wait after it together, so a lane
+ * whose phase a later lane of its warp completes never parks there; letting a waiter look again
+ * once its word changed keeps it with those lanes at the next warp operation. */
+static uint64_t waited_word(const fiber *f);
+void sim_wait_point(uint32_t kind, uint32_t count, const void *word) {
+    fiber *f = &F[cur];
+    f->wkind = kind; f->wcount = count; f->wword = word;
+    f->wseen = waited_word(f);
+    f->order = E->order ? *E->order : 0;
+    f->state = S_WAIT;
+    yield_to_scheduler();
+}
 
 void air_simdgroup_barrier(uint32_t flags, uint32_t scope) { (void)flags; (void)scope; simd(OP_SGBAR, 0, 0, SITE); }
 /* before each volatile threadgroup access (instrument.py): the warp's lanes at this access run it
@@ -560,31 +587,112 @@ static int stop_now(uint64_t blk) {
     return __atomic_load_n(&fault_block, __ATOMIC_RELAXED) < blk;
 }
 
-/* After a round: resolve the SIMD-groups whose unfinished lanes all wait, else release a
- * threadgroup barrier. 1: every thread is done; 0: stop (fault recorded); -1: run another round. */
+/* The value of the word a parked thread waits on (0 when its address is not threadgroup memory:
+ * the wait's own read faults when the thread looks again). An mbarrier wait reads the word's high
+ * half (instrument.py): the whole 64-bit word, so that an arrival that leaves the phase open counts
+ * as a change too. */
+static uint64_t waited_word(const fiber *f) {
+    uint64_t a = (uint64_t)(uintptr_t)f->wword, b, sz, lo = 0;
+    uint32_t hi;
+    if (!find_threadgroup(a, 4, &b, &sz) || (a & 3)) return 0;
+    memcpy(&hi, f->wword, 4);
+    if (f->wkind == W_MBARRIER && a >= b + 4) memcpy(&lo, (const uint8_t *)f->wword - 4, 4);
+    return (uint64_t)hi << 32 | lo;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v) { /* FNV-1a over the 8 bytes of v */
+    for (int i = 0; i < 8; i++) h = (h ^ ((v >> (8 * i)) & 0xFF)) * 1099511628211ull;
+    return h;
+}
+
+/* Every unfinished thread of the threadgroup waits (at wait points or at a barrier that cannot
+ * complete): let the parked waiters look again (-1), unless the threadgroup is in the state it was
+ * in when they last did -- the same threads at the same wait points and barriers, every word they
+ * wait on unchanged: nothing can ever change it (a deadlock, reported as the numpy engine reports
+ * it: a timeout naming the wait; 0). */
+static int stall(void) {
+    uint64_t h = 1469598103934665603ull;
+    int first = -1;
+    for (int t = 0; t < nfib; t++) {
+        h = mix(h, (uint64_t)F[t].state);
+        if (F[t].state != S_WAIT) continue;
+        if (first < 0) first = t;
+        h = mix(mix(mix(h, (uint64_t)t), F[t].order), waited_word(&F[t]));
+    }
+    if (!WS->stalled || h != WS->stall_sig) {
+        WS->stalled = 1;
+        WS->stall_sig = h;
+        for (int t = 0; t < nfib; t++)
+            if (F[t].state == S_WAIT) F[t].state = S_RUN;
+        return -1;
+    }
+    const fiber *f = &F[first];
+    uint32_t bx = L->block[0], by = L->block[1], gx = L->grid[0], gy = L->grid[1];
+    uint64_t blk = W_block;
+    char where[96];
+    snprintf(where, sizeof where, "first kernel @KERNEL@, block (%llu,%llu,%llu) thread (%u,%u,%u)",
+             (unsigned long long)(blk % gx), (unsigned long long)(blk / gx % gy),
+             (unsigned long long)(blk / ((uint64_t)gx * gy)), (unsigned)(first % bx),
+             (unsigned)(first / bx % by), (unsigned)(first / (bx * by)));
+    char msg[256];
+    if (f->wkind == W_MBARRIER) {
+        snprintf(msg, sizeof msg, "deadlock: threads wait on an mbarrier phase that can never complete (no thread "
+                 "left to arrive and no copy in flight), %s", where);
+    } else if (f->wkind == W_NAMED) {
+        /* the 16 named-barrier words end the threadgroup(0) buffer (backends/apple/abi.py) */
+        uint64_t words = (uint64_t)(uintptr_t)W_shared + L->shared_size - 64, a = (uint64_t)(uintptr_t)f->wword;
+        uint32_t word = (uint32_t)(waited_word(f) >> 32);
+        int id = W_shared && a >= words && a < words + 64 ? (int)((a - words) / 4) : -1;
+        if (f->wcount)
+            snprintf(msg, sizeof msg, "deadlock: named barrier %d waits for %u threads but only %u arrived and no "
+                     "other thread can run, %s", id, f->wcount, word & 0xFFFF, where);
+        else
+            snprintf(msg, sizeof msg, "deadlock: named barrier %d waits for more threads than the %u that arrived "
+                     "and no other thread can run, %s", id, word & 0xFFFF, where);
+    } else {
+        snprintf(msg, sizeof msg, "deadlock: threads wait at a barrier that can never complete and no other thread "
+                 "can run, %s", where);
+    }
+    record_fault(F_TIMEOUT, 0, msg);
+    return 0;
+}
+
+/* After a round (every runnable thread ran until it blocked): resolve, in each SIMD-group whose
+ * lanes wait at SIMD-group operations, the one earliest in program order (min-PC); else release
+ * the threadgroup barrier when every unfinished thread waits at one; else let the parked waiters
+ * look again (or report a deadlock). 1: every thread is done; 0: stop (fault recorded); -1: run
+ * another round. */
 static int settle(int running) {
-    int done = 1, resolved = 0, at_bar = 0;
+    int done = 1, resolved = 0, at_bar = 0, waiting = 0, retried = 0;
     int group[32];
+    for (int t = 0; t < nfib; t++) /* waiters whose word changed look again first */
+        if (F[t].state == S_WAIT && waited_word(&F[t]) != F[t].wseen) {
+            F[t].state = S_RUN;
+            retried = resolved = 1;
+        }
     for (int w = 0; w < nfib; w += 32) {
-        int end = w + 32 < nfib ? w + 32 : nfib, waiting = -1;
+        int end = w + 32 < nfib ? w + 32 : nfib, first = -1;
         for (int t = w; t < end; t++) {
             if (F[t].state != S_DONE) done = 0;
             if (F[t].state == S_BAR) at_bar = 1;
-            if (F[t].state == S_SIMD && waiting < 0) waiting = t;
+            if (F[t].state == S_WAIT) waiting = 1;
+            if (F[t].state == S_SIMD && (first < 0 || F[t].order < F[first].order)) first = t;
         }
-        if (waiting < 0) continue;
+        if (first < 0 || retried) continue;
         int n = 0;
-        for (int t = waiting; t < end; t++)
-            if (F[t].state == S_SIMD && F[t].site == F[waiting].site && F[t].op == F[waiting].op)
+        for (int t = w; t < end; t++)
+            if (F[t].state == S_SIMD && F[t].order == F[first].order && F[t].op == F[first].op
+                && (F[t].order || F[t].site == F[first].site))
                 group[n++] = t;
         resolve(group, n);
         resolved = 1;
     }
     if (done) return 1;
-    if (!resolved && at_bar)
+    if (!resolved && at_bar && !waiting)
         for (int t = 0; t < nfib; t++)
             if (F[t].state == S_BAR) F[t].state = S_RUN;
-    if (!resolved && !at_bar && !running) {
+    if (!resolved && waiting) return stall();
+    if (!resolved && !at_bar && !waiting && !running) {
         record_fault(F_INTERNAL, 0, "air-sim scheduler: no thread can proceed");
         return 0;
     }
@@ -613,6 +721,7 @@ static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, 
             makecontext(&f->ctx, trampoline, 0);
         }
     }
+    WS->stalled = 0;
     for (;;) {
         volatile int running = 0;
         for (cur = 0; cur < nfib; cur++) {
@@ -634,7 +743,7 @@ static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, 
 }
 
 /* Coroutine mode: rounds of plain calls, each thread to its next barrier. A SIMD-group whose
- * unfinished lanes all wait at one SIMD-group step is resolved and run on at once (warp by warp);
+ * unfinished lanes all wait at SIMD-group steps runs on the lanes at the earliest one (warp by warp);
  * the threadgroup barrier is released when every unfinished thread waits at one. A suspending
  * thread leaves what it waits for in its engine's susp word (coroutine.py): state | site << 2.
  * The per-thread state is kept in compact arrays (a few bytes per thread, scanned every round). */
@@ -665,11 +774,14 @@ static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint
                     st[t] = (uint8_t)(v & 3);
                     site[t] = v >> 2;
                 }
-                int first = w; /* the lowest lane waiting at a step: its site's lanes go on */
-                while (first < end && st[first] != S_SIMD) first++;
-                if (first == end) break;
-                for (int t = first; t < end; t++)
-                    if (st[t] == S_SIMD && site[t] == site[first]) st[t] = S_RUN;
+                /* the step earliest in program order that lanes wait at (the site is its
+                 * number, coroutine.py): its lanes go on (min-PC, as in settle) */
+                uint32_t low = UINT32_MAX;
+                for (int t = w; t < end; t++)
+                    if (st[t] == S_SIMD && site[t] < low) low = site[t];
+                if (low == UINT32_MAX) break;
+                for (int t = w; t < end; t++)
+                    if (st[t] == S_SIMD && site[t] == low) st[t] = S_RUN;
             }
             for (int t = w; t < end; t++) { /* branch-free: the states of a warp vary */
                 alive |= st[t] != S_DONE;

@@ -43,6 +43,7 @@ class SimEngine(ctypes.Structure):
         ("as3_lo", ctypes.c_uint64 * MAX_AS3),
         ("as3_hi", ctypes.c_uint64 * MAX_AS3),
         ("susp", ctypes.c_void_p),
+        ("order", ctypes.c_void_p),
     ]
 
 
