@@ -41,12 +41,9 @@ def wanted() -> bool:
     if forced in ("0", "1"):
         return forced == "1"
     from cumetal.devices.cpu_device import CpuDevice  # noqa: PLC0415
-    from cumetal.driver.state import STATE  # noqa: PLC0415
+    from cumetal.runtime.state import RUNTIME  # noqa: PLC0415
 
-    try:
-        device = STATE.current().device
-    except Exception:  # noqa: BLE001 - no context yet: the runtime creates the primary one on first use
-        return False
+    device = RUNTIME.ensure().device  # the context the runtime's calls of this thread use (as cuBLAS's launches)
     return not isinstance(device, CpuDevice) or getattr(device, "engine_name", "") in ("air-sim", "msl-sim")
 
 
