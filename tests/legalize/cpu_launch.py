@@ -2,7 +2,8 @@
 
 The cpu device may keep the launch function it first looked up (``CpuDevice._run`` caches it per
 device), so patching ``cumetal.backends.cpu.launch`` alone would not reach a device that already
-launched: the cached function is dropped from every live cpu device too (monkeypatch restores it)."""
+launched: the cached function is dropped from every live cpu device too (monkeypatch restores it).
+With ``CUMETAL_CPU_ENGINE=jit`` the cpu device is a ``CpuJitDevice``, whose launcher is replaced too."""
 
 from __future__ import annotations
 
@@ -13,8 +14,12 @@ import cumetal.backends.cpu
 
 def patch_cpu_launch(monkeypatch, launch) -> None:
     from cumetal.devices.cpu_device import CpuDevice
+    from cumetal.devices.cpu_jit_device import CpuJitDevice
 
     monkeypatch.setattr(cumetal.backends.cpu, "launch", launch)
+    # CUMETAL_CPU_ENGINE=jit: the cpu device is the compiled backend's; its launches go through the
+    # test's function too (these tests check legalization on the reference engine)
+    monkeypatch.setattr(CpuJitDevice, "_launcher", lambda self: launch)
     for obj in gc.get_objects():
         # type(), not isinstance(): some live objects (numpy's NpzFile.f) raise on __class__
         if issubclass(type(obj), CpuDevice) and "_launch_fn" in obj.__dict__:
