@@ -254,8 +254,14 @@ def _with_quote_dir(options: CudaOptions, d: Path) -> CudaOptions:
 
 def _clean_log(stderr: str, src: Path, filename: str) -> str:
     """clang names the temp copy only where the #line marker does not reach (e.g. 'In file included
-    from'); show the user's name there too."""
-    return stderr.replace(str(src), filename)
+    from'); show the user's name there too. clang's advice for a kernel launched from device code
+    names its own -fgpu-rdc flag; with -rdc=true CuMetal still cannot run it, so say why instead."""
+    return stderr.replace(str(src), filename).replace(_CLANG_DEVICE_LAUNCH, _CUMETAL_DEVICE_LAUNCH)
+
+
+_CLANG_DEVICE_LAUNCH = "requires relocatable device code (i.e. requires -fgpu-rdc)"
+_CUMETAL_DEVICE_LAUNCH = ("is CUDA dynamic parallelism, which CuMetal does not support (no device-side kernel "
+                          "launches)")
 
 
 def _compile(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,

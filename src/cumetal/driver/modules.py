@@ -79,6 +79,10 @@ def _load(image: Any, filename: str, max_registers: int = 0) -> tuple:
                            ptx_version=_target_version(text))
         STATE.objects[rec.handle] = rec
         ctx.modules.add(rec.handle)
+    if "__cumetal_devrt_info" in img.symbols:  # device code calls the device runtime API (cudacxx/devrt.py)
+        from cumetal.cudacxx.devrt import fill_device_runtime_info  # noqa: PLC0415
+
+        fill_device_runtime_info(CUmodule(rec.handle))
     return (CUmodule(rec.handle),)
 
 

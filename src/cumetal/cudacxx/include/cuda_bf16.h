@@ -299,7 +299,8 @@ __CM_FP_FN __nv_bfloat162 __habs2(__nv_bfloat162 a) { return __nv_bfloat162(__ha
 
 /* ------------------------------------------------------------------ comparisons */
 __CM_FP_FN bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fffu) > 0x7f80u; }
-__CM_FP_FN bool __hisinf(__nv_bfloat16 a) { return (a.__x & 0x7fffu) == 0x7f80u; }
+/* CUDA: -1 for -inf, 1 for +inf, 0 otherwise (an int, not a bool) */
+__CM_FP_FN int __hisinf(__nv_bfloat16 a) { return (a.__x & 0x7fffu) != 0x7f80u ? 0 : (a.__x & 0x8000u) ? -1 : 1; }
 #define __CM_BCMP(NAME, OP, UNORD)                                                                     \
     __CM_FP_FN bool NAME(__nv_bfloat16 a, __nv_bfloat16 b) {                   \
         const float x = __bfloat162float(a), y = __bfloat162float(b);                                  \

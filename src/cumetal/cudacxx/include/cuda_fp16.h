@@ -397,7 +397,8 @@ __CM_FP_FN __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y))
 
 /* ------------------------------------------------------------------ comparisons (exact in f32) */
 __CM_FP_FN bool __hisnan(__half a) { return (a.__x & 0x7fffu) > 0x7c00u; }
-__CM_FP_FN bool __hisinf(__half a) { return (a.__x & 0x7fffu) == 0x7c00u; }
+/* CUDA: -1 for -inf, 1 for +inf, 0 otherwise (an int, not a bool) */
+__CM_FP_FN int __hisinf(__half a) { return (a.__x & 0x7fffu) != 0x7c00u ? 0 : (a.__x & 0x8000u) ? -1 : 1; }
 #define __CM_HCMP(NAME, OP, UNORD)                                                                     \
     __CM_FP_FN bool NAME(__half a, __half b) {                                 \
         const float x = __half2float(a), y = __half2float(b);                                          \

@@ -23,6 +23,7 @@
 #if defined(__CUDA__)
 #include "cumetal/device_stdlib.h"
 #include "cumetal/device_functions.h"
+#include "cuda_device_runtime_api.h" /* device-side runtime calls (needs the device heap's malloc) */
 #include "cumetal/textures.h"
 
 #if __has_include("cumetal/math.h")
