@@ -120,6 +120,53 @@ def gemm_case(h: int, name: str, ta: int, tb: int, m: int, n: int, k: int, at: i
     return f"ok {name}"
 
 
+def _gelu(x: np.ndarray) -> np.ndarray:
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
+
+
+def lt_case(name: str, epi: int, ta: int, tb: int, m: int, n: int, k: int, t: int, batch: int = 1) -> str:
+    """cublasLtMatmul with a separate D, a bias per row and ReLU/GELU, strided batches (the bias shared)."""
+    from cumetal.libs.cublas import lt  # noqa: PLC0415
+
+    ra, ca = (m, k) if ta == S.OP_N else (k, m)
+    rb, cb = (k, n) if tb == S.OP_N else (n, k)
+    lda, ldb, ldc, ldd = ra + 1, rb + 2, m + 3, m + 1
+    As = [column_major(ra, ca, lda, t) for _ in range(batch)]
+    Bs = [column_major(rb, cb, ldb, t) for _ in range(batch)]
+    Cs = [column_major(m, n, ldc, t) for _ in range(batch)]
+    bias_bits = TYPES[t][2](RNG.standard_normal(m))
+    pa, pb, pc = (dev(np.concatenate([x[0].reshape(-1) for x in xs])) for xs in (As, Bs, Cs))
+    d_like = np.zeros(batch * n * ldd, TYPES[t][0])
+    pd, pbias = dev(d_like), dev(bias_bits)
+    h = lt.new("handle")
+    desc = lt.desc_create(S.COMPUTE_32F, S.R_32F)
+    lt.get(desc, "matmul descriptor").attrs.update({lt.D_TRANSA: ta, lt.D_TRANSB: tb, lt.D_EPILOGUE: epi,
+                                                    lt.D_BIAS: pbias, lt.D_BIAS_TYPE: t})
+    lays = []
+    for rows, cols, ld, count in ((ra, ca, lda, As[0][0].size), (rb, cb, ldb, Bs[0][0].size),
+                                  (m, n, ldc, Cs[0][0].size), (m, n, ldd, n * ldd)):
+        lay = lt.layout_create(t, rows, cols, ld)
+        lt.get(lay, "matrix layout").attrs.update({lt.L_BATCH: batch, lt.L_STRIDE: count})
+        lays.append(lay)
+    alpha, beta = scalar(0.5, np.float32), scalar(1.5, np.float32)
+    lt.matmul(h, desc, ctypes.addressof(alpha), pa, lays[0], pb, lays[1], ctypes.addressof(beta), pc, lays[2], pd,
+              lays[3], 0)
+    got_bits = get(pd, d_like).reshape(batch, n, ldd)
+    bias = TYPES[t][1](bias_bits)
+    for i in range(batch):
+        a64 = As[i][1] if ta == S.OP_N else As[i][1].T
+        b64 = Bs[i][1] if tb == S.OP_N else Bs[i][1].T
+        ref = 0.5 * (a64 @ b64) + 1.5 * Cs[i][1] + bias[:, None]
+        ref = np.maximum(ref, 0) if epi == lt.EPI_RELU_BIAS else _gelu(ref) if epi == lt.EPI_GELU_BIAS else ref
+        got = TYPES[t][1](got_bits[i].view(TYPES[t][0])).T[:m]
+        err = np.abs(got - ref).max() / max(1.0, np.abs(ref).max())
+        if not np.isfinite(err) or err > TYPES[t][3] * max(1, k) ** 0.5 * 4:
+            return f"FAIL {name}: batch {i} relative error {err:.3g}"
+        if epi == lt.EPI_RELU_BIAS and not (got >= 0).all():
+            return f"FAIL {name}: negative values after ReLU"
+    return f"ok {name}"
+
+
 def run_cases() -> list[str]:
     out = ctypes.c_void_p()
     assert capi.create(ctypes.addressof(out)) == 0
@@ -140,6 +187,11 @@ def run_cases() -> list[str]:
         ("device-mode alpha and beta", N, N, 21, 11, 13, f32, f32, S.COMPUTE_32F, 0.5, 3.0, {"device_scalars": True}),
     ]
     lines = [gemm_case(h, *c[:11], **c[11]) for c in cases]
+    from cumetal.libs.cublas import lt  # noqa: PLC0415
+
+    lines += [lt_case("cublasLt BIAS f32, 2 batches", lt.EPI_BIAS, N, T, 24, 18, 20, f32, batch=2),
+              lt_case("cublasLt GELU_BIAS f32", lt.EPI_GELU_BIAS, T, N, 17, 33, 16, f32),
+              lt_case("cublasLt RELU_BIAS f16", lt.EPI_RELU_BIAS, N, N, 20, 16, 24, f16)]
     capi.destroy(h)
     return lines
 

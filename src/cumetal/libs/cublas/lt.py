@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cumetal.libs import devmem, streams
-from cumetal.libs.cublas import gemmex
+from cumetal.libs.cublas import gemmex, kernels
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError
 
@@ -165,6 +165,24 @@ def _mask_bytes(ptr: int, ld_bits: int, m: int, n: int) -> np.ndarray:
     return devmem.matrix(ptr, np.uint8, (m + 7) // 8, n, ld_bits // 8, "aux (ReLU bit-mask)", S.INVALID_VALUE)
 
 
+# the epilogues CuMetal's GEMM kernel applies (Apple devices), as its EPILOGUE_* codes
+_KERNEL_EPILOGUE = {EPI_DEFAULT: kernels.EPILOGUE_NONE, EPI_BIAS: kernels.EPILOGUE_NONE, EPI_RELU: kernels.EPILOGUE_RELU,
+                    EPI_RELU_BIAS: kernels.EPILOGUE_RELU, EPI_GELU: kernels.EPILOGUE_GELU,
+                    EPI_GELU_BIAS: kernels.EPILOGUE_GELU}
+
+
+def _kernel_path(epi: int, layouts: tuple[Obj, ...], atype: int, btype: int, ctype: int, dtype_d: int, compute: int,
+                 sdt: np.dtype, bias_type: int, C: int) -> bool:
+    """Whether this matmul runs as CuMetal's GEMM kernel: an Apple device, column-major layouts, the
+    kernel's types, no AUX or gradient epilogue (those stay on numpy)."""
+    return (epi in _KERNEL_EPILOGUE and bool(C) and ctype == dtype_d
+            and all(lay.attrs.get(L_ORDER, ORDER_COL) == ORDER_COL for lay in layouts)
+            and kernels.supported(atype, btype, ctype, compute, sdt)
+            and (epi not in (EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS) or kernels.supported(bias_type, bias_type, ctype,
+                                                                                         compute, sdt))
+            and kernels.wanted())
+
+
 def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc: int, beta: int, C: int, cdesc: int,
            D: int, ddesc: int, stream: int) -> None:
     get(handle, "handle")
@@ -232,6 +250,17 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                              m, n, ald, "aux", S.INVALID_VALUE) for i in range(batch)]
     atype, btype, ctype = int(la.attrs[L_TYPE]), int(lb.attrs[L_TYPE]), int(lc.attrs[L_TYPE])
     dt, _ = gemmex.compute_dtype(compute, dtype_d)
+    if _kernel_path(epi, (la, lb, lc, ld_), atype, btype, ctype, dtype_d, compute, sdt, bias_type, C):
+        def stride(lay: Obj) -> int:  # a layout with a batch of one is shared by every batch
+            return int(lay.attrs.get(L_STRIDE, 0)) if int(lay.attrs.get(L_BATCH, 1)) > 1 else 0
+
+        out = kernels.Output(D, int(ld_.attrs[L_LD]), stride(ld_), int(d.get(D_BIAS, 0)) if has_bias else 0, bias_type,
+                             int(d.get(D_BIAS_STRIDE, 0)), _KERNEL_EPILOGUE[epi])
+        scalars = [(0.0, p, sdt) if device_scalars else (host_ab[j], 0, sdt) for j, p in enumerate((alpha, beta))]
+        kernels.launch(stream, ta, tb, m, n, k, scalars[0], scalars[1], A, int(la.attrs[L_LD]), B,
+                       int(lb.attrs[L_LD]), C, int(lc.attrs[L_LD]), atype, ctype, compute, batch, stride(la),
+                       stride(lb), stride(lc), output=out)
+        return
 
     def go() -> None:
         av, bv = host_ab if host_ab is not None else (devmem.read_host(alpha, sdt)[0], devmem.read_host(beta, sdt)[0])

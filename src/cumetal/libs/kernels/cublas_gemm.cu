@@ -2,8 +2,9 @@
 // compiled by CuMetal's own pipeline (clang -> PTX -> AIR/MSL) like any user kernel, loaded once per
 // process (cumetal.libs.cublas.kernels). The CPU devices keep OpenBLAS through numpy.
 //
-// C = alpha op(A) op(B) + beta C, column-major, for one matrix, strided batches or pointer arrays
-// (gridDim.z = batch). 16 x 16 output tiles, A and B staged through 2 KiB of shared memory (well
+// D = epilogue(alpha op(A) op(B) + beta C + bias), column-major, for one matrix, strided batches or
+// pointer arrays (gridDim.z = batch); cuBLAS passes D = C and no bias or epilogue, cuBLASLt's matmul
+// its own D, a bias per row and ReLU or GELU (tanh approximation, as cuBLASLt's). 16 x 16 output tiles, A and B staged through 2 KiB of shared memory (well
 // under an Apple GPU's 32 KiB); inputs converted to float (f16/bf16 storage), optionally rounded to
 // the compute type's input precision (TF32, FAST_16F, FAST_16BF), accumulated in float with fma in k
 // order, scaled in float and rounded once to C's type. beta == 0 does not read C; alpha == 0 does not
@@ -16,6 +17,8 @@
 enum { ROUND_NONE = 0, ROUND_TF32 = 1, ROUND_F16 = 2, ROUND_BF16 = 3 };
 enum { SCALE_VALUE = 0, SCALE_F32_POINTER = 1, SCALE_F16_POINTER = 2 };
 enum { OUT_AS_IS = 0, OUT_VIA_F16 = 1 };  // COMPUTE_16F: the float result is rounded to half first
+enum { BIAS_NONE = 0, BIAS_F32 = 1, BIAS_F16 = 2, BIAS_BF16 = 3 };
+enum { EPILOGUE_NONE = 0, EPILOGUE_RELU = 1, EPILOGUE_GELU = 2 };
 
 __device__ __forceinline__ float load(const float *p) { return *p; }
 __device__ __forceinline__ float load(const __half *p) { return __half2float(*p); }
@@ -37,6 +40,18 @@ __device__ __forceinline__ float round_input(float x, int mode) {
     return x;
 }
 
+__device__ __forceinline__ float bias_value(const void *bias, long long i, int kind) {
+    if (kind == BIAS_F32) return ((const float *)bias)[i];
+    if (kind == BIAS_F16) return __half2float(((const __half *)bias)[i]);
+    return __bfloat162float(((const __nv_bfloat16 *)bias)[i]);
+}
+
+__device__ __forceinline__ float epilogue(float x, int kind) {
+    if (kind == EPILOGUE_RELU) return x < 0.0f ? 0.0f : x;  // NaN stays NaN
+    if (kind == EPILOGUE_GELU) return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+    return x;
+}
+
 __device__ __forceinline__ float scale_value(float by_value, const void *ptr, int kind) {
     if (kind == SCALE_F32_POINTER) return *(const float *)ptr;
     if (kind == SCALE_F16_POINTER) return __half2float(*(const __half *)ptr);
@@ -47,20 +62,24 @@ template <class TA, class TC>
 __device__ void gemm(int ta, int tb, int m, int n, int k, float alpha_v, const void *alpha_p, float beta_v,
                      const void *beta_p, int scale_kind, const void *a_, long long lda, long long stride_a,
                      const void *b_, long long ldb, long long stride_b, void *c_, long long ldc, long long stride_c,
-                     int arrays, int round, int out) {
+                     int arrays, int round, int out, void *d_, long long ldd, long long stride_d, const void *bias,
+                     long long stride_bias, int bias_kind, int epi) {
     __shared__ float As[TILE][TILE + 1], Bs[TILE][TILE + 1];
     const int z = blockIdx.z, tx = threadIdx.x, ty = threadIdx.y;
     const TA *A;
     const TA *B;
     TC *C;
+    TC *D;
     if (arrays) {
         A = ((const TA *const *)a_)[z];
         B = ((const TA *const *)b_)[z];
         C = ((TC *const *)c_)[z];
+        D = C;
     } else {
         A = (const TA *)a_ + z * stride_a;
         B = (const TA *)b_ + z * stride_b;
         C = (TC *)c_ + z * stride_c;
+        D = (TC *)d_ + z * stride_d;
     }
     const float alpha = scale_value(alpha_v, alpha_p, scale_kind);
     const float beta = scale_value(beta_v, beta_p, scale_kind);
@@ -80,11 +99,12 @@ __device__ void gemm(int ta, int tb, int m, int n, int k, float alpha_v, const v
         }
     }
     if (row < m && col < n) {
-        TC *c = C + row + col * ldc;
         float r = alpha * acc;
-        if (beta != 0.0f) r = fmaf(beta, load(c), r);
+        if (beta != 0.0f) r = fmaf(beta, load(C + row + col * ldc), r);
+        if (bias_kind != BIAS_NONE) r += bias_value(bias, z * stride_bias + row, bias_kind);
+        r = epilogue(r, epi);
         if (out == OUT_VIA_F16) r = __half2float(__float2half_rn(r));
-        store(c, r);
+        store(D + row + col * ldd, r);
     }
 }
 
@@ -93,9 +113,11 @@ __device__ void gemm(int ta, int tb, int m, int n, int k, float alpha_v, const v
         NAME(int ta, int tb, int m, int n, int k, float alpha_v, const void *alpha_p, float beta_v,                  \
              const void *beta_p, int scale_kind, const void *a, long long lda, long long stride_a, const void *b,    \
              long long ldb, long long stride_b, void *c, long long ldc, long long stride_c, int arrays, int round,   \
-             int out) {                                                                                              \
+             int out, void *d, long long ldd, long long stride_d, const void *bias, long long stride_bias,           \
+             int bias_kind, int epi) {                                                                               \
         gemm<TA, TC>(ta, tb, m, n, k, alpha_v, alpha_p, beta_v, beta_p, scale_kind, a, lda, stride_a, b, ldb,       \
-                     stride_b, c, ldc, stride_c, arrays, round, out);                                                \
+                     stride_b, c, ldc, stride_c, arrays, round, out, d, ldd, stride_d, bias, stride_bias, bias_kind, \
+                     epi);                                                                                           \
     }
 
 CUMETAL_GEMM_KERNEL(cm_gemm_f32_f32, float, float)
