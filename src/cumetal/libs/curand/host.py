@@ -224,8 +224,7 @@ def quasi_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nd
     else:
         vecs = sobol.direction_vectors(g.dims, bits)
         shift = np.zeros(g.dims, vecs.dtype)
-    x = np.concatenate([sobol.points(vecs[d], g.offset, per) ^ shift[d] for d in range(g.dims)]) if per else \
-        np.zeros(0, vecs.dtype)
+    x = (sobol.points(vecs, g.offset, per) ^ shift[:, None]).reshape(-1) if per else np.zeros(0, vecs.dtype)
     g.offset += per
     if kind in ("u32", "u64"):
         return x

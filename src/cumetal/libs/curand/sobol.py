@@ -116,13 +116,17 @@ def scramble_constants(dims: int, bits: int = 32) -> np.ndarray:
 
 
 def points(dim_vectors: np.ndarray, start: int, n: int) -> np.ndarray:
-    """Points start .. start + n - 1 of one dimension (its direction numbers given)."""
+    """Points start .. start + n - 1 of one dimension (its direction numbers given), or of several
+    dimensions at once (``dim_vectors`` of shape (dims, bits) gives (dims, n))."""
     i = np.arange(start, start + n, dtype=np.uint64)
     gray = i ^ (i >> np.uint64(1))
-    x = np.zeros(n, dim_vectors.dtype)
-    for k in range(dim_vectors.shape[0]):
-        x ^= np.where((gray >> np.uint64(k)) & np.uint64(1) == 1, dim_vectors[k], dim_vectors.dtype.type(0))
-    return x
+    vectors = np.atleast_2d(dim_vectors)
+    x = np.zeros((vectors.shape[0], n), vectors.dtype)
+    for k in range(vectors.shape[1]):
+        bit = ((gray >> np.uint64(k)) & np.uint64(1)) == 1
+        if bit.any():
+            x ^= np.where(bit[None, :], vectors[:, k:k + 1], vectors.dtype.type(0))
+    return x if dim_vectors.ndim == 2 else x[0]
 
 
 def _regenerate() -> None:
