@@ -24,5 +24,6 @@ _spec.loader.exec_module(_known)
 
 MSL_SIM_GAPS: dict[str, str] = dict(_known.KNOWN_GAPS)
 MSL_SIM_GAPS.update(_known.METAL_GAPS)
+MSL_SIM_GAPS.update(_known.BACKEND_GAPS["msl-sim"])  # structured random programs (ptx_sweep/randprog_gaps.py)
 
 MSL_SIM_FUNCTIONAL_GAPS: dict[str, str] = {}  # recursion (fib) runs over an explicit stack: apple/recursion.py

@@ -26,6 +26,7 @@ from ptx_sweep.compare import compare_case  # noqa: E402
 from ptx_sweep.golden import GoldenStore  # noqa: E402
 from ptx_sweep.harness import run_case  # noqa: E402
 from ptx_sweep.known_gaps import CPU_ONLY_FAMILIES  # noqa: E402
+from ptx_sweep.randprog_gaps import sim_subset_skip  # noqa: E402
 
 PER_FAMILY = 3
 _STORE = GoldenStore()
@@ -41,7 +42,8 @@ def sweep_selection(full: bool | None = None) -> list[Case]:
     """Every case, or ``PER_FAMILY`` per family spread evenly over the family's list (which
     follows the instruction variants), plus every case named in the gap list."""
     cases = [c for c in all_cases() if c.name not in SIM_HEAVY  # minutes of g++ each (cases/wgmma.py)
-             and c.family not in CPU_ONLY_FAMILIES]  # refused by the Apple backends (known_gaps.py)
+             and c.family not in CPU_ONLY_FAMILIES  # refused by the Apple backends (known_gaps.py)
+             and not sim_subset_skip(c.name)]  # CI time: a subset of the structured random programs
     if full_sweep() if full is None else full:
         return cases
     out: list[Case] = []

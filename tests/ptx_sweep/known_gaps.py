@@ -6,7 +6,17 @@ entry is removed here. Keep reasons specific (what differs and why it is accepta
 
 from __future__ import annotations
 
-from .randprog_gaps import RANDPROG_GAPS
+if __package__:
+    from .randprog_gaps import BACKEND_GAPS, RANDPROG_GAPS
+else:  # loaded by path (tests/msl/msl_sim_gaps.py): no package for a relative import
+    import importlib.util
+    from pathlib import Path
+
+    _spec = importlib.util.spec_from_file_location("_randprog_gaps", Path(__file__).with_name("randprog_gaps.py"))
+    assert _spec is not None and _spec.loader is not None
+    _rg = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_rg)
+    BACKEND_GAPS, RANDPROG_GAPS = _rg.BACKEND_GAPS, _rg.RANDPROG_GAPS
 
 KNOWN_GAPS: dict[str, str] = {
     "randprog_023": "program 2: the H100 computed div.u64 0xfffffffffffffffe / 0x7fffffffffffffff = 1 here "

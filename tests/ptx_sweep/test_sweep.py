@@ -20,7 +20,8 @@ from .cases import FAMILIES, all_cases
 from .compare import compare_case
 from .golden import GoldenStore
 from .harness import run_case
-from .known_gaps import CPU_BACKENDS, CPU_ONLY_FAMILIES, KNOWN_GAPS, METAL_GAPS
+from .known_gaps import BACKEND_GAPS, CPU_BACKENDS, CPU_ONLY_FAMILIES, KNOWN_GAPS, METAL_GAPS
+from .randprog_gaps import sim_subset_skip
 
 _STORE = GoldenStore()
 
@@ -35,6 +36,7 @@ def _params() -> list[pytest.param]:
     gaps = dict(KNOWN_GAPS)
     if os.environ.get("CUMETAL_BACKEND", "cpu") not in CPU_BACKENDS:
         gaps.update(METAL_GAPS)
+    gaps.update(BACKEND_GAPS.get(os.environ.get("CUMETAL_BACKEND", "cpu"), {}))
     out = []
     for c in _selected():
         marks = [pytest.mark.xfail(strict=True, reason=gaps[c.name])] if c.name in gaps else []
@@ -53,7 +55,7 @@ def driver() -> ModuleType:
 
 def test_known_gaps_name_real_cases() -> None:
     names = {c.name for c in all_cases()}
-    unknown = sorted((set(KNOWN_GAPS) | set(METAL_GAPS)) - names)
+    unknown = sorted((set(KNOWN_GAPS) | set(METAL_GAPS) | {n for g in BACKEND_GAPS.values() for n in g}) - names)
     assert not unknown, f"known_gaps.py names cases that do not exist: {unknown}"
 
 
@@ -61,6 +63,8 @@ def test_known_gaps_name_real_cases() -> None:
 def test_ptx_sweep(case: Case, driver: ModuleType) -> None:
     if case.family in CPU_ONLY_FAMILIES and os.environ.get("CUMETAL_BACKEND", "cpu") not in CPU_BACKENDS:
         pytest.skip(CPU_ONLY_FAMILIES[case.family])
+    if os.environ.get("CUMETAL_BACKEND", "cpu") != "cpu" and sim_subset_skip(case.name):
+        pytest.skip(sim_subset_skip(case.name))
     expected = _STORE.get(case)
     got = run_case(driver, case)
     reports = compare_case(case, expected, got)

@@ -173,29 +173,37 @@ _BITWISE_IDENTITY = {"and": -1, "or": 0, "xor": 0}
 
 def lower_redux(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
     rop = inst.attrs["rop"]
-    if rop in _BITWISE_IDENTITY:
-        return _bitwise_redux(k, rop, a[0], a[1])
-    if rop not in _REDUX:
+    if rop not in _REDUX and rop not in _BITWISE_IDENTITY:
         raise k.error(f"warp reduction {rop!r} has no AIR lowering")
-    name, identity = _REDUX[rop]
-    inm = lane_bit(k, a[1], k.ctx.lane)
-    x = k.b.select(inm, a[0], k.i32(identity))
-    return k.air(name, bc.I32, [x], kind="convergent")
+    return _loop_redux(k, rop, a[0], a[1])
 
 
-def _bitwise_redux(k: FnLowerer, rop: str, x: bc.Value, member: bc.Value) -> bc.Value:
-    """and/or/xor over the member-and-active lanes: 32 shuffles in a loop (Apple's simd_and/or/xor
-    names were never seen; air.simd_shuffle was)."""
+def _combine(k: FnLowerer, rop: str, acc: bc.Value, other: bc.Value) -> bc.Value:
+    b = k.b
+    if rop in _BITWISE_IDENTITY:
+        return b.binop(rop, acc, other)
+    if rop == "add":
+        return b.add(acc, other)
+    cond = {"min": "slt", "max": "sgt", "umin": "ult", "umax": "ugt"}[rop]
+    return b.select(b.icmp(cond, other, acc), other, acc)
+
+
+def _loop_redux(k: FnLowerer, rop: str, x: bc.Value, member: bc.Value) -> bc.Value:
+    """The reduction over the member-and-active lanes of MY membermask: 32 shuffles in a loop.
+    Not air.simd_sum/min/max: lanes in different groups (each with its own mask) may execute one
+    redux together, and a SIMD-group reduction would mix the groups (randprog_warp: two groups of a
+    divergent branch got the minimum over both). Apple's simd_and/or/xor names were never seen."""
     b = k.b
     m = b.and_(member, active_mask(k))
+    identity = _BITWISE_IDENTITY[rop] if rop in _BITWISE_IDENTITY else _REDUX[rop][1]
     pre = b.block
     loop, done = k.new_block("redux.loop"), k.new_block("redux.done")
     b.br(loop)
     k.goto(loop)
     j = b.phi(bc.I32, [(k.i32(0), pre)])
-    acc = b.phi(bc.I32, [(k.i32(_BITWISE_IDENTITY[rop]), pre)])
+    acc = b.phi(bc.I32, [(k.i32(identity), pre)])
     other = shuffle(k, "i32", x, j)
-    acc2 = b.select(lane_bit(k, m, j), b.binop(rop, acc, other), acc)
+    acc2 = b.select(lane_bit(k, m, j), _combine(k, rop, acc, other), acc)
     j2 = b.add(j, k.i32(1))
     j.add_incoming(j2, b.block)
     acc.add_incoming(acc2, b.block)

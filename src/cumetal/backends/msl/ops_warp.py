@@ -89,9 +89,17 @@ def redux(em: FnEmitter, i: Inst) -> list[str]:
     v, m = (em.v(x) for x in i.args)
     if i.attrs["rop"] not in _REDUX:
         raise EmitError(f"redux {i.attrs['rop']}")
+    # over the member-and-active lanes of MY mask, by 32 shuffles (as match): not simd_sum/min/...,
+    # which would mix groups of lanes that execute one redux together with different masks
+    # (randprog_warp: two groups of a divergent branch got the minimum over both)
     fn, ty, ident = _REDUX[i.attrs["rop"]]
-    return ["{", f"  bool cm_in = (({m} >> cm.lane) & 1u) != 0u;",
-            f"  {d} = uint({fn}(cm_in ? {ty}({v}) : {ident}));", "}"]
+    op = {"simd_sum": "cm_acc + cm_o", "simd_and": "cm_acc & cm_o", "simd_or": "cm_acc | cm_o",
+          "simd_xor": "cm_acc ^ cm_o", "simd_min": "(cm_o < cm_acc ? cm_o : cm_acc)",
+          "simd_max": "(cm_o > cm_acc ? cm_o : cm_acc)"}[fn]
+    return ["{", f"  uint cm_m = {m} & {_ACTIVE};", f"  {ty} cm_acc = {ident};", f"  {ty} cm_me = {ty}({v});",
+            "  for (uint cm_i = 0; cm_i < 32u; ++cm_i) {",
+            f"    {ty} cm_o = simd_shuffle(cm_me, ushort(cm_i));",
+            f"    if (((cm_m >> cm_i) & 1u) != 0u) cm_acc = {op};", "  }", f"  {d} = uint(cm_acc);", "}"]
 
 
 def match(em: FnEmitter, i: Inst) -> list[str]:
