@@ -29,7 +29,10 @@ def _new_context(ordinal: int, flags: int, primary: bool) -> Context:
     dev = STATE.device
     ctx = Context(STATE.new_id(), dev, ordinal, flags, primary, dev.create_stream(legacy_default=True))
     STATE.objects[ctx.handle] = ctx
+    from cumetal.driver.misc import apply_context_limits
     from cumetal.driver.runtime_support import driver_contexts_asynchronous, make_asynchronous
+
+    apply_context_limits(ctx)  # a new context starts from CUDA's defaults, on the device too (printf FIFO, heap)
 
     if driver_contexts_asynchronous():  # a C program, or CUMETAL_ASYNC=1: streams on worker threads
         make_asynchronous(ctx)

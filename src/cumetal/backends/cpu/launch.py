@@ -121,7 +121,7 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
     grid-wide barrier can complete (backends/cpu/cluster.py)."""
     printf: list[str] = []
     param_base = workspace = None
-    old_limit = sys.getrecursionlimit()
+    needed = 20 * MAX_CALL_DEPTH + 1000
     try:
         grid = _check_shape("grid", grid)
         block = _check_shape("block", block)
@@ -163,7 +163,11 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
             workspace = memory.alloc(16)
             memory.write(workspace, bytes(16))
         deadline = time.perf_counter() + watchdog_s if watchdog_s else None
-        sys.setrecursionlimit(max(old_limit, 20 * MAX_CALL_DEPTH + 1000))
+        # Raised once and left raised: CPython 3.11's Py_SetRecursionLimit walks the thread-state list
+        # without its lock, so setting it on every launch while stream worker threads exit crashed the
+        # process (a segfault in Py_SetRecursionLimit seen under the full test suite).
+        if sys.getrecursionlimit() < needed:
+            sys.setrecursionlimit(needed)
         with np.errstate(all="ignore"):
             for c0 in range(0, total, ctas_per_batch):
                 nctas = min(ctas_per_batch, total - c0)
@@ -182,7 +186,6 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         return LaunchOutcome(KernelFault("illegal_instruction", f"kernel {kernel.name}: the CPU engine cannot "
                                          f"execute this kernel: {type(e).__name__}: {e}"), printf)
     finally:
-        sys.setrecursionlimit(old_limit)
         if param_base is not None:
             memory.free(param_base)
         if workspace is not None:
