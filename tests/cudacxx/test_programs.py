@@ -130,3 +130,31 @@ def test_program_prints_what_the_h100_printed(outputs, name: str) -> None:
     assert not diffs, f"{name}:\n" + "\n".join(diffs)
     for i in exempt:  # an exemption must still be needed (NVIDIA's line really differs)
         assert got[i] != want[i], f"{name} line {i} now equals the H100's: drop its exemption"
+
+
+@pytest.mark.parametrize("name", ["templates", "lambdas", "coop_groups"])
+def test_nvrtc_compiles_the_same_kernels(name: str) -> None:
+    """The same source through cumetal.nvrtc (host code is parsed, not compiled, as by NVIDIA's NVRTC)
+    gives the kernels the cumetalc front end gives, with a template kernel found by its name expression."""
+    import re
+
+    from cumetal import nvrtc
+    from cumetal.cudacxx.compile import compile_to_ptx
+
+    src = (HERE / f"{name}.cu").read_text()
+    err, prog = nvrtc.nvrtcCreateProgram(src.encode(), f"{name}.cu".encode(), 0, [], [])
+    expr = b"dots<double, 3>" if name == "templates" else None
+    if expr:
+        nvrtc.nvrtcAddNameExpression(prog, expr)
+    (err,) = nvrtc.nvrtcCompileProgram(prog, 1, [b"--std=c++17"])
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    ptx = b" " * nvrtc.nvrtcGetPTXSize(prog)[1]
+    nvrtc.nvrtcGetPTX(prog, ptx)
+    def entries_of(text: str) -> list[str]:  # a name expression may add a forward declaration
+        return sorted(set(re.findall(r"\.entry (\w+)", text)))
+
+    entries = entries_of(ptx.decode())
+    assert entries and entries == entries_of(compile_to_ptx(src, f"{name}.cu").ptx)
+    if expr:
+        lowered = nvrtc.nvrtcGetLoweredName(prog, expr)[1]
+        assert (lowered.decode() if isinstance(lowered, bytes) else lowered) in entries

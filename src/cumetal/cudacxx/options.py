@@ -127,7 +127,8 @@ class CudaOptions:
             raise OptionError(f"optimisation level must be 0..3, got {self.opt_level}")
         args = [f"-std={self.std}", f"--cuda-gpu-arch={arch}", f"--cuda-feature={ptx_feature(arch)}"]
         if self.debug:
-            args += ["-O0", "-g", "--cuda-noopt-device-debug"]
+            # (no --cuda-noopt-device-debug: it only reaches ptxas, and a PTX-only compile warns it is unused)
+            args += ["-O0", "-g"]
         else:
             args.append(f"-O{self.opt_level}")
             if self.lineinfo:
