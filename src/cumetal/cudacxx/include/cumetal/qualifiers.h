@@ -45,7 +45,18 @@ CUMETAL_MANAGED_CTOR static void __cumetal_managed_range(void) {
 #else
 #define __managed__ __attribute__((device))
 #endif
-#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+/* __launch_bounds__(maxThreads[, minBlocks[, maxBlocksPerCluster]]): the third argument exists from
+ * sm_90 on; for older targets (and the host pass) clang would drop the whole attribute with a warning,
+ * losing maxThreads, so it is left out there and the first two are kept. */
+#define __CM_LB_PICK(_1, _2, _3, name, ...) name
+#define __launch_bounds__(...) __CM_LB_PICK(__VA_ARGS__, __CM_LB3, __CM_LB2, __CM_LB1, _)(__VA_ARGS__)
+#define __CM_LB1(t) __attribute__((launch_bounds(t)))
+#define __CM_LB2(t, b) __attribute__((launch_bounds(t, b)))
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define __CM_LB3(t, b, c) __attribute__((launch_bounds(t, b, c)))
+#else
+#define __CM_LB3(t, b, c) __attribute__((launch_bounds(t, b)))
+#endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
 /* clang >= 15 treats __noinline__ as a keyword in CUDA mode (so that
  * __attribute__((__noinline__)) in library headers keeps working); define it only for older clang. */
