@@ -1,5 +1,6 @@
 """Warp reconvergence and waits in the compiled backend's runtime (air-sim, cpu-jit) against the
-numpy engine: a full-warp vote after a branch with its own warp operation sees every lane (min-PC);
+numpy engine: a full-warp vote after a branch with its own warp operation sees every lane (min-PC),
+in every iteration of a loop (lanes wait at the latch) and after a call with warp operations;
 an mbarrier waiter does not starve the lanes of its warp that must arrive; deadlocks (an mbarrier
 phase that cannot complete, a named barrier short of threads, an over-arrived cuda::barrier) are
 reported at once, with the numpy engine's message, instead of at the watchdog."""
@@ -32,6 +33,22 @@ extern "C" __global__ void vote_after_branch(const int *in, unsigned *out) {
   else r = __shfl_xor_sync(__activemask(), v, 1);
   out[threadIdx.x] = __ballot_sync(0xffffffffu, v > 25);
   out[32 + threadIdx.x] = (unsigned)r;
+}
+extern "C" __global__ void loop_rejoin(const int *in, unsigned *out) {  // in[32]: the trip count
+  int v = in[threadIdx.x], n = in[32];
+  unsigned acc = 0;
+  for (int i = 0; i < n; ++i) {
+    acc += __ballot_sync(0xffffffffu, (v >> i) & 1);
+    if (threadIdx.x < 20) acc += __reduce_add_sync(0x000fffffu, v + i);
+  }
+  out[threadIdx.x] = acc;
+}
+__device__ __noinline__ unsigned low_sum(unsigned mask, int v) { return __reduce_add_sync(mask, v); }
+extern "C" __global__ void call_rejoin(const int *in, unsigned *out) {
+  int v = in[threadIdx.x];
+  unsigned r = 0;
+  if (threadIdx.x < 20) r = low_sum(0x000fffffu, v);
+  out[threadIdx.x] = r + __ballot_sync(0xffffffffu, v & 1);
 }
 extern "C" __global__ void over_arrival(int *out) {
   __shared__ cuda::barrier<cuda::thread_scope_block> bar;
@@ -156,6 +173,28 @@ def test_full_warp_vote_after_a_branch_with_its_own_warp_operation_sees_every_la
     assert wout.fault is None and gout.fault is None, (wout.fault, gout.fault)
     mask = sum(1 << i for i in range(32) if vals[i] > 25)
     assert (got[:32].view(np.uint32) == mask).all()  # CUDA: every lane votes after the branch
+    assert np.array_equal(got, want)
+
+
+def test_lanes_that_skip_a_branch_in_a_loop_wait_at_the_latch(cuda_module):
+    vals = np.random.default_rng(11).integers(0, 256, 33, dtype=np.int32)
+    vals[32] = 4
+    (wout, want), (gout, got) = _both(cuda_module, "loop_rejoin", 32, [vals], 32)
+    assert wout.fault is None and gout.fault is None, (wout.fault, gout.fault)
+    ballots = [sum(1 << j for j in range(32) if (vals[j] >> i) & 1) for i in range(4)]
+    low = [sum(int(vals[j]) + i for j in range(20)) for i in range(4)]
+    expect = [(sum(ballots) + (sum(low) if t < 20 else 0)) & 0xFFFFFFFF for t in range(32)]
+    assert got.view(np.uint32).tolist() == expect  # every iteration's ballot sees the whole warp
+    assert np.array_equal(got, want)
+
+
+def test_a_call_with_warp_operations_runs_at_its_place_in_program_order(cuda_module):
+    vals = np.random.default_rng(13).integers(0, 1000, 32, dtype=np.int32)
+    (wout, want), (gout, got) = _both(cuda_module, "call_rejoin", 32, [vals], 32)
+    assert wout.fault is None and gout.fault is None, (wout.fault, gout.fault)
+    ballot = sum(1 << j for j in range(32) if vals[j] & 1)
+    low = int(vals[:20].sum())
+    assert got.view(np.uint32).tolist() == [(ballot + (low if t < 20 else 0)) & 0xFFFFFFFF for t in range(32)]
     assert np.array_equal(got, want)
 
 

@@ -21,7 +21,8 @@ The module is read back with llvmlite and changed only where the host needs it:
 
 * every SIMD-group call is preceded by a store of its place in program order to ``__sim_order``
   (``order.py``): the runtime resolves, among the sites the lanes of a warp wait at, the earliest
-  one first (min-PC reconvergence, as the numpy engine);
+  one first (min-PC reconvergence, as the numpy engine); loops that hold SIMD-group calls get a
+  warp step before their back edge (``_latch_steps``), where lanes wait for the rest of the warp;
 * the scheduling point of a legalized wait (``wait_points``: an mbarrier wait, a named barrier's
   wait) becomes a call of the runtime's ``sim_wait_point``, which parks the thread until no other
   thread of the threadgroup can run, instead of a SIMD-group operation it would spin at.
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from cumetal.backends.air.sim.order import block_order
+from cumetal.backends.air.sim.order import block_order, loop_latches
 from cumetal.backends.common.codes import SimArgKind
 
 _DEFINE = re.compile(r"^define .*@(\"[^\"]+\"|[\w.$-]+)\(")
@@ -64,6 +65,8 @@ declare void @sim_local(ptr, i64)
 declare void @sim_watchdog()
 declare void @sim_volatile_step()
 declare void @sim_wait_point(i32, i32, ptr addrspace(3))
+declare void @sim_enter(i32)
+declare void @sim_leave()
 """
 ORDER = "__sim_order"  # program order of the SIMD-group call about to be made (a global per engine)
 # The inline check of a device (1) or threadgroup (3) access: [site] = window base, [site+8] = the
@@ -255,7 +258,7 @@ class _Sites:
 
     def __init__(self) -> None:
         self.count = 0
-        self.orders = 0
+        self.sync_fns: set[str] = set()  # defined functions that make SIMD-group calls (or call such)
 
     def next(self) -> str:
         self.count += 1
@@ -370,7 +373,7 @@ def _instrument_function(lines: list[str], sites: _Sites,
             stack = _LOCAL_STACK.match(line)
             if stack:  # the kernel's local memory: what private (AS 0) accesses may touch
                 out.append(f"  call void @sim_local(ptr %local_stack, i64 {stack.group(1)})")
-    return _program_order(out, sites)
+    return _program_order(out, sites.sync_fns)
 
 
 # The legalization rules for targets without mbarriers or counted named barriers
@@ -449,28 +452,86 @@ def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     return blocks
 
 
-def _program_order(lines: list[str], sites: _Sites) -> list[str]:
-    """Precede every SIMD-group call with ``store i32 <n>, ptr @__sim_order``: n numbers the calls
-    of the module by their block's place in ``order.block_order`` (then by position in the block),
-    so a smaller n is earlier in program order (what the runtime resolves first)."""
+_TERMINATOR = re.compile(r"^\s*(?:br|switch|indirectbr) ")
+
+
+_CALLEE_NAME = re.compile(r'^\s*(?:%[\w.$-]+ = )?(?:tail |notail |musttail )?call [^@]*@("[^"]+"|[\w.$-]+)\(')
+
+
+def _sync_call(line: str, sync_fns: set[str]) -> bool:
+    """A call of a defined function that makes SIMD-group calls (directly or further down)."""
+    m = _CALLEE_NAME.match(line)
+    return bool(m) and m.group(1).strip('"') in sync_fns
+
+
+def sync_functions(text: str) -> set[str]:
+    """Names of the module's defined functions that make SIMD-group calls or call such functions."""
+    bodies: dict[str, list[str]] = {}
+    name = None
+    for line in text.splitlines():
+        m = _DEFINE.match(line)
+        if m:
+            name = m.group(1).strip('"')
+            bodies[name] = []
+        elif line == "}":
+            name = None
+        elif name is not None:
+            bodies[name].append(line)
+    found = {n for n, body in bodies.items() if any(_ORDERED.match(line) for line in body)}
+    while True:
+        more = {n for n, body in bodies.items() if n not in found and any(_sync_call(line, found) for line in body)}
+        if not more:
+            return found
+        found |= more
+
+
+def _latch_steps(blocks: list[tuple[str, list[str]]], succ: dict[str, list[str]], sync_fns: set[str]) -> None:
+    """A warp step before the back edge of every loop that holds a SIMD-group call. The numpy
+    engine keeps the lanes of a warp together at every join; the runtime only where they wait at a
+    SIMD-group call, so without it the lanes that finish one side of a branch in a loop would go
+    round the loop (back to calls earlier in program order) ahead of the lanes still in the other
+    side. At the latch they wait for those lanes, as at the numpy engine's join."""
+    bodies = dict(blocks)
+    latches = {latch for latch, loop in loop_latches(blocks[0][0], succ)
+               if any(_ORDERED.match(line) or _sync_call(line, sync_fns) for b in loop for line in bodies.get(b, ()))}
+    for name in latches:
+        body = bodies[name]
+        end = next((j for j in range(len(body) - 1, -1, -1) if _TERMINATOR.match(body[j])), None)
+        if end is not None:
+            body.insert(end, "  call void @sim_volatile_step()")
+
+
+def _program_order(lines: list[str], sync_fns: set[str]) -> list[str]:
+    """Precede every SIMD-group call with ``store i32 <n>, ptr @__sim_order``: n numbers the
+    function's SIMD-group calls, and its calls of functions that make some, by their block's place
+    in ``order.block_order`` (then by position in the block), so a smaller n is earlier in program
+    order (what the runtime resolves first). A call of such a function is wrapped in
+    ``sim_enter(n)`` / ``sim_leave()``: the callee's places count as the call's (runtime.c
+    order_key)."""
     blocks = _blocks(lines)
-    if not any(_ORDERED.match(line) for _, body in blocks for line in body):
+    if not any(_ORDERED.match(line) or _sync_call(line, sync_fns) for _, body in blocks for line in body):
         return lines
     succ = {name: [t for line in body for t in _TARGETS.findall(line)] for name, body in blocks}
+    _latch_steps(blocks, succ, sync_fns)
     ranked = block_order(blocks[0][0], succ)
     ranked += [name for name, _ in blocks if name not in set(ranked)]
     number: dict[tuple[str, int], int] = {}
     bodies = dict(blocks)
     for name in ranked:
         for j, line in enumerate(bodies[name]):
-            if _ORDERED.match(line):
-                sites.orders += 1
-                number[(name, j)] = sites.orders
+            if _ORDERED.match(line) or _sync_call(line, sync_fns):
+                number[(name, j)] = len(number) + 1
+    if len(number) > 0xFFFF:
+        raise InstrumentError(f"air-sim: {len(number)} SIMD-group calls in one function (at most 65535)")
     out = []
     for name, body in blocks:
         for j, line in enumerate(body):
-            if (name, j) in number:
-                out.append(f"  store i32 {number[(name, j)]}, ptr @{ORDER}, align 4")
+            n = number.get((name, j))
+            if n is not None and not _ORDERED.match(line):
+                out += [f"  call void @sim_enter(i32 {n})", line, "  call void @sim_leave()"]
+                continue
+            if n is not None:
+                out.append(f"  store i32 {n}, ptr @{ORDER}, align 4")
             out.append(line)
     return out
 
@@ -487,6 +548,7 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
     intrinsic_decls = _intrinsic_declarations(text)
     src = [ln for ln in map(_intrinsic_line, text.splitlines()) if ln is not None]
     sites = _Sites()
+    sites.sync_fns = sync_functions("\n".join(src))
     out: list[str] = []
     i = 0
     while i < len(src):

@@ -91,7 +91,9 @@ typedef struct {
     int state;
     int op;
     void *site;
-    uint32_t order;          /* S_SIMD, S_WAIT: the call's place in program order */
+    uint64_t order;          /* S_SIMD, S_WAIT: the call's place in program order (order_key) */
+    uint64_t obase;          /* the places of the calls the thread is in (sim_enter) ... */
+    int odepth;              /* ... and their number */
     uint32_t wkind, wcount;  /* S_WAIT: what it waits for (W_*), a named barrier's thread count */
     const void *wword;       /* ... the threadgroup word it waits on */
     uint64_t wseen;          /* ... that word when it parked (waited_word) */
@@ -296,9 +298,28 @@ void air_wg_barrier(uint32_t flags, uint32_t scope) {
     yield_to_scheduler();
 }
 
+/* Program order across calls: the place of each enclosing call site, then the place in the current
+ * function (16 bits per level, the kernel's in the top bits; instrument.py numbers each function's
+ * SIMD-group calls and calls of functions that hold some), so the lanes inside a call come at the
+ * call's place, before what follows it in the caller. Levels past the fourth share their key. */
+#define ORDER_LEVELS 4
+static uint64_t order_key(const fiber *f) {
+    uint64_t local = E->order ? *E->order & 0xFFFF : 0;
+    return f->odepth < ORDER_LEVELS ? f->obase | local << (48 - 16 * f->odepth) : f->obase;
+}
+void sim_enter(uint32_t place) {
+    fiber *f = &F[cur];
+    if (f->odepth < ORDER_LEVELS) f->obase |= (uint64_t)(place & 0xFFFF) << (48 - 16 * f->odepth);
+    f->odepth++;
+}
+void sim_leave(void) {
+    fiber *f = &F[cur];
+    if (f->odepth > 0 && --f->odepth < ORDER_LEVELS) f->obase &= ~((uint64_t)0xFFFF << (48 - 16 * f->odepth));
+}
+
 static uint64_t simd(int op, uint64_t val, uint64_t arg, void *site) {
     fiber *f = &F[cur];
-    f->op = op; f->val = val; f->arg = arg; f->site = site; f->order = E->order ? *E->order : 0;
+    f->op = op; f->val = val; f->arg = arg; f->site = site; f->order = order_key(f);
     f->state = S_SIMD;
     yield_to_scheduler();
     return f->result;
@@ -316,7 +337,7 @@ void sim_wait_point(uint32_t kind, uint32_t count, const void *word) {
     fiber *f = &F[cur];
     f->wkind = kind; f->wcount = count; f->wword = word;
     f->wseen = waited_word(f);
-    f->order = E->order ? *E->order : 0;
+    f->order = order_key(f);
     f->state = S_WAIT;
     yield_to_scheduler();
 }
@@ -709,6 +730,8 @@ static int run_fibers(uint64_t blk, int first, uint8_t *slots, uint8_t *stacks, 
     for (int t = 0; t < nfib; t++) {
         fiber *f = &F[t];
         f->state = S_RUN;
+        f->obase = 0;
+        f->odepth = 0;
         f->slots = slots + (size_t)t * L->nargs * 16;
         f->stack = stacks + (size_t)t * L->stack_size;
         fill_slots(f->slots, t, cx, cy, cz);
