@@ -11,9 +11,9 @@ A kernel the compiled path refuses (an operation with no lowering yet), a kernel
 ``CUMETAL_JIT_MAX_INSTS`` IR instructions (default 8000: compile time) and a cluster or
 cooperative launch (blocks that must run together) run on the numpy engine instead,
 with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
-refused kernels on stderr. An illegal or misaligned address found by the compiled code is reported
-as the numpy engine reports it (kernel, block, thread, PTX instruction, address): the launch is
-rerun there to name the instruction.
+refused kernels on stderr. An illegal or misaligned address or an illegal instruction found by the
+compiled code is reported as the numpy engine reports it (kernel, block, thread, PTX instruction,
+address, what is refused): the launch is rerun there for the report.
 
 **Tiering** (``CUMETAL_JIT_TIER``; on by default behind ``CUMETAL_BACKEND=cpu``, off for
 ``cpu-jit``): compiling a kernel costs 15-40 ms (small kernels) to seconds, while the numpy engine
@@ -397,23 +397,23 @@ class CpuJitDevice(CpuDevice):
         return t
 
     def _compiled(self, kernel, module, grid, block, numpy_launch, args, kwargs):
-        """The kernel's CompiledKernel or refusal (str), or, tiering, the LaunchOutcome of running
-        this launch on the numpy engine."""
+        """(the kernel's CompiledKernel or refusal (str), None), or, tiering, (None, the outcome of
+        running this launch on the numpy engine)."""
         from cumetal.backends.air.sim import compile_or_refusal
 
         t = self._tier(kernel, module)
         if t.compiled is not None:
-            return t.compiled
+            return t.compiled, None
         if t.pending is not None and t.pending.done():
             t.compiled = _result(t.pending)
             t.pending = None
-            return t.compiled
+            return t.compiled, None
         limit = max_insts()
         size, loops = kernel_shape(kernel, module)
         if limit and size > limit:
             t.compiled = (f"{size} IR instructions exceed CUMETAL_JIT_MAX_INSTS={limit} (compile time; "
                           f"0 = no limit)")
-            return t.compiled
+            return t.compiled, None
         if self.tiered and not loops:
             if not t.looked_up and not _compiler.busy():  # (the cache key needs LLVM: not while it compiles)
                 t.looked_up = True
@@ -425,7 +425,7 @@ class CpuJitDevice(CpuDevice):
                     hit = False
                 if hit:
                     t.compiled = compile_or_refusal(kernel, module)  # a memory hit now (builds the runtime once)
-                    return t.compiled
+                    return t.compiled, None
             cost = predicted_compile_s(size)
             if t.pending is None and predicted_numpy_s(size, grid, block) < cost:
                 t0 = time.perf_counter()
@@ -435,20 +435,19 @@ class CpuJitDevice(CpuDevice):
                 if t.numpy_s >= cost:  # the launches so far cost a compile: compile it meanwhile
                     self.background_compiles += 1
                     t.pending = _compiler.submit(lambda: _compile_job(kernel, module))
-                return out
+                return None, out
             if t.pending is not None:  # a large launch while the kernel compiles: wait for it
                 t.compiled = _result(t.pending, wait_s=BackgroundCompiler.EXIT_WAIT_S)
                 t.pending = None
-                return t.compiled
+                return t.compiled, None
         t.compiled = compile_or_refusal(kernel, module)  # cached per kernel object after the first
         if not isinstance(t.compiled, str) and not t.compiled.from_disk:
             _prune_once()
-        return t.compiled
+        return t.compiled, None
 
     def _launcher(self):
         from cumetal.backends.air.sim import launch_air
         from cumetal.backends.air.sim.heap import with_device_heap
-        from cumetal.backends.common.outcome import LaunchOutcome
         from cumetal.backends.cpu import launch as numpy_launch
 
         def launch(kernel, module, *args, **kwargs):
@@ -464,9 +463,9 @@ class CpuJitDevice(CpuDevice):
                 if compiled is None:
                     return numpy_launch(kernel, module, *args, **kwargs)
             else:
-                compiled = self._compiled(kernel, module, grid, block, numpy_launch, args, kwargs)
-            if isinstance(compiled, LaunchOutcome):
-                return compiled
+                compiled, outcome = self._compiled(kernel, module, grid, block, numpy_launch, args, kwargs)
+                if compiled is None:  # tiering ran it on the numpy engine
+                    return outcome
             if isinstance(compiled, str):
                 self.fallbacks += 1
                 if os.environ.get("CUMETAL_DEBUG"):
