@@ -1,7 +1,8 @@
 """Recursive device functions where Metal has no call stack: a function that calls itself becomes a
 loop over an explicit stack in its local memory (backends/apple/recursion.py), applied by the MSL
-back end. Checked three ways against numpy / exact Python: the rewritten IR on the cpu engine (the
-transformation alone), msl-sim (the emitted MSL), and the cpu engine on the original IR."""
+and AIR back ends. Checked four ways against numpy / exact Python: the rewritten IR on the cpu
+engine (the transformation alone), msl-sim (the emitted MSL), air-sim (the AIR lowering) and the
+cpu engine on the original IR; the AIR of the recursive kernels holds no recursive call."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from cumetal.cudacxx.options import CudaOptions
 from cumetal.passes import compile_ptx
 
 SOURCE = pathlib.Path(__file__).with_name("kernels") / "recursion.cu"
-ENGINES = ("cpu", "cpu, rewritten IR", "msl-sim")
+ENGINES = ("cpu", "cpu, rewritten IR", "msl-sim", "air-sim")
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +28,11 @@ def module():
 
 class Runner:
     def __init__(self, engine: str, module) -> None:
+        from cumetal.devices.air_sim_device import AirSimDevice
         from cumetal.devices.cpu_device import CpuDevice
         from cumetal.devices.msl_sim_device import MslSimDevice
 
-        self.dev = MslSimDevice() if engine == "msl-sim" else CpuDevice()
+        self.dev = {"msl-sim": MslSimDevice, "air-sim": AirSimDevice}.get(engine, CpuDevice)()
         self.image = self.dev.load_module(without_self_recursion(module) if "rewritten" in engine else module)
         self.stream = self.dev.create_stream()
 
@@ -104,3 +106,21 @@ def test_deep_recursion_and_running_out_of_stack(engine, module):
     if engine != "cpu":  # the explicit stack has a bottom: a clear fault, never a crash or a hang
         fault = r.run("go_deep", 1, 1, struct.pack("<I4xQ", 1 << 20, out))
         assert fault is not None and fault.code in ("illegal_instruction", "trap"), fault
+
+
+def test_the_air_of_recursive_kernels_has_no_recursive_call(module):
+    """Metal has no call stack: what the AIR back end writes must not call a function from itself."""
+    import re
+    import shutil
+    import subprocess
+
+    from cumetal.backends.air.lower import kernel_bitcode
+
+    dis = shutil.which("llvm-dis-14")
+    if dis is None:
+        pytest.skip("llvm-dis-14 is not installed")
+    for kernel in ("sort_segments", "tree_walk", "go_deep"):
+        text = subprocess.run([dis, "-o", "-"], input=kernel_bitcode(module, kernel), capture_output=True,
+                              check=True).stdout.decode()
+        for m in re.finditer(r"^define [^@]*@([\w.$]+)\(.*?^}", text, re.M | re.S):
+            assert not re.search(rf"call [^@]*@{re.escape(m.group(1))}\(", m.group(0)), (kernel, m.group(1))

@@ -31,6 +31,7 @@ from cumetal.backends.air.lower_function import (
     stack_bytes,
 )
 from cumetal.backends.air.metallib import AirVersions, MetallibEntry, write_metallib
+from cumetal.backends.apple.recursion import without_self_recursion
 from cumetal.ir import nodes as N
 from cumetal.ir.analysis import reachable_functions
 from cumetal.passes.legalize import legalize, with_fp64
@@ -102,6 +103,10 @@ def lower_to_air(module: N.Module, kernel_name: str, versions: AirVersions = DEF
     kernel = module.kernels.get(kernel_name)
     if kernel is None:
         raise AirLoweringError(f"module {module.filename} has no kernel {kernel_name!r}")
+    # Metal has no call stack: a self-recursive function becomes a loop over an explicit stack in its
+    # local memory, as on the MSL path (apple/recursion.py; cached per module, the module itself if none)
+    module = without_self_recursion(module)
+    kernel = module.kernels[kernel_name]
     # NVIDIA's rules as IR, on a copy of the kernel and its callees (docs/legalization.md)
     caps = with_fp64(CAPABILITIES, fp64 or fp64_mode())
     try:
