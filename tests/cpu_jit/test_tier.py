@@ -130,6 +130,16 @@ def test_loops_large_launches_and_cached_kernels_go_native_at_once(module, fresh
     assert (dev.launches, dev.interpreted) == (1, 0)
 
 
+def test_loop_kernels_too_costly_to_compile_start_on_numpy(module, fresh_cache, monkeypatch):
+    """A loop kernel whose compile is predicted above LOOP_TIER_COMPILE_S is tiered like a loop-free
+    one (the sweep's largest kernels took up to 47 s to compile under load)."""
+    monkeypatch.setattr(tier, "LOOP_TIER_COMPILE_S", 0.0)  # every loop kernel counts as costly
+    want = _powers(numpy_launch, module, 100)
+    dev = CpuJitDevice(tiered=True)
+    assert np.array_equal(_powers(dev._launcher(), module, 100), want)
+    assert (dev.launches, dev.interpreted) == (0, 1)
+
+
 def test_the_tier_setting(monkeypatch):
     from cumetal.devices import backends
 

@@ -22,7 +22,8 @@ in the JIT cache runs on the numpy engine while its launches are small (the pred
 below the predicted compile time); once its numpy launches have cost as much as its compile, it
 is compiled on a background thread and runs natively from the launch after the compile is done.
 Kernels with loops (or recursion: a run time nothing bounds) and large launches are compiled
-before they run. Both engines implement one semantics: tiering changes only the speed. See
+before they run, except loop kernels whose compile is predicted to take more than a second, which
+are tiered like loop-free ones (the numpy engine's time for them is what the default engine had). Both engines implement one semantics: tiering changes only the speed. See
 docs/cpu-backend.md.
 """
 
@@ -148,6 +149,11 @@ NUMPY_LAUNCH_S = 0.0003
 NUMPY_STEP_S = 15e-6
 NUMPY_LANE_STEP_S = 3e-9
 NUMPY_BATCH_LANES = 32768  # the numpy engine's batch (backends/cpu/launch.py)
+# A kernel with loops is compiled before its first launch, unless its compile is predicted to cost
+# more than this (~1,500 IR instructions: up to 47 s each under load for the sweep's largest): then
+# it is tiered like a loop-free kernel, its numpy time predicted with LOOP_TRIPS trips per loop.
+LOOP_TIER_COMPILE_S = 1.0
+LOOP_TRIPS = 16
 
 
 def predicted_compile_s(size: int) -> float:
@@ -155,7 +161,8 @@ def predicted_compile_s(size: int) -> float:
 
 
 def predicted_numpy_s(size: int, grid, block) -> float:
-    """A loop-free kernel's numpy-engine time: each instruction runs at most once per thread."""
+    """A loop-free kernel's numpy-engine time: each instruction runs at most once per thread (for a
+    kernel with loops, ``size`` counts LOOP_TRIPS runs of each instruction)."""
     per_block = max(1, block[0] * block[1] * block[2])
     blocks = max(1, grid[0] * grid[1] * grid[2])
     batches = -(-blocks // max(1, NUMPY_BATCH_LANES // per_block))
@@ -414,7 +421,8 @@ class CpuJitDevice(CpuDevice):
             t.compiled = (f"{size} IR instructions exceed CUMETAL_JIT_MAX_INSTS={limit} (compile time; "
                           f"0 = no limit)")
             return t.compiled, None
-        if self.tiered and not loops:
+        cost = predicted_compile_s(size)
+        if self.tiered and (not loops or cost >= LOOP_TIER_COMPILE_S):
             if not t.looked_up and not _compiler.busy():  # (the cache key needs LLVM: not while it compiles)
                 t.looked_up = True
                 from cumetal.backends.air.sim.compile import cached_kernel
@@ -426,8 +434,8 @@ class CpuJitDevice(CpuDevice):
                 if hit:
                     t.compiled = compile_or_refusal(kernel, module)  # a memory hit now (builds the runtime once)
                     return t.compiled, None
-            cost = predicted_compile_s(size)
-            if t.pending is None and predicted_numpy_s(size, grid, block) < cost:
+            work = size * (LOOP_TRIPS if loops else 1)
+            if t.pending is None and predicted_numpy_s(work, grid, block) < cost:
                 t0 = time.perf_counter()
                 out = numpy_launch(kernel, module, *args, **kwargs)
                 t.numpy_s += time.perf_counter() - t0
