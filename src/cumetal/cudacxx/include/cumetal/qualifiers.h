@@ -47,15 +47,21 @@ CUMETAL_MANAGED_CTOR static void __cumetal_managed_range(void) {
 #endif
 /* __launch_bounds__(maxThreads[, minBlocks[, maxBlocksPerCluster]]): the third argument exists from
  * sm_90 on; for older targets (and the host pass) clang would drop the whole attribute with a warning,
- * losing maxThreads, so it is left out there and the first two are kept. */
-#define __CM_LB_PICK(_1, _2, _3, name, ...) name
-#define __launch_bounds__(...) __CM_LB_PICK(__VA_ARGS__, __CM_LB3, __CM_LB2, __CM_LB1, _)(__VA_ARGS__)
-#define __CM_LB1(t) __attribute__((launch_bounds(t)))
-#define __CM_LB2(t, b) __attribute__((launch_bounds(t, b)))
+ * losing maxThreads, so only the first two are kept there. The arguments are picked by C++ overloads,
+ * not by counting macro arguments: the preprocessor splits at the commas inside template arguments
+ * (CUB writes __launch_bounds__(policy_getter<A, B, C>::threads)). A minBlocks of 0 emits nothing. */
+#if defined(__cplusplus)
+template <class T, class... R> constexpr T __cm_lb_max_threads(T t, R...) { return t; }
+template <class T> constexpr int __cm_lb_min_blocks(T) { return 0; }
+template <class T, class U, class... R> constexpr U __cm_lb_min_blocks(T, U u, R...) { return u; }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define __CM_LB3(t, b, c) __attribute__((launch_bounds(t, b, c)))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #else
-#define __CM_LB3(t, b, c) __attribute__((launch_bounds(t, b)))
+#define __launch_bounds__(...) \
+    __attribute__((launch_bounds(__cm_lb_max_threads(__VA_ARGS__), __cm_lb_min_blocks(__VA_ARGS__))))
+#endif
+#else
+#define __launch_bounds__(...)
 #endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
 /* clang >= 15 treats __noinline__ as a keyword in CUDA mode (so that
