@@ -21,12 +21,13 @@ def backend_name() -> str:
 
 
 CPU_ENGINES = ("numpy", "jit")
-DEFAULT_CPU_ENGINE = "numpy"  # the compiled backend becomes the default here (docs/cpu-backend.md)
+DEFAULT_CPU_ENGINE = "jit"  # the compiled backend, tiered (docs/cpu-backend.md); "numpy": the reference
 
 
 def cpu_engine() -> str:
-    """What ``CUMETAL_BACKEND=cpu`` runs kernels on: ``CUMETAL_CPU_ENGINE`` = ``numpy`` (the numpy
-    engine, the reference) or ``jit`` (the compiled backend, as ``cpu-jit``); default
+    """What ``CUMETAL_BACKEND=cpu`` runs kernels on: ``CUMETAL_CPU_ENGINE`` = ``jit`` (the default:
+    the compiled backend with tiering, small launches of loop-free kernels on the numpy engine until
+    a compile pays off) or ``numpy`` (the numpy engine only, the reference); default
     ``DEFAULT_CPU_ENGINE``. Another value is said on stderr and the default is used."""
     raw = os.environ.get("CUMETAL_CPU_ENGINE", "").strip().lower()
     if not raw:
