@@ -36,3 +36,14 @@ def test_launch_bounds_from_a_template_argument() -> None:
     ptx = ptx_of("template <int N> __global__ void __launch_bounds__(N, N / 64) k(int *p) { *p = N; }\n"
                  "template __global__ void k<192>(int *);\n")
     assert ".maxntid 192" in ptx and ".minnctapersm 3" in ptx
+
+
+def test_launch_bounds_argument_with_commas_inside_template_arguments() -> None:
+    """CUB writes __launch_bounds__(policy_getter<A, B, C>::threads): the preprocessor splits at those
+    commas, so the header must not pick arguments by counting them (a regression of 664733e)."""
+    src = ("template <int A, int B, int C> struct Policy { static constexpr int threads = A * B * C; };\n"
+           "template <int N> __global__ void __launch_bounds__(Policy<N, 2, 4>::threads) k(int *p) { *p = N; }\n"
+           "template __global__ void k<16>(int *);\n")
+    for arch in ("sm_80", "sm_90"):
+        ptx = compile_to_ptx(src, "cub_like.cu", CudaOptions(arch=arch)).ptx
+        assert ".maxntid 128" in ptx
