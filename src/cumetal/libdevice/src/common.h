@@ -12,8 +12,10 @@
 
 #define F_INF __builtin_inff()
 #define D_INF __builtin_inf()
-#define F_NAN __builtin_nanf("")
-#define D_NAN __builtin_nan("")
+// The NaNs NVIDIA's math functions return for invalid operations (H100 goldens): the f32
+// canonical NaN 0x7fffffff and the f64 default NaN 0xfff8000000000000, not the C library's.
+#define F_NAN __builtin_nanf("0x3fffff")
+#define D_NAN (-__builtin_nan(""))
 
 typedef unsigned int u32;
 typedef int i32;
@@ -122,15 +124,23 @@ template <> struct Lim<float> {
   static constexpr int EMIN = -126;    // smallest normal exponent
   static constexpr int EMAX = 127;
   NV_INL float inf() { return __builtin_inff(); }
-  NV_INL float nan() { return __builtin_nanf(""); }
+  NV_INL float nan() { return F_NAN; }
 };
 template <> struct Lim<double> {
   static constexpr int MANT = 53;
   static constexpr int EMIN = -1022;
   static constexpr int EMAX = 1023;
   NV_INL double inf() { return __builtin_inf(); }
-  NV_INL double nan() { return __builtin_nan(""); }
+  NV_INL double nan() { return D_NAN; }
 };
+
+// NaN results as the H100 gives them (tests/math goldens). A NaN operand carried through f64
+// arithmetic comes out quieted, sign and payload kept (f32 results are the canonical NaN); an odd
+// function's f64 domain error (asin, atanh of |x| > 1) has the sign of x.
+NV_INL float nan_operand(float x) { (void)x; return F_NAN; }
+NV_INL double nan_operand(double x) { return u2d(d2u(x) | 0x0008000000000000ull); }
+NV_INL float odd_domain_nan(float x) { (void)x; return F_NAN; }
+NV_INL double odd_domain_nan(double x) { return copysignT(D_NAN, x); }
 
 // x = m * 2^e with m in [1, 2) for finite nonzero x (subnormals normalised).
 NV_INL float frexp1(float x, int *e) {

@@ -177,9 +177,9 @@ NV_API float __nv_fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, 
 NV_API double __nv_fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
 NV_API float __nv_frexpf(float x, int *e) { return ftzf(frexp_T(ftzf(x), e)); }
 NV_API double __nv_frexp(double x, int *e) { return frexp_T(x, e); }
-NV_API float __nv_ldexpf(float x, int n) { return ftzf(ldexpf_(ftzf(x), n)); }
+NV_API float __nv_ldexpf(float x, int n) { return isnanT(x) ? F_NAN : ftzf(ldexpf_(ftzf(x), n)); }
 NV_API double __nv_ldexp(double x, int n) { return ldexp_(x, n); }
-NV_API float __nv_scalbnf(float x, int n) { return ftzf(ldexpf_(ftzf(x), n)); }
+NV_API float __nv_scalbnf(float x, int n) { return isnanT(x) ? F_NAN : ftzf(ldexpf_(ftzf(x), n)); }
 NV_API double __nv_scalbn(double x, int n) { return ldexp_(x, n); }
 NV_API float __nv_scalblnf(float x, long n) { return ftzf(ldexpf_(ftzf(x), n > 100000 ? 100000 : n < -100000 ? -100000 : (int)n)); }
 NV_API double __nv_scalbln(double x, long n) { return ldexp_(x, n > 100000 ? 100000 : n < -100000 ? -100000 : (int)n); }

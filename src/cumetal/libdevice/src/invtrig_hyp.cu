@@ -120,7 +120,7 @@ template <class F> NV_INL Pair<F> half_complement_sqrt(F a) {
 template <class F> NV_INL F asin_T(F x) {
   if (isnanT(x)) return x + x;
   F a = absT(x);
-  if (a > F(1)) return Lim<F>::nan();
+  if (a > F(1)) return odd_domain_nan(x);
   if (a < InvC<F>::TINY) return x;
   Pair<F> r;
   if (a <= F(0.5)) {
@@ -251,7 +251,7 @@ template <class F> NV_INL F acosh_T(F x) {
 template <class F> NV_INL F atanh_T(F x) {
   if (isnanT(x)) return x + x;
   F a = absT(x);
-  if (a > F(1)) return Lim<F>::nan();
+  if (a > F(1)) return odd_domain_nan(x);
   if (a == F(1)) return copysignT(Lim<F>::inf(), x);
   if (a < InvC<F>::TINY) return x;
   // atanh(a) = log1p(2a / (1 - a)) / 2

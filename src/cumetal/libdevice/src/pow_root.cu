@@ -120,13 +120,15 @@ template <class F, int N> NV_INL Pair<F> norm_pair(const F (&v)[N], int n, int *
 // Special values of norms: any inf -> inf, else any NaN -> NaN, all zero -> 0.
 template <class F> NV_INL bool norm_special(const F *v, int n, F *out) {
   bool nan = false, inf = false, nz = false;
+  F first_nan = F(0);
   for (int i = 0; i < n; ++i) {
     inf |= absT(v[i]) == Lim<F>::inf();
+    if (!nan && isnanT(v[i])) first_nan = v[i];
     nan |= isnanT(v[i]);
     nz |= v[i] != F(0);
   }
   if (inf) { *out = Lim<F>::inf(); return true; }
-  if (nan) { *out = Lim<F>::nan(); return true; }
+  if (nan) { *out = nan_operand(first_nan); return true; }
   if (!nz) { *out = F(0); return true; }
   return false;
 }
@@ -173,15 +175,16 @@ NV_API double __nv_rnorm4d(double a, double b, double c, double d) { double v[4]
 // norm(dim, p) / rnorm(dim, p): any dimension, read through the pointer.
 template <class F> NV_INL F norm_ptr(int n, const F *p, bool recip) {
   bool nan = false, inf = false;
-  F mx = F(0);
+  F mx = F(0), first_nan = F(0);
   for (int i = 0; i < n; ++i) {
     F a = absT(p[i]);
     inf |= a == Lim<F>::inf();
+    if (!nan && isnanT(a)) first_nan = p[i];
     nan |= isnanT(a);
     mx = a > mx ? a : mx;
   }
   if (inf) return recip ? F(0) : Lim<F>::inf();
-  if (nan) return Lim<F>::nan();
+  if (nan) return nan_operand(first_nan);
   if (mx == F(0)) return recip ? Lim<F>::inf() : F(0);
   int e;
   frexp1(mx, &e);
