@@ -17,14 +17,12 @@ address, what is refused): the launch is rerun there for the report.
 
 **Tiering** (``CUMETAL_JIT_TIER``; on by default behind ``CUMETAL_BACKEND=cpu``, off for
 ``cpu-jit``): compiling a kernel costs 15-40 ms (small kernels) to seconds, while the numpy engine
-runs a small launch of a loop-free kernel in about a millisecond. A loop-free kernel that is not
-in the JIT cache runs on the numpy engine while its launches are small (the predicted numpy time
-below the predicted compile time); once its numpy launches have cost as much as its compile, it
-is compiled on a background thread and runs natively from the launch after the compile is done.
-Kernels with loops (or recursion: a run time nothing bounds) and large launches are compiled
-before they run, except loop kernels whose compile is predicted to take more than a second, which
-are tiered like loop-free ones (the numpy engine's time for them is what the default engine had). Both engines implement one semantics: tiering changes only the speed. See
-docs/cpu-backend.md.
+runs a small launch in about a millisecond. A kernel that is not in the JIT cache runs on the
+numpy engine while its launches are small (its predicted numpy time, with 16 trips per loop, below
+its predicted compile time); once its numpy launches have cost as much as its compile, it is
+compiled on a background thread and runs natively from the launch after the compile is done. A
+large launch compiles first. Both engines implement one semantics: tiering changes only the
+speed. See docs/cpu-backend.md.
 """
 
 from __future__ import annotations
@@ -149,10 +147,10 @@ NUMPY_LAUNCH_S = 0.0003
 NUMPY_STEP_S = 15e-6
 NUMPY_LANE_STEP_S = 3e-9
 NUMPY_BATCH_LANES = 32768  # the numpy engine's batch (backends/cpu/launch.py)
-# A kernel with loops is compiled before its first launch, unless its compile is predicted to cost
-# more than this (~1,500 IR instructions: up to 47 s each under load for the sweep's largest): then
-# it is tiered like a loop-free kernel, its numpy time predicted with LOOP_TRIPS trips per loop.
-LOOP_TIER_COMPILE_S = 1.0
+# A kernel with loops has its numpy time predicted with LOOP_TRIPS trips per loop (nothing bounds the
+# real count: a first launch that loops longer costs what the numpy engine, the previous default, costs;
+# the launches after it pay for the compile). Compiling loop kernels before their first launch made
+# the sweep 2x slower than the numpy engine's (101 compiles at 0.3-1 s each under load).
 LOOP_TRIPS = 16
 
 
@@ -422,7 +420,7 @@ class CpuJitDevice(CpuDevice):
                           f"0 = no limit)")
             return t.compiled, None
         cost = predicted_compile_s(size)
-        if self.tiered and (not loops or cost >= LOOP_TIER_COMPILE_S):
+        if self.tiered:
             if not t.looked_up and not _compiler.busy():  # (the cache key needs LLVM: not while it compiles)
                 t.looked_up = True
                 from cumetal.backends.air.sim.compile import cached_kernel
