@@ -26,7 +26,7 @@ DEFAULT_CPU_ENGINE = "jit"  # the compiled backend, tiered (docs/cpu-backend.md)
 
 def cpu_engine() -> str:
     """What ``CUMETAL_BACKEND=cpu`` runs kernels on: ``CUMETAL_CPU_ENGINE`` = ``jit`` (the default:
-    the compiled backend with tiering, small launches of loop-free kernels on the numpy engine until
+    the compiled backend with tiering, small launches on the numpy engine until
     a compile pays off) or ``numpy`` (the numpy engine only, the reference); default
     ``DEFAULT_CPU_ENGINE``. Another value is said on stderr and the default is used."""
     raw = os.environ.get("CUMETAL_CPU_ENGINE", "").strip().lower()

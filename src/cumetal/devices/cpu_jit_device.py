@@ -378,7 +378,7 @@ class CpuJitDevice(CpuDevice):
     engine_name = "compiled CPU backend (cpu-jit)"
 
     def __init__(self, *, tiered: bool | None = None) -> None:
-        """``tiered``: small launches of loop-free kernels run on the numpy engine until compiling
+        """``tiered``: small launches run on the numpy engine until compiling
         them pays off (default: ``CUMETAL_JIT_TIER``, else off)."""
         super().__init__()
         self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "CPU-JIT"))
