@@ -145,7 +145,7 @@ def test_nan_results_have_nvidias_bits(results):
     """Where the H100 returns a NaN, the same NaN: f32 0x7fffffff, f64 0xfff8000000000000 for an
     invalid operation, odd functions' domain errors signed as x, NaN operands propagated."""
     bad = []
-    for name, (case, ins, ours, gold) in results.items():
+    for name, (_case, ins, ours, gold) in results.items():
         for a, b in zip(ours, gold, strict=True):
             if a.dtype.kind != "f":
                 continue
