@@ -492,8 +492,14 @@ def _latch_steps(blocks: list[tuple[str, list[str]]], succ: dict[str, list[str]]
     round the loop (back to calls earlier in program order) ahead of the lanes still in the other
     side. At the latch they wait for those lanes, as at the numpy engine's join."""
     bodies = dict(blocks)
+
+    def ordered(b: str) -> bool:
+        return any(_ORDERED.match(line) or _sync_call(line, sync_fns) for line in bodies.get(b, ()))
+
+    # a latch that makes a SIMD-group call itself already is such a meeting point (every lane
+    # going round passes it, after the calls earlier in the loop): no step needed there
     latches = {latch for latch, loop in loop_latches(blocks[0][0], succ)
-               if any(_ORDERED.match(line) or _sync_call(line, sync_fns) for b in loop for line in bodies.get(b, ()))}
+               if not ordered(latch) and any(ordered(b) for b in loop)}
     for name in latches:
         body = bodies[name]
         end = next((j for j in range(len(body) - 1, -1, -1) if _TERMINATOR.match(body[j])), None)

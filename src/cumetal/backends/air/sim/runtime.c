@@ -798,13 +798,23 @@ static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint
                     site[t] = v >> 2;
                 }
                 /* the step earliest in program order that lanes wait at (the site is its
-                 * number, coroutine.py): its lanes go on (min-PC, as in settle) */
-                uint32_t low = UINT32_MAX;
-                for (int t = w; t < end; t++)
-                    if (st[t] == S_SIMD && site[t] < low) low = site[t];
-                if (low == UINT32_MAX) break;
-                for (int t = w; t < end; t++)
-                    if (st[t] == S_SIMD && site[t] == low) st[t] = S_RUN;
+                 * number, coroutine.py): its lanes go on (min-PC, as in settle). No lane of the
+                 * warp runs here, so the lanes set running are those of the site tried first
+                 * (the lowest lane's: nearly always the only one), taken back if another is lower. */
+                int first = w;
+                while (first < end && st[first] != S_SIMD) first++;
+                if (first == end) break;
+                uint32_t low = site[first], other = UINT32_MAX;
+                for (int t = first; t < end; t++)
+                    if (st[t] == S_SIMD) {
+                        if (site[t] == low) st[t] = S_RUN;
+                        else if (site[t] < other) other = site[t];
+                    }
+                if (other < low)
+                    for (int t = first; t < end; t++) {
+                        if (st[t] == S_RUN) st[t] = S_SIMD;
+                        else if (st[t] == S_SIMD && site[t] == other) st[t] = S_RUN;
+                    }
             }
             for (int t = w; t < end; t++) { /* branch-free: the states of a warp vary */
                 alive |= st[t] != S_DONE;
