@@ -3,7 +3,7 @@
 
 Each ``<name>.cu`` is built with ``nvcc -arch=sm_90`` (``-rdc=true -lcudadevrt`` for the ones
 calling the device runtime API) and run; its stdout and exit status go to ``<out>/<name>.txt``
-(first line ``# rc=<status> nvcc <version>``). tests/cudacxx/test_programs.py compares CuMetal's
+(first line ``# rc=<status> nvcc <version>``). tests/cudacxx/test_realistic_programs.py compares CuMetal's
 output of the same program with these files.
 
 Usage (on a machine with an NVIDIA GPU and nvcc):
