@@ -16,6 +16,7 @@ import pytest
 
 import cumetal.backends.cpu
 from cumetal.backends.air.sim import launch_air
+from cumetal.devices.cpu_jit_device import CpuJitDevice
 
 FUNCTIONAL = Path(__file__).resolve().parents[1] / "functional"
 # about CUMETAL_BACKEND parsing and the device name, not kernels
@@ -50,6 +51,8 @@ def test_functional_on_air_sim(case, monkeypatch, capfd):
         return outcome
 
     monkeypatch.setattr(cumetal.backends.cpu, "launch", counted)
+    # the default cpu device is the compiled backend's (tiered): its launches go to the air-sim too
+    monkeypatch.setattr(CpuJitDevice, "_launcher", lambda self: counted)
     gpu = Gpu()
     available = {"gpu": gpu, "monkeypatch": monkeypatch, "capfd": capfd}
     try:
