@@ -21,19 +21,24 @@ from tests.ptx_sweep.randprog_gaps import BACKEND_GAPS, sim_subset_skip
 import cumetal.backends.cpu
 import cumetal.driver as driver
 from cumetal.backends.air.sim import launch_air
+from cumetal.devices.cpu_jit_device import CpuJitDevice
 
 STORE = GoldenStore()
 CPU_LAUNCH = cumetal.backends.cpu.launch
 
 
 def _run(case, launch):
+    # the default cpu device is the compiled backend's (tiered); its launches are routed too
+    jit_launcher = CpuJitDevice.__dict__["_launcher"]
     cumetal.backends.cpu.launch = launch
+    CpuJitDevice._launcher = lambda self: launch
     try:
         return run_case(driver, case)
     except Exception as exc:  # a driver error (e.g. unsupported PTX) is an outcome to compare
         return f"{type(exc).__name__}: {exc}"
     finally:
         cumetal.backends.cpu.launch = CPU_LAUNCH
+        CpuJitDevice._launcher = jit_launcher
 
 
 _AIR_GAPS = BACKEND_GAPS["air-sim"]
