@@ -137,6 +137,7 @@ def _route_cpu_through_emulation() -> None:
         return plain(legal.kernels[kernel.name], legal, *a, **kw)
     cumetal.backends.cpu.launch = launch
     os.environ["CUMETAL_BACKEND"] = "cpu"
+    os.environ["CUMETAL_CPU_ENGINE"] = "numpy"  # the patched launch is the numpy engine's
 
 
 if __name__ == "__main__":
