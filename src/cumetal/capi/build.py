@@ -41,6 +41,7 @@ from pathlib import Path
 from cumetal.capi import blob
 from cumetal.capi.library import LibraryBuildError, library_path
 from cumetal.cudacxx import include_dir
+from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
 from cumetal.cudacxx.options import CudaOptions, OptionError, normalize_arch
 
 CXX_SUFFIXES = {".cpp", ".cc", ".cxx", ".C", ".c++"}
@@ -109,7 +110,7 @@ def _common_args(options: CudaOptions) -> list[str]:
     for inc in options.include_dirs:
         args += ["-I", inc]
     args += ["-I", str(include_dir())]
-    return args
+    return ours_before_toolkit_dirs(args)
 
 
 def _run(cmd: list[str], what: str) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from cumetal.cudacxx import cache as _cache
 from cumetal.cudacxx import include_dir
 from cumetal.cudacxx.cluster_dims import add_cluster_directives, cluster_dims_from_ir, uses_cluster_dims
+from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
 from cumetal.cudacxx.inline_asm import escape_special_registers
 from cumetal.cudacxx.options import CudaOptions, OptionError
 from cumetal.cudacxx.toolchain import ToolchainError, bundled_stdlib_args, find_clang
@@ -134,14 +135,14 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
         opts = options.clang_args()
     except OptionError as e:
         raise CudaCompileError(str(e)) from None
-    args = [*BASE_FLAGS, *opts]
+    args = [*BASE_FLAGS, *ours_before_toolkit_dirs(opts)]
     if options.stdlib == "bundled":
         args += bundled_stdlib_args(find_clang())
     if header_root is not None:
         args += ["-I", str(header_root)]
     args += ["-I", str(include_dir())]
     if options.force_cuda_runtime and (include_dir() / "cuda_runtime.h").is_file():
-        args += ["-include", "cuda_runtime.h"]
+        args += ["-include", str(include_dir() / "cuda_runtime.h")]  # never a -I directory's copy
     for inc in options.pre_includes:
         args += ["-include", inc]
     args += _libdevice_args()[0] if libdevice is None else libdevice
