@@ -40,7 +40,7 @@ ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: 
 HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step", "sim_wait_point",
            "sim_enter", "sim_leave",
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
-CACHE_FORMAT = "4"  # bump when the cached object's contract with runtime.c changes
+CACHE_FORMAT = "5"  # bump when the cached object's contract with runtime.c changes
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
                                                   "runtime.c")]
 

@@ -381,7 +381,7 @@ def _instrument_function(lines: list[str], sites: _Sites,
 # (``air.simd_sum.u.i32(1 << lane)``) followed by an atomic read (``or`` 0) of the word waited on;
 # their blocks keep the rules' names (``$lg.mbwait3`` -> ``L_lg.mbwait3``). A rule's expansion has
 # no other activemask, and the instructions after the expanded one continue in ``$lg.join`` blocks.
-_WAIT_BLOCK = re.compile(r'^"?L_lg\.(?!join\d|body\d)([a-z]+?)\d+"?$')
+_WAIT_BLOCK = re.compile(r'^"?L_lg\.(?!join\d|body\d|nbred)([a-z]+?)\d+"?$')
 _WAIT_KINDS = {"mbwait": 1, "nbwait": 2}  # runtime.c W_MBARRIER, W_NAMED; any other wait: 3
 _ACTIVEMASK = re.compile(r"^\s*(%[\w.$-]+) = (?:tail )?call i32 @\"?air\.simd_sum\.u\.i32\"?\(i32 (%[\w.$-]+)\)")
 _LANE_BIT = re.compile(r"^\s*(%[\w.$-]+) = shl i32 1, %")
