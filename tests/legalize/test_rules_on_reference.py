@@ -71,5 +71,8 @@ def test_legalized_sweep_matches_nvidia_on_the_reference(caps, monkeypatch):
         if reports:
             failures.append(reports[0][:400])
     assert ran > 100, f"only {ran} sweep cases exercise the rules"
-    assert len(calls) >= ran, "the launches did not go through the legalizing launch"
+    from cumetal.driver.state import STATE
+
+    assert len(calls) >= ran, (f"the launches did not go through the legalizing launch "
+                               f"(the driver's device: {type(STATE.device).__name__})")
     assert not failures, f"{len(failures)} legalized cases differ from NVIDIA:\n" + "\n".join(failures[:10])
