@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cumetal.backends.air.air_schema_metadata import IntOp, parse_module_metadata
 from cumetal.backends.air.lower import kernel_bitcode
-from cumetal.backends.air.sim import coroutine, runtime_lib
+from cumetal.backends.air.sim import coroutine, runtime_lib, vectorize
 from cumetal.backends.air.sim.instrument import ORDER, SITES, entry_wrapper, instrument, workgroup_function
 from cumetal.backends.apple import abi as metal_abi
 from cumetal.backends.common.codes import SimArgKind
@@ -40,9 +40,9 @@ ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: 
 HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step", "sim_wait_point",
            "sim_enter", "sim_leave",
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
-CACHE_FORMAT = "5"  # bump when the cached object's contract with runtime.c changes
+CACHE_FORMAT = "6"  # bump when the cached object's contract with runtime.c changes
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
-                                                  "runtime.c")]
+                                                  "runtime.c", "vectorize.py")]
 
 
 class SimCompileError(RuntimeError):
@@ -59,6 +59,7 @@ class CompiledKernel:
     nsites: int
     direct: bool  # no barrier or SIMD-group call: threads can run as plain calls, without fibers
     coro: bool = False  # barriers only, in the kernel's body: threads run as coroutines (coroutine.py)
+    vector: bool = False  # direct, with an exact probe: __sim_wgv runs the vectorized loop (vectorize.py)
     compile_s: float = 0.0
     from_disk: bool = False
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
@@ -190,8 +191,14 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     direct = not any(d.startswith(convergent) for d in declared) and "call void @sim_volatile_step()" not in text \
         and "call void @sim_wait_point(" not in text
     coro = False
+    vec = None
     if direct:
         text += workgroup_function(kernel.name, arg_types, [k for k, _ in kinds], len(kinds))
+        deref = {i: (kernel.param_size if role == "params" else 4 * max(b for _, b in info_words))
+                 for i, (k, role) in enumerate(kinds) if k == K_PTR and role in ("params", "launch_info")}
+        vec = vectorize.vector_functions(text, kernel.name, arg_types, [k for k, _ in kinds], len(kinds),
+                                         {i: n for i, n in deref.items() if n > 0})
+        text += vec or ""
     elif not _fibers_only() and coroutine.eligible(text, kernel.name):
         text += coroutine.coroutine_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
         coro = True
@@ -208,6 +215,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(host, pb)
     _dump(kernel.name, text, host)
+    vector = direct and bool(vec) and vectorize.probe_is_pure(str(host.get_function(vectorize.PROBE)))
     as3 = [(g.name, tm.target_data.get_abi_size(g.global_value_type)) for g in host.global_variables
            if str(g.type).startswith("ptr addrspace(3)")]
     if len(as3) > runtime_lib.MAX_AS3:  # CuMetal emits one (static shared memory); Apple's may have more
@@ -215,7 +223,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
                               f"{runtime_lib.MAX_AS3}")
     obj = tm.emit_object(host)
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
-                          coro, time.perf_counter() - t0)
+                          coro, vector, time.perf_counter() - t0)
 
 
 def _dump(name: str, before: str, after) -> None:
@@ -248,6 +256,9 @@ def _load(ck: CompiledKernel) -> tuple:
     eng = SimEngine()
     eng.entry = engine.get_function_address("__sim_entry")
     eng.wg = engine.get_function_address("__sim_wg") if ck.direct else 0
+    # CUMETAL_JIT_VECTOR=0: the checked work-group loop only (to compare; docs/cpu-backend.md)
+    vector_on = os.environ.get("CUMETAL_JIT_VECTOR", "").strip() != "0"
+    eng.wgv = engine.get_function_address(vectorize.VECTOR) if ck.vector and vector_on else 0
     if ck.coro:
         eng.cstart = engine.get_function_address("__sim_cstart")
         eng.cresume = engine.get_function_address("__sim_cresume")
@@ -276,7 +287,7 @@ def _disk_get(key: str) -> CompiledKernel | None:
             pass
         return CompiledKernel(meta["name"], obj, meta["externals"], [tuple(k) for k in meta["arg_kinds"]],
                               [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
-                              meta["coro"], from_disk=True)
+                              meta["coro"], meta.get("vector", False), from_disk=True)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -286,7 +297,7 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
     try:
         d.mkdir(parents=True, exist_ok=True)
         meta = {"name": ck.name, "externals": ck.externals, "arg_kinds": ck.arg_kinds,
-                "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct, "coro": ck.coro,
+                "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct, "coro": ck.coro, "vector": ck.vector,
                 "obj_sha256": hashlib.sha256(ck.obj).hexdigest()}
         for suffix, data in ((".o", ck.obj), (".json", json.dumps(meta).encode())):
             tmp = d / f"{key}{suffix}.{os.getpid()}.{threading.get_ident()}.tmp"

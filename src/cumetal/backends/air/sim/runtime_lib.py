@@ -44,6 +44,7 @@ class SimEngine(ctypes.Structure):
         ("as3_hi", ctypes.c_uint64 * MAX_AS3),
         ("susp", ctypes.c_void_p),
         ("order", ctypes.c_void_p),
+        ("wgv", ctypes.c_void_p),
     ]
 
 
@@ -124,9 +125,16 @@ def loaded() -> ctypes.CDLL | None:
     return _lib
 
 
+def blocks_vector() -> int:
+    """Threadgroups this process ran on the vectorized path (runtime.c ``sim_blocks_vector``)."""
+    return ctypes.c_uint64.in_dll(runtime(), "sim_blocks_vector").value
+
+
 def symbol_address(name: str) -> int | None:
     """Address of the runtime's implementation of ``name`` (an air.* or helper symbol), or None."""
     lib = runtime()
+    if name.startswith("__sim_ld."):  # vectorize.py: a probe's loads, all the one trap
+        name = "sim_probe_load"
     try:
         fn = getattr(lib, name.replace(".", "_"))
     except AttributeError:

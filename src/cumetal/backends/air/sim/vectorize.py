@@ -1,0 +1,309 @@
+"""A vectorizable work-group function for barrier-free kernels, with the bounds checks kept exact.
+
+The checked work-group loop (``instrument.workgroup_function``) cannot be vectorized: every
+device access has an inline window check whose miss calls the runtime (a call on a path inside
+the loop), and a kernel's own loop (the grid-stride loop) makes the loop over the threads an
+outer loop. Per threadgroup, ``__sim_wgv`` instead runs:
+
+1. ``__sim_probe``: a loop over the threads running a copy of the kernel with every device and
+   threadgroup store removed and every check turned into a branch-free test that ORs a miss
+   (outside the site's window, or misaligned) into a flag; a thread that would take a retreating
+   edge (go round a loop, layout order: every cycle has one) also sets it. Nothing is written,
+   nothing calls the runtime: the loop vectorizes.
+2. flag clear: ``__sim_wgf``, the same loop over a copy of the kernel without checks, whose
+   retreating edges return (never taken: the probe said so), every memory access in one access
+   group and the thread loop marked parallel (``llvm.loop.parallel_accesses``: threads of a
+   barrier-free kernel have no ordering among themselves a correct CUDA program may rely on, as
+   PoCL marks its work-item loops), so LLVM's loop vectorizer runs it as vectors;
+   flag set: the checked work-group loop, exactly as before (it moves the windows or faults at
+   the exact access, before the faulting thread's store).
+
+Why the probe is exact: it is used only when, after optimization, it reads no memory but
+read-only launch words (``!invariant.load``), its own slots and the check windows, and calls
+nothing (``probe_is_pure``). Then no checked address and no branch of the kernel's first trip
+depends on memory the kernel reads (a load feeding one would still be in the probe), so the
+probe computes exactly the addresses and the path the fast copy takes: every access of the fast
+run lies in a window the runtime validated for this launch, aligned. A kernel whose addresses
+depend on loaded values (a gather through an index array), with calls (atomics, math functions
+of the runtime), private memory or local-memory checks keeps the checked loop.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cumetal.backends.air.sim.instrument import (
+    _DEFINE,
+    _K_LANE,
+    _K_TID,
+    _K_TINDEX,
+    _K_WARP,
+    _LABEL,
+    _STORE,
+    _TARGETS,
+    _blocks,
+)
+
+PROBE, FAST, VECTOR = "__sim_probe", "__sim_wgf", "__sim_wgv"
+_CHECK = re.compile(r"^\s*call void @__sim_chk([13])\((.*)\)\s*$")
+_MEMORY = re.compile(r"^\s*(?:%[\w.$-]+ = load |store )")
+_RET = re.compile(r"^\s*ret void\s*$")
+_PHI = re.compile(r"^\s*%[\w.$-]+ = phi ")
+_ALLOCA_LINE = re.compile(r"^\s*%[\w.$-]+ = alloca ")
+_MD_NUM = re.compile(r"!(\d+)")
+_ANY_DEVICE_LOAD = re.compile(r"^\s*%[\w.$-]+ = load .*ptr addrspace\([13]\) ")
+_PLAIN_LOAD = re.compile(r"^\s*(%[\w.$-]+) = load (?:volatile )?([^,]+), ptr addrspace\(([13])\) "
+                         r"(%[\w.$-]+|@[\w.$-]+|@\"[^\"]+\")(?:, align \d+)?\s*$")
+# A device address made from an integer (the lowering's registers are integers): as an offset
+# from null instead, which LLVM's scalar evolution follows (it cannot see through inttoptr), so
+# that consecutive threads' accesses become wide loads and stores instead of gathers/scatters.
+# Null is an ordinary address in addrspace(1); alias analysis treats every such pointer as based
+# on the same object, so none is assumed apart from another.
+_INTTOPTR = re.compile(r"^(\s*%[\w.$-]+) = inttoptr i64 (%[\w.$-]+) to ptr addrspace\((1)\)\s*$")
+
+# The probe's check: the inline check's test (instrument._CHECK_FN), its miss ORed into *bad.
+_PCHK = """
+define internal void @__sim_pchk{sp}(ptr addrspace({sp}) %p, i64 %n, i64 %al, ptr %site, ptr %bad) alwaysinline {{
+entry:
+  %a = ptrtoint ptr addrspace({sp}) %p to i64
+  %lo = load i64, ptr %site, align 8, !invariant.load !{{}}
+  %limp = getelementptr i64, ptr %site, i64 1
+  %lim = load i64, ptr %limp, align 8, !invariant.load !{{}}
+  %off = sub i64 %a, %lo
+  %in = icmp ult i64 %off, %lim
+  %m = sub i64 %al, 1
+  %mis = and i64 %a, %m
+  %aligned = icmp eq i64 %mis, 0
+  %ok = and i1 %in, %aligned
+  %miss = xor i1 %ok, true
+  %b = load i1, ptr %bad, align 1
+  %b1 = or i1 %b, %miss
+  store i1 %b1, ptr %bad, align 1
+  ret void
+}}
+"""
+
+
+def _split_define(line: str) -> tuple[str, str, str] | None:
+    """(name, argument list text, text before the name) of a ``define`` line."""
+    m = _DEFINE.match(line)
+    if not m:
+        return None
+    start = m.end() - 1  # the "(" after the name
+    depth = 0
+    for i in range(start, len(line)):
+        if line[i] == "(":
+            depth += 1
+        elif line[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return m.group(1), line[start + 1:i], line[:m.start(1) - 1]
+    return None
+
+
+def _kernel_body(text: str, kernel: str) -> tuple[str, list[str]] | None:
+    """The kernel's argument list text and body lines in the instrumented module."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        parts = _split_define(line)
+        if parts and parts[0].strip('"') == kernel:
+            end = lines.index("}", i)
+            return parts[1], lines[i + 1:end]
+    return None
+
+
+def _retarget(body: list[str], defer: str) -> list[str] | None:
+    """The body with every retreating edge (to a block at or before its source, in layout order)
+    going to the new block ``defer`` instead; None when a retreating edge's target has a phi."""
+    blocks = _blocks(body)
+    order = {name: i for i, (name, _) in enumerate(blocks)}
+    out: list[str] = []
+    for i, (_name, lines) in enumerate(blocks):
+        for line in lines:
+            targets = [t for t in _TARGETS.findall(line) if t in order and order[t] <= i]
+            if targets and not _PHI.match(line):
+                for t in set(targets):
+                    if any(_PHI.match(x) for x in blocks[order[t]][1]):
+                        return None
+                    line = re.sub(rf"label %{re.escape(t)}(?=$|[\s,\]])", f"label %{defer}", line)
+            out.append(line)
+    return out
+
+
+def _entry_insert(body: list[str], extra: list[str]) -> list[str]:
+    """``extra`` placed at the top of the entry block (after its label, with the allocas)."""
+    lead = 1 if body and _LABEL.match(body[0]) else 0
+    return body[:lead] + extra + body[lead:]
+
+
+def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str]) -> str | None:
+    """The kernel as a probe (module docstring); ``loaders`` collects the declarations of the
+    ``__sim_ld.*`` functions its device/threadgroup loads become: a load is a call of one, which
+    LLVM deletes when its value is unused (``memory(read) nounwind willreturn``) and which
+    otherwise stays a call, so that ``probe_is_pure`` sees that an address or branch needs it."""
+    body = _retarget(body, "__sim_defer")
+    if body is None:
+        return None
+    out = []
+    for j, line in enumerate(body):
+        if _ANY_DEVICE_LOAD.match(line) and "!invariant.load" not in line:
+            ld = _PLAIN_LOAD.match(line)
+            if not ld:
+                return None  # an atomic or otherwise unusual load: no probe
+            res, ty, sp, ptr = ld.groups()
+            fn = f"__sim_ld.{sp}.{re.sub(r'[^A-Za-z0-9]', '_', ty)}"
+            # declared, not defined: LLVM must not see (and inline) a body; the symbol is the
+            # runtime's sim_probe_load, which faults (never called: an impure probe is not used)
+            loaders[fn] = f"declare {ty} @\"{fn}\"(ptr addrspace({sp})) nounwind willreturn memory(read)\n"
+            out.append(f"  {res} = call {ty} @\"{fn}\"(ptr addrspace({sp}) {ptr})")
+            continue
+        chk = _CHECK.match(line)
+        if chk:
+            out.append(f"  call void @__sim_pchk{chk.group(1)}({chk.group(2)}, ptr %__sim_bad)")
+            continue
+        st = _STORE.match(line)
+        if st and st.group(2) in ("1", "3"):
+            continue  # the probe writes nothing
+        if _RET.match(line):
+            out += [f"  %__sim_b{j} = load i1, ptr %__sim_bad, align 1", f"  ret i1 %__sim_b{j}"]
+            continue
+        out.append(line)
+    out = _entry_insert(out, ["  %__sim_bad = alloca i1, align 1", "  store i1 false, ptr %__sim_bad, align 1"])
+    return (f"define internal i1 @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
+            + "\n__sim_defer:\n  ret i1 true\n}\n")
+
+
+def _fast_clone(name: str, args: str, body: list[str], group: int) -> str | None:
+    body = _retarget(body, "__sim_defer")
+    if body is None:
+        return None
+    out = []
+    for line in body:
+        if _CHECK.match(line):
+            continue
+        if _MEMORY.match(line):
+            line += f", !llvm.access.group !{group}"
+        line = _INTTOPTR.sub(r"\1 = getelementptr i8, ptr addrspace(\3) null, i64 \2", line)
+        out.append(line)
+    return (f"define internal void @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
+            + "\n__sim_defer:\n  ret void\n}\n")
+
+
+def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], nargs: int,
+                  deref: dict[int, int], *, probe: bool, loop_md: int | None) -> str:
+    """A loop nest (z, y, x) over the threadgroup's threads calling ``callee`` (inlined) for each;
+    ``probe``: the callee returns i1, ORed into the function's i32 result. Parameter buffers in
+    ``deref`` (argument index -> bytes) are marked dereferenceable, so that the kernel's reads of
+    its launch words are hoisted out of the loop."""
+    b = [f"define {'i32' if probe else 'void'} @{fn}(ptr %slots) {{", "entry:"]
+    if probe:
+        b.append("  %acc = alloca i1, align 1")
+        b.append("  store i1 false, ptr %acc, align 1")
+    b.append(f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}")
+    b.append("  %dims = load <3 x i32>, ptr %dimp, align 4")
+    for i, axis in enumerate("xyz"):
+        b.append(f"  %n{axis} = extractelement <3 x i32> %dims, i32 {i}")
+    uniform = {}
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        if kind in (_K_TID, _K_TINDEX, _K_LANE, _K_WARP):
+            continue
+        b.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
+        md = f", !dereferenceable !{{i64 {deref[i]}}}, !align !{{i64 16}}" if i in deref and ty.startswith("ptr") else ""
+        b.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4{md}")
+        uniform[i] = f"{ty} %a{i}"
+    b += ["  br label %zl", "zl:", "  %tz = phi i32 [ 0, %entry ], [ %tz1, %zn ]", "  br label %yl", "yl:",
+          "  %ty = phi i32 [ 0, %zl ], [ %ty1, %yn ]", "  %zy = mul i32 %tz, %ny", "  %zy1 = add i32 %zy, %ty",
+          "  %row = mul i32 %zy1, %nx", "  br label %xl", "xl:", "  %tx = phi i32 [ 0, %yl ], [ %tx1, %xl ]",
+          "  %t = add i32 %row, %tx"]
+    args = []
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        if i in uniform:
+            args.append(uniform[i])
+        elif kind == _K_TID:
+            b += [f"  %v{i}a = insertelement <3 x i32> zeroinitializer, i32 %tx, i32 0",
+                  f"  %v{i}b = insertelement <3 x i32> %v{i}a, i32 %ty, i32 1",
+                  f"  %v{i} = insertelement <3 x i32> %v{i}b, i32 %tz, i32 2"]
+            args.append(f"{ty} %v{i}")
+        elif kind == _K_TINDEX:
+            args.append(f"{ty} %t")
+        elif kind == _K_LANE:
+            b.append(f"  %v{i} = and i32 %t, 31")
+            args.append(f"{ty} %v{i}")
+        else:
+            b.append(f"  %v{i} = lshr i32 %t, 5")
+            args.append(f"{ty} %v{i}")
+    call = f"@\"{callee}\"({', '.join(args)})"
+    if probe:
+        b += [f"  %bad = call i1 {call}", "  %old = load i1, ptr %acc, align 1", "  %new = or i1 %old, %bad",
+              "  store i1 %new, ptr %acc, align 1"]
+    else:
+        b.append(f"  call void {call}")
+    md = f", !llvm.loop !{loop_md}" if loop_md is not None else ""
+    b += ["  %tx1 = add i32 %tx, 1", "  %cx = icmp ult i32 %tx1, %nx", f"  br i1 %cx, label %xl, label %yn{md}", "yn:",
+          "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
+          "  %tz1 = add i32 %tz, 1", "  %cz = icmp ult i32 %tz1, %nz", "  br i1 %cz, label %zl, label %done", "done:"]
+    if probe:
+        b += ["  %r = load i1, ptr %acc, align 1", "  %ri = zext i1 %r to i32", "  ret i32 %ri", "}"]
+    else:
+        b += ["  ret void", "}"]
+    return "\n".join(b) + "\n"
+
+
+def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[int], nargs: int,
+                     deref: dict[int, int]) -> str | None:
+    """``__sim_probe``, ``__sim_wgf`` and ``__sim_wgv`` for the instrumented module ``text`` (which
+    already holds the checked ``__sim_wg``), or None when the kernel's shape does not allow them
+    (a phi at a loop header, an alloca outside the entry block)."""
+    found = _kernel_body(text, kernel)
+    if found is None:
+        return None
+    args, body = found
+    entry_end = next((j for j, line in enumerate(body) if j > 0 and _LABEL.match(line)), len(body))
+    if any(_ALLOCA_LINE.match(line) for line in body[entry_end:]):
+        return None
+    nums = [int(n) for n in _MD_NUM.findall(text)]
+    group = max(nums, default=0) + 1000
+    loop, parallel, width, w8 = group + 1, group + 2, group + 3, group + 4
+    loaders: dict[str, str] = {}
+    probe = _probe_clone(f"{kernel}.probe", args, body, loaders)
+    fast = _fast_clone(f"{kernel}.fast", args, body, group)
+    if probe is None or fast is None:
+        return None
+    parts = [probe, fast, *loaders.values(), _PCHK.format(sp=1), _PCHK.format(sp=3),
+             _thread_loops(PROBE, f"{kernel}.probe", arg_types, kinds, nargs, deref, probe=True, loop_md=width),
+             _thread_loops(FAST, f"{kernel}.fast", arg_types, kinds, nargs, deref, probe=False, loop_md=loop),
+             f"define i32 @{VECTOR}(ptr %slots) {{\nentry:\n  %bad = call i32 @{PROBE}(ptr %slots)\n"
+             f"  %ok = icmp eq i32 %bad, 0\n  br i1 %ok, label %fast, label %slow\nslow:\n"
+             f"  call void @__sim_wg(ptr %slots)\n  ret i32 0\nfast:\n  call void @{FAST}(ptr %slots)\n"
+             f"  ret i32 1\n}}\n",
+             f"!{group} = distinct !{{}}\n!{loop} = distinct !{{!{loop}, !{parallel}}}\n"
+             f"!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{group}}}\n"
+             # the probe's flag reduction: left alone, the cost model picks 64 x 4 lanes of 64-bit
+             # compares (a whole threadgroup in registers, spilled); 8 lanes fill one AVX-512 register
+             f"!{width} = distinct !{{!{width}, !{w8}}}\n!{w8} = !{{!\"llvm.loop.vectorize.width\", i32 8}}\n"]
+    return "\n".join(parts)
+
+
+_OPT_CALL = re.compile(r"\bcall\b[^@]*@\"?([\w.$-]+)")
+
+
+def probe_is_pure(fn_text: str) -> bool:
+    """Whether the optimized ``__sim_probe`` calls nothing but LLVM intrinsics (none of its
+    ``__sim_ld`` loads of device or threadgroup memory is left: no address or branch depends on
+    one; the loads that are left read launch words, constant memory, its slots and the check
+    windows, none of which a launch writes) and writes no memory: then its result is exact."""
+    for line in fn_text.splitlines():
+        if line.startswith("define") or line.startswith("declare"):
+            continue
+        c = _OPT_CALL.search(line)
+        if c and not c.group(1).startswith("llvm."):
+            return False
+        if re.match(r"^\s*(?:store|%[\w.$-]+ = (?:atomicrmw|cmpxchg))\b", line) or re.match(r"^\s*fence\b", line):
+            if "ptr %acc" not in line:  # only the probe's own flag (promoted to a register anyway)
+                return False
+    return True
+
+
+def vectorized(fn_text: str) -> bool:
+    """Whether the optimized ``__sim_wgf`` holds vector memory accesses (the loop vectorized)."""
+    return bool(re.search(r"= load <\d+ x |store <\d+ x |@llvm\.masked\.(?:load|store|gather|scatter)", fn_text))
