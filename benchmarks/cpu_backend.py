@@ -3,9 +3,11 @@ compiled backend (``cpu-jit``) on all cores and on one, and PoCL (the anchor) on
 
     python benchmarks/cpu_backend.py            # full sizes, median of 5 launches, 3 rounds
     python benchmarks/cpu_backend.py --quick    # small sizes, a smoke run
+    python benchmarks/cpu_backend.py --skip-numpy --out table.md   # also write the table to a file
 
-The ``cpu-jit`` rows run with the default bounds checks, and once more without them
-(``CUMETAL_JIT_CHECKS=0``, the documented opt-out). The time a cached kernel takes to be ready is
+The ``cpu-jit`` rows run with the default bounds checks, once more without them
+(``CUMETAL_JIT_CHECKS=0``, the documented opt-out) and once without the vectorized work-group loop
+(``CUMETAL_JIT_VECTOR=0``: barrier-free kernels on the checked scalar loop, backends/air/sim/vectorize.py). The time a cached kernel takes to be ready is
 the first launch of each kernel in a new process whose JIT cache an earlier process filled. The
 ``cpu`` jit-engine column runs ``CUMETAL_BACKEND=cpu CUMETAL_CPU_ENGINE=jit``: the compiled backend
 with tiering (docs/cpu-backend.md), whose large launches must be as fast as ``cpu-jit``'s.
@@ -111,6 +113,15 @@ def _median_ms(f, repeat: int) -> float:
         cpu.append(time.process_time() - c0)
     CPU_MS["last"] = statistics.median(cpu) * 1e3
     return statistics.median(times) * 1e3
+
+
+def _loadavg() -> str:
+    """The first three fields of /proc/loadavg (the machine is shared: every table says its load)."""
+    try:
+        with open("/proc/loadavg") as fh:
+            return " ".join(fh.read().split()[:3])
+    except OSError:
+        return f"{os.getloadavg()[0]:.2f}"
 
 
 def _rss_bytes() -> int:
@@ -390,6 +401,7 @@ def main() -> int:
     ap.add_argument("--ready-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--skip-numpy", action="store_true", help="leave out the numpy engine (slow at full size)")
     ap.add_argument("--rounds", type=int, default=3, help="times every configuration runs (medians over rounds)")
+    ap.add_argument("--out", help="also write the report (markdown) to this file")
     args = ap.parse_args()
     rows = [r for r in args.rows.split(",") if r]
     if args.child:
@@ -399,6 +411,8 @@ def main() -> int:
         print(json.dumps(ready_child()))
         return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load_start = _loadavg()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     runs: list[dict[str, dict | None]] = []
     for _ in range(args.rounds):  # every configuration once per round: each round shares the machine's load
         r: dict[str, dict | None] = {}
@@ -410,6 +424,8 @@ def main() -> int:
         r["jit1"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ != "empty"], threads=1)
         r["jitnc"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ != "empty"],
                                extra_env={"CUMETAL_JIT_CHECKS": "0"})
+        r["jitsc"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ == "vecadd"],
+                               extra_env={"CUMETAL_JIT_VECTOR": "0"})
         r["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows,
                                                             extra_env={"CUMETAL_CPU_ENGINE": "numpy"})
         runs.append(r)
@@ -424,26 +440,32 @@ def main() -> int:
 
     cold, warm = run_ready("cpu-jit")
     labels = QUICK_LABELS if args.quick else LABELS
-    print(f"Run: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.1f} at the end; median of {REPEAT} launches per round, "
-          f"median of {args.rounds} rounds (ratios: median of the rounds' ratios)\n")
-    print(f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu` jit engine, tiered | `cpu-jit` (1 core) | "
-          f"`cpu-jit`, CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL | CPU time cpu-jit / PoCL | scaling 1→{cores} |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lines = [f"Run {started}: {platform.machine()}, {cores} cores, Python {platform.python_version()}, "
+             f"/proc/loadavg {load_start} at the start, {_loadavg()} at the end; median of {REPEAT} launches "
+             f"per round, median of {args.rounds} rounds (ratios: median of the rounds' ratios)", "",
+             f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu` (tiered default) | `cpu-jit` (1 core) | "
+             f"`cpu-jit`, CUMETAL_JIT_VECTOR=0 | `cpu-jit`, CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL "
+             f"| tiered cpu / PoCL | CPU time cpu-jit / PoCL | scaling 1→{cores} |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         rt, ct, sc = ratio("jit", "pocl", r), ratio("jit", "pocl", r + "_cpu"), ratio("jit1", "jit", r)
-        print(f"| {labels[r]} | {_fmt(cell('numpy', r))} | {_fmt(cell('jit', r))} | {_fmt(cell('tier', r))} "
-              f"| {_fmt(cell('jit1', r))} "
-              f"| {_fmt(cell('jitnc', r))} | {_fmt(cell('pocl', r))} | {'-' if rt is None else f'{rt:.2f}×'} "
-              f"| {'-' if ct is None else f'{ct:.2f}×'} | {'-' if sc is None else f'{sc:.2f}×'} |")
+        tt = ratio("tier", "pocl", r)
+        lines.append(f"| {labels[r]} | {_fmt(cell('numpy', r))} | {_fmt(cell('jit', r))} | {_fmt(cell('tier', r))} "
+                     f"| {_fmt(cell('jit1', r))} | {_fmt(cell('jitsc', r))} "
+                     f"| {_fmt(cell('jitnc', r))} | {_fmt(cell('pocl', r))} | {'-' if rt is None else f'{rt:.2f}×'} "
+                     f"| {'-' if tt is None else f'{tt:.2f}×'} "
+                     f"| {'-' if ct is None else f'{ct:.2f}×'} | {'-' if sc is None else f'{sc:.2f}×'} |")
     if "vecadd" in rows:
         extra = cell("numpy", "vecadd_extra_mb")
-        print(f"\nPeak memory beyond the three arrays, vecadd: cpu-jit {cell('jit', 'vecadd_extra_mb'):.1f} MB"
-              + ("" if extra is None else f", numpy engine {extra:.1f} MB"))
-    print("\nFirst launch of a kernel in a new process (tiny grid), cpu-jit: JIT compile (empty cache) / "
-          "from the disk cache / second launch")
+        lines += ["", f"Peak memory beyond the three arrays, vecadd: cpu-jit {cell('jit', 'vecadd_extra_mb'):.1f} MB"
+                  + ("" if extra is None else f", numpy engine {extra:.1f} MB")]
+    lines += ["", "First launch of a kernel in a new process (tiny grid), cpu-jit: JIT compile (empty cache) / "
+              "from the disk cache / second launch"]
     for r, (c, w) in ((r, (cold[r], warm[r])) for r in cold):
-        print(f"  {r}: {c[0]:.1f} ms / {w[0]:.1f} ms / {w[1]:.2f} ms")
+        lines.append(f"  {r}: {c[0]:.1f} ms / {w[0]:.1f} ms / {w[1]:.2f} ms")
+    print("\n".join(lines))
+    if args.out:
+        Path(args.out).write_text("\n".join(lines) + "\n")
     return 0
 
 
