@@ -164,10 +164,13 @@ def _run(launcher, module, case, **kwargs):
     return [m.get(p, o) for p, o in zip(ptrs[len(inputs):], outputs, strict=True)]
 
 
-@pytest.mark.parametrize("fibers", [False, True], ids=["coroutines", "fibers"])
-def test_every_mode_and_worker_count_matches_the_numpy_engine(module, fibers, monkeypatch):
-    if fibers:  # barrier kernels as fibers: the reference for the coroutine transformation
+@pytest.mark.parametrize("mode", ["workitems", "coroutines", "fibers"])
+def test_every_mode_and_worker_count_matches_the_numpy_engine(module, mode, monkeypatch):
+    if mode == "fibers":  # barrier kernels as fibers: the reference for the coroutine transformation
         monkeypatch.setenv("CUMETAL_JIT_FIBERS", "1")
+    if mode == "coroutines":  # barrier kernels as coroutines instead of work-item loops (workitem.py)
+        monkeypatch.setenv("CUMETAL_JIT_WORKITEMS", "0")
+    if mode != "workitems":
         monkeypatch.setattr(sim_compile, "_by_function", type(sim_compile._by_function)())
     for case in _cases(np.random.default_rng(5)):
         want = _run(numpy_launch, module, case)
@@ -180,7 +183,7 @@ def test_every_mode_and_worker_count_matches_the_numpy_engine(module, fibers, mo
 def test_modes_are_the_expected_ones(module):
     ck = {k: sim_compile.compile_kernel(module.kernels[k], module) for k in ("vecadd", "reduce", "shuffle_sum")}
     assert ck["vecadd"].direct and not ck["vecadd"].coro
-    assert ck["reduce"].coro and not ck["reduce"].direct
+    assert ck["reduce"].wi and not ck["reduce"].coro and not ck["reduce"].direct  # work-item loops
     assert not ck["shuffle_sum"].coro and not ck["shuffle_sum"].direct
 
 

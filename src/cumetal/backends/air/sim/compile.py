@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cumetal.backends.air.air_schema_metadata import IntOp, parse_module_metadata
 from cumetal.backends.air.lower import kernel_bitcode
-from cumetal.backends.air.sim import coroutine, runtime_lib, vectorize
+from cumetal.backends.air.sim import coroutine, runtime_lib, vectorize, workitem
 from cumetal.backends.air.sim.instrument import ORDER, SITES, entry_wrapper, instrument, workgroup_function
 from cumetal.backends.apple import abi as metal_abi
 from cumetal.backends.common.codes import SimArgKind
@@ -42,7 +42,7 @@ HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", 
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
 CACHE_FORMAT = "6"  # bump when the cached object's contract with runtime.c changes
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
-                                                  "runtime.c", "vectorize.py")]
+                                                  "runtime.c", "vectorize.py", "workitem.py", "workitem.c")]
 
 
 class SimCompileError(RuntimeError):
@@ -60,6 +60,7 @@ class CompiledKernel:
     direct: bool  # no barrier or SIMD-group call: threads can run as plain calls, without fibers
     coro: bool = False  # barriers only, in the kernel's body: threads run as coroutines (coroutine.py)
     vector: bool = False  # direct, with an exact probe: __sim_wgv runs the vectorized loop (vectorize.py)
+    wi: tuple[int, int, bool] | None = None  # work-item mode (workitem.py): (resume points, context bytes, steps)
     compile_s: float = 0.0
     from_disk: bool = False
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
@@ -199,11 +200,23 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
         vec = vectorize.vector_functions(text, kernel.name, arg_types, [k for k, _ in kinds], len(kinds),
                                          {i: n for i, n in deref.items() if n > 0})
         text += vec or ""
-    elif not _fibers_only() and coroutine.eligible(text, kernel.name):
+    wi = None
+    if not direct and not _fibers_only() and not _workitems_off():
+        wk = workitem.workitem_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
+        if wk is not None:
+            try:  # a shape the transform got wrong must not stop the kernel: coroutines then
+                host = llvm.parse_assembly(text + wk.text)
+                host.verify()
+                text += wk.text
+                wi = (wk.nres, wk.ctx_bytes, wk.steps)
+            except RuntimeError:
+                wi = None
+    if not direct and wi is None and not _fibers_only() and coroutine.eligible(text, kernel.name):
         text += coroutine.coroutine_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
         coro = True
-    host = llvm.parse_assembly(text)
-    host.verify()
+    if wi is None:
+        host = llvm.parse_assembly(text)
+        host.verify()
     externals = [f.name for f in host.functions if f.is_declaration and not f.name.startswith("llvm.")]
     missing = _register_symbols(externals)
     if missing:
@@ -223,7 +236,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
                               f"{runtime_lib.MAX_AS3}")
     obj = tm.emit_object(host)
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
-                          coro, vector, time.perf_counter() - t0)
+                          coro, vector, wi, time.perf_counter() - t0)
 
 
 def _dump(name: str, before: str, after) -> None:
@@ -259,6 +272,10 @@ def _load(ck: CompiledKernel) -> tuple:
     # CUMETAL_JIT_VECTOR=0: the checked work-group loop only (to compare; docs/cpu-backend.md)
     vector_on = os.environ.get("CUMETAL_JIT_VECTOR", "").strip() != "0"
     eng.wgv = engine.get_function_address(vectorize.VECTOR) if ck.vector and vector_on else 0
+    if ck.wi:
+        eng.wr = engine.get_function_address(workitem.WR)
+        eng.wrs = engine.get_global_value_address(workitem.REACHES_STEP)
+        eng.wnres, eng.wctx, eng.wsteps = ck.wi[0], ck.wi[1], int(ck.wi[2])
     if ck.coro:
         eng.cstart = engine.get_function_address("__sim_cstart")
         eng.cresume = engine.get_function_address("__sim_cresume")
@@ -269,7 +286,8 @@ def _load(ck: CompiledKernel) -> tuple:
     for i, (name, size) in enumerate(ck.as3_globals):
         lo = engine.get_global_value_address(name)
         eng.as3_lo[i], eng.as3_hi[i] = lo, lo + size
-    if not eng.entry or (ck.direct and not eng.wg) or (ck.coro and not (eng.cstart and eng.cresume and eng.susp)) or not eng.sites:
+    if not eng.entry or (ck.direct and not eng.wg) or (ck.coro and not (eng.cstart and eng.cresume and eng.susp)) or not eng.sites \
+            or (ck.wi and not (eng.wr and eng.wrs)):
         raise SimCompileError(f"kernel {ck.name}: the compiled object lacks its entry points")
     return engine, module, eng
 
@@ -287,7 +305,8 @@ def _disk_get(key: str) -> CompiledKernel | None:
             pass
         return CompiledKernel(meta["name"], obj, meta["externals"], [tuple(k) for k in meta["arg_kinds"]],
                               [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
-                              meta["coro"], meta.get("vector", False), from_disk=True)
+                              meta["coro"], meta.get("vector", False),
+                              tuple(meta["wi"]) if meta.get("wi") else None, from_disk=True)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -298,6 +317,7 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
         d.mkdir(parents=True, exist_ok=True)
         meta = {"name": ck.name, "externals": ck.externals, "arg_kinds": ck.arg_kinds,
                 "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct, "coro": ck.coro, "vector": ck.vector,
+                "wi": list(ck.wi) if ck.wi else None,
                 "obj_sha256": hashlib.sha256(ck.obj).hexdigest()}
         for suffix, data in ((".o", ck.obj), (".json", json.dumps(meta).encode())):
             tmp = d / f"{key}{suffix}.{os.getpid()}.{threading.get_ident()}.tmp"
@@ -312,7 +332,7 @@ def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
     from cumetal.backends.air.fp64_check import fp64_mode
 
     # CUMETAL_FP64 picks the lowering (native/emulated f64); CUMETAL_JIT_FIBERS/CHECKS the instrumentation
-    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off())
+    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off())
     with _lock:
         hit = _by_function.get(ident)
         if hit is not None and hit[0] is kernel and hit[1] is module:
@@ -339,7 +359,7 @@ def cached_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel | None
     (cpu-jit's tiering asks before choosing between the numpy engine and a compile)."""
     from cumetal.backends.air.fp64_check import fp64_mode
 
-    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off())
+    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off())
     hit = _by_function.get(ident)
     if hit is not None and hit[0] is kernel and hit[1] is module:
         return hit[2]
@@ -385,7 +405,7 @@ def _ir_key(kernel: N.Function, module: N.Module) -> str:
     tm = _tm()
     h = hashlib.sha256()
     for part in (_digest(), _lowering_sources_digest(), tm.triple, str(tm.target_data), _host_cpu(),
-                 _fibers_only(), _checks_off(), fp64_mode(), kernel.name, repr(getattr(kernel, "reqntid", None)),
+                 _fibers_only(), _checks_off(), _workitems_off(), fp64_mode(), kernel.name, repr(getattr(kernel, "reqntid", None)),
                  repr(getattr(kernel, "maxntid", None))):
         h.update(part.encode() + b"\0")
     for g in module.globals.values():
@@ -414,6 +434,12 @@ def local_stack_bytes(kernel: N.Function, module: N.Module) -> int:
 def _fibers_only() -> str:
     """``CUMETAL_JIT_FIBERS=1``: barrier kernels keep fibers (the reference for coroutine mode)."""
     return "fibers" if os.environ.get("CUMETAL_JIT_FIBERS", "").strip() == "1" else ""
+
+
+def _workitems_off() -> str:
+    """``CUMETAL_JIT_WORKITEMS=0``: barrier kernels keep coroutine mode instead of work-item loops
+    (workitem.py; the reference the work-item mode is tested against)."""
+    return "noworkitems" if os.environ.get("CUMETAL_JIT_WORKITEMS", "").strip() == "0" else ""
 
 
 def _checks_off() -> str:

@@ -62,6 +62,12 @@ typedef struct {
     volatile uint32_t *order; /* program order of the SIMD-group call being made (instrument.py) */
     int32_t (*wgv)(uint8_t *slots); /* one threadgroup, vectorized when its probe passes (vectorize.py);
                                      * returns 1 when it ran vectorized (NULL: only wg) */
+    /* work-item mode (workitem.py/.c): region r for threads t0..t1-1 (NULL: none) */
+    void (*wr)(uint8_t *slots, void *ctx, uint32_t r, uint32_t t0, uint32_t t1, uint32_t *state);
+    const uint8_t *wrs;  /* per resume point: 1 when its region may reach a SIMD-group step */
+    int64_t wnres;       /* resume points */
+    uint64_t wctx;       /* context bytes per thread */
+    int32_t wsteps;      /* the kernel has SIMD-group steps: run warp by warp */
 } sim_engine;
 
 typedef struct {
@@ -862,7 +868,7 @@ static void *worker(void *argp) {
     E = &L->engines[wa->index];
     uint32_t bx = L->block[0], by = L->block[1], bz = L->block[2];
     nfib = (int)(bx * by * bz);
-    int fibers = !L->direct && !E->cstart;
+    int fibers = !L->direct && !E->cstart && !E->wr;
     W_direct = !fibers;
     last_alloc = -1;
     ticks = 0;
@@ -875,6 +881,8 @@ static void *worker(void *argp) {
     int *group = malloc(sizeof(int) * 32);
     if (!L->direct && E->cstart) {
         WS->cst = malloc((size_t)nfib);
+#include "workitem.c" /* work-item mode: barrier kernels as loops over threads (WGBAR) */
+
         WS->csite = malloc(sizeof(uint32_t) * (size_t)nfib);
         WS->chd = malloc(sizeof(void *) * (size_t)nfib);
         if (!WS->cst || !WS->csite || !WS->chd) group = (free(group), NULL);
@@ -898,12 +906,15 @@ static void *worker(void *argp) {
         /* this worker's copy of the module's threadgroup globals (static shared memory): every
          * threadgroup starts from zero like the threadgroup(0) buffer */
         for (int i = 0; i < L->nas3; i++) memset((void *)(uintptr_t)E->as3_lo[i], 0, E->as3_hi[i] - E->as3_lo[i]);
-        if (!L->direct && E->cstart) {
+        if (!L->direct && E->wr) {
+            if (!run_wi(blk, slots, cx, cy, cz)) break;
+        } else if (!L->direct && E->cstart) {
             if (!run_coro(blk, slots, cx, cy, cz)) break;
         } else if (!L->direct) {
             if (!run_fibers(blk, first, slots, stacks, group, cx, cy, cz)) break;
         } else if (E->wg) {
             cur = 0;
+    if (!L->direct && E->wr && !wi_alloc(nfib)) group = (free(group), NULL);
             F[0].state = S_RUN;
             fill_slots(slots, 0, cx, cy, cz);
             put_u3(slots + 16 * L->nargs, bx, by, bz); /* the loop bounds of the work-group function */
@@ -957,6 +968,7 @@ static void pool_child_after_fork(void) { /* a forked child has none of the pare
     pthread_cond_init(&pool_cv, NULL);
     pthread_cond_init(&pool_done_cv, NULL);
     pool_threads = 0;
+    wi_free();
     pool_pending = 0;
 }
 

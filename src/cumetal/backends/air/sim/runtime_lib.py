@@ -20,6 +20,7 @@ from pathlib import Path
 from cumetal.backends.common import codes
 
 SOURCE = Path(__file__).with_name("runtime.c")
+INCLUDED = Path(__file__).with_name("workitem.c")  # #included by runtime.c
 MAX_ARGS = 32
 MAX_AS3 = 8
 MAX_WORKERS = 64
@@ -45,6 +46,11 @@ class SimEngine(ctypes.Structure):
         ("susp", ctypes.c_void_p),
         ("order", ctypes.c_void_p),
         ("wgv", ctypes.c_void_p),
+        ("wr", ctypes.c_void_p),  # work-item mode (workitem.py, workitem.c)
+        ("wrs", ctypes.c_void_p),
+        ("wnres", ctypes.c_int64),
+        ("wctx", ctypes.c_uint64),
+        ("wsteps", ctypes.c_int32),
     ]
 
 
@@ -109,7 +115,7 @@ def runtime() -> ctypes.CDLL:
     with _lock:
         if _lib is not None:
             return _lib
-        digest = hashlib.sha256(SOURCE.read_bytes() + codes.HEADER.read_bytes()).hexdigest()[:16]
+        digest = hashlib.sha256(SOURCE.read_bytes() + INCLUDED.read_bytes() + codes.HEADER.read_bytes()).hexdigest()[:16]
         path = cache_dir() / f"runtime-{digest}.so"
         if not path.exists():
             _compile(path)

@@ -1,0 +1,598 @@
+"""Barrier kernels as work-item loops (PoCL's work-group functions, written for our AIR text).
+
+A kernel whose only synchronisation is threadgroup barriers and SIMD-group steps in its own body
+(what coroutine mode accepts) is cut at each of them into *regions*: the code from one resume
+point (the kernel's start, or just after a barrier or step) to the next barrier, step or return.
+Each region becomes a function ``__sim_r<k>`` (a copy of the kernel entered at resume point k, with
+every barrier/step turned into ``ret i32 <exit code>``), and ``__sim_wr(slots, ctx, k, t0, t1,
+state)`` runs region k for the threads ``t0 .. t1-1`` in a loop nest (z, y, x; x innermost) with
+the region inlined, storing each thread's exit code in ``state[t]``. The C scheduler
+(``workitem.c``) calls it for runs of consecutive threads waiting at the same point: in a
+uniform kernel one call runs a whole region for the whole threadgroup, with no per-thread
+resume, switch or frame.
+
+Per-thread values that live across a cut stay in the kernel's allocas (the lowering keeps PTX
+registers there): a region's copy reloads the allocas live at its resume point from a per-thread
+context array and stores the ones live at the point it exits to (liveness of the allocas' loads
+and stores); inside a region they are ordinary allocas that LLVM promotes to registers. Allocas
+whose address escapes (local memory) live in the context array itself. SSA values live across a
+cut must be recomputable from the kernel's arguments (launch words, parameter loads, addresses of
+allocas): they are recomputed at every region's start; any other one sends the kernel back to
+coroutine mode (``None``).
+
+Semantics are coroutine mode's (runtime.c ``run_coro``), exactly: each round runs every thread
+that can run, in thread order (warp by warp when the kernel has steps, the lanes at the earliest
+step first), each from its own resume point to its next barrier/step/return; a barrier releases
+when every unfinished thread waits at one. The scheduler batches only threads that wait at the
+same point and are consecutive, so the order of execution is the coroutine scheduler's even when
+threads diverge (divergent barriers, early returns); uniform control flow is the fast case, not an
+assumption.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from cumetal.backends.air.sim.coroutine import (
+    _BARRIER,
+    _DEFINE,
+    _LABEL,
+    _ORDER_STORE,
+    _STEP,
+    _functions,
+    eligible,
+)
+from cumetal.backends.air.sim.instrument import InstrumentError, type_bytes
+from cumetal.backends.common.codes import SimArgKind
+
+WR = "__sim_wr"
+REACHES_STEP = "__sim_wi_rs"  # [nres x i8]: 1 when region k may reach a SIMD-group step (workitem.c)
+S_BAR, S_STEP, S_DONE = 1, 2, 3  # exit codes: kind | resume id << 2 (runtime.c S_BAR/S_SIMD/S_DONE)
+_K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
+                                    int(SimArgKind.WARP))  # codes.py
+_NAME = r'%("[^"]+"|[\w.$-]+)'
+_TOKEN = re.compile(_NAME)
+_DEF = re.compile(r"^\s*" + _NAME + r" = ")
+_ALLOCA = re.compile(r"^\s*" + _NAME + r" = alloca ([^,]+?)(?:, align (\d+))?$")
+_LOAD_OF = re.compile(r"^\s*" + _NAME + r" = load (.+?), ptr " + _NAME + r"(?:, align \d+)?$")
+_STORE_TO = re.compile(r"^\s*store (.+?) (%[\w.$-]+|[-+\w.]+), ptr " + _NAME + r"(?:, align \d+)?$")
+_LABEL_REF = re.compile(r"label " + _NAME)
+_PHI = re.compile(r"^\s*" + _NAME + r" = phi ")
+_PHI_ENTRY = re.compile(r"\[ ([^\[\]]*?), %(\"[^\"]+\"|[\w.$-]+) \]")
+_TYPE_DEF = re.compile(r"^" + _NAME + r" = type ")
+_TERMINATOR = re.compile(r"^\s*(?:br|switch|indirectbr|ret|unreachable)\b")
+_RET = re.compile(r"^\s*ret void\s*$")
+_PURE = re.compile(r"^\s*%[\w.$\"-]+ = (?:getelementptr|bitcast|extractelement|insertelement|add|sub|mul|shl|lshr|"
+                   r"ashr|and|or|xor|zext|sext|trunc|inttoptr|ptrtoint|addrspacecast|icmp|select) ")
+_INVARIANT_LOAD = re.compile(r"^\s*%[\w.$\"-]+ = load .*!invariant\.load ")
+_SIM_LOCAL = re.compile(r"^\s*call void @sim_local\(")
+_TICK = "__sim_tc"  # instrument.py's per-activation watchdog counter: local to each region
+_ARRAY = re.compile(r"^\[(\d+) x (.+)\]$")
+
+
+@dataclass
+class _Piece:
+    name: str
+    lines: list[str]  # instructions (no label)
+    exit: tuple[int, int] | None = None  # (kind, resume id) of the barrier/step that ends it
+    succ: list[str] = field(default_factory=list)
+
+
+def _size(ty: str) -> int:
+    m = _ARRAY.match(ty.strip())
+    if m:
+        return int(m.group(1)) * _size(m.group(2))
+    return type_bytes(ty)
+
+
+def _uses(line: str, labels: set[str], types: set[str]) -> list[str]:
+    d = _DEF.match(line)
+    skip = {m.group(1) for m in _LABEL_REF.finditer(line)}
+    found = [m.group(1) for m in _TOKEN.finditer(line[d.end():] if d else line)]
+    return [n for n in found if n not in labels and n not in types and n not in skip]
+
+
+class _Unsupported(Exception):
+    """The kernel has a shape the work-item transform does not handle (coroutine mode then)."""
+
+
+def _split(body: list[str]) -> tuple[list[_Piece], dict[int, str], int]:
+    """The body's blocks cut after every barrier and step: pieces, the piece each resume id starts
+    (0: the entry), and the number of resume ids."""
+    pieces: list[_Piece] = []
+    body = [ln for ln in body if ln.strip()]
+    if not body or not _LABEL.match(body[0]):
+        body = ["__wi_e:"] + body
+    starts: dict[int, str] = {}
+    last_piece: dict[str, str] = {}
+    site = None
+    nsync = 0
+    cur: _Piece | None = None
+    block = ""
+    for line in body:
+        if not line.strip() or line.lstrip().startswith(";"):
+            continue
+        lab = _LABEL.match(line)
+        if lab:
+            block = lab.group(1)
+            cur = _Piece(block, [])
+            pieces.append(cur)
+            continue
+        if cur is None:
+            raise _Unsupported("instruction before the first label")
+        order = _ORDER_STORE.match(line)
+        if order:
+            site = int(order.group(1))
+            continue
+        barrier, step = _BARRIER.match(line), _STEP.match(line)
+        if barrier or step:
+            nsync += 1
+            if step:
+                if site is None:
+                    raise _Unsupported("a SIMD-group step without its program order")
+                cur.exit = (S_STEP, site)
+            site = None
+            cont = _Piece(f"__wi_c{nsync}", [])
+            cur.succ = [cont.name]
+            if step:
+                starts[cur.exit[1]] = cont.name
+            else:
+                cur.exit = (S_BAR, -nsync)  # barriers are numbered after the steps (below)
+                starts[-nsync] = cont.name
+            pieces.append(cont)
+            last_piece[block] = cont.name
+            cur = cont
+            continue
+        cur.lines.append(line)
+    steps = [s for s in starts if s > 0]
+    if len(set(steps)) != len(steps):
+        raise _Unsupported("two steps share a program order")
+    base = max(steps, default=0) + 1
+    for p in pieces:
+        if p.exit and p.exit[0] == S_BAR:
+            rid = base + (-p.exit[1] - 1)
+            starts[rid] = starts.pop(p.exit[1])
+            p.exit = (S_BAR, rid)
+    starts[0] = pieces[0].name
+    labels = {p.name for p in pieces}
+    for p in pieces:
+        if p.exit is None:
+            term = p.lines[-1] if p.lines else ""
+            if not _TERMINATOR.match(term):
+                raise _Unsupported(f"block {p.name} has no terminator")
+            p.succ = [t for t in (m.group(1) for m in _LABEL_REF.finditer(term)) if t in labels]
+    if last_piece:  # a phi's incoming block is now the last piece of the block that was cut
+        for p in pieces:
+            for i, line in enumerate(p.lines):
+                if _PHI.match(line):
+                    p.lines[i] = _PHI_ENTRY.sub(
+                        lambda m: f"[ {m.group(1)}, %{last_piece.get(m.group(2), m.group(2))} ]", line)
+    return pieces, starts, max(starts) + 1
+
+
+def _liveness(pieces: list[_Piece], gen_kill) -> dict[str, set[str]]:
+    """Backward liveness over the pieces (a barrier's cut is an edge here): live-in per piece.
+    ``gen_kill(piece)``: (upward-exposed uses, names defined) of the piece, plus per successor the
+    names its phis read from this piece."""
+    info = {p.name: gen_kill(p) for p in pieces}
+    live_in: dict[str, set[str]] = {p.name: set() for p in pieces}
+    changed = True
+    while changed:
+        changed = False
+        for p in reversed(pieces):
+            gen, kill, phi_out = info[p.name]
+            out: set[str] = set(phi_out)
+            for s in p.succ:
+                out |= live_in[s]
+            new = gen | (out - kill)
+            if new != live_in[p.name]:
+                live_in[p.name] = new
+                changed = True
+    return live_in
+
+
+def _ssa_gen_kill(pieces: list[_Piece], labels: set[str], types: set[str]):
+    phi_reads: dict[str, set[str]] = {p.name: set() for p in pieces}
+    for p in pieces:
+        for line in p.lines:
+            if _PHI.match(line):
+                for m in _PHI_ENTRY.finditer(line):
+                    phi_reads.setdefault(m.group(2), set()).update(_uses(f"  {m.group(1)}", labels, types))
+
+    def gen_kill(p: _Piece):
+        gen: set[str] = set()
+        kill: set[str] = set()
+        for line in p.lines:
+            d = _DEF.match(line)
+            if not _PHI.match(line):
+                gen |= {u for u in _uses(line, labels, types) if u not in kill}
+            if d:
+                kill.add(d.group(1))
+        return gen, kill, phi_reads.get(p.name, set())
+    return gen_kill
+
+
+def _alloca_gen_kill(slots: set[str]):
+    def gen_kill(p: _Piece):
+        gen: set[str] = set()
+        kill: set[str] = set()
+        for line in p.lines:
+            ld = _LOAD_OF.match(line)
+            if ld and ld.group(3) in slots and ld.group(3) not in kill:
+                gen.add(ld.group(3))
+            st = _STORE_TO.match(line)
+            if st and st.group(3) in slots:
+                kill.add(st.group(3))
+        return gen, kill, set()
+    return gen_kill
+
+
+@dataclass
+class WorkItemKernel:
+    text: str  # the region functions and __sim_wr, to append to the module
+    nres: int  # resume ids (0: the start)
+    ctx_bytes: int  # per-thread context bytes
+    steps: bool  # the kernel has SIMD-group steps (the scheduler runs it warp by warp)
+
+
+def workitem_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -> WorkItemKernel | None:
+    """The kernel (instrumented module text) as region functions and ``__sim_wr``; None when it
+    cannot be (not coroutine-eligible, or a shape this transform does not handle)."""
+    if not eligible(text, kernel):
+        return None
+    try:
+        return _transform(text, kernel, arg_types, kinds)
+    except (_Unsupported, InstrumentError, KeyError):
+        return None
+
+
+def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -> WorkItemKernel:
+    lines = text.splitlines()
+    types = {m.group(1) for ln in lines if (m := _TYPE_DEF.match(ln))}
+    for start, end in _functions(lines):
+        m = _DEFINE.match(lines[start])
+        if m and m.group(1).strip('"') == kernel:
+            params, body = m.group(2), lines[start + 1:end]
+            break
+    else:
+        raise _Unsupported("kernel not found")
+    arg_names = [a.split()[-1] for a in _split_params(params)]
+    if len(arg_names) != len(arg_types) or not all(a.startswith("%") for a in arg_names):
+        raise _Unsupported("unnamed kernel arguments")
+    args = {a[1:].strip('"') for a in arg_names}
+    pieces, starts, nres = _split(body)
+    labels = {p.name for p in pieces}
+    by_name = {p.name: p for p in pieces}
+    entry = pieces[0]
+
+    # allocas: promotable ones (only loaded/stored through) are saved/restored at cuts; the others live in the context
+    allocas: dict[str, tuple[str, int, int]] = {}
+    for p in pieces:
+        for line in p.lines:
+            a = _ALLOCA.match(line)
+            if a:
+                if p is not entry:
+                    raise _Unsupported("an alloca outside the entry block")
+                ty = a.group(2).strip()
+                allocas[a.group(1)] = (ty, _size(ty), int(a.group(3) or 1))
+    escaping: set[str] = set()
+    for p in pieces:
+        for line in p.lines:
+            if _ALLOCA.match(line):
+                continue
+            ld, st = _LOAD_OF.match(line), _STORE_TO.match(line)
+            used = set(_uses(line, labels, types)) & set(allocas)
+            if ld and ld.group(3) in allocas and ld.group(2).strip() == allocas[ld.group(3)][0]:
+                used.discard(ld.group(3))
+            if st and st.group(3) in allocas and st.group(2) != f"%{st.group(3)}" \
+                    and st.group(1).strip() == allocas[st.group(3)][0]:
+                used.discard(st.group(3))
+            escaping |= used
+    escaping.discard(_TICK)
+    promotable = set(allocas) - escaping - {_TICK}
+
+    # SSA values live at a resume point must be recomputable at a region's start
+    remat: dict[str, str] = {}
+    known = set(args) | set(allocas)
+    for line in entry.lines:
+        d = _DEF.match(line)
+        if d and not _ALLOCA.match(line) and (_PURE.match(line) or _INVARIANT_LOAD.match(line)) \
+                and all(u in known for u in _uses(line, labels, types)):
+            remat[d.group(1)] = line
+            known.add(d.group(1))
+    live = _liveness(pieces, _ssa_gen_kill(pieces, labels, types))
+    demote: set[str] = set()
+    for rid, name in starts.items():
+        if rid:
+            demote |= live[name] - args - set(allocas) - set(remat)
+    if demote:  # kept in allocas of their own, which are saved and restored like the registers
+        tys = value_types(text, kernel)
+        _demote(pieces, demote, tys, labels, types)
+        for name in demote:
+            allocas[_wd(name)] = (tys[name], _size(tys[name]), 16)
+        promotable |= {_wd(name) for name in demote}
+    alive = _liveness(pieces, _alloca_gen_kill(promotable))
+
+    # context layout: one array of n elements per saved alloca and per escaping alloca
+    offsets: dict[str, int] = {}
+    off = 0
+    for name in sorted(promotable | escaping):
+        ty, size, align = allocas[name]
+        off = -(-off // max(align, 1)) * max(align, 1)
+        offsets[name] = off
+        off += -(-size // max(align, 1)) * max(align, 1)
+    ctx_bytes = -(-off // 16) * 16
+
+    reach_step = []
+    out: list[str] = []
+    for rid in range(nres):
+        start = starts.get(rid)
+        if start is None:
+            reach_step.append(0)
+            continue
+        seen, todo = [], [start]
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.append(n)
+                if by_name[n].exit is None:  # a barrier/step ends the region
+                    todo.extend(by_name[n].succ)
+        reach_step.append(int(any(by_name[n].exit and by_name[n].exit[0] == S_STEP for n in seen)))
+        out += _region(rid, start, set(seen), pieces, params, entry, allocas, escaping, promotable, remat,
+                       offsets, alive, starts)
+    out += _wr(nres, starts, arg_types, kinds)
+    out.append(f"@{REACHES_STEP} = constant [{nres} x i8] [{', '.join(f'i8 {r}' for r in reach_step)}]")
+    steps = any(p.exit and p.exit[0] == S_STEP for p in pieces)
+    return WorkItemKernel("\n".join(out) + "\n", nres, ctx_bytes, steps)
+
+
+_TYPES: dict[tuple[int, str], dict[str, str]] = {}
+
+
+def value_types(text: str, kernel: str) -> dict[str, str]:
+    """Type of every named value of ``kernel`` (llvmlite reads the module; cached per text)."""
+    key = (hash(text), kernel)
+    if key not in _TYPES:
+        import llvmlite.binding as llvm
+
+        fn = llvm.parse_assembly(text).get_function(kernel)
+        found = {}
+        for block in fn.blocks:
+            for ins in block.instructions:
+                d = _DEF.match(str(ins))
+                if d:
+                    found[d.group(1)] = str(ins.type)
+        _TYPES.clear()
+        _TYPES[key] = found
+    return _TYPES[key]
+
+
+def _demote(pieces: list[_Piece], names: set[str], tys: dict[str, str], labels: set[str], types: set[str]) -> None:
+    """Keep each SSA value of ``names`` in an alloca ``<name>.wd`` too: stored after its definition,
+    and every use outside its defining piece reads the alloca (a phi's in the incoming piece)."""
+    entry = pieces[0]
+    home: dict[str, str] = {}
+    for p in pieces:
+        last_phi = -1
+        for i, line in enumerate(p.lines):
+            if _PHI.match(line):
+                last_phi = i
+        inserts: list[tuple[int, str]] = []
+        for i, line in enumerate(p.lines):
+            d = _DEF.match(line)
+            if d and d.group(1) in names:
+                home[d.group(1)] = p.name
+                n = d.group(1)
+                at = last_phi if _PHI.match(line) else i
+                inserts.append((at, f"  store {tys[n]} %{n}, ptr %{_wd(n)}, align 16"))
+        for at, store in sorted(inserts, key=lambda x: -x[0]):
+            p.lines.insert(at + 1, store)
+    count = 0
+    for p in pieces:
+        new: list[str] = []
+        for line in p.lines:
+            if _PHI.match(line):
+                new.append(line)
+                continue
+            used = [u for u in dict.fromkeys(_uses(line, labels, types)) if u in names and home.get(u) != p.name]
+            for u in used:
+                count += 1
+                v = f'%"{u.strip(chr(34))}.wr{count}"'
+                new.append(f"  {v} = load {tys[u]}, ptr %{_wd(u)}, align 16")
+                line = re.sub(rf"%{re.escape(u)}(?![\w.$-])", v, line)
+            new.append(line)
+        p.lines = new
+    for p in pieces:  # phi entries: a load at the end of the incoming piece
+        for i, line in enumerate(p.lines):
+            if not _PHI.match(line):
+                continue
+            def sub(m: re.Match) -> str:
+                nonlocal count
+                val, pred = m.group(1), m.group(2)
+                tok = _TOKEN.fullmatch(val.strip())
+                if not tok or tok.group(1) not in names or home.get(tok.group(1)) == pred:
+                    return m.group(0)
+                u = tok.group(1)
+                count += 1
+                v = f'%"{u.strip(chr(34))}.wr{count}"'
+                src = next(q for q in pieces if q.name == pred)
+                at = len(src.lines) - 1 if src.exit is None else len(src.lines)
+                src.lines.insert(at, f"  {v} = load {tys[u]}, ptr %{_wd(u)}, align 16")
+                return f"[ {v}, %{pred} ]"
+            p.lines[i] = _PHI_ENTRY.sub(sub, line)
+    for n in names:
+        entry.lines.insert(0, f"  %{_wd(n)} = alloca {tys[n]}, align 16")
+
+
+def _wd(name: str) -> str:
+    return f'"{name.strip(chr(34))}.wd"'  # quoted: a numbered value's name plus a suffix needs it
+
+
+def _split_params(params: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in params:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _derived(name: str, suffix: str) -> str:
+    return f'%"{name.strip(chr(34))}.{suffix}"'
+
+
+def _slot_ptr(name: str, offset: int, size: int) -> list[str]:
+    """This thread's element of the context array at ``offset`` (n elements of ``size`` bytes)."""
+    o, t, x = _derived(name, "wo"), _derived(name, "wt"), _derived(name, "wx")
+    return [f"  {o} = mul i64 %__wi_n, {offset}", f"  {t} = mul i64 %__wi_t, {size}", f"  {x} = add i64 {o}, {t}",
+            f"  {_derived(name, 'wp')} = getelementptr inbounds i8, ptr %__wi_ctx, i64 {x}"]
+
+
+def _prune_phi(line: str, reach: set[str]) -> str:
+    """A phi without the entries of predecessors that are not in this region's copy."""
+    head = line[:line.index("[")].rstrip()
+    kept = [m.group(0) for m in _PHI_ENTRY.finditer(line) if m.group(2) in reach]
+    if not kept:
+        raise _Unsupported("a phi with no predecessor left")
+    return f"{head} {', '.join(kept)}"
+
+
+def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promotable, remat, offsets, alive,
+            starts) -> list[str]:
+    """``__sim_r<rid>``: the kernel entered at resume point ``rid``; returns its exit code."""
+    header = entry.name if rid == 0 else "__wi_entry"
+    out = [f"define internal i32 @__sim_r{rid}({params}, ptr noalias %__wi_ctx, i64 %__wi_n, i64 %__wi_t) {{",
+           f"{header}:"]
+    for name, (ty, _nbytes, align) in allocas.items():
+        if name not in escaping:
+            out.append(f"  %{name} = alloca {ty}, align {align}")
+    for name in sorted(offsets):
+        out += _slot_ptr(name, offsets[name], _elem(allocas[name]))
+    for name in sorted(escaping):
+        out.append(f"  %{name} = getelementptr inbounds i8, ptr {_derived(name, 'wp')}, i64 0")
+    if _TICK in allocas:
+        out.append(f"  store i64 0, ptr %{_TICK}, align 8")
+    if rid == 0:  # the entry block itself, without its allocas (above)
+        for line in entry.lines:
+            if _ALLOCA.match(line) or line.strip().startswith(f"store i64 0, ptr %{_TICK},"):
+                continue
+            out.append("  ret i32 3" if _RET.match(line) else line)
+        if entry.exit:
+            out += _exit(entry, starts, alive, promotable, allocas)
+    else:
+        for line in entry.lines:  # what a region may need of the entry block: recomputed
+            d = _DEF.match(line)
+            if (d and d.group(1) in remat) or _SIM_LOCAL.match(line):
+                out.append(line)
+        for name in sorted(alive[start] & promotable):
+            ty, _s, align = allocas[name]
+            v = _derived(name, "wl")
+            out.append(f"  {v} = load {ty}, ptr {_derived(name, 'wp')}, align {align}")
+            out.append(f"  store {ty} {v}, ptr %{name}, align {align}")
+        out.append(f"  br label %{start}")
+    for p in pieces:
+        if p is entry or p.name not in reach:
+            continue
+        out.append(f"{p.name}:")
+        for line in p.lines:
+            if _PHI.match(line):
+                line = _prune_phi(line, reach)
+            out.append("  ret i32 3" if _RET.match(line) else line)
+        if p.exit:
+            out += _exit(p, starts, alive, promotable, allocas)
+    out.append("}")
+    return out
+
+
+def _exit(p: _Piece, starts, alive, promotable, allocas) -> list[str]:
+    """Leave at the barrier/step that ends ``p``: save the allocas live where the thread resumes."""
+    kind, rid = p.exit
+    out = []
+    for name in sorted(alive[starts[rid]] & promotable):
+        ty, _s, align = allocas[name]
+        v = _derived(name, f"ws{rid}")
+        out.append(f"  {v} = load {ty}, ptr %{name}, align {align}")
+        out.append(f"  store {ty} {v}, ptr {_derived(name, 'wp')}, align {align}")
+    out.append(f"  ret i32 {kind | rid << 2}")
+    return out
+
+
+def _elem(a: tuple[str, int, int]) -> int:
+    """Bytes per thread of an alloca's context array: its size rounded up to its alignment."""
+    _ty, size, align = a
+    return -(-size // max(align, 1)) * max(align, 1)
+
+
+def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int]) -> list[str]:
+    """``__sim_wr(slots, ctx, r, t0, t1, state)``: region r for threads t0..t1-1 (x innermost)."""
+    nargs = len(arg_types)
+    b = [f"define void @{WR}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{", "entry:",
+         f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}", "  %dims = load <3 x i32>, ptr %dimp, align 4"]
+    for i, axis in enumerate("xyz"):
+        b.append(f"  %n{axis} = extractelement <3 x i32> %dims, i32 {i}")
+    b += ["  %nxy = mul i32 %nx, %ny", "  %nall = mul i32 %nxy, %nz", "  %n = zext i32 %nall to i64",
+          "  %x0 = urem i32 %t0, %nx", "  %q0 = udiv i32 %t0, %nx", "  %y0 = urem i32 %q0, %ny", "  %z0 = udiv i32 %q0, %ny"]
+    uniform = {}
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        if kind in (_K_TID, _K_TINDEX, _K_LANE, _K_WARP):
+            continue
+        b.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
+        b.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
+        uniform[i] = f"{ty} %a{i}"
+    cases = " ".join(f"i32 {r}, label %R{r}" for r in range(nres) if r in starts)
+    b += [f"  switch i32 %r, label %done [ {cases} ]"]
+    for r in range(nres):
+        if r not in starts:
+            continue
+        R = f"R{r}"
+        b += [f"{R}:", f"  br label %{R}.o", f"{R}.o:",
+              f"  %{R}.t = phi i32 [ %t0, %{R} ], [ %{R}.tn, %{R}.on ]",
+              f"  %{R}.xs = phi i32 [ %x0, %{R} ], [ 0, %{R}.on ]",
+              f"  %{R}.y = phi i32 [ %y0, %{R} ], [ %{R}.yn, %{R}.on ]",
+              f"  %{R}.z = phi i32 [ %z0, %{R} ], [ %{R}.zn, %{R}.on ]",
+              f"  %{R}.left = sub i32 %t1, %{R}.t", f"  %{R}.room = sub i32 %nx, %{R}.xs",
+              f"  %{R}.lt = icmp ult i32 %{R}.left, %{R}.room",
+              f"  %{R}.cnt = select i1 %{R}.lt, i32 %{R}.left, i32 %{R}.room",
+              f"  %{R}.xe = add i32 %{R}.xs, %{R}.cnt", f"  %{R}.row = sub i32 %{R}.t, %{R}.xs",
+              f"  br label %{R}.i", f"{R}.i:",
+              f"  %{R}.x = phi i32 [ %{R}.xs, %{R}.o ], [ %{R}.x1, %{R}.i ]",
+              f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64"]
+        call = []
+        for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+            v = f"%{R}.v{i}"
+            if i in uniform:
+                call.append(uniform[i])
+            elif kind == _K_TID:
+                b += [f"  {v}a = insertelement <3 x i32> zeroinitializer, i32 %{R}.x, i32 0",
+                      f"  {v}b = insertelement <3 x i32> {v}a, i32 %{R}.y, i32 1",
+                      f"  {v} = insertelement <3 x i32> {v}b, i32 %{R}.z, i32 2"]
+                call.append(f"{ty} {v}")
+            elif kind == _K_TINDEX:
+                call.append(f"{ty} %{R}.tt")
+            elif kind == _K_LANE:
+                b.append(f"  {v} = and i32 %{R}.tt, 31")
+                call.append(f"{ty} {v}")
+            else:
+                b.append(f"  {v} = lshr i32 %{R}.tt, 5")
+                call.append(f"{ty} {v}")
+        call += ["ptr %ctx", "i64 %n", f"i64 %{R}.t64"]
+        b += [f"  %{R}.c = call i32 @__sim_r{r}({', '.join(call)}) alwaysinline",
+              f"  %{R}.sp = getelementptr inbounds i32, ptr %st, i64 %{R}.t64",
+              f"  store i32 %{R}.c, ptr %{R}.sp, align 4",
+              f"  %{R}.x1 = add i32 %{R}.x, 1", f"  %{R}.ci = icmp ult i32 %{R}.x1, %{R}.xe",
+              f"  br i1 %{R}.ci, label %{R}.i, label %{R}.on", f"{R}.on:",
+              f"  %{R}.tn = add i32 %{R}.t, %{R}.cnt", f"  %{R}.y1 = add i32 %{R}.y, 1",
+              f"  %{R}.wy = icmp eq i32 %{R}.y1, %ny", f"  %{R}.yn = select i1 %{R}.wy, i32 0, i32 %{R}.y1",
+              f"  %{R}.zi = zext i1 %{R}.wy to i32", f"  %{R}.zn = add i32 %{R}.z, %{R}.zi",
+              f"  %{R}.co = icmp ult i32 %{R}.tn, %t1", f"  br i1 %{R}.co, label %{R}.o, label %done"]
+    b += ["done:", "  ret void", "}"]
+    return b
