@@ -14,12 +14,14 @@ class AirSimDevice(CpuDevice):
 
     def __init__(self) -> None:
         super().__init__()
-        # it stands for an Apple GPU: Apple's threadgroup memory, not the CPU's CUDA figures
-        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "air-sim")) \
-            .with_shared_limit(APPLE_THREADGROUP_MEMORY)
+        # it stands for an Apple GPU: CUDA's shared memory figures (48 KiB per block, sm_80's opt-in),
+        # what does not fit Apple's 32 KiB of threadgroup memory in device memory (apple/shared_spill.py)
+        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "air-sim"))
 
     def _launcher(self):
         from cumetal.backends.air.sim import launch_air
         from cumetal.backends.air.sim.heap import with_device_heap
+        from cumetal.backends.apple.shared_spill import with_shared_spill
 
-        return with_device_heap(launch_air)  # device-side malloc/free as device code (heap.ptx)
+        # device-side malloc/free as device code (heap.ptx); shared memory beyond Apple's threadgroup memory
+        return with_shared_spill(with_device_heap(launch_air), APPLE_THREADGROUP_MEMORY)

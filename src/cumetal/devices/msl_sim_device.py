@@ -16,16 +16,18 @@ class MslSimDevice(CpuDevice):
 
     def __init__(self) -> None:
         super().__init__()
-        # it stands for an Apple GPU: Apple's threadgroup memory, not the CPU's CUDA figures
-        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "msl-sim")) \
-            .with_shared_limit(APPLE_THREADGROUP_MEMORY)
+        # it stands for an Apple GPU: CUDA's shared memory figures (48 KiB per block, sm_80's opt-in),
+        # what does not fit Apple's 32 KiB of threadgroup memory in device memory (apple/shared_spill.py)
+        self.info = dataclasses.replace(self.info, name=self.info.name.replace("CPU", "msl-sim"))
         self.launches = 0  # kernels run through msl-sim (lets tests prove which engine ran)
 
     def _launcher(self):
         from cumetal.backends.air.sim.heap import with_device_heap
+        from cumetal.backends.apple.shared_spill import with_shared_spill
         from cumetal.backends.msl.sim.device_launch import launch
 
-        launch = with_device_heap(launch)  # device-side malloc/free as device code (air/sim/heap.ptx)
+        # device-side malloc/free as device code (air/sim/heap.ptx); shared memory beyond Apple's 32 KiB
+        launch = with_shared_spill(with_device_heap(launch), APPLE_THREADGROUP_MEMORY)
 
         def counted(*args, **kwargs):
             self.launches += 1
