@@ -388,6 +388,7 @@ class CpuJitDevice(CpuDevice):
         self.fallbacks = 0  # kernels the compiled path refused, run by the numpy engine
         self.interpreted = 0  # tiering: launches run on the numpy engine before their kernel was compiled
         self.background_compiles = 0  # tiering: compiles started on the background thread
+        self.switched = 0  # tiering: numpy-engine launches whose rest ran natively once the compile was done
         self._tiers: dict[tuple[int, int], _KernelTier] = {}
 
     def _tier(self, kernel, module) -> _KernelTier:
@@ -401,7 +402,15 @@ class CpuJitDevice(CpuDevice):
             t = self._tiers[key] = _KernelTier(kernel, module)
         return t
 
-    def _compiled(self, kernel, module, grid, block, numpy_launch, args, kwargs):
+    def _account(self, t: _KernelTier, cost: float, running_s: float = 0.0) -> None:
+        """Once a kernel's numpy-engine launches (with ``running_s`` of the one running) have cost
+        as much as its compile, compile it on the background thread (ski rental)."""
+        if t.pending is None and t.compiled is None and t.numpy_s + running_s >= cost:
+            self.background_compiles += 1
+            kernel, module = t.kernel, t.module
+            t.pending = _compiler.submit(lambda: _compile_job(kernel, module))
+
+    def _compiled(self, kernel, module, grid, block, numpy_launch, args, kwargs, native_launch=None):
         """(the kernel's CompiledKernel or refusal (str), None), or, tiering, (None, the outcome of
         running this launch on the numpy engine)."""
         from cumetal.backends.air.sim import compile_or_refusal
@@ -434,13 +443,18 @@ class CpuJitDevice(CpuDevice):
                     return t.compiled, None
             work = size * (LOOP_TRIPS if loops else 1)
             if t.pending is None and predicted_numpy_s(work, grid, block) < cost:
+                hooks = None
+                if getattr(numpy_launch, "supports_tier", False):  # (not a test's replacement launcher)
+                    hooks = _LaunchTier(self, t, cost, native_launch, args, kwargs)
+                    kwargs = {**kwargs, "tier": hooks}
                 t0 = time.perf_counter()
                 out = numpy_launch(kernel, module, *args, **kwargs)
-                t.numpy_s += time.perf_counter() - t0
+                t.numpy_s += time.perf_counter() - t0 - (hooks.native_s if hooks is not None else 0.0)
                 self.interpreted += 1
-                if t.numpy_s >= cost:  # the launches so far cost a compile: compile it meanwhile
-                    self.background_compiles += 1
-                    t.pending = _compiler.submit(lambda: _compile_job(kernel, module))
+                if hooks is not None and hooks.took_over:
+                    self.switched += 1
+                    self.launches += 1
+                self._account(t, cost)
                 return None, out
             if t.pending is not None:  # a large launch while the kernel compiles: wait for it
                 t.compiled = _result(t.pending, wait_s=BackgroundCompiler.EXIT_WAIT_S)
@@ -456,6 +470,21 @@ class CpuJitDevice(CpuDevice):
         from cumetal.backends.air.sim.heap import with_device_heap
         from cumetal.backends.cpu import launch as numpy_launch
 
+        def native_launch(kernel, module, compiled, *args, **kwargs):
+            """Compiled code for the launch (or its CTAs from ``first_cta`` on); an address fault
+            or refused operation is rerun on the numpy engine for its report."""
+            out = launch_air(kernel, module, *args, workers=self.workers, compiled=compiled, **kwargs)
+            if out.fault is not None and out.fault.code in RERUN_FOR_REPORT:
+                # the compiled code knows the address, not the PTX instruction, block and thread (nor
+                # which refused operation): the numpy engine reruns the launch for the report (memory
+                # after a faulted launch is undefined, as on CUDA); its report is used when it finds
+                # the same fault
+                first = kwargs.pop("first_block", 0)
+                ref = numpy_launch(kernel, module, *args, **kwargs, **({"first_cta": first} if first else {}))
+                if ref.fault is not None and ref.fault.code == out.fault.code:
+                    return type(out)(ref.fault, out.printf)
+            return out
+
         def launch(kernel, module, *args, **kwargs):
             if kwargs.get("cluster") or kwargs.get("cooperative") or getattr(kernel, "cluster_dims", None) is not None:
                 # clusters and cooperative grids need their blocks co-scheduled: the numpy engine's
@@ -469,7 +498,8 @@ class CpuJitDevice(CpuDevice):
                 if compiled is None:
                     return numpy_launch(kernel, module, *args, **kwargs)
             else:
-                compiled, outcome = self._compiled(kernel, module, grid, block, numpy_launch, args, kwargs)
+                compiled, outcome = self._compiled(kernel, module, grid, block, numpy_launch, args, kwargs,
+                                                   native_launch)
                 if compiled is None:  # tiering ran it on the numpy engine
                     return outcome
             if isinstance(compiled, str):
@@ -479,16 +509,7 @@ class CpuJitDevice(CpuDevice):
                           file=sys.stderr, flush=True)
                 return numpy_launch(kernel, module, *args, **kwargs)
             self.launches += 1
-            out = launch_air(kernel, module, *args, workers=self.workers, compiled=compiled, **kwargs)
-            if out.fault is not None and out.fault.code in RERUN_FOR_REPORT:
-                # the compiled code knows the address, not the PTX instruction, block and thread (nor
-                # which refused operation): the numpy engine reruns the launch for the report (memory
-                # after a faulted launch is undefined, as on CUDA); its report is used when it finds
-                # the same fault
-                ref = numpy_launch(kernel, module, *args, **kwargs)
-                if ref.fault is not None and ref.fault.code == out.fault.code:
-                    return type(out)(ref.fault, out.printf)
-            return out
+            return native_launch(kernel, module, compiled, *args, **kwargs)
 
         # device-side malloc/free: the Apple targets' allocator (backends/apple/heap.ptx) is linked in
         # before either engine runs the kernel, so compiled and numpy launches share one heap
@@ -497,6 +518,54 @@ class CpuJitDevice(CpuDevice):
     def supports_grouped_launch(self) -> bool:
         """Cluster and cooperative launches run on the numpy engine (see ``_launcher``)."""
         return True
+
+
+class _LaunchTier:
+    """The tiering's side of one numpy-engine launch of a kernel not compiled yet
+    (``backends.cpu.launch.TierHooks``): when the kernel's numpy time (earlier launches and this
+    one so far) reaches its predicted compile, the compile starts on the background thread; once
+    it is done, the launch's remaining CTAs run natively (at the next batch boundary, or at once
+    when the running batch has written no device memory). So a launch that loops far longer than
+    its prediction costs about its numpy time up to the compile, the compile, and the native
+    time of the rest — not the numpy engine's time for all of it."""
+
+    def __init__(self, device: CpuJitDevice, tier: _KernelTier, cost: float, native_launch, args, kwargs) -> None:
+        self.device, self.tier, self.cost = device, tier, cost
+        self.native_launch, self.args, self.kwargs = native_launch, args, kwargs
+        self.t0 = time.perf_counter()
+        self.took_over = False
+        self.native_s = 0.0
+        self._ready = False
+
+    def poll(self) -> bool:
+        if self._ready:
+            return True
+        t = self.tier
+        if t.compiled is None and t.pending is None:
+            if t.numpy_s + time.perf_counter() - self.t0 >= self.cost:
+                self.device._account(t, self.cost, time.perf_counter() - self.t0)
+            return False
+        if t.compiled is None and not t.pending.done():
+            # the compile's Python half (the lowering) needs the GIL this engine holds: hand it
+            # over at every poll, or the two slow each other down (measured: a 0.3 s compile took
+            # 3.7 s next to a running launch)
+            time.sleep(0.001)
+            return False
+        if t.compiled is None:
+            t.compiled = _result(t.pending)
+            t.pending = None
+        self._ready = not isinstance(t.compiled, str) and self.native_launch is not None
+        return self._ready
+
+    def run_native(self, first_cta: int, watchdog_s: float | None):
+        t0 = time.perf_counter()
+        self.took_over = True
+        kwargs = {**self.kwargs, "watchdog_s": watchdog_s, "first_block": first_cta}
+        kwargs.pop("tier", None)
+        try:
+            return self.native_launch(self.tier.kernel, self.tier.module, self.tier.compiled, *self.args, **kwargs)
+        finally:
+            self.native_s = time.perf_counter() - t0
 
 
 # faults whose report the numpy engine words better (it names the instruction, block and thread, or

@@ -65,16 +65,38 @@ def lower_sreg(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> bc.Value:
         r = k.i32(NSMID)
     elif name == "gridid":
         r = k.i32(1)
-    elif name in ("clock", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi") \
-            or name.startswith(("envreg", "reserved_smem_offset", "pm")):
-        # No AIR source (no clock or timer intrinsic in Apple output; no driver environment):
-        # 0, documented. Kernels may only use these for timing and statistics.
+    elif name in ("clock", "clock64"):
+        r = clock_call(k, "clock64")
+    elif name in ("globaltimer", "globaltimer_lo", "globaltimer_hi"):
+        r = clock_call(k, "globaltimer")
+        if name == "globaltimer_hi":
+            r = b.lshr(r, k.i64(32))
+    elif name.startswith(("envreg", "reserved_smem_offset", "pm")):
+        # no driver environment or performance monitors on Apple GPUs: 0, documented
         r = bc.zero(llty(t))
     else:
         raise k.error(f"special register %{name} has no AIR lowering")
     if str(r.type) != str(llty(t)):
         r = b.zext(r, llty(t)) if T.bits(t) > 32 else b.trunc(r, llty(t))
     return r
+
+
+# The clocks (docs/air-abi.md "Clocks"). Apple GPUs have no shader clock or timer that AIR exposes:
+# %clock/%clock64 and %globaltimer become calls of one internal function each, whose body here is
+# the Metal value, 0 (kernels may use these for timing and statistics only). The compiled CPU
+# backend (air-sim, cpu-jit) runs the same module with the calls pointed at its runtime's clocks
+# (sim/instrument.py: sim_clock64, sim_globaltimer), so timing code there sees real values.
+CLOCK_FUNCTIONS = {"clock64": "cm.sreg.clock64", "globaltimer": "cm.sreg.globaltimer"}  # no PTX name has a dot
+
+
+def clock_call(k: FnLowerer, which: str) -> bc.Value:
+    name = CLOCK_FUNCTIONS[which]
+    fn = k.m.get(name)
+    if fn is None:
+        fn = k.m.add_function(name, bc.fn_type(bc.I64, []), linkage="internal",
+                              attributes=bc.attrs("nounwind"))
+        bc.IRBuilder(fn.append_block("entry")).ret(k.i64(0))
+    return k.b.call(fn, [])
 
 
 # ---------------------------------------------------------------------------------- SIMD helpers

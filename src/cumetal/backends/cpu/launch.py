@@ -1,4 +1,11 @@
-"""Kernel launch on the CPU engine: argument checks, the parameter buffer, batching of CTAs."""
+"""Kernel launch on the CPU engine: argument checks, the parameter buffer, batching of CTAs.
+
+A tiered launch (``tier=``, the compiled backend's tiering, devices/cpu_jit_device.py) can hand
+the rest of the grid to compiled code: CTAs are independent in a launch that is neither cluster nor
+cooperative, so at a batch boundary the remaining CTAs run natively on the same memory; and a
+batch that has not written device memory yet (global stores and atomics; its printf lines are
+taken back) is abandoned mid-way and rerun natively — nothing it did is visible. See ``TierHooks``.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import ctypes
 import os
 import sys
 import time
+from typing import Protocol
 
 import numpy as np
 
@@ -110,15 +118,98 @@ def _check_shape(name: str, v) -> tuple[int, int, int]:
     return t  # type: ignore[return-value]
 
 
+class TierHooks(Protocol):
+    """What a tiered launch asks the tiering (devices/cpu_jit_device.py) while it runs."""
+
+    def poll(self) -> bool:
+        """Called at every batch boundary and every few milliseconds inside a batch (the
+        engine's watchdog checks): True once compiled code can take over the launch."""
+
+    def run_native(self, first_cta: int, watchdog_s: float | None) -> LaunchOutcome:
+        """Run CTAs ``first_cta``.. of the launch as compiled code (after ``poll`` said True)."""
+
+
+class _WriteWatch:
+    """The launch's device memory as a batch sees it, noting whether the batch wrote to it
+    (stores and atomics to global memory go through ``scatter``/``atomic``; a device-heap
+    allocation through the heap, ``write`` covers the rest)."""
+
+    def __init__(self, memory) -> None:
+        object.__setattr__(self, "_mem", memory)
+        object.__setattr__(self, "dirty", False)
+        object.__setattr__(self, "gather", memory.gather)
+        object.__setattr__(self, "find", memory.find)
+
+    def scatter(self, *a, **kw):
+        object.__setattr__(self, "dirty", True)
+        return self._mem.scatter(*a, **kw)
+
+    def atomic(self, *a, **kw):
+        object.__setattr__(self, "dirty", True)
+        return self._mem.atomic(*a, **kw)
+
+    def write(self, *a, **kw):
+        object.__setattr__(self, "dirty", True)
+        return self._mem.write(*a, **kw)
+
+    def __getattr__(self, name: str):
+        if name == "_cumetal_device_heap" or name == "view":  # a heap operation or a raw view: a write
+            object.__setattr__(self, "dirty", True)
+        return getattr(self._mem, name)
+
+    def __setattr__(self, name: str, value) -> None:  # (heap_of caches the device heap on the memory)
+        setattr(self._mem, name, value)
+
+
+class _Abandon(Exception):
+    """A clean batch gives way to compiled code (raised through the engine's watchdog check)."""
+
+
+class _TieredBatch(Batch):
+    """A batch whose watchdog check also asks the tiering whether compiled code is ready, and
+    abandons the batch then if it has written no device memory yet."""
+
+    _tier: TierHooks | None = None
+    _watch: _WriteWatch | None = None
+    abandoned = False
+
+    @property  # type: ignore[override]
+    def deadline(self) -> float | None:
+        tier = self._tier
+        if tier is not None and tier.poll() and not self._watch.dirty:
+            self.abandoned = True
+            return float("-inf")  # the engine's check raises its timeout fault now: taken as _Abandon
+        return self._deadline
+
+    @deadline.setter
+    def deadline(self, value: float | None) -> None:
+        self._deadline = value
+
+
+def tier_batches(default: int):
+    """Batch sizes of a tiered launch: a quarter of the first batch the engine would run first,
+    then as many CTAs as have run so far (doubling), up to the engine's batch: a boundary where
+    compiled code can take over comes at most about as late as the time spent so far."""
+    first = max(1, default // 4)
+    size, done = first, 0
+    while True:
+        yield size
+        done += size
+        size = max(first, min(default, done))
+
+
 def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
            block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
            *, watchdog_s: float | None = None, cluster: tuple[int, int, int] | None = None,
-           cooperative: bool = False) -> LaunchOutcome:
+           cooperative: bool = False, tier: TierHooks | None = None, first_cta: int = 0) -> LaunchOutcome:
     """Run ``kernel`` over the grid; faults come back in the outcome, never as exceptions.
 
     ``cluster``: the launch's cluster shape (else the kernel's .reqnctapercluster, else none);
     a batch then holds whole clusters. ``cooperative``: the whole grid runs as one batch, so a
-    grid-wide barrier can complete (backends/cpu/cluster.py)."""
+    grid-wide barrier can complete (backends/cpu/cluster.py). ``tier``: the compiled backend's
+    tiering may take the rest of the launch over (see the module docstring; ignored for cluster
+    and cooperative launches). ``first_cta``: run only the CTAs from this linear id on (the rest
+    of a launch whose first CTAs ran elsewhere)."""
     printf: list[str] = []
     param_base = workspace = None
     needed = 20 * MAX_CALL_DEPTH + 1000
@@ -168,15 +259,20 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         # process (a segfault in Py_SetRecursionLimit seen under the full test suite).
         if sys.getrecursionlimit() < needed:
             sys.setrecursionlimit(needed)
+        if tier is not None and (cooperative or explicit or csize > 1):
+            tier = None  # co-scheduled blocks: the whole launch stays on this engine
         with np.errstate(all="ignore"):
-            for c0 in range(0, total, ctas_per_batch):
-                nctas = min(ctas_per_batch, total - c0)
-                batch = Batch(memory, module, kernel, grid, block, c0, nctas, symbols, param_base,
-                              shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
-                set_grouping(batch, None if order is None else order[c0:c0 + nctas], cluster, explicit, cooperative,
-                             workspace)
-                run(_root_ctx(batch, code))
-        return LaunchOutcome(None, printf)
+            if tier is None:
+                for c0 in range(first_cta, total, ctas_per_batch):
+                    nctas = min(ctas_per_batch, total - c0)
+                    batch = Batch(memory, module, kernel, grid, block, c0, nctas, symbols, param_base,
+                                  shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
+                    set_grouping(batch, None if order is None else order[c0:c0 + nctas], cluster, explicit,
+                                 cooperative, workspace)
+                    run(_root_ctx(batch, code))
+                return LaunchOutcome(None, printf)
+            return _tiered(kernel, module, memory, grid, block, symbols, param_base, shared_size, dynamic_shared,
+                           local, deadline, watchdog_s, printf, code, tier, first_cta, total, ctas_per_batch)
     except Fault as f:
         return LaunchOutcome(KernelFault(f.code, f.message), printf)
     except RecursionError:
@@ -190,6 +286,40 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
             memory.free(param_base)
         if workspace is not None:
             memory.free(workspace)
+
+
+def _tiered(kernel, module, memory, grid, block, symbols, param_base, shared_size, dynamic_shared, local,
+            deadline, watchdog_s, printf, code, tier: TierHooks, first_cta: int, total: int,
+            default: int) -> LaunchOutcome:
+    """The batch loop of a tiered launch (no clusters): compiled code takes over at a batch
+    boundary once ready, or inside a batch that has not written device memory yet."""
+    watch = _WriteWatch(memory)
+    sizes = tier_batches(min(default, total - first_cta))
+    c0 = first_cta
+    while c0 < total:
+        if tier.poll():
+            left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+            native = tier.run_native(c0, left)
+            return LaunchOutcome(native.fault, printf + list(native.printf))
+        nctas = min(next(sizes), total - c0)
+        batch = _TieredBatch(watch, module, kernel, grid, block, c0, nctas, symbols, param_base,
+                             shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
+        batch._tier, batch._watch = tier, watch
+        object.__setattr__(watch, "dirty", False)
+        mark = len(printf)
+        set_grouping(batch, None, (1, 1, 1), False, False, None)
+        try:
+            run(_root_ctx(batch, code))
+        except Fault:
+            if not batch.abandoned:
+                raise
+            del printf[mark:]  # the batch's lines: it runs again, natively
+            continue
+        c0 += nctas
+    return LaunchOutcome(None, printf)
+
+
+launch.supports_tier = True  # type: ignore[attr-defined]  # (a replacement launch function may not)
 
 
 def _check_cluster(kernel: Function, grid: tuple[int, int, int],

@@ -165,13 +165,16 @@ def _check_launch(kernel: Function, module: Module, grid, block, dynamic_shared:
 
 def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
                block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
-               *, watchdog_s: float | None = None, workers: int = 1, compiled=None) -> LaunchOutcome:
+               *, watchdog_s: float | None = None, workers: int = 1, compiled=None,
+               first_block: int = 0) -> LaunchOutcome:
     """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome.
 
     ``workers`` > 1 runs threadgroups concurrently on that many threads (kernels with printf use
     one, so that the output keeps threadgroup order). A fault reported is the one of the
     lowest-numbered faulting threadgroup either way. ``compiled``: the kernel's ``compile_or_refusal``
-    result when the caller already has it (saves the cache lookup)."""
+    result when the caller already has it (saves the cache lookup). ``first_block``: run only the
+    threadgroups from this linear id on (the rest of a launch whose first ones ran on the numpy
+    engine: cpu-jit's tiering)."""
     global _scratch
     ck = compiled
     if ck is None:
@@ -226,6 +229,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             launch.alloc_size = sizes.__array_interface__["data"][0]
             launch.nalloc = len(bases)
             launch.timeout_s = float(watchdog_s or 0.0)
+            launch.first_block = int(first_block)
             runtime_lib.loaded().sim_run(ctypes.byref(launch))
             code = ctypes.c_uint32.from_address(scratch.base + scratch.INFO + 4 * metal_abi.INFO_FAULT_CODE).value
             fault, fault_addr = launch.fault, launch.fault_addr

@@ -67,6 +67,8 @@ declare void @sim_volatile_step()
 declare void @sim_wait_point(i32, i32, ptr addrspace(3))
 declare void @sim_enter(i32)
 declare void @sim_leave()
+declare i64 @sim_clock64()
+declare i64 @sim_globaltimer()
 """
 ORDER = "__sim_order"  # program order of the SIMD-group call about to be made (a global per engine)
 # The inline check of a device (1) or threadgroup (3) access: [site] = window base, [site+8] = the
@@ -206,6 +208,54 @@ def _intrinsic_declarations(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+# The lowering's clock functions (lower_warp.py CLOCK_FUNCTIONS: 0 on Metal) become the runtime's
+# clocks on the host: the definitions go, the calls go to runtime.c's sim_clock64/sim_globaltimer.
+_CLOCKS = {"cm.sreg.clock64": "sim_clock64", "cm.sreg.globaltimer": "sim_globaltimer"}
+_CLOCK_CALL = re.compile(r'@"?(cm\.sreg\.(?:clock64|globaltimer))"?\(')
+
+
+def host_clocks(lines: list[str]) -> list[str]:
+    """The module's lines with the clock functions' definitions dropped and their calls renamed."""
+    out: list[str] = []
+    skipping = False
+    for line in lines:
+        if skipping:
+            skipping = line != "}"
+            continue
+        m = _DEFINE.match(line)
+        if m and m.group(1).strip('"') in _CLOCKS:
+            skipping = True
+            continue
+        if "@cm.sreg." in line or '@"cm.sreg.' in line:
+            line = _CLOCK_CALL.sub(lambda c: f"@{_CLOCKS[c.group(1)]}(", line)
+        out.append(line)
+    return out
+
+
+# printf records are appended by an atomic add on the ring's used-bytes word (lower_memory.py
+# lower_printf) in the block that branches to printf.write / printf.drop
+_PRINTF_BRANCH = re.compile(r"^\s*br i1 %[\w.$-]+, label %\"?printf\.write\d*\"?, label %\"?printf\.drop\d*\"?$")
+_RING_RESERVE = re.compile(r"^\s*%[\w.$-]+ = (?:tail )?call i32 @\"?air\.atomic\.global\.add\.u\.i32\"?\(")
+
+
+def printf_steps(lines: list[str]) -> list[str]:
+    """A warp step before every printf: the lanes of a warp then append their records together,
+    lane by lane, as a GPU's warp executes the call (lane 0..31 of one printf, then the next
+    printf), instead of each thread printing all its lines before the next thread starts."""
+    blocks = _blocks(lines)
+    changed = False
+    for bi, (name, body) in enumerate(blocks):
+        end = next((j for j in range(len(body) - 1, -1, -1) if body[j].strip()), None)
+        if end is None or not _PRINTF_BRANCH.match(body[end]):
+            continue
+        at = next((j for j in range(end - 1, -1, -1) if _RING_RESERVE.match(body[j])), None)
+        if at is not None:
+            body.insert(at, "  call void @sim_volatile_step()")
+            blocks[bi] = (name, body)
+            changed = True
+    return [line for _, body in blocks for line in body] if changed else lines
+
+
 class InstrumentError(ValueError):
     """The module text has a shape the instrumentation does not understand."""
 
@@ -323,7 +373,7 @@ def _instrument_function(lines: list[str], sites: _Sites,
     """``lines``: a function body (between ``{`` and ``}``); ``bases``: read-only argument
     buffers of this function and their always-valid byte ranges; ``checks``: see ``instrument``."""
     bases = bases or {}
-    lines = wait_points(lines)
+    lines = printf_steps(wait_points(lines))
     known = _const_offsets(lines, bases) if bases else {}
     blocks = _blocks(lines)
     order = {name: i for i, (name, _) in enumerate(blocks)}
@@ -552,7 +602,7 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
     accesses are not checked at all (no bounds, no alignment); an out-of-bounds access then touches
     whatever host memory lies there or kills the process."""
     intrinsic_decls = _intrinsic_declarations(text)
-    src = [ln for ln in map(_intrinsic_line, text.splitlines()) if ln is not None]
+    src = [ln for ln in map(_intrinsic_line, host_clocks(text.splitlines())) if ln is not None]
     sites = _Sites()
     sites.sync_fns = sync_functions("\n".join(src))
     out: list[str] = []

@@ -92,6 +92,9 @@ typedef struct {
     uint64_t fault_addr;
     uint64_t blocks_run;
     char message[256];
+    /* input, last so that the fields above keep their offsets: the first threadgroup to run (a
+     * launch whose first threadgroups ran on the numpy engine: cpu_jit_device.py tiering) */
+    uint64_t first_block;
 } sim_launch;
 
 typedef struct {
@@ -166,6 +169,28 @@ static double now(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+static uint64_t now_ns(clockid_t which) {
+    struct timespec ts;
+    clock_gettime(which, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* %clock/%clock64 and %globaltimer of compiled CPU code (docs/air-abi.md "Clocks"): the AIR
+ * lowering calls the module's internal cm.sreg.clock64/cm.sreg.globaltimer (0 on Metal, which has
+ * no shader clock); instrument.py points those calls here. clock64: nanoseconds since the first
+ * launch (the device reports a 1 GHz clock rate), strictly increasing between two reads of one
+ * thread (a thread stays on one worker, and each worker's reads increase); globaltimer: the wall
+ * clock in nanoseconds since the Unix epoch, as the numpy engine (backends/cpu/insts.py). */
+static uint64_t clock_base;
+static __thread uint64_t clock_last;
+uint64_t sim_clock64(void) {
+    uint64_t t = now_ns(CLOCK_MONOTONIC) - clock_base;
+    if (t <= clock_last) t = clock_last + 1;
+    clock_last = t;
+    return t;
+}
+uint64_t sim_globaltimer(void) { return now_ns(CLOCK_REALTIME); }
 
 /* the watchdog's check between threadgroups: the coarse clock (a read of the kernel's last tick,
  * no system call and a few ns, where CLOCK_MONOTONIC cost ~5% of vecadd's time per threadgroup);
@@ -1033,12 +1058,14 @@ int sim_run(sim_launch *launch) {
     L = launch;
     L->fault = F_NONE;
     L->blocks_run = 0;
-    next_block = 0;
+    next_block = L->first_block;
     fault_block = UINT64_MAX;
+    if (!clock_base) clock_base = now_ns(CLOCK_MONOTONIC) - 1; /* once: reads keep increasing across launches */
     deadline = L->timeout_s > 0 ? now() + L->timeout_s : 0;
     int nw = L->nworkers < 1 ? 1 : (L->nworkers > MAX_WORKERS ? MAX_WORKERS : L->nworkers);
     uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-    if ((uint64_t)nw > nblocks) nw = (int)nblocks;
+    nblocks = L->first_block < nblocks ? nblocks - L->first_block : 0; /* the threadgroups left to run */
+    if ((uint64_t)nw > nblocks) nw = nblocks ? (int)nblocks : 1;
     /* chunks of consecutive threadgroups: fewer atomic operations on the shared counter, while
      * every worker still gets several chunks to balance the load */
     chunk_blocks = nblocks / ((uint64_t)nw * 16);

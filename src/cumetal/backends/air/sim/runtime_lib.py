@@ -78,6 +78,7 @@ class SimLaunch(ctypes.Structure):
         ("fault_addr", ctypes.c_uint64),
         ("blocks_run", ctypes.c_uint64),
         ("message", ctypes.c_char * 256),
+        ("first_block", ctypes.c_uint64),  # the first threadgroup to run (cpu_jit_device tiering)
     ]
 
 
