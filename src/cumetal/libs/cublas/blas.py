@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.libs import devmem
+from cumetal.libs.cublas import blas_kernels
 from cumetal.libs.cublas import status as S
 from cumetal.libs.cublas.common import (
     DTYPES,
@@ -28,6 +29,15 @@ from cumetal.libs.cublas.common import (
     vec,
 )
 from cumetal.libs.cublas.handle import Handle
+
+GRID_YZ = 65535  # the 2-D kernels' grid y limit: larger problems keep numpy
+
+
+def _on_device() -> bool:
+    """Whether this operation runs as CuMetal's kernel (an Apple device: cumetal.libs.cublas.kernels)."""
+    from cumetal.libs.cublas import kernels  # noqa: PLC0415
+
+    return kernels.wanted()
 
 # ------------------------------------------------------------------ level 1
 
@@ -48,6 +58,9 @@ def axpy(h: Handle, t: str, n: int, alpha: int, x: int, incx: int, y: int, incy:
         return
     a = Scalar(h, alpha, DTYPES[t], "alpha")
     xv, yv = vec(x, DTYPES[t], n, incx, "x"), vec(y, DTYPES[t], n, incy, "y")
+    if _on_device():
+        blas_kernels.axpy(h, t, n, a, x, incx, y, incy)
+        return
 
     def go() -> None:
         yv[...] = yv + a.value() * xv
@@ -78,6 +91,9 @@ def scal(h: Handle, t: str, n: int, alpha: int, x: int, incx: int, real_alpha: b
         return
     a = Scalar(h, alpha, REAL[t] if real_alpha else DTYPES[t], "alpha")
     xv = vec(x, DTYPES[t], n, incx, "x")
+    if _on_device():
+        blas_kernels.scal(h, t, n, a, x, incx, real_alpha)
+        return
 
     def go() -> None:
         xv[...] = xv * a.value()
@@ -88,12 +104,18 @@ def dot(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int, result:
     dt = DTYPES[t]
     xv = vec(x, dt, n, incx, "x") if n > 0 else np.zeros(0, dt)
     yv = vec(y, dt, n, incy, "y") if n > 0 else np.zeros(0, dt)
+    if _on_device():
+        blas_kernels.dot(h, t, n, x, incx, y, incy, result, conj, dt)
+        return
     _result(h, result, dt, f"cublas{t}dot", lambda: np.vdot(xv, yv) if conj else np.dot(xv, yv))
 
 
 def nrm2(h: Handle, t: str, n: int, x: int, incx: int, result: int) -> None:
     ok = n > 0 and incx > 0
     xv = vec(x, DTYPES[t], n, incx, "x") if ok else None
+    if _on_device():
+        blas_kernels.nrm2(h, t, n, x, incx, result, REAL[t])
+        return
     _result(h, result, REAL[t], f"cublas{t}nrm2",
             lambda: np.linalg.norm(xv) if xv is not None else 0)
 
@@ -138,6 +160,9 @@ def gemv(h: Handle, t: str, trans: int, m: int, n: int, alpha: int, A: int, lda:
     a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
     lx, ly = (n, m) if trans == S.OP_N else (m, n)
     Am, xv, yv = mat(A, dt, m, n, lda, "A"), vec(x, dt, lx, incx, "x"), vec(y, dt, ly, incy, "y")
+    if _on_device():
+        blas_kernels.gemv(h, t, trans, m, n, a, A, lda, x, incx, b, y, incy)
+        return
 
     def go() -> None:
         av = a.value()
@@ -155,6 +180,9 @@ def ger(h: Handle, t: str, m: int, n: int, alpha: int, x: int, incx: int, y: int
     dt = DTYPES[t]
     a = Scalar(h, alpha, dt, "alpha")
     xv, yv, Am = vec(x, dt, m, incx, "x"), vec(y, dt, n, incy, "y"), mat(A, dt, m, n, lda, "A")
+    if _on_device() and (n + 15) // 16 <= GRID_YZ:
+        blas_kernels.ger(h, t, m, n, a, x, incx, y, incy, A, lda, conj)
+        return
 
     def go() -> None:
         Am[...] += a.value() * np.outer(xv, yv.conj() if conj else yv)
@@ -179,6 +207,9 @@ def gemm(h: Handle, t: str, ta: int, tb: int, m: int, n: int, k: int, alpha: int
     dt = DTYPES[t]
     a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
     Am, Bm, Cm = gemm_views(ta, tb, m, n, k, A, lda, B, ldb, C, ldc, dt, dt, dt)
+    if kernels.wanted() and (n + 15) // 16 <= GRID_YZ:  # D, C, Z on an Apple device: cublas_blas.cu
+        blas_kernels.gemm(h, t, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc)
+        return
 
     def go() -> None:
         av = a.value()

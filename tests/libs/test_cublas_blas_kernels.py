@@ -1,0 +1,38 @@
+"""CuMetal's cuBLAS level-1/2 kernels and D/C/Z GEMMs (cumetal.libs.cublas.blas_kernels,
+libs/kernels/cublas_blas.cu): the path Apple devices take for axpy, scal, dot, nrm2, gemv, ger and
+D/C/Z gemm. The cases (tests/libs/blas_kernel_cases.py: every type, negative and non-unit increments,
+host and device pointer modes, beta == 0 with NaN in y/C, transposes, padded leading dimensions, nrm2
+near overflow and underflow) are checked against numpy in float64/complex128 on air-sim and msl-sim,
+where the kernels are the default, and on the cpu device with the kernels forced."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from tests.libs import blas_kernel_cases
+
+from cumetal.libs.cublas import kernels
+
+
+def test_blas_kernels_on_cpu_when_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUMETAL_CUBLAS_KERNELS", "1")
+    assert kernels.wanted()
+    lines = blas_kernel_cases.run_cases()
+    assert len(lines) > 40 and all(line.startswith("ok ") for line in lines), "\n".join(lines)
+
+
+@pytest.mark.parametrize("backend", ["air-sim", "msl-sim"])
+def test_blas_kernels_are_the_default_on_apple_simulators(backend: str) -> None:
+    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1")
+    env.pop("CUMETAL_CUBLAS_KERNELS", None)
+    code = ("from cumetal import runtime as rt; rt.cudaFree(0); from cumetal.libs.cublas import kernels; "
+            "print('wanted', kernels.wanted()); from tests.libs import blas_kernel_cases as c; "
+            "[print(x) for x in c.run_cases()]")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900,
+                          check=False, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and lines[:1] == ["wanted True"], proc.stdout + proc.stderr[-3000:]
+    assert len(lines) > 40 and all(line.startswith("ok ") for line in lines[1:]), proc.stdout + proc.stderr[-3000:]
