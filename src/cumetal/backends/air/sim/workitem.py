@@ -313,11 +313,13 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
             allocas[_wd(name)] = (tys[name], _size(tys[name]), 16)
         promotable |= {_wd(name) for name in demote}
     alive = _liveness(pieces, _alloca_gen_kill(promotable))
+    fixed = _fixed_allocas(pieces, allocas, promotable, args, remat, starts, alive, labels, types)
+    saved = promotable - set(fixed)
 
     # context layout: one array of n elements per saved alloca and per escaping alloca
     offsets: dict[str, int] = {}
     off = 0
-    for name in sorted(promotable | escaping):
+    for name in sorted(saved | escaping):
         ty, size, align = allocas[name]
         off = -(-off // max(align, 1)) * max(align, 1)
         offsets[name] = off
@@ -339,12 +341,160 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
                 if by_name[n].exit is None:  # a barrier/step ends the region
                     todo.extend(by_name[n].succ)
         reach_step.append(int(any(by_name[n].exit and by_name[n].exit[0] == S_STEP for n in seen)))
-        out += _region(rid, start, set(seen), pieces, params, entry, allocas, escaping, promotable, remat,
-                       offsets, alive, starts)
+        out += _region(rid, start, set(seen), pieces, params, entry, allocas, escaping, saved, remat,
+                       offsets, alive, starts, fixed)
     out += _wr(nres, starts, arg_types, kinds)
+    if not re.search(r"(?m)^declare .*@llvm\.assume\(", text):
+        out.append("declare void @llvm.assume(i1 noundef)")
     out.append(f"@{REACHES_STEP} = constant [{nres} x i8] [{', '.join(f'i8 {r}' for r in reach_step)}]")
     steps = any(p.exit and p.exit[0] == S_STEP for p in pieces)
     return WorkItemKernel("\n".join(out) + "\n", nres, ctx_bytes, steps)
+
+
+def _dominators(pieces: list[_Piece]) -> list[set[int]]:
+    """Dominator sets of the pieces (index 0: the entry; a barrier's cut is an edge here)."""
+    index = {p.name: i for i, p in enumerate(pieces)}
+    preds: list[list[int]] = [[] for _ in pieces]
+    for i, p in enumerate(pieces):
+        for sname in p.succ:
+            preds[index[sname]].append(i)
+    every = set(range(len(pieces)))
+    dom = [{0}] + [set(every) for _ in pieces[1:]]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(1, len(pieces)):
+            new = set(every)
+            for q in preds[i]:
+                new &= dom[q]
+            new = (new if preds[i] else set()) | {i}
+            if new != dom[i]:
+                dom[i] = new
+                changed = True
+    return dom
+
+
+def _fixed_allocas(pieces, allocas, promotable, args, remat, starts, alive, labels, types) -> dict:
+    """Registers whose value wherever a region starts is a pure function of the thread's position
+    and the launch (stored once, by a store that dominates every such start, with a value computed
+    from arguments and registers read where a single store reaches): a region recomputes them
+    instead of restoring them from the context, which keeps a thread's addresses affine in its
+    position (the loop over the threads then reads consecutive or uniform addresses, and
+    vectorizes). name -> (lines that compute the value, loads replaced by the value stored, the value)."""
+    index = {p.name: i for i, p in enumerate(pieces)}
+    preds: list[list[int]] = [[] for _ in pieces]
+    for i, p in enumerate(pieces):
+        for sname in p.succ:
+            preds[index[sname]].append(i)
+    defs: dict[str, tuple[int, int, str]] = {}
+    stores: dict[str, list[tuple[int, int, str]]] = {}
+    for pi, p in enumerate(pieces):
+        for li, line in enumerate(p.lines):
+            d = _DEF.match(line)
+            if d:
+                defs[d.group(1)] = (pi, li, line)
+            st = _STORE_TO.match(line)
+            if st and st.group(3) in promotable:
+                stores.setdefault(st.group(3), []).append((pi, li, st.group(2)))
+    dom = _dominators(pieces)
+    real: dict[str, tuple[int, int, str]] = {}
+    for name in promotable:
+        found = stores.get(name, [])
+        main = [s for s in found if not (s[0] == 0 and not s[2].startswith("%"))]
+        if len(main) != 1:
+            continue
+        pi, li, _v = main[0]
+        if any(s[0] == 0 and pi == 0 and s[1] > li for s in found):
+            continue
+        if all(pi in dom[index[starts[r]]] for r in starts if r and name in alive[starts[r]]):
+            real[name] = main[0]
+
+    def reaching(pi: int, li: int, z: str) -> str | None:
+        """The value of the one store of ``z`` that reaches (pi, li): the last one before it in
+        its piece, or in the chain of single predecessors leading to the piece."""
+        seen: set[int] = set()
+        while True:
+            for k in range(li - 1, -1, -1):
+                st = _STORE_TO.match(pieces[pi].lines[k])
+                if st and st.group(3) == z:
+                    return st.group(2)
+            if len(preds[pi]) != 1 or preds[pi][0] in seen:
+                return None
+            seen.add(pi)
+            pi = preds[pi][0]
+            li = len(pieces[pi].lines)
+
+    memo: dict[str, tuple[bool, list[str], dict[str, str]]] = {}
+
+    def pure(v: str) -> tuple[bool, list[str], dict[str, str]]:
+        if not v.startswith("%"):
+            return True, [], {}  # a constant
+        v = v[1:]
+        if v in args or v in remat or v in allocas:
+            return True, [], {}
+        if v in memo:
+            return memo[v]
+        memo[v] = (False, [], {})  # cycles (phis) are not pure
+        if v not in defs:
+            return memo[v]
+        pi, li, line = defs[v]
+        ld = _LOAD_OF.match(line)
+        if ld and ld.group(3) in promotable:
+            value = reaching(pi, li, ld.group(3))
+            if value is not None:
+                ok, lines, alias = pure(value)
+                if ok:
+                    memo[v] = (True, lines, {**alias, v: value})
+            return memo[v]
+        if not (_PURE.match(line) or _INVARIANT_LOAD.match(line)):
+            return memo[v]
+        lines: list[str] = []
+        alias: dict[str, str] = {}
+        for u in dict.fromkeys(_uses(line, labels, types)):
+            ok, more, al = pure("%" + u)
+            if not ok:
+                return memo[v]
+            lines += [m for m in more if m not in lines]
+            alias.update(al)
+        memo[v] = (True, lines + [line], alias)
+        return memo[v]
+
+    result = {}
+    for name in sorted(real):
+        value = real[name][2]
+        ok, lines, alias = pure(value)
+        if ok:
+            result[name] = (lines, alias, value)
+    return result
+
+
+def _recompute(names: list[str], fixed: dict, allocas: dict) -> list[str]:
+    """Lines that store the recomputed value of each fixed register in ``names``, with the
+    computation's names suffixed (the originals may be in the region too)."""
+    defined: set[str] = set()
+    out: list[str] = []
+    for n in names:
+        lines, alias, value = fixed[n]
+        local = {_DEF.match(ln).group(1) for ln in lines}
+
+        def rename(m: re.Match, local=local, alias=alias) -> str:
+            name = m.group(1)
+            tok = m.group(0)
+            while name in alias:  # a load replaced by the value that its one reaching store stored
+                tok = alias[name]
+                t = _TOKEN.fullmatch(tok)
+                if not t:
+                    return tok
+                name = t.group(1)
+            return f'%"{name.strip(chr(34))}.wm"' if name in local else tok
+        for ln in lines:
+            d = _DEF.match(ln).group(1)
+            if d not in defined:
+                defined.add(d)
+                out.append(_TOKEN.sub(rename, ln))
+        ty, _s, align = allocas[n]
+        out.append(f"  store {ty} {_TOKEN.sub(rename, value)}, ptr %{n}, align {align}")
+    return out
 
 
 _TYPES: dict[tuple[int, str], dict[str, str]] = {}
@@ -467,9 +617,20 @@ def _prune_phi(line: str, reach: set[str]) -> str:
 
 
 def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promotable, remat, offsets, alive,
-            starts) -> list[str]:
+            starts, fixed) -> list[str]:
     """``__sim_r<rid>``: the kernel entered at resume point ``rid``; returns its exit code."""
     header = entry.name if rid == 0 else "__wi_entry"
+    # a register this region neither reads nor writes keeps its context value: no restore, no save
+    read, written = set(), set()
+    for p in pieces:
+        if p.name in reach:
+            for line in p.lines:
+                ld, st = _LOAD_OF.match(line), _STORE_TO.match(line)
+                if ld:
+                    read.add(ld.group(3))
+                if st:
+                    written.add(st.group(3))
+    saved_here = promotable & written
     out = [f"define internal i32 @__sim_r{rid}({params}, ptr noalias %__wi_ctx, i64 %__wi_n, i64 %__wi_t) {{",
            f"{header}:"]
     for name, (ty, _nbytes, align) in allocas.items():
@@ -487,17 +648,18 @@ def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promota
                 continue
             out.append("  ret i32 3" if _RET.match(line) else line)
         if entry.exit:
-            out += _exit(entry, starts, alive, promotable, allocas)
+            out += _exit(entry, starts, alive, saved_here, allocas)
     else:
         for line in entry.lines:  # what a region may need of the entry block: recomputed
             d = _DEF.match(line)
             if (d and d.group(1) in remat) or _SIM_LOCAL.match(line):
                 out.append(line)
-        for name in sorted(alive[start] & promotable):
+        for name in sorted(alive[start] & promotable & (read | written)):
             ty, _s, align = allocas[name]
             v = _derived(name, "wl")
             out.append(f"  {v} = load {ty}, ptr {_derived(name, 'wp')}, align {align}")
             out.append(f"  store {ty} {v}, ptr %{name}, align {align}")
+        out += _recompute(sorted(alive[start] & set(fixed)), fixed, allocas)
         out.append(f"  br label %{start}")
     for p in pieces:
         if p is entry or p.name not in reach:
@@ -508,7 +670,7 @@ def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promota
                 line = _prune_phi(line, reach)
             out.append("  ret i32 3" if _RET.match(line) else line)
         if p.exit:
-            out += _exit(p, starts, alive, promotable, allocas)
+            out += _exit(p, starts, alive, saved_here, allocas)
     out.append("}")
     return out
 
@@ -535,10 +697,14 @@ def _elem(a: tuple[str, int, int]) -> int:
 def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int]) -> list[str]:
     """``__sim_wr(slots, ctx, r, t0, t1, state)``: region r for threads t0..t1-1 (x innermost)."""
     nargs = len(arg_types)
+    # the block's sizes are 1..1024 (sim/__init__.py refuses more threads per block): with the
+    # range known, a thread's 32-bit index arithmetic provably does not wrap, so LLVM's scalar
+    # evolution sees addresses affine in the thread loop's counter (consecutive accesses)
     b = [f"define void @{WR}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{", "entry:",
-         f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}", "  %dims = load <3 x i32>, ptr %dimp, align 4"]
+         f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}"]
     for i, axis in enumerate("xyz"):
-        b.append(f"  %n{axis} = extractelement <3 x i32> %dims, i32 {i}")
+        b.append(f"  %n{axis}p = getelementptr i8, ptr %dimp, i64 {4 * i}")
+        b.append(f"  %n{axis} = load i32, ptr %n{axis}p, align 4, !range !{{i32 1, i32 1025}}")
     b += ["  %nxy = mul i32 %nx, %ny", "  %nall = mul i32 %nxy, %nz", "  %n = zext i32 %nall to i64",
           "  %x0 = urem i32 %t0, %nx", "  %q0 = udiv i32 %t0, %nx", "  %y0 = urem i32 %q0, %ny", "  %z0 = udiv i32 %q0, %ny"]
     uniform = {}
@@ -565,7 +731,12 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
               f"  %{R}.xe = add i32 %{R}.xs, %{R}.cnt", f"  %{R}.row = sub i32 %{R}.t, %{R}.xs",
               f"  br label %{R}.i", f"{R}.i:",
               f"  %{R}.x = phi i32 [ %{R}.xs, %{R}.o ], [ %{R}.x1, %{R}.i ]",
-              f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64"]
+              f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64",
+              # the same ranges for the position itself (known bits let LLVM drop masks of zexts)
+              f"  %{R}.ax = icmp ult i32 %{R}.x, 1024", f"  call void @llvm.assume(i1 %{R}.ax)",
+              f"  %{R}.ay = icmp ult i32 %{R}.y, 1024", f"  call void @llvm.assume(i1 %{R}.ay)",
+              f"  %{R}.az = icmp ult i32 %{R}.z, 64", f"  call void @llvm.assume(i1 %{R}.az)",
+              f"  %{R}.at = icmp ult i32 %{R}.tt, 1024", f"  call void @llvm.assume(i1 %{R}.at)"]
         call = []
         for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
             v = f"%{R}.v{i}"
