@@ -62,8 +62,8 @@ typedef struct {
     volatile uint32_t *order; /* program order of the SIMD-group call being made (instrument.py) */
     int32_t (*wgv)(uint8_t *slots); /* one threadgroup, vectorized when its probe passes (vectorize.py);
                                      * returns 1 when it ran vectorized (NULL: only wg) */
-    /* work-item mode (workitem.py/.c): region r for threads t0..t1-1 (NULL: none) */
-    void (*wr)(uint8_t *slots, void *ctx, uint32_t r, uint32_t t0, uint32_t t1, uint32_t *state);
+    /* work-item mode (workitem.py/.c): region r for threads t0..t1-1, returns their common exit code (NULL: none) */
+    uint32_t (*wr)(uint8_t *slots, void *ctx, uint32_t r, uint32_t t0, uint32_t t1, uint32_t *state);
     const uint8_t *wrs;  /* per resume point: 1 when its region may reach a SIMD-group step */
     int64_t wnres;       /* resume points */
     uint64_t wctx;       /* context bytes per thread */
@@ -881,6 +881,8 @@ static int run_coro(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint
     }
 }
 
+#include "workitem.c" /* work-item mode: barrier kernels as loops over threads (WGBAR) */
+
 typedef struct { int index; int status; } worker_arg;
 
 static void *worker(void *argp) {
@@ -906,12 +908,11 @@ static void *worker(void *argp) {
     int *group = malloc(sizeof(int) * 32);
     if (!L->direct && E->cstart) {
         WS->cst = malloc((size_t)nfib);
-#include "workitem.c" /* work-item mode: barrier kernels as loops over threads (WGBAR) */
-
         WS->csite = malloc(sizeof(uint32_t) * (size_t)nfib);
         WS->chd = malloc(sizeof(void *) * (size_t)nfib);
         if (!WS->cst || !WS->csite || !WS->chd) group = (free(group), NULL);
     }
+    if (!L->direct && E->wr && !wi_alloc(nfib)) group = (free(group), NULL);
     if (!F || !slots || stacks == MAP_FAILED || !group || (L->shared_size && !W_shared)) {
         W_block = 0;
         record_fault(F_INTERNAL, 0, "air-sim: cannot allocate the threadgroup's fibers");
@@ -939,7 +940,6 @@ static void *worker(void *argp) {
             if (!run_fibers(blk, first, slots, stacks, group, cx, cy, cz)) break;
         } else if (E->wg) {
             cur = 0;
-    if (!L->direct && E->wr && !wi_alloc(nfib)) group = (free(group), NULL);
             F[0].state = S_RUN;
             fill_slots(slots, 0, cx, cy, cz);
             put_u3(slots + 16 * L->nargs, bx, by, bz); /* the loop bounds of the work-group function */
@@ -968,6 +968,7 @@ out:
     __atomic_fetch_add(&sim_blocks_vector, vec, __ATOMIC_RELAXED);
     free(F); free(slots); free(group); free(W_shared); free(WS->frames);
     free(WS->cst); free(WS->csite); free(WS->chd);
+    wi_free();
     if (stacks && stacks != MAP_FAILED) munmap(stacks, stack_total);
     WS = NULL;
     return NULL;
@@ -993,7 +994,6 @@ static void pool_child_after_fork(void) { /* a forked child has none of the pare
     pthread_cond_init(&pool_cv, NULL);
     pthread_cond_init(&pool_done_cv, NULL);
     pool_threads = 0;
-    wi_free();
     pool_pending = 0;
 }
 
