@@ -11,20 +11,26 @@
  * order of execution is the coroutine scheduler's whatever the control flow; in a uniform kernel a
  * whole region runs for the whole threadgroup in one call. */
 
+#define WI_MIXED UINT32_MAX /* a summary: the threads' states differ (state[] holds each) */
+
 static __thread uint32_t *wi_state;  /* per thread: exit code / resume point */
+static __thread uint32_t *wi_sum;    /* per warp (or the whole threadgroup): the state all its threads
+                                      * share, or WI_MIXED; state[] is exact only where it is WI_MIXED */
 static __thread uint8_t *wi_ctx;     /* per-thread context arrays (values live across barriers) */
 
 static int wi_alloc(int n) {
     wi_state = malloc(sizeof(uint32_t) * (size_t)n);
+    wi_sum = malloc(sizeof(uint32_t) * (size_t)(n / 32 + 2));
     size_t bytes = ((size_t)E->wctx * (size_t)n + 63) & ~(size_t)63;
     wi_ctx = bytes ? aligned_alloc(64, bytes) : NULL;
-    return wi_state && (!bytes || wi_ctx);
+    return wi_state && wi_sum && (!bytes || wi_ctx);
 }
 
 static void wi_free(void) {
     free(wi_state);
+    free(wi_sum);
     free(wi_ctx);
-    wi_state = NULL;
+    wi_state = wi_sum = NULL;
     wi_ctx = NULL;
 }
 
@@ -37,55 +43,87 @@ static void wi_run(uint8_t *slots, uint32_t *st, int a, int b) {
         if (s & 3) { t++; continue; }
         int e = t + 1;
         while (e < b && st[e] == s) e++;
-        E->wr(slots, wi_ctx, s >> 2, (uint32_t)t, (uint32_t)e, st);
+        (void)E->wr(slots, wi_ctx, s >> 2, (uint32_t)t, (uint32_t)e, st);
         t = e;
     }
 }
 
-/* The whole threadgroup resumes at one point whose region reaches no SIMD-group step: running it
- * for all threads at once is what running it warp by warp does (no warp stops at a step). */
-static int wi_uniform(const uint32_t *st, int n) {
-    uint32_t s = st[0];
-    if (s & 3 || (int64_t)(s >> 2) >= E->wnres || E->wrs[s >> 2]) return 0;
-    for (int t = 1; t < n; t++)
-        if (st[t] != s) return 0;
-    return 1;
+static uint32_t wi_summary(const uint32_t *st, int a, int b) {
+    for (int t = a + 1; t < b; t++)
+        if (st[t] != st[a]) return WI_MIXED;
+    return st[a];
+}
+
+/* One warp (or the whole threadgroup of a kernel without steps) until none of its threads can run
+ * or waits at a SIMD-group step: the lanes at the earliest step (min-PC) go on first. */
+static void wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b) {
+    for (;;) {
+        uint32_t s = *sum;
+        if (s != WI_MIXED) {
+            if ((s & 3) == 0) *sum = E->wr(slots, wi_ctx, s >> 2, (uint32_t)a, (uint32_t)b, st);
+            else if ((s & 3) == S_SIMD) *sum = s & ~3u; /* every lane at one step: it is the earliest */
+            else return; /* at a barrier or done */
+            continue;
+        }
+        wi_run(slots, st, a, b);
+        uint32_t low = UINT32_MAX;
+        if (E->wsteps)
+            for (int t = a; t < b; t++)
+                if ((st[t] & 3) == S_SIMD && st[t] < low) low = st[t];
+        if (low == UINT32_MAX) {
+            *sum = wi_summary(st, a, b);
+            return;
+        }
+        for (int t = a; t < b; t++)
+            if (st[t] == low) st[t] = low & ~3u;
+    }
 }
 
 static int run_wi(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32_t cz) {
     fill_slots(slots, 0, cx, cy, cz);
     put_u3(slots + 16 * L->nargs, L->block[0], L->block[1], L->block[2]);
-    uint32_t *st = wi_state;
-    const int n = nfib;
-    memset(st, 0, sizeof(uint32_t) * (size_t)n); /* every thread starts at resume point 0 */
+    uint32_t *st = wi_state, *sum = wi_sum;
+    const int n = nfib, span = E->wsteps ? 32 : n, nspan = (n + span - 1) / span;
+    for (int w = 0; w < nspan; w++) sum[w] = 0; /* every thread starts at resume point 0 */
     cur = 0;
     if (_setjmp(direct_exit)) return 0; /* a fault (recorded) */
     for (;;) {
-        if (!E->wsteps || wi_uniform(st, n)) {
-            wi_run(slots, st, 0, n);
-        } else {
-            for (int w = 0; w < n; w += 32) {
-                int end = w + 32 < n ? w + 32 : n;
-                for (;;) {
-                    wi_run(slots, st, w, end);
-                    uint32_t low = UINT32_MAX; /* the step earliest in program order (min-PC) */
-                    for (int t = w; t < end; t++)
-                        if ((st[t] & 3) == S_SIMD && st[t] < low) low = st[t];
-                    if (low == UINT32_MAX) break;
-                    for (int t = w; t < end; t++)
-                        if (st[t] == low) st[t] = low & ~3u;
+        /* every warp runnable at one point whose region reaches no step: one call for them all
+         * (what running them warp by warp does: no warp stops at a step) */
+        uint32_t s0 = sum[0];
+        int whole = nspan > 1 && s0 != WI_MIXED && !(s0 & 3) && (int64_t)(s0 >> 2) < E->wnres && !E->wrs[s0 >> 2];
+        for (int w = 1; whole && w < nspan; w++) whole = sum[w] == s0;
+        if (whole) {
+            uint32_t c = E->wr(slots, wi_ctx, s0 >> 2, 0, (uint32_t)n, st);
+            for (int w = 0; w < nspan; w++) sum[w] = c;
+            if (c == WI_MIXED) /* state[] is exact: let each warp find its own summary */
+                for (int w = 0; w < nspan; w++) {
+                    int a = w * span, b = a + span < n ? a + span : n;
+                    sum[w] = wi_summary(st, a, b);
                 }
-            }
+        }
+        for (int w = 0; w < nspan; w++) {
+            int a = w * span, b = a + span < n ? a + span : n;
+            wi_span(slots, st, &sum[w], a, b);
         }
         if (stop_now(blk + 1)) return 0;
         int alive = 0;
-        for (int t = 0; t < n; t++) {
-            uint32_t k = st[t] & 3;
-            alive |= k != S_DONE;
-            if (k == S_BAR) st[t] &= ~3u; /* every unfinished thread waits at a barrier: release */
+        for (int w = 0; w < nspan; w++) { /* release: every unfinished thread waits at a barrier */
+            uint32_t s = sum[w];
+            if (s != WI_MIXED) {
+                alive |= (s & 3) != S_DONE;
+                if ((s & 3) == S_BAR) sum[w] = s & ~3u;
+                continue;
+            }
+            int a = w * span, b = a + span < n ? a + span : n;
+            for (int t = a; t < b; t++) {
+                uint32_t k = st[t] & 3;
+                alive |= k != S_DONE;
+                if (k == S_BAR) st[t] &= ~3u;
+            }
         }
         if (!alive) return 1;
-        if (deadline > 0 && now() > deadline) {
+        if (deadline > 0 && coarse_now() > deadline) {
             record_fault(F_TIMEOUT, 0, "watchdog timeout");
             return 0;
         }

@@ -6,7 +6,8 @@ point (the kernel's start, or just after a barrier or step) to the next barrier,
 Each region becomes a function ``__sim_r<k>`` (a copy of the kernel entered at resume point k, with
 every barrier/step turned into ``ret i32 <exit code>``), and ``__sim_wr(slots, ctx, k, t0, t1,
 state)`` runs region k for the threads ``t0 .. t1-1`` in a loop nest (z, y, x; x innermost) with
-the region inlined, storing each thread's exit code in ``state[t]``. The C scheduler
+the region inlined, storing each thread's exit code in ``state[t]`` and returning the code they
+all exited with (-1 when they differ). The C scheduler
 (``workitem.c``) calls it for runs of consecutive threads waiting at the same point: in a
 uniform kernel one call runs a whole region for the whole threadgroup, with no per-thread
 resume, switch or frame.
@@ -506,7 +507,8 @@ def value_types(text: str, kernel: str) -> dict[str, str]:
     if key not in _TYPES:
         import llvmlite.binding as llvm
 
-        fn = llvm.parse_assembly(text).get_function(kernel)
+        # a context of its own: compiles also run on the tiering's background thread (compile.py)
+        fn = llvm.parse_assembly(text, context=llvm.create_context()).get_function(kernel)
         found = {}
         for block in fn.blocks:
             for ins in block.instructions:
@@ -700,7 +702,7 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
     # the block's sizes are 1..1024 (sim/__init__.py refuses more threads per block): with the
     # range known, a thread's 32-bit index arithmetic provably does not wrap, so LLVM's scalar
     # evolution sees addresses affine in the thread loop's counter (consecutive accesses)
-    b = [f"define void @{WR}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{", "entry:",
+    b = [f"define i32 @{WR}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{", "entry:",
          f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}"]
     for i, axis in enumerate("xyz"):
         b.append(f"  %n{axis}p = getelementptr i8, ptr %dimp, i64 {4 * i}")
@@ -715,6 +717,7 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
         b.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
         uniform[i] = f"{ty} %a{i}"
     cases = " ".join(f"i32 {r}, label %R{r}" for r in range(nres) if r in starts)
+    rets: list[str] = []
     b += [f"  switch i32 %r, label %done [ {cases} ]"]
     for r in range(nres):
         if r not in starts:
@@ -722,6 +725,7 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
         R = f"R{r}"
         b += [f"{R}:", f"  br label %{R}.o", f"{R}.o:",
               f"  %{R}.t = phi i32 [ %t0, %{R} ], [ %{R}.tn, %{R}.on ]",
+              f"  %{R}.so = phi i32 [ -2, %{R} ], [ %{R}.sn, %{R}.on ]",
               f"  %{R}.xs = phi i32 [ %x0, %{R} ], [ 0, %{R}.on ]",
               f"  %{R}.y = phi i32 [ %y0, %{R} ], [ %{R}.yn, %{R}.on ]",
               f"  %{R}.z = phi i32 [ %z0, %{R} ], [ %{R}.zn, %{R}.on ]",
@@ -731,6 +735,7 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
               f"  %{R}.xe = add i32 %{R}.xs, %{R}.cnt", f"  %{R}.row = sub i32 %{R}.t, %{R}.xs",
               f"  br label %{R}.i", f"{R}.i:",
               f"  %{R}.x = phi i32 [ %{R}.xs, %{R}.o ], [ %{R}.x1, %{R}.i ]",
+              f"  %{R}.s = phi i32 [ %{R}.so, %{R}.o ], [ %{R}.sn, %{R}.i ]",
               f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64",
               # the same ranges for the position itself (known bits let LLVM drop masks of zexts)
               f"  %{R}.ax = icmp ult i32 %{R}.x, 1024", f"  call void @llvm.assume(i1 %{R}.ax)",
@@ -759,11 +764,15 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
         b += [f"  %{R}.c = call i32 @__sim_r{r}({', '.join(call)}) alwaysinline",
               f"  %{R}.sp = getelementptr inbounds i32, ptr %st, i64 %{R}.t64",
               f"  store i32 %{R}.c, ptr %{R}.sp, align 4",
+              # the summary: the exit code common to every thread run (-2: none yet, -1: they differ)
+              f"  %{R}.s0 = icmp eq i32 %{R}.s, -2", f"  %{R}.s1 = icmp eq i32 %{R}.s, %{R}.c",
+              f"  %{R}.s2 = or i1 %{R}.s0, %{R}.s1", f"  %{R}.sn = select i1 %{R}.s2, i32 %{R}.c, i32 -1",
               f"  %{R}.x1 = add i32 %{R}.x, 1", f"  %{R}.ci = icmp ult i32 %{R}.x1, %{R}.xe",
               f"  br i1 %{R}.ci, label %{R}.i, label %{R}.on", f"{R}.on:",
               f"  %{R}.tn = add i32 %{R}.t, %{R}.cnt", f"  %{R}.y1 = add i32 %{R}.y, 1",
               f"  %{R}.wy = icmp eq i32 %{R}.y1, %ny", f"  %{R}.yn = select i1 %{R}.wy, i32 0, i32 %{R}.y1",
               f"  %{R}.zi = zext i1 %{R}.wy to i32", f"  %{R}.zn = add i32 %{R}.z, %{R}.zi",
               f"  %{R}.co = icmp ult i32 %{R}.tn, %t1", f"  br i1 %{R}.co, label %{R}.o, label %done"]
-    b += ["done:", "  ret void", "}"]
+        rets.append(f"[ %{R}.sn, %{R}.on ]")
+    b += ["done:", f"  %sum = phi i32 [ -1, %entry ], {', '.join(rets)}", "  ret i32 %sum", "}"]
     return b
