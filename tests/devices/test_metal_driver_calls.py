@@ -116,14 +116,15 @@ def test_device_properties(ctx, metal):
         A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, A.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING)}
     assert attr == {A.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: 16,  # M2 Pro: 16-19 cores, fewest reported
                     A.CU_DEVICE_ATTRIBUTE_WARP_SIZE: 32,
-                    A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: 32768 - 32 - SCRATCH,
+                    A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: 48 * 1024,  # CUDA's: beyond the GPU's
+                    # threadgroup memory a launch's shared memory is in device memory (apple/shared_spill.py)
                     A.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: 1024,
                     A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: 8,
                     A.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: 1}
     assert ok(cu.cuMemGetInfo()) == (ARENA, ARENA)
-    # an Apple GPU gives no more threadgroup memory when a kernel opts in, and one block's worth per core
-    for a in (A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR):
-        assert ok(cu.cuDeviceGetAttribute(a, dev)) == 32768 - 32 - SCRATCH
+    # sm_80's opt-in maximum and multiprocessor total, as the other devices report
+    assert ok(cu.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev)) == 163 * 1024
+    assert ok(cu.cuDeviceGetAttribute(A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, dev)) == 164 * 1024
 
 
 @pytest.mark.parametrize("name,os_count,expect", [("Apple M2 Pro", 19, 19), ("Apple M4 Max", None, 32),
@@ -421,6 +422,54 @@ def test_threadgroup_length_follows_the_library_mode(ctx, metal, monkeypatch, li
     # launch_info is the same in both modes: dynamic bytes; MSL's window length without the scratch
     # (the AIR kernel finds its scratch at align16(dynamic bytes), not through this word)
     assert struct.unpack_from("<II", infos[0], 4 * abi.INFO_DYNAMIC_SMEM) == (1000, 1120)
+
+
+BIG_STATIC_SHARED_PTX = """.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry big_static(.param .u64 big_static_param_0)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<3>;
+    .shared .align 4 .b8 tile[40960];
+    ld.param.u64 %rd1, [big_static_param_0];
+    mov.u32 %r1, %tid.x;
+    st.shared.u32 [tile+40956], %r1;
+    bar.sync 0;
+    ld.shared.u32 %r2, [tile+40956];
+    cvta.to.global.u64 %rd2, %rd1;
+    st.global.u32 [%rd2], %r2;
+    ret;
+}
+"""
+
+
+@pytest.mark.parametrize("library", ["msl", "metallib"])
+def test_shared_memory_beyond_the_gpu_goes_to_device_memory(ctx, metal, monkeypatch, library):
+    """40 KiB of static shared memory on a GPU with 32 KiB of threadgroup memory: the launch compiles
+    the kernel's spilled variant once, binds only the barrier scratch as threadgroup memory, gives the
+    kernel a slice of arena memory per threadgroup through the globals table and frees it after."""
+    from cumetal.backends.apple import shared_spill
+
+    monkeypatch.setenv("CUMETAL_METAL_LIBRARY", library)
+    mod = ok(cu.cuModuleLoadData(BIG_STATIC_SHARED_PTX.encode()))
+    fn = ok(cu.cuModuleGetFunction(mod, b"big_static"))
+    d = ok(cu.cuMemAlloc(4))
+    used = STATE.device.arena.used
+    infos = _info_at_dispatch(metal)
+    for _ in range(2):
+        mark = metal.mark()
+        ok(cu.cuLaunchKernel(fn, 3, 2, 1, 32, 1, 1, 0, 0, ((d,), (None,)), None))
+        lengths = [e[2:] for e in metal.log[mark:] if e[1] == "setThreadgroupMemoryLength:atIndex:"]
+        assert lengths == [(SCRATCH, 0)]
+    assert len(STATE.device.libraries.libraries) == 2  # the module's library and the variant's, made once
+    assert STATE.device.arena.used == used  # the slices are freed when the command buffer completes
+    loaded = STATE.module(mod).image.module
+    variant = shared_spill.spilled(loaded.kernels["big_static"], loaded, 0)[1]
+    slot = list(variant.globals).index(shared_spill.SYMBOL)
+    spill_addr, = struct.unpack_from("<Q", infos[0], 4 * (abi.INFO_HEADER_WORDS + 2 * slot))
+    assert spill_addr != 0 and STATE.device.arena.base <= spill_addr < STATE.device.arena.base + ARENA
+    assert struct.unpack_from("<II", infos[0], 4 * abi.INFO_DYNAMIC_SMEM) == (0, 0)
 
 
 def test_parameters_whose_address_is_taken_live_in_the_arena(ctx, metal):

@@ -31,6 +31,12 @@ program has give its spilled shared memory the ordering its shared memory had. A
 memory's rules where they differ (``atom.add.f32.ftz`` keeps subnormals in shared memory, so the
 flag is dropped).
 
+Where the slice comes from: the simulators wrap their launcher (``with_shared_spill``: one buffer per
+device memory, grown on demand and reused, since their launches run one at a time); the Metal
+device (devices/metal/device.py) compiles the variant once per kernel and dynamic size and carves
+``blocks x slice`` bytes from its arena per launch, freed when the command buffer completes. Devices
+that use this report CUDA's shared memory figures (48 KiB per block, sm_80's 163 KiB opted in).
+
 Not supported in a spilled kernel (a clear launch error instead): mbarrier objects, bulk and tensor
 (TMA) copies, whose legalization addresses threadgroup memory directly. Out-of-bounds offsets are
 not trapped per block (a slice sits next to the next block's), unlike the threadgroup global.

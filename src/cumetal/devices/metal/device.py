@@ -33,7 +33,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from cumetal.backends.apple import abi
+from cumetal.backends.apple import abi, shared_spill
 from cumetal.backends.apple.printf_ring import decode_ring
 from cumetal.devices.metal import bridge as B
 from cumetal.devices.metal.arena import Arena
@@ -79,6 +79,7 @@ class Submission:
     formats: list[bytes] = field(default_factory=list)
     event: MetalEvent | None = None
     fault: DeviceFault | None = None
+    spill: int = 0  # arena memory holding the launch's shared memory (apple/shared_spill.py), or 0
 
 
 class MetalModuleImage(ModuleImage):
@@ -319,6 +320,8 @@ class MetalDevice(Device):
         finally:
             if sub.block is not None:
                 self.arena.free(sub.block.base)
+            if sub.spill:
+                self.arena.free(sub.spill)
         if fault is not None:
             log_fault(fault)
             s.pending_faults.append(fault)
@@ -387,29 +390,67 @@ class MetalDevice(Device):
             s = self._stream(stream)
             module = image.module
             fn = module.kernels[kernel]
-            kp = image.compiled.kernels.get(kernel)
+            kp, compiled, symbols = image.compiled.kernels.get(kernel), image.compiled, image.symbols
+            spill_size = 0
+            if shared_spill.needs_spill(fn, dynamic_shared, self.max_threadgroup_memory):
+                # more shared memory than the GPU's threadgroup memory: the variant of the kernel that
+                # keeps it in a per-threadgroup slice of device memory, allocated for this launch
+                variant = self._spilled(image, fn, dynamic_shared)
+                if isinstance(variant, DeviceFault):
+                    print(f"cumetal: {variant}", file=sys.stderr, flush=True)
+                    return variant
+                fn, module, compiled = variant
+                kp = compiled.kernels.get(kernel)
+                spill_size = math.prod(grid) * shared_spill.slice_bytes(image.module.kernels[kernel], dynamic_shared)
+                dynamic_shared = 0
             refused = self._refuse(kernel, kp, block, fn, dynamic_shared)
             if refused is not None:
                 print(f"cumetal: {refused}", file=sys.stderr, flush=True)
                 return refused  # a launch error, not a kernel fault: nothing is left pending
             self._legacy_barrier(s)
             self._reap(s, wait=False)
+            spill = 0
             try:
-                lb = plan_launch(self.arena, module, fn, image.symbols, params, dynamic_shared)
+                if spill_size:
+                    spill = self.arena.alloc(spill_size, kind="internal")
+                    symbols = {**symbols, shared_spill.SYMBOL: (spill, spill_size)}
+                lb = plan_launch(self.arena, module, fn, symbols, params, dynamic_shared)
             except MemoryError as e:
+                if spill:
+                    self.arena.free(spill)
                 fault = DeviceFault(OUT_OF_RESOURCES, f"no device memory for the launch: {e}", kernel)
                 log_fault(fault)
                 return fault
             with self.bridge.pool():
                 cb = self.bridge.command_buffer(s.queue)
                 try:
-                    encode_launch(self.bridge, cb, self.arena, kp.pipeline, module, fn, image.symbols, lb, grid,
-                                  block, dynamic_shared, library=image.compiled.mode)
+                    encode_launch(self.bridge, cb, self.arena, kp.pipeline, module, fn, symbols, lb, grid,
+                                  block, dynamic_shared, library=compiled.mode)
                 except BaseException:
                     self.arena.free(lb.base)
+                    if spill:
+                        self.arena.free(spill)
                     raise
-                return self._submit(s, Submission(cb, kernel=kernel, block=lb,
-                                                  formats=image.compiled.printf_formats))
+                return self._submit(s, Submission(cb, kernel=kernel, block=lb, formats=compiled.printf_formats,
+                                                  spill=spill))
+
+    def _spilled(self, image: MetalModuleImage, fn: Any, dynamic_shared: int) -> tuple | DeviceFault:
+        """(kernel, module, compiled library) of ``fn`` with its shared memory in device memory for
+        launches with ``dynamic_shared`` bytes (compiled once per image and size), or the refusal."""
+        key = (fn.name, dynamic_shared)
+        cache = image.__dict__.setdefault("_spilled", {})
+        hit = cache.get(key)
+        if hit is None:
+            try:
+                k, m = shared_spill.spilled(fn, image.module, dynamic_shared)
+                with self.bridge.pool():
+                    hit = (k, m, self.libraries.compile(m))
+            except (shared_spill.SpillError, LibraryError) as e:
+                need = shared_spill.threadgroup_bytes(fn, dynamic_shared)
+                hit = DeviceFault("launch_failure", f"{e} (the launch needs {need} bytes of threadgroup memory, "
+                                  f"the device has {self.max_threadgroup_memory})", fn.name)
+            cache[key] = hit
+        return hit
 
     def _refuse(self, kernel: str, kp: Any, block: tuple[int, int, int], fn: Any,
                 dynamic_shared: int) -> DeviceFault | None:

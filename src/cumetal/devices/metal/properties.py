@@ -20,8 +20,7 @@ UNKNOWN_CHIP_CORES = 8
 _NAME = re.compile(r"\b(M\d+)(?:\s+(Pro|Max|Ultra))?\b")
 
 # Threadgroup memory the ABI adds to a kernel's own shared memory (apple/abi.py shared_bytes): the
-# barrier-reduction scratch plus up to 2 x 15 bytes of 16-byte alignment. Subtracted from the
-# reported per-block limit so that every launch the driver accepts fits Metal's limit.
+# barrier-reduction scratch plus up to 2 x 15 bytes of 16-byte alignment.
 SHARED_OVERHEAD = abi.REDUCTION_SCRATCH + 32
 
 
@@ -52,4 +51,5 @@ def device_info(name: str, *, total_memory: int, max_threadgroup_memory: int,
         integrated=True,
         concurrent_kernels=False,
         extra={"max_buffer_arguments": 31},
-    ).with_shared_limit(max(0, max_threadgroup_memory - SHARED_OVERHEAD))
+    )  # CUDA's shared memory figures: what exceeds maxThreadgroupMemoryLength goes to device memory
+    # at launch (backends/apple/shared_spill.py, MetalDevice.enqueue_launch)
