@@ -1,8 +1,8 @@
 """Tiering hands a running numpy-engine launch to compiled code (issue #12: a kernel with a long loop
 and few blocks, like the CUDA sample MonteCarloMultiGPU, ran its whole first launch on the numpy
 engine). The compiled code takes over at a batch boundary (CTAs are independent), or inside a batch
-that has not written device memory yet; the results are the numpy engine's bits either way,
-atomics and printf included."""
+whose writes are then undone; the results are the numpy engine's bits either way, atomics and
+printf included."""
 
 from __future__ import annotations
 
@@ -158,17 +158,24 @@ def test_a_long_loop_with_few_blocks_finishes_in_seconds_on_the_tiered_default(m
 
 
 class ScriptedTier:
-    """``backends.cpu.launch.TierHooks`` that says "compiled code is ready" at the ``ready_at``-th
-    poll (polls come at batch boundaries and every 64 engine steps inside a batch)."""
+    """``backends.cpu.launch.TierHooks`` that says "compiled code is ready" from the batch boundary
+    before CTA ``boundary`` on, or from the ``inside``-th poll inside a batch on (the engine polls
+    every 64 steps)."""
 
-    def __init__(self, kernel, module, args, ready_at: int) -> None:
-        self.kernel, self.module, self.args, self.ready_at = kernel, module, args, ready_at
-        self.polls = 0
+    def __init__(self, kernel, module, args, boundary: int | None = None, inside: int | None = None) -> None:
+        self.kernel, self.module, self.args = kernel, module, args
+        self.boundary, self.inside = boundary, inside
+        self.polls_inside = 0
+        self.ready = False
         self.native_from: int | None = None
 
-    def poll(self) -> bool:
-        self.polls += 1
-        return self.polls >= self.ready_at
+    def poll(self, at_cta: int | None = None) -> bool:
+        if at_cta is None:
+            self.polls_inside += 1
+            self.ready |= self.inside is not None and self.polls_inside >= self.inside
+        else:
+            self.ready |= self.boundary is not None and at_cta >= self.boundary
+        return self.ready
 
     def run_native(self, first_cta: int, watchdog_s):
         self.native_from = first_cta
@@ -190,55 +197,72 @@ def by_warp(text: str) -> list[tuple[tuple[int, int], list[str]]]:
     return sorted(warps.items())
 
 
-def _stream(module, n: int, blocks: int, ready_at: int | None):
+def _stream(module, n: int, blocks: int, **when):
+    """``stream`` on the numpy engine, tiered by ``ScriptedTier(**when)`` when given."""
     mem = DeviceMemory(1 << 22)
     out, hist = mem.alloc(4 * 64 * blocks), mem.alloc(4 * 18)
+    mem.write(out, bytes(4 * 64 * blocks))
     mem.write(hist, bytes(4 * 18))
     kernel = module.kernels["stream"]
     args = (mem, (blocks, 1, 1), (64, 1, 1), 0, struct.pack("<QQi", out, hist, n), symbols(mem, module))
-    hooks = None if ready_at is None else ScriptedTier(kernel, module, args, ready_at)
+    hooks = ScriptedTier(kernel, module, args, **when) if when else None
     res = numpy_launch(kernel, module, *args, watchdog_s=60.0, tier=hooks)
     assert res.fault is None, res.fault
     words = np.frombuffer(mem.read(out, 4 * 64 * blocks), np.uint32).copy()
     return words, np.frombuffer(mem.read(hist, 4 * 18), np.uint32).copy(), "".join(res.printf), hooks
 
 
-@pytest.mark.parametrize("ready_at", [1, 2, 3, 4])
-def test_switching_at_a_batch_boundary_gives_the_numpy_engines_bits(module, monkeypatch, ready_at):
-    # batches of 4 CTAs (256 lanes); a tiered launch runs 1, 1, 2, 4, 4 CTAs: compiled code takes
-    # the rest at the boundary after the (ready_at-1)-th batch (the stores of every trip keep each
-    # batch dirty, so no batch is abandoned); atomics and printf lines of both engines add up
-    monkeypatch.setattr(cpu_launch_mod, "LANE_BUDGET", 256)
+@pytest.fixture
+def small_batches(monkeypatch):
+    monkeypatch.setattr(cpu_launch_mod, "LANE_BUDGET", 256)  # batches of 4 CTAs of 64 threads
+
+
+@pytest.mark.parametrize("boundary", [0, 4, 8])
+def test_switching_at_a_batch_boundary_gives_the_numpy_engines_bits(module, small_batches, boundary):
+    # 12 CTAs in batches of 4: compiled code takes CTAs boundary.. over; atomics (add, max, xor) and
+    # the printf lines of both engines add up to the numpy engine's
     blocks = 12
-    want_words, want_hist, want_text, _ = _stream(module, 40, blocks, None)
-    i = np.arange(64 * blocks)
-    assert want_words.tolist() == [lcg(int(v), 40) for v in i]
-    words, hist, text, hooks = _stream(module, 40, blocks, ready_at)
-    assert hooks.native_from == [0, 1, 2, 4][ready_at - 1]
+    want_words, want_hist, want_text, _ = _stream(module, 40, blocks)
+    assert want_words.tolist() == [lcg(int(v), 40) for v in np.arange(64 * blocks)]
+    words, hist, text, hooks = _stream(module, 40, blocks, boundary=boundary)
+    assert hooks.native_from == boundary
     assert words.tolist() == want_words.tolist()
     assert hist.tolist() == want_hist.tolist()
     assert by_warp(text) == by_warp(want_text) and text.count("starts") == text.count("ends") == 2 * blocks
 
 
-def test_a_clean_batch_is_abandoned_and_a_dirty_one_is_not(module, monkeypatch):
-    monkeypatch.setattr(cpu_launch_mod, "LANE_BUDGET", 256)
-    # ``paths`` writes device memory only at its end: the first batch is abandoned at the third poll
-    # (the second inside it) and rerun natively from its first CTA
+def test_a_batch_is_abandoned_inside_and_its_writes_undone(module, small_batches, monkeypatch):
+    # ``paths`` writes device memory only at its end; ``stream`` stores on every trip, adds to a
+    # histogram and prints: either way the first batch, abandoned at its second poll, leaves nothing
+    # behind (its stores, atomics and printf lines are undone) and reruns natively from CTA 0
     trips = 100 + np.arange(32 * 8) % 7
     mem = DeviceMemory(1 << 20)
     out, tp = mem.alloc(4 * 8), mem.alloc(trips.nbytes)
     mem.write(tp, trips.astype(np.int32).tobytes())
     kernel = module.kernels["paths"]
     args = (mem, (8, 1, 1), (32, 1, 1), 0, struct.pack("<QQ", out, tp), symbols(mem, module))
-    hooks = ScriptedTier(kernel, module, args, 3)
+    hooks = ScriptedTier(kernel, module, args, inside=2)
     res = numpy_launch(kernel, module, *args, watchdog_s=60.0, tier=hooks)
     assert res.fault is None and hooks.native_from == 0
     assert np.frombuffer(mem.read(out, 32), np.uint32).tolist() == paths_want(trips, 8)
-    # ``stream`` stores on every trip: a poll inside its first batch finds it dirty; the switch waits
-    # for the boundary after it (its printf lines are kept exactly once)
-    words, hist, text, hooks = _stream(module, 300, 8, 3)
-    assert hooks.native_from == 1 and hooks.polls >= 3
-    want_words, want_hist, want_text, _ = _stream(module, 300, 8, None)
+
+    undone = []
+    real_undo = cpu_launch_mod._UndoLog.undo
+    monkeypatch.setattr(cpu_launch_mod._UndoLog, "undo", lambda self: (undone.append(len(self.entries)),
+                                                                       real_undo(self)))
+    want_words, want_hist, want_text, _ = _stream(module, 300, 8)
+    words, hist, text, hooks = _stream(module, 300, 8, inside=2)
+    assert hooks.native_from == 0 and hooks.polls_inside >= 2
+    assert len(undone) == 1 and undone[0] > 0  # the batch had stored (and printed) before it gave way
+    assert words.tolist() == want_words.tolist() and hist.tolist() == want_hist.tolist()
+    assert by_warp(text) == by_warp(want_text)
+
+
+def test_a_batch_whose_writes_cannot_be_undone_waits_for_its_boundary(module, small_batches, monkeypatch):
+    monkeypatch.setattr(cpu_launch_mod, "UNDO_LIMIT", 0)  # the first store overflows the undo log
+    want_words, want_hist, want_text, _ = _stream(module, 300, 8)
+    words, hist, text, hooks = _stream(module, 300, 8, inside=2)
+    assert hooks.polls_inside >= 2 and hooks.native_from == 4  # not inside the first batch: after it
     assert words.tolist() == want_words.tolist() and hist.tolist() == want_hist.tolist()
     assert by_warp(text) == by_warp(want_text)
 
@@ -251,6 +275,6 @@ def test_cluster_and_cooperative_launches_ignore_the_tiering(module):
     mem.write(hist, bytes(4 * 18))
     kernel = module.kernels["stream"]
     args = (mem, (blocks, 1, 1), (64, 1, 1), 0, struct.pack("<QQi", out, hist, 3), symbols(mem, module))
-    hooks = ScriptedTier(kernel, module, args, 1)
+    hooks = ScriptedTier(kernel, module, args, boundary=0, inside=1)
     res = numpy_launch(kernel, module, *args, watchdog_s=60.0, tier=hooks, cooperative=True)
-    assert res.fault is None and hooks.polls == 0 and hooks.native_from is None
+    assert res.fault is None and hooks.polls_inside == 0 and hooks.native_from is None

@@ -20,9 +20,10 @@ address, what is refused): the launch is rerun there for the report.
 runs a small launch in about a millisecond. A kernel that is not in the JIT cache runs on the
 numpy engine while its launches are small (its predicted numpy time, with 16 trips per loop, below
 its predicted compile time); once its numpy launches have cost as much as its compile, it is
-compiled on a background thread and runs natively from the launch after the compile is done. A
-large launch compiles first. Both engines implement one semantics: tiering changes only the
-speed. See docs/cpu-backend.md.
+compiled on a background thread and runs natively from the launch after the compile is done; a
+launch that runs longer than predicted starts that compile while it runs and hands its remaining
+CTAs to the compiled code (``_LaunchTier``). A large launch compiles first. Both engines implement
+one semantics: tiering changes only the speed. See docs/cpu-backend.md.
 """
 
 from __future__ import annotations
@@ -82,6 +83,17 @@ def kernel_shape(kernel, module) -> tuple[int, bool]:
         _shapes.clear()
     _shapes[key] = (kernel, module, (size, loops))
     return size, loops
+
+
+def system_atomics(kernel, module) -> bool:
+    """Whether ``kernel`` (or a function it calls) has a system-scope atomic (``atom.sys``,
+    ``red.sys``): host threads may update the same words meanwhile, which only compiled code's real
+    atomic instructions survive (the numpy engine reads, combines and writes back), so such a
+    kernel is never tiered to the numpy engine (NVIDIA's systemWideAtomics)."""
+    from cumetal.ir.analysis import reachable_functions
+
+    return any(i.op in ("atomic", "atomic_cas") and ".sys" in i.text
+               for f in reachable_functions(kernel, module) for b in f.blocks for i in b.insts)
 
 
 def kernel_size(kernel, module) -> int:
@@ -429,7 +441,7 @@ class CpuJitDevice(CpuDevice):
                           f"0 = no limit)")
             return t.compiled, None
         cost = predicted_compile_s(size)
-        if self.tiered:
+        if self.tiered and not system_atomics(kernel, module):
             if not t.looked_up and not _compiler.busy():  # (the cache key needs LLVM: not while it compiles)
                 t.looked_up = True
                 from cumetal.backends.air.sim.compile import cached_kernel
@@ -444,7 +456,9 @@ class CpuJitDevice(CpuDevice):
             work = size * (LOOP_TRIPS if loops else 1)
             if t.pending is None and predicted_numpy_s(work, grid, block) < cost:
                 hooks = None
-                if getattr(numpy_launch, "supports_tier", False):  # (not a test's replacement launcher)
+                # a loop kernel's launch may run far longer than predicted: it may hand over while it
+                # runs (a loop-free one is bounded by its prediction; not a test's replacement launcher)
+                if loops and getattr(numpy_launch, "supports_tier", False):
                     hooks = _LaunchTier(self, t, cost, native_launch, args, kwargs)
                     kwargs = {**kwargs, "tier": hooks}
                 t0 = time.perf_counter()
@@ -524,8 +538,8 @@ class _LaunchTier:
     """The tiering's side of one numpy-engine launch of a kernel not compiled yet
     (``backends.cpu.launch.TierHooks``): when the kernel's numpy time (earlier launches and this
     one so far) reaches its predicted compile, the compile starts on the background thread; once
-    it is done, the launch's remaining CTAs run natively (at the next batch boundary, or at once
-    when the running batch has written no device memory). So a launch that loops far longer than
+    it is done, the launch's remaining CTAs run natively (at the next batch boundary, or at once,
+    the running batch's writes undone). So a launch that loops far longer than
     its prediction costs about its numpy time up to the compile, the compile, and the native
     time of the rest — not the numpy engine's time for all of it."""
 
@@ -537,7 +551,7 @@ class _LaunchTier:
         self.native_s = 0.0
         self._ready = False
 
-    def poll(self) -> bool:
+    def poll(self, at_cta: int | None = None) -> bool:
         if self._ready:
             return True
         t = self.tier
@@ -547,8 +561,8 @@ class _LaunchTier:
             return False
         if t.compiled is None and not t.pending.done():
             # the compile's Python half (the lowering) needs the GIL this engine holds: hand it
-            # over at every poll, or the two slow each other down (measured: a 0.3 s compile took
-            # 3.7 s next to a running launch)
+            # over at every poll (measured, loaded machine: a compile of 0.3 s alone took 0.52 s
+            # next to a running launch without this, 0.31 s with a 2 ms sleep per poll)
             time.sleep(0.001)
             return False
         if t.compiled is None:

@@ -2,9 +2,9 @@
 
 A tiered launch (``tier=``, the compiled backend's tiering, devices/cpu_jit_device.py) can hand
 the rest of the grid to compiled code: CTAs are independent in a launch that is neither cluster nor
-cooperative, so at a batch boundary the remaining CTAs run natively on the same memory; and a
-batch that has not written device memory yet (global stores and atomics; its printf lines are
-taken back) is abandoned mid-way and rerun natively — nothing it did is visible. See ``TierHooks``.
+cooperative, so at a batch boundary the remaining CTAs run natively on the same memory; inside a
+batch, the batch's writes to device memory are logged (old contents) and undone, its printf lines
+taken back, and the batch reruns natively from its first CTA. See ``TierHooks``, ``_UndoLog``.
 """
 
 from __future__ import annotations
@@ -121,81 +121,99 @@ def _check_shape(name: str, v) -> tuple[int, int, int]:
 class TierHooks(Protocol):
     """What a tiered launch asks the tiering (devices/cpu_jit_device.py) while it runs."""
 
-    def poll(self) -> bool:
-        """Called at every batch boundary and every few milliseconds inside a batch (the
-        engine's watchdog checks): True once compiled code can take over the launch."""
+    def poll(self, at_cta: int | None = None) -> bool:
+        """Called at every batch boundary (``at_cta``: the next CTA to run) and every few
+        milliseconds inside a batch (the engine's watchdog checks; None): True once compiled
+        code can take over the launch."""
 
     def run_native(self, first_cta: int, watchdog_s: float | None) -> LaunchOutcome:
         """Run CTAs ``first_cta``.. of the launch as compiled code (after ``poll`` said True)."""
 
 
-class _WriteWatch:
-    """The launch's device memory as a batch sees it, noting whether the batch wrote to it
-    (stores and atomics to global memory go through ``scatter``/``atomic``; a device-heap
-    allocation through the heap, ``write`` covers the rest)."""
+class _UndoLog:
+    """The launch's device memory as a tiered batch sees it: before each store or atomic to
+    device memory (they all go through ``scatter``/``atomic``/``write``) the old contents of the
+    addresses are logged, so the batch's writes can be undone and the batch rerun elsewhere. Past
+    ``UNDO_LIMIT`` bytes of log, or on anything it cannot log (the Python device heap), the batch
+    is no longer undoable."""
 
     def __init__(self, memory) -> None:
-        object.__setattr__(self, "_mem", memory)
-        object.__setattr__(self, "dirty", False)
-        object.__setattr__(self, "gather", memory.gather)
-        object.__setattr__(self, "find", memory.find)
+        d = self.__dict__
+        d["_mem"], d["gather"], d["find"] = memory, memory.gather, memory.find
+        d["entries"], d["bytes"], d["undoable"] = [], 0, True
 
-    def scatter(self, *a, **kw):
-        object.__setattr__(self, "dirty", True)
-        return self._mem.scatter(*a, **kw)
+    def reset(self) -> None:
+        d = self.__dict__
+        d["entries"], d["bytes"], d["undoable"] = [], 0, True
 
-    def atomic(self, *a, **kw):
-        object.__setattr__(self, "dirty", True)
-        return self._mem.atomic(*a, **kw)
+    def _log(self, addrs, dtype) -> None:
+        d = self.__dict__
+        if not d["undoable"]:
+            return
+        try:
+            a = np.array(addrs, dtype=np.uint64).reshape(-1)
+            old = self._mem.gather(a, dtype)
+        except Exception:  # noqa: BLE001 - a bad address: the write itself reports it; no undo
+            self._give_up()
+            return
+        d["entries"].append((a, old))
+        d["bytes"] += a.nbytes + old.nbytes
+        if d["bytes"] > UNDO_LIMIT:
+            self._give_up()
 
-    def write(self, *a, **kw):
-        object.__setattr__(self, "dirty", True)
-        return self._mem.write(*a, **kw)
+    def _give_up(self) -> None:
+        d = self.__dict__
+        d["entries"], d["undoable"] = [], False
+
+    def undo(self) -> None:
+        """Restore what the batch overwrote (latest first, so each address gets its oldest value)."""
+        for a, old in reversed(self.entries):
+            self._mem.scatter(a, old)
+        self.reset()
+
+    def scatter(self, addrs, values):
+        self._log(addrs, np.asarray(values).dtype)
+        return self._mem.scatter(addrs, values)
+
+    def atomic(self, op, addrs, values, compare=None, dtype=None, combine=None):
+        self._log(addrs, np.dtype(dtype) if dtype is not None else np.asarray(values).dtype)
+        return self._mem.atomic(op, addrs, values, compare=compare, dtype=dtype, combine=combine)
+
+    def write(self, addr: int, data) -> None:
+        self._log(np.arange(addr, addr + memoryview(data).nbytes, dtype=np.uint64), np.uint8)
+        self._mem.write(addr, data)
 
     def __getattr__(self, name: str):
-        if name == "_cumetal_device_heap" or name == "view":  # a heap operation or a raw view: a write
-            object.__setattr__(self, "dirty", True)
+        if name in ("_cumetal_device_heap", "view"):  # the Python device heap, a raw view: not undoable
+            self._give_up()
         return getattr(self._mem, name)
 
     def __setattr__(self, name: str, value) -> None:  # (heap_of caches the device heap on the memory)
         setattr(self._mem, name, value)
 
 
-class _Abandon(Exception):
-    """A clean batch gives way to compiled code (raised through the engine's watchdog check)."""
+UNDO_LIMIT = 64 << 20  # bytes of undo log per tiered batch (addresses and old values)
 
 
 class _TieredBatch(Batch):
     """A batch whose watchdog check also asks the tiering whether compiled code is ready, and
-    abandons the batch then if it has written no device memory yet."""
+    abandons the batch then if its writes can be undone."""
 
     _tier: TierHooks | None = None
-    _watch: _WriteWatch | None = None
+    _undo: _UndoLog | None = None
     abandoned = False
 
     @property  # type: ignore[override]
     def deadline(self) -> float | None:
         tier = self._tier
-        if tier is not None and tier.poll() and not self._watch.dirty:
+        if tier is not None and tier.poll() and self._undo.undoable:
             self.abandoned = True
-            return float("-inf")  # the engine's check raises its timeout fault now: taken as _Abandon
+            return float("-inf")  # the engine's check raises its timeout fault now: taken as the abandonment
         return self._deadline
 
     @deadline.setter
     def deadline(self, value: float | None) -> None:
         self._deadline = value
-
-
-def tier_batches(default: int):
-    """Batch sizes of a tiered launch: a quarter of the first batch the engine would run first,
-    then as many CTAs as have run so far (doubling), up to the engine's batch: a boundary where
-    compiled code can take over comes at most about as late as the time spent so far."""
-    first = max(1, default // 4)
-    size, done = first, 0
-    while True:
-        yield size
-        done += size
-        size = max(first, min(default, done))
 
 
 def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
@@ -290,22 +308,22 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
 
 def _tiered(kernel, module, memory, grid, block, symbols, param_base, shared_size, dynamic_shared, local,
             deadline, watchdog_s, printf, code, tier: TierHooks, first_cta: int, total: int,
-            default: int) -> LaunchOutcome:
-    """The batch loop of a tiered launch (no clusters): compiled code takes over at a batch
-    boundary once ready, or inside a batch that has not written device memory yet."""
-    watch = _WriteWatch(memory)
-    sizes = tier_batches(min(default, total - first_cta))
+            per_batch: int) -> LaunchOutcome:
+    """The batch loop of a tiered launch (no clusters): compiled code takes the remaining CTAs over
+    once it is ready — at a batch boundary, or inside a batch whose writes are then undone (its
+    printf lines taken back) and which reruns natively from its first CTA."""
+    undo = _UndoLog(memory)
     c0 = first_cta
     while c0 < total:
-        if tier.poll():
+        if tier.poll(c0):
             left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
             native = tier.run_native(c0, left)
             return LaunchOutcome(native.fault, printf + list(native.printf))
-        nctas = min(next(sizes), total - c0)
-        batch = _TieredBatch(watch, module, kernel, grid, block, c0, nctas, symbols, param_base,
+        nctas = min(per_batch, total - c0)
+        batch = _TieredBatch(undo, module, kernel, grid, block, c0, nctas, symbols, param_base,
                              shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
-        batch._tier, batch._watch = tier, watch
-        object.__setattr__(watch, "dirty", False)
+        batch._tier, batch._undo = tier, undo
+        undo.reset()
         mark = len(printf)
         set_grouping(batch, None, (1, 1, 1), False, False, None)
         try:
@@ -313,7 +331,8 @@ def _tiered(kernel, module, memory, grid, block, symbols, param_base, shared_siz
         except Fault:
             if not batch.abandoned:
                 raise
-            del printf[mark:]  # the batch's lines: it runs again, natively
+            undo.undo()  # nothing the batch did stays: it runs again, natively
+            del printf[mark:]
             continue
         c0 += nctas
     return LaunchOutcome(None, printf)
