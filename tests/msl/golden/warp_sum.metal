@@ -31,7 +31,7 @@ kernel void warp_sum(
   f1_11 = cm_ld_global<float>(cm, rd3_17);  // ld.global.f32
   r2_4 = 0x10u;  // mov.u32
   while (true) {
-    CM_LOOP_HOOK(cm);
+    CM_LOOP_TOP(cm);
     uint r3_5 = uint(as_type<uint>(f1_11));  // mov.b32
     {
       uint cm_l = cm.lane, cm_b = r2_4 & 31u, cm_c = 0x1fu;
@@ -54,8 +54,10 @@ kernel void warp_sum(
     if (p1_1) {
       continue;
     } else {
-      cm_st_global<float>(cm, rd3_17, f1_11);  // st.global.f32
-      return;
+      break;
     }
   }
+  CM_LOOP_EXIT(cm);
+  cm_st_global<float>(cm, rd3_17, f1_11);  // st.global.f32
+  return;
 }

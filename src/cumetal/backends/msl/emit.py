@@ -48,7 +48,12 @@ BUILTINS = [("uint3", "cm_tid", "thread_position_in_threadgroup"),
             ("uint3", "cm_nctaid", "threadgroups_per_grid"),
             ("uint", "cm_lane", "thread_index_in_simdgroup"),
             ("uint", "cm_warp", "simdgroup_index_in_threadgroup")]
-LOOP_HOOK = "CM_LOOP_HOOK(cm);"
+# First statement of every emitted loop (the watchdog, and msl-sim's lockstep position) and the
+# statement after it; calls are bracketed alike (prelude cm_head.h: empty on Metal).
+LOOP_HOOK = "CM_LOOP_TOP(cm);"
+LOOP_EXIT = "CM_LOOP_EXIT(cm);"
+CALL_BEGIN = "CM_CALL_BEGIN(cm);"
+CALL_END = "CM_CALL_END(cm);"
 
 
 @dataclass
@@ -135,12 +140,12 @@ class FnEmitter:
             raise EmitError(f"{self.fn.name}: call to unknown function '{i.attrs['callee']}'")
         frame = f"cm_frame + {_align16(self.fn.local_size)}"
         args = ", ".join(["cm", frame] + [self.v(a) for a in i.args] + [self.v(d) for d in i.dsts])
-        return [f"{fn_name(callee.name)}({args});", "if (cm.dead) return;"]
+        return [CALL_BEGIN, f"{fn_name(callee.name)}({args});", CALL_END, "if (cm.dead) return;"]
 
     def call_indirect(self, i: N.Inst) -> list[str]:
         target, *args = i.args
         frame = f"cm_frame + {_align16(self.fn.local_size)}"
-        lines = ["{", f"  ulong cm_fa = {self.v(target)};"]
+        lines = ["{", f"  ulong cm_fa = {self.v(target)};", f"  {CALL_BEGIN}"]
         first = True
         for f in indirect_targets(self.module, i):
             name = f.name
@@ -150,7 +155,7 @@ class FnEmitter:
                          f"{fn_name(name)}({call_args});")
             first = False
         lines.append(("  else " if not first else "  ") + "{ cm_fault(cm, CM_FAULT_ILLEGAL_INSTRUCTION, cm_fa); }")
-        lines += ["  if (cm.dead) return;", "}"]
+        lines += [f"  {CALL_END}", "  if (cm.dead) return;", "}"]
         return lines
 
     # ---- blocks and structure

@@ -7,6 +7,17 @@ reaches it; a loop header becomes ``while (true) { … }`` whose ``continue`` re
 to a region that is not the innermost enclosing loop sets ``cm_j`` to a code and breaks outwards;
 each region's exit re-dispatches that code, so multi-level ``break``/``continue`` need no goto.
 
+Reconvergence: a SIMD-group (Apple GPUs) runs in lockstep and reconverges where structured
+statements end, so the code after a loop must sit after the loop, not inside it. A block outside a
+loop whose immediate dominator is inside it (a loop exit, even one with a single predecessor) is
+therefore placed after the outermost loop it leaves, like a merge node: lanes that leave the loop
+at different trips run it together, as they do on NVIDIA GPUs (which reconverge at the immediate
+post-dominator). Without this, ``while (true) { … if (done) { <code after the loop> } }`` ran the
+code after the loop once per trip, with only the lanes leaving at that trip.
+
+The reconstruction is iterative (an explicit work stack, no Python recursion), so CUB/Thrust
+kernels with thousands of blocks in long chains emit; lines carry their indentation as a number.
+
 Irreducible graphs (a cycle with several entries) fall back to a dispatch loop:
 ``while (true) { switch (cm_b) { case k: … } }`` over a block-id variable, which is always correct.
 """
@@ -22,6 +33,8 @@ __all__ = ["Cfg", "StructurizeError", "Structurizer", "build_cfg", "dispatch_loo
            "successors"]
 
 successors = block_successors  # the CFG analyses live in cumetal.ir.analysis
+
+LOOP_EXIT = "CM_LOOP_EXIT(cm);"  # the statement after every emitted loop (prelude cm_head.h)
 
 
 class StructurizeError(Exception):
@@ -51,17 +64,29 @@ TermFn = Callable[[Block], list[str] | None]  # statements for ret/exit/trap/unr
 
 
 class _Region:
-    def __init__(self, kind: str, rid: int, node: str) -> None:
+    def __init__(self, kind: str, rid: int, node: str, follow: str | None = None) -> None:
         self.kind = kind  # 'loop' (continue target = header node) | 'block' (break target = follow node)
         self.id = rid
         self.node = node
+        self.follow = follow if kind == "loop" else node  # the node a `break` out of the region reaches
+        self.pending: set[int] = set()  # jump codes that left this region towards an outer one
+
+
+class _Ctx:
+    """The enclosing regions, innermost first, as an immutable linked list (O(1) to extend)."""
+
+    __slots__ = ("parent", "region")
+
+    def __init__(self, region: _Region, parent: _Ctx | None) -> None:
+        self.region = region
+        self.parent = parent
 
 
 class Structurizer:
     """Emit structured statements for a reducible CFG; see the module docstring."""
 
     def __init__(self, fn: Function, cfg: Cfg, body: BodyFn, cond: CondFn, term: TermFn,
-                 brx_index: CondFn, loop_hook: str) -> None:
+                 brx_index: CondFn, loop_hook: str, loop_exit: str = LOOP_EXIT) -> None:
         self.fn = fn
         self.cfg = cfg
         self.body = body
@@ -69,135 +94,200 @@ class Structurizer:
         self.term = term
         self.brx_index = brx_index
         self.loop_hook = loop_hook
+        self.loop_exit = loop_exit
         self.blocks = {b.label: b for b in fn.blocks}
-        self.loop_headers = {s for n in cfg.order for s in cfg.succ[n] if cfg.rpo[s] <= cfg.rpo[n]}
-        fwd_preds = {n: sum(1 for p in cfg.pred[n] if cfg.rpo[p] < cfg.rpo[n]) for n in cfg.order}
+        rpo = cfg.rpo
+        self.loop_headers = {s for n in cfg.order for s in cfg.succ[n] if rpo[s] <= rpo[n]}
+        fwd_preds = {n: sum(1 for p in cfg.pred[n] if rpo[p] < rpo[n]) for n in cfg.order}
         self.merge = {n for n, k in fwd_preds.items() if k >= 2}
-        self.children: dict[str, list[str]] = {n: [] for n in cfg.order}
-        for n in cfg.order:
-            d = cfg.idom[n]
-            if d is not None:
-                self.children[d].append(n)
         self.loop_body: dict[str, set[str]] = {}
-        for h in self.loop_headers:
+        loops_of: dict[str, list[str]] = {n: [] for n in cfg.order}  # headers of the loops holding a node
+        for h in sorted(self.loop_headers, key=rpo.__getitem__):  # outer loops first
             body = {h}
-            todo = [n for n in cfg.pred[h] if cfg.rpo[n] >= cfg.rpo[h]]
+            todo = [n for n in cfg.pred[h] if rpo[n] >= rpo[h]]
             while todo:
                 n = todo.pop()
                 if n not in body:
                     body.add(n)
                     todo.extend(cfg.pred[n])
             self.loop_body[h] = body
+            for n in body:
+                loops_of[n].append(h)
+        # Loop exits: placed after the outermost loop that holds their dominator but not them.
+        self.exit_of: dict[str, str] = {}
+        for y in cfg.order:
+            d = cfg.idom[y]
+            if d is None:
+                continue
+            for h in loops_of[d]:  # outermost first
+                if y not in self.loop_body[h]:
+                    self.exit_of[y] = h
+                    break
+        # Follow nodes (reached by a break out of a region) per node that places them, by RPO.
+        self.follows: dict[str, list[str]] = {n: [] for n in cfg.order}
+        for y in cfg.order:
+            d = cfg.idom[y]
+            if y in self.exit_of:
+                self.follows[self.exit_of[y]].append(y)
+            elif d is not None and y in self.merge:
+                self.follows[d].append(y)
+        for lst in self.follows.values():
+            lst.sort(key=rpo.__getitem__)
         self.next_id = 1
         self.uses_jump = False
 
+    # ---- the work stack: each item is a callable run in order; output lines are (indent, text)
     def emit(self) -> list[str]:
-        lines, escapes = self._tree(self.cfg.order[0], [])
-        if escapes:
-            raise StructurizeError(f"jumps {sorted(escapes)} escape the function body")
-        return lines
+        out: list[tuple[int, str]] = []
+        top = _Region("block", 0, "")  # stands for the function body: jumps reaching it escape
+        stack: list[Callable[[], None]] = [lambda: self._tree(self.cfg.order[0], None, 0, out, stack)]
+        self._top = top
+        while stack:
+            stack.pop()()
+        if top.pending:
+            raise StructurizeError(f"jumps {sorted(top.pending)} escape the function body")
+        return ["  " * ind + ln if ln else ln for ind, ln in out]
 
-    # each generator returns (lines, set of jump codes escaping the generated code)
-    def _tree(self, x: str, ctx: list[_Region]) -> tuple[list[str], set[int]]:
-        merges = sorted((c for c in self.children[x] if c in self.merge), key=self.cfg.rpo.__getitem__)
+    def _tree(self, x: str, ctx: _Ctx | None, ind: int, out: list, stack: list) -> None:
+        follows = self.follows[x]
         if x in self.loop_headers:
-            # merge nodes outside the loop follow it; those inside are placed within its body
+            # follow nodes outside the loop come after it; those inside are placed within its body
             body = self.loop_body[x]
-            outer = [m for m in merges if m not in body]
-            inner = [m for m in merges if m in body]
-            return self._wrap(outer, ctx, lambda c: self._loop(x, inner, c))
-        return self._wrap(merges, ctx, lambda c: self._node(x, c))
+            outer = [m for m in follows if m not in body]
+            inner = [m for m in follows if m in body]
+            # the first node after the loop is the loop's own `break` target (no do-while of its own)
+            first = outer[0] if outer else None
+            self._wrap(outer[1:], ctx, ind, out, stack,
+                       lambda c, i: self._loop(x, inner, first, c, i, out, stack))
+        else:
+            self._wrap(follows, ctx, ind, out, stack, lambda c, i: self._node(x, c, i, out, stack))
 
-    def _loop(self, x: str, merges: list[str], ctx: list[_Region]) -> tuple[list[str], set[int]]:
-        r = _Region("loop", self._new_id(), x)
-        inner, esc = self._wrap(merges, ctx + [r], lambda c: self._node(x, c))
-        lines = ["while (true) {", f"  {self.loop_hook}"] + _indent(inner) + ["}"]
-        return self._close(lines, esc, r, ctx)
+    def _wrap(self, ys: list[str], ctx: _Ctx | None, ind: int, out: list, stack: list,
+              make: Callable[[_Ctx | None, int], None]) -> None:
+        """``do { do { make() } while (false); <y1> } while (false); <y2>`` …: the last follow
+        node outermost."""
+        regions = []
+        inner_ctx = ctx
+        for k, y in enumerate(reversed(ys)):
+            r = _Region("block", self._new_id(), y)
+            regions.append((r, inner_ctx))  # (region, the context outside it)
+            out.append((ind + k, "do {"))
+            inner_ctx = _Ctx(r, inner_ctx)
+        depth = len(ys)
+        later: list[Callable[[], None]] = [lambda: make(inner_ctx, ind + depth)]
+        # after the innermost region: its follow node, then the next region closes, ...
+        for k in range(depth - 1, -1, -1):
+            r, outside = regions[k]
+            y = r.node
 
-    def _wrap(self, merges: list[str], ctx: list[_Region],
-              make: Callable[[list[_Region]], tuple[list[str], set[int]]]) -> tuple[list[str], set[int]]:
-        """``do { make() } while (false); <merge node>`` for each merge node, the last one outermost."""
-        if not merges:
-            return make(ctx)
-        y = merges[-1]
-        r = _Region("block", self._new_id(), y)
-        inner, esc = self._wrap(merges[:-1], ctx + [r], make)
-        lines = ["do {"] + _indent(inner) + ["} while (false);"]
-        lines, esc = self._close(lines, esc, r, ctx)
-        after, esc2 = self._tree(y, ctx)
-        return lines + after, esc | esc2
+            def closing(r=r, outside=outside, k=k, y=y) -> None:
+                out.append((ind + k, "} while (false);"))
+                self._close(r, outside, ind + k, out)
+                self._tree(y, outside, ind + k, out, stack)
 
-    def _close(self, lines: list[str], esc: set[int], r: _Region, ctx: list[_Region]) -> tuple[list[str], set[int]]:
-        """Code after region r: consume jumps aimed at r, re-dispatch jumps aimed further out."""
-        mine = {c for c in esc if c // 2 == r.id}
-        esc = esc - mine
+            later.append(closing)
+        stack.extend(reversed(later))
+
+    def _loop(self, x: str, follows: list[str], after: str | None, ctx: _Ctx | None, ind: int, out: list,
+              stack: list) -> None:
+        r = _Region("loop", self._new_id(), x, after)
+        out.append((ind, "while (true) {"))
+        out.append((ind + 1, self.loop_hook))
+        inner = _Ctx(r, ctx)
+
+        def closing() -> None:
+            out.append((ind, "}"))
+            out.append((ind, self.loop_exit))
+            self._close(r, ctx, ind, out)
+            if after is not None:
+                self._tree(after, ctx, ind, out, stack)
+
+        stack.append(closing)
+        self._wrap(follows, inner, ind + 1, out, stack, lambda c, i: self._node(x, c, i, out, stack))
+
+    def _close(self, r: _Region, ctx: _Ctx | None, ind: int, out: list) -> None:
+        """Code after region r: consume jumps aimed at the region around it, pass the others on."""
+        esc = r.pending
         if not esc:
-            return lines, set()
-        # jumps that left r towards an outer region: now directly inside ctx[-1]
-        parent = ctx[-1] if ctx else None
-        disp = ["if (cm_j != 0) {"]
-        out: set[int] = set()
+            return
+        parent = ctx.region if ctx is not None else self._top
+        out.append((ind, "if (cm_j != 0) {"))
+        passed = False
         for c in sorted(esc):
-            if parent is not None and c // 2 == parent.id:
-                disp.append(f"  if (cm_j == {c}) {{ cm_j = 0; {'continue' if c % 2 else 'break'}; }}")
+            if c // 2 == parent.id:
+                out.append((ind + 1, f"if (cm_j == {c}) {{ cm_j = 0; {'continue' if c % 2 else 'break'}; }}"))
             else:
-                out.add(c)
-        if out:
-            disp.append("  break;")
-        disp.append("}")
-        return lines + disp, out
+                parent.pending.add(c)
+                passed = True
+        if passed:
+            out.append((ind + 1, "break;"))
+        out.append((ind, "}"))
 
-    def _node(self, x: str, ctx: list[_Region]) -> tuple[list[str], set[int]]:
+    def _node(self, x: str, ctx: _Ctx | None, ind: int, out: list, stack: list) -> None:
         b = self.blocks[x]
-        lines = list(self.body(b))
+        out.extend((ind, ln) for ln in self.body(b))
         t = _terminator(b)
-        esc: set[int] = set()
         if t.op == "br":
-            br, e = self._branch(x, t.attrs["target"], ctx)
-            return lines + br, e
+            self._branch(x, t.attrs["target"], ctx, ind, out, stack)
+            return
         if t.op == "cbr":
-            tl, e1 = self._branch(x, t.attrs["target"], ctx)
-            el, e2 = self._branch(x, t.attrs["else"], ctx)
-            lines += [f"if ({self.cond(b)}) {{"] + _indent(tl) + ["} else {"] + _indent(el) + ["}"]
-            return lines, e1 | e2
+            out.append((ind, f"if ({self.cond(b)}) {{"))
+            later: list[Callable[[], None]] = [
+                lambda: self._branch(x, t.attrs["target"], ctx, ind + 1, out, stack),
+                lambda: out.append((ind, "} else {")),
+                lambda: self._branch(x, t.attrs["else"], ctx, ind + 1, out, stack),
+                lambda: out.append((ind, "}")),
+            ]
+            stack.extend(reversed(later))
+            return
         if t.op == "brx":
             idx = self.brx_index(b)
-            targets = t.attrs["targets"]
-            for i, target in enumerate(targets):
-                bl, e = self._branch(x, target, ctx)
-                esc |= e
+            later = []
+            for i, target in enumerate(t.attrs["targets"]):
                 kw = "if" if i == 0 else "} else if"
-                lines += [f"{kw} ({idx} == {i}u) {{"] + _indent(bl)
-            lines += ["} else {", "  return;", "}"]  # out-of-range index: undefined in PTX; stop the thread
-            return lines, esc
+                later.append(lambda kw=kw, i=i: out.append((ind, f"{kw} ({idx} == {i}u) {{")))
+                later.append(lambda target=target: self._branch(x, target, ctx, ind + 1, out, stack))
+            # out-of-range index: undefined in PTX; stop the thread
+            later.append(lambda: out.extend([(ind, "} else {"), (ind + 1, "return;"), (ind, "}")]))
+            stack.extend(reversed(later))
+            return
         term = self.term(b)
         if term is None:
             raise StructurizeError(f"no statements for the terminator {t.op} of block {x}")
-        return lines + term, esc
+        out.extend((ind, ln) for ln in term)
 
-    def _branch(self, x: str, y: str, ctx: list[_Region]) -> tuple[list[str], set[int]]:
+    def _branch(self, x: str, y: str, ctx: _Ctx | None, ind: int, out: list, stack: list) -> None:
         rpo = self.cfg.rpo
         if y not in rpo:
             raise StructurizeError(f"branch from {x} to an unknown block {y}")
         if rpo[y] <= rpo[x]:
-            return self._jump(self._region(ctx, "loop", y, x), True, ctx)
-        if y in self.merge:
-            return self._jump(self._region(ctx, "block", y, x), False, ctx)
-        return self._tree(y, ctx)
+            self._jump(self._region(ctx, y, x, back=True), True, ctx, ind, out)
+        elif y in self.merge or y in self.exit_of:
+            self._jump(self._region(ctx, y, x, back=False), False, ctx, ind, out)
+        else:
+            self._tree(y, ctx, ind, out, stack)
 
     @staticmethod
-    def _region(ctx: list[_Region], kind: str, node: str, source: str) -> _Region:
-        for r in reversed(ctx):
-            if r.kind == kind and r.node == node:
+    def _region(ctx: _Ctx | None, node: str, source: str, back: bool) -> _Region:
+        """The enclosing region whose `continue` (back) or `break` reaches node."""
+        c = ctx
+        while c is not None:
+            r = c.region
+            if (r.kind == "loop" and r.node == node) if back else r.follow == node:
                 return r
-        raise StructurizeError(f"no enclosing {kind} region reaches {node} from {source}")
+            c = c.parent
+        raise StructurizeError(f"no enclosing {'loop' if back else 'region'} reaches {node} from {source}")
 
-    def _jump(self, target: _Region, is_continue: bool, ctx: list[_Region]) -> tuple[list[str], set[int]]:
-        if ctx and ctx[-1] is target:
-            return (["continue;"] if is_continue else ["break;"]), set()
+    def _jump(self, target: _Region, is_continue: bool, ctx: _Ctx | None, ind: int, out: list) -> None:
+        if ctx is not None and ctx.region is target:
+            out.append((ind, "continue;" if is_continue else "break;"))
+            return
         self.uses_jump = True
         code = target.id * 2 + (1 if is_continue else 0)
-        return [f"cm_j = {code};", "break;"], {code}
+        out.append((ind, f"cm_j = {code};"))
+        out.append((ind, "break;"))
+        assert ctx is not None  # _region found target in ctx
+        ctx.region.pending.add(code)
 
     def _new_id(self) -> int:
         self.next_id += 1
@@ -209,8 +299,9 @@ def dispatch_loop(fn: Function, cfg: Cfg, body: BodyFn, cond: CondFn, term: Term
     """The always-correct fallback: a block-id state machine."""
     ids = {n: i for i, n in enumerate(cfg.order)}
     lines = ["uint cm_b = 0;", "while (true) {", f"  {loop_hook}", "  switch (cm_b) {"]
+    blocks = {b.label: b for b in fn.blocks}
     for n in cfg.order:
-        b = next(bb for bb in fn.blocks if bb.label == n)
+        b = blocks[n]
         t = _terminator(b)
         code = list(body(b))
         if t.op == "br":

@@ -1,5 +1,8 @@
 // CuMetal MSL prelude, part 1: the Metal standard library, msl-sim's hook macros (empty on Metal),
 // then the shared numbers (cumetal_codes.h). Parts are concatenated in prelude.PARTS order.
+// CM_LOOP_TOP/CM_LOOP_EXIT (each emitted loop's first statement and the statement after it) and
+// CM_CALL_BEGIN/CM_CALL_END (around each call) tell msl-sim where a thread is in the structured
+// code, so that it groups SIMD-group calls as Apple's lockstep execution does.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -8,6 +11,10 @@ using namespace metal;
 #define CM_CHECK_SHARED(cm, a, n)
 #define CM_CHECK_LOCAL(cm, a, n)
 #define CM_LOOP_HOOK(cm)
+#define CM_LOOP_TOP(cm)
+#define CM_LOOP_EXIT(cm)
+#define CM_CALL_BEGIN(cm)
+#define CM_CALL_END(cm)
 #define CM_FAULT_HOOK(cm, code, a)
 #endif
 

@@ -4,9 +4,17 @@
 //
 // Threads of a threadgroup are user-mode fibers (ucontext) run by one OS worker thread; worker
 // threads take threadgroups in parallel, so device atomics really contend. A fiber runs until it
-// reaches a threadgroup barrier or a SIMD-group function. SIMD-group functions combine exactly the
-// lanes of the SIMD-group (32 threads) that wait at the same call site (source line): the "active
-// threads" of Metal's model for structured code. Accesses are checked against the launch's
+// reaches a threadgroup barrier or a SIMD-group function.
+//
+// SIMD-group functions follow Apple's model for structured code: a SIMD-group runs in lockstep and
+// reconverges at the end of each if/else and loop, so a SIMD-group function sees the lanes that
+// reach the same *dynamic* point together. Each fiber keeps its position: a stack of frames (loop:
+// its header line and trip number, from CM_LOOP_TOP/CM_LOOP_EXIT; call: the call line, from
+// CM_CALL_BEGIN/CM_CALL_END) and, when it waits, the call site's line. In structured code a lane's
+// position only grows (textual order within a trip; a new trip or a loop exit goes later), so the
+// scheduler releases, per SIMD-group, the waiting lanes at the smallest position: no other lane can
+// reach that point any more, and every lane still behind it would have to pass a smaller one
+// first. That is the lockstep order (which side of an if/else runs first does not change results). Accesses are checked against the launch's
 // allocation table, the threadgroup size and the local frame; a bad access ends the launch with a
 // fault code instead of a crash.
 #ifndef CUMETAL_MSL_SIM_H
@@ -64,6 +72,13 @@ struct Builtins {
 
 enum { RUN = 0, SIMD = 1, BAR = 2, DONE = 3 };
 
+// A frame of a fiber's position: an enclosing loop (header line, trip) or call (call line).
+struct Frame {
+  int line;
+  bool loop;
+  long trip;
+};
+
 struct Fiber {
   ucontext_t ctx;
   int state;
@@ -72,7 +87,21 @@ struct Fiber {
   ulong snap[32];
   uint snap_mask;
   char* stack;
+  std::vector<Frame> frames;
 };
+
+// Lockstep order of two waiting fibers' positions (frames, then the call site): <0, 0, >0.
+inline int compare_position(const Fiber& a, const Fiber& b) {
+  size_t na = a.frames.size(), nb = b.frames.size();
+  for (size_t i = 0;; ++i) {
+    int la = i < na ? a.frames[i].line : a.site;
+    int lb = i < nb ? b.frames[i].line : b.site;
+    if (la != lb) return la < lb ? -1 : 1;
+    if (i >= na || i >= nb) return (i >= na) == (i >= nb) ? 0 : (i >= na ? -1 : 1);
+    long ta = a.frames[i].trip, tb = b.frames[i].trip;
+    if (ta != tb) return ta < tb ? -1 : 1;
+  }
+}
 
 struct Worker {
   Launch* L;
@@ -130,6 +159,29 @@ inline void loop_tick() {
   }
 }
 
+// Position hooks of the emitted MSL (empty macros on Metal).
+inline void loop_top(int line) {
+  loop_tick();
+  std::vector<Frame>& fr = tw->fibers[tw->cur].frames;
+  if (!fr.empty() && fr.back().loop && fr.back().line == line)
+    ++fr.back().trip;
+  else
+    fr.push_back(Frame{line, true, 0});
+}
+inline void loop_exit() {
+  std::vector<Frame>& fr = tw->fibers[tw->cur].frames;
+  if (!fr.empty() && fr.back().loop) fr.pop_back();
+}
+inline void call_begin(int line) { tw->fibers[tw->cur].frames.push_back(Frame{line, false, 0}); }
+inline void call_end() {  // the callee may have returned from inside its loops
+  std::vector<Frame>& fr = tw->fibers[tw->cur].frames;
+  while (!fr.empty()) {
+    bool call = !fr.back().loop;
+    fr.pop_back();
+    if (call) break;
+  }
+}
+
 inline void yield_to_scheduler() {
   Worker* w = tw;
   swapcontext(&w->fibers[w->cur].ctx, &w->sched);
@@ -176,6 +228,7 @@ inline void run_block(Worker* w) {
     f.ctx.uc_link = nullptr;
     makecontext(&f.ctx, (void (*)())fiber_main, 0);
     f.state = RUN;
+    f.frames.clear();
   }
   for (;;) {
     for (int i = 0; i < n; ++i) {
@@ -188,14 +241,15 @@ inline void run_block(Worker* w) {
     bool progress = false;
     for (int base = 0; base < n; base += 32) {
       int end = base + 32 < n ? base + 32 : n;
-      int site = -1;
+      int first = -1;  // a waiting lane at the smallest position (lockstep order)
       for (int i = base; i < end; ++i)
-        if (w->fibers[i].state == SIMD) { site = w->fibers[i].site; break; }
-      if (site < 0) continue;
+        if (w->fibers[i].state == SIMD && (first < 0 || compare_position(w->fibers[i], w->fibers[first]) < 0))
+          first = i;
+      if (first < 0) continue;
       uint mask = 0;
       ulong vals[32];
       for (int i = base; i < end; ++i)
-        if (w->fibers[i].state == SIMD && w->fibers[i].site == site) {
+        if (w->fibers[i].state == SIMD && compare_position(w->fibers[i], w->fibers[first]) == 0) {
           mask |= 1u << (i - base);
           vals[i - base] = w->fibers[i].payload;
         }
@@ -407,6 +461,10 @@ template <typename T> inline T cm_sim_add(T a, T b) { return T(a + b); }
 #define CM_CHECK_SHARED(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->shared_bytes, CM_SHARED_WINDOW)
 #define CM_CHECK_LOCAL(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->local_bytes, CM_LOCAL_WINDOW)
 #define CM_LOOP_HOOK(cm) ::cm_sim::loop_tick()
+#define CM_LOOP_TOP(cm) ::cm_sim::loop_top(__LINE__)
+#define CM_LOOP_EXIT(cm) ::cm_sim::loop_exit()
+#define CM_CALL_BEGIN(cm) ::cm_sim::call_begin(__LINE__)
+#define CM_CALL_END(cm) ::cm_sim::call_end()
 #define CM_FAULT_HOOK(cm, code, a) ::cm_sim::fault((code), (a))
 
 // MSL address-space qualifiers and function kinds have no CPU meaning.
