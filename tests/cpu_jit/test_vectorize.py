@@ -1,7 +1,8 @@
 """The vectorized work-group loop of barrier-free kernels (backends/air/sim/vectorize.py): the
 same bits as numpy and the numpy engine, faults reported exactly as by the checked loop (first,
-middle and last element, misaligned, a site alternating between two allocations), and the
-vectorized path really taken (and really vector code) for a vector add."""
+middle and last element, misaligned, in a later trip of a grid-stride loop, a site alternating
+between two allocations), and the vectorized path really taken (and really vector code) for a
+vector add and for a grid-stride loop whose threads go round (deferred, then resumed checked)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ extern "C" __global__ void saxpy_gs(float s, const float *x, float *y, int n) {
 extern "C" __global__ void poke(int *out, int n, int bad, long long delta) {  // one thread's store elsewhere
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) *(int *)((char *)(out + i) + (i == bad ? delta : 0)) = 3 * i + 1;
+}
+extern "C" __global__ void poke_gs(int *out, int n, int bad, long long delta) {  // ... in a later trip
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    *(int *)((char *)(out + i) + (i == bad ? delta : 0)) = 3 * i + 1;
 }
 extern "C" __global__ void two_buffers(int *even, int *odd, int n) {  // one site, two allocations
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -154,3 +159,33 @@ def test_faults_are_reported_exactly(module, where, workers):
         if workers == 1:
             first = bad // 256 * 256
             assert np.array_equal(got[0][:first], 3 * np.arange(first, dtype=np.int32) + 1)
+
+
+def test_grid_stride_threads_that_go_round_are_deferred_and_resumed(module):
+    n = 10 * 128 * 3 + 17  # three or four trips per thread
+    rng = np.random.default_rng(6)
+    x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+
+    def params(p):
+        return _params(("f", 1.5), ("Q", p[0]), ("Q", p[1]), ("i", n))
+
+    want = _launch(numpy_launch, module, "saxpy_gs", (10, 1, 1), (128, 1, 1), [x, y], params)[1]
+    before = runtime_lib.blocks_vector()
+    out, got, _ = _launch(launch_air, module, "saxpy_gs", (10, 1, 1), (128, 1, 1), [x, y], params, workers=1)
+    assert out.fault is None and np.array_equal(got[1].view(np.uint32), want[1].view(np.uint32))
+    assert runtime_lib.blocks_vector() - before >= 9  # the first trip vectorized, the rest resumed
+
+
+@pytest.mark.parametrize("trip", [1, 2, 3])
+def test_a_fault_in_a_later_trip_is_exact(module, trip):
+    n, grid, block = 10 * 128 * 3 + 17, 10, 128
+    bad = (trip - 1) * grid * block + 333
+    for delta, code in ((1 << 30, "illegal_address"), (1, "misaligned_address")):
+        out, got, ptrs = _launch(launch_air, module, "poke_gs", (grid, 1, 1), (block, 1, 1), [np.zeros(n, np.int32)],
+                                 lambda p, d=delta: _params(("Q", p[0]), ("i", n), ("i", bad), ("q", d)), workers=1)
+        assert out.fault is not None and out.fault.code == code, (trip, delta, out.fault)
+        assert f"0x{ptrs[0] + 4 * bad + delta:x}" in out.fault.message
+        assert got[0][bad] == 0
+        # the faulting thread's earlier trips stored what they should
+        for i in range(bad % (grid * block), bad, grid * block):
+            assert got[0][i] == 3 * i + 1

@@ -41,10 +41,12 @@ from cumetal.backends.air.sim.instrument import (
     _LABEL,
     _STORE,
     _TARGETS,
+    InstrumentError,
     _blocks,
+    type_bytes,
 )
 
-PROBE, FAST, VECTOR = "__sim_probe", "__sim_wgf", "__sim_wgv"
+PROBE, FAST, VECTOR, DEFER, RESUME = "__sim_probe", "__sim_wgf", "__sim_wgv", "__sim_wgd", "__sim_wgr"
 _CHECK = re.compile(r"^\s*call void @__sim_chk([13])\((.*)\)\s*$")
 _MEMORY = re.compile(r"^\s*(?:%[\w.$-]+ = load |store )")
 _RET = re.compile(r"^\s*ret void\s*$")
@@ -112,22 +114,26 @@ def _kernel_body(text: str, kernel: str) -> tuple[str, list[str]] | None:
     return None
 
 
-def _retarget(body: list[str], defer: str) -> list[str] | None:
-    """The body with every retreating edge (to a block at or before its source, in layout order)
-    going to the new block ``defer`` instead; None when a retreating edge's target has a phi."""
+def _retarget(body: list[str], label_of) -> tuple[list[str], list[str]] | None:
+    """The body with every retreating edge (to a block at or before its source, in layout order:
+    every cycle has one) going to the new block ``label_of(target)`` instead, and the targets in
+    order of first appearance; None when a retreating edge's target has a phi."""
     blocks = _blocks(body)
     order = {name: i for i, (name, _) in enumerate(blocks)}
     out: list[str] = []
+    targets_seen: list[str] = []
     for i, (_name, lines) in enumerate(blocks):
         for line in lines:
             targets = [t for t in _TARGETS.findall(line) if t in order and order[t] <= i]
             if targets and not _PHI.match(line):
-                for t in set(targets):
+                for t in dict.fromkeys(targets):
                     if any(_PHI.match(x) for x in blocks[order[t]][1]):
                         return None
-                    line = re.sub(rf"label %{re.escape(t)}(?=$|[\s,\]])", f"label %{defer}", line)
+                    if t not in targets_seen:
+                        targets_seen.append(t)
+                    line = re.sub(rf"label %{re.escape(t)}(?=$|[\s,\]])", f"label %{label_of(t)}", line)
             out.append(line)
-    return out
+    return out, targets_seen
 
 
 def _entry_insert(body: list[str], extra: list[str]) -> list[str]:
@@ -137,15 +143,17 @@ def _entry_insert(body: list[str], extra: list[str]) -> list[str]:
 
 
 def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str]) -> str | None:
-    """The kernel as a probe (module docstring); ``loaders`` collects the declarations of the
-    ``__sim_ld.*`` functions its device/threadgroup loads become: a load is a call of one, which
-    LLVM deletes when its value is unused (``memory(read) nounwind willreturn``) and which
-    otherwise stays a call, so that ``probe_is_pure`` sees that an address or branch needs it."""
-    body = _retarget(body, "__sim_defer")
-    if body is None:
+    """The kernel as a probe (module docstring), returning bit 0: an access missed its window or
+    is misaligned, bit 1: the thread goes round a loop (takes a retreating edge). ``loaders``
+    collects the declarations of the ``__sim_ld.*`` functions its device/threadgroup loads
+    become: a load is a call of one, which LLVM deletes when its value is unused (``memory(read)
+    nounwind willreturn``) and which otherwise stays a call, so that ``probe_is_pure`` sees that
+    an address or branch needs it."""
+    got = _retarget(body, lambda _t: "__sim_defer")
+    if got is None:
         return None
     out = []
-    for j, line in enumerate(body):
+    for j, line in enumerate(got[0]):
         if _ANY_DEVICE_LOAD.match(line) and "!invariant.load" not in line:
             ld = _PLAIN_LOAD.match(line)
             if not ld:
@@ -165,40 +173,155 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str])
         if st and st.group(2) in ("1", "3"):
             continue  # the probe writes nothing
         if _RET.match(line):
-            out += [f"  %__sim_b{j} = load i1, ptr %__sim_bad, align 1", f"  ret i1 %__sim_b{j}"]
+            out += [f"  %__sim_b{j} = load i1, ptr %__sim_bad, align 1", f"  %__sim_r{j} = zext i1 %__sim_b{j} to i8",
+                    f"  ret i8 %__sim_r{j}"]
             continue
         out.append(line)
     out = _entry_insert(out, ["  %__sim_bad = alloca i1, align 1", "  store i1 false, ptr %__sim_bad, align 1"])
-    return (f"define internal i1 @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
-            + "\n__sim_defer:\n  ret i1 true\n}\n")
+    return (f"define internal i8 @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
+            + "\n__sim_defer:\n  %__sim_db = load i1, ptr %__sim_bad, align 1\n"
+            + "  %__sim_dz = zext i1 %__sim_db to i8\n  %__sim_d = or i8 %__sim_dz, 2\n  ret i8 %__sim_d\n}\n")
+
+
+def _unchecked(line: str, group: int | None) -> str | None:
+    """A line of a copy of the kernel that runs without checks (accesses the probe verified)."""
+    if _CHECK.match(line):
+        return None
+    if group is not None and _MEMORY.match(line):
+        line += f", !llvm.access.group !{group}"
+    return _INTTOPTR.sub(r"\1 = getelementptr i8, ptr addrspace(\3) null, i64 \2", line)
 
 
 def _fast_clone(name: str, args: str, body: list[str], group: int) -> str | None:
-    body = _retarget(body, "__sim_defer")
-    if body is None:
+    """The kernel without checks, every memory access in the access group ``group``; its
+    retreating edges return (the probe made sure no thread takes one)."""
+    got = _retarget(body, lambda _t: "__sim_defer")
+    if got is None:
         return None
-    out = []
-    for line in body:
-        if _CHECK.match(line):
-            continue
-        if _MEMORY.match(line):
-            line += f", !llvm.access.group !{group}"
-        line = _INTTOPTR.sub(r"\1 = getelementptr i8, ptr addrspace(\3) null, i64 \2", line)
-        out.append(line)
+    out = [u for line in got[0] if (u := _unchecked(line, group)) is not None]
     return (f"define internal void @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
             + "\n__sim_defer:\n  ret void\n}\n")
 
 
+# ------------------------------------------------------------------ deferral (grid-stride loops)
+# A thread that goes round a loop (a grid-stride loop over more elements than the grid has
+# threads) stops at its first retreating edge in ``.fastd`` (the unchecked copy, up to there
+# verified by the probe): it saves its registers (the entry block's allocas: the lowering keeps
+# every value that lives across blocks in one) and the edge's target in its spill record, and the
+# loop over the threads goes on. Afterwards ``.resume`` (the checked kernel, entered at that
+# target with the registers restored) runs the rest of each such thread, with exact checks.
+_SPILL_MAX = 512  # bytes per thread (a threadgroup's records are on the worker's stack)
+_SSA_DEF = re.compile(r"^\s*(%[\w.$-]+) = ")
+_SSA_USE = re.compile(r"%[\w.$-]+|%\"[^\"]+\"")
+_ALLOCA_DEF = re.compile(r"^\s*(%[\w.$-]+) = alloca (.+?)(?:, align \d+)?\s*$")
+_ARRAY_TY = re.compile(r"^\[(\d+) x (.+)\]$")
+
+
+def _type_size(ty: str) -> int | None:
+    ty = ty.strip()
+    arr = _ARRAY_TY.match(ty)
+    if arr:
+        inner = _type_size(arr.group(2))
+        return None if inner is None else int(arr.group(1)) * inner
+    try:
+        return type_bytes(ty)
+    except InstrumentError:
+        return None
+
+
+def _spill_layout(body: list[str], entry_end: int) -> tuple[list[tuple[str, str, int]], int] | None:
+    """(alloca name, type, offset) of every register of the kernel and the record size (the
+    first 16 bytes: the resume target), or None when the kernel's shape does not allow deferral:
+    a value used outside the block that defines it other than the entry block's, a phi in the
+    entry block's successor, or more than ``_SPILL_MAX`` bytes of registers."""
+    regs, off = [], 16
+    for line in body[:entry_end]:
+        m = _ALLOCA_DEF.match(line)
+        if m:
+            size = _type_size(m.group(2))
+            if size is None:
+                return None
+            regs.append((m.group(1), m.group(2).strip(), off))
+            off += (size + 15) // 16 * 16
+    if off > _SPILL_MAX:
+        return None
+    blocks = _blocks(body)
+    where: dict[str, int] = {}
+    for i, (_n, lines) in enumerate(blocks):
+        for line in lines:
+            d = _SSA_DEF.match(line)
+            if d:
+                where[d.group(1)] = i
+    for i, (_n, lines) in enumerate(blocks):
+        for line in lines:
+            if _PHI.match(line):  # an incoming edge from the entry block: resuming skips that edge
+                if blocks[0][0] and re.search(rf"%{re.escape(blocks[0][0])}\s*\]", line):
+                    return None
+                continue
+            for name in _SSA_USE.findall(re.sub(r"label %\S+", "", line)):
+                d = where.get(name)
+                if d is not None and d not in (0, i):
+                    return None
+    return regs, off
+
+
+def _defer_clone(name: str, args: str, body: list[str], regs: list[tuple[str, str, int]]) -> tuple[str, list[str]] | None:
+    """``.fastd``: the unchecked kernel whose retreating edges save the thread (module comment
+    above); a thread that finishes writes resume target 0. Also the targets, in tag order."""
+    got = _retarget(body, lambda t: f"__sim_defer.{re.sub(r'[^A-Za-z0-9_.]', '_', t)}")
+    if got is None:
+        return None
+    lines, targets = got
+    out = []
+    for line in lines:
+        if _RET.match(line):
+            out += ["  store i32 0, ptr %__sim_spill, align 16", line]
+            continue
+        u = _unchecked(line, None)
+        if u is not None:
+            out.append(u)
+    for k, t in enumerate(targets):
+        out.append(f"__sim_defer.{re.sub(r'[^A-Za-z0-9_.]', '_', t)}:")
+        for j, (reg, ty, off) in enumerate(regs):
+            out += [f"  %__sim_sv{k}.{j} = load {ty}, ptr {reg}", f"  %__sim_sp{k}.{j} = getelementptr i8, ptr %__sim_spill, i64 {off}",
+                    f"  store {ty} %__sim_sv{k}.{j}, ptr %__sim_sp{k}.{j}"]
+        out += [f"  store i32 {k + 1}, ptr %__sim_spill, align 16", "  ret void"]
+    return (f"define internal void @\"{name}\"({args}, ptr %__sim_spill) nounwind {{\n" + "\n".join(out) + "\n}\n",
+            targets)
+
+
+def _resume_clone(name: str, args: str, body: list[str], entry_end: int, regs: list[tuple[str, str, int]],
+                  targets: list[str]) -> str | None:
+    """``.resume``: the checked kernel entered at a saved thread's resume target, its registers
+    restored from the record."""
+    term = next((j for j in range(entry_end - 1, -1, -1) if re.match(r"^\s*br ", body[j])), None)
+    if term is None or not body or not _LABEL.match(body[0]):
+        return None
+    restore = ["  %__sim_tag = load i32, ptr %__sim_spill, align 16"]
+    for j, (reg, ty, off) in enumerate(regs):
+        restore += [f"  %__sim_rp{j} = getelementptr i8, ptr %__sim_spill, i64 {off}",
+                    f"  %__sim_rv{j} = load {ty}, ptr %__sim_rp{j}", f"  store {ty} %__sim_rv{j}, ptr {reg}"]
+    cases = " ".join(f"i32 {k + 1}, label %{t}" for k, t in enumerate(targets))
+    restore.append(f"  switch i32 %__sim_tag, label %__sim_nothing [ {cases} ]")
+    out = body[:term] + restore + body[term + 1:]
+    return (f"define internal void @\"{name}\"({args}, ptr %__sim_spill) noinline nounwind {{\n" + "\n".join(out)
+            + "\n__sim_nothing:\n  ret void\n}\n")
+
+
 def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], nargs: int,
-                  deref: dict[int, int], *, probe: bool, loop_md: int | None) -> str:
-    """A loop nest (z, y, x) over the threadgroup's threads calling ``callee`` (inlined) for each;
-    ``probe``: the callee returns i1, ORed into the function's i32 result. Parameter buffers in
-    ``deref`` (argument index -> bytes) are marked dereferenceable, so that the kernel's reads of
-    its launch words are hoisted out of the loop."""
-    b = [f"define {'i32' if probe else 'void'} @{fn}(ptr %slots) {{", "entry:"]
-    if probe:
-        b.append("  %acc = alloca i1, align 1")
-        b.append("  store i1 false, ptr %acc, align 1")
+                  deref: dict[int, int], *, mode: str, loop_md: int | None, stride: int = 0) -> str:
+    """A loop nest (z, y, x) over the threadgroup's threads calling ``callee`` (inlined) for each.
+    ``mode``: "probe" (the callee returns i8 flags, ORed into the function's i32 result),
+    "plain", "spill" (the callee also gets the thread's spill record: ``%spill`` + t * ``stride``)
+    or "resume" (the same, called only for threads whose record holds a resume target).
+    Parameter buffers in ``deref`` (argument index -> bytes) are marked dereferenceable, so that
+    the kernel's reads of its launch words are hoisted out of the loop."""
+    ret = "i32" if mode == "probe" else "void"
+    extra = ", ptr %spill" if mode in ("spill", "resume") else ""
+    b = [f"define {ret} @{fn}(ptr %slots{extra}) {{", "entry:"]
+    if mode == "probe":
+        b.append("  %acc = alloca i8, align 1")
+        b.append("  store i8 0, ptr %acc, align 1")
     b.append(f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}")
     b.append("  %dims = load <3 x i32>, ptr %dimp, align 4")
     for i, axis in enumerate("xyz"):
@@ -213,7 +336,7 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
         uniform[i] = f"{ty} %a{i}"
     b += ["  br label %zl", "zl:", "  %tz = phi i32 [ 0, %entry ], [ %tz1, %zn ]", "  br label %yl", "yl:",
           "  %ty = phi i32 [ 0, %zl ], [ %ty1, %yn ]", "  %zy = mul i32 %tz, %ny", "  %zy1 = add i32 %zy, %ty",
-          "  %row = mul i32 %zy1, %nx", "  br label %xl", "xl:", "  %tx = phi i32 [ 0, %yl ], [ %tx1, %xl ]",
+          "  %row = mul i32 %zy1, %nx", "  br label %xl", "xl:", "  %tx = phi i32 [ 0, %yl ], [ %tx1, %xnext ]",
           "  %t = add i32 %row, %tx"]
     args = []
     for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
@@ -232,18 +355,25 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
         else:
             b.append(f"  %v{i} = lshr i32 %t, 5")
             args.append(f"{ty} %v{i}")
+    if extra:
+        b += ["  %t64 = zext i32 %t to i64", f"  %soff = mul i64 %t64, {stride}",
+              "  %rec = getelementptr i8, ptr %spill, i64 %soff"]
+        args.append("ptr %rec")
     call = f"@\"{callee}\"({', '.join(args)})"
-    if probe:
-        b += [f"  %bad = call i1 {call}", "  %old = load i1, ptr %acc, align 1", "  %new = or i1 %old, %bad",
-              "  store i1 %new, ptr %acc, align 1"]
+    if mode == "probe":
+        b += [f"  %bad = call i8 {call}", "  %old = load i8, ptr %acc, align 1", "  %new = or i8 %old, %bad",
+              "  store i8 %new, ptr %acc, align 1", "  br label %xnext"]
+    elif mode == "resume":
+        b += ["  %tag = load i32, ptr %rec, align 16", "  %go = icmp ne i32 %tag, 0",
+              "  br i1 %go, label %xcall, label %xnext", "xcall:", f"  call void {call}", "  br label %xnext"]
     else:
-        b.append(f"  call void {call}")
+        b += [f"  call void {call}", "  br label %xnext"]
     md = f", !llvm.loop !{loop_md}" if loop_md is not None else ""
-    b += ["  %tx1 = add i32 %tx, 1", "  %cx = icmp ult i32 %tx1, %nx", f"  br i1 %cx, label %xl, label %yn{md}", "yn:",
-          "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
+    b += ["xnext:", "  %tx1 = add i32 %tx, 1", "  %cx = icmp ult i32 %tx1, %nx", f"  br i1 %cx, label %xl, label %yn{md}",
+          "yn:", "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
           "  %tz1 = add i32 %tz, 1", "  %cz = icmp ult i32 %tz1, %nz", "  br i1 %cz, label %zl, label %done", "done:"]
-    if probe:
-        b += ["  %r = load i1, ptr %acc, align 1", "  %ri = zext i1 %r to i32", "  ret i32 %ri", "}"]
+    if mode == "probe":
+        b += ["  %r = load i8, ptr %acc, align 1", "  %ri = zext i8 %r to i32", "  ret i32 %ri", "}"]
     else:
         b += ["  ret void", "}"]
     return "\n".join(b) + "\n"
@@ -251,7 +381,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
 
 def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[int], nargs: int,
                      deref: dict[int, int]) -> str | None:
-    """``__sim_probe``, ``__sim_wgf`` and ``__sim_wgv`` for the instrumented module ``text`` (which
+    """``__sim_probe``, ``__sim_wgf`` (and, where the kernel's shape allows deferral,
+    ``__sim_wgd``/``__sim_wgr``) and ``__sim_wgv`` for the instrumented module ``text`` (which
     already holds the checked ``__sim_wg``), or None when the kernel's shape does not allow them
     (a phi at a loop header, an alloca outside the entry block)."""
     found = _kernel_body(text, kernel)
@@ -270,17 +401,39 @@ def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[i
     if probe is None or fast is None:
         return None
     parts = [probe, fast, *loaders.values(), _PCHK.format(sp=1), _PCHK.format(sp=3),
-             _thread_loops(PROBE, f"{kernel}.probe", arg_types, kinds, nargs, deref, probe=True, loop_md=width),
-             _thread_loops(FAST, f"{kernel}.fast", arg_types, kinds, nargs, deref, probe=False, loop_md=loop),
-             f"define i32 @{VECTOR}(ptr %slots) {{\nentry:\n  %bad = call i32 @{PROBE}(ptr %slots)\n"
-             f"  %ok = icmp eq i32 %bad, 0\n  br i1 %ok, label %fast, label %slow\nslow:\n"
-             f"  call void @__sim_wg(ptr %slots)\n  ret i32 0\nfast:\n  call void @{FAST}(ptr %slots)\n"
-             f"  ret i32 1\n}}\n",
-             f"!{group} = distinct !{{}}\n!{loop} = distinct !{{!{loop}, !{parallel}}}\n"
-             f"!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{group}}}\n"
-             # the probe's flag reduction: left alone, the cost model picks 64 x 4 lanes of 64-bit
-             # compares (a whole threadgroup in registers, spilled); 8 lanes fill one AVX-512 register
-             f"!{width} = distinct !{{!{width}, !{w8}}}\n!{w8} = !{{!\"llvm.loop.vectorize.width\", i32 8}}\n"]
+             _thread_loops(PROBE, f"{kernel}.probe", arg_types, kinds, nargs, deref, mode="probe", loop_md=width),
+             _thread_loops(FAST, f"{kernel}.fast", arg_types, kinds, nargs, deref, mode="plain", loop_md=loop)]
+    # bit 0 of the probe: a miss (the checked loop); bit 1 alone: threads go round a loop (the
+    # deferring copy and the resumed rest when the kernel allows it, else the checked loop)
+    deferral = "  br label %slow\n"
+    layout = _spill_layout(body, entry_end)
+    if layout is not None:
+        regs, stride = layout
+        dclone = _defer_clone(f"{kernel}.fastd", args, body, regs)
+        rclone = _resume_clone(f"{kernel}.resume", args, body, entry_end, regs, dclone[1]) if dclone else None
+        if dclone is not None and rclone is not None and dclone[1]:
+            parts += [dclone[0], rclone,
+                      _thread_loops(DEFER, f"{kernel}.fastd", arg_types, kinds, nargs, deref, mode="spill",
+                                    loop_md=None, stride=stride),
+                      _thread_loops(RESUME, f"{kernel}.resume", arg_types, kinds, nargs, deref, mode="resume",
+                                    loop_md=None, stride=stride)]
+            deferral = (f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}\n"
+                        "  %dims = load <3 x i32>, ptr %dimp, align 4\n"
+                        "  %nx = extractelement <3 x i32> %dims, i32 0\n  %ny = extractelement <3 x i32> %dims, i32 1\n"
+                        "  %nz = extractelement <3 x i32> %dims, i32 2\n  %nxy = mul i32 %nx, %ny\n"
+                        "  %nt = mul i32 %nxy, %nz\n  %nt64 = zext i32 %nt to i64\n"
+                        f"  %bytes = mul i64 %nt64, {stride}\n  %spill = alloca i8, i64 %bytes, align 16\n"
+                        f"  call void @{DEFER}(ptr %slots, ptr %spill)\n  call void @{RESUME}(ptr %slots, ptr %spill)\n"
+                        "  ret i32 1\n")
+    parts += [f"define i32 @{VECTOR}(ptr %slots) {{\nentry:\n  %flags = call i32 @{PROBE}(ptr %slots)\n"
+              "  switch i32 %flags, label %slow [ i32 0, label %fast\n    i32 2, label %defer ]\nslow:\n"
+              f"  call void @__sim_wg(ptr %slots)\n  ret i32 0\nfast:\n  call void @{FAST}(ptr %slots)\n"
+              f"  ret i32 1\ndefer:\n{deferral}}}\n",
+              f"!{group} = distinct !{{}}\n!{loop} = distinct !{{!{loop}, !{parallel}}}\n"
+              f"!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{group}}}\n"
+              # the probe's flag reduction: left alone, the cost model picks 64 x 4 lanes of 64-bit
+              # compares (a whole threadgroup in registers, spilled); 8 lanes fill one AVX-512 register
+              f"!{width} = distinct !{{!{width}, !{w8}}}\n!{w8} = !{{!\"llvm.loop.vectorize.width\", i32 8}}\n"]
     return "\n".join(parts)
 
 
