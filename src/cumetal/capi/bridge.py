@@ -165,22 +165,59 @@ def _readable(address: int, n: int) -> bool:
     return _safe_bytes(address, n) is not None
 
 
-def started_by_library() -> int:
+def started_by_library(rearm_exit_handler: int = 0) -> int:
     """libcumetal started this interpreter: the process is a C/C++ CUDA program, whose driver
     contexts are asynchronous as CUDA's are (a kernel fault comes back from the next synchronising
     call, not from cuLaunchKernel; ``CUMETAL_ASYNC=0`` keeps them eager)."""
     from cumetal.driver.runtime_support import set_driver_contexts_asynchronous
 
+    global _owns_interpreter
     set_driver_contexts_asynchronous(True)
+    _owns_interpreter = True
+    # Load LLVM (llvmlite) now, before libcumetal registers its exit handler: exit() runs handlers
+    # and the C++ static destructors of libraries loaded later in reverse order, so LLVM loaded on
+    # first compile had its globals (the pass registry) destroyed before at_exit could wait for a
+    # compile still running on the background thread: "double free or corruption" at exit.
+    try:
+        import llvmlite.binding  # noqa: F401
+    except ImportError:  # no compiled backend: nothing of LLVM's to tear down
+        pass
+    # LLVM's function-local statics register their destructors on first use, after that handler:
+    # libcumetal registers it again after each compile and object load (cm_core.c, cm_at_exit)
+    if rearm_exit_handler:
+        from cumetal.backends.air.sim import compile as jit_compile
+
+        jit_compile.AFTER_LLVM_USE.append(ctypes.CFUNCTYPE(None)(rearm_exit_handler))
     return 0
 
 
+_owns_interpreter = False  # libcumetal started this interpreter (a C/C++ program), see at_exit
+
+
 def at_exit() -> int:
+    """The C program is exiting (libcumetal's C ``atexit`` handler). Python is not finalised there,
+    so its own exit hooks would never run: run them now, while every thread still has a whole
+    process. They wait for the tiered backend's background compile and for enqueued stream work;
+    without them ``exit()`` ran LLVM's static destructors under a compile still running on its
+    thread, which aborted the process after the program had finished (an assertion inside LLVM,
+    seen with an empty JIT cache)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except Exception:  # noqa: BLE001, S110 - nothing to do at exit
             pass
+    if _owns_interpreter:
+        import atexit
+
+        try:
+            atexit._run_exitfuncs()  # runs each hook once and clears the list (errors go to stderr)
+        except Exception:  # noqa: BLE001, S110 - nothing more to do at exit
+            pass
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001, S110
+                pass
     return 0
 
 

@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,7 @@ static void cm_path_add_list(PyObject *sys_path, const char *list, int front) {
 }
 
 static void cm_at_exit(void);
+CM_EXPORT void cm_rearm_exit_handler(void);
 
 /* Signal dispositions belong to the program: Python code (or a library it imports) may install its
  * own SIGINT handler, which would turn Ctrl-C into a KeyboardInterrupt inside a CUDA call instead of
@@ -149,7 +151,8 @@ static void cm_init(void) {
         cm_fail("cannot import the Python side of CuMetal (cumetal.capi.bridge)");
     }
     if (created && cm_bridge != NULL) { /* a C program: its driver contexts are asynchronous, as CUDA's */
-        PyObject *res = PyObject_CallMethod(cm_bridge, "started_by_library", NULL);
+        PyObject *res = PyObject_CallMethod(cm_bridge, "started_by_library", "K",
+                                            (unsigned long long)(uintptr_t)cm_rearm_exit_handler);
         if (res == NULL)
             PyErr_Print();
         Py_XDECREF(res);
@@ -229,7 +232,23 @@ long long cm_call(const char *name, const char *fmt, ...) {
     return v;
 }
 
+/* exit() runs atexit handlers and C++ static destructors in reverse order of registration, and a
+ * function-local static of a library (LLVM's pass registry, ...) registers its destructor when it is
+ * first used, i.e. after this handler was registered: LLVM's globals were destroyed before this
+ * handler could wait for a compile or a launch still using them (heap corruption, aborts at exit).
+ * So Python registers the handler again after each use of LLVM (cm_rearm_exit_handler); it runs
+ * once, at the first of its registrations that exit() reaches, ahead of those destructors. */
+static int cm_exit_ran = 0;
+
+CM_EXPORT void cm_rearm_exit_handler(void) {
+    if (!cm_init_failed && !cm_exit_ran)
+        atexit(cm_at_exit);
+}
+
 static void cm_at_exit(void) {
+    if (cm_exit_ran)
+        return;
+    cm_exit_ran = 1;
     fflush(stdout);
     fflush(stderr);
     if (cm_init_failed || cm_bridge == NULL || !Py_IsInitialized())

@@ -84,6 +84,9 @@ class CompiledKernel:
 
 
 _lock = threading.Lock()
+# Called after each compile and object load (LLVM used): libcumetal re-registers its exit handler
+# there, so that it runs before the destructors of LLVM statics first used meanwhile (capi/bridge.py)
+AFTER_LLVM_USE: list = []
 _cache: dict[bytes, CompiledKernel] = {}
 _by_function: OrderedDict[tuple, tuple[N.Function, N.Module, CompiledKernel]] = OrderedDict()
 _stack: dict[tuple[int, int], tuple[N.Function, N.Module, int]] = {}
@@ -174,7 +177,10 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     import llvmlite.binding as llvm
 
     t0 = time.perf_counter()
-    air = llvm.parse_bitcode(raw)
+    # a context of its own: LLVM contexts are not thread-safe, and compiles run on the tiering's
+    # background thread while stream workers load other kernels (_load) in theirs
+    ctx = llvm.create_context()
+    air = llvm.parse_bitcode(raw, context=ctx)
     air_text = str(air)
     kinds = argument_kinds(air_text, kernel.name)
     fn = air.get_function(kernel.name)
@@ -205,7 +211,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
         wk = workitem.workitem_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
         if wk is not None:
             try:  # a shape the transform got wrong must not stop the kernel: coroutines then
-                host = llvm.parse_assembly(text + wk.text)
+                host = llvm.parse_assembly(text + wk.text, context=ctx)
                 host.verify()
                 text += wk.text
                 wi = (wk.nres, wk.ctx_bytes, wk.steps)
@@ -215,7 +221,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
         text += coroutine.coroutine_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
         coro = True
     if wi is None:
-        host = llvm.parse_assembly(text)
+        host = llvm.parse_assembly(text, context=ctx)
         host.verify()
     externals = [f.name for f in host.functions if f.is_declaration and not f.name.startswith("llvm.")]
     missing = _register_symbols(externals)
@@ -235,6 +241,8 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
         raise SimCompileError(f"kernel {kernel.name}: {len(as3)} threadgroup globals, air-sim handles "
                               f"{runtime_lib.MAX_AS3}")
     obj = tm.emit_object(host)
+    for hook in AFTER_LLVM_USE:
+        hook()
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
                           coro, vector, wi, time.perf_counter() - t0)
 
@@ -258,13 +266,17 @@ def _load(ck: CompiledKernel) -> tuple:
 
     _register_symbols(ck.externals)
     tm = _tm()
-    module = llvm.parse_assembly("")  # the code comes from the object; the module only names the target
+    # the code comes from the object; the module only names the target (in a context of its own:
+    # workers load while a compile may run on another thread, see _build)
+    module = llvm.parse_assembly("", context=llvm.create_context())
     module.triple, module.data_layout = tm.triple, str(tm.target_data)
     engine = llvm.create_mcjit_compiler(module, tm)
     obj = ck.obj
     notify, get = (lambda _m, _b: None), (lambda _m: obj)
     engine.set_object_cache(notify, get)
     engine.finalize_object()
+    for hook in AFTER_LLVM_USE:
+        hook()
     _ENGINES.append((engine, module, notify, get))
     eng = SimEngine()
     eng.entry = engine.get_function_address("__sim_entry")
