@@ -1042,8 +1042,10 @@ from cumetal.capi import bridge_nvvm as _nvvm  # noqa: E402
 
 globals().update({n: getattr(_nvvm, n) for n in dir(_nvvm) if n.startswith("nvvm_")})
 
+# legacy Driver API names (capi/legacy_driver.py's table; csrc/cm_driver_legacy.c, generated)
 # CUDA arrays, texture and surface objects: tex_<name> in bridge_textures (csrc/cm_textures.c)
 from cumetal.capi import bridge_textures as _tex  # noqa: E402
+from cumetal.capi.bridge_driver_legacy import drv_legacy  # noqa: E402, F401
 
 globals().update({n: _guard()(getattr(_tex, n)) for n in dir(_tex) if n.startswith("tex_")})
 
