@@ -8,175 +8,30 @@ operation where every member lane reaches it in the same trip of every enclosing
 loop (even a loop exit with a single predecessor) must follow the loop, not sit in it.
 
 Expected values are computed here from the PTX semantics (every lane named in a member mask executes
-the operation) or, for the simulator's own model, from Apple's lockstep rule.
+the operation) or, for the simulator's own model, from Apple's lockstep rule; the PTX kernels
+(tests/msl/divergence_kernels.py) also have results recorded on an H100
+(scripts/make_divergence_goldens.py -> golden/divergence_h100.npz), which msl-sim must reproduce word
+for word.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from divergence_kernels import CALLS, EARLY_EXIT, KERNELS, LANES, NESTED, THREADS, TRIPS, still_looping_masks
 from msl_irbuild import FnBuilder, c32, module
 from msl_testing import compile_module, launch
 
 from cumetal.backends.msl.sim import build_program
-
-# Lane-dependent trip count T = (lane & 3) + 1; the loop's exit block has a single predecessor
-# (so a dominator-tree structurizer would nest it in the loop); after the loop, full-mask warp
-# operations; inside the loop, a ballot over exactly the lanes still looping (mask from a table).
-EARLY_EXIT = r"""
-.visible .entry early_exit(.param .u64 out, .param .u64 masks)
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<24>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u64 %rd5, [masks];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 32;
-  add.s64 %rd1, %rd1, %rd2;
-  mov.u32 %r2, %laneid;
-  and.b32 %r3, %r2, 3;
-  add.u32 %r3, %r3, 1;
-  mov.u32 %r4, 0;
-  mov.u32 %r5, 0;
-  mov.u32 %r12, 0;
-LOOP:
-  add.u32 %r4, %r4, 1;
-  add.u32 %r5, %r5, %r4;
-  mul.wide.u32 %rd3, %r4, 4;
-  add.s64 %rd4, %rd5, %rd3;
-  ld.global.u32 %r10, [%rd4];
-  setp.ne.u32 %p2, %r4, 0;
-  vote.sync.ballot.b32 %r11, %p2, %r10;
-  xor.b32 %r12, %r12, %r11;
-  setp.ge.u32 %p1, %r4, %r3;
-  @%p1 bra OUT;
-  bra LOOP;
-OUT:
-  setp.ne.u32 %p3, %r5, 0;
-  vote.sync.ballot.b32 %r6, %p3, 0xffffffff;
-  add.u32 %r7, %r2, 1;
-  shfl.sync.idx.b32 %r8, %r5, %r7, 31, 0xffffffff;
-  redux.sync.add.u32 %r9, %r5, 0xffffffff;
-  st.global.u32 [%rd1], %r6;
-  st.global.u32 [%rd1+4], %r8;
-  st.global.u32 [%rd1+8], %r9;
-  st.global.u32 [%rd1+12], %r12;
-  ret;
-}
-"""
-
-# Two nested loops with lane-dependent trips and a break out of both (the exit's dominator is in
-# the inner loop), then an if/else whose sides rejoin before a full-mask match and shuffle.
-NESTED = r"""
-.visible .entry nested(.param .u64 out)
-{
-  .reg .pred %p<6>;
-  .reg .b32 %r<24>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 16;
-  add.s64 %rd1, %rd1, %rd2;
-  mov.u32 %r2, %laneid;
-  mov.u32 %r3, 0;
-  mov.u32 %r6, 0;
-OUTER:
-  add.u32 %r3, %r3, 1;
-  mov.u32 %r4, 0;
-INNER:
-  add.u32 %r4, %r4, 1;
-  add.u32 %r6, %r6, 1;
-  mul.lo.u32 %r5, %r3, %r4;
-  setp.gt.u32 %p1, %r5, %r2;
-  @%p1 bra DONE;
-  setp.lt.u32 %p2, %r4, 3;
-  @%p2 bra INNER;
-  setp.lt.u32 %p3, %r3, 12;
-  @%p3 bra OUTER;
-DONE:
-  and.b32 %r7, %r2, 1;
-  setp.eq.u32 %p4, %r7, 0;
-  @%p4 bra EVEN;
-  add.u32 %r6, %r6, 1000;
-  bra JOIN;
-EVEN:
-  add.u32 %r6, %r6, 2000;
-JOIN:
-  match.any.sync.b32 %r8, %r7, 0xffffffff;
-  xor.b32 %r9, %r2, 5;
-  shfl.sync.idx.b32 %r10, %r6, %r9, 31, 0xffffffff;
-  st.global.u32 [%rd1], %r6;
-  st.global.u32 [%rd1+4], %r8;
-  st.global.u32 [%rd1+8], %r10;
-  ret;
-}
-"""
-
-# A device function with a full-mask warp operation, called after divergent code (one side of which
-# has its own warp operation: its lanes must not be overtaken by lanes already in the callee, whose
-# code comes first in the source) and from a lane-dependent loop (mask: the lanes still looping).
-CALLS = r"""
-.func (.reg .b32 res) wsum(.reg .b32 v, .reg .b32 m)
-{
-  redux.sync.add.u32 res, v, m;
-  ret;
-}
-
-.visible .entry calls(.param .u64 out, .param .u64 masks)
-{
-  .reg .pred %p<4>;
-  .reg .b32 %r<24>;
-  .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u64 %rd5, [masks];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 16;
-  add.s64 %rd1, %rd1, %rd2;
-  mov.u32 %r2, %laneid;
-  setp.lt.u32 %p1, %r2, 11;
-  @%p1 bra LOW;
-  mul.lo.u32 %r3, %r2, 3;
-  bra J;
-LOW:
-  add.u32 %r3, %r2, 100;
-  redux.sync.add.u32 %r11, %r2, 0x7ff;
-  st.global.u32 [%rd1+8], %r11;
-J:
-  call (%r4), wsum, (%r3, 0xffffffff);
-  and.b32 %r5, %r2, 3;
-  add.u32 %r5, %r5, 1;
-  mov.u32 %r6, 0;
-  mov.u32 %r8, 0;
-L:
-  add.u32 %r6, %r6, 1;
-  mul.wide.u32 %rd3, %r6, 4;
-  add.s64 %rd4, %rd5, %rd3;
-  ld.global.u32 %r10, [%rd4];
-  call (%r7), wsum, (%r6, %r10);
-  add.u32 %r8, %r8, %r7;
-  setp.lt.u32 %p2, %r6, %r5;
-  @%p2 bra L;
-  st.global.u32 [%rd1], %r4;
-  st.global.u32 [%rd1+4], %r8;
-  ret;
-}
-"""
-
-LANES = np.arange(32)
-TRIPS = (LANES & 3) + 1
-
-
-def _still_looping_masks() -> np.ndarray:
-    """masks[i]: the lanes whose trip count is at least i (they execute trip i)."""
-    return np.array([sum(1 << int(j) for j in LANES if TRIPS[j] >= i) for i in range(6)], np.uint32)
 
 
 def test_loop_exit_reconverges_before_full_mask_warp_ops():
     prog = compile_module(EARLY_EXIT, name="early_exit.ptx")
     nthreads = 64
     out = np.zeros(nthreads * 8, np.uint32)
-    masks = _still_looping_masks()
+    masks = still_looping_masks()
     launch(prog, "early_exit", 1, nthreads, out, masks)
     rows = out.reshape(nthreads, 8)
     acc = TRIPS * (TRIPS + 1) // 2
@@ -220,7 +75,7 @@ def test_warp_ops_in_a_device_function_called_after_divergence_and_in_a_loop():
     prog = compile_module(CALLS, name="calls.ptx")
     nthreads = 64
     out = np.zeros(nthreads * 4, np.uint32)
-    masks = _still_looping_masks()
+    masks = still_looping_masks()
     launch(prog, "calls", 1, nthreads, out, masks)
     rows = out.reshape(nthreads, 4)
     v = np.where(LANES < 11, LANES + 100, LANES * 3)
@@ -303,3 +158,21 @@ def test_msl_sim_code_after_a_divergent_loop_runs_with_every_lane(nthreads):
     launch(prog, "after", 1, nthreads, o)
     full = [0xFFFFFFFF, (1 << (nthreads - 32)) - 1 if nthreads > 32 else 0xFFFFFFFF]
     assert [int(x) for x in o] == [full[t // 32] for t in range(nthreads)]
+
+
+GOLDEN = Path(__file__).parent / "golden" / "divergence_h100.npz"
+
+
+@pytest.mark.parametrize("name", list(KERNELS))
+def test_divergence_kernels_match_the_h100(name):
+    """Every output word (0xCD-filled, as on the GPU: unwritten words must stay so) equals the H100's."""
+    ptx, kernel, words, with_masks = KERNELS[name]
+    golden = np.load(GOLDEN)
+    prog = compile_module(ptx, name=f"{name}_h100.ptx")
+    out = np.full(THREADS * words, 0xCDCDCDCD, np.uint32)
+    args = (out, still_looping_masks()) if with_masks else (out,)
+    launch(prog, kernel, 1, THREADS, *args)
+    want = golden[name]
+    bad = np.nonzero(out != want)[0]
+    assert not len(bad), f"{name}: {len(bad)} words differ from the H100, first at {bad[0]}: " \
+                         f"{int(out[bad[0]]):#x} != {int(want[bad[0]]):#x}"
