@@ -24,15 +24,18 @@ def test_blas_kernels_on_cpu_when_forced(monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(lines) > 40 and all(line.startswith("ok ") for line in lines), "\n".join(lines)
 
 
-@pytest.mark.parametrize("backend", ["air-sim", "msl-sim"])
-def test_blas_kernels_are_the_default_on_apple_simulators(backend: str) -> None:
-    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1")
+@pytest.mark.parametrize("backend, fp64, types", [("air-sim", "native", "SDCZ"), ("msl-sim", "native", "SDCZ"),
+                                                  ("msl-sim", "emulate", "DZ")])
+def test_blas_kernels_are_the_default_on_apple_simulators(backend: str, fp64: str, types: str) -> None:
+    """``emulate``: the f64 code a Metal GPU runs (float-float), with its documented error."""
+    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1", CUMETAL_FP64=fp64)
     env.pop("CUMETAL_CUBLAS_KERNELS", None)
     code = ("from cumetal import runtime as rt; rt.cudaFree(0); from cumetal.libs.cublas import kernels; "
             "print('wanted', kernels.wanted()); from tests.libs import blas_kernel_cases as c; "
-            "[print(x) for x in c.run_cases()]")
+            f"[print(x) for x in c.run_cases({types!r})]")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900,
                           check=False, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0 and lines[:1] == ["wanted True"], proc.stdout + proc.stderr[-3000:]
-    assert len(lines) > 40 and all(line.startswith("ok ") for line in lines[1:]), proc.stdout + proc.stderr[-3000:]
+    assert len(lines) > 10 * len(types) and all(line.startswith("ok ") for line in lines[1:]), \
+        proc.stdout + proc.stderr[-3000:]
