@@ -3,8 +3,6 @@ references computed from the CUDA Programming Guide's definitions."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from cuda_headers_harness import I32, ok
@@ -14,14 +12,6 @@ from cumetal.cudacxx.compile import CudaCompileError, compile_to_ptx
 from cumetal.cudacxx.options import CudaOptions
 
 NOUT = 40
-# msl-sim does not reconverge a warp after divergent code before the next full-warp vote
-# (test_full_warp_vote_after_divergent_branch, a strict xfail there); air-sim and cpu-jit resolve
-# the earliest warp operation first (min-PC), as the numpy engine
-RECONVERGENCE_GAP = os.environ.get("CUMETAL_BACKEND", "cpu") in ("msl-sim",)
-# the numpy engine parks the lanes of a divergent bar.warp.sync and runs the other lanes on to the
-# next vote; the compiled backend (cpu-jit, air-sim) resolves the sync first, as CUDA does. "cpu"
-# may run either engine (CUMETAL_CPU_ENGINE), so the xfail is strict only where the result is known
-WARP_SYNC_GAP = os.environ.get("CUMETAL_BACKEND", "cpu") == "msl-sim"
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +74,8 @@ def test_groups_tiles_partitions_collectives(g):
             assert o[31] == sum(warp[j] for j in same)
             side = [j for j in range(32) if (warp[j] > 25) == (v > 25)]
             k = side.index(lane)
-            if not RECONVERGENCE_GAP:  # the labeled groups' reductions above diverge the warp
-                assert o[32] == k + 100 * len(side) + 10000 * int(v > 25) + 2000000
-                assert o[33] == sum(warp[j] for j in side[:k])
+            assert o[32] == k + 100 * len(side) + 10000 * int(v > 25) + 2000000
+            assert o[33] == sum(warp[j] for j in side[:k])
             assert o[34] == r % 8 + 3200
             assert o[35] == 64 * b + r + 1280000
             assert o[36] == b + 200 + 20000
@@ -116,9 +105,6 @@ def test_grid_sync_outside_a_cooperative_launch_traps(g, capfd):
     assert g.from_device(d_flag, np.zeros(2, np.int32)).tolist() == [1, 0]
 
 
-@pytest.mark.xfail(WARP_SYNC_GAP, strict=True,  # the numpy engine passes since engine.py completes bar.warp.sync early
-                   reason="msl-sim: lanes parked at a bar.warp.sync inside a divergent branch do "
-                          "not reconverge with the other lanes before the next warp vote")
 def test_coalesced_sync_in_divergent_code_then_full_warp_vote(g):
     vals = np.random.default_rng(23).integers(0, 64, 32, dtype=np.int32)
     d_in, d_out = g.to_device(vals), g.to_device(np.zeros(64, np.int32))
@@ -176,8 +162,6 @@ def test_split_barrier_with_a_completion_function_is_a_compile_time_error():
     assert "split arrive/wait on a cuda::barrier with a completion function is not supported" in e.value.log
 
 
-@pytest.mark.xfail(RECONVERGENCE_GAP, strict=True,
-                   reason="air-sim/msl-sim: the lanes of a divergent if do not reconverge before the next full-warp vote")
 def test_full_warp_vote_after_divergent_branch(g):
     g.load("cg.cu")  # (another test of this module loads a different .cu)
     vals = np.random.default_rng(23).integers(0, 64, 32, dtype=np.int32)
