@@ -303,11 +303,23 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
             remat[d.group(1)] = line
             known.add(d.group(1))
     live = _liveness(pieces, _ssa_gen_kill(pieces, labels, types))
-    demote: set[str] = set()
+    reach = {rid: _reach(by_name, start) for rid, start in starts.items()}
+    across: set[str] = set()
     for rid, name in starts.items():
         if rid:
-            demote |= live[name] - args - set(allocas) - set(remat)
-    if demote:  # kept in allocas of their own, which are saved and restored like the registers
+            across |= live[name] - args - set(allocas) - set(remat)
+    # values live across a cut: recomputed at the regions' starts when they are pure functions of
+    # the thread's position and the launch, not redefined inside a region that needs them (a loop);
+    # the others are kept in allocas of their own, saved and restored like the registers
+    purity = _Purity(pieces, promotable, args, remat, allocas, labels, types)
+    home = {name: p.name for p in pieces for line in p.lines if (d := _DEF.match(line)) for name in [d.group(1)]}
+    recomputed: dict[str, str] = {}
+    for v in sorted(across):
+        if purity.pure("%" + v)[0] and not any(v in live[starts[r]] and home.get(v) in reach[r] for r in starts if r):
+            ld = _LOAD_OF.match(purity.defs[v][2]) if v in purity.defs else None
+            recomputed[v] = ld.group(2).strip() if ld else ""
+    demote = across - set(recomputed)
+    if demote:
         tys = value_types(text, kernel)
         _demote(pieces, demote, tys, labels, types)
         for name in demote:
@@ -334,22 +346,28 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
         if start is None:
             reach_step.append(0)
             continue
-        seen, todo = [], [start]
-        while todo:
-            n = todo.pop()
-            if n not in seen:
-                seen.append(n)
-                if by_name[n].exit is None:  # a barrier/step ends the region
-                    todo.extend(by_name[n].succ)
+        seen = reach[rid]
         reach_step.append(int(any(by_name[n].exit and by_name[n].exit[0] == S_STEP for n in seen)))
-        out += _region(rid, start, set(seen), pieces, params, entry, allocas, escaping, saved, remat,
-                       offsets, alive, starts, fixed)
+        out += _region(rid, start, seen, pieces, params, entry, allocas, escaping, saved, remat,
+                       offsets, alive, starts, fixed, sorted(live[start] & set(recomputed)), recomputed, purity)
     out += _wr(nres, starts, arg_types, kinds)
     if not re.search(r"(?m)^declare .*@llvm\.assume\(", text):
         out.append("declare void @llvm.assume(i1 noundef)")
     out.append(f"@{REACHES_STEP} = constant [{nres} x i8] [{', '.join(f'i8 {r}' for r in reach_step)}]")
     steps = any(p.exit and p.exit[0] == S_STEP for p in pieces)
     return WorkItemKernel("\n".join(out) + "\n", nres, ctx_bytes, steps)
+
+
+def _reach(by_name: dict[str, _Piece], start: str) -> set[str]:
+    """The pieces of the region that starts at ``start`` (a barrier/step ends it)."""
+    seen, todo = set(), [start]
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            if by_name[n].exit is None:
+                todo.extend(by_name[n].succ)
+    return seen
 
 
 def _dominators(pieces: list[_Piece]) -> list[set[int]]:
@@ -375,119 +393,160 @@ def _dominators(pieces: list[_Piece]) -> list[set[int]]:
     return dom
 
 
+class _Purity:
+    """Which SSA values are pure functions of the thread's position and the launch: computed from
+    arguments, constants and pure instructions, reading registers only where a single store
+    reaches the read (the last one before it in its piece, or in the chain of single predecessors
+    leading there). ``pure(v)``: (yes, the lines that compute it, loads to read as the value their
+    store stored) -- a computation that needs nothing of the thread's state, so it can be redone
+    at any region's start."""
+
+    def __init__(self, pieces, promotable, args, remat, allocas, labels, types) -> None:
+        self.pieces, self.promotable, self.labels, self.types = pieces, promotable, labels, types
+        self.roots = set(args) | set(remat) | set(allocas)
+        index = {p.name: i for i, p in enumerate(pieces)}
+        self.preds: list[list[int]] = [[] for _ in pieces]
+        for i, p in enumerate(pieces):
+            for sname in p.succ:
+                self.preds[index[sname]].append(i)
+        self.defs: dict[str, tuple[int, int, str]] = {}
+        for pi, p in enumerate(pieces):
+            for li, line in enumerate(p.lines):
+                d = _DEF.match(line)
+                if d:
+                    self.defs[d.group(1)] = (pi, li, line)
+        self.memo: dict[str, tuple[bool, list[str], dict[str, str]]] = {}
+        # registers with one store besides constant ones in the entry piece that precede it: a
+        # read that this store dominates reads its value
+        stores: dict[str, list[tuple[int, int, str]]] = {}
+        for pi, p in enumerate(pieces):
+            for li, line in enumerate(p.lines):
+                st = _STORE_TO.match(line)
+                if st and st.group(3) in promotable:
+                    stores.setdefault(st.group(3), []).append((pi, li, st.group(2)))
+        self.single: dict[str, tuple[int, int, str]] = {}
+        for name, found in stores.items():
+            main = [x for x in found if not (x[0] == 0 and not x[2].startswith("%"))]
+            if len(main) == 1 and not any(x[0] == 0 and main[0][0] == 0 and x[1] > main[0][1] for x in found):
+                self.single[name] = main[0]
+        self.dom = _dominators(pieces)
+
+    def reaching(self, pi: int, li: int, z: str) -> str | None:
+        one = self.single.get(z)
+        if one and ((one[0] == pi and one[1] < li) or (one[0] != pi and one[0] in self.dom[pi])):
+            return one[2]
+        seen: set[int] = set()
+        while True:
+            for k in range(li - 1, -1, -1):
+                st = _STORE_TO.match(self.pieces[pi].lines[k])
+                if st and st.group(3) == z:
+                    return st.group(2)
+            if len(self.preds[pi]) != 1 or self.preds[pi][0] in seen:
+                return None
+            seen.add(pi)
+            pi = self.preds[pi][0]
+            li = len(self.pieces[pi].lines)
+
+    def pure(self, v: str) -> tuple[bool, list[str], dict[str, str]]:
+        if not v.startswith("%"):
+            return True, [], {}  # a constant
+        v = v[1:]
+        if v in self.roots:
+            return True, [], {}
+        if v in self.memo:
+            return self.memo[v]
+        self.memo[v] = (False, [], {})  # cycles (phis) are not pure
+        if v not in self.defs:
+            return self.memo[v]
+        pi, li, line = self.defs[v]
+        ld = _LOAD_OF.match(line)
+        if ld and ld.group(3) in self.promotable:
+            value = self.reaching(pi, li, ld.group(3))
+            if value is not None:
+                ok, lines, alias = self.pure(value)
+                if ok:
+                    self.memo[v] = (True, lines, {**alias, v: value})
+            return self.memo[v]
+        if not (_PURE.match(line) or _INVARIANT_LOAD.match(line)):
+            return self.memo[v]
+        lines: list[str] = []
+        alias: dict[str, str] = {}
+        for u in dict.fromkeys(_uses(line, self.labels, self.types)):
+            ok, more, al = self.pure("%" + u)
+            if not ok:
+                return self.memo[v]
+            lines += [m for m in more if m not in lines]
+            alias.update(al)
+        self.memo[v] = (True, lines + [line], alias)
+        return self.memo[v]
+
+
 def _fixed_allocas(pieces, allocas, promotable, args, remat, starts, alive, labels, types) -> dict:
     """Registers whose value wherever a region starts is a pure function of the thread's position
-    and the launch (stored once, by a store that dominates every such start, with a value computed
-    from arguments and registers read where a single store reaches): a region recomputes them
-    instead of restoring them from the context, which keeps a thread's addresses affine in its
-    position (the loop over the threads then reads consecutive or uniform addresses, and
-    vectorizes). name -> (lines that compute the value, loads replaced by the value stored, the value)."""
+    and the launch (stored once, by a store that dominates every such start, with a pure value):
+    a region recomputes them instead of restoring them from the context, which keeps a thread's
+    addresses affine in its position (the loop over the threads then reads consecutive or uniform
+    addresses). name -> (lines that compute the value, loads read as their store's value, value)."""
     index = {p.name: i for i, p in enumerate(pieces)}
-    preds: list[list[int]] = [[] for _ in pieces]
-    for i, p in enumerate(pieces):
-        for sname in p.succ:
-            preds[index[sname]].append(i)
-    defs: dict[str, tuple[int, int, str]] = {}
     stores: dict[str, list[tuple[int, int, str]]] = {}
     for pi, p in enumerate(pieces):
         for li, line in enumerate(p.lines):
-            d = _DEF.match(line)
-            if d:
-                defs[d.group(1)] = (pi, li, line)
             st = _STORE_TO.match(line)
             if st and st.group(3) in promotable:
                 stores.setdefault(st.group(3), []).append((pi, li, st.group(2)))
     dom = _dominators(pieces)
-    real: dict[str, tuple[int, int, str]] = {}
-    for name in promotable:
+    purity = _Purity(pieces, promotable, args, remat, allocas, labels, types)
+    result = {}
+    for name in sorted(promotable):
         found = stores.get(name, [])
         main = [s for s in found if not (s[0] == 0 and not s[2].startswith("%"))]
         if len(main) != 1:
             continue
-        pi, li, _v = main[0]
+        pi, li, value = main[0]
         if any(s[0] == 0 and pi == 0 and s[1] > li for s in found):
             continue
-        if all(pi in dom[index[starts[r]]] for r in starts if r and name in alive[starts[r]]):
-            real[name] = main[0]
-
-    def reaching(pi: int, li: int, z: str) -> str | None:
-        """The value of the one store of ``z`` that reaches (pi, li): the last one before it in
-        its piece, or in the chain of single predecessors leading to the piece."""
-        seen: set[int] = set()
-        while True:
-            for k in range(li - 1, -1, -1):
-                st = _STORE_TO.match(pieces[pi].lines[k])
-                if st and st.group(3) == z:
-                    return st.group(2)
-            if len(preds[pi]) != 1 or preds[pi][0] in seen:
-                return None
-            seen.add(pi)
-            pi = preds[pi][0]
-            li = len(pieces[pi].lines)
-
-    memo: dict[str, tuple[bool, list[str], dict[str, str]]] = {}
-
-    def pure(v: str) -> tuple[bool, list[str], dict[str, str]]:
-        if not v.startswith("%"):
-            return True, [], {}  # a constant
-        v = v[1:]
-        if v in args or v in remat or v in allocas:
-            return True, [], {}
-        if v in memo:
-            return memo[v]
-        memo[v] = (False, [], {})  # cycles (phis) are not pure
-        if v not in defs:
-            return memo[v]
-        pi, li, line = defs[v]
-        ld = _LOAD_OF.match(line)
-        if ld and ld.group(3) in promotable:
-            value = reaching(pi, li, ld.group(3))
-            if value is not None:
-                ok, lines, alias = pure(value)
-                if ok:
-                    memo[v] = (True, lines, {**alias, v: value})
-            return memo[v]
-        if not (_PURE.match(line) or _INVARIANT_LOAD.match(line)):
-            return memo[v]
-        lines: list[str] = []
-        alias: dict[str, str] = {}
-        for u in dict.fromkeys(_uses(line, labels, types)):
-            ok, more, al = pure("%" + u)
-            if not ok:
-                return memo[v]
-            lines += [m for m in more if m not in lines]
-            alias.update(al)
-        memo[v] = (True, lines + [line], alias)
-        return memo[v]
-
-    result = {}
-    for name in sorted(real):
-        value = real[name][2]
-        ok, lines, alias = pure(value)
+        if not all(pi in dom[index[starts[r]]] for r in starts if r and name in alive[starts[r]]):
+            continue
+        ok, lines, alias = purity.pure(value)
         if ok:
             result[name] = (lines, alias, value)
     return result
 
 
-def _recompute(names: list[str], fixed: dict, allocas: dict) -> list[str]:
-    """Lines that store the recomputed value of each fixed register in ``names``, with the
-    computation's names suffixed (the originals may be in the region too)."""
+def _recomputed(v: str) -> str:
+    """The name a recomputed SSA value has in a region (numbered names must stay in order)."""
+    return f'%"{v.strip(chr(34))}.wv"'
+
+
+def _rename(lines: list[str], alias: dict[str, str], keep: str | None = None):
+    """A ``re.sub`` function for a recomputation's lines: its names suffixed ``.wm`` (the originals
+    may be in the region too; ``keep`` becomes ``_recomputed(keep)``), loads replaced by the value
+    their store stored."""
+    local = {_DEF.match(ln).group(1) for ln in lines} - {keep}
+
+    def rename(m: re.Match) -> str:
+        name, tok = m.group(1), m.group(0)
+        if name == keep:
+            return _recomputed(name)
+        while name in alias:
+            tok = alias[name]
+            t = _TOKEN.fullmatch(tok)
+            if not t:
+                return tok
+            name = t.group(1)
+        return f'%"{name.strip(chr(34))}.wm"' if name in local else tok
+    return rename
+
+
+def _recompute(names: list[str], fixed: dict, allocas: dict, values: list[str], recomputed: dict,
+               purity: _Purity | None) -> list[str]:
+    """Lines that store the recomputed value of each fixed register in ``names`` and define each
+    SSA value of ``values`` (recomputed, under its own name)."""
     defined: set[str] = set()
     out: list[str] = []
     for n in names:
         lines, alias, value = fixed[n]
-        local = {_DEF.match(ln).group(1) for ln in lines}
-
-        def rename(m: re.Match, local=local, alias=alias) -> str:
-            name = m.group(1)
-            tok = m.group(0)
-            while name in alias:  # a load replaced by the value that its one reaching store stored
-                tok = alias[name]
-                t = _TOKEN.fullmatch(tok)
-                if not t:
-                    return tok
-                name = t.group(1)
-            return f'%"{name.strip(chr(34))}.wm"' if name in local else tok
+        rename = _rename(lines, alias)
         for ln in lines:
             d = _DEF.match(ln).group(1)
             if d not in defined:
@@ -495,6 +554,20 @@ def _recompute(names: list[str], fixed: dict, allocas: dict) -> list[str]:
                 out.append(_TOKEN.sub(rename, ln))
         ty, _s, align = allocas[n]
         out.append(f"  store {ty} {_TOKEN.sub(rename, value)}, ptr %{n}, align {align}")
+    for v in values:
+        _ok, lines, alias = purity.pure("%" + v)
+        rename = _rename(lines, alias, keep=v)
+        for ln in lines:
+            d = _DEF.match(ln).group(1)
+            if d == v:
+                out.append(_TOKEN.sub(rename, ln))
+            elif d not in defined:
+                defined.add(d)
+                out.append(_TOKEN.sub(rename, ln))
+        if v in alias:  # a register's load: its store's value, under the load's name
+            tok = _TOKEN.sub(_rename(lines, alias), f"%{v}")
+            ty = recomputed[v]
+            out.append(f"  {_recomputed(v)} = select i1 true, {ty} {tok}, {ty} {tok}")
     return out
 
 
@@ -619,7 +692,7 @@ def _prune_phi(line: str, reach: set[str]) -> str:
 
 
 def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promotable, remat, offsets, alive,
-            starts, fixed) -> list[str]:
+            starts, fixed, values, recomputed, purity) -> list[str]:
     """``__sim_r<rid>``: the kernel entered at resume point ``rid``; returns its exit code."""
     header = entry.name if rid == 0 else "__wi_entry"
     # a register this region neither reads nor writes keeps its context value: no restore, no save
@@ -661,13 +734,19 @@ def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promota
             v = _derived(name, "wl")
             out.append(f"  {v} = load {ty}, ptr {_derived(name, 'wp')}, align {align}")
             out.append(f"  store {ty} {v}, ptr %{name}, align {align}")
-        out += _recompute(sorted(alive[start] & set(fixed)), fixed, allocas)
+        out += _recompute(sorted(alive[start] & set(fixed)), fixed, allocas, values, recomputed, purity)
         out.append(f"  br label %{start}")
+    own = set(values)
+
+    def own_name(m: re.Match) -> str:
+        return _recomputed(m.group(1)) if m.group(1) in own else m.group(0)
     for p in pieces:
         if p is entry or p.name not in reach:
             continue
         out.append(f"{p.name}:")
         for line in p.lines:
+            if own:
+                line = _TOKEN.sub(own_name, line)
             if _PHI.match(line):
                 line = _prune_phi(line, reach)
             out.append("  ret i32 3" if _RET.match(line) else line)
