@@ -238,8 +238,12 @@ def _index_key(module: N.Module, emitted: EmitResult) -> str:
     code, the prelude, the entry points (argument ABI), the simulator header and the compiler flags."""
     h = hashlib.sha256()
     h.update(b"emulate" if emitted.fp64 == "emulate" else b"native")
-    # the prelude too: an edited prelude rule must not find the library built with the old one
-    h.update(emitted.source[: emitted.source.index("// ---- kernels")].encode())
+    # the prelude too: an edited prelude rule must not find the library built with the old one;
+    # not its first line, which names the source file ("<cuModuleLoadData>" behind the driver, the
+    # file name in a prebuild: with it, no prebuilt library was ever found and every module was
+    # compiled twice)
+    prelude_text = emitted.source[: emitted.source.index("// ---- kernels")]
+    h.update(prelude_text.split("\n", 1)[1].encode() if prelude_text.startswith("// Generated") else prelude_text.encode())
     h.update(_body(emitted).encode())
     for k in module.kernels.values():
         h.update(_trampoline(k, module, emitted.kernel_names[k.name], "@").encode())
