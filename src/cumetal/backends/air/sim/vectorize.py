@@ -63,9 +63,34 @@ _PLAIN_LOAD = re.compile(r"^\s*(%[\w.$-]+) = load (?:volatile )?([^,]+), ptr add
 # on the same object, so none is assumed apart from another.
 _INTTOPTR = re.compile(r"^(\s*%[\w.$-]+) = inttoptr i64 (%[\w.$-]+) to ptr addrspace\((1)\)\s*$")
 
-# The probe's check: the inline check's test (instrument._CHECK_FN), its miss ORed into *bad.
+# The probe's check: the inline check's test (instrument._CHECK_FN) as 64-bit integer arithmetic
+# ORed into *bad, no compare per access (compares become mask registers, whose ORs were most of
+# the probe's time): bit 63 is set when the address is outside the window -- off = a - lo is
+# outside [0, lim) exactly when off or ~(off - lim) has bit 63 set, as lim < 2^63 (a window is
+# at most one allocation) -- and bits 60-63 hold the misaligned low bits of the address (an
+# alignment of at most 16: a larger one keeps the compare, _PCHK_WIDE). A miss: *bad >= 2^60.
 _PCHK = """
 define internal void @__sim_pchk{sp}(ptr addrspace({sp}) %p, i64 %n, i64 %al, ptr %site, ptr %bad) alwaysinline {{
+entry:
+  %a = ptrtoint ptr addrspace({sp}) %p to i64
+  %lo = load i64, ptr %site, align 8, !invariant.load !{{}}
+  %limp = getelementptr i64, ptr %site, i64 1
+  %lim = load i64, ptr %limp, align 8, !invariant.load !{{}}
+  %off = sub i64 %a, %lo
+  %d = sub i64 %off, %lim
+  %nd = xor i64 %d, -1
+  %r = or i64 %off, %nd
+  %out = and i64 %r, -9223372036854775808
+  %m = sub i64 %al, 1
+  %low = and i64 %a, %m
+  %mis = shl i64 %low, 60
+  %c = or i64 %out, %mis
+  %b = load i64, ptr %bad, align 8
+  %b1 = or i64 %b, %c
+  store i64 %b1, ptr %bad, align 8
+  ret void
+}}
+define internal void @__sim_pchkw{sp}(ptr addrspace({sp}) %p, i64 %n, i64 %al, ptr %site, ptr %bad) alwaysinline {{
 entry:
   %a = ptrtoint ptr addrspace({sp}) %p to i64
   %lo = load i64, ptr %site, align 8, !invariant.load !{{}}
@@ -77,13 +102,14 @@ entry:
   %mis = and i64 %a, %m
   %aligned = icmp eq i64 %mis, 0
   %ok = and i1 %in, %aligned
-  %miss = xor i1 %ok, true
-  %b = load i1, ptr %bad, align 1
-  %b1 = or i1 %b, %miss
-  store i1 %b1, ptr %bad, align 1
+  %c = select i1 %ok, i64 0, i64 -1
+  %b = load i64, ptr %bad, align 8
+  %b1 = or i64 %b, %c
+  store i64 %b1, ptr %bad, align 8
   ret void
 }}
 """
+_ALIGN_ARG = re.compile(r", i64 (\d+), i64 (\d+), ptr ")
 
 
 def _split_define(line: str) -> tuple[str, str, str] | None:
@@ -143,8 +169,9 @@ def _entry_insert(body: list[str], extra: list[str]) -> list[str]:
 
 
 def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str]) -> str | None:
-    """The kernel as a probe (module docstring), returning bit 0: an access missed its window or
-    is misaligned, bit 1: the thread goes round a loop (takes a retreating edge). ``loaders``
+    """The kernel as a probe (module docstring), returning an i64 whose bits 60-63 are set when an
+    access missed its window or is misaligned (_PCHK) and whose bit 0 is set when the thread goes
+    round a loop (takes a retreating edge). ``loaders``
     collects the declarations of the ``__sim_ld.*`` functions its device/threadgroup loads
     become: a load is a call of one, which LLVM deletes when its value is unused (``memory(read)
     nounwind willreturn``) and which otherwise stays a call, so that ``probe_is_pure`` sees that
@@ -167,20 +194,21 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str])
             continue
         chk = _CHECK.match(line)
         if chk:
-            out.append(f"  call void @__sim_pchk{chk.group(1)}({chk.group(2)}, ptr %__sim_bad)")
+            al = _ALIGN_ARG.search(chk.group(2))
+            wide = "" if al and int(al.group(2)) <= 16 else "w"
+            out.append(f"  call void @__sim_pchk{wide}{chk.group(1)}({chk.group(2)}, ptr %__sim_bad)")
             continue
         st = _STORE.match(line)
         if st and st.group(2) in ("1", "3"):
             continue  # the probe writes nothing
         if _RET.match(line):
-            out += [f"  %__sim_b{j} = load i1, ptr %__sim_bad, align 1", f"  %__sim_r{j} = zext i1 %__sim_b{j} to i8",
-                    f"  ret i8 %__sim_r{j}"]
+            out += [f"  %__sim_b{j} = load i64, ptr %__sim_bad, align 8", f"  ret i64 %__sim_b{j}"]
             continue
         out.append(line)
-    out = _entry_insert(out, ["  %__sim_bad = alloca i1, align 1", "  store i1 false, ptr %__sim_bad, align 1"])
-    return (f"define internal i8 @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
-            + "\n__sim_defer:\n  %__sim_db = load i1, ptr %__sim_bad, align 1\n"
-            + "  %__sim_dz = zext i1 %__sim_db to i8\n  %__sim_d = or i8 %__sim_dz, 2\n  ret i8 %__sim_d\n}\n")
+    out = _entry_insert(out, ["  %__sim_bad = alloca i64, align 8", "  store i64 0, ptr %__sim_bad, align 8"])
+    return (f"define internal i64 @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
+            + "\n__sim_defer:\n  %__sim_db = load i64, ptr %__sim_bad, align 8\n"
+            + "  %__sim_d = or i64 %__sim_db, 1\n  ret i64 %__sim_d\n}\n")
 
 
 def _unchecked(line: str, group: int | None) -> str | None:
@@ -311,7 +339,7 @@ def _resume_clone(name: str, args: str, body: list[str], entry_end: int, regs: l
 def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], nargs: int,
                   deref: dict[int, int], *, mode: str, loop_md: int | None, stride: int = 0) -> str:
     """A loop nest (z, y, x) over the threadgroup's threads calling ``callee`` (inlined) for each.
-    ``mode``: "probe" (the callee returns i8 flags, ORed into the function's i32 result),
+    ``mode``: "probe" (the callee returns i64 flags, ORed, then the function's i32 result),
     "plain", "spill" (the callee also gets the thread's spill record: ``%spill`` + t * ``stride``)
     or "resume" (the same, called only for threads whose record holds a resume target).
     Parameter buffers in ``deref`` (argument index -> bytes) are marked dereferenceable, so that
@@ -320,8 +348,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
     extra = ", ptr %spill" if mode in ("spill", "resume") else ""
     b = [f"define {ret} @{fn}(ptr %slots{extra}) {{", "entry:"]
     if mode == "probe":
-        b.append("  %acc = alloca i8, align 1")
-        b.append("  store i8 0, ptr %acc, align 1")
+        b.append("  %acc = alloca i64, align 8")
+        b.append("  store i64 0, ptr %acc, align 8")
     b.append(f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}")
     b.append("  %dims = load <3 x i32>, ptr %dimp, align 4")
     for i, axis in enumerate("xyz"):
@@ -361,8 +389,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
         args.append("ptr %rec")
     call = f"@\"{callee}\"({', '.join(args)})"
     if mode == "probe":
-        b += [f"  %bad = call i8 {call}", "  %old = load i8, ptr %acc, align 1", "  %new = or i8 %old, %bad",
-              "  store i8 %new, ptr %acc, align 1", "  br label %xnext"]
+        b += [f"  %bad = call i64 {call}", "  %old = load i64, ptr %acc, align 8", "  %new = or i64 %old, %bad",
+              "  store i64 %new, ptr %acc, align 8", "  br label %xnext"]
     elif mode == "resume":
         b += ["  %tag = load i32, ptr %rec, align 16", "  %go = icmp ne i32 %tag, 0",
               "  br i1 %go, label %xcall, label %xnext", "xcall:", f"  call void {call}", "  br label %xnext"]
@@ -373,7 +401,10 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
           "yn:", "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
           "  %tz1 = add i32 %tz, 1", "  %cz = icmp ult i32 %tz1, %nz", "  br i1 %cz, label %zl, label %done", "done:"]
     if mode == "probe":
-        b += ["  %r = load i8, ptr %acc, align 1", "  %ri = zext i8 %r to i32", "  ret i32 %ri", "}"]
+        # bit 0: a miss (bits 60-63 of the threads' OR), bit 1: a thread goes round a loop
+        b += ["  %r = load i64, ptr %acc, align 8", "  %miss = icmp uge i64 %r, 1152921504606846976",
+              "  %mi = zext i1 %miss to i32", "  %dl = and i64 %r, 1", "  %d32 = trunc i64 %dl to i32",
+              "  %d2 = shl i32 %d32, 1", "  %ri = or i32 %mi, %d2", "  ret i32 %ri", "}"]
     else:
         b += ["  ret void", "}"]
     return "\n".join(b) + "\n"
@@ -394,14 +425,14 @@ def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[i
         return None
     nums = [int(n) for n in _MD_NUM.findall(text)]
     group = max(nums, default=0) + 1000
-    loop, parallel, width, w8 = group + 1, group + 2, group + 3, group + 4
+    loop, parallel, probe_md, once = group + 1, group + 2, group + 3, group + 4
     loaders: dict[str, str] = {}
     probe = _probe_clone(f"{kernel}.probe", args, body, loaders)
     fast = _fast_clone(f"{kernel}.fast", args, body, group)
     if probe is None or fast is None:
         return None
     parts = [probe, fast, *loaders.values(), _PCHK.format(sp=1), _PCHK.format(sp=3),
-             _thread_loops(PROBE, f"{kernel}.probe", arg_types, kinds, nargs, deref, mode="probe", loop_md=width),
+             _thread_loops(PROBE, f"{kernel}.probe", arg_types, kinds, nargs, deref, mode="probe", loop_md=probe_md),
              _thread_loops(FAST, f"{kernel}.fast", arg_types, kinds, nargs, deref, mode="plain", loop_md=loop)]
     # bit 0 of the probe: a miss (the checked loop); bit 1 alone: threads go round a loop (the
     # deferring copy and the resumed rest when the kernel allows it, else the checked loop)
@@ -430,10 +461,12 @@ def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[i
               f"  call void @__sim_wg(ptr %slots)\n  ret i32 0\nfast:\n  call void @{FAST}(ptr %slots)\n"
               f"  ret i32 1\ndefer:\n{deferral}}}\n",
               f"!{group} = distinct !{{}}\n!{loop} = distinct !{{!{loop}, !{parallel}}}\n"
+              # no vectorizer hints (width, enable): where LLVM then cannot vectorize a loop it
+              # prints a warning on stderr (a kernel with control flow it cannot if-convert)
               f"!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{group}}}\n"
-              # the probe's flag reduction: left alone, the cost model picks 64 x 4 lanes of 64-bit
-              # compares (a whole threadgroup in registers, spilled); 8 lanes fill one AVX-512 register
-              f"!{width} = distinct !{{!{width}, !{w8}}}\n!{w8} = !{{!\"llvm.loop.vectorize.width\", i32 8}}\n"]
+              # the probe's loop interleaved once: left alone LLVM interleaves its 64-bit
+              # arithmetic 4 times (registers spilled), at 2.5 times the time
+              f"!{probe_md} = distinct !{{!{probe_md}, !{once}}}\n!{once} = !{{!\"llvm.loop.interleave.count\", i32 1}}\n"]
     return "\n".join(parts)
 
 
