@@ -84,6 +84,13 @@ extern "C" __global__ void transpose(const float *in, float *out, int w, int h) 
   y = blockIdx.x * 16 + threadIdx.y;
   if (x < h && y < w) out[y * h + x] = tile[threadIdx.x][threadIdx.y];
 }
+extern "C" __global__ void vote_counts(const int *in, int *out) {  // bar.red: values live across steps
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  int c = __syncthreads_count(v > 0);
+  int a = __syncthreads_and(v > 0);
+  int o = __syncthreads_or(v > 100);
+  if (threadIdx.x == 0) { out[3 * blockIdx.x] = c; out[3 * blockIdx.x + 1] = a; out[3 * blockIdx.x + 2] = o; }
+}
 extern "C" __global__ void divergent(int *out) {  // undefined in CUDA: threads at different barriers
   __shared__ int s[64];
   int t = threadIdx.x;
@@ -153,6 +160,8 @@ def _cases(rng):
     dyn_in = rng.integers(-99, 99, 2 * nthr, dtype=np.int32)
     w, h = 37, 21
     img = rng.random((h, w), dtype=np.float32)
+    votes = rng.integers(-50, 150, 3 * 96).astype(np.int32)
+    votes[96:192] = np.abs(votes[96:192]) + 1  # block 1: all positive
     return [
         ("smooth", (3, 1, 1), (128, 1, 1), [], [x], lambda p: _params(("Q", p[0]), ("i", 5)), 0),
         ("scan", (4, 1, 1), (256, 1, 1), [ints], [np.zeros(4 * 256, np.int32)],
@@ -163,10 +172,13 @@ def _cases(rng):
          lambda p: _params(("Q", p[0]), ("Q", p[1])), 4 * nthr),
         ("transpose", (3, 2, 1), (16, 16, 1), [img], [np.zeros((w, h), np.float32)],
          lambda p: _params(("Q", p[0]), ("Q", p[1]), ("i", w), ("i", h)), 0),
+        ("vote_counts", (3, 1, 1), (96, 1, 1), [votes], [np.zeros(9, np.int32)],
+         lambda p: _params(("Q", p[0]), ("Q", p[1])), 0),
     ]
 
 
-@pytest.mark.parametrize("index", range(5), ids=["loop", "scan", "early_exit_warp_tail", "dynamic_3d", "transpose_2d"])
+@pytest.mark.parametrize("index", range(6), ids=["loop", "scan", "early_exit_warp_tail", "dynamic_3d", "transpose_2d",
+                                             "syncthreads_count"])
 def test_barrier_kernels_match_the_numpy_engine(module, index):
     name, grid, block, inputs, outputs, params, dyn = _cases(np.random.default_rng(11))[index]
     ck = sim_compile.compile_kernel(module.kernels[name], module)
