@@ -40,6 +40,10 @@ extern "C" __global__ void two_buffers(int *even, int *odd, int n) {  // one sit
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) ((i & 1) ? odd : even)[i >> 1] = 5 * i - 7;
 }
+extern "C" __global__ void vcopy(volatile const int *x, int *y, int n) {  // each read must happen
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
 extern "C" __global__ void gather(const int *idx, const float *x, float *y, int n) {  // address from a load
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[idx[i]];
@@ -110,6 +114,17 @@ def test_gathers_and_alternating_sites_keep_the_checked_loop(module):
                           lambda p: _params(("Q", p[0]), ("Q", p[1]), ("i", n)), workers=2)
     want = 5 * np.arange(n, dtype=np.int32) - 7
     assert out.fault is None and np.array_equal(got[0], want[0::2]) and np.array_equal(got[1], want[1::2])
+
+
+def test_volatile_accesses_keep_the_checked_loop(module):
+    # a volatile access in the loop marked parallel made LLVM's loop vectorizer (llvmlite is built
+    # with assertions) abort the whole process (PTX sweep case ld_qualifiers on air-sim)
+    assert not sim_compile.compile_kernel(module.kernels["vcopy"], module).vector
+    n = 1000
+    x = np.arange(n, dtype=np.int32) * 7 - 3
+    out, got, _ = _launch(launch_air, module, "vcopy", (8, 1, 1), (128, 1, 1), [x, np.zeros(n, np.int32)],
+                          lambda p: _params(("Q", p[0]), ("Q", p[1]), ("i", n)), workers=2)
+    assert out.fault is None and np.array_equal(got[1], x)
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -242,6 +242,7 @@ _SPILL_MAX = 512  # bytes per thread (a threadgroup's records are on the worker'
 _SSA_DEF = re.compile(r"^\s*(%[\w.$-]+) = ")
 _SSA_USE = re.compile(r"%[\w.$-]+|%\"[^\"]+\"")
 _ALLOCA_DEF = re.compile(r"^\s*(%[\w.$-]+) = alloca (.+?)(?:, align \d+)?\s*$")
+_VOLATILE = re.compile(r"\b(?:load|store) volatile\b")
 _ARRAY_TY = re.compile(r"^\[(\d+) x (.+)\]$")
 
 
@@ -422,6 +423,10 @@ def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[i
     args, body = found
     entry_end = next((j for j, line in enumerate(body) if j > 0 and _LABEL.match(line)), len(body))
     if any(_ALLOCA_LINE.match(line) for line in body[entry_end:]):
+        return None
+    # a volatile access must happen once per thread, in order: never vectorized (and LLVM's loop
+    # vectorizer, built with assertions in llvmlite, aborts the process on one in a parallel loop)
+    if any(_VOLATILE.search(line) for line in body):
         return None
     nums = [int(n) for n in _MD_NUM.findall(text)]
     group = max(nums, default=0) + 1000
