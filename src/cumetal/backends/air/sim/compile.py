@@ -272,19 +272,23 @@ def _load(ck: CompiledKernel) -> tuple:
 
     from cumetal.backends.air.sim.runtime_lib import SimEngine
 
-    _register_symbols(ck.externals)
-    tm = _tm()
-    # the code comes from the object; the module only names the target (in a context of its own:
-    # workers load while a compile may run on another thread, see _build)
-    module = llvm.parse_assembly("", context=llvm.create_context())
-    module.triple, module.data_layout = tm.triple, str(tm.target_data)
-    engine = llvm.create_mcjit_compiler(module, tm)
-    obj = ck.obj
-    notify, get = (lambda _m, _b: None), (lambda _m: obj)
-    engine.set_object_cache(notify, get)
-    engine.finalize_object()
-    for hook in AFTER_LLVM_USE:
-        hook()
+    # under the compile lock: the target machine (_tm) is shared with compiles, which run on the
+    # tiering's background thread while stream workers load kernels, and LLVM's code generator is
+    # not thread-safe (NVIDIA's memMapIPCDrv failed LLVM assertions, SelectionDAG::setRoot and
+    # MVT::getSizeInBits, on the tiered cpu backend; not shown to be this race)
+    with _lock:
+        _register_symbols(ck.externals)
+        tm = _tm()
+        # the code comes from the object; the module only names the target (a context of its own)
+        module = llvm.parse_assembly("", context=llvm.create_context())
+        module.triple, module.data_layout = tm.triple, str(tm.target_data)
+        engine = llvm.create_mcjit_compiler(module, tm)
+        obj = ck.obj
+        notify, get = (lambda _m, _b: None), (lambda _m: obj)
+        engine.set_object_cache(notify, get)
+        engine.finalize_object()
+        for hook in AFTER_LLVM_USE:
+            hook()
     _ENGINES.append((engine, module, notify, get))
     eng = SimEngine()
     eng.entry = engine.get_function_address("__sim_entry")
