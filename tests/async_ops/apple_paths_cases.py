@@ -3,7 +3,7 @@ the .metallib; msl-sim: the emitted MSL), through the legalizer's async rules
 (passes/legalize/rules/async_*.py), beyond the sweep families (which run there with the H100
 goldens): tensor boxes the H100 rejected against the numpy model, tensor reductions of every type
 against theirs (test_tensor_reduce.py) and the starts an H100 refuses, bar.red over thread counts, .cp_mask bulk stores, a consumer spinning on test_wait
-before its producer ran, Triton's sm_90 TMA kernel with device-side tensor maps, a multicast copy in
+before its producer ran, Triton's sm_90 TMA kernel (beyond Apple's threadgroup memory: refused clearly), a multicast copy in
 a cluster of one, and a deadlocked wait ending at the watchdog.
 
 Not collected by itself (no ``test_`` prefix): the driver picks its device once per process, so
@@ -79,10 +79,31 @@ def test_test_wait_spin_with_a_late_producer_completes(cu, sim) -> None:
     spin(cu)
 
 
-def test_triton_tma_kernel_with_device_side_descriptors(cu, sim) -> None:
-    from .test_async_ops import test_triton_tma_kernel_with_device_side_descriptors as triton
+def test_triton_tma_kernel_beyond_apple_threadgroup_memory_is_refused_clearly(cu, sim, capfd) -> None:
+    """Triton's TMA kernel asks for 32,768 bytes of dynamic shared memory on top of its 80 static
+    bytes: more than an Apple GPU's 32 KiB of threadgroup memory. Shared memory beyond it lives in
+    device memory (backends/apple/shared_spill.py), which bulk/tensor copies and mbarriers cannot
+    use, so the launch fails with a message naming the instruction and the sizes — no hang, no crash (on cpu the same
+    kernel runs: test_async_ops.py)."""
+    import ctypes
+    from pathlib import Path
 
-    triton(cu, 128, 48)
+    ptx = (Path(__file__).resolve().parents[1] / "corpus/ptx/triton/sm90/tma_scale.ptx").read_bytes()
+    ctx = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])[1]
+    try:
+        mod = cu.cuModuleLoadData(ptx + b"\0")[1]
+        fn = cu.cuModuleGetFunction(mod, b"tma_scale_kernel")[1]
+        m, n = 128, 48
+        da, do, scratch = (cu.cuMemAlloc(m * n * 4)[1] for _ in range(3))
+        args = ((da, do, m, n, scratch, 0), (None, None, ctypes.c_int32, ctypes.c_int32, None, ctypes.c_void_p))
+        err = cu.cuLaunchKernel(fn, m // 64, 1, 1, 128, 1, 1, 32768, 0, args, 0)[0]
+        if err == 0:
+            err = cu.cuCtxSynchronize()[0]
+        assert err != 0
+        said = capfd.readouterr().err
+        assert "bulk asynchronous copies" in said and "32848" in said, said
+    finally:
+        cu.cuCtxDestroy(ctx)
 
 
 _MULTICAST = _HEAD + """.visible .entry k(.param .u64 p_out, .param .u64 p_src)
