@@ -655,6 +655,34 @@ _K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDE
                                     int(SimArgKind.WARP))  # codes.py
 
 
+def thread_arguments(arg_types: list[str], kinds: list[int], uniform: dict[int, str], prefix: str,
+                     x: str, y: str, z: str, t: str) -> tuple[list[str], list[str]]:
+    """The kernel call's arguments for one thread of a loop over the threadgroup: the uniform ones
+    as given, the thread-position ones (thread position, flat index, lane, SIMD-group) computed
+    from the loop's ``x``/``y``/``z`` and flat index ``t`` into values named ``{prefix}{i}``;
+    returns (instructions, arguments). One definition for every generated thread loop."""
+    lines: list[str] = []
+    args: list[str] = []
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        v = f"{prefix}{i}"
+        if i in uniform:
+            args.append(uniform[i])
+        elif kind == _K_TID:
+            lines += [f"  {v}a = insertelement <3 x i32> zeroinitializer, i32 {x}, i32 0",
+                      f"  {v}b = insertelement <3 x i32> {v}a, i32 {y}, i32 1",
+                      f"  {v} = insertelement <3 x i32> {v}b, i32 {z}, i32 2"]
+            args.append(f"{ty} {v}")
+        elif kind == _K_TINDEX:
+            args.append(f"{ty} {t}")
+        elif kind == _K_LANE:
+            lines.append(f"  {v} = and i32 {t}, 31")
+            args.append(f"{ty} {v}")
+        else:
+            lines.append(f"  {v} = lshr i32 {t}, 5")
+            args.append(f"{ty} {v}")
+    return lines, args
+
+
 def workgroup_function(kernel: str, arg_types: list[str], kinds: list[int], nargs: int) -> str:
     """``__sim_wg(ptr slots)``: every thread of one threadgroup, as a loop nest (z, y, x) around the
     kernel, inlined. Uniform arguments come from the slots (as for ``__sim_entry``); the thread's
@@ -677,23 +705,8 @@ def workgroup_function(kernel: str, arg_types: list[str], kinds: list[int], narg
           "  %ty = phi i32 [ 0, %zl ], [ %ty1, %yn ]", "  %zy = mul i32 %tz, %ny", "  %zy1 = add i32 %zy, %ty",
           "  %row = mul i32 %zy1, %nx", "  br label %xl", "xl:", "  %tx = phi i32 [ 0, %yl ], [ %tx1, %xl ]",
           "  %t = add i32 %row, %tx"]
-    args = []
-    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
-        if i in uniform:
-            args.append(uniform[i])
-        elif kind == _K_TID:
-            b += [f"  %v{i}a = insertelement <3 x i32> zeroinitializer, i32 %tx, i32 0",
-                  f"  %v{i}b = insertelement <3 x i32> %v{i}a, i32 %ty, i32 1",
-                  f"  %v{i} = insertelement <3 x i32> %v{i}b, i32 %tz, i32 2"]
-            args.append(f"{ty} %v{i}")
-        elif kind == _K_TINDEX:
-            args.append(f"{ty} %t")
-        elif kind == _K_LANE:
-            b.append(f"  %v{i} = and i32 %t, 31")
-            args.append(f"{ty} %v{i}")
-        else:
-            b.append(f"  %v{i} = lshr i32 %t, 5")
-            args.append(f"{ty} %v{i}")
+    lines, args = thread_arguments(arg_types, kinds, uniform, "%v", "%tx", "%ty", "%tz", "%t")
+    b += lines
     b += [f"  call void @\"{kernel}\"({', '.join(args)}) alwaysinline",
           "  %tx1 = add i32 %tx, 1", "  %cx = icmp ult i32 %tx1, %nx", "  br i1 %cx, label %xl, label %yn", "yn:",
           "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",

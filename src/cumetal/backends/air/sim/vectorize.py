@@ -43,6 +43,7 @@ from cumetal.backends.air.sim.instrument import (
     _TARGETS,
     InstrumentError,
     _blocks,
+    thread_arguments,
     type_bytes,
 )
 
@@ -367,23 +368,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
           "  %ty = phi i32 [ 0, %zl ], [ %ty1, %yn ]", "  %zy = mul i32 %tz, %ny", "  %zy1 = add i32 %zy, %ty",
           "  %row = mul i32 %zy1, %nx", "  br label %xl", "xl:", "  %tx = phi i32 [ 0, %yl ], [ %tx1, %xnext ]",
           "  %t = add i32 %row, %tx"]
-    args = []
-    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
-        if i in uniform:
-            args.append(uniform[i])
-        elif kind == _K_TID:
-            b += [f"  %v{i}a = insertelement <3 x i32> zeroinitializer, i32 %tx, i32 0",
-                  f"  %v{i}b = insertelement <3 x i32> %v{i}a, i32 %ty, i32 1",
-                  f"  %v{i} = insertelement <3 x i32> %v{i}b, i32 %tz, i32 2"]
-            args.append(f"{ty} %v{i}")
-        elif kind == _K_TINDEX:
-            args.append(f"{ty} %t")
-        elif kind == _K_LANE:
-            b.append(f"  %v{i} = and i32 %t, 31")
-            args.append(f"{ty} %v{i}")
-        else:
-            b.append(f"  %v{i} = lshr i32 %t, 5")
-            args.append(f"{ty} %v{i}")
+    lines, args = thread_arguments(arg_types, kinds, uniform, "%v", "%tx", "%ty", "%tz", "%t")
+    b += lines
     if extra:
         b += ["  %t64 = zext i32 %t to i64", f"  %soff = mul i64 %t64, {stride}",
               "  %rec = getelementptr i8, ptr %spill, i64 %soff"]

@@ -44,7 +44,7 @@ from cumetal.backends.air.sim.coroutine import (
     _functions,
     eligible,
 )
-from cumetal.backends.air.sim.instrument import InstrumentError, type_bytes
+from cumetal.backends.air.sim.instrument import InstrumentError, thread_arguments, type_bytes
 from cumetal.backends.common.codes import SimArgKind
 
 WR = "__sim_wr"
@@ -821,24 +821,9 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
               f"  %{R}.ay = icmp ult i32 %{R}.y, 1024", f"  call void @llvm.assume(i1 %{R}.ay)",
               f"  %{R}.az = icmp ult i32 %{R}.z, 64", f"  call void @llvm.assume(i1 %{R}.az)",
               f"  %{R}.at = icmp ult i32 %{R}.tt, 1024", f"  call void @llvm.assume(i1 %{R}.at)"]
-        call = []
-        for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
-            v = f"%{R}.v{i}"
-            if i in uniform:
-                call.append(uniform[i])
-            elif kind == _K_TID:
-                b += [f"  {v}a = insertelement <3 x i32> zeroinitializer, i32 %{R}.x, i32 0",
-                      f"  {v}b = insertelement <3 x i32> {v}a, i32 %{R}.y, i32 1",
-                      f"  {v} = insertelement <3 x i32> {v}b, i32 %{R}.z, i32 2"]
-                call.append(f"{ty} {v}")
-            elif kind == _K_TINDEX:
-                call.append(f"{ty} %{R}.tt")
-            elif kind == _K_LANE:
-                b.append(f"  {v} = and i32 %{R}.tt, 31")
-                call.append(f"{ty} {v}")
-            else:
-                b.append(f"  {v} = lshr i32 %{R}.tt, 5")
-                call.append(f"{ty} {v}")
+        lines, call = thread_arguments(arg_types, kinds, uniform, f"%{R}.v", f"%{R}.x", f"%{R}.y", f"%{R}.z",
+                                       f"%{R}.tt")
+        b += lines
         call += ["ptr %ctx", "i64 %n", f"i64 %{R}.t64"]
         b += [f"  %{R}.c = call i32 @__sim_r{r}({', '.join(call)}) alwaysinline",
               f"  %{R}.sp = getelementptr inbounds i32, ptr %st, i64 %{R}.t64",
