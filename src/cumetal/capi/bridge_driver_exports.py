@@ -231,13 +231,13 @@ def drv_cuTensorMapEncodeTiled(p: int, dtype: int, rank: int, address: int, dims
     if not 1 <= rank <= 5:
         return int(cu.CUresult.CUDA_ERROR_INVALID_VALUE)
     g = _read(ctypes.c_uint64, dims, rank)
-    s = _read(ctypes.c_uint64, strides, rank - 1) if rank > 1 else []
+    s = _read(ctypes.c_uint64, strides, rank - 1) if rank > 1 else ([0] if strides else None)  # rank 1: unread
     b = _read(ctypes.c_uint32, box, rank)
     e = _read(ctypes.c_uint32, elem_strides, rank)
     if g is None or s is None or b is None or e is None:
         return _null("globalDim/globalStrides/boxDim/elementStrides")
     as_list = (lambda a: [a.value] if isinstance(a, ctypes._SimpleCData) else list(a))  # noqa: E731
-    err, tmap = cu.cuTensorMapEncodeTiled(dtype, rank, address, as_list(g), as_list(s) if rank > 1 else [],
+    err, tmap = cu.cuTensorMapEncodeTiled(dtype, rank, address, as_list(g), as_list(s) if rank > 1 else s,
                                           as_list(b), as_list(e), interleave, swizzle, l2, oob)
     if int(err) == 0:
         ctypes.memmove(p, tmap.getPtr(), 128)

@@ -141,9 +141,10 @@ class TensorMapDescriptor:
         elem_strides = view.strides or tuple(int(np.prod(view.shape[i + 1:], dtype=np.int64)) for i in range(rank))
         byte_strides = [int(s) * itemsize for s in elem_strides]
         dt = _data_type(view, options.data_type)
-        # the driver's order: innermost dimension first; strides of dimensions 1.. in bytes
+        # the driver's order: innermost dimension first; strides of dimensions 1.. in bytes (rank 1: an
+        # unread placeholder, as CUDA refuses a NULL globalStrides even there)
         tmap = check(cu.cuTensorMapEncodeTiled(
-            dt, rank, int(view.ptr), [int(n) for n in reversed(view.shape)], list(reversed(byte_strides[:-1])),
+            dt, rank, int(view.ptr), [int(n) for n in reversed(view.shape)], list(reversed(byte_strides[:-1])) or [0],
             list(reversed(options.box_dim)), list(reversed(est)), options.interleave, options.swizzle,
             options.l2_promotion, options.oob_fill))
         self = object.__new__(cls)

@@ -59,6 +59,16 @@ def _ints(v: Any, n: int, what: str) -> list[int]:
     return out[:n]
 
 
+def _given(v: Any) -> bool:
+    """Whether a pointer-like argument is non-NULL as cuda-python passes it (None and [] are NULL)."""
+    if v is None:
+        return False
+    try:
+        return len(v) > 0
+    except TypeError:
+        return True
+
+
 def _bad(msg: str) -> CudaError:
     return CudaError(R.CUDA_ERROR_INVALID_VALUE, msg)
 
@@ -121,6 +131,11 @@ def cuTensorMapEncodeTiled(tensorDataType: Any, tensorRank: int, globalAddress: 
     address = int(getattr(globalAddress, "value", globalAddress) or 0) if not hasattr(globalAddress, "getPtr") \
         else int(globalAddress)
     dims = _ints(globalDim, rank, "globalDim")
+    if rank == 1 and not _given(globalStrides):
+        # No stride is read for rank 1, but NVIDIA's driver refuses a NULL globalStrides all the same
+        # (measured on an H100, scripts/make_graph_dot_goldens.py: 8 rank-1 maps, each refused with
+        # NULL and accepted with any pointer); cuda-python passes NULL for an empty list.
+        raise _bad("globalStrides is empty (NULL): CUDA refuses that even for rank 1, where no stride is read")
     strides = _ints(globalStrides, rank - 1, "globalStrides") if rank > 1 else []
     box = _ints(boxDim, rank, "boxDim")
     est = _ints(elementStrides, rank, "elementStrides")
