@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from cumetal.nvrtc.default_device import default_device_source
 from cumetal.nvrtc.enums import nvrtcResult
 from cumetal.nvrtc.options import NvrtcOptionError, parse_nvrtc_options
 
@@ -54,16 +55,19 @@ class Program:
             self.log = f"nvrtc: error: CuMetal's CUDA C++ front end is unavailable: {e}\n"
             raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_INTERNAL_ERROR, self.log) from None
 
-        source = self.source
+        source, headers = self.source, self.headers
         if opts.default_device:
             # clang's closest equivalent: unannotated functions become __host__ __device__
-            source = f"#pragma clang force_cuda_host_device begin\n{source}\n#pragma clang force_cuda_host_device end\n"
+            # (library includes excepted: nvrtc/default_device.py)
+            names = frozenset(headers)
+            source = default_device_source(source, names)
+            headers = {n: default_device_source(t, names, wrap=False) for n, t in headers.items()}
         source += _name_expression_array(self.name_expressions)
         try:
             result = _compile_keeping_statics(compile_to_ptx, CudaCompileError, source, self.name, opts,
-                                              self.headers or None)
+                                              headers or None)
             if opts.dlto:
-                self.ltoir = compile_to_bitcode(source, self.name, opts.cuda, headers=self.headers or None).bitcode
+                self.ltoir = compile_to_bitcode(source, self.name, opts.cuda, headers=headers or None).bitcode
         except CudaCompileError as e:
             self.log = _log_text(e.log or str(e), opts.disable_warnings)
             raise NvrtcFailure(nvrtcResult.NVRTC_ERROR_COMPILATION, self.log) from None

@@ -5,6 +5,7 @@
 #define CUMETAL_INTRIN_MISC_H
 #include <stddef.h>
 #include "cumetal/qualifiers.h"
+#include "vector_types.h"
 
 /* %clock / %clock64: CuMetal returns monotonically increasing counters (docs/cpu-backend.md). */
 #if __has_include(<time.h>)
@@ -25,6 +26,66 @@ __CM_DEV__ unsigned int __isGlobal(const void *p) { return __nvvm_isspacep_globa
 __CM_DEV__ unsigned int __isShared(const void *p) { return __nvvm_isspacep_shared(p); }
 __CM_DEV__ unsigned int __isConstant(const void *p) { return __nvvm_isspacep_const(p); }
 __CM_DEV__ unsigned int __isLocal(const void *p) { return __nvvm_isspacep_local(p); }
+/* sm_70+: the generic address of a __grid_constant__ kernel parameter */
+__CM_DEV__ unsigned int __isGridConstant(const void *p) {
+    unsigned int r;
+    asm("{\n\t.reg .pred p;\n\tisspacep.param p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(r) : "l"(p));
+    return r;
+}
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+/* sm_90 thread-block-cluster functions ("Distributed Shared Memory"; the same PTX instructions
+ * cooperative_groups::cluster_group uses: clusters run on the CPU device, Metal has none).
+ * libcu++ (CCCL 3) calls __isClusterShared. */
+__CM_DEV__ unsigned int __isCtaShared(const void *p) { return __isShared(p); }
+__CM_DEV__ unsigned int __isClusterShared(const void *p) {
+    unsigned int r;
+    asm("{\n\t.reg .pred p;\n\tisspacep.shared::cluster p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+        : "=r"(r) : "l"(p));
+    return r;
+}
+__CM_DEV__ void *__cluster_map_shared_rank(const void *p, unsigned int rank) {
+    void *r;
+    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank));
+    return r;
+}
+__CM_DEV__ unsigned int __cluster_query_shared_rank(const void *p) {
+    unsigned int r;
+    asm volatile("getctarank.u64 %0, %1;" : "=r"(r) : "l"(p));
+    return r;
+}
+__CM_DEV__ unsigned int __clusterDimIsSpecified() {
+    unsigned int r;
+    asm("{\n\t.reg .pred p;\n\tmov.pred p, %%is_explicit_cluster;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(r));
+    return r;
+}
+#define __CM_SREG3(name, reg)                                                                          \
+    __CM_DEV__ dim3 name() {                                                                           \
+        unsigned int x, y, z;                                                                          \
+        asm("mov.u32 %0, %%" reg ".x;\n\tmov.u32 %1, %%" reg ".y;\n\tmov.u32 %2, %%" reg ".z;"        \
+            : "=r"(x), "=r"(y), "=r"(z));                                                              \
+        return dim3(x, y, z);                                                                          \
+    }
+__CM_SREG3(__clusterDim, "cluster_nctaid")
+__CM_SREG3(__clusterRelativeBlockIdx, "cluster_ctaid")
+__CM_SREG3(__clusterGridDimInClusters, "nclusterid")
+__CM_SREG3(__clusterIdx, "clusterid")
+#undef __CM_SREG3
+__CM_DEV__ unsigned int __clusterRelativeBlockRank() {
+    unsigned int r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+__CM_DEV__ unsigned int __clusterSizeInBlocks() {
+    unsigned int r;
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
+    return r;
+}
+__CM_DEV__ void __cluster_barrier_arrive() { asm volatile("barrier.cluster.arrive;" ::: "memory"); }
+__CM_DEV__ void __cluster_barrier_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"); }
+__CM_DEV__ void __cluster_barrier_wait() { asm volatile("barrier.cluster.wait;" ::: "memory"); }
+__CM_DEV__ void __threadfence_cluster() { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
+#endif
 
 __CM_DEV__ size_t __cvta_generic_to_global(const void *p) {
     size_t r;

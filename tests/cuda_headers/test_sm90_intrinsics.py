@@ -1,0 +1,30 @@
+"""The sm_90 cluster functions (``__isClusterShared``, ``__cluster_map_shared_rank``, ``__clusterDim``,
+``__cluster_barrier_*``…) and ``__isGridConstant``, run on CuMetal's CPU backend (clusters run there)
+and checked against what the CUDA C++ Programming Guide says each returns. libcu++ (NVIDIA's CCCL 3)
+calls ``__isClusterShared``; it was missing."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+COLS = 14
+
+
+class Params(ctypes.Structure):
+    _fields_ = [("v", ctypes.c_int * 8)]
+
+
+def test_cluster_functions_and_grid_constant(gpu):
+    gpu.load("sm90_cluster.cu", arch="sm_90")
+    blocks, threads = 6, 8
+    out = gpu.to_device(np.zeros(blocks * threads * COLS, np.uint32))
+    glob = gpu.to_device(np.zeros(4, np.int32))
+    gpu.run("cluster_functions", (blocks,), (threads,), [(out, None), (glob, None), (Params(), Params)])
+    rows = gpu.from_device(out, np.zeros(blocks * threads * COLS, np.uint32)).reshape(blocks, threads, COLS)
+    for b in range(blocks):
+        rank, other = b % 2, b ^ 1
+        for t in range(threads):
+            expected = [1, 0, 1, rank ^ 1, 1, 2, rank, blocks // 2, b // 2, 2, rank, 100 * other + t % 4, 1, 0]
+            assert list(rows[b, t]) == expected, (b, t)
