@@ -36,9 +36,13 @@ def test_complete_and_dot_options(dev, tmp_path):
     detailed = tmp_path / "detailed.dot"
     gb.debug_dot_print(str(plain))
     gb.debug_dot_print(str(detailed), GraphDebugPrintOptions(verbose=True, kernel_node_params=True, handles=True))
-    for dot in (plain, detailed):  # the flags are accepted; CuMetal's DOT has one level of detail
-        text = dot.read_text()
-        assert text.startswith("digraph") and "Kernel" in text
+    # the options become CUgraphDebugDot_flags: the plain text names the kernel only, the detailed one
+    # has its launch (<<<grid,block,shared>>>), attributes and handles (tests/driver/test_graph_dot.py)
+    assert plain.read_text().startswith("digraph dot {") and '"graph_' in plain.read_text()
+    assert "scale" in plain.read_text() and "node handle" not in plain.read_text()
+    detailed_text = detailed.read_text()
+    assert "KERNEL" in detailed_text and "\\<\\<\\<1,128,0\\>\\>\\>" in detailed_text
+    assert "func handle" in detailed_text
     graph = gb.complete(GraphCompleteOptions(auto_free_on_launch=True, upload_stream=s, use_node_priority=True))
     graph.launch(s)
     s.sync()

@@ -319,22 +319,18 @@ def cudaGraphNodeGetLocalId(hNode: Any) -> tuple:  # noqa: N802, N803
 
 @rt_api(0)
 def cudaGraphDebugDotPrint(graph: Any, path: Any, flags: Any = 0) -> tuple:  # noqa: N802
-    """Writes the graph in Graphviz DOT: one box per node (its kind), an arrow per dependency."""
+    """Writes the graph in Graphviz DOT as NVIDIA's driver lays it out, flags included
+    (cumetal.driver.graph_dot)."""
     import os
 
+    from cumetal.driver.graph_dot import dot_text
+
     g = _graph(graph)
-    int_arg(flags, "flags")
+    text = dot_text(g, int_arg(flags, "flags"))
     target = os.fsdecode(path) if isinstance(path, bytes) else str(path)
-    lines = [f"digraph cudaGraph_{g.handle:x} {{"]
-    for i, n in enumerate(g.nodes):
-        label = n.kind.name.removeprefix("cudaGraphNodeType")
-        lines.append(f'  n{n.handle:x} [shape=box, label="{i}: {label}"];')
-    for n in g.nodes:
-        lines.extend(f"  n{d.handle:x} -> n{n.handle:x};" for d in n.deps)
-    lines.append("}")
     try:
         with open(target, "w") as fh:
-            fh.write("\n".join(lines) + "\n")
+            fh.write(text)
     except OSError as e:
         raise RtError(E.cudaErrorOperatingSystem, f"{target}: {e.strerror}") from None
     return ()
