@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.libs import devmem
-from cumetal.libs.cublas import blas_kernels
+from cumetal.libs.cublas import blas_kernels, level3_kernels
 from cumetal.libs.cublas import status as S
 from cumetal.libs.cublas.common import (
     DTYPES,
@@ -238,6 +238,9 @@ def symm(h: Handle, t: str, side: int, uplo: int, m: int, n: int, alpha: int, A:
     dt = DTYPES[t]
     a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
     Am, Bm, Cm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B"), mat(C, dt, m, n, ldc, "C")
+    if _on_device() and level3_kernels.fits(m, n):
+        level3_kernels.symm(h, t, side, uplo, m, n, a, A, lda, B, ldb, b, C, ldc, hermitian=False)
+        return
 
     def go() -> None:
         full = _full_symmetric(Am, uplo)
@@ -260,6 +263,9 @@ def syrk(h: Handle, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, A
     a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
     Am = mat(A, dt, rows, k if trans == S.OP_N else n, lda, "A")
     Cm = mat(C, dt, n, n, ldc, "C")
+    if _on_device() and level3_kernels.fits(n, n):
+        level3_kernels.rank_k(h, t, "syrk", uplo, trans, n, k, a, A, lda, 0, 0, b, C, ldc)
+        return
 
     def go() -> None:
         av, bv = a.value(), b.value()
@@ -298,6 +304,9 @@ def trsm(h: Handle, t: str, side: int, uplo: int, trans: int, diag: int, m: int,
     dt = DTYPES[t]
     a = Scalar(h, alpha, dt, "alpha")
     Am, Bm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B")
+    if _on_device():
+        level3_kernels.trsm(h, t, side, uplo, trans, diag, m, n, a, A, lda, B, ldb)
+        return
 
     def go() -> None:
         opA = apply_op(_triangular(Am, uplo, diag), trans)
@@ -317,6 +326,9 @@ def trmm(h: Handle, t: str, side: int, uplo: int, trans: int, diag: int, m: int,
     dt = DTYPES[t]
     a = Scalar(h, alpha, dt, "alpha")
     Am, Bm, Cm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B"), mat(C, dt, m, n, ldc, "C")
+    if _on_device() and level3_kernels.fits(m, n):
+        level3_kernels.trmm(h, t, side, uplo, trans, diag, m, n, a, A, lda, B, ldb, C, ldc)
+        return
 
     def go() -> None:
         opA = apply_op(_triangular(Am, uplo, diag), trans)
@@ -341,6 +353,9 @@ def geam(h: Handle, t: str, ta: int, tb: int, m: int, n: int, alpha: int, A: int
     Am = mat(A, dt, ra, n if ta == S.OP_N else m, lda, "A") if av0 != 0 else None
     Bm = mat(B, dt, rb, n if tb == S.OP_N else m, ldb, "B") if bv0 != 0 else None
     Cm = mat(C, dt, m, n, ldc, "C")
+    if _on_device() and level3_kernels.fits(m, n):
+        level3_kernels.geam(h, t, ta, tb, m, n, a, A, lda, b, B, ldb, C, ldc)
+        return
 
     def go() -> None:
         av, bv = a.value(), b.value()
@@ -363,6 +378,9 @@ def dgmm(h: Handle, t: str, side: int, m: int, n: int, A: int, lda: int, x: int,
     Am, Cm = mat(A, dt, m, n, lda, "A"), mat(C, dt, m, n, ldc, "C")
     xv = vec(x, dt, m if side == S.SIDE_LEFT else n, incx, "x") if incx != 0 else \
         vec(x, dt, 1, 1, "x")
+    if _on_device() and level3_kernels.fits(m, n):
+        level3_kernels.dgmm(h, t, side, m, n, A, lda, x, incx, C, ldc)
+        return
 
     def go() -> None:
         d = xv if incx != 0 else np.full(m if side == S.SIDE_LEFT else n, xv[0])
@@ -487,6 +505,10 @@ def syr2k(h: Handle, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, 
     Am = mat(A, dt, rows, cols, lda, "A")
     Bm = mat(B, dt, rows, cols, ldb, "B") if kind != "herk" else Am
     Cm = mat(C, dt, n, n, ldc, "C")
+    if _on_device() and level3_kernels.fits(n, n):
+        level3_kernels.rank_k(h, t, kind, uplo, trans, n, k, a, A, lda, B if kind != "herk" else 0,
+                              ldb if kind != "herk" else 0, b, C, ldc)
+        return
 
     def go() -> None:
         av, bv = a.value(), b.value()
@@ -521,6 +543,9 @@ def hemm(h: Handle, t: str, side: int, uplo: int, m: int, n: int, alpha: int, A:
     dt = DTYPES[t]
     a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
     Am, Bm, Cm = mat(A, dt, ka, ka, lda, "A"), mat(B, dt, m, n, ldb, "B"), mat(C, dt, m, n, ldc, "C")
+    if _on_device() and level3_kernels.fits(m, n):
+        level3_kernels.symm(h, t, side, uplo, m, n, a, A, lda, B, ldb, b, C, ldc, hermitian=True)
+        return
 
     def go() -> None:
         full = _full_symmetric(Am, uplo, hermitian=True)

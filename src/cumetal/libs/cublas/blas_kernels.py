@@ -25,7 +25,8 @@ from cumetal.libs.cublas.common import Scalar, run_now
 from cumetal.libs.cublas.handle import Handle
 from cumetal.libs.devmem import LibError
 
-SOURCE = pathlib.Path(__file__).resolve().parents[1] / "kernels" / "cublas_blas.cu"
+KERNELS = pathlib.Path(__file__).resolve().parents[1] / "kernels"
+SOURCE = KERNELS / "cublas_blas.cu"
 BLOCK = 256
 TILE = 16
 MAX_BLOCKS = 1024  # grid-stride loops beyond
@@ -35,38 +36,40 @@ _RESULT_BYTES = 16  # the largest result (a double complex)
 
 
 @functools.cache
-def _library() -> int:
+def _library(source: pathlib.Path) -> int:
     from cumetal import runtime as rt  # noqa: PLC0415
     from cumetal.cudacxx.compile import compile_to_ptx  # noqa: PLC0415
     from cumetal.cudacxx.options import CudaOptions  # noqa: PLC0415
 
-    ptx = compile_to_ptx(SOURCE.read_text(), SOURCE.name, CudaOptions()).ptx
+    ptx = compile_to_ptx(source.read_text(), source.name, CudaOptions(include_dirs=[str(KERNELS)])).ptx
     err, lib = rt.cudaLibraryLoadData(ptx.encode(), None, None, 0, None, None, 0)
     if int(err) != 0:
-        raise LibError(S.EXECUTION_FAILED, f"cannot load CuMetal's BLAS kernels ({SOURCE.name}): {err!r}")
+        raise LibError(S.EXECUTION_FAILED, f"cannot load CuMetal's BLAS kernels ({source.name}): {err!r}")
     return lib
 
 
 @functools.cache
-def _kernel(name: str) -> int:
+def _kernel(name: str, source: pathlib.Path) -> int:
     from cumetal import runtime as rt  # noqa: PLC0415
 
-    err, k = rt.cudaLibraryGetKernel(_library(), name.encode())
+    err, k = rt.cudaLibraryGetKernel(_library(source), name.encode())
     if int(err) != 0:
         raise LibError(S.EXECUTION_FAILED, f"CuMetal's BLAS kernel {name} is missing: {err!r}")
     return k
 
 
-def _launch(h: Handle, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], values: tuple,
-            types: tuple) -> None:
+def launch(h: Handle, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], values: tuple,
+           types: tuple, source: pathlib.Path = SOURCE) -> None:
+    """Enqueue kernel ``name`` of ``source`` (a file of libs/kernels) on the handle's stream."""
     from cumetal import runtime as rt  # noqa: PLC0415
 
-    err = rt.cudaLaunchKernel(_kernel(name), grid, block, (values, types), 0, h.stream)[0]
+    err = rt.cudaLaunchKernel(_kernel(name, source), grid, block, (values, types), 0, h.stream)[0]
     if int(err) != 0:
         raise LibError(S.EXECUTION_FAILED, f"{name} launch failed: {err!r}")
 
 
-def _scalar(s: Scalar) -> tuple[float, float, int]:
+
+def scalar(s: Scalar) -> tuple[float, float, int]:
     """(re, im, device pointer) of alpha or beta: a host value now, or the pointer the kernel reads."""
     if s.device:
         return 0.0, 0.0, s.ptr
@@ -74,7 +77,7 @@ def _scalar(s: Scalar) -> tuple[float, float, int]:
     return v.real, v.imag, 0
 
 
-_SCALAR_TYPES = (_D, _D, None)
+SCALAR_TYPES = (_D, _D, None)
 
 
 def _blocks(n: int) -> int:
@@ -83,14 +86,14 @@ def _blocks(n: int) -> int:
 
 # ------------------------------------------------------------------ level 1
 def axpy(h: Handle, t: str, n: int, alpha: Scalar, x: int, incx: int, y: int, incy: int) -> None:
-    _launch(h, f"cm_axpy_{t.lower()}", (_blocks(n), 1, 1), (BLOCK, 1, 1),
-            (n, *_scalar(alpha), x, incx, y, incy), (_LL, *_SCALAR_TYPES, None, _LL, None, _LL))
+    launch(h, f"cm_axpy_{t.lower()}", (_blocks(n), 1, 1), (BLOCK, 1, 1),
+            (n, *scalar(alpha), x, incx, y, incy), (_LL, *SCALAR_TYPES, None, _LL, None, _LL))
 
 
 def scal(h: Handle, t: str, n: int, alpha: Scalar, x: int, incx: int, real_alpha: bool) -> None:
     name = {"C": "cs", "Z": "zd"}[t] if real_alpha else t.lower()
-    _launch(h, f"cm_scal_{name}", (_blocks(n), 1, 1), (BLOCK, 1, 1), (n, *_scalar(alpha), x, incx),
-            (_LL, *_SCALAR_TYPES, None, _LL))
+    launch(h, f"cm_scal_{name}", (_blocks(n), 1, 1), (BLOCK, 1, 1), (n, *scalar(alpha), x, incx),
+            (_LL, *SCALAR_TYPES, None, _LL))
 
 
 def _reduction(h: Handle, name: str, values: tuple, types: tuple, result: int, dtype: np.dtype, what: str) -> None:
@@ -100,7 +103,7 @@ def _reduction(h: Handle, name: str, values: tuple, types: tuple, result: int, d
         raise LibError(S.INVALID_VALUE, "result is NULL")
     if h.pointer_mode == S.POINTER_DEVICE:
         devmem.check_range(result, dtype.itemsize, "result", S.INVALID_VALUE)
-        _launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, result), (*types, None))
+        launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, result), (*types, None))
         return
     from cumetal import runtime as rt  # noqa: PLC0415
 
@@ -108,7 +111,7 @@ def _reduction(h: Handle, name: str, values: tuple, types: tuple, result: int, d
     if int(err) != 0:
         raise LibError(S.ALLOC_FAILED, f"{what}: no device memory for the result: {err!r}")
     try:
-        _launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, int(buf)), (*types, None))
+        launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, int(buf)), (*types, None))
         run_now(h, what)
         devmem.write_host(result, devmem.read_host(int(buf), dtype, 1))
     finally:
@@ -131,21 +134,21 @@ def nrm2(h: Handle, t: str, n: int, x: int, incx: int, result: int, dtype: np.dt
 def gemv(h: Handle, t: str, trans: int, m: int, n: int, alpha: Scalar, A: int, lda: int, x: int, incx: int,
          beta: Scalar, y: int, incy: int) -> None:
     ly = m if trans == S.OP_N else n
-    _launch(h, f"cm_gemv_{t.lower()}", ((ly + BLOCK - 1) // BLOCK, 1, 1), (BLOCK, 1, 1),
-            (_TRANS[trans], m, n, *_scalar(alpha), A, lda, x, incx, *_scalar(beta), y, incy),
-            (_I, _I, _I, *_SCALAR_TYPES, None, _LL, None, _LL, *_SCALAR_TYPES, None, _LL))
+    launch(h, f"cm_gemv_{t.lower()}", ((ly + BLOCK - 1) // BLOCK, 1, 1), (BLOCK, 1, 1),
+            (_TRANS[trans], m, n, *scalar(alpha), A, lda, x, incx, *scalar(beta), y, incy),
+            (_I, _I, _I, *SCALAR_TYPES, None, _LL, None, _LL, *SCALAR_TYPES, None, _LL))
 
 
 def ger(h: Handle, t: str, m: int, n: int, alpha: Scalar, x: int, incx: int, y: int, incy: int, A: int, lda: int,
         conj: bool) -> None:
-    _launch(h, f"cm_ger_{t.lower()}", ((m + TILE - 1) // TILE, (n + TILE - 1) // TILE, 1), (TILE, TILE, 1),
-            (m, n, *_scalar(alpha), x, incx, y, incy, A, lda, int(conj)),
-            (_I, _I, *_SCALAR_TYPES, None, _LL, None, _LL, None, _LL, _I))
+    launch(h, f"cm_ger_{t.lower()}", ((m + TILE - 1) // TILE, (n + TILE - 1) // TILE, 1), (TILE, TILE, 1),
+            (m, n, *scalar(alpha), x, incx, y, incy, A, lda, int(conj)),
+            (_I, _I, *SCALAR_TYPES, None, _LL, None, _LL, None, _LL, _I))
 
 
 # ------------------------------------------------------------------ level 3
 def gemm(h: Handle, t: str, ta: int, tb: int, m: int, n: int, k: int, alpha: Scalar, A: int, lda: int, B: int,
          ldb: int, beta: Scalar, C: int, ldc: int) -> None:
-    _launch(h, f"cm_gemm_{t.lower()}", ((m + TILE - 1) // TILE, (n + TILE - 1) // TILE, 1), (TILE, TILE, 1),
-            (_TRANS[ta], _TRANS[tb], m, n, k, *_scalar(alpha), A, lda, B, ldb, *_scalar(beta), C, ldc),
-            (_I, _I, _I, _I, _I, *_SCALAR_TYPES, None, _LL, None, _LL, *_SCALAR_TYPES, None, _LL))
+    launch(h, f"cm_gemm_{t.lower()}", ((m + TILE - 1) // TILE, (n + TILE - 1) // TILE, 1), (TILE, TILE, 1),
+            (_TRANS[ta], _TRANS[tb], m, n, k, *scalar(alpha), A, lda, B, ldb, *scalar(beta), C, ldc),
+            (_I, _I, _I, _I, _I, *SCALAR_TYPES, None, _LL, None, _LL, *SCALAR_TYPES, None, _LL))

@@ -12,68 +12,7 @@
 // overflows nor underflows where the norm itself is representable. beta == 0 does not read y or C;
 // alpha == 0 does not read A, B or x (cuBLAS's rules). f64 on a Metal GPU is CuMetal's emulation
 // (docs/fp64-policy.md): ~2^-45 relative error per operation instead of binary64's 2^-53.
-#include <cuda_runtime.h>
-
-#define BLOCK 256
-#define TILE 16
-
-// ------------------------------------------------------------------ scalar arithmetic per type
-__device__ __forceinline__ float madd(float a, float b, float acc) { return fmaf(a, b, acc); }
-__device__ __forceinline__ double madd(double a, double b, double acc) { return fma(a, b, acc); }
-__device__ __forceinline__ float2 madd(float2 a, float2 b, float2 acc) {
-    return make_float2(fmaf(a.x, b.x, fmaf(-a.y, b.y, acc.x)), fmaf(a.x, b.y, fmaf(a.y, b.x, acc.y)));
-}
-__device__ __forceinline__ double2 madd(double2 a, double2 b, double2 acc) {
-    return make_double2(fma(a.x, b.x, fma(-a.y, b.y, acc.x)), fma(a.x, b.y, fma(a.y, b.x, acc.y)));
-}
-template <class T> __device__ __forceinline__ T zero();
-template <> __device__ __forceinline__ float zero<float>() { return 0.0f; }
-template <> __device__ __forceinline__ double zero<double>() { return 0.0; }
-template <> __device__ __forceinline__ float2 zero<float2>() { return make_float2(0.0f, 0.0f); }
-template <> __device__ __forceinline__ double2 zero<double2>() { return make_double2(0.0, 0.0); }
-__device__ __forceinline__ float mul(float a, float b) { return a * b; }
-__device__ __forceinline__ double mul(double a, double b) { return a * b; }
-__device__ __forceinline__ float2 mul(float2 a, float2 b) { return madd(a, b, zero<float2>()); }
-__device__ __forceinline__ double2 mul(double2 a, double2 b) { return madd(a, b, zero<double2>()); }
-__device__ __forceinline__ float add(float a, float b) { return a + b; }
-__device__ __forceinline__ double add(double a, double b) { return a + b; }
-__device__ __forceinline__ float2 add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
-__device__ __forceinline__ double2 add(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
-__device__ __forceinline__ float conj_if(float a, int) { return a; }
-__device__ __forceinline__ double conj_if(double a, int) { return a; }
-__device__ __forceinline__ float2 conj_if(float2 a, int c) { return c ? make_float2(a.x, -a.y) : a; }
-__device__ __forceinline__ double2 conj_if(double2 a, int c) { return c ? make_double2(a.x, -a.y) : a; }
-__device__ __forceinline__ bool is_zero(float a) { return a == 0.0f; }
-__device__ __forceinline__ bool is_zero(double a) { return a == 0.0; }
-__device__ __forceinline__ bool is_zero(float2 a) { return a.x == 0.0f && a.y == 0.0f; }
-__device__ __forceinline__ bool is_zero(double2 a) { return a.x == 0.0 && a.y == 0.0; }
-// a real scalar times an element (Csscal, Zdscal)
-__device__ __forceinline__ float2 mul(float a, float2 b) { return make_float2(a * b.x, a * b.y); }
-__device__ __forceinline__ double2 mul(double a, double2 b) { return make_double2(a * b.x, a * b.y); }
-
-template <class T> struct Real { typedef T type; };
-template <> struct Real<float2> { typedef float type; };
-template <> struct Real<double2> { typedef double type; };
-
-// alpha/beta: by value (re, im), or read through a device pointer when one is given
-template <class T> __device__ __forceinline__ T scalar(double re, double im, const void *p);
-template <> __device__ __forceinline__ float scalar<float>(double re, double, const void *p) {
-    return p ? *(const float *)p : (float)re;
-}
-template <> __device__ __forceinline__ double scalar<double>(double re, double, const void *p) {
-    return p ? *(const double *)p : re;
-}
-template <> __device__ __forceinline__ float2 scalar<float2>(double re, double im, const void *p) {
-    return p ? *(const float2 *)p : make_float2((float)re, (float)im);
-}
-template <> __device__ __forceinline__ double2 scalar<double2>(double re, double im, const void *p) {
-    return p ? *(const double2 *)p : make_double2(re, im);
-}
-
-// element i of an n-vector with increment inc (negative: from the far end)
-__device__ __forceinline__ long long at(long long i, long long n, long long inc) {
-    return inc >= 0 ? i * inc : (n - 1 - i) * -inc;
-}
+#include "cublas_scalar.cuh"
 
 // ------------------------------------------------------------------ level 1
 template <class T>
