@@ -161,7 +161,17 @@ def _compile_cu(src: Path, obj: Path, options: CudaOptions, tmp: Path) -> str:
         cmd += ["-include", inc]
     cmd += ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(container),
             *options.host_args, "-c", "-o", str(obj), str(src)]
-    return (res.log if res else "") + _run(cmd, f"{src}: host compilation")
+    log = (res.log if res else "") + _run(cmd, f"{src}: host compilation")
+    if options.rdc and blob.MAGIC not in obj.read_bytes():
+        # clang embeds the device code only when the TU registers something (a kernel, a device
+        # variable): a TU of __device__ functions alone would lose its relocatable code, which the
+        # device link finds by scanning objects for the container. Put it in a section of its own.
+        holder = tmp / (src.name + ".cumetal-rdc.h")
+        section = "__DATA,__cumetal_rdc" if sys.platform == "darwin" else '.cumetal_rdc,\\"a\\"'
+        path = str(container).replace("\\", "\\\\").replace('"', '\\"')
+        holder.write_text(f'__asm__(".section {section}\\n.p2align 3\\n.incbin \\"{path}\\"\\n.text");\n')
+        log += _run([*cmd[:-4], "-include", str(holder), *cmd[-4:]], f"{src}: host compilation")
+    return log
 
 
 def _compile_host(src: Path, obj: Path, options: CudaOptions, lang: str) -> str:
@@ -300,7 +310,10 @@ def build_program(inputs: Sequence[str | os.PathLike[str] | tuple[str, str]], ou
         if compile_only:
             return written
         out = Path(output) if output is not None else Path("a.out")
-        linked = _device_link(link_inputs, options, tmp)
+        # as nvlink does, static libraries named by -l (found in the -L directories) take part too
+        archives = [next((str(a) for d in library_dirs if (a := Path(d) / f"lib{name}.a").is_file()), "")
+                    for name in libraries]
+        linked = _device_link(link_inputs + [a for a in archives if a], options, tmp)
         if linked is not None:
             link_inputs.append(str(linked))
         cmd = link_command(link_inputs, out, libraries, library_dirs, linker_args)
