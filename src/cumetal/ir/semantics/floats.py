@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from cumetal.ir.semantics import nanrules
+from cumetal.ir.semantics import mufu, nanrules
 from cumetal.ir.semantics.rounding import (
     F64,
     SAFE_HI,
@@ -428,7 +428,10 @@ def f2i(a: np.ndarray, src: str, dst_bits: int, signed: bool, mode: str) -> np.n
 
 # ----------------------------------------------------------------------------- approximate functions
 def fapprox(fn: str, args: list[np.ndarray], t: str) -> np.ndarray:
-    """Approximate intrinsics, computed accurately in f64 and rounded to nearest."""
+    """Approximate intrinsics: f32 sin/cos bit for bit as NVIDIA's MUFU (``mufu``); the others computed
+    accurately in f64 and rounded to nearest."""
+    if fn in ("sin", "cos") and t == "f32":
+        return mufu.sincos_bits(fn, np.asarray(args[0]).astype(np.uint32))
     x = to_f64(args[0], t)
     with np.errstate(all="ignore"):
         if fn == "ex2":
