@@ -136,7 +136,7 @@ class CpuDevice(Device):
 
     # ---- memory
     def allocate(self, size: int, *, host: bool = False) -> int:
-        return self.memory.alloc(size, host=host)
+        return self.memory.alloc(size, host=host, own_pages=True)  # IPC may share its pages
 
     def free(self, address: int) -> None:
         self._wait_async_streams()  # work already enqueued may still use the allocation

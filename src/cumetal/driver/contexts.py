@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from cumetal.driver.enums import CUctx_flags, CUresult
@@ -59,11 +60,20 @@ def _release_resources(ctx: Context) -> None:
             dev.destroy_event(rec.event)
     for addr in list(ctx.allocations) + list(ctx.host_allocations):
         dev.free(addr)
+        ipc_release(addr)
     ctx.modules.clear()
     ctx.streams.clear()
     ctx.events.clear()
     ctx.allocations.clear()
     ctx.host_allocations.clear()
+
+
+def ipc_release(addr: int) -> None:
+    """A freed allocation that was exported through CUDA IPC gets private pages again before its
+    buffer returns to the host allocator (runtime/ipc.py; loaded only by a program that uses IPC)."""
+    ipc = sys.modules.get("cumetal.runtime.ipc")
+    if ipc is not None:
+        ipc.allocation_freed(addr)
 
 
 def context_streams(ctx: Context, *, blocking_only: bool = False) -> list:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cumetal.driver.contexts import context_streams
+from cumetal.driver.contexts import context_streams, ipc_release
 from cumetal.driver.enums import (
     CU_MEMHOSTALLOC_DEVICEMAP,
     CU_MEMHOSTALLOC_PORTABLE,
@@ -151,6 +151,7 @@ def cuMemFree(dptr: Any) -> tuple:  # noqa: N802
     owner.device.free(addr)
     owner.allocations.discard(addr)
     MANAGED.discard(addr)
+    ipc_release(addr)
     return ()
 
 

@@ -43,7 +43,8 @@ _MEM_MAGIC, _EVENT_MAGIC = b"CMIPCMEM", b"CMIPCEVT"
 _MEM_LAYOUT = struct.Struct("<8sIIiIQQQQ")  # magic, version, pid, fd, pad, offset, size, length, base
 _EVENT_LAYOUT = struct.Struct("<8sIIi")  # magic, version, pid, fd
 _PAGE = mmap.PAGESIZE
-_PROT_RW, _MAP_SHARED, _MAP_FIXED = 3, 1, 0x10
+_PROT_RW, _MAP_SHARED, _MAP_PRIVATE, _MAP_FIXED = 3, 1, 2, 0x10
+_MAP_ANONYMOUS = mmap.MAP_ANONYMOUS
 
 
 class OpaqueHandle:
@@ -117,6 +118,7 @@ class _Export:
     fd: int
     start: int
     length: int
+    owner: Any  # the device's allocation record: keeps the buffer from the allocator while shared
 
 
 @dataclass(eq=False)
@@ -140,10 +142,26 @@ def _device() -> Any:
     return RUNTIME.context().device
 
 
+def _page_owner(base: int) -> Any:
+    """The device's record of the allocation at ``base`` if no other data shares a page with it
+    (``DeviceMemory.alloc(own_pages=True)``), else None. Only such pages may become shared memory:
+    host data beside the allocation (malloc's heap: Python objects, thread states) would be shared
+    with every importer and with every child forked later, whose writes would corrupt this heap."""
+    memory = getattr(_device(), "memory", None)
+    found = memory.find(base) if memory is not None and hasattr(memory, "find") else None
+    if found is None or found[1] != 0 or not getattr(found[0], "own_pages", False):
+        return None
+    return found[0]
+
+
 def _export(base: int, size: int) -> _Export:
     rec = _exports.get(base)
     if rec is not None:
         return rec
+    owner = _page_owner(base)
+    if owner is None:
+        raise RtError(E.cudaErrorInvalidValue, f"0x{base:x} is not an allocation of its own pages (cudaMalloc "
+                      "memory): memory of a module, pool or registration cannot be shared through IPC")
     _synchronize()  # nothing may write the pages while they move into the file
     start = base & ~(_PAGE - 1)
     length = ((base + size + _PAGE - 1) & ~(_PAGE - 1)) - start
@@ -159,8 +177,20 @@ def _export(base: int, size: int) -> _Export:
     except OSError as e:
         os.close(fd)
         raise RtError(E.cudaErrorMemoryAllocation, f"cannot share the allocation: {e}") from None
-    rec = _exports[base] = _Export(fd, start, length)
+    rec = _exports[base] = _Export(fd, start, length, owner)
     return rec
+
+
+def _unshare(rec: _Export) -> None:
+    """Make an exported allocation's pages private again, before its buffer returns to the host
+    allocator (which would otherwise hand shared pages out for unrelated host data). The contents
+    are not kept: the allocation is being freed."""
+    libc = _libc()
+    got = libc.mmap(rec.start, rec.length, _PROT_RW, _MAP_PRIVATE | _MAP_ANONYMOUS | _MAP_FIXED, -1, 0)
+    os.close(rec.fd)
+    if got == rec.start:
+        rec.owner = None  # now the buffer may go back to the allocator
+    # else: a failed remap keeps the buffer (and so the shared pages) out of the allocator for good
 
 
 def _synchronize() -> None:
@@ -251,7 +281,7 @@ def allocation_freed(base: int) -> None:
     with _lock:
         rec = _exports.pop(base, None)
     if rec is not None:
-        os.close(rec.fd)
+        _unshare(rec)
 
 
 # ---------------------------------------------------------------- events
@@ -397,6 +427,6 @@ def reset() -> None:
         imp.map.close()
         os.close(imp.fd)
     for rec in exports:
-        os.close(rec.fd)
+        _unshare(rec)
     for ev in evs:
         destroyed(ev)

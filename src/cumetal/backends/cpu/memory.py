@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import ctypes
+import mmap
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ import numpy as np
 
 ALIGNMENT = 256
 """Base alignment of every allocation (CUDA guarantees 256 bytes for cuMemAlloc)."""
+
+PAGE = mmap.PAGESIZE
 
 
 class MemoryFault(Exception):
@@ -54,6 +57,7 @@ class Allocation:
     data: np.ndarray = field(repr=False)
     _owner: np.ndarray = field(repr=False)  # the over-allocated buffer that keeps ``data`` alive
     _typed: dict = field(default_factory=dict, repr=False)
+    own_pages: bool = False  # no other data shares a page with it (see DeviceMemory.alloc)
 
     @property
     def end(self) -> int:
@@ -90,8 +94,15 @@ class DeviceMemory:
         self._np_allocs: list[Allocation] = []
 
     # ------------------------------------------------------------------ table management
-    def alloc(self, size: int, *, host: bool = False) -> int:
-        """Allocate ``size`` zeroed bytes, 256-byte aligned; return the device (= host) address."""
+    def alloc(self, size: int, *, host: bool = False, own_pages: bool = False) -> int:
+        """Allocate ``size`` zeroed bytes, 256-byte aligned; return the device (= host) address.
+
+        ``own_pages``: the allocation starts on a page and no other data lies in its pages. A
+        program's allocations (cuMemAlloc, cudaMalloc, ...) are made so because CUDA IPC remaps an
+        exported allocation's pages as shared memory: a page that also held malloc'd host data (a
+        Python thread state, say) would become shared with every process that maps it and with
+        every child forked later, whose writes then corrupt this process's heap.
+        """
         size = int(size)
         if size <= 0:
             raise DeviceMemoryError(f"allocation size must be positive, got {size}")
@@ -100,11 +111,13 @@ class DeviceMemory:
                 raise MemoryError(
                     f"out of device memory: {size} bytes requested, {self.capacity - self.used} free"
                 )
-            owner = np.zeros(size + ALIGNMENT, dtype=np.uint8)
-            start = (-owner.ctypes.data) % ALIGNMENT
+            align = PAGE if own_pages else ALIGNMENT
+            span = -(-size // PAGE) * PAGE if own_pages else size
+            owner = np.zeros(span + align, dtype=np.uint8)
+            start = (-owner.ctypes.data) % align
             data = owner[start : start + size]
             base = data.ctypes.data
-            alloc = Allocation(base=base, size=size, host=host, data=data, _owner=owner)
+            alloc = Allocation(base=base, size=size, host=host, data=data, _owner=owner, own_pages=own_pages)
             i = bisect.bisect_left(self._bases, base)
             self._bases.insert(i, base)
             self._allocs.insert(i, alloc)
