@@ -25,7 +25,8 @@ from cumetal.devices.metal.device import MetalInitError, open_metal_device
 from cumetal.passes import compile_ptx
 
 R = cu.CUresult
-MUTUAL = Path(__file__).parent / "data" / "mutual_recursion.ptx"  # bounce -> ping -> pong -> ping
+# bounce -> ping -> pong -> ping, through a function pointer (mutual recursion by direct calls runs)
+MUTUAL = Path(__file__).parent / "data" / "indirect_recursion.ptx"
 FENCE_PTX = """.version 7.8
 .target sm_80
 .address_size 64
@@ -128,8 +129,8 @@ def test_rejected_source_is_not_compiled_again(ctx, metal, monkeypatch):  # noqa
     assert len(metal.sources) == 3 and not re.search(r"\bdouble\b", metal.sources[-1])
 
 def test_a_recursive_kernel_does_not_fail_its_module(ctx, metal, capfd):  # noqa: F811
-    """A kernel the MSL back end refuses (mutual recursion: Metal has no call stack; a function
-    that calls only itself gets an explicit stack) is left out alone; the module's others run."""
+    """A kernel the MSL back end refuses (recursion through a function pointer: Metal has no call
+    stack; direct recursion gets an explicit stack) is left out alone; the module's others run."""
     metal.check_msl = True
     mod = ok(cu.cuModuleLoadData(MUTUAL.read_text()))
     err = capfd.readouterr().err

@@ -174,7 +174,8 @@ def test_unsupported_input_gives_clear_errors():
     from cumetal.backends.msl import EmitError
     from cumetal.ir import nodes as N
 
-    # mutual recursion (a function calling itself runs over an explicit stack: backends/apple/recursion.py)
+    # mutual recursion is emitted (backends/apple/recursion.py merges rec and rec2 into one function
+    # over an explicit stack); MSL itself has no recursion, so no emitted function may call itself
     rec = N.Function("rec", "func", blocks=[N.Block("entry", [N.Inst("call", (), (), {"callee": "rec2"}),
                                                               N.Inst("ret")])])
     rec2 = N.Function("rec2", "func", blocks=[N.Block("entry", [N.Inst("call", (), (), {"callee": "rec"}),
@@ -186,8 +187,8 @@ def test_unsupported_input_gives_clear_errors():
     m = module(b.fn)
     m.functions["rec"] = rec
     m.functions["rec2"] = rec2
-    with pytest.raises(EmitError, match="recursive call chain"):
-        emit_msl(m)
+    text = emit_msl(m)
+    assert "kernel void k(" in text
     b2 = FnBuilder("p", [("fmt", 8)])
     b2.block("entry")
     fmt = b2.param_ptr("fmt")

@@ -21,8 +21,15 @@ Every ``&local:x`` operand of the function is rewritten as ``fp + offset(x)``, s
 its own frame, as each activation did. Calls to other functions still get their frame after this
 function's (the backends place a callee at the caller's frame + ``local_size``), so they stay below
 every level. Deeper recursion than the levels allow traps (an illegal-instruction fault), as
-running out of stack is an error under CUDA too. Mutual recursion (A -> B -> A) is left alone: the
-backends refuse it naming the call chain.
+running out of stack is an error under CUDA too.
+
+Mutual recursion (A -> B -> A, any strongly connected set of directly calling functions) is first
+made self-recursion: the set's bodies become one function ``__cm_scc<k>`` taking a selector and the
+arguments of every member (each member's locals, variables and labels renamed apart; its frame at
+offset 0, as only one member runs per level), whose entry branches on the selector; a call between
+members becomes a call of the merged function with the callee's selector (other members' argument
+slots zero, their results unused), and each member becomes a thin function calling it, so callers
+outside the set are unchanged. Calls through function pointers are not followed.
 """
 
 from __future__ import annotations
@@ -284,18 +291,204 @@ def remove_self_recursion(fn: N.Function) -> N.Function:
     return _Rewriter(fn).run()
 
 
+# ------------------------------------------------------------------ mutual recursion -> self recursion
+def _direct_call_graph(module: N.Module) -> dict[str, list[str]]:
+    return {name: list(dict.fromkeys(i.attrs["callee"] for b in fn.blocks for i in b.insts
+                                     if i.op == "call" and i.attrs.get("callee") in module.functions))
+            for name, fn in module.functions.items()}
+
+
+def recursive_sets(module: N.Module) -> list[list[str]]:
+    """Strongly connected sets of two or more device functions (direct calls; Tarjan, iterative)."""
+    graph = _direct_call_graph(module)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph[nxt])))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    members.append(m)
+                    if m == node:
+                        break
+                if len(members) > 1:
+                    out.append(sorted(members, key=list(graph).index))
+    return out
+
+
+def _zero(t: str) -> N.Const:
+    return N.Const(t, 0)
+
+
+class _Merger:
+    """One function for a set of mutually recursive functions (see the module docstring)."""
+
+    def __init__(self, module: N.Module, members: list[str], name: str) -> None:
+        self.fns = [module.functions[m] for m in members]
+        self.sel = {m: k for k, m in enumerate(members)}
+        self.name = name
+        self.out = N.Function(name, "func")
+        self.selector = self.out.new_var("i32", "scc_sel")
+        self.maps: list[dict[int, N.Var]] = []
+        for fn in self.fns:
+            m: dict[int, N.Var] = {}
+            for v in _all_vars(fn).values():
+                m[v.id] = self.out.new_var(v.type, v.name)
+            self.maps.append(m)
+        self.arg_slots = [[self.maps[k][v.id] for v in fn.arg_vars] for k, fn in enumerate(self.fns)]
+        self.ret_slots = [[self.maps[k][v.id] for v in fn.ret_vars] for k, fn in enumerate(self.fns)]
+        self.out.arg_vars = [self.selector, *(v for slot in self.arg_slots for v in slot)]
+        self.out.ret_vars = [v for slot in self.ret_slots for v in slot]
+
+    def _label(self, k: int, label: str) -> str:
+        return f"$cmscc{k}_{label}"
+
+    def _value(self, k: int, v: N.Value) -> N.Value:
+        if isinstance(v, N.Var):
+            return self.maps[k][v.id]
+        if isinstance(v, N.SymAddr) and v.space == "local":
+            return dataclasses.replace(v, name=f"__cmscc{k}_{v.name}")
+        return v
+
+    def call_args(self, callee: str, args: list[N.Value]) -> tuple[N.Value, ...]:
+        """The merged function's arguments for a call of member ``callee`` with ``args``."""
+        k = self.sel[callee]
+        out: list[N.Value] = [N.Const.int("i32", k)]
+        for j, slot in enumerate(self.arg_slots):
+            out += list(args) if j == k else [_zero(v.type) for v in slot]
+        return tuple(out)
+
+    def call_dsts(self, callee: str, dsts: list[N.Var], new_var) -> tuple[N.Var, ...]:
+        k = self.sel[callee]
+        out: list[N.Var] = []
+        for j, slot in enumerate(self.ret_slots):
+            out += list(dsts) if j == k else [new_var(v.type) for v in slot]
+        return tuple(out)
+
+    def _inst(self, k: int, inst: N.Inst) -> N.Inst:
+        attrs = dict(inst.attrs)
+        for key in ("target", "else"):
+            if key in attrs:
+                attrs[key] = self._label(k, attrs[key])
+        if "targets" in attrs:
+            attrs["targets"] = [self._label(k, t) for t in attrs["targets"]]
+        args = tuple(self._value(k, a) for a in inst.args)
+        dsts = tuple(self.maps[k][d.id] for d in inst.dsts)
+        guard = None if inst.guard is None else self.maps[k][inst.guard.id]
+        if inst.op == "call" and attrs.get("callee") in self.sel:
+            callee = attrs["callee"]
+            if len(args) != len(self.arg_slots[self.sel[callee]]) or \
+                    len(dsts) != len(self.ret_slots[self.sel[callee]]):
+                raise ValueError(f"{self.fns[k].name}: a call of {callee} with {len(args)} arguments and "
+                                 f"{len(dsts)} results does not match its definition")
+            attrs["callee"] = self.name
+            args = self.call_args(callee, list(args))
+            dsts = self.call_dsts(callee, list(dsts), self.out.new_var)
+        return dataclasses.replace(inst, dsts=dsts, args=args, attrs=attrs, guard=guard)
+
+    def merged(self) -> N.Function:
+        out = self.out
+        first = self.fns[0]
+        out.loc = first.loc
+        dispatch = N.Block("$cmscc_dispatch")
+        out.blocks.append(dispatch)
+        for k, fn in enumerate(self.fns):
+            entry = self._label(k, fn.blocks[0].label)
+            if k == len(self.fns) - 1:
+                dispatch.insts.append(N.Inst("br", attrs={"target": entry}))
+                break
+            hit = out.new_var("i1")
+            nxt = f"$cmscc_dispatch{k + 1}"
+            dispatch.insts.append(N.Inst("icmp", (hit,), (self.selector, N.Const.int("i32", k)), {"cond": "eq"}))
+            dispatch.insts.append(N.Inst("cbr", (), (hit,), {"target": entry, "else": nxt}))
+            dispatch = N.Block(nxt)
+            out.blocks.append(dispatch)
+        for k, fn in enumerate(self.fns):
+            out.blocks += [N.Block(self._label(k, b.label), [self._inst(k, i) for i in b.insts]) for b in fn.blocks]
+            out.local_vars.update({f"__cmscc{k}_{n}": off for n, off in fn.local_vars.items()})
+            out.local_size = max(out.local_size, fn.local_size)
+            out.param_size = max(out.param_size, fn.param_size)
+            out.static_shared_size = max(out.static_shared_size, fn.static_shared_size)
+            out.uses_dynamic_shared |= fn.uses_dynamic_shared
+            for n, where in fn.shared_vars.items():
+                if out.shared_vars.setdefault(n, where) != where:
+                    raise ValueError(f"{fn.name}: shared variable '{n}' placed differently in {first.name}")
+        calls = [c for fn in self.fns for c in fn.calls if c not in self.sel]
+        out.calls = list(dict.fromkeys([*calls, self.name]))
+        return out
+
+    def stub(self, k: int) -> N.Function:
+        """Member ``k`` as a call of the merged function (its callers are unchanged)."""
+        fn = self.fns[k]
+        stub = N.Function(fn.name, "func", loc=fn.loc, calls=[self.name])
+        stub.arg_vars = [stub.new_var(v.type, v.name) for v in fn.arg_vars]
+        stub.ret_vars = [stub.new_var(v.type, v.name) for v in fn.ret_vars]
+        call = N.Inst("call", self.call_dsts(fn.name, stub.ret_vars, stub.new_var),
+                      self.call_args(fn.name, stub.arg_vars), {"callee": self.name}, loc=fn.loc)
+        stub.blocks = [N.Block("$cmscc_stub", [call, N.Inst("ret", loc=fn.loc)])]
+        return stub
+
+
+def merge_mutual_recursion(module: N.Module) -> N.Module:
+    """``module`` with every set of mutually recursive functions turned into one self-recursive
+    function and thin callers (``module`` itself when there is none)."""
+    sets = recursive_sets(module)
+    if not sets:
+        return module
+    functions = dict(module.functions)
+    for n, members in enumerate(sets):
+        name = f"__cm_scc{n}_{members[0]}"
+        try:
+            merger = _Merger(module, members, name)
+            merged = merger.merged()
+            stubs = [merger.stub(k) for k in range(len(members))]
+        except ValueError:
+            continue  # left alone: the back end names the call chain it cannot run
+        functions[name] = merged
+        functions.update({s.name: s for s in stubs})
+    return dataclasses.replace(module, functions=functions)
+
+
 _cache: dict[int, tuple[N.Module, N.Module]] = {}
 
 
 def without_self_recursion(module: N.Module) -> N.Module:
-    """``module`` with every self-recursive device function rewritten (``module`` itself when none)."""
+    """``module`` with every recursive device function rewritten (``module`` itself when none):
+    mutual recursion is merged into self recursion first, then each self-recursive function gets
+    its explicit stack."""
     hit = _cache.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
-    functions = {n: remove_self_recursion(f) for n, f in module.functions.items()}
+    merged = merge_mutual_recursion(module)
+    functions = {n: remove_self_recursion(f) for n, f in merged.functions.items()}
     out = module
-    if any(functions[n] is not module.functions[n] for n in functions):
-        out = dataclasses.replace(module, functions=functions)
+    if merged is not module or any(functions[n] is not module.functions[n] for n in functions):
+        out = dataclasses.replace(merged, functions=functions)
     if len(_cache) > 256:
         _cache.clear()
     _cache[id(module)] = (module, out)
