@@ -63,6 +63,7 @@ class CompiledKernel:
     wi: tuple[int, int, bool] | None = None  # work-item mode (workitem.py): (resume points, context bytes, steps)
     compile_s: float = 0.0
     from_disk: bool = False
+    ranges: bool = False  # vector, and no threadgroup access: __sim_wgvn may run threadgroups in ranges
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -243,6 +244,9 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     pb.getModulePassManager().run(host, pb)
     _dump(kernel.name, text, host)
     vector = direct and bool(vec) and vectorize.probe_is_pure(str(host.get_function(vectorize.PROBE)))
+    ranges = vector and bool(host.get_function(vectorize.RANGE)) \
+        and vectorize.probe_is_pure(str(host.get_function(vectorize.PROBE_RANGE))) \
+        and vectorize.no_threadgroup_access(str(host.get_function(vectorize.RANGE)))
     as3 = [(g.name, tm.target_data.get_abi_size(g.global_value_type)) for g in host.global_variables
            if str(g.type).startswith("ptr addrspace(3)")]
     if len(as3) > runtime_lib.MAX_AS3:  # CuMetal emits one (static shared memory); Apple's may have more
@@ -252,7 +256,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     for hook in AFTER_LLVM_USE:
         hook()
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
-                          coro, vector, wi, time.perf_counter() - t0)
+                          coro, vector, wi, time.perf_counter() - t0, ranges=ranges)
 
 
 def _dump(name: str, before: str, after) -> None:
@@ -296,6 +300,7 @@ def _load(ck: CompiledKernel) -> tuple:
     # CUMETAL_JIT_VECTOR=0: the checked work-group loop only (to compare; docs/cpu-backend.md)
     vector_on = os.environ.get("CUMETAL_JIT_VECTOR", "").strip() != "0"
     eng.wgv = engine.get_function_address(vectorize.VECTOR) if ck.vector and vector_on else 0
+    eng.wgvn = engine.get_function_address(vectorize.RANGE) if eng.wgv and ck.ranges and _ranges_on() else 0
     if ck.wi:
         eng.wr = engine.get_function_address(workitem.WR)
         eng.wrs = engine.get_global_value_address(workitem.REACHES_STEP)
@@ -330,7 +335,8 @@ def _disk_get(key: str) -> CompiledKernel | None:
         return CompiledKernel(meta["name"], obj, meta["externals"], [tuple(k) for k in meta["arg_kinds"]],
                               [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
                               meta["coro"], meta.get("vector", False),
-                              tuple(meta["wi"]) if meta.get("wi") else None, from_disk=True)
+                              tuple(meta["wi"]) if meta.get("wi") else None, from_disk=True,
+                              ranges=meta.get("ranges", False))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -341,7 +347,7 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
         d.mkdir(parents=True, exist_ok=True)
         meta = {"name": ck.name, "externals": ck.externals, "arg_kinds": ck.arg_kinds,
                 "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct, "coro": ck.coro, "vector": ck.vector,
-                "wi": list(ck.wi) if ck.wi else None,
+                "ranges": ck.ranges, "wi": list(ck.wi) if ck.wi else None,
                 "obj_sha256": hashlib.sha256(ck.obj).hexdigest()}
         for suffix, data in ((".o", ck.obj), (".json", json.dumps(meta).encode())):
             tmp = d / f"{key}{suffix}.{os.getpid()}.{threading.get_ident()}.tmp"
@@ -464,6 +470,12 @@ def _workitems_off() -> str:
     """``CUMETAL_JIT_WORKITEMS=0``: barrier kernels keep coroutine mode instead of work-item loops
     (workitem.py; the reference the work-item mode is tested against)."""
     return "noworkitems" if os.environ.get("CUMETAL_JIT_WORKITEMS", "").strip() == "0" else ""
+
+
+def _ranges_on() -> bool:
+    """``CUMETAL_JIT_RANGES=0``: one call of the vectorized loop per threadgroup (vectorize.RANGE
+    off; to compare)."""
+    return os.environ.get("CUMETAL_JIT_RANGES", "").strip() != "0"
 
 
 def _checks_off() -> str:

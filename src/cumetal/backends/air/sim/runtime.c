@@ -68,6 +68,9 @@ typedef struct {
     int64_t wnres;       /* resume points */
     uint64_t wctx;       /* context bytes per thread */
     int32_t wsteps;      /* the kernel has SIMD-group steps: run warp by warp */
+    /* threadgroups g0..g1-1 (linear ids) through the probe and the vectorized loop in one call;
+     * returns the first whose probe is not clean (not run), or g1 (vectorize.py RANGE; NULL: none) */
+    uint64_t (*wgvn)(uint8_t *slots, uint64_t g0, uint64_t g1, uint32_t gx, uint32_t gy);
 } sim_engine;
 
 typedef struct {
@@ -919,10 +922,18 @@ static void *worker(void *argp) {
         goto out;
     }
     uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], blk = 0, chunk_end = 0;
+    /* ranges of threadgroups per call of the vectorized loop (E->wgvn, set only for kernels that
+     * touch no threadgroup memory, which is zeroed per threadgroup below); off for the rest of a
+     * chunk after two calls in a row that ran nothing (a site alternating between allocations, or
+     * threads that go round a loop: every probe stops the range) */
+    const int ranges_ok = E->wgvn && L->direct && E->wg;
+    int ranges = ranges_ok, range_stalls = 0;
     for (int first = 1;; first = 0, blk++) {
         if (blk >= chunk_end) {
             blk = __atomic_fetch_add(&next_block, chunk_blocks, __ATOMIC_RELAXED);
             chunk_end = blk + chunk_blocks < nblocks ? blk + chunk_blocks : nblocks;
+            ranges = ranges_ok;
+            range_stalls = 0;
         }
         if (blk >= nblocks || stop_now(blk)) break;
         W_block = blk;
@@ -941,6 +952,32 @@ static void *worker(void *argp) {
         } else if (E->wg) {
             cur = 0;
             F[0].state = S_RUN;
+            if (ranges) {
+                /* the rest of the chunk in one call; it cannot fault (a pure probe, an unchecked
+                 * loop: no runtime call), so it runs before the fault handler's setjmp */
+                fill_slots(slots, 0, cx, cy, cz);
+                put_u3(slots + 16 * L->nargs, bx, by, bz);
+                uint64_t g = E->wgvn(slots, blk, chunk_end, L->grid[0], L->grid[1]);
+                run += g - blk;
+                vec += g - blk;
+                range_stalls = g == blk ? range_stalls + 1 : 0;
+                if (range_stalls >= 2) ranges = 0;
+                if (deadline > 0 && coarse_now() > deadline) {
+                    record_fault(F_TIMEOUT, 0, "watchdog timeout");
+                    break;
+                }
+                if (g >= chunk_end) { /* the chunk is done: the loop's increment takes the next */
+                    blk = chunk_end - 1;
+                    continue;
+                }
+                /* threadgroup g's probe was not clean: it runs alone below (checked or deferred) */
+                blk = g;
+                if (stop_now(blk)) break;
+                W_block = blk;
+                cx = (uint32_t)(blk % L->grid[0]);
+                cy = (uint32_t)((blk / L->grid[0]) % L->grid[1]);
+                cz = (uint32_t)(blk / ((uint64_t)L->grid[0] * L->grid[1]));
+            }
             fill_slots(slots, 0, cx, cy, cz);
             put_u3(slots + 16 * L->nargs, bx, by, bz); /* the loop bounds of the work-group function */
             if (_setjmp(direct_exit)) break; /* a fault: later threadgroups of this worker do not run */

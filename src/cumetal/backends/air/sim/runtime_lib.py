@@ -51,6 +51,7 @@ class SimEngine(ctypes.Structure):
         ("wnres", ctypes.c_int64),
         ("wctx", ctypes.c_uint64),
         ("wsteps", ctypes.c_int32),
+        ("wgvn", ctypes.c_void_p),  # a range of threadgroups per call (vectorize.RANGE)
     ]
 
 

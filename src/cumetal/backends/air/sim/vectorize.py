@@ -46,8 +46,11 @@ from cumetal.backends.air.sim.instrument import (
     thread_arguments,
     type_bytes,
 )
+from cumetal.backends.common.codes import SimArgKind
 
 PROBE, FAST, VECTOR, DEFER, RESUME = "__sim_probe", "__sim_wgf", "__sim_wgv", "__sim_wgd", "__sim_wgr"
+RANGE, PROBE_RANGE = "__sim_wgvn", "__sim_probe_r"  # a range of threadgroups in one call (_range_function)
+_K_CTAID = int(SimArgKind.CTAID)
 _CHECK = re.compile(r"^\s*call void @__sim_chk([13])\((.*)\)\s*$")
 _MEMORY = re.compile(r"^\s*(?:%[\w.$-]+ = load |store )")
 _RET = re.compile(r"^\s*ret void\s*$")
@@ -111,6 +114,37 @@ entry:
 }}
 """
 _ALIGN_ARG = re.compile(r", i64 (\d+), i64 (\d+), ptr ")
+_SITE_OFFSET = re.compile(r"@__sim_sites, i64 (\d+)\)")
+
+# The range probe's check (_range_probe): the lowest and highest address of the site over the
+# threadgroup's threads (mm[0], mm[1]: compare and select, which LLVM vectorizes as min/max
+# reductions), and the misaligned low bits ORed into *bad as in _PCHK. The window test is made
+# once per site after the loop: the window of valid start addresses is an interval, so every
+# address lies in it exactly when the lowest and the highest do -- the same answer as testing
+# each one. The range [lowest, highest] is also what the runtime prefetches.
+_PMM = """
+define internal void @__sim_pmm{sp}(ptr addrspace({sp}) %p, i64 %n, i64 %al, ptr %site, ptr %bad, ptr %mm) alwaysinline {{
+entry:
+  %a = ptrtoint ptr addrspace({sp}) %p to i64
+  %mn = load i64, ptr %mm, align 8
+  %lt = icmp ult i64 %a, %mn
+  %mn1 = select i1 %lt, i64 %a, i64 %mn
+  store i64 %mn1, ptr %mm, align 8
+  %mxp = getelementptr i64, ptr %mm, i64 1
+  %mx = load i64, ptr %mxp, align 8
+  %gt = icmp ugt i64 %a, %mx
+  %mx1 = select i1 %gt, i64 %a, i64 %mx
+  store i64 %mx1, ptr %mxp, align 8
+  %m = sub i64 %al, 1
+  %low = and i64 %a, %m
+  %mis = shl i64 %low, 60
+  %b = load i64, ptr %bad, align 8
+  %b1 = or i64 %b, %mis
+  store i64 %b1, ptr %bad, align 8
+  ret void
+}}
+"""
+PREFETCH_SPAN = 16384  # bytes: a site whose threadgroup range is wider is not prefetched
 
 
 def _split_define(line: str) -> tuple[str, str, str] | None:
@@ -169,24 +203,43 @@ def _entry_insert(body: list[str], extra: list[str]) -> list[str]:
     return body[:lead] + extra + body[lead:]
 
 
-def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str]) -> str | None:
+def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
+                 mm_sites: list[tuple[int, str, int, bool]] | None = None) -> str | None:
     """The kernel as a probe (module docstring), returning an i64 whose bits 60-63 are set when an
     access missed its window or is misaligned (_PCHK) and whose bit 0 is set when the thread goes
     round a loop (takes a retreating edge). ``loaders``
     collects the declarations of the ``__sim_ld.*`` functions its device/threadgroup loads
     become: a load is a call of one, which LLVM deletes when its value is unused (``memory(read)
     nounwind willreturn``) and which otherwise stays a call, so that ``probe_is_pure`` sees that
-    an address or branch needs it."""
+    an address or branch needs it.
+
+    ``mm_sites`` (the range probe, _range_probe_epilogue): each check site's lowest and highest
+    address instead of a test per access, collected as (site offset, space, access bytes, True);
+    compiled without checks (CUMETAL_JIT_CHECKS=0) there are no sites, and every device load and
+    store's range is collected instead (key < 0, False: for the prefetch only)."""
     got = _retarget(body, lambda _t: "__sim_defer")
     if got is None:
         return None
     out = []
+    untracked = mm_sites is not None and not any(_CHECK.match(line) for line in got[0])
+
+    def track(j: int, ptr: str, ty: str) -> None:  # checks off: a device access's range (prefetch)
+        size = _type_size(ty)
+        if size is None or mm_sites is None:
+            return
+        mm_sites.append((-1 - len(mm_sites), "1", size, False))
+        out.extend([f"  %__sim_mmp{j} = getelementptr i8, ptr %__sim_mm, i64 {16 * (len(mm_sites) - 1)}",
+                    f"  call void @__sim_pmm1(ptr addrspace(1) {ptr}, i64 {size}, i64 1, ptr null, ptr %__sim_bad, "
+                    f"ptr %__sim_mmp{j})"])
+
     for j, line in enumerate(got[0]):
         if _ANY_DEVICE_LOAD.match(line) and "!invariant.load" not in line:
             ld = _PLAIN_LOAD.match(line)
             if not ld:
                 return None  # an atomic or otherwise unusual load: no probe
             res, ty, sp, ptr = ld.groups()
+            if untracked and sp == "1":
+                track(j, ptr, ty)
             fn = f"__sim_ld.{sp}.{re.sub(r'[^A-Za-z0-9]', '_', ty)}"
             # declared, not defined: LLVM must not see (and inline) a body; the symbol is the
             # runtime's sim_probe_load, which faults (never called: an impure probe is not used)
@@ -197,17 +250,30 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str])
         if chk:
             al = _ALIGN_ARG.search(chk.group(2))
             wide = "" if al and int(al.group(2)) <= 16 else "w"
+            site = _SITE_OFFSET.search(chk.group(2))
+            if mm_sites is not None and not wide and al and site:
+                # the range probe: the site's lowest and highest address (one pair per site)
+                off = int(site.group(1))
+                if not any(o == off for o, _, _, _ in mm_sites):
+                    mm_sites.append((off, chk.group(1), int(al.group(1)), True))
+                slot = next(i for i, (o, _, _, _) in enumerate(mm_sites) if o == off)
+                out += [f"  %__sim_mmp{j} = getelementptr i8, ptr %__sim_mm, i64 {16 * slot}",
+                        f"  call void @__sim_pmm{chk.group(1)}({chk.group(2)}, ptr %__sim_bad, ptr %__sim_mmp{j})"]
+                continue
             out.append(f"  call void @__sim_pchk{wide}{chk.group(1)}({chk.group(2)}, ptr %__sim_bad)")
             continue
         st = _STORE.match(line)
         if st and st.group(2) in ("1", "3"):
+            if untracked and st.group(2) == "1":
+                track(j, st.group(3), st.group(1).rsplit(" ", 1)[0])
             continue  # the probe writes nothing
         if _RET.match(line):
             out += [f"  %__sim_b{j} = load i64, ptr %__sim_bad, align 8", f"  ret i64 %__sim_b{j}"]
             continue
         out.append(line)
     out = _entry_insert(out, ["  %__sim_bad = alloca i64, align 8", "  store i64 0, ptr %__sim_bad, align 8"])
-    return (f"define internal i64 @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
+    extra = ", ptr %__sim_mm" if mm_sites is not None else ""
+    return (f"define internal i64 @\"{name}\"({args}{extra}) alwaysinline nounwind {{\n" + "\n".join(out)
             + "\n__sim_defer:\n  %__sim_db = load i64, ptr %__sim_bad, align 8\n"
             + "  %__sim_d = or i64 %__sim_db, 1\n  ret i64 %__sim_d\n}\n")
 
@@ -339,19 +405,27 @@ def _resume_clone(name: str, args: str, body: list[str], entry_end: int, regs: l
 
 
 def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], nargs: int,
-                  deref: dict[int, int], *, mode: str, loop_md: int | None, stride: int = 0) -> str:
+                  deref: dict[int, int], *, mode: str, loop_md: int | None, stride: int = 0,
+                  mm_sites: list[tuple[int, str, int, bool]] | None = None) -> str:
     """A loop nest (z, y, x) over the threadgroup's threads calling ``callee`` (inlined) for each.
     ``mode``: "probe" (the callee returns i64 flags, ORed, then the function's i32 result),
     "plain", "spill" (the callee also gets the thread's spill record: ``%spill`` + t * ``stride``)
     or "resume" (the same, called only for threads whose record holds a resume target).
     Parameter buffers in ``deref`` (argument index -> bytes) are marked dereferenceable, so that
     the kernel's reads of its launch words are hoisted out of the loop."""
-    ret = "i32" if mode == "probe" else "void"
+    ret = "i32" if mode in ("probe", "probe_mm") else "void"
     extra = ", ptr %spill" if mode in ("spill", "resume") else ""
-    b = [f"define {ret} @{fn}(ptr %slots{extra}) {{", "entry:"]
-    if mode == "probe":
+    # the probe and the plain loop are inlined into both callers (__sim_wgv, the range function)
+    inline = " alwaysinline" if mode in ("probe", "probe_mm", "plain") else ""
+    b = [f"define {ret} @{fn}(ptr %slots{extra}){inline} {{", "entry:"]
+    if mode in ("probe", "probe_mm"):
         b.append("  %acc = alloca i64, align 8")
         b.append("  store i64 0, ptr %acc, align 8")
+    if mode == "probe_mm":  # per site: lowest address (from all ones down), highest (from 0 up)
+        b.append(f"  %mm = alloca [{2 * max(len(mm_sites), 1)} x i64], align 8")
+        for j in range(len(mm_sites)):
+            b += [f"  %mmi{j} = getelementptr i8, ptr %mm, i64 {16 * j}", f"  store i64 -1, ptr %mmi{j}, align 8",
+                  f"  %mmx{j} = getelementptr i8, ptr %mm, i64 {16 * j + 8}", f"  store i64 0, ptr %mmx{j}, align 8"]
     b.append(f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}")
     b.append("  %dims = load <3 x i32>, ptr %dimp, align 4")
     for i, axis in enumerate("xyz"):
@@ -374,8 +448,10 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
         b += ["  %t64 = zext i32 %t to i64", f"  %soff = mul i64 %t64, {stride}",
               "  %rec = getelementptr i8, ptr %spill, i64 %soff"]
         args.append("ptr %rec")
+    if mode == "probe_mm":
+        args.append("ptr %mm")
     call = f"@\"{callee}\"({', '.join(args)})"
-    if mode == "probe":
+    if mode in ("probe", "probe_mm"):
         b += [f"  %bad = call i64 {call}", "  %old = load i64, ptr %acc, align 8", "  %new = or i64 %old, %bad",
               "  store i64 %new, ptr %acc, align 8", "  br label %xnext"]
     elif mode == "resume":
@@ -387,13 +463,90 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
     b += ["xnext:", "  %tx1 = add i32 %tx, 1", "  %cx = icmp ult i32 %tx1, %nx", f"  br i1 %cx, label %xl, label %yn{md}",
           "yn:", "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
           "  %tz1 = add i32 %tz, 1", "  %cz = icmp ult i32 %tz1, %nz", "  br i1 %cz, label %zl, label %done", "done:"]
-    if mode == "probe":
+    if mode == "probe_mm":
+        b += _range_probe_epilogue(mm_sites)
+    elif mode == "probe":
         # bit 0: a miss (bits 60-63 of the threads' OR), bit 1: a thread goes round a loop
         b += ["  %r = load i64, ptr %acc, align 8", "  %miss = icmp uge i64 %r, 1152921504606846976",
               "  %mi = zext i1 %miss to i32", "  %dl = and i64 %r, 1", "  %d32 = trunc i64 %dl to i32",
               "  %d2 = shl i32 %d32, 1", "  %ri = or i32 %mi, %d2", "  ret i32 %ri", "}"]
     else:
         b += ["  ret void", "}"]
+    return "\n".join(b) + "\n"
+
+
+def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]]) -> list[str]:
+    """After the range probe's loop (``_thread_loops`` mode "probe_mm"): each site's window test
+    on its lowest and highest address (a site no thread reached has lowest > highest), the result
+    as the probe's (bit 0: a miss, bit 1: a thread goes round a loop), and, when clean, a prefetch
+    of every cache line of each device site's range up to ``PREFETCH_SPAN`` bytes: the vectorized
+    loop's masked loads (a guarded access: ``if (i < n)``) do not start the hardware prefetcher's
+    streams, and a threadgroup's misses then come one after another (measured on this machine's
+    EPYC: vector add 2^24 at 0.69 ns per element against 0.29 unmasked; 0.29 with the lines
+    prefetched first)."""
+    b = ["  %r = load i64, ptr %acc, align 8", "  %miss0 = icmp uge i64 %r, 1152921504606846976", "  %all_ = and i1 true, true"]
+    prev = "%all_"
+    for j, (off, _sp, _n, checked) in enumerate(mm_sites):
+        if not checked:
+            continue
+        b += [f"  %lo{j} = load i64, ptr getelementptr (i8, ptr @__sim_sites, i64 {off}), align 8",
+              f"  %lim{j} = load i64, ptr getelementptr (i8, ptr @__sim_sites, i64 {off + 8}), align 8",
+              f"  %mnp{j} = getelementptr i8, ptr %mm, i64 {16 * j}", f"  %mn{j} = load i64, ptr %mnp{j}, align 8",
+              f"  %mxp{j} = getelementptr i8, ptr %mm, i64 {16 * j + 8}", f"  %mx{j} = load i64, ptr %mxp{j}, align 8",
+              f"  %used{j} = icmp ule i64 %mn{j}, %mx{j}", f"  %o1_{j} = sub i64 %mn{j}, %lo{j}",
+              f"  %i1_{j} = icmp ult i64 %o1_{j}, %lim{j}", f"  %o2_{j} = sub i64 %mx{j}, %lo{j}",
+              f"  %i2_{j} = icmp ult i64 %o2_{j}, %lim{j}", f"  %in{j} = and i1 %i1_{j}, %i2_{j}",
+              f"  %ok{j} = select i1 %used{j}, i1 %in{j}, i1 true", f"  %all{j} = and i1 {prev}, %ok{j}"]
+        prev = f"%all{j}"
+    b += [f"  %inall = xor i1 {prev}, true", "  %miss = or i1 %miss0, %inall", "  %mi = zext i1 %miss to i32",
+          "  %dl = and i64 %r, 1", "  %d32 = trunc i64 %dl to i32", "  %d2 = shl i32 %d32, 1", "  %ri = or i32 %mi, %d2",
+          "  %clean = icmp eq i32 %ri, 0"]
+    device = [j for j, (_o, sp, _n, _c) in enumerate(mm_sites) if sp == "1"]
+    labels = [f"pf{j}" for j in device] + ["pfend"]
+    b.append(f"  br i1 %clean, label %{labels[0]}, label %pfend")
+    for k, j in enumerate(device):
+        n = mm_sites[j][2]
+        if not mm_sites[j][3]:  # the lowest and highest address, not loaded above
+            b += [f"pf{j}:", f"  %mnp{j} = getelementptr i8, ptr %mm, i64 {16 * j}", f"  %mn{j} = load i64, ptr %mnp{j}, align 8",
+                  f"  %mxp{j} = getelementptr i8, ptr %mm, i64 {16 * j + 8}", f"  %mx{j} = load i64, ptr %mxp{j}, align 8",
+                  f"  %used{j} = icmp ule i64 %mn{j}, %mx{j}"]
+        else:
+            b.append(f"pf{j}:")
+        b += [f"  %s{j} = and i64 %mn{j}, -64", f"  %e{j} = add i64 %mx{j}, {n}", f"  %span{j} = sub i64 %e{j}, %s{j}",
+              f"  %small{j} = icmp ule i64 %span{j}, {PREFETCH_SPAN}", f"  %go{j} = and i1 %small{j}, %used{j}",
+              f"  br i1 %go{j}, label %pfl{j}, label %{labels[k + 1]}", f"pfl{j}:",
+              f"  %pa{j} = phi i64 [ %s{j}, %pf{j} ], [ %pn{j}, %pfl{j} ]", f"  %pp{j} = inttoptr i64 %pa{j} to ptr",
+              f"  call void @llvm.prefetch.p0(ptr %pp{j}, i32 0, i32 3, i32 1)", f"  %pn{j} = add i64 %pa{j}, 64",
+              f"  %pm{j} = icmp ult i64 %pn{j}, %e{j}", f"  br i1 %pm{j}, label %pfl{j}, label %{labels[k + 1]}"]
+    b += ["pfend:", "  ret i32 %ri", "}"]
+    return b
+
+
+def _range_function(kinds: list[int]) -> str:
+    """``__sim_wgvn(slots, g0, g1, gx, gy)``: threadgroups g0..g1-1 (linear ids in a grid of gx x gy
+    x ... groups) in one call, each probed and, when its probe is clean, run by the vectorized loop;
+    returns the first threadgroup whose probe is not clean (not run: the runtime runs it through
+    ``__sim_wgv``, which moves the windows, faults or defers), or g1. One call per chunk of
+    threadgroups instead of one per threadgroup: the runtime's per-threadgroup work (slots, the
+    fault handler's setjmp, the watchdog clock) is done once per range. The probe and the loop
+    read the threadgroup position from its slots, stored here; ``noalias``: no device address
+    points into the worker's slots, so the launch words stay hoisted. Never calls the runtime
+    (the probe is pure, the loop has no checks): it cannot fault. Only for launches without
+    threadgroup memory (each threadgroup's starts zeroed by the runtime)."""
+    b = [f"define i64 @{RANGE}(ptr noalias %slots, i64 %g0, i64 %g1, i32 %gx, i32 %gy) {{", "entry:",
+         "  %gx64 = zext i32 %gx to i64", "  %gy64 = zext i32 %gy to i64", "  %gxy = mul i64 %gx64, %gy64",
+         "  br label %head", "head:", "  %g = phi i64 [ %g0, %entry ], [ %gn, %fast ]",
+         "  %more = icmp ult i64 %g, %g1", "  br i1 %more, label %body, label %out", "body:",
+         "  %row = udiv i64 %g, %gx64", "  %cx64 = urem i64 %g, %gx64", "  %cy64 = urem i64 %row, %gy64",
+         "  %cz64 = udiv i64 %g, %gxy", "  %cx = trunc i64 %cx64 to i32", "  %cy = trunc i64 %cy64 to i32",
+         "  %cz = trunc i64 %cz64 to i32", "  %c0 = insertelement <3 x i32> zeroinitializer, i32 %cx, i32 0",
+         "  %c1 = insertelement <3 x i32> %c0, i32 %cy, i32 1", "  %c = insertelement <3 x i32> %c1, i32 %cz, i32 2"]
+    for i, kind in enumerate(kinds):
+        if kind == _K_CTAID:
+            b += [f"  %cp{i} = getelementptr i8, ptr %slots, i64 {16 * i}", f"  store <3 x i32> %c, ptr %cp{i}, align 4"]
+    b += [f"  %flags = call i32 @{PROBE_RANGE}(ptr %slots)", "  %clean = icmp eq i32 %flags, 0",
+          "  br i1 %clean, label %fast, label %out", "fast:", f"  call void @{FAST}(ptr %slots)",
+          "  %gn = add i64 %g, 1", "  br label %head", "out:", "  ret i64 %g", "}"]
     return "\n".join(b) + "\n"
 
 
@@ -447,6 +600,15 @@ def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[i
                         f"  %bytes = mul i64 %nt64, {stride}\n  %spill = alloca i8, i64 %bytes, align 16\n"
                         f"  call void @{DEFER}(ptr %slots, ptr %spill)\n  call void @{RESUME}(ptr %slots, ptr %spill)\n"
                         "  ret i32 1\n")
+    mm_sites: list[tuple[int, str, int, bool]] = []
+    probe_r = _probe_clone(f"{kernel}.probe_r", args, body, loaders, mm_sites)
+    if probe_r is not None:
+        parts += [probe_r, _PMM.format(sp=1), _PMM.format(sp=3),
+                  _thread_loops(PROBE_RANGE, f"{kernel}.probe_r", arg_types, kinds, nargs, deref, mode="probe_mm",
+                                loop_md=probe_md, mm_sites=mm_sites),
+                  _range_function(kinds)]
+        if not re.search(r"^declare void @llvm\.prefetch\.p0\(", text, re.M):
+            parts.append("declare void @llvm.prefetch.p0(ptr, i32, i32, i32)\n")
     parts += [f"define i32 @{VECTOR}(ptr %slots) {{\nentry:\n  %flags = call i32 @{PROBE}(ptr %slots)\n"
               "  switch i32 %flags, label %slow [ i32 0, label %fast\n    i32 2, label %defer ]\nslow:\n"
               f"  call void @__sim_wg(ptr %slots)\n  ret i32 0\nfast:\n  call void @{FAST}(ptr %slots)\n"
@@ -479,6 +641,13 @@ def probe_is_pure(fn_text: str) -> bool:
             if "ptr %acc" not in line:  # only the probe's own flag (promoted to a register anyway)
                 return False
     return True
+
+
+def no_threadgroup_access(fn_text: str) -> bool:
+    """Whether the optimized range function touches no threadgroup memory (no ``addrspace(3)``
+    left in it): then the runtime need not zero a threadgroup's memory before it runs, and
+    consecutive threadgroups can run in one call."""
+    return "addrspace(3)" not in fn_text
 
 
 def vectorized(fn_text: str) -> bool:
