@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cumetal.passes.legalize.rule import Rule
 from cumetal.passes.legalize.rules import (
+    approx_mufu,
     async_copy,
     async_mbarrier,
     async_named_barrier,
@@ -41,6 +42,7 @@ RULES: tuple[Rule, ...] = (
     fminmax.RULE,
     sign_ops.RULE,
     mul_ftz.RULE,
+    approx_mufu.RULE,  # before nan_canonical: NVIDIA's sine/cosine bits, NaN included
     nan_canonical.RULE,
     nan_f64_priority.RULE,
     nan_convert.RULE,
