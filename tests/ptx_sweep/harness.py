@@ -69,8 +69,8 @@ def _tensor_map(cu: Any, case: Case, tm: TensorMapBuf, tensor: Any) -> Any:
                   list(tm.upper), tm.channels, tm.pixels, [u32(x) for x in tm.estrides], *tail)
     else:
         t = _call(case, "cuTensorMapEncodeTiled", cu, enum("CUtensorMapDataType", tm.dtype), len(tm.dims),
-                  int(tensor), [u64(x) for x in tm.dims], [u64(x) for x in tm.strides], [u32(x) for x in tm.box],
-                  [u32(x) for x in tm.estrides], *tail)
+                  int(tensor), [u64(x) for x in tm.dims], [u64(x) for x in tm.strides] or [u64(0)],  # rank 1: CUDA
+                  [u32(x) for x in tm.box], [u32(x) for x in tm.estrides], *tail)  # refuses NULL strides (unread)
     raw = ctypes.string_at(int(t.getPtr()), 128) if hasattr(t, "getPtr") else \
         np.asarray(t.opaque, dtype=np.uint64).tobytes()
     ptr = _call(case, "cuMemAlloc", cu, 128)

@@ -1,5 +1,5 @@
 """Tensor maps (TMA descriptors): ``cuTensorMapEncodeTiled``, ``cuTensorMapEncodeIm2col``,
-``cuTensorMapEncodeIm2colWide`` (encoded and validated; no copy engine runs the wide modes yet),
+``cuTensorMapEncodeIm2colWide`` (read by ``.im2col::w``/``.im2col::w::128`` copies),
 ``cuTensorMapReplaceAddress`` and ``cuTensorMapSetAllocationClass`` (no effect here, as CUDA defines it
 for architectures without allocation classes).
 
@@ -196,9 +196,9 @@ def cuTensorMapEncodeIm2colWide(tensorDataType: Any, tensorRank: int, globalAddr
     """An im2col map whose rows run along W only (NWC/NHWC/NDHWC), validated as the CUDA Driver API
     documents it: the W corners in [-32768, 32767] bounding a box of non-zero width, at most 256
     channels, at most 1024 pixels (ignored, 128, in W128 mode), the tiled map's rules for the rest.
-    CUDA encodes these maps for compute capability 10.0 and later; CuMetal encodes them whatever the
-    device reports, and no copy engine of CuMetal executes ``.im2col::w``/``.im2col::w::128`` copies yet:
-    a copy given such a map faults with an illegal-instruction error that says so."""
+    CUDA documents these maps for compute capability 10.0 and later, yet an H100's driver (13.0, 580)
+    encodes a valid one too (scripts/make_graph_dot_goldens.py); CuMetal encodes them whatever the device
+    reports. ``.im2col::w``/``.im2col::w::128`` copies read them (backends/cpu/tensorcopy.py)."""
     rank = int(tensorRank)
     dtype, il, sw, l2, oob = (_enum(x) for x in (tensorDataType, interleave, swizzle, l2Promotion, oobFill))
     wide = _enum(mode)

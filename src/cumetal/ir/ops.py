@@ -360,8 +360,11 @@ _OPS = [
         "(load, im2col map): dims-2 i16 im2col offsets follow the coordinates (before any ctaMask); the box is "
         "the map's pixelsPerColumn pixels x channelsPerPixel channels walked through its pixel box "
         "(backends/cpu/tensorcopy.py). Mode im2col on a store (PTX .im2col_no_offs): no offsets follow; the "
-        "same walk with offsets zero.",
-        values={"dir": ("load", "store"), "mode": ("tile", "im2col")}, optional=("redop", "multicast", "mode")),
+        "same walk with offsets zero. Modes gather4/scatter4 (2D tile map, dims 2): five coordinates {c0, r0..r3}, "
+        "four one-row boxes as one box of four rows. Modes im2col_w/im2col_w128 (load, im2col-wide map): two i16 "
+        "{wHalo, wOffset} follow the coordinates; the pixels walk W only (tensorcopy.py).",
+        values={"dir": ("load", "store"), "mode": ("tile", "im2col", "gather4", "scatter4", "im2col_w", "im2col_w128")},
+        optional=("redop", "multicast", "mode")),
     # ---- calls and control flow
     _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),
     _op("call_indirect", None, None, (), "Call the function whose address is a0 with args a1…."),

@@ -7,6 +7,15 @@ elements per dimension, stored densely in shared memory (dimension 0 fastest). E
 the tensor read as zero (or 0x7FF7 in every 16 bits (the "NaN request zero FMA" fill, measured)) and are not written by
 stores. Swizzle permutes the 16-byte chunks of shared memory: address bits [4, 4+k) are XORed
 with bits [7, 7+k), k = 1, 2, 3 for the 32, 64, 128-byte modes.
+
+The sm_100 modes, from the PTX ISA text (5.5.3.4, 5.5.5; no hardware of ours runs them):
+``.tile::gather4``/``.tile::scatter4`` move four rows of a 2D tile map, row k at (c0, r_k) for the
+coordinates {c0, r0, r1, r2, r3}, as one box of four rows (the map's box is one row: boxDim[1] = 1).
+``.im2col::w``/``.im2col::w::128`` (cuTensorMapEncodeIm2colWide maps) walk pixels along W only, H and
+D fixed at their coordinates: from W = w + wOffset in steps of the W traversal stride through the box
+[lowerW + wOffset, W - 1 + upperW + wOffset], then the next image from the box's left edge; ::w loads
+pixelsPerColumn pixels then wHalo more (the walk's next pixels, stored right after), ::w::128 loads
+128 pixels in four groups of 32, each followed by the wHalo pixels after it.
 """
 
 from __future__ import annotations
@@ -69,7 +78,11 @@ def smem_offsets(tm: TensorMap, count: int) -> np.ndarray:
     return (b // np.uint64(inner)) * np.uint64(pitch) + b % np.uint64(inner)
 
 
-def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, im2col: bool) -> TensorMap:
+_MODE_MAP = {"tile": 0, "gather4": 0, "scatter4": 0, "im2col": 1, "im2col_w": 2, "im2col_w128": 3}
+_MAP_NAMES = {0: "tile", 1: "im2col", 2: "im2col-wide (W)", 3: "im2col-wide (W128)"}
+
+
+def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, mode: str) -> TensorMap:
     from cumetal.backends.cpu.asyncops import read_bytes
 
     raw = read_bytes(ctx, lane, addr, 128, "generic", inst).tobytes()
@@ -80,13 +93,19 @@ def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, im2col: bool) -> Tenso
                     f"or cuTensorMapEncodeIm2col in {where}")
     if tm.interleave != 0:
         raise Fault("illegal_instruction", f"interleaved tensor maps are not supported yet, in {where}")
-    if tm.mode in (2, 3):  # cuTensorMapEncodeIm2colWide (driver/tensormap.py)
-        raise Fault("illegal_instruction", f"im2col-wide tensor maps ({'W128' if tm.mode == 3 else 'W'} mode, "
-                    f"cuTensorMapEncodeIm2colWide) are not supported by CuMetal's tensor copies yet, in {where}")
-    if tm.mode != int(im2col):
-        raise Fault("illegal_instruction", f"a {'im2col' if im2col else 'tile'}-mode copy with a "
-                    f"{'tile' if im2col else 'im2col'} tensor map in {where}")
-    if im2col and any(e != 1 for e in tm.estrides):
+    if tm.mode != _MODE_MAP[mode]:
+        raise Fault("illegal_instruction", f"a .{mode.replace('_w', '::w').replace('w128', 'w::128')} copy with "
+                    f"a {_MAP_NAMES.get(tm.mode, 'malformed')} tensor map in {where}")
+    if mode in ("gather4", "scatter4") and (tm.rank != 2 or tm.box[1] != 1):
+        raise Fault("illegal_instruction", f"a .tile::{mode} copy needs a 2D tile map whose boxDim[1] is 1 (PTX ISA "
+                    f"5.5.3.4), not rank {tm.rank} with box {tm.box}, in {where}")
+    if mode in ("im2col_w", "im2col_w128") and tm.estrides[0] != 1:
+        raise Fault("illegal_instruction", f"an im2col::w copy with elementStrides[0] = {tm.estrides[0]} (channels "
+                    f"are not strided), in {where}")
+    if mode in ("im2col_w", "im2col_w128") and tm.swizzle == 0:
+        raise Fault("illegal_instruction", f"an im2col::w copy needs a swizzled map (PTX ISA 5.5.5: no swizzle is "
+                    f"not a valid mode there), in {where}")
+    if mode == "im2col" and any(e != 1 for e in tm.estrides):
         raise Fault("illegal_instruction", f"im2col copies with element strides other than 1 are not supported "
                     f"yet, in {where}")
     return tm
@@ -122,6 +141,55 @@ def _im2col_box(tm: TensorMap, coords: list[int], offsets: list[int]) -> tuple[n
     return np.concatenate(offs), np.concatenate(oks), tm.pixels * tm.channels
 
 
+def _gather4_box(tm: TensorMap, coords: list[int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """(global byte offsets, in-bounds mask, element count) of four rows {c0, r0..r3}: row k is the
+    one-row tile box at (c0, r_k), the rows stacked as one four-row box in shared memory."""
+    esize = DTYPES[tm.dtype][0]
+    count0 = box_counts(tm)[0]
+    c = coords[0] + np.arange(count0, dtype=np.int64) * tm.estrides[0]
+    offs, oks = [], []
+    for r in coords[1:5]:
+        offs.append(c * esize + r * tm.strides[0])
+        oks.append((c >= 0) & (c < tm.dims[0]) & (0 <= r < tm.dims[1]))
+    return np.concatenate(offs), np.concatenate(oks), 4 * count0
+
+
+def im2col_w_pixels(tm: TensorMap, w: int, image: int, halo: int, woffset: int) -> list[tuple[int, int]]:
+    """(W position, image) of each pixel an im2col::w(::128) copy loads, in shared-memory order (module
+    docstring)."""
+    stride = tm.estrides[1]
+    lo, hi = tm.lower[0] + woffset, tm.dims[1] - 1 + tm.upper[0] + woffset
+    walk: list[tuple[int, int]] = []
+    pos = w + woffset
+    need = tm.pixels + (halo if tm.mode == 2 else 32)  # enough for the last group's halo as well
+
+    while len(walk) < need:
+        if pos > hi:  # the next image, from the box's left edge
+            image, pos = image + 1, lo
+            if lo > hi:
+                walk += [(pos, image)] * (need - len(walk))  # an empty box: every pixel out of bounds
+                break
+        walk.append((pos, image))
+        pos += stride
+    if tm.mode == 2:
+        return walk[:tm.pixels + halo]
+    return [walk[g * 32 + k] for g in range(4) for k in range(32 + halo)]
+
+
+def _im2col_w_box(tm: TensorMap, coords: list[int], halo: int, woffset: int) -> tuple[np.ndarray, np.ndarray, int]:
+    esize = DTYPES[tm.dtype][0]
+    strides = (esize, *tm.strides)
+    fixed = coords[2:tm.rank - 1]  # H (and D): the box is one pixel high and deep
+    fixed_ok = all(0 <= c < tm.dims[2 + k] for k, c in enumerate(fixed))
+    fixed_off = sum(c * strides[2 + k] for k, c in enumerate(fixed))
+    chans = coords[0] + np.arange(tm.channels, dtype=np.int64)
+    chans_ok = (chans >= 0) & (chans < tm.dims[0])
+    pixels = im2col_w_pixels(tm, coords[1], coords[tm.rank - 1], halo, woffset)
+    offs = [w * strides[1] + n * strides[tm.rank - 1] + fixed_off + chans * esize for w, n in pixels]
+    oks = [chans_ok & (fixed_ok and 0 <= w < tm.dims[1] and 0 <= n < tm.dims[-1]) for w, n in pixels]
+    return np.concatenate(offs), np.concatenate(oks), len(pixels) * tm.channels
+
+
 def tensor_step(inst: Inst, fn: Function, gets):
     from cumetal.backends.cpu.asyncops import (
         _bump,
@@ -135,20 +203,24 @@ def tensor_step(inst: Inst, fn: Function, gets):
     load = inst.attrs["dir"] == "load"
     redop = inst.attrs.get("redop")
     multicast = bool(inst.attrs.get("multicast"))
-    im2col = inst.attrs.get("mode") == "im2col"
-    nofs = dims - 2 if im2col and load else 0  # im2col offsets (u16) follow the coordinates of a load
+    mode = inst.attrs.get("mode", "tile")
+    im2col = mode == "im2col"
+    wide = mode in ("im2col_w", "im2col_w128")
+    ncoords = 5 if mode in ("gather4", "scatter4") else dims
+    # what follows the coordinates of a load: im2col offsets (u16 each), or {wHalo, wOffset}
+    nofs = dims - 2 if im2col and load else 2 if wide else 0
 
     def step(ctx: Ctx, m):
         lanes = ctx.lanes(m)
         vals = _lanes_values(ctx, m, gets, len(lanes))
         for j, lane in enumerate(lanes.tolist()):
             smem, tmap, mbar = vals[0][j], vals[1][j], vals[2][j]
-            coords = [int(np.uint32(vals[3 + k][j] & 0xFFFFFFFF).view(np.int32)) for k in range(dims)]
-            tm = _read_map(ctx, lane, tmap, inst, im2col)
+            coords = [int(np.uint32(vals[3 + k][j] & 0xFFFFFFFF).view(np.int32)) for k in range(ncoords)]
+            tm = _read_map(ctx, lane, tmap, inst, mode)
             where = memspace.where_text(ctx, lane, inst)
             if tm.rank != dims:
                 raise Fault("illegal_instruction", f"a .{dims}d tensor copy with a rank-{tm.rank} tensor map in {where}")
-            targets = multicast_targets(vals[3 + dims + nofs][j], smem, mbar) if multicast else [(smem, mbar)]
+            targets = multicast_targets(vals[3 + ncoords + nofs][j], smem, mbar) if multicast else [(smem, mbar)]
             if smem % 128:
                 raise Fault("misaligned_address", f"tensor copy to shared address 0x{smem:x}: it must be "
                             f"128-byte aligned, in {where}")
@@ -156,6 +228,14 @@ def tensor_step(inst: Inst, fn: Function, gets):
             if im2col:  # a store (im2col_no_offs) walks the same pixels with the offsets zero
                 offsets = [int(vals[3 + dims + k][j]) & 0xFFFF for k in range(nofs)] or [0] * (dims - 2)
                 goff, ok, count = _im2col_box(tm, coords, offsets)
+            elif wide:
+                halo, woffset = (int(vals[3 + dims + k][j]) & 0xFFFF for k in range(2))
+                if halo >= (512 if mode == "im2col_w" else 32) or woffset >= 32:
+                    raise Fault("illegal_instruction", f"im2col::w copy with wHalo {halo}, wOffset {woffset}: the "
+                                f"PTX ISA allows wHalo < {512 if mode == 'im2col_w' else 32}, wOffset < 32, in {where}")
+                goff, ok, count = _im2col_w_box(tm, coords, halo, woffset)
+            elif mode in ("gather4", "scatter4"):
+                goff, ok, count = _gather4_box(tm, coords)
             else:
                 goff, ok, count = _box(tm, coords)
             nbytes = count * esize

@@ -1,6 +1,6 @@
 """Bulk and tensor (TMA) asynchronous copies and the proxy/tensormap instructions around them:
 cp.async.bulk (.cp_mask too), cp.reduce.async.bulk, cp.async.bulk.tensor (tile mode; im2col loads; im2col_no_offs
-stores), cp.reduce.async.bulk.tensor (tile, im2col_no_offs),
+stores; the sm_100 tile::gather4/scatter4 and im2col::w/::w::128 modes), cp.reduce.async.bulk.tensor (tile, im2col_no_offs),
 cp.async.bulk.prefetch(.tensor), cp.async.bulk.commit_group / wait_group(.read),
 tensormap.cp_fenceproxy.
 
@@ -75,16 +75,17 @@ def _tensor_coords(ctx: Ctx, op: ast.Operand, dims: int) -> tuple[Value, list[Va
         raise LoweringError("a tensor copy needs [tensorMap, {coordinates}]")
     coords = [ctx.read(c, "s32") for c in op.coords.elems]
     if len(coords) != dims:
-        raise LoweringError(f"a .{dims}d tensor copy needs {dims} coordinates, got {len(coords)}")
+        raise LoweringError(f"this tensor copy needs {dims} coordinates, got {len(coords)}")
     tmap, _ = ctx.address(ast.Address(op.base, op.offset), "generic")
     return tmap, coords
 
 
-# the load modes the PTX ISA defines per direction; CuMetal runs tile, im2col and im2col_no_offs
+# the load modes the PTX ISA defines per direction, and the IR's mode attr for each (tensorcopy.py); the
+# sm_100 ones (tile::gather4/scatter4, im2col::w, im2col::w::128) follow the ISA text, unchecked on hardware
 _LOAD_MODES = ("tile", "tile::gather4", "im2col", "im2col::w", "im2col::w::128")
 _STORE_MODES = ("tile", "tile::scatter4", "im2col_no_offs")
-_SM100_MODES = {"tile::gather4": "sm_100 (sm_100a into .shared::cluster)", "tile::scatter4": "sm_100a/sm_100f",
-                "im2col::w": "sm_100 (sm_100a into .shared::cluster)", "im2col::w::128": "sm_100a/sm_100f"}
+_IR_MODE = {"tile::gather4": "gather4", "tile::scatter4": "scatter4", "im2col::w": "im2col_w",
+            "im2col::w::128": "im2col_w128", "im2col": "im2col", "im2col_no_offs": "im2col"}
 
 
 @semantics("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")
@@ -99,34 +100,36 @@ def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
         raise LoweringError(f"'{ins.opcode}': the PTX ISA defines no .{mode} mode for "
                             f"{'loads (global -> shared)' if load else 'stores (shared -> global)'}; "
                             f"{', '.join('.' + m for m in allowed)} are")
-    if mode in _SM100_MODES:
-        raise LoweringError(f"'{ins.opcode}' in .{mode} mode ({_SM100_MODES[mode]} only) is not supported: CuMetal "
-                            "runs the tile, im2col and im2col_no_offs modes")
-    if mode in ("im2col", "im2col_no_offs") and dims < 3:
+    if mode.startswith("im2col") and dims < 3:
         raise LoweringError(f"'{ins.opcode}' in .{mode} mode needs a tensor of 3 or more dimensions, not .{dims}d")
+    if mode.startswith("tile::") and dims != 2:
+        raise LoweringError(f"'{ins.opcode}' in .{mode} mode works on 2D tensors only (.2d), not .{dims}d")
     attrs: dict = {"dims": dims, "dir": "load" if load else "store"}
-    if mode == "im2col_no_offs":  # a store (or reduction) of im2col columns, offsets zero (tensorcopy.py)
-        attrs["mode"] = "im2col"
+    if mode in _IR_MODE:  # im2col_no_offs: a store (or reduction) of im2col columns, offsets zero
+        attrs["mode"] = _IR_MODE[mode]
+    ncoords = 5 if mode.startswith("tile::") else dims  # {col, row0, row1, row2, row3} for gather4/scatter4
     if ins.opcode == "cp.reduce.async.bulk.tensor":
         attrs["redop"] = ins.fields["redop"]
     if load:
         smem, _ = ctx.address(ins.operands[0], _space(ins, "dst"))
-        tmap, coords = _tensor_coords(ctx, ins.operands[1], dims)
+        tmap, coords = _tensor_coords(ctx, ins.operands[1], ncoords)
         mbar, _ = mbar_address(ctx, ins.operands[2], "shared::cta")
         extra = 3
-        if mode == "im2col":  # the im2col offsets (one u16 per spatial dimension) follow the mbarrier
+        if mode.startswith("im2col"):  # im2colInfo follows the mbarrier: the im2col offsets (one u16 per
+            # spatial dimension), or {wHalo, wOffset} (u16 each) for the ::w modes
+            want = 2 if mode != "im2col" else dims - 2
             offs = ins.operands[3] if len(ins.operands) > 3 else None
             elems = offs.elems if isinstance(offs, ast.Vector) else [offs] if offs is not None else []
-            if dims < 3 or len(elems) != dims - 2:
-                raise LoweringError(f"a .{dims}d im2col copy needs {max(dims - 2, 1)} im2col offsets")
+            if len(elems) != want:
+                what = "{wHalo, wOffset}" if mode != "im2col" else f"{want} im2col offsets"
+                raise LoweringError(f"'{ins.opcode}': a .{dims}d .{mode} copy needs {what}")
             coords += [ctx.read(e, "u16") for e in elems]
-            attrs["mode"] = "im2col"
             extra = 4
         if "multicast" in ins.fields:  # ctaMask follows the mbarrier (and the im2col offsets)
             coords.append(ctx.read(ins.operands[extra], "u16"))
             attrs["multicast"] = True
     else:
-        tmap, coords = _tensor_coords(ctx, ins.operands[0], dims)
+        tmap, coords = _tensor_coords(ctx, ins.operands[0], ncoords)
         smem, _ = ctx.address(ins.operands[1], _space(ins, "src"))
         mbar = Const.int("i64", 0)
     ctx.emit("tensor_copy", None, smem, tmap, mbar, *coords, **attrs)

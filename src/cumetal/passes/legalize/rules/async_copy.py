@@ -32,7 +32,8 @@ same table as the cpu engine's)::
 
 A ``.multicast::cluster`` copy on Metal (clusters of one threadgroup, rank 0) goes to this
 threadgroup when bit 0 of ctaMask is set, else nowhere. im2col loads (mode attr) take their source
-from ``_Im2col`` instead of the tile box. The copies' mbarrier signal is an ``mbarrier`` op,
+from ``_Im2col`` instead of the tile box, im2col::w(::128) loads from ``_Im2colW``; gather4/scatter4
+walk a box of four rows, row r at its own coordinate. The copies' mbarrier signal is an ``mbarrier`` op,
 which ``async_mbarrier.py`` expands in turn.
 """
 
@@ -242,31 +243,111 @@ class _Im2col:
         return inb, goff
 
 
+class _Im2colW:
+    """The source of each element of an im2col::w / im2col::w::128 copy (backends/cpu/tensorcopy.py's
+    im2col_w_pixels): pixel p of the walk is at W = w0 + p * stride in the first image while that stays in
+    the box [lo, hi], then row by row from lo in the next images; ::w::128 stores four groups of 32
+    pixels, each followed by the wHalo pixels after it."""
+
+    def __init__(self, b: Builder, m: _Map, tm: Value, dims: int, starts: list[Value], halo: Value,
+                 woffset: Value, w128: bool) -> None:
+        def field(t: str, off: int, signed: bool = False) -> Var:
+            v = _load(b, t, b.op("add", "i64", tm, b.int("i64", off)), "generic", 1)
+            return b.op("sext" if signed else "zext", "i64", v)
+
+        self.b, self.m, self.dims, self.halo, self.w128 = b, m, dims, halo, w128
+        self.channels = field("i16", 90)
+        stride = m.estrides[1]
+        lo = b.op("add", "i64", field("i16", 94, True), woffset)
+        hi = b.op("add", "i64", b.op("add", "i64", b.op("sub", "i64", m.dims[1], b.int("i64", 1)),
+                                     field("i16", 100, True)), woffset)
+        w0 = b.op("add", "i64", starts[1], woffset)
+        per_row = b.op("add", "i64", b.op("div", "i64", b.op("sub", "i64", hi, lo), stride, signed=True), b.int("i64", 1))
+        self.per_row = b.op("max", "i64", per_row, b.int("i64", 1), signed=True)
+        first = b.op("add", "i64", b.op("div", "i64", b.op("sub", "i64", hi, w0), stride, signed=True), b.int("i64", 1))
+        self.first = b.select(b.icmp("sge", hi, w0), first, b.int("i64", 0))
+        self.lo, self.w0, self.stride = lo, w0, stride
+        self.c0, self.n0, self.fixed = starts[0], starts[dims - 1], starts[2:dims - 1]
+        pixels = b.int("i64", 128) if w128 else field("i16", 92)
+        self.pixels = b.op("add", "i64", pixels, b.op("mul", "i64", halo, b.int("i64", 4 if w128 else 1)))
+
+    def source(self, e: Value, j: Value) -> tuple[Value, Value]:
+        b, m = self.b, self.m
+        pix = b.op("div", "i64", e, self.channels, signed=False)
+        chan = b.op("add", "i64", self.c0, b.op("sub", "i64", e, b.op("mul", "i64", pix, self.channels)))
+        q: Value = pix
+        if self.w128:  # group g of 32 pixels + wHalo: walk index g * 32 + k
+            size = b.op("add", "i64", self.halo, b.int("i64", 32))
+            group = b.op("div", "i64", pix, size, signed=False)
+            q = b.op("add", "i64", b.op("mul", "i64", group, b.int("i64", 32)),
+                     b.op("sub", "i64", pix, b.op("mul", "i64", group, size)))
+        in_first = b.icmp("slt", q, self.first)
+        later = b.op("sub", "i64", q, self.first)  # negative (unused) while in the first image
+        image = b.select(in_first, self.n0, b.op("add", "i64", b.op("add", "i64", self.n0, b.int("i64", 1)),
+                                                  b.op("div", "i64", later, self.per_row, signed=True)))
+        w = b.select(in_first, b.op("add", "i64", self.w0, b.op("mul", "i64", q, self.stride)),
+                     b.op("add", "i64", self.lo, b.op("mul", "i64", b.op("rem", "i64", later, self.per_row, signed=True),
+                                                       self.stride)))
+
+        def inside(v: Value, dim: Value) -> Var:
+            return b.and1(b.icmp("sge", v, b.int("i64", 0)), b.icmp("slt", v, dim))
+
+        inb = b.and1(b.and1(inside(chan, m.dims[0]), inside(w, m.dims[1])), inside(image, m.dims[self.dims - 1]))
+        goff = b.op("add", "i64", j, b.op("mul", "i64", chan, m.esize))
+        goff = b.op("add", "i64", goff, b.op("mul", "i64", w, m.strides[1]))
+        goff = b.op("add", "i64", goff, b.op("mul", "i64", image, m.strides[self.dims - 1]))
+        for k, c in enumerate(self.fixed):  # H (and D): the box is one pixel high and deep
+            inb = b.and1(inb, inside(c, m.dims[2 + k]))
+            goff = b.op("add", "i64", goff, b.op("mul", "i64", c, m.strides[2 + k]))
+        return inb, goff
+
+
+_MAP_MODE = {"tile": 0, "gather4": 0, "scatter4": 0, "im2col": 1, "im2col_w": 2, "im2col_w128": 3}
+
+
 def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
     dims = int(inst.attrs["dims"])
     load = inst.attrs["dir"] == "load"
     smem, mbar = inst.args[0], inst.args[2]
-    starts = [b.op("sext", "i64", c) for c in inst.args[3:3 + dims]]
-    im2col = inst.attrs.get("mode") == "im2col"
-    nofs = dims - 2 if im2col and load else 0  # a store (.im2col_no_offs) has no offsets: zero
+    mode = inst.attrs.get("mode", "tile")
+    im2col, wide, four = mode == "im2col", mode in ("im2col_w", "im2col_w128"), mode in ("gather4", "scatter4")
+    ncoords = 5 if four else dims  # gather4/scatter4: {c0, r0, r1, r2, r3}
+    starts = [b.op("sext", "i64", c) for c in inst.args[3:3 + ncoords]]
+    # a store (.im2col_no_offs) has no offsets: zero; the ::w modes take {wHalo, wOffset}
+    nofs = dims - 2 if im2col and load else 2 if wide else 0
     m = _Map(b, inst.args[1], dims)
     ok = b.and1(b.icmp("eq", m.magic, b.int("i64", MAGIC)), b.icmp("eq", m.rank, b.int("i64", dims)))
     ok = b.and1(ok, b.icmp("eq", m.interleave, b.int("i64", 0)))
-    ok = b.and1(ok, b.icmp("eq", m.mode, b.int("i64", int(im2col))))
+    ok = b.and1(ok, b.icmp("eq", m.mode, b.int("i64", _MAP_MODE[mode])))
     ok = b.and1(ok, b.icmp("eq", b.op("and", "i64", smem, b.int("i64", 127)), b.int("i64", 0)))
     if im2col:
         for es in m.estrides:
             ok = b.and1(ok, b.icmp("eq", es, b.int("i64", 1)))
+    if four:  # PTX ISA 5.5.3.4: the map's box is one row
+        ok = b.and1(ok, b.icmp("eq", m.box[1], b.int("i64", 1)))
+    halo = woffset = None
+    if wide:  # PTX ISA: a swizzled map, wHalo < 512 (::w) or 32 (::w::128), wOffset < 32; channels unstrided
+        halo, woffset = (b.op("zext", "i64", v) for v in inst.args[3 + dims:5 + dims])
+        ok = b.and1(ok, b.icmp("ne", m.swizzle, b.int("i64", 0)))
+        ok = b.and1(ok, b.icmp("eq", m.estrides[0], b.int("i64", 1)))
+        ok = b.and1(ok, b.icmp("ult", halo, b.int("i64", 32 if mode == "im2col_w128" else 512)))
+        ok = b.and1(ok, b.icmp("ult", woffset, b.int("i64", 32)))
     if im2col and not load:  # an H100 refuses im2col stores from negative starts (tensorcopy.py)
         for c in starts:
             ok = b.and1(ok, b.icmp("sge", c, b.int("i64", 0)))
     _trap_unless(b, ok, "tmap")  # not CuMetal's map, wrong rank or mode, interleaved, misaligned box
-    close = _multicast_here(b, inst.args[3 + dims + nofs]) if inst.attrs.get("multicast") else None
+    close = _multicast_here(b, inst.args[3 + ncoords + nofs]) if inst.attrs.get("multicast") else None
     offsets = list(inst.args[3 + dims:3 + dims + nofs]) if load else [b.int("i16", 0)] * (dims - 2)
-    walk = _Im2col(b, m, inst.args[1], dims, starts, offsets) if im2col else None
+    walk: _Im2col | _Im2colW | None = _Im2col(b, m, inst.args[1], dims, starts, offsets) if im2col else None
     total: Value = b.int("i64", 1)
-    for c in m.counts:
-        total = b.op("mul", "i64", total, c)
+    if wide:
+        walk = _Im2colW(b, m, inst.args[1], dims, starts, halo, woffset, mode == "im2col_w128")
+        total = b.op("mul", "i64", walk.pixels, walk.channels)
+    elif four:
+        total = b.op("mul", "i64", m.counts[0], b.int("i64", 4))
+    else:
+        for c in m.counts:
+            total = b.op("mul", "i64", total, c)
     nbytes = b.op("mul", "i64", total, m.esize)
     inner = b.op("mul", "i64", m.counts[0], m.esize)
     sw = m.swizzle
@@ -288,7 +369,12 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
                 rest = b.op("div", "i64", rest, m.counts[k], signed=False)
             else:
                 ik = rest
-            g = b.op("add", "i64", starts[k], b.op("mul", "i64", ik, m.estrides[k]))
+            if four and k == 1:  # row ik (0..3) of the four: its own coordinate
+                g = starts[4]
+                for r in (3, 2, 1):
+                    g = b.select(b.icmp("eq", ik, b.int("i64", r - 1)), starts[r], g)
+            else:
+                g = b.op("add", "i64", starts[k], b.op("mul", "i64", ik, m.estrides[k]))
             inb = b.and1(inb, b.and1(b.icmp("sge", g, b.int("i64", 0)), b.icmp("slt", g, m.dims[k])))
             goff = b.op("add", "i64", goff, b.op("mul", "i64", g, m.strides[k]))
         if walk is not None:
