@@ -273,7 +273,7 @@ def test_im2col_wide_map_is_encoded_and_validated_as_documented(ctx):
     assert "no area" in (_wide(lower=10, upper=-60), cu.last_error_message())[1]
 
 
-def test_im2col_wide_copy_is_refused_clearly(ctx):
+def test_im2col_wide_map_in_an_im2col_copy_is_refused_clearly(ctx):  # (.im2col::w copies run: tests/async_ops)
     ptx = r"""
 .version 8.0
 .target sm_90
@@ -298,7 +298,8 @@ def test_im2col_wide_copy_is_refused_clearly(ctx):
     fn = check(cu.cuModuleGetFunction(mod, b"k"))
     err = cu.cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, ((dmap,), (None,)), None)[0]
     assert err == R.CUDA_ERROR_ILLEGAL_INSTRUCTION
-    assert "im2col-wide tensor maps (W mode, cuTensorMapEncodeIm2colWide) are not supported" in cu.last_error_message()
+    assert "a .im2col copy given an im2col-wide map in W mode (cuTensorMapEncodeIm2colWide: im2col::w copies)" in \
+        cu.last_error_message()
     cu.cuCtxSynchronize()  # the fault is reported once more by the next synchronizing call
     for p in (tensor, dmap):
         check(cu.cuMemFree(p))

@@ -79,7 +79,10 @@ def smem_offsets(tm: TensorMap, count: int) -> np.ndarray:
 
 
 _MODE_MAP = {"tile": 0, "gather4": 0, "scatter4": 0, "im2col": 1, "im2col_w": 2, "im2col_w128": 3}
-_MAP_NAMES = {0: "tile", 1: "im2col", 2: "im2col-wide (W)", 3: "im2col-wide (W128)"}
+_MAP_NAMES = {0: "tile map (cuTensorMapEncodeTiled: tile, tile::gather4/scatter4 copies)",
+              1: "im2col map (cuTensorMapEncodeIm2col: im2col copies)",
+              2: "im2col-wide map in W mode (cuTensorMapEncodeIm2colWide: im2col::w copies)",
+              3: "im2col-wide map in W128 mode (cuTensorMapEncodeIm2colWide: im2col::w::128 copies)"}
 
 
 def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, mode: str) -> TensorMap:
@@ -94,8 +97,11 @@ def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, mode: str) -> TensorMa
     if tm.interleave != 0:
         raise Fault("illegal_instruction", f"interleaved tensor maps are not supported yet, in {where}")
     if tm.mode != _MODE_MAP[mode]:
-        raise Fault("illegal_instruction", f"a .{mode.replace('_w', '::w').replace('w128', 'w::128')} copy with "
-                    f"a {_MAP_NAMES.get(tm.mode, 'malformed')} tensor map in {where}")
+        ptx_mode = {"gather4": "tile::gather4", "scatter4": "tile::scatter4", "im2col_w": "im2col::w",
+                    "im2col_w128": "im2col::w::128"}.get(mode, mode)
+        name = _MAP_NAMES.get(tm.mode, "malformed map")
+        raise Fault("illegal_instruction", f"a .{ptx_mode} copy given {'an' if name[0] in 'aeiou' else 'a'} {name} "
+                    f"in {where}")
     if mode in ("gather4", "scatter4") and (tm.rank != 2 or tm.box[1] != 1):
         raise Fault("illegal_instruction", f"a .tile::{mode} copy needs a 2D tile map whose boxDim[1] is 1 (PTX ISA "
                     f"5.5.3.4), not rank {tm.rank} with box {tm.box}, in {where}")
