@@ -9,9 +9,8 @@ into a record of its parameters (kernel attributes, memcpy, memset, allocation a
 lines (host function, event); ``HANDLES`` adds node and function handles, ``EXTRA_TOPO_INFO`` a
 topological id per node and each edge's position among its destination's dependencies;
 ``VERBOSE`` means all of them. What differs from NVIDIA's text: the ids and handles are CuMetal's,
-``topoId`` is CuMetal's topological order (NVIDIA's rule is not documented), memcpy nodes are always
-shown in the driver's ``CUDA_MEMCPY3D`` form (``RUNTIME_TYPES`` is accepted and changes nothing), and
-kinds whose layout was not recorded (conditional, batch memory operation, external semaphore, memcpy
+``topoId`` is CuMetal's topological order (NVIDIA's rule is not documented), a memcpy record's pitch and sizes are 0 where
+they are the defaults (CuMetal keeps the copy in one normalised form), and kinds whose layout was not recorded (conditional, batch memory operation, external semaphore, memcpy
 batch) are shown as a box with their kind.
 """
 
@@ -32,7 +31,7 @@ def _hex(v: Any) -> str:
 
 class _Writer:
     def __init__(self, flags: int) -> None:
-        self.flags = ALL_FLAGS & ~RUNTIME_TYPES if flags & VERBOSE else flags
+        self.flags = (ALL_FLAGS & ~RUNTIME_TYPES) | (flags & RUNTIME_TYPES) if flags & VERBOSE else flags
         self.out: list[str] = ["digraph dot {"]
 
     def on(self, flag: int) -> bool:
@@ -83,8 +82,9 @@ class _Writer:
         if k == T.cudaGraphNodeTypeMemcpy:
             copy = _Copy(n.params)
             if self.on(MEMCPY_PARAMS):
+                body = copy.runtime_record() if self.on(RUNTIME_TYPES) else copy.record()
                 return f'[style="solid" shape="record" label="{{\nMEMCPY\n{self._id_row(ident, handle)}\n' \
-                       f'{copy.record()}\n}}"'
+                       f'{body}\n}}"'
             return self._box("trapezium", ident, "MEMCPY", handle, [f"({copy.direction},{copy.nbytes})"], space=False)
         if k == T.cudaGraphNodeTypeHost:
             fn, data = n.params
@@ -165,6 +165,20 @@ class _Copy:
         self.kinds = [_memory_kind(s[0]) for s in self.sides]
         src, dst = ("D" if k.startswith("DEVICE") else "H" for k in self.kinds)
         self.direction = f"{src}to{dst}"
+
+    def runtime_record(self) -> str:
+        """The cudaMemcpy3DParms form (RUNTIME_TYPES)."""
+        width, height, depth = self.extent
+        kinds = " to ".join(k.split(" (", 1)[1].rstrip(")") for k in self.kinds)
+        ptrs, pos = [], []
+        for addr, x, y, z, pitch in self.sides:
+            ptrs += [pitch if pitch != width else 0, _hex(addr), 0, 0]
+            pos.append(f"{{{{x | {x}}} | {{y | {y}}} | {{z | {z}}}}}")
+        return (f"| {{kind | {self.direction} ({kinds})}}\n"
+                f"| {{{{srcPtr | dstPtr}} | {{pitch | ptr | xsize | ysize | pitch | ptr | xsize | ysize}} | "
+                f"{{{' | '.join(map(str, ptrs))}}}}}\n"
+                f"| {{{{srcPos | {pos[0]}}} | {{dstPos | {pos[1]}}} | {{Extent | {{{{Width | {width}}} | "
+                f"{{Height | {height}}} | {{Depth | {depth}}}}}}}}}")
 
     def record(self) -> str:
         heads = " | ".join(["MemoryType", "Array", "Host", "Device", "XInBytes", "Y", "Z", "Pitch", "Height", "LOD"] * 2)
