@@ -7,10 +7,16 @@ a table of microseconds per operation (median of ``--repeats`` runs):
 * ``launch_sync``: an empty kernel launch + ``cudaDeviceSynchronize`` (``clEnqueueNDRangeKernel`` + ``clFinish``);
 * ``memcpy_h2d`` / ``memcpy_d2h``: a synchronous 4 KiB copy (blocking ``clEnqueueWrite/ReadBuffer``);
 * ``launch_enqueue``: the launch call alone (the kernels run afterwards, one synchronisation at the end);
-* ``trivial_call``: ``cudaGetLastError`` (``clGetPlatformIDs``): the bare cost of crossing the ABI.
+* ``launch_batch``: those launches and the one synchronisation, per launch;
+* ``trivial_call``: ``cudaGetLastError`` (``clGetPlatformIDs``): the bare cost of crossing the ABI;
+* ``..._cpu``: the process's CPU time (all threads) per launch: on a loaded machine the wall time
+  grows with it (PoCL's threads spin while they wait, so its CPU time is its wall time).
+
+The two programs run alternately, ``--rounds`` times each (medians), so that both see the same
+machine load; the load average is printed with the table.
 
 Setup for the anchor (Debian): ``apt-get install pocl-opencl-icd ocl-icd-opencl-dev``. CuMetal runs on
-``CUMETAL_BACKEND`` (default ``cpu``). Usage: ``python benchmarks/capi_overhead.py [--iters N] [--repeats R]``.
+``CUMETAL_BACKEND`` (default ``cpu``). Usage: ``python benchmarks/capi_overhead.py [--iters N] [--rounds R]``.
 """
 
 from __future__ import annotations
@@ -25,52 +31,66 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent / "capi_overhead"
-ROWS = [("launch_sync", "empty kernel launch + synchronize"), ("launch_enqueue", "empty kernel launch, enqueue only"), ("memcpy_h2d", "4 KiB copy host→device"),
-        ("memcpy_d2h", "4 KiB copy device→host"), ("trivial_call", "trivial call (cudaGetLastError / clGetPlatformIDs)")]
+ROWS = [("launch_sync", "empty kernel launch + synchronize"), ("launch_sync_cpu", "... its CPU time (all threads)"),
+        ("launch_enqueue", "empty kernel launch, enqueue only"),
+        ("launch_batch", "launches + one synchronize, per launch"), ("launch_batch_cpu", "... its CPU time (all threads)"),
+        ("memcpy_h2d", "4 KiB copy host→device"), ("memcpy_d2h", "4 KiB copy device→host"),
+        ("trivial_call", "trivial call (cudaGetLastError / clGetPlatformIDs)")]
 
 
 def _parse(out: str) -> dict[str, float]:
     return {k: float(v) for k, v in (line.split() for line in out.splitlines() if len(line.split()) == 2)}
 
 
-def _median_runs(cmd: list[str], env: dict[str, str], repeats: int) -> dict[str, float]:
-    runs = []
-    for _ in range(repeats):
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600, check=False)
-        if proc.returncode != 0:
-            raise SystemExit(f"{cmd[0]} failed:\n{proc.stdout}{proc.stderr}")
-        runs.append(_parse(proc.stdout))
-    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+def _run(cmd: list[str], env: dict[str, str]) -> dict[str, float]:
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd[0]} failed:\n{proc.stdout}{proc.stderr}")
+    return _parse(proc.stdout)
+
+
+def _loadavg() -> str:
+    try:
+        with open("/proc/loadavg") as fh:
+            return " ".join(fh.read().split()[:3])
+    except OSError:
+        return f"{os.getloadavg()[0]:.2f}"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--iters", type=int, default=200)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--rounds", "--repeats", type=int, default=3, help="runs of each program (alternating)")
     args = ap.parse_args()
     from cumetal.capi.build import build_program
 
     env = dict(os.environ)
     env.setdefault("CUMETAL_BACKEND", "cpu")
-    results: dict[str, dict[str, float]] = {}
+    runs: dict[str, list[dict[str, float]]] = {}
+    load_start = _loadavg()
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "cumetal_overhead"
         build_program([HERE / "cumetal_overhead.cu"], exe)
-        results["CuMetal (libcumetal, " + env["CUMETAL_BACKEND"] + ")"] = _median_runs(
-            [str(exe), str(args.iters)], env, args.repeats)
+        programs = {"CuMetal (libcumetal, " + env["CUMETAL_BACKEND"] + ")": [str(exe), str(args.iters)]}
         cc = shutil.which("cc") or shutil.which("gcc")
         ocl = Path(tmp) / "opencl_overhead"
         built = cc and subprocess.run([cc, "-O2", "-o", str(ocl), str(HERE / "opencl_overhead.c"), "-lOpenCL"],
                                       capture_output=True, check=False).returncode == 0
         if built:
-            results["PoCL (OpenCL C API, CPU)"] = _median_runs([str(ocl), str(args.iters)], env, args.repeats)
+            programs["PoCL (OpenCL C API, CPU)"] = [str(ocl), str(args.iters)]
         else:
             print("(PoCL anchor not built: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)", file=sys.stderr)
+        for _ in range(args.rounds):
+            for name, cmd in programs.items():
+                runs.setdefault(name, []).append(_run(cmd, env))
+    results = {name: {k: statistics.median(r.get(k, float("nan")) for r in rs) for k in rs[0]} for name, rs in runs.items()}
     names = list(results)
-    print("| operation (µs per call, median of runs) | " + " | ".join(names) + " |")
+    print(f"/proc/loadavg {load_start} at the start, {_loadavg()} at the end; {args.iters} iterations, "
+          f"median of {args.rounds} alternating runs")
+    print("| operation (µs per call) | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for key, label in ROWS:
-        print(f"| {label} | " + " | ".join(f"{results[n][key]:.1f}" for n in names) + " |")
+        print(f"| {label} | " + " | ".join(f"{results[n].get(key, float('nan')):.1f}" for n in names) + " |")
     return 0
 
 

@@ -93,6 +93,8 @@ class CpuEvent(Event):
         self.cond = threading.Condition()
         self.generation = 0  # records so far
         self.completed = 0  # the last record whose work has completed
+        self.queue: WorkQueue | None = None  # the last record's queue and ticket there (if enqueued)
+        self.ticket: int | None = None
 
     def done(self, generation: int | None = None) -> bool:
         with self.cond:
@@ -219,8 +221,9 @@ class CpuDevice(Device):
             with self._streams_lock:
                 self._destroyed = [d for d in self._destroyed if not d.work.done()] + [stream]  # type: ignore[union-attr]
 
-    def _submit(self, stream: Stream, op: Callable[[], None], *, small: bool = False) -> None:
-        """Run ``op`` in stream order: now (eager stream) or on the stream's worker.
+    def _submit(self, stream: Stream, op: Callable[[], None], *, small: bool = False) -> int | None:
+        """Run ``op`` in stream order: now (eager stream) or on the stream's worker; returns its
+        ticket in the stream's queue when it was enqueued.
 
         ``small`` operations (short copies and fills) on an idle asynchronous stream with nothing to
         wait for run at once in the calling thread instead: finishing early is allowed for
@@ -228,12 +231,12 @@ class CpuDevice(Device):
         assert isinstance(stream, CpuStream)
         if stream.work is None:
             op()
-            return
+            return None
         if small and not self._implicit_barrier(stream):  # (never called under a stream's lock: lock order)
             with stream.work.cond:
                 if not stream.work.ops:
                     op()  # under the stream's lock: nothing enqueued to it meanwhile can overtake it
-                    return
+                    return None
         barrier = self._implicit_barrier(stream)
         if barrier:
             def ordered() -> None:
@@ -241,15 +244,16 @@ class CpuDevice(Device):
                     queue.wait(ticket)
                 op()
 
-            stream.work.enqueue(ordered)
-        else:
-            stream.work.enqueue(op)
+            return stream.work.enqueue(ordered)
+        return stream.work.enqueue(op)
 
     def _implicit_barrier(self, stream: CpuStream) -> list[tuple[WorkQueue, int]]:
         """Earlier work that the legacy default stream's rules make ``stream`` wait for."""
         if not stream.blocking:
             return []
         with self._streams_lock:
+            if len(self._streams) <= 1:  # (a program with one stream: no WeakSet walk per launch)
+                return []
             others = [s for s in self._streams if s is not stream and s.blocking and s.work is not None]
         if stream.legacy_default:
             candidates = others
@@ -368,17 +372,24 @@ class CpuDevice(Device):
         """Cluster and cooperative launches: only the CPU engine's own launcher co-schedules blocks."""
         return type(self)._launcher is CpuDevice._launcher
 
+    def _launch_function(self):
+        """What ``_run`` calls: ``_launcher()``'s result (devices whose launcher is costly to build
+        keep it)."""
+        return self._launcher()
+
     def _run(self, image: ModuleImage, kernel: str, grid, block, dynamic_shared: int, params: bytes,
              *, immediate: bool = True, **grouping: Any):
         try:
-            launch = self._launcher()
+            launch = self._launch_function()
         except ImportError as e:
             return DeviceFault("launch_failure", f"the {self.engine_name} is not available ({e})", kernel)
-        fn = image.module.kernels[kernel]
+        module = image.module
+        fn = module.kernels[kernel]
+        symbols = image.symbol_addresses() if image.symbols else {}
         try:
             with self._exec_lock:
-                outcome = launch(fn, image.module, self.memory, grid, block, dynamic_shared, params,
-                                 image.symbol_addresses(), watchdog_s=watchdog_seconds(), **grouping)
+                outcome = launch(fn, module, self.memory, grid, block, dynamic_shared, params,
+                                 symbols, watchdog_s=watchdog_seconds(), **grouping)
         except Exception as e:  # an engine bug must not take the process down
             if os.environ.get("CUMETAL_DEBUG"):
                 import traceback
@@ -398,7 +409,14 @@ class CpuDevice(Device):
             generation = event.generation  # the most recent record at the time of the call (CUDA's rule)
         if generation == 0 or event.done(generation):
             return
-        self._submit(stream, lambda: event.wait(generation))
+        queue, ticket = event.queue, event.ticket
+
+        def wait() -> None:
+            if queue is not None and ticket is not None:
+                queue.wait(ticket)  # (starts that queue's worker at once: someone waits for it)
+            event.wait(generation)
+
+        self._submit(stream, wait)
 
     def stream_done(self, stream: Stream) -> bool:
         assert isinstance(stream, CpuStream)
@@ -442,7 +460,10 @@ class CpuDevice(Device):
             generation = event.generation
             event.recorded = True
             event.stream = stream
-        self._submit(stream, lambda: event.complete(generation, time.perf_counter()))
+        ticket = self._submit(stream, lambda: event.complete(generation, time.perf_counter()))
+        with event.cond:
+            if event.generation == generation:
+                event.queue, event.ticket = stream.work, ticket
 
     def event_done(self, event: Event) -> bool:
         assert isinstance(event, CpuEvent)
@@ -450,6 +471,10 @@ class CpuDevice(Device):
 
     def event_synchronize(self, event: Event) -> list[DeviceFault]:
         assert isinstance(event, CpuEvent)
+        with event.cond:
+            queue, ticket = event.queue, event.ticket
+        if queue is not None and ticket is not None:
+            queue.wait(ticket)  # runs the work up to the record here if the worker has not started it
         event.wait()
         self.drain_printf()
         return event.stream.take_faults() if event.stream is not None else []

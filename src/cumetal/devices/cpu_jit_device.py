@@ -402,6 +402,7 @@ class CpuJitDevice(CpuDevice):
         self.background_compiles = 0  # tiering: compiles started on the background thread
         self.switched = 0  # tiering: numpy-engine launches whose rest ran natively once the compile was done
         self._tiers: dict[tuple[int, int], _KernelTier] = {}
+        self._launch_cache: tuple | None = None  # (_launcher and numpy launch it was built from, launch)
 
     def _tier(self, kernel, module) -> _KernelTier:
         key = (id(kernel), id(module))
@@ -479,6 +480,20 @@ class CpuJitDevice(CpuDevice):
             _prune_once()
         return t.compiled, None
 
+    def _launch_function(self):
+        """``_launcher()``'s result, built once (its closures and the heap wrapper cost microseconds
+        per launch otherwise), again when ``_launcher`` or the numpy engine's ``launch`` was replaced."""
+        factory = self._launcher
+        import cumetal.backends.cpu as numpy_engine
+
+        key = (getattr(factory, "__func__", factory), numpy_engine.launch)
+        hit = self._launch_cache
+        if hit is not None and hit[0][0] is key[0] and hit[0][1] is key[1]:
+            return hit[1]
+        launch = factory()
+        self._launch_cache = (key, launch)
+        return launch
+
     def _launcher(self):
         from cumetal.backends.air.sim import launch_air
         from cumetal.backends.air.sim.heap import with_device_heap
@@ -499,7 +514,16 @@ class CpuJitDevice(CpuDevice):
                     return type(out)(ref.fault, out.printf)
             return out
 
+        tiers = self._tiers
+
         def launch(kernel, module, *args, **kwargs):
+            # the common case first: a compiled kernel's plain launch (no cluster or cooperative grid)
+            t = tiers.get((id(kernel), id(module)))
+            if (t is not None and t.kernel is kernel and t.module is module and t.compiled is not None
+                    and not isinstance(t.compiled, str) and "cluster" not in kwargs
+                    and "cooperative" not in kwargs and getattr(kernel, "cluster_dims", None) is None):
+                self.launches += 1
+                return native_launch(kernel, module, t.compiled, *args, **kwargs)
             if kwargs.get("cluster") or kwargs.get("cooperative") or getattr(kernel, "cluster_dims", None) is not None:
                 # clusters and cooperative grids need their blocks co-scheduled: the numpy engine's
                 self.fallbacks += 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import struct
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -63,11 +64,14 @@ def pack_launch_params(kernel_params: Any, extra: Any, params: Sequence[ParamSlo
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
                             f"the kernel takes {len(params)} parameter(s) but kernelParams is None")
         return bytes(param_size)
-    buf = bytearray(param_size)
     if isinstance(kernel_params, tuple) and len(kernel_params) == 2 and all(
         isinstance(x, tuple | list) for x in kernel_params
     ):
         values, types = kernel_params
+        packed = _fast_pack(values, types, params, param_size)
+        if packed is not None:
+            return packed
+        buf = bytearray(param_size)
         if len(values) != len(types):
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE,
                             f"kernelParams has {len(values)} values but {len(types)} types")
@@ -79,12 +83,95 @@ def pack_launch_params(kernel_params: Any, extra: Any, params: Sequence[ParamSlo
             _place(buf, data, slot, i)
         return bytes(buf)
     base = _pointer_array_address(kernel_params, len(params))
+    if not params:
+        return bytes(param_size)
+    pointers = (ctypes.c_uint64 * len(params)).from_address(base)
+    buf = ctypes.create_string_buffer(param_size)
+    dst = ctypes.addressof(buf)
     for i, slot in enumerate(params):
-        ptr = ctypes.c_uint64.from_address(base + i * _PTR).value
+        ptr = pointers[i]
         if ptr == 0:
             raise CudaError(R.CUDA_ERROR_INVALID_VALUE, f"kernelParams[{i}] is a NULL pointer")
-        _place(buf, ctypes.string_at(ptr, slot.size), slot, i)
-    return bytes(buf)
+        ctypes.memmove(dst + slot.offset, ptr, slot.size)
+    return buf.raw
+
+
+# ---- the fast path for ((values...), (types...)): one struct.pack per launch
+# ctypes types whose bytes struct packs identically (little-endian, no alignment: the slots'
+# offsets are spelled out as padding); None and c_void_p take an int or a pointer-sized handle
+_STRUCT_CODES: dict[Any, tuple[str, int]] = {
+    None: ("Q", 0), ctypes.c_void_p: ("Q", 0),
+    ctypes.c_byte: ("b", 1), ctypes.c_ubyte: ("B", 1), ctypes.c_short: ("h", 1), ctypes.c_ushort: ("H", 1),
+    ctypes.c_int: ("i", 1), ctypes.c_uint: ("I", 1), ctypes.c_long: ("l" if ctypes.sizeof(ctypes.c_long) == 4 else "q", 1),
+    ctypes.c_ulong: ("L" if ctypes.sizeof(ctypes.c_long) == 4 else "Q", 1),
+    ctypes.c_longlong: ("q", 1), ctypes.c_ulonglong: ("Q", 1),
+    ctypes.c_float: ("f", 2), ctypes.c_double: ("d", 2),
+}
+_packers: dict[tuple[int, tuple], tuple[Any, Any]] = {}  # (id(params), types) -> (params, packer or None)
+
+
+class _Packer:
+    """A struct for one parameter layout and one tuple of ctypes types, where every value's bytes
+    fill its slot exactly (no widening or truncation), and the kind of value each slot takes
+    (0: an int or a pointer-sized handle, 1: an int, 2: an int or a float): any other value, or one
+    that struct refuses (out of range, negative for an unsigned type), takes the general path,
+    whose result (or error) the fast path never differs from."""
+
+    __slots__ = ("struct", "kinds")
+
+    def __init__(self, fmt: str, kinds: tuple[int, ...]) -> None:
+        self.struct = struct.Struct(fmt)
+        self.kinds = kinds
+
+
+def _packer(params: Sequence[ParamSlot], types: tuple, param_size: int) -> _Packer | None:
+    fmt, kinds, pos = ["<"], [], 0
+    for ctype, slot in zip(types, params, strict=True):
+        try:
+            code, kind = _STRUCT_CODES[ctype]
+        except (KeyError, TypeError):  # another type, or an unhashable one
+            return None
+        if struct.calcsize("<" + code) != slot.size or slot.offset < pos:
+            return None
+        if slot.offset > pos:
+            fmt.append(f"{slot.offset - pos}x")
+        fmt.append(code)
+        kinds.append(kind)
+        pos = slot.offset + slot.size
+    if pos > param_size:
+        return None
+    if param_size > pos:
+        fmt.append(f"{param_size - pos}x")
+    return _Packer("".join(fmt), tuple(kinds))
+
+
+def _fast_pack(values: Sequence[Any], types: Sequence[Any], params: Sequence[ParamSlot], param_size: int) -> bytes | None:
+    """The packed buffer for the common ``((values...), (types...))`` launch, or None for the
+    general path (``_Packer``)."""
+    if len(values) != len(params) or len(types) != len(params):
+        return None
+    try:
+        key = (id(params), tuple(types))
+        hit = _packers.get(key)
+    except TypeError:
+        return None
+    if hit is None or hit[0] is not params:
+        if len(_packers) >= 1024:
+            _packers.clear()
+        hit = (params, _packer(params, key[1], param_size))
+        _packers[key] = hit
+    packer = hit[1]
+    if packer is None:
+        return None
+    for v, kind in zip(values, packer.kinds, strict=True):
+        t = type(v)
+        if t is int or (kind == 2 and t is float) or (kind == 0 and isinstance(v, _Handle) and t is not CUdevice):
+            continue
+        return None
+    try:
+        return packer.struct.pack(*values)
+    except (struct.error, OverflowError, TypeError, ValueError):
+        return None
 
 
 def _is_null(x: Any) -> bool:

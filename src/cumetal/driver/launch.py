@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from cumetal.driver import graph_hooks
 from cumetal.driver.enums import CUresult
 from cumetal.driver.errors import CudaError, api
 from cumetal.driver.faults import fault_error
@@ -48,6 +49,51 @@ def launch_grouped(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any,  # noqa:
     fn = STATE.function(f)
     if fn.module.context is not ctx:
         raise CudaError(R.CUDA_ERROR_INVALID_CONTEXT, "the function's module was loaded in another context")
+    config = None
+    cache = _config_cache(fn)
+    if (type(gridDimX) is int and type(gridDimY) is int and type(gridDimZ) is int and type(blockDimX) is int
+            and type(blockDimY) is int and type(blockDimZ) is int and type(sharedMemBytes) is int):
+        key = (gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, cluster,
+               cooperative, fn.max_dynamic_shared)
+        config = cache.get(key)
+    if config is None:
+        config = _checked_configuration(ctx, fn, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                                        sharedMemBytes, cluster, cooperative)
+        grid, block, shared, _ = config
+        if len(cache) >= _CONFIGS_PER_FUNCTION:
+            cache.clear()
+        cache[(*grid, *block, shared, cluster, cooperative, fn.max_dynamic_shared)] = config
+    grid, block, shared, grouping = config
+    kernel = fn.kernel
+    params = pack_launch_params(kernelParams, extra, kernel.params, kernel.param_size)
+    stream = STATE.stream(hStream, ctx)
+    if graph_hooks.BACKEND is not None and graph_hooks.capture_launch(int(hStream or 0), fn.handle, grid, block,
+                                                                      shared, params):
+        return ()  # recorded into the runtime's stream capture (driver/graph_hooks.py)
+    fault = ctx.device.enqueue_launch(stream, fn.module.image, kernel.name, grid, block, shared, params, **grouping)
+    if fault is not None:
+        raise fault_error(fault)  # the device logged the details on stderr
+    return ()
+
+
+# A function's validated launch configurations: what cuLaunchKernel checks depends only on the
+# function (its kernel, its device, its cuFuncSetAttribute opt-in, part of the key) and on the
+# configuration, so a configuration launched before is not checked again (the per-launch Python
+# cost is the launch overhead of small kernels: docs/cpu-backend.md).
+_CONFIGS_PER_FUNCTION = 64
+
+
+def _config_cache(fn: Any) -> dict:
+    cache = fn.__dict__.get("_launch_configs")
+    if cache is None:
+        cache = fn.__dict__["_launch_configs"] = {}
+    return cache
+
+
+def _checked_configuration(ctx: Any, fn: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any,  # noqa: N803
+                           blockDimX: Any, blockDimY: Any, blockDimZ: Any, sharedMemBytes: Any,  # noqa: N803
+                           cluster: tuple[int, int, int] | None, cooperative: bool) -> tuple:
+    """(grid, block, shared, grouping) of a valid configuration, else CudaError."""
     info = ctx.device.info
     grid = (_dim(gridDimX, "gridDimX"), _dim(gridDimY, "gridDimY"), _dim(gridDimZ, "gridDimZ"))
     block = (_dim(blockDimX, "blockDimX"), _dim(blockDimY, "blockDimY"), _dim(blockDimZ, "blockDimZ"))
@@ -72,13 +118,4 @@ def launch_grouped(f: Any, gridDimX: Any, gridDimY: Any, gridDimZ: Any,  # noqa:
     if problem:
         raise CudaError(R.CUDA_ERROR_INVALID_VALUE, problem)
     grouping = check_grouping(ctx.device, fn, grid, block, shared, cluster, cooperative)
-    params = pack_launch_params(kernelParams, extra, kernel.params, kernel.param_size)
-    stream = STATE.stream(hStream, ctx)
-    from cumetal.driver.graph_hooks import capture_launch
-
-    if capture_launch(int(hStream or 0), fn.handle, grid, block, shared, params):
-        return ()  # recorded into the runtime's stream capture (driver/graph_hooks.py)
-    fault = ctx.device.enqueue_launch(stream, fn.module.image, kernel.name, grid, block, shared, params, **grouping)
-    if fault is not None:
-        raise fault_error(fault)  # the device logged the details on stderr
-    return ()
+    return grid, block, shared, grouping

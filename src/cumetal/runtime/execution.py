@@ -138,6 +138,11 @@ def kernel_function(func: Any) -> int:
         raise RtError(E.cudaErrorInvalidDeviceFunction, f"func: expected a kernel handle, got {type(func).__name__}") from None
     k = RUNTIME.kernels.get(h) or RUNTIME.host_functions.get(h)
     if k is not None:
+        # (a launch's common case: the kernel's module is loaded in the current context)
+        fh, lib = k.function, k.library
+        if (fh and lib.module and lib.context is RUNTIME.ensure() and DRIVER.objects.get(lib.module) is not None
+                and type(DRIVER.objects.get(fh)) is FunctionRec):
+            return fh
         return RUNTIME.kernel_function(k)
     if isinstance(DRIVER.objects.get(h), FunctionRec):
         return h
@@ -257,6 +262,10 @@ def cudaGetFuncBySymbol(symbolPtr: Any) -> tuple:  # noqa: N802, N803
 
 # ---------------------------------------------------------------- launches
 def _dims(value: Any, what: str) -> tuple[int, int, int]:
+    if type(value) is tuple and len(value) == 3:  # the C ABI's and most callers' form
+        x, y, z = value
+        if type(x) is int and type(y) is int and type(z) is int and 0 <= x < 2**32 and 0 <= y < 2**32 and 0 <= z < 2**32:
+            return value
     if isinstance(value, dim3):
         dims = [value.x, value.y, value.z]
     elif isinstance(value, tuple | list):
@@ -268,7 +277,27 @@ def _dims(value: Any, what: str) -> tuple[int, int, int]:
     return tuple(int_arg(d, what, hi=2**32, code=E.cudaErrorInvalidConfiguration) for d in dims)  # type: ignore[return-value]
 
 
+_CONFIGS_PER_FUNCTION = 64
+
+
 def _check_configuration(fn: FunctionRec, grid: tuple[int, int, int], block: tuple[int, int, int], shared: int) -> None:
+    """cudaErrorInvalidConfiguration unless the configuration can launch ``fn``; a configuration
+    checked before is not checked again (what is checked depends on the function, its opt-in to
+    dynamic shared memory, part of the key, and the configuration: per-launch cost, docs/cpu-backend.md)."""
+    seen = fn.__dict__.get("_rt_configs")
+    if seen is None:
+        seen = fn.__dict__["_rt_configs"] = set()
+    key = (grid, block, shared, fn.max_dynamic_shared)
+    if key in seen:
+        return
+    _check_configuration_now(fn, grid, block, shared)
+    if len(seen) >= _CONFIGS_PER_FUNCTION:
+        seen.clear()
+    seen.add(key)
+
+
+def _check_configuration_now(fn: FunctionRec, grid: tuple[int, int, int], block: tuple[int, int, int],
+                             shared: int) -> None:
     info = DRIVER.device.info
     if 0 in grid or 0 in block:
         raise RtError(E.cudaErrorInvalidConfiguration, f"grid {grid} and block {block} must not have a 0 dimension")
@@ -296,17 +325,29 @@ def cudaLaunchKernel(func: Any, gridDim: Any, blockDim: Any, args: Any, sharedMe
     fn = DRIVER.objects[fh]
     grid = _dims(gridDim, "gridDim")
     block = _dims(blockDim, "blockDim")
-    shared = int_arg(sharedMem, "sharedMem", hi=2**32)
+    shared = sharedMem if type(sharedMem) is int and 0 <= sharedMem < 2**32 else int_arg(sharedMem, "sharedMem", hi=2**32)
     _check_configuration(fn, grid, block, shared)
     h = RUNTIME.stream_handle(stream)
-    from cumetal.runtime import graphs
-
+    graphs = _graphs()
     if graphs.capturing(h):
         graphs.capture_node(h, graphs.T.cudaGraphNodeTypeKernel,
                             graphs.kernel_params(func, grid, block, shared, args, None))
         return ()
-    raw(dlaunch.cuLaunchKernel)(fh, *grid, *block, shared, h, args if args is not None else None, None)
+    dlaunch.launch_grouped(fh, *grid, *block, shared, h, args if args is not None else None, None)
     return ()
+
+
+_graphs_module = None
+
+
+def _graphs():
+    """cumetal.runtime.graphs (imported on first use: it imports this module)."""
+    global _graphs_module
+    if _graphs_module is None:
+        from cumetal.runtime import graphs
+
+        _graphs_module = graphs
+    return _graphs_module
 
 
 @rt_api(0)

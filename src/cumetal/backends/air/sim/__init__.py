@@ -72,7 +72,7 @@ def _printf_text(memory, ring: int, module: Module) -> list[str]:
 
 def _allocation_table(memory) -> tuple[np.ndarray, np.ndarray]:
     """The live allocations' bases (ascending) and sizes as uint64 arrays (cached by the memory
-    until the next alloc/free when it offers its tables)."""
+    until the next alloc/free when it offers its tables: the same array objects until then)."""
     tables = getattr(memory, "_tables", None)
     if tables is not None:
         bases, sizes, _ = tables()
@@ -101,12 +101,19 @@ _scratch: _Scratch | None = None
 @dataclass
 class _Prepared:
     """What a launch of one compiled kernel with one grid shape, shared size and symbol table
-    needs besides its parameters: the filled ``SimLaunch`` and the launch_info bytes."""
+    needs besides its parameters: the filled ``SimLaunch`` and the launch_info bytes, and what the
+    launch after it reuses (the argument to sim_run, the fault-code cell, the allocation table
+    last entered: set again only when the device memory's table changed)."""
 
     launch: SimLaunch
     info: bytes
     nworkers: int
     symbols: dict
+    ref: object = None  # ctypes.byref(launch)
+    code: object = None  # the launch_info's fault-code word (a c_uint32 in the scratch buffer)
+    tables: object = None  # the (bases, sizes) arrays in launch.alloc_base/alloc_size
+    timeout_s: float = 0.0
+    first_block: int = 0
 
 
 def _prepare(ck, kernel: Function, module: Module, memory, grid_t, block_t, dynamic_shared: int,
@@ -136,7 +143,8 @@ def _prepare(ck, kernel: Function, module: Module, memory, grid_t, block_t, dyna
     launch.stack_size = FIBER_STACK_BASE + (local_stack_bytes(kernel, module) + 4095) // 4096 * 4096
     launch.extra_base = scratch.base
     launch.extra_size = scratch.SIZE
-    return _Prepared(launch, info, nworkers, dict(symbols))
+    code = ctypes.c_uint32.from_address(info_addr + 4 * metal_abi.INFO_FAULT_CODE)
+    return _Prepared(launch, info, nworkers, dict(symbols), ctypes.byref(launch), code)
 
 
 def _check_launch(kernel: Function, module: Module, grid, block, dynamic_shared: int, params: bytes,
@@ -215,7 +223,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
                 cache[(grid_t, block_t, dynamic_shared, workers)] = prep
             launch = prep.launch
             ctypes.memmove(scratch.base + scratch.PARAMS, bytes(params), len(params))
-            ctypes.memmove(scratch.base + scratch.INFO, prep.info, len(prep.info))
+            ctypes.memmove(scratch.base + scratch.INFO, prep.info, len(prep.info))  # (its lock words too)
             ring = 0
             if has_printf:
                 ring = memory.alloc(metal_abi.PRINTF_HEADER_BYTES + PRINTF_CAPACITY)
@@ -224,16 +232,23 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
                 for i, (_kind, role) in enumerate(ck.arg_kinds):
                     if role == "printf":
                         launch.values[i] = ring
-            bases, sizes = _allocation_table(memory)
-            launch.alloc_base = bases.__array_interface__["data"][0]
-            launch.alloc_size = sizes.__array_interface__["data"][0]
-            launch.nalloc = len(bases)
-            launch.timeout_s = float(watchdog_s or 0.0)
-            launch.first_block = int(first_block)
-            runtime_lib.loaded().sim_run(ctypes.byref(launch))
-            code = ctypes.c_uint32.from_address(scratch.base + scratch.INFO + 4 * metal_abi.INFO_FAULT_CODE).value
-            fault, fault_addr = launch.fault, launch.fault_addr
-            message = launch.message.decode(errors="replace") if fault else ""
+            tables = _allocation_table(memory)
+            if prep.tables is None or tables[0] is not prep.tables[0] or tables[1] is not prep.tables[1]:
+                bases, sizes = prep.tables = tables  # (kept alive with the pointers into them)
+                launch.alloc_base = bases.__array_interface__["data"][0]
+                launch.alloc_size = sizes.__array_interface__["data"][0]
+                launch.nalloc = len(bases)
+            timeout_s = float(watchdog_s or 0.0)
+            if timeout_s != prep.timeout_s:
+                launch.timeout_s = prep.timeout_s = timeout_s
+            if first_block != prep.first_block:
+                launch.first_block = prep.first_block = int(first_block)
+            runtime_lib.loaded().sim_run(prep.ref)
+            code = prep.code.value
+            fault = launch.fault
+            if fault:
+                fault_addr = launch.fault_addr
+                message = launch.message.decode(errors="replace")
 
         if has_printf:
             printf = _printf_text(memory, ring, module)

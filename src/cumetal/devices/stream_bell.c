@@ -1,0 +1,116 @@
+/* The doorbell of a stream's worker thread (devices/stream_worker.py, devices/stream_bell.py).
+ *
+ * A worker waits here, in C, without the Python interpreter lock, until its queue has work that it
+ * should start: the host has enqueued nothing for `quiet_ns`, the oldest unclaimed operation has
+ * waited `max_ns`, `burst` operations are pending, someone waits for the queue (`urgent`), or the
+ * queue is closed. A waiting host thread that runs the work itself claims it (`cm_bell_take`), so
+ * a launch followed by a synchronisation never wakes the worker into Python: on a loaded machine a
+ * worker that takes the interpreter lock and is preempted stalls the host for a time slice. After
+ * work, the worker looks for more every `poll_ns` for `linger_ns` (a wake-up in C, no interpreter
+ * lock) instead of being signalled by each enqueue: a launch then costs the host no system call.
+ * All counters are guarded by `mu`; the Python side calls ring/take/hurry/close with the
+ * interpreter lock held (they never block for long) and wait without it. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* on CLOCK_MONOTONIC, the clock of Python's time.monotonic */
+    int64_t pending;   /* operations enqueued and not claimed yet */
+    int64_t last_ns;   /* when the last one was enqueued */
+    int64_t first_ns;  /* when the oldest unclaimed one was enqueued (or earlier: never later) */
+    int32_t urgent;    /* someone waits for the queue */
+    int32_t closed;
+    int32_t waiting; /* the worker waits: 1 for any work, 2 for the start of pending work, 3 polls */
+    int64_t active_ns; /* when work was last seen pending (the polling lasts linger_ns from there) */
+} cm_bell;
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+size_t cm_bell_size(void) { return sizeof(cm_bell); }
+
+int cm_bell_init(cm_bell *b) {
+    memset(b, 0, sizeof *b);
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr) || pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)) return -1;
+    int bad = pthread_mutex_init(&b->mu, NULL) || pthread_cond_init(&b->cv, &attr);
+    pthread_condattr_destroy(&attr);
+    return bad ? -1 : 0;
+}
+
+/* An operation was enqueued. The worker is woken only from waiting for any work, or at a burst. */
+void cm_bell_ring(cm_bell *b, int64_t burst) {
+    pthread_mutex_lock(&b->mu);
+    int64_t t = now_ns();
+    if (b->pending++ == 0) b->first_ns = t;
+    b->last_ns = b->active_ns = t;
+    if (b->waiting == 1 || (b->waiting && b->pending == burst)) pthread_cond_signal(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* The oldest pending operation was claimed (by the worker or by a waiting thread). */
+void cm_bell_take(cm_bell *b) {
+    pthread_mutex_lock(&b->mu);
+    if (b->pending > 0 && --b->pending == 0) b->urgent = 0;
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Someone waits for the queue: pending work starts at once. */
+void cm_bell_hurry(cm_bell *b) {
+    pthread_mutex_lock(&b->mu);
+    b->urgent = 1;
+    if (b->waiting) pthread_cond_signal(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+void cm_bell_close(cm_bell *b) {
+    pthread_mutex_lock(&b->mu);
+    b->closed = 1;
+    pthread_cond_signal(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* The worker's wait: 1 when it should start the pending work, 0 when the queue is closed and
+ * nothing is pending. */
+static void wait_until(cm_bell *b, int64_t due) {
+    struct timespec until = {(time_t)(due / 1000000000LL), (long)(due % 1000000000LL)};
+    pthread_cond_timedwait(&b->cv, &b->mu, &until);
+}
+
+int cm_bell_wait(cm_bell *b, int64_t quiet_ns, int64_t max_ns, int64_t burst, int64_t poll_ns, int64_t linger_ns) {
+    int started = 1;
+    pthread_mutex_lock(&b->mu);
+    for (;;) {
+        int64_t now = now_ns();
+        if (b->pending > 0) {
+            b->active_ns = now;
+            if (b->urgent || b->closed || b->pending >= burst) break;
+            int64_t quiet = b->last_ns + quiet_ns, oldest = b->first_ns + max_ns;
+            int64_t due = quiet < oldest ? quiet : oldest;
+            if (now >= due) break;
+            b->waiting = b->waiting == 3 ? 3 : 2; /* (polling: the next look comes anyway) */
+            wait_until(b, b->waiting == 3 && now + poll_ns < due ? now + poll_ns : due);
+        } else if (b->closed) {
+            started = 0;
+            break;
+        } else if (now - b->active_ns < linger_ns) {
+            b->waiting = 3;
+            wait_until(b, now + poll_ns);
+            continue;
+        } else {
+            b->waiting = 1;
+            pthread_cond_wait(&b->cv, &b->mu);
+        }
+        b->waiting = 0;
+    }
+    b->waiting = 0;
+    pthread_mutex_unlock(&b->mu);
+    return started;
+}
