@@ -102,3 +102,40 @@ def test_topology_ids_are_topological(dot_graph, tmp_path) -> None:
 def test_dot_print_to_an_unwritable_path_is_an_error(dot_graph) -> None:
     err, = cu.cuGraphDebugDotPrint(dot_graph, b"/nonexistent-dir/g.dot", 0)
     assert err != cu.CUresult.CUDA_SUCCESS
+
+
+def test_graph_types_have_cuda_pythons_names(ctx, tmp_path) -> None:
+    """The generic node-parameter structures, edge data and CUhostFn under cuda-bindings' names: a host
+    node built from them through cuGraphAddNode runs its C function, and a child-graph node shows in DOT."""
+    nv = pytest.importorskip("cuda.bindings.driver")
+    names = ["CUDA_CHILD_GRAPH_NODE_PARAMS", "CUDA_EVENT_RECORD_NODE_PARAMS", "CUDA_EVENT_WAIT_NODE_PARAMS",
+             "CUDA_MEM_FREE_NODE_PARAMS", "CUDA_MEMCPY_NODE_PARAMS", "CUDA_CONDITIONAL_NODE_PARAMS",
+             "CUDA_KERNEL_NODE_PARAMS_v3", "CUDA_HOST_NODE_PARAMS_v2", "CUDA_MEMSET_NODE_PARAMS_v2", "CUgraphEdgeData",
+             "CUhostFn", "CUgraphNodeParams_st", "CUgraphEdgeData_st", "CUDA_CHILD_GRAPH_NODE_PARAMS_st"]
+    for name in names:
+        assert hasattr(nv, name) and isinstance(getattr(cu, name), type), name
+    assert {"from_port", "to_port", "type"} <= set(vars(cu.CUgraphEdgeData()))
+    hits = []
+    cb = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(lambda p: hits.append(p))
+    graph = check(cu.cuGraphCreate(0))
+    params = cu.CUgraphNodeParams()
+    params.type = cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_HOST
+    params.host.fn = cu.CUhostFn(ctypes.cast(cb, ctypes.c_void_p).value)
+    params.host.userData = 7
+    host = check(cu.cuGraphAddNode(graph, None, None, 0, params))
+    child = check(cu.cuGraphCreate(0))
+    params = cu.CUgraphNodeParams()
+    params.type = cu.CUgraphNodeType.CU_GRAPH_NODE_TYPE_GRAPH
+    params.graph.graph = child
+    check(cu.cuGraphAddNode(graph, [host], [cu.CUgraphEdgeData()], 1, params))
+    exe = check(cu.cuGraphInstantiate(graph, 0))
+    check(cu.cuGraphLaunch(exe, None))
+    check(cu.cuCtxSynchronize())
+    assert hits == [7]
+    dot = tmp_path / "g.dot"
+    check(cu.cuGraphDebugDotPrint(graph, str(dot).encode(), 0))
+    assert "HOST" in dot.read_text() and dot.read_text().count("subgraph cluster_") == 2
+    for h in (exe,):
+        check(cu.cuGraphExecDestroy(h))
+    check(cu.cuGraphDestroy(graph))
+    check(cu.cuGraphDestroy(child))

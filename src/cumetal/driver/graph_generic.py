@@ -32,37 +32,77 @@ R = CUresult
 T = CUgraphNodeType
 
 
-class _KernelMember(_Struct):
+class CUDA_KERNEL_NODE_PARAMS_v3(_Struct):
     _fields = {"func": 0, "gridDimX": 1, "gridDimY": 1, "gridDimZ": 1, "blockDimX": 1, "blockDimY": 1,
                "blockDimZ": 1, "sharedMemBytes": 0, "kernelParams": None, "extra": None, "kern": 0, "ctx": 0}
 
 
-class _MemcpyMember(_Struct):
+class CUDA_MEMCPY_NODE_PARAMS(_Struct):
     _fields = {"flags": 0, "copyCtx": 0, "copyParams": CUDA_MEMCPY3D}
 
 
-class _MemsetMember(_Struct):
+class CUDA_MEMSET_NODE_PARAMS_v2(_Struct):
     _fields = {"dst": 0, "pitch": 0, "value": 0, "elementSize": 1, "width": 0, "height": 1, "ctx": 0}
 
 
-class _HostMember(_Struct):
+class CUDA_HOST_NODE_PARAMS_v2(_Struct):
     _fields = {"fn": None, "userData": None, "syncMode": 0, "ctx": 0, "gCtx": 0}
 
 
-class _GraphMember(_Struct):
+class CUDA_CHILD_GRAPH_NODE_PARAMS(_Struct):
     _fields = {"graph": 0, "ownership": 0}
 
 
-class _EventMember(_Struct):
+class CUDA_EVENT_RECORD_NODE_PARAMS(_Struct):
     _fields = {"event": 0}
 
 
-class _FreeMember(_Struct):
+class CUDA_EVENT_WAIT_NODE_PARAMS(_Struct):
+    _fields = {"event": 0}
+
+
+class CUDA_MEM_FREE_NODE_PARAMS(_Struct):
     _fields = {"dptr": 0}
 
 
-class _ConditionalMember(_Struct):
+class CUDA_CONDITIONAL_NODE_PARAMS(_Struct):
     _fields = {"handle": 0, "type": 0, "size": 1, "phGraph_out": None, "ctx": 0}
+
+
+class CUgraphEdgeData(_Struct):
+    """An edge's ports and type (``cuGraphAddDependencies``' edgeData). Accepted and not acted on: a
+    stream runs a graph's nodes in order, so a programmatic edge orders as a full one does."""
+
+    _fields = {"from_port": 0, "to_port": 0, "type": 0, "reserved": None}
+
+
+class CUhostFn:
+    """A host function's address, as cuda-python wraps it (``CUhostFn(address)``): usable wherever a host
+    function is due (host nodes, ``cuLaunchHostFunc``)."""
+
+    def __init__(self, init_value: Any = 0) -> None:
+        self._address = int(getattr(init_value, "value", init_value) or 0)
+
+    def getPtr(self) -> int:  # noqa: N802 - cuda-python's spelling
+        return self._address
+
+    def __int__(self) -> int:
+        return self._address
+
+    def __repr__(self) -> str:
+        return f"<CUhostFn 0x{self._address:x}>"
+
+
+# cuda-python's other spellings of the same structures (the C struct tags)
+CUgraphEdgeData_st = CUgraphEdgeData
+CUDA_MEMCPY_NODE_PARAMS_st = CUDA_MEMCPY_NODE_PARAMS
+CUDA_CHILD_GRAPH_NODE_PARAMS_st = CUDA_CHILD_GRAPH_NODE_PARAMS
+CUDA_EVENT_RECORD_NODE_PARAMS_st = CUDA_EVENT_RECORD_NODE_PARAMS
+CUDA_EVENT_WAIT_NODE_PARAMS_st = CUDA_EVENT_WAIT_NODE_PARAMS
+CUDA_MEM_FREE_NODE_PARAMS_st = CUDA_MEM_FREE_NODE_PARAMS
+CUDA_KERNEL_NODE_PARAMS_v3_st = CUDA_KERNEL_NODE_PARAMS_v3
+CUDA_MEMSET_NODE_PARAMS_v2_st = CUDA_MEMSET_NODE_PARAMS_v2
+CUDA_HOST_NODE_PARAMS_v2_st = CUDA_HOST_NODE_PARAMS_v2
 
 
 class CUgraphConditionalHandle(int):
@@ -73,14 +113,19 @@ class CUgraphConditionalHandle(int):
 
 
 class CUgraphNodeParams(_Struct):
-    _fields = {"type": 0, "kernel": _KernelMember, "memcpy": _MemcpyMember, "memset": _MemsetMember,
-               "host": _HostMember, "graph": _GraphMember, "eventWait": _EventMember, "eventRecord": _EventMember,
-               "alloc": CUDA_MEM_ALLOC_NODE_PARAMS, "free": _FreeMember, "extSemSignal": None, "extSemWait": None,
-               "memOp": None, "conditional": _ConditionalMember, "memcpyBatch": None, "fabricCpyBatch": None}
+    _fields = {"type": 0, "kernel": CUDA_KERNEL_NODE_PARAMS_v3, "memcpy": CUDA_MEMCPY_NODE_PARAMS, "memset": CUDA_MEMSET_NODE_PARAMS_v2,
+               "host": CUDA_HOST_NODE_PARAMS_v2, "graph": CUDA_CHILD_GRAPH_NODE_PARAMS,
+               "eventWait": CUDA_EVENT_WAIT_NODE_PARAMS, "eventRecord": CUDA_EVENT_RECORD_NODE_PARAMS,
+               "alloc": CUDA_MEM_ALLOC_NODE_PARAMS, "free": CUDA_MEM_FREE_NODE_PARAMS, "extSemSignal": None, "extSemWait": None,
+               "memOp": None, "conditional": CUDA_CONDITIONAL_NODE_PARAMS, "memcpyBatch": None, "fabricCpyBatch": None}
 
 
 class CUDA_GRAPH_INSTANTIATE_PARAMS(_Struct):  # noqa: N801
     _fields = {"flags": 0, "hUploadStream": 0, "hErrNode_out": None, "result_out": 0}
+
+
+CUgraphNodeParams_st = CUgraphNodeParams
+CUDA_GRAPH_INSTANTIATE_PARAMS_st = CUDA_GRAPH_INSTANTIATE_PARAMS
 
 
 class CUkernelNodeAttrValue(CUlaunchAttributeValue):
@@ -238,7 +283,7 @@ def cuGraphNodeGetParams(hNode: Any) -> tuple:  # noqa: N802, N803
     out = CUgraphNodeParams(type=kind)
     if kind == T.CU_GRAPH_NODE_TYPE_KERNEL:
         k = _ok(g.cuGraphKernelNodeGetParams(hNode))
-        for name in _KernelMember._fields:
+        for name in CUDA_KERNEL_NODE_PARAMS_v3._fields:
             if hasattr(k, name):
                 setattr(out.kernel, name, getattr(k, name))
     elif kind == T.CU_GRAPH_NODE_TYPE_MEMCPY:
