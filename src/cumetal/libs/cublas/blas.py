@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.libs import devmem
-from cumetal.libs.cublas import blas_kernels, level3_kernels
+from cumetal.libs.cublas import blas_kernels, blas_more_kernels, level3_kernels
 from cumetal.libs.cublas import status as S
 from cumetal.libs.cublas.common import (
     DTYPES,
@@ -71,6 +71,9 @@ def copy(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int) -> Non
     if n <= 0:
         return
     xv, yv = vec(x, DTYPES[t], n, incx, "x"), vec(y, DTYPES[t], n, incy, "y")
+    if _on_device():
+        blas_more_kernels.copy(h, t, n, x, incx, y, incy)
+        return
     run(h, lambda: yv.__setitem__(Ellipsis, xv.copy()), f"cublas{t}copy")
 
 
@@ -78,6 +81,9 @@ def swap(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int) -> Non
     if n <= 0:
         return
     xv, yv = vec(x, DTYPES[t], n, incx, "x"), vec(y, DTYPES[t], n, incy, "y")
+    if _on_device():
+        blas_more_kernels.swap(h, t, n, x, incx, y, incy)
+        return
 
     def go() -> None:
         tmp = xv.copy()
@@ -123,6 +129,9 @@ def nrm2(h: Handle, t: str, n: int, x: int, incx: int, result: int) -> None:
 def asum(h: Handle, t: str, n: int, x: int, incx: int, result: int) -> None:
     ok = n > 0 and incx > 0
     xv = vec(x, DTYPES[t], n, incx, "x") if ok else None
+    if _on_device():
+        blas_more_kernels.asum(h, t, n, x, incx, result, np.dtype(REAL[t]))
+        return
 
     def go() -> np.generic:
         if xv is None:
@@ -136,6 +145,9 @@ def iamax(h: Handle, t: str, n: int, x: int, incx: int, result: int, smallest: b
     n <= 0 or incx <= 0, as cuBLAS defines."""
     ok = n > 0 and incx > 0
     xv = vec(x, DTYPES[t], n, incx, "x") if ok else None
+    if _on_device():
+        blas_more_kernels.amax(h, t, n, x, incx, result, smallest)
+        return
 
     def go() -> int:
         if xv is None:
@@ -403,6 +415,9 @@ def rot(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int, c: int,
     cv = Scalar(h, c, REAL[t], "c")
     sv = Scalar(h, s, REAL[t] if real_s else dt, "s")
     xv, yv = vec(x, dt, n, incx, "x"), vec(y, dt, n, incy, "y")
+    if _on_device():
+        blas_more_kernels.rot(h, t, n, x, incx, y, incy, cv, sv, real_s)
+        return
 
     def go() -> None:
         cc, ss = cv.value(), sv.value()
@@ -428,6 +443,9 @@ def symv(h: Handle, t: str, uplo: int, n: int, alpha: int, A: int, lda: int, x: 
     Am = _square(A, dt, n, lda)
     a, b = Scalar(h, alpha, dt, "alpha"), Scalar(h, beta, dt, "beta")
     xv, yv = vec(x, dt, n, incx, "x"), vec(y, dt, n, incy, "y")
+    if _on_device():
+        blas_more_kernels.symv(h, t, uplo, n, a, A, lda, x, incx, b, y, incy, hermitian)
+        return
 
     def go() -> None:
         av = a.value()
@@ -448,6 +466,9 @@ def syr(h: Handle, t: str, uplo: int, n: int, alpha: int, x: int, incx: int, y: 
     a = Scalar(h, alpha, REAL[t] if hermitian and not two else dt, "alpha")
     xv = vec(x, dt, n, incx, "x")
     yv = vec(y, dt, n, incy, "y") if two else None
+    if _on_device() and level3_kernels.fits(n, n):
+        blas_more_kernels.syr(h, t, uplo, n, a, x, incx, y if two else 0, incy if two else 0, A, lda, two, hermitian)
+        return
 
     def go() -> None:
         av = a.value()
@@ -474,6 +495,9 @@ def trmv(h: Handle, t: str, uplo: int, trans: int, diag: int, n: int, A: int, ld
     dt = DTYPES[t]
     Am = _square(A, dt, n, lda)
     xv = vec(x, dt, n, incx, "x")
+    if _on_device():
+        blas_more_kernels.trmv(h, t, uplo, trans, diag, n, A, lda, x, incx, solve)
+        return
 
     def go() -> None:
         opA = apply_op(_triangular(Am, uplo, diag), trans)

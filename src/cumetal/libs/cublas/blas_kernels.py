@@ -80,30 +80,31 @@ def scalar(s: Scalar) -> tuple[float, float, int]:
 SCALAR_TYPES = (_D, _D, None)
 
 
-def _blocks(n: int) -> int:
+def blocks(n: int) -> int:
     return max(1, min(MAX_BLOCKS, (n + BLOCK - 1) // BLOCK))
 
 
 # ------------------------------------------------------------------ level 1
 def axpy(h: Handle, t: str, n: int, alpha: Scalar, x: int, incx: int, y: int, incy: int) -> None:
-    launch(h, f"cm_axpy_{t.lower()}", (_blocks(n), 1, 1), (BLOCK, 1, 1),
+    launch(h, f"cm_axpy_{t.lower()}", (blocks(n), 1, 1), (BLOCK, 1, 1),
             (n, *scalar(alpha), x, incx, y, incy), (_LL, *SCALAR_TYPES, None, _LL, None, _LL))
 
 
 def scal(h: Handle, t: str, n: int, alpha: Scalar, x: int, incx: int, real_alpha: bool) -> None:
     name = {"C": "cs", "Z": "zd"}[t] if real_alpha else t.lower()
-    launch(h, f"cm_scal_{name}", (_blocks(n), 1, 1), (BLOCK, 1, 1), (n, *scalar(alpha), x, incx),
+    launch(h, f"cm_scal_{name}", (blocks(n), 1, 1), (BLOCK, 1, 1), (n, *scalar(alpha), x, incx),
             (_LL, *SCALAR_TYPES, None, _LL))
 
 
-def _reduction(h: Handle, name: str, values: tuple, types: tuple, result: int, dtype: np.dtype, what: str) -> None:
+def reduction(h: Handle, name: str, values: tuple, types: tuple, result: int, dtype: np.dtype, what: str,
+              source: pathlib.Path = SOURCE) -> None:
     """Launch a one-block reduction writing ``dtype`` to ``result`` (device pointer mode) or to host
     memory at ``result`` once the stream has run it (host pointer mode)."""
     if result == 0:
         raise LibError(S.INVALID_VALUE, "result is NULL")
     if h.pointer_mode == S.POINTER_DEVICE:
         devmem.check_range(result, dtype.itemsize, "result", S.INVALID_VALUE)
-        launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, result), (*types, None))
+        launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, result), (*types, None), source)
         return
     from cumetal import runtime as rt  # noqa: PLC0415
 
@@ -111,7 +112,7 @@ def _reduction(h: Handle, name: str, values: tuple, types: tuple, result: int, d
     if int(err) != 0:
         raise LibError(S.ALLOC_FAILED, f"{what}: no device memory for the result: {err!r}")
     try:
-        launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, int(buf)), (*types, None))
+        launch(h, name, (1, 1, 1), (BLOCK, 1, 1), (*values, int(buf)), (*types, None), source)
         run_now(h, what)
         devmem.write_host(result, devmem.read_host(int(buf), dtype, 1))
     finally:
@@ -120,13 +121,13 @@ def _reduction(h: Handle, name: str, values: tuple, types: tuple, result: int, d
 
 def dot(h: Handle, t: str, n: int, x: int, incx: int, y: int, incy: int, result: int, conj: bool,
         dtype: np.dtype) -> None:
-    _reduction(h, f"cm_dot_{t.lower()}", (max(n, 0), x, incx, y, incy, int(conj)), (_LL, None, _LL, None, _LL, _I),
+    reduction(h, f"cm_dot_{t.lower()}", (max(n, 0), x, incx, y, incy, int(conj)), (_LL, None, _LL, None, _LL, _I),
                result, dtype, f"cublas{t}dot")
 
 
 def nrm2(h: Handle, t: str, n: int, x: int, incx: int, result: int, dtype: np.dtype) -> None:
     ok = n > 0 and incx > 0
-    _reduction(h, f"cm_nrm2_{t.lower()}", (n if ok else 0, x if ok else 0, incx), (_LL, None, _LL), result, dtype,
+    reduction(h, f"cm_nrm2_{t.lower()}", (n if ok else 0, x if ok else 0, incx), (_LL, None, _LL), result, dtype,
                f"cublas{t}nrm2")
 
 
