@@ -119,9 +119,7 @@ def test_cp_mask_copies_the_bytes_of_its_mask(cu, mask: int) -> None:
 
 # ------------------------------------------------------------------ forms refused with a diagnostic
 @pytest.mark.parametrize("line,words", [
-    ("cp.async.bulk.tensor.1d.shared::cta.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [sbuf], "
-     "[%rd30, {%r0}], [sbuf+256];", ("cta_group::2", "CTA pairs")),
-    # (.im2col::w and .tile::gather4/scatter4 run since 2026-11-24: tests/async_ops/test_sm100_tensor_modes.py)
+    # (.im2col::w, .tile::gather4/scatter4 and .cta_group::2 run since 2026-11-24: test_sm100_tensor_modes.py)
     ("cp.async.bulk.tensor.3d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes [sbuf], "
      "[%rd30, {%r0, %r0, %r0}], [sbuf+256], {%rs1};", ("im2col::w", "{wHalo, wOffset}")),
     ("cp.async.bulk.tensor.3d.global.shared::cta.tile::scatter4.bulk_group [%rd30, {%r0, %r0, %r0, %r0, %r0}], "

@@ -362,9 +362,11 @@ _OPS = [
         "(backends/cpu/tensorcopy.py). Mode im2col on a store (PTX .im2col_no_offs): no offsets follow; the "
         "same walk with offsets zero. Modes gather4/scatter4 (2D tile map, dims 2): five coordinates {c0, r0..r3}, "
         "four one-row boxes as one box of four rows. Modes im2col_w/im2col_w128 (load, im2col-wide map): two i16 "
-        "{wHalo, wOffset} follow the coordinates; the pixels walk W only (tensorcopy.py).",
+        "{wHalo, wOffset} follow the coordinates; the pixels walk W only (tensorcopy.py). Attr cta_pair (PTX "
+        ".cta_group::2): a multicast's complete_tx goes, per destination CTA, to the CTA of its pair whose rank "
+        "parity is that of the mbarrier's CTA.",
         values={"dir": ("load", "store"), "mode": ("tile", "im2col", "gather4", "scatter4", "im2col_w", "im2col_w128")},
-        optional=("redop", "multicast", "mode")),
+        optional=("redop", "multicast", "mode", "cta_pair")),
     # ---- calls and control flow
     _op("call", None, None, ("callee",), "Call device function callee with args; dsts receive its returns."),
     _op("call_indirect", None, None, (), "Call the function whose address is a0 with args a1…."),

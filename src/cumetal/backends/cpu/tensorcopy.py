@@ -196,6 +196,20 @@ def _im2col_w_box(tm: TensorMap, coords: list[int], halo: int, woffset: int) -> 
     return np.concatenate(offs), np.concatenate(oks), len(pixels) * tm.channels
 
 
+def _pair_signals(ctx: Ctx, lane: int, targets: list[tuple[int, int]], mbar: int) -> list[tuple[int, int]]:
+    """.cta_group::2 multicast (PTX ISA): for each destination CTA r the mbarrier signal goes to the CTA of
+    r's pair (r & ~1, r | 1) whose %cluster_ctarank parity is that of the CTA holding ``mbar``."""
+    from cumetal.backends.cpu.cluster import cluster_size
+
+    tag = mbar >> DSMEM_RANK_SHIFT
+    parity = (tag - 1 if tag else int(ctx.cta[lane]) % cluster_size(ctx.batch)) & 1
+    out = []
+    for dst, mb in targets:
+        r = (dst >> DSMEM_RANK_SHIFT) - 1
+        out.append((dst, (mb & _LOCAL) | (((r & ~1) | parity) + 1) << DSMEM_RANK_SHIFT))
+    return out
+
+
 def tensor_step(inst: Inst, fn: Function, gets):
     from cumetal.backends.cpu.asyncops import (
         _bump,
@@ -227,6 +241,8 @@ def tensor_step(inst: Inst, fn: Function, gets):
             if tm.rank != dims:
                 raise Fault("illegal_instruction", f"a .{dims}d tensor copy with a rank-{tm.rank} tensor map in {where}")
             targets = multicast_targets(vals[3 + ncoords + nofs][j], smem, mbar) if multicast else [(smem, mbar)]
+            if multicast and inst.attrs.get("cta_pair"):
+                targets = _pair_signals(ctx, lane, targets, mbar)
             if smem % 128:
                 raise Fault("misaligned_address", f"tensor copy to shared address 0x{smem:x}: it must be "
                             f"128-byte aligned, in {where}")

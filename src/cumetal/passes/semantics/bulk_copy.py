@@ -31,8 +31,8 @@ def _space(ins: ast.Instruction, slot: str) -> str:
 
 
 def _cta_group(ins: ast.Instruction) -> None:
-    """.cta_group::1 is the default (the mbarrier in the destination's CTA, PTX ISA); ::2 signals the
-    peer CTA of a tcgen05 CTA pair (sm_100a/f), which CuMetal does not model."""
+    """.cta_group::1 is the default (the mbarrier in the destination's CTA, PTX ISA); ::2 (a tcgen05 CTA
+    pair, sm_100a/f) is modelled for tensor copies only (``_tensor``)."""
     if ins.fields.get("cta_group", "cta_group::1") != "cta_group::1":
         raise LoweringError(f"'{ins.opcode}' with .{ins.fields['cta_group']} (CTA pairs of sm_100a/sm_100f and "
                             "later: the mbarrier signal may go to the peer CTA) is not supported; .cta_group::1 is")
@@ -90,7 +90,12 @@ _IR_MODE = {"tile::gather4": "gather4", "tile::scatter4": "scatter4", "im2col::w
 
 @semantics("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")
 def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
-    _cta_group(ins)
+    # .cta_group::2 (PTX ISA): the mbarrier may sit in the peer CTA of the CTA pair (its shared::cluster
+    # address says which), and a multicast signals, per destination CTA, the pair member whose
+    # %cluster_ctarank parity is that of the mbarrier's CTA (tensorcopy.py)
+    pair = ins.fields.get("cta_group") == "cta_group::2"
+    if not pair:
+        _cta_group(ins)
     mode = ins.fields.get("load_mode", "tile")
     dims = int(ins.fields["dim"][0])
     load = ins.fields.get("dst") != "global"
@@ -105,6 +110,8 @@ def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
     if mode.startswith("tile::") and dims != 2:
         raise LoweringError(f"'{ins.opcode}' in .{mode} mode works on 2D tensors only (.2d), not .{dims}d")
     attrs: dict = {"dims": dims, "dir": "load" if load else "store"}
+    if pair:
+        attrs["cta_pair"] = True
     if mode in _IR_MODE:  # im2col_no_offs: a store (or reduction) of im2col columns, offsets zero
         attrs["mode"] = _IR_MODE[mode]
     ncoords = 5 if mode.startswith("tile::") else dims  # {col, row0, row1, row2, row3} for gather4/scatter4
@@ -113,7 +120,7 @@ def _tensor(ctx: Ctx, ins: ast.Instruction) -> None:
     if load:
         smem, _ = ctx.address(ins.operands[0], _space(ins, "dst"))
         tmap, coords = _tensor_coords(ctx, ins.operands[1], ncoords)
-        mbar, _ = mbar_address(ctx, ins.operands[2], "shared::cta")
+        mbar, _ = mbar_address(ctx, ins.operands[2], "shared::cluster" if pair else "shared::cta")
         extra = 3
         if mode.startswith("im2col"):  # im2colInfo follows the mbarrier: the im2col offsets (one u16 per
             # spatial dimension), or {wHalo, wOffset} (u16 each) for the ::w modes
