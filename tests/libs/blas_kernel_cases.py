@@ -215,6 +215,41 @@ def gemm_case(h: int, t: str, ta: int, tb: int, m: int, n: int, k: int, beta: co
     return f"FAIL {name}: {why}" if why else f"ok {name}"
 
 
+def batched_gemm_case(h: int, t: str, arrays: bool) -> str:
+    """cublas{D,C,Z}gemmStridedBatched / gemmBatched: three products, each checked as gemm_case checks one."""
+    m, n, k, batch = 9, 7, 11, 3
+    name = f"{t}gemm{'Batched' if arrays else 'StridedBatched'} {m}x{n}x{k} x{batch}"
+    sc, u = Scalars(h, False), UNIT[t]
+    lda, ldb, ldc = m + 1, k + 2, m + 3
+    sa, sb, scs = lda * k + 5, ldb * n + 3, ldc * n + 1
+    A, B, C = rand(t, batch * sa), rand(t, batch * sb), rand(t, batch * scs)
+    alpha, beta = ((0.5 - 0.5j), (0.25 + 1j)) if t in "CZ" else (0.5, 0.25)
+    pa, pb, pc = dev(A), dev(B), dev(C)
+    size = np.dtype(DT[t]).itemsize
+    if arrays:
+        ptrs = [np.array([p + i * s_ * size for i in range(batch)], np.uint64) for p, s_ in ((pa, sa), (pb, sb), (pc, scs))]
+        st = capi.gemm_batched(h, t, S.OP_N, S.OP_N, m, n, k, sc(alpha, DT[t]), dev(ptrs[0]), lda, dev(ptrs[1]), ldb,
+                               sc(beta, DT[t]), dev(ptrs[2]), ldc, batch)
+    else:
+        st = capi.gemm_strided(h, t, S.OP_N, S.OP_N, m, n, k, sc(alpha, DT[t]), pa, lda, sa, pb, ldb, sb,
+                               sc(beta, DT[t]), pc, ldc, scs, batch)
+    sc.done()
+    if st:
+        return f"FAIL {name}: status {st}"
+    got = get(pc, C)
+    for i in range(batch):
+        a64 = A[i * sa:i * sa + lda * k].reshape(k, lda).astype(np.complex128).T[:m]
+        b64 = B[i * sb:i * sb + ldb * n].reshape(n, ldb).astype(np.complex128).T[:k]
+        c0 = C[i * scs:i * scs + ldc * n].reshape(n, ldc).astype(np.complex128).T[:m]
+        out = got[i * scs:i * scs + ldc * n].reshape(n, ldc).T[:m]
+        ref = alpha * (a64 @ b64) + beta * c0
+        bound = 4 * (k + 2) * u * (abs(alpha) * (np.abs(a64) @ np.abs(b64)) + abs(beta) * np.abs(c0))
+        why = close(out, ref, bound * (2 if t in "CZ" else 1), f"batch {i}")
+        if why:
+            return f"FAIL {name}: {why}"
+    return f"ok {name}"
+
+
 def run_cases(types: str = "SDCZ") -> list[str]:
     out = ctypes.c_void_p()
     assert capi.create(ctypes.addressof(out)) == 0
@@ -230,6 +265,7 @@ def run_cases(types: str = "SDCZ") -> list[str]:
     for t in (x for x in "DCZ" if x in types):
         lines.append(gemm_case(h, t, N, N, 37, 29, 45, 0.25, False))
         lines.append(gemm_case(h, t, T, C if t in "CZ" else T, 20, 17, 33, 0.0, t == "Z"))
+        lines += [batched_gemm_case(h, t, arrays=False), batched_gemm_case(h, t, arrays=True)]
     # nrm2 without overflow or underflow where the norm is representable
     for name, v in (("huge", 1e30), ("tiny", 1e-30)) if "S" in types else ():
         x = np.full(64, v, np.float32)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.libs import devmem
-from cumetal.libs.cublas import kernels
+from cumetal.libs.cublas import blas_kernels, kernels
 from cumetal.libs.cublas import status as S
 from cumetal.libs.cublas.common import Scalar, apply_op, mat, need, op_code, run, scale_into
 from cumetal.libs.cublas.handle import Handle
@@ -24,6 +24,10 @@ from cumetal.libs.devmem import LibError
 STORAGE = {S.R_16F: np.dtype(np.float16), S.R_16BF: np.dtype(np.uint16), S.R_32F: np.dtype(np.float32),
            S.R_64F: np.dtype(np.float64), S.C_32F: np.dtype(np.complex64), S.C_64F: np.dtype(np.complex128),
            S.R_8I: np.dtype(np.int8), S.R_8U: np.dtype(np.uint8), S.R_32I: np.dtype(np.int32)}
+# f64 and complex GEMMs with their exact compute type run as cublas_blas.cu's kernels on Apple devices
+_BLAS_LETTER = {(S.R_64F, S.COMPUTE_64F): "D", (S.R_64F, S.COMPUTE_64F_PEDANTIC): "D",
+                (S.C_32F, S.COMPUTE_32F): "C", (S.C_32F, S.COMPUTE_32F_PEDANTIC): "C",
+                (S.C_64F, S.COMPUTE_64F): "Z", (S.C_64F, S.COMPUTE_64F_PEDANTIC): "Z"}
 TYPE_NAMES = {S.R_16F: "CUDA_R_16F", S.R_16BF: "CUDA_R_16BF", S.R_32F: "CUDA_R_32F", S.R_64F: "CUDA_R_64F",
               S.C_32F: "CUDA_C_32F", S.C_64F: "CUDA_C_64F", S.R_8I: "CUDA_R_8I", S.R_8U: "CUDA_R_8U",
               S.R_32I: "CUDA_R_32I"}
@@ -195,6 +199,11 @@ def gemm_ex(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: 
     if kernels.supported(atype, btype, ctype, compute, sdt) and kernels.wanted():  # an Apple device: its GPU
         kernels.launch(h, ta, tb, m, n, k, a, b, A, lda, B, ldb, C, ldc, atype, ctype, compute, batch,
                        stride_a, stride_b, stride_c, arrays)
+        return
+    letter = _BLAS_LETTER.get((atype, compute)) if atype == btype == ctype else None
+    if letter and np.dtype(sdt) == cdt and kernels.wanted() and (n + 15) // 16 <= 65535:
+        for pa_, pb_, pc_ in ptrs:  # one launch per matrix, in stream order
+            blas_kernels.gemm(h, letter, ta, tb, m, n, k, a, pa_, lda, pb_, ldb, b, pc_, ldc)
         return
 
     def go() -> None:
