@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,16 @@ def test_exit_while_compiling_is_clean(programs_dir: Path, tmp_path: Path, attem
     proc = _fresh_cache_run(exe, programs_dir, tmp_path / "cache")
     assert proc.returncode == 0 and "exit_while_compiling: PASS" in proc.stdout, proc.stdout + proc.stderr
     assert "double free" not in proc.stderr and "Assertion" not in proc.stderr, proc.stderr
+
+
+def test_exit_work_runs_before_handlers_registered_later(programs_dir: Path, tmp_path: Path) -> None:
+    """A handler registered with atexit() after CuMetal's own (as LLVM registers the destructors of
+    its function-local statics when a compile first uses them) must find CuMetal's exit work done:
+    here, the launch main left running has finished. Before the fix the late handler ran first
+    (exit()'s reverse order) and saw the kernel still running - as LLVM's destructors ran under a
+    running compile in NVIDIA's memMapIPCDrv ("MVT::getSizeInBits ... Unexpected value type")."""
+    if sys.platform != "linux":
+        pytest.skip("the main thread's exit hook uses glibc's thread_local destructors")
+    exe = _build("exit_order", programs_dir)
+    proc = _fresh_cache_run(exe, programs_dir, tmp_path / "cache")
+    assert proc.returncode == 0 and "exit_order: PASS" in proc.stdout, proc.stdout + proc.stderr

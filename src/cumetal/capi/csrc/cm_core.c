@@ -22,6 +22,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 #include "cm_buildinfo.h"
 #include "cm_core.h"
@@ -81,6 +85,7 @@ static void cm_path_add_list(PyObject *sys_path, const char *list, int front) {
 }
 
 static void cm_at_exit(void);
+static void cm_arm_main_thread_exit(void);
 CM_EXPORT void cm_rearm_exit_handler(void);
 
 /* Signal dispositions belong to the program: Python code (or a library it imports) may install its
@@ -163,8 +168,11 @@ static void cm_init(void) {
     } else {
         PyGILState_Release(gil);
     }
-    if (!cm_init_failed)
+    if (!cm_init_failed) {
         atexit(cm_at_exit);
+        if (created)
+            cm_arm_main_thread_exit();
+    }
     if (cm_guard_signals)
         cm_restore_signals();
 }
@@ -244,6 +252,31 @@ CM_EXPORT void cm_rearm_exit_handler(void) {
     if (!cm_init_failed && !cm_exit_ran)
         atexit(cm_at_exit);
 }
+
+/* Re-registering is not enough when exit() comes while a compile runs: the compile registers LLVM's
+ * function-local statics as it first uses them (SelectionDAG's value-type list, X86 fold tables...)
+ * after the last re-registration, and exit() destroys them under it (memMapIPCDrv: "MVT::
+ * getSizeInBits ... Unexpected value type"). glibc's exit() runs the exiting thread's thread_local
+ * destructors before any atexit handler (__call_tls_dtors, since glibc 2.18), so on the main thread,
+ * which returns from main() or calls exit() in nearly every program, one such destructor runs the
+ * exit work ahead of everything registered later. (It also runs if the main thread ends with
+ * pthread_exit while others go on: Python's exit hooks then run early, a documented limit.)
+ * Elsewhere (no __cxa_thread_atexit_impl: macOS, musl) the re-registration alone remains. */
+#if defined(__linux__)
+extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso_symbol) __attribute__((weak));
+
+static void cm_main_thread_exit(void *unused) {
+    (void)unused;
+    cm_at_exit();
+}
+
+static void cm_arm_main_thread_exit(void) {
+    if (__cxa_thread_atexit_impl != NULL && (pid_t)syscall(SYS_gettid) == getpid())
+        __cxa_thread_atexit_impl(cm_main_thread_exit, NULL, (void *)&cm_main_thread_exit);
+}
+#else
+static void cm_arm_main_thread_exit(void) {}
+#endif
 
 static void cm_at_exit(void) {
     if (cm_exit_ran)
