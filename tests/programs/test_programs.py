@@ -42,6 +42,7 @@ PROGRAMS = {
     "cuda13": ["cuda13.cu"],
     "nvvm_api": ["nvvm_api.c"],
     "driver_exports": ["driver_exports.c"],
+    "spin_clock": ["spin_clock.cu"],
 }
 
 

@@ -32,6 +32,7 @@
 #include <ucontext.h>
 #include <sys/mman.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "cumetal_codes.h"  /* the numbers shared with Python (generated from backends/common/codes.py) */
 
@@ -187,11 +188,42 @@ static uint64_t now_ns(clockid_t which) {
  * clock in nanoseconds since the Unix epoch, as the numpy engine (backends/cpu/insts.py). */
 static uint64_t clock_base;
 static __thread uint64_t clock_last;
+/* A GPU runs its resident threads at once; a worker here runs its threads one after another, so a
+ * kernel whose threads each spin on clock() for C cycles (graphMemoryFootprint's clockBlock, 16.7M
+ * threads x 5 us) took threads x C / workers instead of the GPU's ceil(threads / resident) x C.
+ * During a launch the clock therefore runs clock_scale = min(threads, resident) / workers times as
+ * fast as real time (at least 1): a launch that fits on the GPU at once spins about C in all, a
+ * larger one C per wave of resident threads, as on the GPU. Resident threads: what the CPU device
+ * reports, multiprocessor_count (the CPUs) x max_threads_per_multiprocessor (1024). A launch of
+ * one thread per worker or fewer keeps real time. Between launches the clock runs at real time;
+ * globaltimer is always the wall clock (a kernel times itself in real ns with it). */
+#define SIM_THREADS_PER_SM 1024
+static double clock_scale = 1.0;
+static uint64_t clock_run_real, clock_run_virt; /* the launch's start: real ns since clock_base, clock */
+static uint64_t clock_end_real, clock_end_virt; /* the last launch's end */
 uint64_t sim_clock64(void) {
-    uint64_t t = now_ns(CLOCK_MONOTONIC) - clock_base;
+    uint64_t r = now_ns(CLOCK_MONOTONIC) - clock_base;
+    uint64_t t = clock_run_virt + (uint64_t)((double)(r - clock_run_real) * clock_scale);
     if (t <= clock_last) t = clock_last + 1;
     clock_last = t;
     return t;
+}
+
+static void clock_launch_begins(uint64_t threads, int workers) {
+    uint64_t r = now_ns(CLOCK_MONOTONIC) - clock_base;
+    clock_run_virt = clock_end_virt + (r - clock_end_real); /* real time since the last launch */
+    clock_run_real = r;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t resident = (uint64_t)(cpus > 0 ? cpus : 1) * SIM_THREADS_PER_SM;
+    double scale = (double)(threads < resident ? threads : resident) / (workers > 0 ? workers : 1);
+    clock_scale = scale > 1.0 ? scale : 1.0;
+}
+
+static void clock_launch_ends(void) {
+    uint64_t r = now_ns(CLOCK_MONOTONIC) - clock_base;
+    clock_end_virt = clock_run_virt + (uint64_t)((double)(r - clock_run_real) * clock_scale) + 1;
+    clock_end_real = r;
+    clock_scale = 1.0;
 }
 uint64_t sim_globaltimer(void) { return now_ns(CLOCK_REALTIME); }
 
@@ -1112,6 +1144,8 @@ int sim_run(sim_launch *launch) {
             L->engines[w].sites[2 * i] = ~(uint64_t)0;
             L->engines[w].sites[2 * i + 1] = 0;
         }
+    clock_launch_begins(nblocks * L->block[0] * L->block[1] * L->block[2], nw);
     pool_run(nw);
+    clock_launch_ends();
     return L->fault;
 }
