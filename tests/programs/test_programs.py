@@ -229,3 +229,17 @@ int main() {
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+@pytest.mark.parametrize("flags", [[], ["--default-stream", "per-thread"]])
+def test_default_stream_flag(flags: list[str], programs_dir: Path) -> None:
+    """``cumetalc --default-stream per-thread`` as nvcc's: stream 0 is each host thread's own stream;
+    without the flag it is the legacy stream (the program checks the stream ids both ways)."""
+    exe = programs_dir / f"per_thread_stream{len(flags)}"
+    built = subprocess.run([sys.executable, "-m", "cumetal.tools.cumetalc", "-I", str(SRC), *flags,
+                            str(SRC / "per_thread_stream.cu"), "-o", str(exe)],
+                           capture_output=True, text=True, timeout=600, env=_env())
+    assert built.returncode == 0, built.stdout + built.stderr
+    proc = _run(exe, programs_dir)
+    mode = "per-thread" if flags else "legacy"
+    assert proc.returncode == 0 and f"per_thread_stream ({mode}): PASS" in proc.stdout, proc.stdout + proc.stderr
