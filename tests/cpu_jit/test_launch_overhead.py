@@ -280,3 +280,33 @@ def test_close_runs_what_is_enqueued_and_refuses_more():
     assert out == list(range(5)) and not q.worker.is_alive()
     with pytest.raises(RuntimeError, match="destroyed"):
         q.enqueue(lambda: None)
+
+
+def test_a_forked_child_can_wait_for_a_queue_without_hanging():
+    import os
+
+    q = WorkQueue("t-fork")
+    gate = threading.Event()
+    q.enqueue(lambda: gate.wait(10.0))  # the worker is busy (and may hold the bell's mutex) at the fork
+    q.enqueue(lambda: None)
+    time.sleep(0.01)
+    pid = os.fork()
+    if pid == 0:  # the child: no worker thread; waiting with a timeout must return, not hang
+        ok = q.wait(timeout=0.05)
+        os._exit(3 if ok else 0)
+    deadline = time.monotonic() + 20.0
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done or time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
+    gate.set()
+    if not done:
+        import signal
+
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert done, "the forked child hung"
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert q.wait()
+    q.close()

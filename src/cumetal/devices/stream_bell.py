@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("stream_bell.c")
@@ -79,18 +80,39 @@ def _library() -> tuple[ctypes.PyDLL, ctypes.CDLL] | None:
         return _lib
 
 
+_bells: weakref.WeakSet[NativeBell] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has none of the parent's threads: a worker may have held a bell's mutex at
+    the fork, so every bell starts afresh (its counts are the queue's; the child cannot use the
+    parent's driver state anyway, but it may wait for its streams at exit)."""
+    for bell in list(_bells):
+        bell.reset()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class NativeBell:
     """``stream_bell.c``'s doorbell (see there)."""
 
     def __init__(self, lib: tuple[ctypes.PyDLL, ctypes.CDLL]) -> None:
         held, free = lib
+        self._init = held.cm_bell_init
         self._buf = ctypes.create_string_buffer(held.cm_bell_size())
         self._p = ctypes.addressof(self._buf)
-        if held.cm_bell_init(self._p) != 0:
-            raise OSError("cm_bell_init failed")
+        self.reset()
+        _bells.add(self)
         self._ring, self._take, self._hurry, self._close = (held.cm_bell_ring, held.cm_bell_take,
                                                             held.cm_bell_hurry, held.cm_bell_close)
         self._wait = free.cm_bell_wait
+
+    def reset(self) -> None:
+        """(Re)initialise: nothing pending, nobody waiting."""
+        if self._init(self._p) != 0:
+            raise OSError("cm_bell_init failed")
 
     def ring(self, burst: int) -> None:
         self._ring(self._p, burst)
