@@ -1,6 +1,7 @@
 /* `cumetalc --default-stream per-thread` (nvcc's flag): stream 0 then names the calling thread's own
  * default stream (cudaStreamPerThread), not the legacy default stream, and each host thread has its
- * own; without the flag stream 0 is the legacy stream. The same source is built both ways. */
+ * own; without the flag stream 0 is the legacy stream. The same source is built both ways (built with
+ * nvcc both ways on an H100, CUDA 13: PASS). */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include "check.h"
