@@ -10,3 +10,7 @@ $NVCC -arch=sm_90 -o /tmp/as "$D/address_spaces.cu" && /tmp/as > "$O/address_spa
 (cd "$D" && $NVCC -M assert_message.cu | head -3; $NVCC -M -MT custom assert_message.cu | head -1) > "$O/deps.txt" 2>&1
 $NVCC -arch=sm_90 -ptx -o "$O/address_spaces.ptx" "$D/address_spaces.cu"
 cat "$O"/*.txt
+# the device runtime from device code: nvcc's PTX (-rdc=true) and what the calls answer
+$NVCC -arch=sm_80 -rdc=true -ptx -o "$O/devrt_calls_sm80.ptx" "$D/devrt_calls.cu"
+$NVCC -arch=sm_90 -rdc=true -o /tmp/devrt "$D/devrt_calls.cu" -lcudadevrt && /tmp/devrt > "$O/devrt_calls.txt" 2>&1
+grep -n "extern" "$O/devrt_calls_sm80.ptx"

@@ -29,6 +29,11 @@ def compile_ptx(text: str | bytes, filename: str = "<ptx>", *, strict: bool = Fa
     (with diagnostics); a file with syntax errors, or in which no kernel lowered, raises CompileError."""
     from cumetal.ptx import parse
 
+    if "__cudaCDP2" in (text if isinstance(text, str) else text.decode("utf-8", "replace")):
+        # nvcc -rdc=true PTX calling the device runtime (.extern __cudaCDP2*): CuMetal's bodies
+        from cumetal.cudacxx.devrt_link import link_device_runtime  # noqa: PLC0415
+
+        text = link_device_runtime(text if isinstance(text, str) else text.decode("utf-8", "replace"))
     result = parse(text, filename, strict=strict)
     errors = [d for d in result.diagnostics if d.severity == "error"]
     if errors:
