@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Fit NVIDIA's MUFU sine table to the H100 recording and write the golden sample the tests use.
+"""Fit NVIDIA's MUFU sine and exp2 tables to the H100 recording and write the golden sample the tests use.
 
     python3 scripts/make_mufu_fit.py RECORDDIR      # RECORDDIR: from make_mufu_tables.py record
 
-Reads ``sin.npz``/``cos.npz``/``samples.npz``; per segment of the quadrant (64 segments of 2^17 turn
-fractions) fits R = C0 + C1*xl - C2n*(tsq(xl) >> 19) (units 2^-37, output = R truncated to f32): C1 and C2
-by least squares on the interval midpoints, rounded to integers, then the C0 interval that every point
-of the segment allows (its lower end is taken). Prints SIN_SEGMENTS as in
-src/cumetal/ir/semantics/mufu.py, checks the model against all 2^25 entries and the random samples, and
-writes tests/approx/golden/mufu_sincos_h100.npz (a sample of the recording, bits only).
+Reads ``sin.npz``/``cos.npz``/``ex2.npz``/``samples.npz``; per segment (64 segments of 2^17 points of a
+23-bit offset) fits R = C0 + C1*xl +- C2*(tsq(xl) >> 19) (sine: units 2^-37, output = R truncated to f32;
+exp2 of the fraction f: units 2^-39, output mantissa = R >> 16): C1 and C2 by least squares on the
+interval midpoints, rounded to integers, then the C0 interval that every point of the segment allows
+(the value with the most trailing zeros in it is taken). Prints SIN_SEGMENTS / EX2_SEGMENTS as in
+src/cumetal/ir/semantics/mufu.py, checks the models against every recorded entry and the random
+samples, and writes tests/approx/golden/mufu_h100.npz (a sample of the recording, bits only).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from make_mufu_tables import UNREACHABLE, load  # noqa: E402
 
 from cumetal.ir.semantics import mufu  # noqa: E402
 
-GOLDEN = ROOT / "tests" / "approx" / "golden" / "mufu_sincos_h100.npz"
+GOLDEN = ROOT / "tests" / "approx" / "golden" / "mufu_h100.npz"
 
 
 def tsq_shifted(xl: np.ndarray) -> np.ndarray:
@@ -36,25 +37,64 @@ def tsq_shifted(xl: np.ndarray) -> np.ndarray:
     return tsq >> mufu.SQ_DROP
 
 
-def fit(sin_table: np.ndarray) -> list[int]:
-    s = sin_table[: 1 << 23].view(np.float32).astype(np.float64)
+def fit_segments(lo_all: np.ndarray, hi_all: np.ndarray) -> list[tuple[int, int, int]]:
+    """(C0, C1, C2) per segment with lo <= C0 + C1*xl + C2*q(xl) < hi at every point (signed C2)."""
     n = 1 << mufu.XL_BITS
     xl = np.arange(n, dtype=np.int64)
     q = tsq_shifted(xl).astype(np.float64)
-    v = np.stack([np.ones(n), xl.astype(np.float64), q], 1)
-    words = []
-    for i in range(1 << mufu.SEG_BITS):
-        seg = s[i * n:(i + 1) * n]
-        ulp = np.spacing(seg.astype(np.float32)).astype(np.float64) * 2.0 ** mufu.SCALE_EXP
-        lo_v = seg * 2.0 ** mufu.SCALE_EXP  # R lies in [lo_v, lo_v + ulp): the output is truncated
-        c = np.linalg.lstsq(v, lo_v + ulp / 2, rcond=None)[0]
-        c1, c2 = int(round(c[1])), int(round(c[2]))
-        lo = lo_v - c1 * xl - c2 * q
-        c0, c0_hi = int(np.ceil(lo.max())), (lo + ulp).min()
-        if not c0 < c0_hi:
+    x = xl.astype(np.float64)
+    v = np.stack([np.ones(n), x, q], 1)
+    out = []
+    for i in range(len(lo_all) // n):
+        lo, hi = lo_all[i * n:(i + 1) * n], hi_all[i * n:(i + 1) * n]
+        c = np.linalg.lstsq(v, (lo + hi) / 2, rcond=None)[0]
+        for d1, d2 in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+            c1, c2 = int(round(c[1])) + d1, int(round(c[2])) + d2
+            a, b = (lo - c1 * x - c2 * q).max(), (hi - c1 * x - c2 * q).min()
+            if np.ceil(a) < b:
+                break
+        else:
             raise SystemExit(f"segment {i}: no C0 fits (C1 {c1}, C2 {c2})")
-        words.append(c0 | (c1 << mufu.C0_BITS) | (-c2 << (mufu.C0_BITS + mufu.C1_BITS)))
+        for k in range(40, -1, -1):  # the C0 with the most trailing zeros
+            c0 = int(np.ceil(a / 2 ** k)) * 2 ** k
+            if c0 < b:
+                break
+        out.append((c0, c1, c2))
+    return out
+
+
+def pack(spec: mufu.Interp, coefs: list[tuple[int, int, int]]) -> list[int]:
+    words = []
+    for c0, c1, c2 in coefs:
+        w = 0
+        for f, v in ((spec.c0, c0), (spec.c1, c1), (spec.c2, c2 * spec.c2_sign)):
+            raw = (v - f.bias) >> f.shift
+            if raw < 0 or raw >= 1 << f.bits or (raw << f.shift) + f.bias != v:
+                raise SystemExit(f"coefficient {v} does not fit its field {f}")
+            w |= raw << f.pos
+        words.append(w)
     return words
+
+
+def fit_sin(sin_table: np.ndarray) -> list[int]:
+    s = sin_table[: 1 << 23].view(np.float32).astype(np.float64)
+    ulp = np.spacing(s.astype(np.float32)).astype(np.float64) * 2.0 ** mufu.SCALE_EXP
+    lo = s * 2.0 ** mufu.SCALE_EXP  # R lies in [lo, lo + ulp): the output is truncated
+    return pack(mufu.SIN, fit_segments(lo, lo + ulp))
+
+
+def fit_ex2(ex2_1: np.ndarray) -> list[int]:
+    """ex2 of x in [1, 2): 2 * 2^f for every 23-bit fraction f; the mantissa is R >> 16, truncated."""
+    y = ex2_1.view(np.float32).astype(np.float64) / 2 * 2.0 ** 23
+    scale = 2.0 ** (mufu.EX2_SCALE - 23)
+    return pack(mufu.EX2, fit_segments(y * scale, (y + 1) * scale))
+
+
+def show(name: str, words: list[int]) -> None:
+    print(f"{name} = (")
+    for i in range(0, len(words), 4):
+        print("    " + ", ".join(f"0x{w:016X}" for w in words[i:i + 4]) + ",")
+    print(")")
 
 
 def main() -> int:
@@ -63,14 +103,13 @@ def main() -> int:
         return 2
     rec = pathlib.Path(sys.argv[1])
     sin_t, cos_t = load(rec / "sin.npz")["sin_table"], load(rec / "cos.npz")["cos_table"]
-    words = fit(sin_t)
-    print("SIN_SEGMENTS = (")
-    for i in range(0, len(words), 4):
-        print("    " + ", ".join(f"0x{w:016X}" for w in words[i:i + 4]) + ",")
-    print(")")
-    if tuple(words) != mufu.SIN_SEGMENTS:
-        print("differs from src/cumetal/ir/semantics/mufu.py: paste the table above there and run again")
-        return 1
+    ex2 = load(rec / "ex2.npz")
+    fitted = {"SIN_SEGMENTS": fit_sin(sin_t), "EX2_SEGMENTS": fit_ex2(ex2["ex2_1"])}
+    for name, words in fitted.items():
+        show(name, words)
+        if tuple(words) != getattr(mufu, name):
+            print(f"{name} differs from src/cumetal/ir/semantics/mufu.py: paste the table above there, run again")
+            return 1
     k = np.arange(1 << 25, dtype=np.int64)
     reach = sin_t != UNREACHABLE
     for name, table, kk in (("sin", sin_t, k), ("cos", cos_t, (k + (1 << 23)) & ((1 << 25) - 1))):
@@ -79,11 +118,21 @@ def main() -> int:
     samples = load(rec / "samples.npz")
     rng = np.random.default_rng(15)
     out: dict[str, np.ndarray] = {}
-    for fn in ("sin", "cos"):
+    for name, x in (("ex2_1", 0x3F800000), ("ex2_0.5", 0x3F000000), ("ex2_-1", 0xBF800000), ("ex2_-2", 0xC0000000)):
+        xs = np.uint32(x) + np.arange(1 << 23, dtype=np.uint32)
+        print(f"{name}: {int((mufu.ex2_bits(xs) == ex2[name]).sum())} of {1 << 23} equal")
+        pick = rng.choice(1 << 23, 2048, replace=False)
+        out[f"range_{name}_x"], out[f"range_{name}_y"] = xs[pick], ex2[name][pick]
+    models = {"sin": lambda v: mufu.sincos_bits("sin", v), "cos": lambda v: mufu.sincos_bits("cos", v),
+              "ex2": mufu.ex2_bits}
+    for fn, model in models.items():
         x, y = samples[fn]
-        print(f"{fn}: {int((mufu.sincos_bits(fn, x) == y).sum())} of {len(x)} random samples equal")
+        print(f"{fn}: {int((model(x) == y).sum())} of {len(x)} random samples equal")
         pick = rng.choice(len(x), 4096, replace=False)
         out[f"{fn}_x"], out[f"{fn}_y"] = x[pick], y[pick]
+    x, y = samples["ex2_ftz"]
+    pick = rng.choice(len(x), 4096, replace=False)
+    out["ex2_ftz_x"], out["ex2_ftz_y"] = x[pick], y[pick]
     # table entries: random ones and every k within 64 of a quadrant point
     near = (np.arange(4)[:, None] * (1 << 23) + np.arange(-64, 64)[None, :]).ravel() % (1 << 25)
     ks = np.unique(np.concatenate([rng.choice(np.flatnonzero(reach), 8192, replace=False), near]))

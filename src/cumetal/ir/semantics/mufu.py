@@ -1,6 +1,6 @@
-"""NVIDIA's special-function unit (MUFU) as measured on an H100: the bit-exact f32 sine and cosine of
-``sin.approx.f32`` / ``cos.approx.f32`` (and so ``__sinf``, ``__cosf``, ``__sincosf``, cuRAND's float
-normals).
+"""NVIDIA's special-function unit (MUFU) as measured on an H100: the bit-exact f32 sine, cosine and
+base-2 exponential of ``sin.approx.f32`` / ``cos.approx.f32`` / ``ex2.approx.f32`` (and so ``__sinf``,
+``__cosf``, ``__sincosf``, ``__expf``, cuRAND's float normals).
 
 How the hardware computes them (scripts/make_mufu_tables.py recorded all 2^25 turn fractions;
 scripts/make_mufu_fit.py finds the table below and checks it reproduces every one):
@@ -16,11 +16,22 @@ scripts/make_mufu_fit.py finds the table below and checks it reproduces every on
    included); a NaN or infinite argument gives the canonical NaN.
 
 ``SIN_SEGMENTS`` packs each segment's coefficients in one 63-bit word: C0 (bits 0-36), C1 (37-51),
-C2n (52-62). ``sincos_bits`` is the reference; the legalization rule ``approx.mufu_sincos``
+C2n (52-62).
+
+ex2 (``ex2_bits``): |x| goes to fixed point with 23 fraction bits (truncated); a negative argument
+takes the one's complement of that magnitude (so 2^-i exactly for an integral -i); the fraction goes
+through the same interpolator with the ``EX2`` table (R in units 2^-39, truncated to the 23-bit
+mantissa), the integer part is the exponent (beyond the range: inf / +0). ptxas wraps MUFU.EX2 for the
+non-ftz instruction: an argument below -126 is halved and the result squared (subnormal results).
+Reproduces all 4 x 2^23 recorded arguments in [-4, -1] and [0.5, 2) and 2 x 65,536 random ones.
+
+``sincos_bits`` / ``ex2_bits`` are the reference; the legalization rule ``approx.mufu``
 (passes/legalize/rules/approx_mufu.py) emits the same integer steps for every other backend.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -28,6 +39,27 @@ TURN = 0x3E22F983  # f32(1/(2 pi)) as ptxas multiplies by it
 SEG_BITS, XL_BITS, SQ_DROP = 6, 17, 19
 C0_BITS, C1_BITS = 37, 15
 SCALE_EXP = 37  # R is in units of 2^-37
+
+
+@dataclass(frozen=True)
+class Field:
+    """One coefficient in a packed segment word: value = ((word >> pos) & (2^bits - 1)) << shift + bias."""
+    pos: int
+    bits: int
+    shift: int = 0
+    bias: int = 0
+
+
+@dataclass(frozen=True)
+class Interp:
+    """A MUFU table: segment i = r >> 17 of a 23-bit offset r, xl = r & (2^17 - 1),
+    R = C0 + C1*xl + c2_sign*C2*(tsq(xl) >> 19)."""
+    words: tuple[int, ...]
+    c0: Field
+    c1: Field
+    c2: Field
+    c2_sign: int
+
 
 SIN_SEGMENTS = (
     0x00EC912000000000, 0x030C9040C90A7000, 0x04CC8D4191F64000, 0x06EC88825AA3E000,
@@ -47,6 +79,29 @@ SIN_SEGMENTS = (
     0x4DA273BF6297E000, 0x4DF2261F87650000, 0x4E21D81FA7559000, 0x4EA189FFC2647000,
     0x4EC13B7FD88D9000, 0x4EC0ECBFE9CDD000, 0x4EF09DFFF621E000, 0x4F104F1FFD886000,
 )
+SIN = Interp(SIN_SEGMENTS, Field(0, C0_BITS), Field(C0_BITS, C1_BITS), Field(C0_BITS + C1_BITS, 11), -1)
+
+# 2^f for a 23-bit fraction f (MUFU.EX2): R in units 2^-39, in [2^39, 2^40); C0 - 2^39 has two trailing zeros
+EX2_SEGMENTS = (
+    0x0000000000003BF1, 0x01C03DC05934ABF1, 0x03007C40B361EBF1, 0x0440BB810E8A5BF1,
+    0x0600FB416AB12BF1, 0x06C13C01C7D89BF1, 0x08417D422603CBF1, 0x0981BF4285359BF1,
+    0x0BC201C2E570CBF1, 0x0D02454346B81BF1, 0x0E428983A90E8BF1, 0x1042CE440C775BF1,
+    0x1183140470F51BF1, 0x12835A84D68B0BF1, 0x14C3A1853D3C3BF1, 0x1643E985A50B9BF1,
+    0x17C432460DFC5BF1, 0x19847BC67811ABF0, 0x1A84C646E34E9BF1, 0x1CC511474FB6ABF1,
+    0x1E455D47BD4CCBF1, 0x2005AA082C148BF1, 0x2145F7C89C10EBF1, 0x22C646490D459BF1,
+    0x24C695897FB5DBF1, 0x2646E5C9F3651BF1, 0x284736CA6856DBF1, 0x29C788CADE8EABF1,
+    0x2C07DB8B560FEBF1, 0x2DC82F4BCEDE5BF1, 0x300883CC48FDABF1, 0x3148D98CC4713BF1,
+    0x3349300D413CFBF1, 0x34C9878DBF64BBF1, 0x3749DFCE3EEC1BF1, 0x38CA394EBFD6DBF1,
+    0x3B0A938F42291BF1, 0x3D4AEECFC5E6ABF1, 0x3F8B4B104B137BF1, 0x40CBA890D1B36BF1,
+    0x434C06D159CABBF1, 0x45CC6611E35D6BF1, 0x474CC6926E6FABF1, 0x494D2812FB057BF1,
+    0x4B8D8A9389233BF1, 0x4E0DEE1418CD2BF1, 0x4FCE52D4AA079BF1, 0x520EB8953CD6DBF1,
+    0x54CF1F55D13F7BF1, 0x570F87566745ABF1, 0x58CFF096FEEE1BF1, 0x5B105AD7983D6BF1,
+    0x5E10C61833380BF1, 0x5FD132D8CFE2ABF1, 0x6251A0996E41FBF1, 0x64920F9A0E5ADBF1,
+    0x67D27F9AB0320BF1, 0x69D2F11B53CC4BF1, 0x6BD363DBF92EABF1, 0x6F13D79CA05E0BF1,
+    0x71144CDD495F8BF1, 0x7454C31DF4382BF1, 0x76D53ADEA0ECFBF1, 0x7995B3DF4F834BF0,
+)
+EX2 = Interp(EX2_SEGMENTS, Field(0, 37, 2, 1 << 39), Field(37, 16, 0, 45426), Field(53, 10, 0, 988), 1)
+EX2_SCALE = 39
 
 
 def truncated_square_terms() -> list[tuple[int, int, int]]:
@@ -77,20 +132,26 @@ def turn_index(bits: np.ndarray) -> np.ndarray:
     return np.where(e == 0, 0, k) & ((1 << 25) - 1)
 
 
+def interpolate(spec: Interp, r: np.ndarray) -> np.ndarray:
+    """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) for 23-bit offsets r (int64)."""
+    w = np.array(spec.words, dtype=np.int64)[r >> XL_BITS]  # every word < 2^63
+    xl = r & ((1 << XL_BITS) - 1)
+    tsq = np.zeros_like(xl)
+    for j, square, mask in truncated_square_terms():
+        tsq += np.where((xl >> j) & 1, square + ((xl & mask) << (j + 1)), 0)
+
+    def field(f: Field) -> np.ndarray:
+        return (((w >> f.pos) & ((1 << f.bits) - 1)) << f.shift) + f.bias
+
+    return field(spec.c0) + field(spec.c1) * xl + spec.c2_sign * field(spec.c2) * (tsq >> SQ_DROP)
+
+
 def quadrant_value(k: np.ndarray) -> np.ndarray:
     """The f32 bits of sin at turn fraction k (int64 array of 25-bit values)."""
     q = k >> 23
     r = k & 0x7FFFFF
     r = np.where(q & 1, r ^ 0x7FFFFF, r)
-    w = np.array(SIN_SEGMENTS, dtype=np.int64)[r >> XL_BITS]
-    xl = r & ((1 << XL_BITS) - 1)
-    tsq = np.zeros_like(xl)
-    for j, square, mask in truncated_square_terms():
-        tsq += np.where((xl >> j) & 1, square + ((xl & mask) << (j + 1)), 0)
-    c0 = w & ((1 << C0_BITS) - 1)
-    c1 = (w >> C0_BITS) & ((1 << C1_BITS) - 1)
-    c2n = w >> (C0_BITS + C1_BITS)
-    big = c0 + c1 * xl - c2n * (tsq >> SQ_DROP)  # >= 0, <= 2^37
+    big = interpolate(SIN, r)  # >= 0, <= 2^37
     # truncate to 24 significant bits, then scale by 2^-37 (exact: every nonzero R is >= 2^14)
     f = _int_to_f32_rz(big)
     bits = np.where(big == 0, 0, f - (SCALE_EXP << 23))
@@ -122,3 +183,38 @@ def sincos_bits(fn: str, x_bits: np.ndarray) -> np.ndarray:
         r = r ^ (x_bits.astype(np.int64) & 0x80000000)
     special = (x_bits & 0x7F800000) == 0x7F800000  # inf or NaN
     return np.where(special, 0x7FFFFFFF, r).astype(np.uint32)
+
+
+def _mufu_ex2(x: np.ndarray) -> np.ndarray:
+    """MUFU.EX2 of f32 values x (float32 array) -> u32 bits; results below 2^-126 flush to +0."""
+    bits = x.view(np.uint32).astype(np.int64)
+    a = bits & 0x7FFFFFFF
+    e = a >> 23
+    mant = (a & 0x7FFFFF) | 0x800000
+    big_arg = e >= 127 + 8  # |x| >= 256: overflow or underflow whatever the fraction
+    fixed = np.where(e >= 127, mant << np.clip(e - 127, 0, 7), mant >> np.clip(127 - e, 0, 63))
+    fixed = np.where(e == 0, 0, fixed)  # subnormal arguments: 2^0
+    ipart, frac = fixed >> 23, fixed & 0x7FFFFF
+    neg = (bits >> 31) != 0
+    # a negative argument takes the one's complement of its fixed-point magnitude (2^-i exactly when
+    # the fraction is 0)
+    expo = np.where(neg, np.where(frac == 0, -ipart, -ipart - 1), ipart)
+    frac = np.where(neg & (frac != 0), frac ^ 0x7FFFFF, frac)
+    mbits = (interpolate(EX2, frac) >> (EX2_SCALE - 23)) & 0x7FFFFF
+    r = ((expo + 127) << 23) | mbits
+    r = np.where(expo > 127, 0x7F800000, np.where(expo < -126, 0, r))
+    r = np.where(big_arg, np.where(neg, 0, 0x7F800000), r)
+    r = np.where(np.isnan(x), 0x7FFFFFFF, r)
+    return r.astype(np.uint32)
+
+
+def ex2_bits(x_bits: np.ndarray) -> np.ndarray:
+    """ex2.approx.f32 of f32 bit patterns as the H100 returns them: ptxas halves an argument below -126,
+    runs MUFU.EX2 and squares the result (so subnormal results appear), else MUFU.EX2 alone."""
+    x = np.asarray(x_bits, dtype=np.uint32).view(np.float32)
+    low = x < np.float32(-126)
+    with np.errstate(all="ignore"):
+        arg = np.where(low, x * np.float32(0.5), x).astype(np.float32)
+        r = _mufu_ex2(arg).view(np.float32)
+        sq = (r * r).astype(np.float32)
+    return np.where(low, sq.view(np.uint32), r.view(np.uint32)).astype(np.uint32)

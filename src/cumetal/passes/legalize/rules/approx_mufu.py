@@ -1,4 +1,4 @@
-"""f32 sin.approx / cos.approx as NVIDIA's MUFU computes them, in integer ops (every backend, same bits).
+"""f32 sin/cos/ex2.approx as NVIDIA's MUFU computes them, in integer ops (every backend, same bits).
 
 The reference is ``cumetal.ir.semantics.mufu`` (the H100's algorithm, measured; its docstring gives the
 steps and the coefficient table). Targets' own fast sine differs from NVIDIA's in most last bits, so the
@@ -10,6 +10,8 @@ rule writes the hardware's steps with integer primitives only::
     R    = C0 + C1*xl - C2n*(tsq(xl) >> 19)                     (i64, units 2^-37)
     bits = R truncated to 24 bits with exponent clz(R) - 37, the quadrant's sign (xor x's for sin);
            a NaN or infinite x gives the canonical NaN
+    ex2: |x| in fixed point (23 fraction bits, one's complement when negative), the same interpolator
+         on the fraction (EX2 table), the integer part as exponent; ptxas's halving/squaring below -126
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from cumetal.ir.semantics import mufu
 from cumetal.passes.legalize.builder import Builder
 from cumetal.passes.legalize.rule import Rule
 
-FNS = ("sin", "cos")
+FNS = ("sin", "cos", "ex2")
 
 
 def _matches(inst: Inst) -> bool:
@@ -49,9 +51,9 @@ def _turn_index(b: Builder, a: Value) -> Value:
     return _i32(b, "and", k, b.int("i32", (1 << 25) - 1))
 
 
-def _segment_word(b: Builder, index: Value) -> Value:
-    """SIN_SEGMENTS[index] (index < 64) as a tree of selects on the index bits."""
-    cands: list[Value] = [b.int("i64", w) for w in mufu.SIN_SEGMENTS]
+def _segment_word(b: Builder, words: tuple[int, ...], index: Value) -> Value:
+    """words[index] (index < len(words), a power of two) as a tree of selects on the index bits."""
+    cands: list[Value] = [b.int("i64", w) for w in words]
     bit = 0
     while len(cands) > 1:
         on = b.icmp("ne", _i32(b, "and", index, b.int("i32", 1 << bit)), b.int("i32", 0))
@@ -60,24 +62,33 @@ def _segment_word(b: Builder, index: Value) -> Value:
     return cands[0]
 
 
-def _quadrant_value(b: Builder, k: Value) -> tuple[Value, Value]:
-    """(magnitude bits of sin at turn fraction k, i32; the quadrant's sign bit, i32)."""
-    q = _i32(b, "lshr", k, b.int("i32", 23))
-    odd = _i32(b, "and", q, b.int("i32", 1))
-    flip = _i32(b, "and", _i32(b, "sub", b.int("i32", 0), odd), b.int("i32", 0x7FFFFF))
-    r = _i32(b, "xor", _i32(b, "and", k, b.int("i32", 0x7FFFFF)), flip)
-    w = _segment_word(b, _i32(b, "lshr", r, b.int("i32", mufu.XL_BITS)))
+def _interpolate(b: Builder, spec: mufu.Interp, r: Value) -> Value:
+    """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) (i64) for the 23-bit offset r (i32): mufu.interpolate."""
+    w = _segment_word(b, spec.words, _i32(b, "lshr", r, b.int("i32", mufu.XL_BITS)))
     xl = b.op("zext", "i64", _i32(b, "and", r, b.int("i32", (1 << mufu.XL_BITS) - 1)))
     tsq: Value = b.int("i64", 0)
     for j, square, mask in mufu.truncated_square_terms():
         on = _i64(b, "and", _i64(b, "lshr", xl, b.int("i32", j)), b.int("i64", 1))
         part = _i64(b, "shl", _i64(b, "and", xl, b.int("i64", mask)), b.int("i32", j + 1))
         tsq = _i64(b, "add", tsq, _i64(b, "mul", _i64(b, "add", part, b.int("i64", square)), on))
-    c0 = _i64(b, "and", w, b.int("i64", (1 << mufu.C0_BITS) - 1))
-    c1 = _i64(b, "and", _i64(b, "lshr", w, b.int("i32", mufu.C0_BITS)), b.int("i64", (1 << mufu.C1_BITS) - 1))
-    c2n = _i64(b, "lshr", w, b.int("i32", mufu.C0_BITS + mufu.C1_BITS))
-    big = _i64(b, "sub", _i64(b, "add", c0, _i64(b, "mul", c1, xl)),
-               _i64(b, "mul", c2n, _i64(b, "lshr", tsq, b.int("i32", mufu.SQ_DROP))))
+
+    def field(f: mufu.Field) -> Value:
+        v = _i64(b, "and", _i64(b, "lshr", w, b.int("i32", f.pos)), b.int("i64", (1 << f.bits) - 1))
+        v = _i64(b, "shl", v, b.int("i32", f.shift)) if f.shift else v
+        return _i64(b, "add", v, b.int("i64", f.bias)) if f.bias else v
+
+    quad = _i64(b, "mul", field(spec.c2), _i64(b, "lshr", tsq, b.int("i32", mufu.SQ_DROP)))
+    lin = _i64(b, "add", field(spec.c0), _i64(b, "mul", field(spec.c1), xl))
+    return _i64(b, "add" if spec.c2_sign > 0 else "sub", lin, quad)
+
+
+def _quadrant_value(b: Builder, k: Value) -> tuple[Value, Value]:
+    """(magnitude bits of sin at turn fraction k, i32; the quadrant's sign bit, i32)."""
+    q = _i32(b, "lshr", k, b.int("i32", 23))
+    odd = _i32(b, "and", q, b.int("i32", 1))
+    flip = _i32(b, "and", _i32(b, "sub", b.int("i32", 0), odd), b.int("i32", 0x7FFFFF))
+    r = _i32(b, "xor", _i32(b, "and", k, b.int("i32", 0x7FFFFF)), flip)
+    big = _interpolate(b, mufu.SIN, r)
     # big * 2^-37 truncated to f32: the leading bit's position gives the exponent
     top = _i32(b, "sub", b.int("i32", 63), b.op("clz", "i32", big))
     mant = _i64(b, "or", _i64(b, "lshr", big, _i32(b, "sub", top, b.int("i32", 23))),
@@ -89,7 +100,43 @@ def _quadrant_value(b: Builder, k: Value) -> tuple[Value, Value]:
     return mag, sign
 
 
+def _mufu_ex2(b: Builder, u: Value) -> Value:
+    """MUFU.EX2 of the f32 bits u (i32): mufu._mufu_ex2."""
+    a = _i32(b, "and", u, b.int("i32", 0x7FFFFFFF))
+    e = _i32(b, "lshr", a, b.int("i32", 23))
+    mant = b.op("zext", "i64", _i32(b, "or", _i32(b, "and", a, b.int("i32", 0x7FFFFF)), b.int("i32", 0x800000)))
+    # |x| in fixed point with 23 fraction bits, truncated (out-of-range shift amounts give 0)
+    fixed = _i64(b, "or", _i64(b, "shl", mant, _i32(b, "sub", e, b.int("i32", 127))),
+                 _i64(b, "lshr", mant, _i32(b, "sub", b.int("i32", 127), e)))
+    ipart = b.op("trunc", "i32", _i64(b, "lshr", fixed, b.int("i32", 23)))
+    frac = b.op("trunc", "i32", _i64(b, "and", fixed, b.int("i64", 0x7FFFFF)))
+    neg = b.icmp("slt", u, b.int("i32", 0))
+    whole = b.icmp("eq", frac, b.int("i32", 0))
+    minus = _i32(b, "sub", b.int("i32", 0), ipart)
+    expo = b.select(neg, b.select(whole, minus, _i32(b, "sub", minus, b.int("i32", 1))), ipart)
+    frac = b.select(b.and1(neg, b.op("not", "i1", whole)), _i32(b, "xor", frac, b.int("i32", 0x7FFFFF)), frac)
+    big = _interpolate(b, mufu.EX2, frac)
+    mbits = _i32(b, "and", b.op("trunc", "i32", _i64(b, "lshr", big, b.int("i32", mufu.EX2_SCALE - 23))),
+                 b.int("i32", 0x7FFFFF))
+    r = _i32(b, "or", _i32(b, "shl", _i32(b, "add", expo, b.int("i32", 127)), b.int("i32", 23)), mbits)
+    r = b.select(b.icmp("sgt", expo, b.int("i32", 127)), b.int("i32", 0x7F800000),
+                 b.select(b.icmp("slt", expo, b.int("i32", -126)), b.int("i32", 0), r))
+    r = b.select(b.icmp("uge", e, b.int("i32", 127 + 8)), b.select(neg, b.int("i32", 0), b.int("i32", 0x7F800000)), r)
+    return b.select(b.icmp("ugt", a, b.int("i32", 0x7F800000)), b.int("i32", 0x7FFFFFFF), r)
+
+
+def _ex2(b: Builder, x: Value) -> Value:
+    """ptxas's ex2.approx.f32: an argument below -126 is halved (exact: an exponent decrement), MUFU.EX2,
+    the result squared (rounded to nearest, subnormals kept)."""
+    u = b.to_bits(x)
+    low = b.fcmp("olt", x, b.float("f32", -126.0))
+    r = b.from_bits("f32", _mufu_ex2(b, b.select(low, _i32(b, "sub", u, b.int("i32", 1 << 23)), u)))
+    return b.select(low, b.op("fmul", "f32", r, r, rnd="rn"), r)
+
+
 def _expand(b: Builder, inst: Inst) -> list[Value]:
+    if inst.attrs["fn"] == "ex2":
+        return [_ex2(b, inst.args[0])]
     u = b.to_bits(inst.args[0])
     a = _i32(b, "and", u, b.int("i32", 0x7FFFFFFF))
     k = _turn_index(b, a)
@@ -106,7 +153,7 @@ def _expand(b: Builder, inst: Inst) -> list[Value]:
 
 RULE = Rule(
     ops=("fapprox",),
-    key="approx.mufu_sincos",
-    summary="f32 fapprox sin/cos: NVIDIA's MUFU (turn fraction, 64-segment quadratic table, truncated "
-            "squarer, RZ) -> integer ops, a select tree and bitcasts",
+    key="approx.mufu",
+    summary="f32 fapprox sin/cos/ex2: NVIDIA's MUFU (fixed-point argument, 64-segment quadratic table, "
+            "truncated squarer, truncated result) -> integer ops, a select tree and bitcasts",
     matches=_matches, expand=_expand, emits=())

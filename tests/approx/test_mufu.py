@@ -1,11 +1,12 @@
-"""sin.approx.f32 / cos.approx.f32 bit for bit as an H100 (issues #15, #8).
+"""sin/cos/ex2.approx.f32 bit for bit as an H100 (issues #15, #8).
 
-The golden (tests/approx/golden/mufu_sincos_h100.npz, written by scripts/make_mufu_fit.py from the
-recording of scripts/make_mufu_tables.py) holds H100 results: 4096 random f32 bit patterns per function
-(every exponent, NaN, subnormals) and ~8,700 table entries by turn fraction k (random ones and every k
-within 64 of a quadrant point, where NVIDIA returns exact 0 and 1). Checked: the reference model
+The golden (tests/approx/golden/mufu_h100.npz, written by scripts/make_mufu_fit.py from the recording
+of scripts/make_mufu_tables.py) holds H100 results: 4096 random f32 bit patterns per instruction (every
+exponent, NaN, subnormals; ex2 and ex2.ftz), 2048 arguments from each recorded ex2 range ([0.5, 2),
+[-4, -1]) and ~8,700 sine/cosine table entries by turn fraction k (random ones and every k within 64
+of a quadrant point, where NVIDIA returns exact 0 and 1). Checked: the reference model
 (ir/semantics/mufu.py), the legalization rule's integer expansion run on the reference engine, and the
-PTX instruction end to end through cumetal.driver.
+PTX instructions end to end through cumetal.driver.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from cumetal.backends.air.capabilities import CAPABILITIES as AIR
 from cumetal.ir.semantics import mufu
 from cumetal.passes.legalize import legalize
 
-GOLDEN = np.load(pathlib.Path(__file__).parent / "golden" / "mufu_sincos_h100.npz")
+GOLDEN = np.load(pathlib.Path(__file__).parent / "golden" / "mufu_h100.npz")
 CPU_LAUNCH = cumetal.backends.cpu.launch
 
 
@@ -33,10 +34,22 @@ def _hex_diff(got: np.ndarray, want: np.ndarray, x: np.ndarray) -> str:
     return ", ".join(f"x={x[i]:#010x}: got {got[i]:#010x} want {want[i]:#010x}" for i in bad[:5])
 
 
-@pytest.mark.parametrize("fn", ["sin", "cos"])
+REFERENCE = {"sin": lambda x: mufu.sincos_bits("sin", x), "cos": lambda x: mufu.sincos_bits("cos", x),
+             "ex2": mufu.ex2_bits}
+PTX = {"sin": "sin.approx.f32", "cos": "cos.approx.f32", "ex2": "ex2.approx.f32", "ex2_ftz": "ex2.approx.ftz.f32"}
+
+
+@pytest.mark.parametrize("fn", ["sin", "cos", "ex2"])
 def test_reference_equals_h100_on_random_bit_patterns(fn):
     x, want = GOLDEN[f"{fn}_x"], GOLDEN[f"{fn}_y"]
-    got = mufu.sincos_bits(fn, x)
+    got = REFERENCE[fn](x)
+    assert np.array_equal(got, want), _hex_diff(got, want, x)
+
+
+@pytest.mark.parametrize("rng", ["ex2_1", "ex2_0.5", "ex2_-1", "ex2_-2"])
+def test_ex2_reference_equals_h100_on_whole_binades(rng):
+    x, want = GOLDEN[f"range_{rng}_x"], GOLDEN[f"range_{rng}_y"]
+    got = mufu.ex2_bits(x)
     assert np.array_equal(got, want), _hex_diff(got, want, x)
 
 
@@ -58,10 +71,10 @@ def test_quadrant_points_are_exact():
 
 
 def _case(fn: str, x: np.ndarray):
-    return elementwise(f"mufu_{fn}", "approx", f"{fn}.approx.f32 %y, %x;", [("x", "f32", x)], [("y", "f32")])
+    return elementwise(f"mufu_{fn}", "approx", f"{PTX[fn]} %y, %x;", [("x", "f32", x)], [("y", "f32")])
 
 
-@pytest.mark.parametrize("fn", ["sin", "cos"])
+@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "ex2_ftz"])
 def test_legalized_expansion_equals_h100(fn, monkeypatch):
     """The integer expansion (what air/msl/cpu-jit/Metal run) on the reference engine."""
     calls = []
@@ -79,7 +92,7 @@ def test_legalized_expansion_equals_h100(fn, monkeypatch):
     assert np.array_equal(got, want), _hex_diff(got, want, x)
 
 
-@pytest.mark.parametrize("fn", ["sin", "cos"])
+@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "ex2_ftz"])
 def test_ptx_instruction_on_the_default_backend(fn):
     x, want = GOLDEN[f"{fn}_x"], GOLDEN[f"{fn}_y"]
     got = run_case(driver, _case(fn, x))["y"]
