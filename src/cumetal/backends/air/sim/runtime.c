@@ -213,7 +213,8 @@ static void clock_launch_begins(uint64_t threads, int workers) {
     uint64_t r = now_ns(CLOCK_MONOTONIC) - clock_base;
     clock_run_virt = clock_end_virt + (r - clock_end_real); /* real time since the last launch */
     clock_run_real = r;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    static long cpus; /* once: glibc reads /sys for it (open, read, close: ~5 us per launch) */
+    if (!cpus) cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t resident = (uint64_t)(cpus > 0 ? cpus : 1) * SIM_THREADS_PER_SM;
     double scale = (double)(threads < resident ? threads : resident) / (workers > 0 ? workers : 1);
     clock_scale = scale > 1.0 ? scale : 1.0;
