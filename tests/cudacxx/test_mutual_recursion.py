@@ -1,7 +1,8 @@
 """Mutually recursive device functions where Metal has no call stack: each recursive set (a
 three-function recursive-descent evaluator, Hofstadter's female/male sequences with int, float and
-double arguments) is merged into one self-recursive function that then runs over an explicit stack
-(backends/apple/recursion.py). Checked against Python on the cpu engine (original and rewritten IR),
+double arguments, an expression tree evaluated through virtual functions: recursion through function
+pointers, made direct first) is merged into one self-recursive function that then runs over an
+explicit stack (backends/apple/recursion.py). Checked against Python on the cpu engine (original and rewritten IR),
 msl-sim (the emitted MSL) and air-sim (the AIR lowering); running out of stack is a fault; the AIR
 holds no recursive call."""
 
@@ -37,7 +38,7 @@ def test_recursive_sets_become_one_self_recursive_function_each(module):
     assert sorted(len(s) for s in sets) == [2, 3]
     merged = without_self_recursion(module)
     assert not any(is_self_recursive(f) for f in merged.functions.values())
-    assert sum(n.startswith("__cm_scc") for n in merged.functions) == 2
+    assert sum(n.startswith("__cm_scc") for n in merged.functions) == 3  # + Add::eval/Mul::eval (virtual)
     assert not recursive_sets(merged)  # each member now only calls its merged function
     assert without_self_recursion(merged) is merged
 
@@ -78,6 +79,22 @@ def test_hofstadter_sequences(engine, module):
     assert r.get(m, n, np.int32).tolist() == [_male(i) for i in range(n)]
 
 
+def _tree(v: list[int], depth: int) -> int:
+    top = (v[0] + v[1]) * (v[1] + v[2]) - 1
+    for d in range(1, min(depth, 8)):
+        top = (top + v[d % 3]) * v[(d + 1) % 3] - 1
+    return top
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_recursion_through_virtual_functions(engine, module):
+    r = Runner(engine, module)
+    values = np.random.default_rng(5).integers(-9, 9, 3 * 32).astype(np.int64)
+    out = r.dev.allocate(8 * 32)
+    assert r.run("virtual_tree", 1, 32, struct.pack("<QQi", r.put(values), out, 6)) is None
+    assert r.get(out, 32, np.int64).tolist() == [_tree(values[3 * t:3 * t + 3].tolist(), 6) for t in range(32)]
+
+
 @pytest.mark.parametrize("engine", ENGINES[2:])
 def test_running_out_of_stack_is_a_fault(engine, module):
     fault, _, _ = _evaluate(Runner(engine, module), ["(" * 3000 + "1" + ")" * 3000])
@@ -90,7 +107,7 @@ def test_the_air_has_no_recursive_call(module):
     dis = shutil.which("llvm-dis-14")
     if dis is None:
         pytest.skip("llvm-dis-14 is not installed")
-    for kernel in ("evaluate", "hofstadter"):
+    for kernel in ("evaluate", "hofstadter", "virtual_tree"):
         text = subprocess.run([dis, "-o", "-"], input=kernel_bitcode(module, kernel), capture_output=True,
                               check=True, timeout=120).stdout.decode()
         functions = {m.group(1): m.group(0) for m in re.finditer(r"^define [^@]*@([\w.$]+)\(.*?^}", text, re.M | re.S)}

@@ -64,3 +64,44 @@ extern "C" __global__ void hofstadter(int *f, int *m, int n) {
     f[t] = female(t, 0.0);
     m[t] = male(t, 1.0f);
 }
+
+// Recursion through virtual functions (indirect calls): an expression tree whose nodes evaluate their
+// children through eval(); the vtable calls are made direct before the recursive set is merged.
+struct Node {
+    __device__ virtual long long eval(const long long *vars) const = 0;
+};
+struct Leaf : Node {
+    int var;
+    __device__ explicit Leaf(int v) : var(v) {}
+    __device__ long long eval(const long long *vars) const override { return vars[var]; }
+};
+struct Add : Node {
+    const Node *a, *b;
+    __device__ Add(const Node *x, const Node *y) : a(x), b(y) {}
+    __device__ long long eval(const long long *vars) const override { return a->eval(vars) + b->eval(vars); }
+};
+struct Mul : Node {
+    const Node *a, *b;
+    __device__ Mul(const Node *x, const Node *y) : a(x), b(y) {}
+    __device__ long long eval(const long long *vars) const override { return a->eval(vars) * b->eval(vars) - 1; }
+};
+// A tree of depth `depth` built in the thread's own storage: ((x0 + x1) * (x1 + x2)) nested.
+extern "C" __global__ void virtual_tree(const long long *vars, long long *out, int depth) {
+    Leaf leaves[3] = {Leaf(0), Leaf(1), Leaf(2)};
+    Add adds[16] = {Add(&leaves[0], &leaves[1]), Add(&leaves[1], &leaves[2]), Add(&leaves[0], &leaves[1]),
+                    Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]),
+                    Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]),
+                    Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]),
+                    Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]), Add(&leaves[0], &leaves[1]),
+                    Add(&leaves[0], &leaves[1])};
+    Mul muls[8] = {Mul(&adds[0], &adds[1]), Mul(&adds[0], &adds[1]), Mul(&adds[0], &adds[1]), Mul(&adds[0], &adds[1]),
+                   Mul(&adds[0], &adds[1]), Mul(&adds[0], &adds[1]), Mul(&adds[0], &adds[1]), Mul(&adds[0], &adds[1])};
+    const Node *top = &muls[0];
+    for (int d = 1; d < depth && d < 8; ++d) {  // muls[d] = (muls[d-1] + x_(d%3)) * leaf
+        adds[d + 1] = Add(top, &leaves[d % 3]);
+        muls[d] = Mul(&adds[d + 1], &leaves[(d + 1) % 3]);
+        top = &muls[d];
+    }
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = top->eval(vars + 3 * t);
+}

@@ -300,7 +300,10 @@ def _direct_call_graph(module: N.Module) -> dict[str, list[str]]:
 
 def recursive_sets(module: N.Module) -> list[list[str]]:
     """Strongly connected sets of two or more device functions (direct calls; Tarjan, iterative)."""
-    graph = _direct_call_graph(module)
+    return _strongly_connected(_direct_call_graph(module))
+
+
+def _strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()
@@ -339,6 +342,72 @@ def recursive_sets(module: N.Module) -> list[list[str]]:
                 if len(members) > 1:
                     out.append(sorted(members, key=list(graph).index))
     return out
+
+
+# ------------------------------------------------------------ recursion through function pointers
+def _full_call_graph(module: N.Module) -> dict[str, list[str]]:
+    from cumetal.ir.analysis import callees  # noqa: PLC0415
+
+    return {name: list(dict.fromkeys(c.name for b in fn.blocks for i in b.insts for c in callees(module, i)))
+            for name, fn in module.functions.items()}
+
+
+def _devirtualized(module: N.Module, fn: N.Function, cycle: set[str]) -> N.Function:
+    """``fn`` with each indirect call that may enter ``cycle`` made a compare chain of direct calls
+    (no target matched: a trap, as a call through a bad pointer faults), so recursion through
+    function pointers becomes direct recursion the rewrites below handle."""
+    from cumetal.ir.analysis import indirect_targets  # noqa: PLC0415
+
+    out = dataclasses.replace(fn, blocks=[])
+    n = 0
+    for b in fn.blocks:
+        cur = N.Block(b.label)
+        out.blocks.append(cur)
+        for inst in b.insts:
+            targets = indirect_targets(module, inst) if inst.op == "call_indirect" else []
+            if not any(t.name in cycle for t in targets):
+                cur.insts.append(inst)
+                continue
+            n += 1
+            join, fail = f"$cmdv{n}_join", f"$cmdv{n}_bad"
+            address, *args = inst.args
+            if inst.guard is not None:
+                test = f"$cmdv{n}_test"
+                yes, no = (join, test) if inst.guard_negated else (test, join)
+                cur.insts.append(N.Inst("cbr", (), (inst.guard,), {"target": yes, "else": no}))
+                cur = N.Block(test)
+                out.blocks.append(cur)
+            for k, t in enumerate(targets):
+                hit, call = out.new_var("i1"), f"$cmdv{n}_call{k}"
+                nxt = f"$cmdv{n}_next{k}" if k + 1 < len(targets) else fail
+                cur.insts.append(N.Inst("icmp", (hit,), (address, N.SymAddr(t.name, "func")), {"cond": "eq"}))
+                cur.insts.append(N.Inst("cbr", (), (hit,), {"target": call, "else": nxt}))
+                out.blocks.append(N.Block(call, [dataclasses.replace(inst, op="call", args=tuple(args), guard=None,
+                                                                     guard_negated=False, attrs={"callee": t.name}),
+                                                 N.Inst("br", attrs={"target": join})]))
+                if k + 1 < len(targets):
+                    cur = N.Block(nxt)
+                    out.blocks.append(cur)
+            out.blocks.append(N.Block(fail, [N.Inst("trap", loc=inst.loc)]))
+            cur = N.Block(join)
+            out.blocks.append(cur)
+            out.calls = list(dict.fromkeys([*out.calls, *(t.name for t in targets)]))
+    return out
+
+
+def devirtualize_recursion(module: N.Module) -> N.Module:
+    """``module`` with the indirect calls that close a recursive cycle made direct (``module``
+    itself when there is none)."""
+    if not any(i.op == "call_indirect" for fn in module.functions.values() for b in fn.blocks for i in b.insts):
+        return module
+    graph = _full_call_graph(module)
+    cycles = [set(s) for s in _strongly_connected(graph)]
+    cycles += [{n} for n, out in graph.items() if n in out]  # a function reaching itself through a pointer
+    functions = dict(module.functions)
+    for cycle in cycles:
+        for name in cycle:
+            functions[name] = _devirtualized(module, functions[name], cycle)
+    return dataclasses.replace(module, functions=functions)
 
 
 def _zero(t: str) -> N.Const:
@@ -484,7 +553,7 @@ def without_self_recursion(module: N.Module) -> N.Module:
     hit = _cache.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
-    merged = merge_mutual_recursion(module)
+    merged = merge_mutual_recursion(devirtualize_recursion(module))
     functions = {n: remove_self_recursion(f) for n, f in merged.functions.items()}
     out = module
     if merged is not module or any(functions[n] is not module.functions[n] for n in functions):
