@@ -29,7 +29,9 @@ arguments of every member (each member's locals, variables and labels renamed ap
 offset 0, as only one member runs per level), whose entry branches on the selector; a call between
 members becomes a call of the merged function with the callee's selector (other members' argument
 slots zero, their results unused), and each member becomes a thin function calling it, so callers
-outside the set are unchanged. Calls through function pointers are not followed.
+outside the set are unchanged. Before that, an indirect call (a function pointer, a virtual call)
+that closes a recursive cycle is made a compare chain of direct calls over its possible targets
+(none matching: a trap), so recursion through function pointers is handled the same way.
 """
 
 from __future__ import annotations
