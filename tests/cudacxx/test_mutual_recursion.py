@@ -72,7 +72,7 @@ def _male(n: int) -> int:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_hofstadter_sequences(engine, module):
     r = Runner(engine, module)
-    n = 24
+    n = 18
     f, m = r.dev.allocate(4 * n), r.dev.allocate(4 * n)
     assert r.run("hofstadter", 1, 32, struct.pack("<QQi", f, m, n)) is None
     assert r.get(f, n, np.int32).tolist() == [_female(i) for i in range(n)]
