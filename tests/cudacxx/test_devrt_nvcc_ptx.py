@@ -49,3 +49,15 @@ def test_device_runtime_calls_answer_as_on_the_h100():
     assert got[9] == 13000  # the host runtime's version (the H100's device runtime answered 6000)
     assert got[16:18] == [0x07070707] * 2  # memset then memcpy complete in the calling thread (async on CUDA)
     assert message == h100[2] == "cudaErrorInvalidValue|invalid argument"
+
+
+def test_cumetalc_emits_msl_for_it(tmp_path):
+    import io
+
+    from cumetal.tools.cumetalc import main
+
+    err = io.StringIO()
+    out = tmp_path / "devrt.metal"
+    assert main([str(RECORD / "devrt_calls_sm80.ptx"), "--emit=msl", "-o", str(out)], out=io.StringIO(), err=err) == 0, \
+        err.getvalue()
+    assert "__cudaCDP2GetDevice" in out.read_text()

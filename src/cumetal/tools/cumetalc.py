@@ -400,6 +400,10 @@ def _run(s: Settings, out: TextIO, err: TextIO) -> int:
             err.write(f"{PROG}: error: {name}: {problem}\n")
             failed = True
             continue
+        if s.emit and b"__cudaCDP2" in data:  # nvcc -rdc PTX calling the device runtime: CuMetal's bodies
+            from cumetal.cudacxx.devrt_link import link_device_runtime
+
+            data = link_device_runtime(data.decode("utf-8", "replace")).encode()
         res = parse(data, name, strict=s.ptx_strict)
         for d in res.diagnostics:
             err.write(d.format() + "\n")
