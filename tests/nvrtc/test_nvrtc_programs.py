@@ -274,3 +274,16 @@ def test_half_functions_only_declared_link_from_the_builtin_library(device):
     h = x.astype(np.float16)
     expect = np.trunc((h * h).astype(np.float16)).astype(np.float32)
     np.testing.assert_array_equal(device.from_device(dout, x), expect)
+
+
+def test_boolean_options_take_nvrtcs_true_false_spelling():
+    """NVRTC writes several switches as --name={true|false} (cuda.core's ProgramOptions passes them
+    so): they are accepted; a value that is neither is an invalid option."""
+    src = 'extern "C" __global__ void k(int *p) { p[0] = 1; }\n'
+    for opt in ("--builtin-move-forward=false", "--builtin-initializer-list=true", "--pch-verbose=true",
+                "--instantiate-templates-in-pch=false", "--brief-diagnostics=true", "--device-stack-protector=false",
+                "-Ofast-compile=max", "--Wext-lambda-captures-this"):
+        prog, err = compile_program(src, options=[opt])
+        assert err == R.NVRTC_SUCCESS, (opt, program_log(prog))
+    prog, err = compile_program(src, options=["--extra-device-vectorization=maybe"])
+    assert err == R.NVRTC_ERROR_INVALID_OPTION and "expected true or false" in program_log(prog)

@@ -52,7 +52,7 @@ _VALUE = {
     "split-compile": "ignored", "split-compile-extended": "ignored", "time": "ignored",
     "jump-table-density": "ignored", "device-stack-protector": "ignored", "pch-dir": "ignored",
     "use-pch": "ignored", "create-pch": "ignored", "pch-messages": "ignored",
-    "fdevice-time-trace": "ignored", "minimal": "ignored_flag_or_value",
+    "fdevice-time-trace": "ignored", "minimal": "ignored_flag_or_value", "Ofast-compile": "ignored",
 }
 _FLAGS = {
     "device-c": "rdc_on", "dc": "rdc_on", "device-w": "rdc_off", "dw": "rdc_off",
@@ -75,6 +75,7 @@ _FLAGS = {
     "fdevice-syntax-only": "ignored", "optix-ir": "ignored", "Wreorder": "ignored",
     "Wno-deprecated-declarations": "ignored", "Wno-deprecated-gpu-targets": "ignored",
     "minimal": "ignored", "device-stack-protector": "ignored", "no-cache": "ignored",
+    "Wext-lambda-captures-this": "ignored",
 }
 _GLUED = ("I", "D", "U")  # -Idir, -DNAME=1, -UNAME
 
@@ -117,6 +118,10 @@ def parse_nvrtc_options(raw: Sequence[str | bytes]) -> NvrtcOptions:
             name, value, eq = body[0], body[1:], "="  # -Idir, -DNAME=1
         if name in _FLAGS and not eq:
             _apply_flag(out, _FLAGS[name])
+            continue
+        if name in _FLAGS and name not in _VALUE:  # NVRTC's boolean spelling: --builtin-move-forward=false
+            if _truth(name, value):
+                _apply_flag(out, _FLAGS[name])
             continue
         if name in _VALUE:
             if not eq:
