@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cumetal.backends.air.air_schema_metadata import IntOp, parse_module_metadata
 from cumetal.backends.air.lower import kernel_bitcode
-from cumetal.backends.air.sim import coroutine, runtime_lib, vectorize, workitem
+from cumetal.backends.air.sim import coroutine, runtime_lib, vectorize, wivector, workitem
 from cumetal.backends.air.sim.instrument import ORDER, SITES, entry_wrapper, instrument, workgroup_function
 from cumetal.backends.apple import abi as metal_abi
 from cumetal.backends.common.codes import SimArgKind
@@ -42,7 +42,8 @@ HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", 
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
 CACHE_FORMAT = "6"  # bump when the cached object's contract with runtime.c changes
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
-                                                  "runtime.c", "vectorize.py", "workitem.py", "workitem.c")]
+                                                  "runtime.c", "vectorize.py", "workitem.py", "workitem.c",
+                                                  "wivector.py")]
 
 
 class SimCompileError(RuntimeError):
@@ -64,6 +65,7 @@ class CompiledKernel:
     compile_s: float = 0.0
     from_disk: bool = False
     ranges: bool = False  # vector, and no threadgroup access: __sim_wgvn may run threadgroups in ranges
+    wiv: bool = False  # work-item regions with vectorized copies (__sim_wrv; CUMETAL_JIT_WIVECTOR=1)
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -208,7 +210,8 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
                                          {i: n for i, n in deref.items() if n > 0})
         text += vec or ""
     wi = None
-    if not direct and not _fibers_only() and not _workitems_off():
+    wiv_text = False
+    if not direct and not _fibers_only() and _workitems_off() != "noworkitems":
         wk = workitem.workitem_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
         if wk is not None:
             try:  # a shape the transform got wrong must not stop the kernel: coroutines then
@@ -218,6 +221,15 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
                 wi = (wk.nres, wk.ctx_bytes, wk.steps)
             except RuntimeError:
                 wi = None
+        if wi is not None and _workitems_off() == "wivector":
+            extra = wivector.region_vector_functions(text, arg_types, [k for k, _ in kinds])
+            try:  # a region shape wivector.py got wrong must not stop the kernel: __sim_wr then
+                if extra:
+                    with_extra = llvm.parse_assembly(text + extra, context=ctx)
+                    with_extra.verify()
+                    text, host, wiv_text = text + extra, with_extra, True
+            except RuntimeError:
+                pass
     if not direct and wi is None and not _fibers_only() and coroutine.eligible(text, kernel.name):
         text += coroutine.coroutine_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
         coro = True
@@ -244,7 +256,8 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     pb.getModulePassManager().run(host, pb)
     _dump(kernel.name, text, host)
     vector = direct and bool(vec) and vectorize.probe_is_pure(str(host.get_function(vectorize.PROBE)))
-    ranges = vector and bool(host.get_function(vectorize.RANGE)) \
+    wiv = wiv_text and vectorize.probe_is_pure(str(host.get_function(wivector.WRP)))
+    ranges = vector and vectorize.RANGE in {f.name for f in host.functions} \
         and vectorize.probe_is_pure(str(host.get_function(vectorize.PROBE_RANGE))) \
         and vectorize.no_threadgroup_access(str(host.get_function(vectorize.RANGE)))
     as3 = [(g.name, tm.target_data.get_abi_size(g.global_value_type)) for g in host.global_variables
@@ -256,7 +269,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     for hook in AFTER_LLVM_USE:
         hook()
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
-                          coro, vector, wi, time.perf_counter() - t0, ranges=ranges)
+                          coro, vector, wi, time.perf_counter() - t0, ranges=ranges, wiv=wiv)
 
 
 def _dump(name: str, before: str, after) -> None:
@@ -302,7 +315,7 @@ def _load(ck: CompiledKernel) -> tuple:
     eng.wgv = engine.get_function_address(vectorize.VECTOR) if ck.vector and vector_on else 0
     eng.wgvn = engine.get_function_address(vectorize.RANGE) if eng.wgv and ck.ranges and _ranges_on() else 0
     if ck.wi:
-        eng.wr = engine.get_function_address(workitem.WR)
+        eng.wr = engine.get_function_address(wivector.WRV if ck.wiv else workitem.WR)
         eng.wrs = engine.get_global_value_address(workitem.REACHES_STEP)
         eng.wnres, eng.wctx, eng.wsteps = ck.wi[0], ck.wi[1], int(ck.wi[2])
     if ck.coro:
@@ -336,7 +349,7 @@ def _disk_get(key: str) -> CompiledKernel | None:
                               [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
                               meta["coro"], meta.get("vector", False),
                               tuple(meta["wi"]) if meta.get("wi") else None, from_disk=True,
-                              ranges=meta.get("ranges", False))
+                              ranges=meta.get("ranges", False), wiv=meta.get("wiv", False))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -347,7 +360,7 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
         d.mkdir(parents=True, exist_ok=True)
         meta = {"name": ck.name, "externals": ck.externals, "arg_kinds": ck.arg_kinds,
                 "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct, "coro": ck.coro, "vector": ck.vector,
-                "ranges": ck.ranges, "wi": list(ck.wi) if ck.wi else None,
+                "ranges": ck.ranges, "wiv": ck.wiv, "wi": list(ck.wi) if ck.wi else None,
                 "obj_sha256": hashlib.sha256(ck.obj).hexdigest()}
         for suffix, data in ((".o", ck.obj), (".json", json.dumps(meta).encode())):
             tmp = d / f"{key}{suffix}.{os.getpid()}.{threading.get_ident()}.tmp"
@@ -468,8 +481,11 @@ def _fibers_only() -> str:
 
 def _workitems_off() -> str:
     """``CUMETAL_JIT_WORKITEMS=0``: barrier kernels keep coroutine mode instead of work-item loops
-    (workitem.py; the reference the work-item mode is tested against)."""
-    return "noworkitems" if os.environ.get("CUMETAL_JIT_WORKITEMS", "").strip() == "0" else ""
+    (workitem.py; the reference the work-item mode is tested against). ``CUMETAL_JIT_WIVECTOR=1``
+    (experimental, off by default): work-item regions get vectorized copies (wivector.py)."""
+    if os.environ.get("CUMETAL_JIT_WORKITEMS", "").strip() == "0":
+        return "noworkitems"
+    return "wivector" if os.environ.get("CUMETAL_JIT_WIVECTOR", "").strip() == "1" else ""
 
 
 def _ranges_on() -> bool:

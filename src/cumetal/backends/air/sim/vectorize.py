@@ -251,7 +251,7 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
             al = _ALIGN_ARG.search(chk.group(2))
             wide = "" if al and int(al.group(2)) <= 16 else "w"
             site = _SITE_OFFSET.search(chk.group(2))
-            if mm_sites is not None and not wide and al and site:
+            if mm_sites is not None and not wide and al and site and chk.group(1) == "1":
                 # the range probe: the site's lowest and highest address (one pair per site)
                 off = int(site.group(1))
                 if not any(o == off for o, _, _, _ in mm_sites):
@@ -464,7 +464,7 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
           "yn:", "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
           "  %tz1 = add i32 %tz, 1", "  %cz = icmp ult i32 %tz1, %nz", "  br i1 %cz, label %zl, label %done", "done:"]
     if mode == "probe_mm":
-        b += _range_probe_epilogue(mm_sites)
+        b += _range_probe_epilogue(mm_sites) + ["}"]
     elif mode == "probe":
         # bit 0: a miss (bits 60-63 of the threads' OR), bit 1: a thread goes round a loop
         b += ["  %r = load i64, ptr %acc, align 8", "  %miss = icmp uge i64 %r, 1152921504606846976",
@@ -475,7 +475,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
     return "\n".join(b) + "\n"
 
 
-def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]]) -> list[str]:
+def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]], p: str = "", acc: str = "%acc",
+                          mm: str = "%mm", done: str = "  ret i32 %ri") -> list[str]:
     """After the range probe's loop (``_thread_loops`` mode "probe_mm"): each site's window test
     on its lowest and highest address (a site no thread reached has lowest > highest), the result
     as the probe's (bit 0: a miss, bit 1: a thread goes round a loop), and, when clean, a prefetch
@@ -484,15 +485,32 @@ def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]]) -> list[st
     streams, and a threadgroup's misses then come one after another (measured on this machine's
     EPYC: vector add 2^24 at 0.69 ns per element against 0.29 unmasked; 0.29 with the lines
     prefetched first)."""
-    b = ["  %r = load i64, ptr %acc, align 8", "  %miss0 = icmp uge i64 %r, 1152921504606846976", "  %all_ = and i1 true, true"]
+    lines = _range_probe_epilogue_plain(mm_sites, acc, mm, done)
+    if not p:
+        return lines
+    def rename(line: str) -> str:  # every local name and label of the epilogue, prefixed
+        line = re.sub(r"%(?!acc\b|mm\b)([A-Za-z_][\w]*)", lambda m: f"%{p}{m.group(1)}", line)
+        return re.sub(r"^(pf\w*|pfend):", lambda m: f"{p}{m.group(1)}:", line)
+    keep = {acc, mm}
+    out = []
+    for line in lines:
+        for k in keep:
+            line = line.replace(k + ",", "\0" + k[1:] + ",").replace(k + " ", "\0" + k[1:] + " ")
+        line = rename(line).replace("\0", "%")
+        out.append(line)
+    return out
+
+
+def _range_probe_epilogue_plain(mm_sites, acc, mm, done) -> list[str]:
+    b = [f"  %r = load i64, ptr {acc}, align 8", "  %miss0 = icmp uge i64 %r, 1152921504606846976", "  %all_ = and i1 true, true"]
     prev = "%all_"
     for j, (off, _sp, _n, checked) in enumerate(mm_sites):
         if not checked:
             continue
         b += [f"  %lo{j} = load i64, ptr getelementptr (i8, ptr @__sim_sites, i64 {off}), align 8",
               f"  %lim{j} = load i64, ptr getelementptr (i8, ptr @__sim_sites, i64 {off + 8}), align 8",
-              f"  %mnp{j} = getelementptr i8, ptr %mm, i64 {16 * j}", f"  %mn{j} = load i64, ptr %mnp{j}, align 8",
-              f"  %mxp{j} = getelementptr i8, ptr %mm, i64 {16 * j + 8}", f"  %mx{j} = load i64, ptr %mxp{j}, align 8",
+              f"  %mnp{j} = getelementptr i8, ptr {mm}, i64 {16 * j}", f"  %mn{j} = load i64, ptr %mnp{j}, align 8",
+              f"  %mxp{j} = getelementptr i8, ptr {mm}, i64 {16 * j + 8}", f"  %mx{j} = load i64, ptr %mxp{j}, align 8",
               f"  %used{j} = icmp ule i64 %mn{j}, %mx{j}", f"  %o1_{j} = sub i64 %mn{j}, %lo{j}",
               f"  %i1_{j} = icmp ult i64 %o1_{j}, %lim{j}", f"  %o2_{j} = sub i64 %mx{j}, %lo{j}",
               f"  %i2_{j} = icmp ult i64 %o2_{j}, %lim{j}", f"  %in{j} = and i1 %i1_{j}, %i2_{j}",
@@ -507,8 +525,8 @@ def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]]) -> list[st
     for k, j in enumerate(device):
         n = mm_sites[j][2]
         if not mm_sites[j][3]:  # the lowest and highest address, not loaded above
-            b += [f"pf{j}:", f"  %mnp{j} = getelementptr i8, ptr %mm, i64 {16 * j}", f"  %mn{j} = load i64, ptr %mnp{j}, align 8",
-                  f"  %mxp{j} = getelementptr i8, ptr %mm, i64 {16 * j + 8}", f"  %mx{j} = load i64, ptr %mxp{j}, align 8",
+            b += [f"pf{j}:", f"  %mnp{j} = getelementptr i8, ptr {mm}, i64 {16 * j}", f"  %mn{j} = load i64, ptr %mnp{j}, align 8",
+                  f"  %mxp{j} = getelementptr i8, ptr {mm}, i64 {16 * j + 8}", f"  %mx{j} = load i64, ptr %mxp{j}, align 8",
                   f"  %used{j} = icmp ule i64 %mn{j}, %mx{j}"]
         else:
             b.append(f"pf{j}:")
@@ -518,7 +536,7 @@ def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]]) -> list[st
               f"  %pa{j} = phi i64 [ %s{j}, %pf{j} ], [ %pn{j}, %pfl{j} ]", f"  %pp{j} = inttoptr i64 %pa{j} to ptr",
               f"  call void @llvm.prefetch.p0(ptr %pp{j}, i32 0, i32 3, i32 1)", f"  %pn{j} = add i64 %pa{j}, 64",
               f"  %pm{j} = icmp ult i64 %pn{j}, %e{j}", f"  br i1 %pm{j}, label %pfl{j}, label %{labels[k + 1]}"]
-    b += ["pfend:", "  ret i32 %ri", "}"]
+    b += ["pfend:", done]
     return b
 
 

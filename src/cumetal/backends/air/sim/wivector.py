@@ -1,0 +1,276 @@
+"""Vectorized work-item regions (opt-in, ``CUMETAL_JIT_WIVECTOR=1``; experimental).
+
+The work-item mode (workitem.py) runs a barrier kernel's region r for threads t0..t1-1 as a loop
+over the threads with the region inlined (``__sim_wr``); its inline checks (a call on each slow
+path) and the possible aliasing between threads keep LLVM from vectorizing that loop. This module
+gives each region the barrier-free kernels' treatment (vectorize.py): ``__sim_wrv`` first runs
+``__sim_wrp``, a loop over the threads through a probe copy of the region (device and threadgroup
+stores and context stores removed, checks turned into ORed tests, loads that no address or branch
+needs deleted), and when it is clean ``__sim_wrf``, the same loop over a check-free copy whose
+memory accesses are one access group of a loop marked ``llvm.loop.parallel_accesses`` (threads of
+one region run between the same two barriers: a race-free program cannot order them, PoCL marks
+its work-item loops the same way); otherwise the checked ``__sim_wr``, exactly as before. The
+exit codes are stored per thread as ``__sim_wr`` does and summarized by their minimum and maximum.
+
+Exactness: as vectorize.py's, per region: the probe is only used when, optimized, it calls
+nothing and stores nothing (``vectorize.probe_is_pure`` on ``__sim_wrp``, all regions at once),
+so every address and branch of the fast copy is the probe's, each access in a window validated
+for the launch. A region with a volatile access (a warp step's neighbour) or a retreating edge
+that a thread takes (its probe sets bit 0) runs checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cumetal.backends.air.sim import vectorize
+from cumetal.backends.air.sim.instrument import thread_arguments
+from cumetal.backends.common.codes import SimArgKind
+
+WRV, WRP, WRF = "__sim_wrv", "__sim_wrp", "__sim_wrf"
+FAST_COUNT = "__sim_wiv_fast"  # region calls that ran vectorized, per worker's copy (tests read it)
+SKIP = 15  # calls of a region not probed after its probe did not pass (__sim_wrv)
+_K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
+                                    int(SimArgKind.WARP))
+_RET_I32 = re.compile(r"^\s*ret i32 (.+?)\s*$")
+_QUOTED_MEMORY = re.compile(r"^\s*(?:%(?:\"[^\"]+\"|[\w.$-]+) = load |store )")
+_CTX_STORE = re.compile(r"^\s*store [^,]+, ptr (%\"[^\"]+\"|%[\w.$-]+)")
+_REGION = re.compile(r"^define internal i32 @__sim_r(\d+)\(", re.M)
+
+
+# The probe's threadgroup test when the checked code first compares an access with the kernel's
+# static shared memory (instrument._CHECK3_STATIC: a link-time constant, which the checked code
+# accepts without ever filling the site's window): outside exactly when outside both the static
+# global and the window (bit 63 of each branch-free test, ANDed), as the checked code decides.
+_STATIC3 = re.compile(r"%g = ptrtoint ptr addrspace\(3\) (@[\w.$\"-]+) to i64\n  %goff = sub i64 %a, %g\n"
+                      r"  %big = icmp ugt i64 %n, (\d+)\n")
+_PCHK3_STATIC = """
+define internal void @__sim_pchk3(ptr addrspace(3) %p, i64 %n, i64 %al, ptr %site, ptr %bad) alwaysinline {{
+entry:
+  %a = ptrtoint ptr addrspace(3) %p to i64
+  %g = ptrtoint ptr addrspace(3) {glob} to i64
+  %goff = sub i64 %a, %g
+  %big = icmp ugt i64 %n, {size}
+  %room = sub i64 {size_plus_1}, %n
+  %glim = select i1 %big, i64 0, i64 %room
+  %gd = sub i64 %goff, %glim
+  %gnd = xor i64 %gd, -1
+  %gr = or i64 %goff, %gnd
+  %lo = load i64, ptr %site, align 8, !invariant.load !{{}}
+  %limp = getelementptr i64, ptr %site, i64 1
+  %lim = load i64, ptr %limp, align 8, !invariant.load !{{}}
+  %off = sub i64 %a, %lo
+  %d = sub i64 %off, %lim
+  %nd = xor i64 %d, -1
+  %r = or i64 %off, %nd
+  %both = and i64 %gr, %r
+  %out = and i64 %both, -9223372036854775808
+  %m = sub i64 %al, 1
+  %low = and i64 %a, %m
+  %mis = shl i64 %low, 60
+  %c = or i64 %out, %mis
+  %b = load i64, ptr %bad, align 8
+  %b1 = or i64 %b, %c
+  store i64 %b1, ptr %bad, align 8
+  ret void
+}}
+"""
+
+
+def _pchk3(text: str) -> str:
+    """The probe's threadgroup test matching the module's ``__sim_chk3``."""
+    m = _STATIC3.search(text)
+    if m is None:
+        return vectorize._PCHK.format(sp=3)
+    size = int(m.group(2))
+    return _PCHK3_STATIC.format(glob=m.group(1), size=size, size_plus_1=size + 1)
+
+
+def _region_probe(name: str, args: str, body: list[str], loaders: dict[str, str],
+                  mm_sites: list[tuple[int, str, int, bool]]) -> str | None:
+    """The region as a probe (vectorize._probe_clone) with its ``ret i32`` exits returning the
+    flags, and its context stores (plain ``store`` to addrspace 0) removed."""
+    out = []
+    for line in body:
+        if _RET_I32.match(line):
+            out.append("  ret void")
+            continue
+        ctx = _CTX_STORE.match(line)
+        if ctx and ctx.group(1).endswith(('.wp"', ".wp")):
+            continue  # a store of a live value to the thread's context
+        out.append(line)
+    return vectorize._probe_clone(name, args, out, loaders, mm_sites)
+
+
+def _region_fast(name: str, args: str, body: list[str], group: int) -> str | None:
+    got = vectorize._retarget(body, lambda _t: "__sim_defer")
+    if got is None:
+        return None
+    out = []
+    for line in got[0]:
+        u = vectorize._unchecked(line, group)
+        if u is None:
+            continue
+        if _QUOTED_MEMORY.match(u) and "!llvm.access.group" not in u:
+            u += f", !llvm.access.group !{group}"  # the context's loads and stores (quoted names)
+        out.append(u)
+    # without the context's noalias: inlined, it leaves a noalias.scope.decl call in the loop over
+    # the threads, which keeps LLVM's loop vectorizer off it (the loop's accesses are marked
+    # parallel anyway)
+    args = args.replace("ptr noalias %__wi_ctx", "ptr %__wi_ctx")
+    return (f"define internal i32 @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
+            + "\n__sim_defer:\n  ret i32 0\n}\n")
+
+
+def _loops(fn: str, regions: list[int], arg_types: list[str], kinds: list[int], mode: str, group: int,
+           loop_md: int | None, mm: dict[int, list[tuple[int, str, int, bool]]] | None = None) -> list[str]:
+    """``fn(slots, ctx, r, t0, t1[, st])``: region r's probe ("probe": returns the ORed flags, 0
+    clean) or fast copy ("fast": stores each thread's exit code, returns their common code or -1)
+    for threads t0..t1-1, the loop nest of workitem._wr."""
+    nargs = len(arg_types)
+    extra = ", ptr %st" if mode == "fast" else ""
+    b = [f"define i32 @{fn}(ptr noalias %slots, ptr noalias %ctx, i32 %r, i32 %t0, i32 %t1{extra}) {{", "entry:",
+         f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}"]
+    for i, axis in enumerate("xyz"):
+        b.append(f"  %n{axis}p = getelementptr i8, ptr %dimp, i64 {4 * i}")
+        b.append(f"  %n{axis} = load i32, ptr %n{axis}p, align 4, !range !{{i32 1, i32 1025}}")
+    b += ["  %nxy = mul i32 %nx, %ny", "  %nall = mul i32 %nxy, %nz", "  %n = zext i32 %nall to i64",
+          "  %x0 = urem i32 %t0, %nx", "  %q0 = udiv i32 %t0, %nx", "  %y0 = urem i32 %q0, %ny", "  %z0 = udiv i32 %q0, %ny"]
+    uniform = {}
+    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
+        if kind in (_K_TID, _K_TINDEX, _K_LANE, _K_WARP):
+            continue
+        b.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
+        b.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
+        uniform[i] = f"{ty} %a{i}"
+    if mode == "probe":  # in the entry block, where LLVM promotes them to registers
+        for r in regions:
+            b += [f"  %R{r}.mm = alloca [{2 * max(len(mm[r]) if mm else 0, 1)} x i64], align 8",
+                  f"  %R{r}.accp = alloca i64, align 8"]
+    cases = " ".join(f"i32 {r}, label %R{r}" for r in regions)
+    rets: list[str] = []
+    b += [f"  switch i32 %r, label %done [ {cases} ]"]
+    acc0 = "0" if mode == "probe" else "-1"  # probe: OR of flags; fast: min code (max starts at 0)
+    for r in regions:
+        R = f"R{r}"
+        b.append(f"{R}:")
+        if mode == "probe":  # the sites' lowest (from all ones) and highest (from 0) addresses
+            sites = mm[r] if mm else []
+            for j in range(len(sites)):
+                b += [f"  %{R}.ml{j} = getelementptr i8, ptr %{R}.mm, i64 {16 * j}", f"  store i64 -1, ptr %{R}.ml{j}, align 8",
+                      f"  %{R}.mh{j} = getelementptr i8, ptr %{R}.mm, i64 {16 * j + 8}", f"  store i64 0, ptr %{R}.mh{j}, align 8"]
+        b += [f"  br label %{R}.o", f"{R}.o:",
+              f"  %{R}.t = phi i32 [ %t0, %{R} ], [ %{R}.tn, %{R}.on ]",
+              f"  %{R}.ao = phi i64 [ {acc0}, %{R} ], [ %{R}.an, %{R}.on ]",
+              f"  %{R}.bo = phi i32 [ 0, %{R} ], [ %{R}.bn, %{R}.on ]",
+              f"  %{R}.xs = phi i32 [ %x0, %{R} ], [ 0, %{R}.on ]",
+              f"  %{R}.y = phi i32 [ %y0, %{R} ], [ %{R}.yn, %{R}.on ]",
+              f"  %{R}.z = phi i32 [ %z0, %{R} ], [ %{R}.zn, %{R}.on ]",
+              f"  %{R}.left = sub i32 %t1, %{R}.t", f"  %{R}.room = sub i32 %nx, %{R}.xs",
+              f"  %{R}.lt = icmp ult i32 %{R}.left, %{R}.room",
+              f"  %{R}.cnt = select i1 %{R}.lt, i32 %{R}.left, i32 %{R}.room",
+              f"  %{R}.xe = add i32 %{R}.xs, %{R}.cnt", f"  %{R}.row = sub i32 %{R}.t, %{R}.xs",
+              f"  br label %{R}.i", f"{R}.i:",
+              f"  %{R}.x = phi i32 [ %{R}.xs, %{R}.o ], [ %{R}.x1, %{R}.i ]",
+              f"  %{R}.a = phi i64 [ %{R}.ao, %{R}.o ], [ %{R}.an, %{R}.i ]",
+              f"  %{R}.b = phi i32 [ %{R}.bo, %{R}.o ], [ %{R}.bn, %{R}.i ]",
+              f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64",
+              f"  %{R}.ax = icmp ult i32 %{R}.x, 1024", f"  call void @llvm.assume(i1 %{R}.ax)",
+              f"  %{R}.ay = icmp ult i32 %{R}.y, 1024", f"  call void @llvm.assume(i1 %{R}.ay)",
+              f"  %{R}.az = icmp ult i32 %{R}.z, 64", f"  call void @llvm.assume(i1 %{R}.az)",
+              f"  %{R}.at = icmp ult i32 %{R}.tt, 1024", f"  call void @llvm.assume(i1 %{R}.at)"]
+        if mode == "fast":  # an assume may write memory for LLVM: in the group, or the loop is not parallel
+            b[-8:] = [ln + f", !llvm.access.group !{group}" if "@llvm.assume" in ln else ln for ln in b[-8:]]
+        lines, call = thread_arguments(arg_types, kinds, uniform, f"%{R}.v", f"%{R}.x", f"%{R}.y", f"%{R}.z",
+                                       f"%{R}.tt")
+        b += lines
+        call += ["ptr %ctx", "i64 %n", f"i64 %{R}.t64"]
+        if mode == "probe":
+            b += [f"  %{R}.c = call i64 @\"__sim_r{r}.probe\"({', '.join(call + [f'ptr %{R}.mm'])})",
+                  f"  %{R}.an = or i64 %{R}.a, %{R}.c", f"  %{R}.bn = add i32 %{R}.b, 0"]
+        else:
+            b += [f"  %{R}.c = call i32 @\"__sim_r{r}.fast\"({', '.join(call)})",
+                  f"  %{R}.sp = getelementptr inbounds i32, ptr %st, i64 %{R}.t64",
+                  f"  store i32 %{R}.c, ptr %{R}.sp, align 4, !llvm.access.group !{group}",
+                  f"  %{R}.c64 = zext i32 %{R}.c to i64", f"  %{R}.lo = icmp ult i64 %{R}.c64, %{R}.a",
+                  f"  %{R}.an = select i1 %{R}.lo, i64 %{R}.c64, i64 %{R}.a",
+                  f"  %{R}.hi = icmp ugt i32 %{R}.c, %{R}.b", f"  %{R}.bn = select i1 %{R}.hi, i32 %{R}.c, i32 %{R}.b"]
+        md = f", !llvm.loop !{loop_md}" if loop_md is not None else ""
+        b += [f"  %{R}.x1 = add i32 %{R}.x, 1", f"  %{R}.ci = icmp ult i32 %{R}.x1, %{R}.xe",
+              f"  br i1 %{R}.ci, label %{R}.i, label %{R}.on{md}", f"{R}.on:",
+              f"  %{R}.tn = add i32 %{R}.t, %{R}.cnt", f"  %{R}.y1 = add i32 %{R}.y, 1",
+              f"  %{R}.wy = icmp eq i32 %{R}.y1, %ny", f"  %{R}.yn = select i1 %{R}.wy, i32 0, i32 %{R}.y1",
+              f"  %{R}.zi = zext i1 %{R}.wy to i32", f"  %{R}.zn = add i32 %{R}.z, %{R}.zi",
+              f"  %{R}.co = icmp ult i32 %{R}.tn, %t1", f"  br i1 %{R}.co, label %{R}.o, label %{R}.end", f"{R}.end:"]
+        if mode == "probe":  # window tests of the lowest and highest addresses, then the prefetch
+            b.append(f"  store i64 %{R}.an, ptr %{R}.accp, align 8")
+            b += vectorize._range_probe_epilogue(mm[r] if mm else [], p=f"{R}.", acc=f"%{R}.accp", mm=f"%{R}.mm",
+                                                 done="  br label %out")
+            b += [f"{R}.out:", f"  %{R}.res = add i32 %{R}.ri, 0", f"  br label %{R}.end2", f"{R}.end2:", "  br label %done"]
+        else:
+            b += [f"  %{R}.lo32 = trunc i64 %{R}.an to i32", f"  %{R}.same = icmp eq i32 %{R}.lo32, %{R}.bn",
+                  f"  %{R}.res = select i1 %{R}.same, i32 %{R}.bn, i32 -1", "  br label %done"]
+        rets.append(f"[ %{R}.res, %{R}.end2 ]" if mode == "probe" else f"[ %{R}.res, %{R}.end ]")
+    b += ["done:", f"  %sum = phi i32 [ 1, %entry ], {', '.join(rets)}", "  ret i32 %sum", "}"]
+    return b
+
+
+def region_vector_functions(text: str, arg_types: list[str], kinds: list[int]) -> str | None:
+    """The probe and fast copies of every region of the work-item module ``text`` (instrumented
+    kernel + workitem.py's regions and ``__sim_wr``), ``__sim_wrp``, ``__sim_wrf`` and
+    ``__sim_wrv``; None when no region qualifies."""
+    nums = [int(n) for n in re.findall(r"!(\d+)", text)]
+    group = max(nums, default=0) + 2000
+    loop, parallel, probe_md, once = group + 1, group + 2, group + 3, group + 4
+    loaders: dict[str, str] = {}
+    parts: list[str] = []
+    regions: list[int] = []
+    mm: dict[int, list[tuple[int, str, int, bool]]] = {}
+    for r in sorted({int(m.group(1)) for m in _REGION.finditer(text)}):
+        found = vectorize._kernel_body(text, f"__sim_r{r}")
+        if found is None:
+            continue
+        args, body = found
+        if any(vectorize._VOLATILE.search(line) for line in body):
+            continue
+        mm[r] = []
+        probe = _region_probe(f"__sim_r{r}.probe", args, body, loaders, mm[r])
+        fast = _region_fast(f"__sim_r{r}.fast", args, body, group)
+        if probe is None or fast is None:
+            continue
+        parts += [probe, fast]
+        regions.append(r)
+    if not regions:
+        return None
+    if "define internal void @__sim_pchk1(" not in text:
+        parts += [vectorize._PCHK.format(sp=1), _pchk3(text)]
+    parts += [vectorize._PMM.format(sp=1)]
+    if not re.search(r"^declare void @llvm\.prefetch\.p0\(", text, re.M):
+        parts.append("declare void @llvm.prefetch.p0(ptr, i32, i32, i32)\n")
+    parts += list(loaders.values())
+    parts.append("\n".join(_loops(WRP, regions, arg_types, kinds, "probe", group, probe_md, mm)) + "\n")
+    parts.append("\n".join(_loops(WRF, regions, arg_types, kinds, "fast", group, loop)) + "\n")
+    # a region whose threads went round a loop (probe bit 1) is not probed for its next SKIP calls
+    # on this worker (a region most of whose runs take a loop's back edge before the next barrier,
+    # as a tile loop's, would pay a probe for nothing each time); a speed heuristic only: either
+    # path is exact
+    nmax = max(regions) + 1
+    parts.append(f"@__sim_wiv_skip = internal global [{nmax} x i8] zeroinitializer\n@{FAST_COUNT} = global i64 0\n"
+                 f"define i32 @{WRV}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{\nentry:\n"
+                 f"  %in = icmp ult i32 %r, {nmax}\n  br i1 %in, label %look, label %slow\nlook:\n"
+                 f"  %sp = getelementptr [{nmax} x i8], ptr @__sim_wiv_skip, i32 0, i32 %r\n"
+                 "  %sk = load i8, ptr %sp, align 1\n  %wait = icmp ne i8 %sk, 0\n"
+                 "  br i1 %wait, label %count, label %probe\ncount:\n  %sk1 = sub i8 %sk, 1\n"
+                 "  store i8 %sk1, ptr %sp, align 1\n  br label %slow\nprobe:\n"
+                 f"  %f = call i32 @{WRP}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1)\n"
+                 "  %clean = icmp eq i32 %f, 0\n  br i1 %clean, label %fast, label %notclean\nfast:\n"
+                 f"  %a = call i32 @{WRF}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st)\n"
+                 f"  %nf = load i64, ptr @{FAST_COUNT}, align 8\n  %nf1 = add i64 %nf, 1\n"
+                 f"  store i64 %nf1, ptr @{FAST_COUNT}, align 8\n  ret i32 %a\nnotclean:\n"
+                 "  %loops = and i32 %f, 2\n  %goes = icmp ne i32 %loops, 0\n  br i1 %goes, label %miss, label %slow\nmiss:\n"
+                 f"  store i8 {SKIP}, ptr %sp, align 1\n  br label %slow\nslow:\n"
+                 "  %b = call i32 @__sim_wr(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st)\n  ret i32 %b\n}\n")
+    parts.append(f"!{group} = distinct !{{}}\n!{loop} = distinct !{{!{loop}, !{parallel}}}\n"
+                 f"!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{group}}}\n"
+                 f"!{probe_md} = distinct !{{!{probe_md}, !{once}}}\n!{once} = !{{!\"llvm.loop.interleave.count\", i32 1}}\n")
+    return "\n".join(parts)
