@@ -7,7 +7,9 @@ compiled backend (``cpu-jit``) on all cores and on one, and PoCL (the anchor) on
 
 The ``cpu-jit`` rows run with the default bounds checks, once more without them
 (``CUMETAL_JIT_CHECKS=0``, the documented opt-out) and once without the vectorized work-group loop
-(``CUMETAL_JIT_VECTOR=0``: barrier-free kernels on the checked scalar loop, backends/air/sim/vectorize.py). The time a cached kernel takes to be ready is
+(``CUMETAL_JIT_VECTOR=0``: barrier-free kernels on the checked scalar loop, backends/air/sim/vectorize.py),
+and the barrier kernels once with the vectorized work-item regions (``CUMETAL_JIT_WIVECTOR=1``, opt-in,
+backends/air/sim/wivector.py). The time a cached kernel takes to be ready is
 the first launch of each kernel in a new process whose JIT cache an earlier process filled. The
 ``cpu`` jit-engine column runs ``CUMETAL_BACKEND=cpu CUMETAL_CPU_ENGINE=jit``: the compiled backend
 with tiering (docs/cpu-backend.md), whose large launches must be as fast as ``cpu-jit``'s.
@@ -426,6 +428,9 @@ def main() -> int:
                                extra_env={"CUMETAL_JIT_CHECKS": "0"})
         r["jitsc"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ == "vecadd"],
                                extra_env={"CUMETAL_JIT_VECTOR": "0"})
+        # the vectorized work-item regions of barrier kernels (opt-in, backends/air/sim/wivector.py)
+        r["jitwv"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ in ("reduce", "matmul")],
+                               extra_env={"CUMETAL_JIT_WIVECTOR": "1"})
         r["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows,
                                                             extra_env={"CUMETAL_CPU_ENGINE": "numpy"})
         runs.append(r)
@@ -444,15 +449,16 @@ def main() -> int:
              f"/proc/loadavg {load_start} at the start, {_loadavg()} at the end; median of {REPEAT} launches "
              f"per round, median of {args.rounds} rounds (ratios: median of the rounds' ratios)", "",
              f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu` (tiered default) | `cpu-jit` (1 core) | "
-             f"`cpu-jit`, CUMETAL_JIT_VECTOR=0 | `cpu-jit`, CUMETAL_JIT_CHECKS=0 | PoCL | cpu-jit / PoCL "
+             f"`cpu-jit`, CUMETAL_JIT_VECTOR=0 | `cpu-jit`, CUMETAL_JIT_CHECKS=0 | `cpu-jit`, CUMETAL_JIT_WIVECTOR=1 "
+             f"| PoCL | cpu-jit / PoCL "
              f"| tiered cpu / PoCL | CPU time cpu-jit / PoCL | scaling 1→{cores} |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         rt, ct, sc = ratio("jit", "pocl", r), ratio("jit", "pocl", r + "_cpu"), ratio("jit1", "jit", r)
         tt = ratio("tier", "pocl", r)
         lines.append(f"| {labels[r]} | {_fmt(cell('numpy', r))} | {_fmt(cell('jit', r))} | {_fmt(cell('tier', r))} "
                      f"| {_fmt(cell('jit1', r))} | {_fmt(cell('jitsc', r))} "
-                     f"| {_fmt(cell('jitnc', r))} | {_fmt(cell('pocl', r))} | {'-' if rt is None else f'{rt:.2f}×'} "
+                     f"| {_fmt(cell('jitnc', r))} | {_fmt(cell('jitwv', r))} | {_fmt(cell('pocl', r))} | {'-' if rt is None else f'{rt:.2f}×'} "
                      f"| {'-' if tt is None else f'{tt:.2f}×'} "
                      f"| {'-' if ct is None else f'{ct:.2f}×'} | {'-' if sc is None else f'{sc:.2f}×'} |")
     if "vecadd" in rows:
