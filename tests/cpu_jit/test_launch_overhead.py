@@ -310,3 +310,37 @@ def test_a_forked_child_can_wait_for_a_queue_without_hanging():
     assert os.waitstatus_to_exitcode(status) == 0
     assert q.wait()
     q.close()
+
+
+def test_host_callbacks_and_polled_events_start_without_batching_delay(monkeypatch):
+    """A callback's caller and an event's poller wait by other means than WorkQueue.wait: the
+    queue starts at once for them (with a quiet time of 30 s, batching would show)."""
+    monkeypatch.setattr(stream_worker, "START_QUIET_S", 30.0)
+    monkeypatch.setattr(stream_worker, "START_MAX_DELAY_S", 30.0)
+    runner = stream_worker.CallbackRunner()
+    t0 = time.monotonic()
+    seen: list[int] = []
+    runner.run_and_wait(lambda: seen.append(threading.get_ident()))
+    assert seen == [runner.queue.worker.ident] and time.monotonic() - t0 < 10.0
+    from cumetal.devices.cpu_device import CpuDevice
+
+    dev = CpuDevice()
+    s = dev.create_stream(asynchronous=True)
+    ev = dev.create_event()
+    gate = threading.Event()
+    s.work.enqueue(lambda: gate.wait(10.0))
+    dev.record_event(s, ev)
+    assert not dev.event_done(ev)  # starts the queue's worker
+    gate.set()
+    deadline = time.monotonic() + 10.0
+    while not dev.event_done(ev) and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert dev.event_done(ev)
+    dev.destroy_stream(s)
+    q = WorkQueue("t-poll")
+    q.enqueue(lambda: None)
+    deadline = time.monotonic() + 10.0
+    while not q.done() and time.monotonic() < deadline:  # cudaStreamQuery's loop
+        time.sleep(0.001)
+    assert q.done()
+    q.close()

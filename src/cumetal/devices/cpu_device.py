@@ -43,9 +43,27 @@ DEFAULT_PRINTF_FIFO_SIZE = 1 << 20  # CUDA's default cudaLimitPrintfFifoSize
 SMALL_INLINE_BYTES = 256 << 10  # copies/fills up to this size run inline on an idle stream
 
 
+_watchdog_cache: tuple[object, float | None] = (object(), None)
+
+
 def watchdog_seconds() -> float | None:
-    """Kernel time limit from ``CUMETAL_WATCHDOG_SECONDS`` (default 60; 0 or 'off' disables)."""
-    raw = os.environ.get("CUMETAL_WATCHDOG_SECONDS", "").strip().lower()
+    """Kernel time limit from ``CUMETAL_WATCHDOG_SECONDS`` (default 60; 0 or 'off' disables). Read
+    per launch (a test may change it between launches); parsed again only when its text changed
+    (``os.environ.get`` alone costs half a microsecond, a tenth of a small launch's host time)."""
+    global _watchdog_cache
+    data = getattr(os.environ, "_data", None)  # os.environ's bytes-keyed dict (POSIX CPython)
+    if isinstance(data, dict):
+        text = data.get(b"CUMETAL_WATCHDOG_SECONDS")
+        if text == _watchdog_cache[0]:
+            return _watchdog_cache[1]
+        value = _parse_watchdog(os.environ.get("CUMETAL_WATCHDOG_SECONDS", ""))
+        _watchdog_cache = (text, value)
+        return value
+    return _parse_watchdog(os.environ.get("CUMETAL_WATCHDOG_SECONDS", ""))
+
+
+def _parse_watchdog(text: str) -> float | None:
+    raw = text.strip().lower()
     if not raw:
         return DEFAULT_WATCHDOG_SECONDS
     if raw in ("0", "off", "none"):
@@ -467,7 +485,12 @@ class CpuDevice(Device):
 
     def event_done(self, event: Event) -> bool:
         assert isinstance(event, CpuEvent)
-        return event.done()
+        if event.done():
+            return True
+        queue = event.queue
+        if queue is not None:
+            queue.start_now()  # someone polls for it: no submission batching
+        return False
 
     def event_synchronize(self, event: Event) -> list[DeviceFault]:
         assert isinstance(event, CpuEvent)

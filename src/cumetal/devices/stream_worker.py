@@ -116,6 +116,12 @@ class WorkQueue:
         self.completed = ticket
         self.cond.notify_all()
 
+    def start_now(self) -> None:
+        """The worker starts the pending work at once (someone waits for it by other means)."""
+        with self.cond:
+            if self.ops:
+                self.bell.hurry()
+
     def ticket(self) -> int:
         with self.cond:
             return self.enqueued
@@ -186,4 +192,5 @@ class CallbackRunner:
                 done.set()
 
         self.queue.enqueue(call)
+        self.queue.start_now()  # (its caller waits: no submission batching for callbacks)
         done.wait()

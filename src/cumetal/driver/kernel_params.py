@@ -53,6 +53,12 @@ class ParamSlot(Protocol):
 
 def pack_launch_params(kernel_params: Any, extra: Any, params: Sequence[ParamSlot], param_size: int) -> bytes:
     """The packed parameter buffer for a launch; CudaError(INVALID_VALUE) on any mismatch."""
+    if type(kernel_params) is tuple and len(kernel_params) == 2 and (extra is None or (type(extra) is int and not extra)):
+        values, types = kernel_params  # the common ((values...), (types...)) form without extra, first
+        if type(values) in (tuple, list) and type(types) in (tuple, list):
+            packed = _fast_pack(values, types, params, param_size)
+            if packed is not None:
+                return packed
     has_kp = not _is_null(kernel_params)
     has_extra = not _is_null(extra)
     if has_kp and has_extra:

@@ -222,7 +222,8 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
                     cache.clear()
                 cache[(grid_t, block_t, dynamic_shared, workers)] = prep
             launch = prep.launch
-            ctypes.memmove(scratch.base + scratch.PARAMS, bytes(params), len(params))
+            if params:
+                ctypes.memmove(scratch.base + scratch.PARAMS, bytes(params), len(params))
             ctypes.memmove(scratch.base + scratch.INFO, prep.info, len(prep.info))  # (its lock words too)
             ring = 0
             if has_printf:
