@@ -524,6 +524,11 @@ __CM_FP_FN bool operator>=(const __half2 &a, const __half2 &b) { return __hbge2(
 /* PTX tanh.approx.f32 (clang's __nvvm_tanh_approx_f builtin needs sm_75 at every compile) */
 __CM_FP_DEV_FN float __cm_tanh_approx_f(float x) { float r; asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 #endif
+#ifndef __CM_NV_SINCOSF_DECLARED
+#define __CM_NV_SINCOSF_DECLARED
+extern "C" __device__ float __nv_sinf(float);
+extern "C" __device__ float __nv_cosf(float);
+#endif
 #define __CM_HMATH(NAME, EXPR)                                                                         \
     __CM_FP_DEV_FN __half NAME(__half a) {                                                  \
         const float x = __half2float(a);                                                               \
@@ -539,8 +544,11 @@ __CM_HMATH(hexp10, __nvvm_ex2_approx_f(x * 3.3219280948873622f))
 __CM_HMATH(hlog, __nvvm_lg2_approx_f(x) * 0.69314718055994531f)
 __CM_HMATH(hlog2, __nvvm_lg2_approx_f(x))
 __CM_HMATH(hlog10, __nvvm_lg2_approx_f(x) * 0.30102999566398120f)
-__CM_HMATH(hsin, __nvvm_sin_approx_f(x))
-__CM_HMATH(hcos, __nvvm_cos_approx_f(x))
+/* hsin/hcos: an accurate f32 sine/cosine (CuMetal's libdevice) rounded once. NVIDIA's hsin/hcos are
+ * not the MUFU sin.approx/cos.approx (absolute error ~2^-21: 3 half ulps off at 1e-5); rounding an
+ * accurate value gives the H100's half results (tests/cuda_headers/test_goldens.py). */
+__CM_HMATH(hsin, __nv_sinf(x))
+__CM_HMATH(hcos, __nv_cosf(x))
 __CM_HMATH(htrunc, __builtin_truncf(x))
 __CM_HMATH(hceil, __builtin_ceilf(x))
 __CM_HMATH(hfloor, __builtin_floorf(x))
