@@ -405,6 +405,8 @@ def devirtualize_recursion(module: N.Module) -> N.Module:
     graph = _full_call_graph(module)
     cycles = [set(s) for s in _strongly_connected(graph)]
     cycles += [{n} for n, out in graph.items() if n in out]  # a function reaching itself through a pointer
+    if not cycles:
+        return module
     functions = dict(module.functions)
     for cycle in cycles:
         for name in cycle:
