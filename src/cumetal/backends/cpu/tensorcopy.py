@@ -111,9 +111,9 @@ def _read_map(ctx: Ctx, lane: int, addr: int, inst: Inst, mode: str) -> TensorMa
     if mode in ("im2col_w", "im2col_w128") and tm.swizzle == 0:
         raise Fault("illegal_instruction", f"an im2col::w copy needs a swizzled map (PTX ISA 5.5.5: no swizzle is "
                     f"not a valid mode there), in {where}")
-    if mode == "im2col" and any(e != 1 for e in tm.estrides):
-        raise Fault("illegal_instruction", f"im2col copies with element strides other than 1 are not supported "
-                    f"yet, in {where}")
+    if mode == "im2col" and (tm.estrides[0] != 1 or tm.estrides[-1] != 1):
+        raise Fault("illegal_instruction", f"im2col copies stride the spatial dimensions only (elementStrides "
+                    f"{tm.estrides}: the channel and image strides must be 1), in {where}")
     return tm
 
 
@@ -121,8 +121,10 @@ def _im2col_box(tm: TensorMap, coords: list[int], offsets: list[int]) -> tuple[n
     """(global byte offsets, in-bounds mask, element count) of an im2col copy, in shared-memory order
     (pixel by pixel, channels innermost). Measured on an H100 (sweep cases im2col*): the walk starts at
     the coordinates' pixel and steps through the pixel box [lower, dim - 1 + upper] of each spatial
-    dimension, W first, then H, D and the next image; each pixel is read at its position plus the
-    im2col offsets; positions outside the tensor (images past N included) read the fill."""
+    dimension, W first, then H, D and the next image, in steps of the dimension's traversal stride
+    (elementStrides[1..]; a dimension that passes its box's upper bound restarts at its lower bound, measured
+    too: tests/async_ops/im2col_stride_h100.npz); each pixel is read at its position plus the im2col
+    offsets; positions outside the tensor (images past N included) read the fill."""
     esize = DTYPES[tm.dtype][0]
     spatial = tm.rank - 2
     strides = (esize, *tm.strides)
@@ -138,7 +140,7 @@ def _im2col_box(tm: TensorMap, coords: list[int], offsets: list[int]) -> tuple[n
         offs.append(base + chans * esize)
         oks.append(inside & (chans >= 0) & (chans < tm.dims[0]))
         for k in range(spatial):  # the next pixel: W first, carrying into H, D, then the image
-            pos[k] += 1
+            pos[k] += tm.estrides[1 + k]  # the traversal stride (measured: im2col_stride_h100.npz)
             if pos[k] <= hi[k]:
                 break
             pos[k] = lo[k]

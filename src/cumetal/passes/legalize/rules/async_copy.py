@@ -193,10 +193,11 @@ class _Map:
 
 
 class _Im2col:
-    """The source of each element of an im2col copy (backends/cpu/tensorcopy._im2col_box: pixels walk
-    the pixel box [lower, dim - 1 + upper] W first, then H, D and the next image, each read at its
-    position + the im2col offsets). The walk is linearized: pixel p sits at box index L0 + p, where
-    L0 is the start's index in the box (a start inside the box, as convolutions use)."""
+    """The source of each element of an im2col copy (backends/cpu/tensorcopy._im2col_box): pixels walk
+    the pixel box [lower, dim - 1 + upper] of each spatial dimension W first, then H, D and the next
+    image, in steps of the dimension's traversal stride, each read at its position + the im2col offsets.
+    Pixel p is found without walking: an odometer whose digits start at the start coordinates, so each
+    dimension's first period is the rest of its row from the start and later ones run from lower."""
 
     def __init__(self, b: Builder, m: _Map, tm: Value, dims: int, starts: list[Value], offsets) -> None:
         def field(t: str, off: int) -> Var:
@@ -209,37 +210,45 @@ class _Im2col:
         lower = [field("i16", 94 + 2 * k) for k in range(spatial)]
         upper = [field("i16", 100 + 2 * k) for k in range(spatial)]
         self.offsets = [b.op("zext", "i64", o) for o in offsets]
-        self.lo, self.sizes = lower, []
-        for k in range(spatial):  # box size: (dim - 1 + upper) - lower + 1
-            self.sizes.append(b.op("sub", "i64", b.op("add", "i64", m.dims[1 + k], upper[k]), lower[k]))
-        start: Value = b.int("i64", 0)
-        mult: Value = b.int("i64", 1)
+        self.lo, self.step, self.first, self.period, self.start = lower, [], [], [], starts[1:1 + spatial]
         for k in range(spatial):
-            start = b.op("add", "i64", start, b.op("mul", "i64", b.op("sub", "i64", starts[1 + k], lower[k]), mult))
-            mult = b.op("mul", "i64", mult, self.sizes[k])
-        self.start, self.box, self.c0, self.n0 = start, mult, starts[0], starts[dims - 1]
+            s = m.estrides[1 + k]
+            hi = b.op("add", "i64", b.op("sub", "i64", m.dims[1 + k], b.int("i64", 1)), upper[k])
+            span = b.op("div", "i64", b.op("sub", "i64", hi, lower[k]), s, signed=True)
+            self.period.append(b.op("max", "i64", b.op("add", "i64", span, b.int("i64", 1)), b.int("i64", 1), signed=True))
+            rest = b.op("add", "i64", b.op("div", "i64", b.op("sub", "i64", hi, self.start[k]), s, signed=True),
+                        b.int("i64", 1))
+            self.first.append(b.select(b.icmp("sge", hi, self.start[k]), rest, b.int("i64", 1)))
+            self.step.append(s)
+        self.c0, self.n0 = starts[0], starts[dims - 1]
 
     def source(self, e: Value, j: Value) -> tuple[Value, Value]:
         """(in bounds, global byte offset) of byte j of element e (pixel-major, channels inner)."""
         b, m = self.b, self.m
         pix = b.op("div", "i64", e, self.channels, signed=False)
         chan = b.op("add", "i64", self.c0, b.op("sub", "i64", e, b.op("mul", "i64", pix, self.channels)))
-        at = b.op("add", "i64", self.start, pix)
-        image = b.op("add", "i64", self.n0, b.op("div", "i64", at, self.box, signed=False))
-        rest = b.op("rem", "i64", at, self.box, signed=False)
 
         def inside(v: Value, dim: Value) -> Var:
             return b.and1(b.icmp("sge", v, b.int("i64", 0)), b.icmp("slt", v, dim))
 
-        inb = b.and1(inside(chan, m.dims[0]), inside(image, m.dims[self.dims - 1]))
+        inb = inside(chan, m.dims[0])
         goff = b.op("add", "i64", j, b.op("mul", "i64", chan, m.esize))
-        goff = b.op("add", "i64", goff, b.op("mul", "i64", image, m.strides[self.dims - 1]))
-        for k, size in enumerate(self.sizes):
-            digit = b.op("rem", "i64", rest, size, signed=False)
-            rest = b.op("div", "i64", rest, size, signed=False)
-            pos = b.op("add", "i64", b.op("add", "i64", self.lo[k], digit), self.offsets[k])
+        carry: Value = pix  # increments still to apply to this digit
+        for k in range(self.dims - 2):
+            s = self.step[k]
+            in_first = b.icmp("slt", carry, self.first[k])
+            later = b.op("sub", "i64", carry, self.first[k])  # negative (unused) within the first period
+            pos = b.select(in_first, b.op("add", "i64", self.start[k], b.op("mul", "i64", carry, s)),
+                           b.op("add", "i64", self.lo[k], b.op("mul", "i64", b.op("rem", "i64", later, self.period[k],
+                                                                                   signed=True), s)))
+            carry = b.select(in_first, b.int("i64", 0), b.op("add", "i64", b.int("i64", 1),
+                                                             b.op("div", "i64", later, self.period[k], signed=True)))
+            pos = b.op("add", "i64", pos, self.offsets[k])
             inb = b.and1(inb, inside(pos, m.dims[1 + k]))
             goff = b.op("add", "i64", goff, b.op("mul", "i64", pos, m.strides[1 + k]))
+        image = b.op("add", "i64", self.n0, carry)
+        inb = b.and1(inb, inside(image, m.dims[self.dims - 1]))
+        goff = b.op("add", "i64", goff, b.op("mul", "i64", image, m.strides[self.dims - 1]))
         return inb, goff
 
 
@@ -320,8 +329,8 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
     ok = b.and1(ok, b.icmp("eq", m.interleave, b.int("i64", 0)))
     ok = b.and1(ok, b.icmp("eq", m.mode, b.int("i64", _MAP_MODE[mode])))
     ok = b.and1(ok, b.icmp("eq", b.op("and", "i64", smem, b.int("i64", 127)), b.int("i64", 0)))
-    if im2col:
-        for es in m.estrides:
+    if im2col:  # traversal strides of the spatial dimensions only (measured); channels and images unstrided
+        for es in (m.estrides[0], m.estrides[dims - 1]):
             ok = b.and1(ok, b.icmp("eq", es, b.int("i64", 1)))
     if four:  # PTX ISA 5.5.3.4: the map's box is one row
         ok = b.and1(ok, b.icmp("eq", m.box[1], b.int("i64", 1)))
@@ -345,6 +354,8 @@ def _expand_tensor(b: Builder, inst: Inst) -> list[Value]:
         total = b.op("mul", "i64", walk.pixels, walk.channels)
     elif four:
         total = b.op("mul", "i64", m.counts[0], b.int("i64", 4))
+    elif im2col:  # channels x pixels (the map's box): traversal strides do not change the count (PTX ISA)
+        total = b.op("mul", "i64", m.box[0], m.box[1])
     else:
         for c in m.counts:
             total = b.op("mul", "i64", total, c)
