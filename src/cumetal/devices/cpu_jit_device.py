@@ -498,6 +498,7 @@ class CpuJitDevice(CpuDevice):
         from cumetal.backends.air.sim import launch_air
         from cumetal.backends.air.sim.heap import with_device_heap
         from cumetal.backends.cpu import launch as numpy_launch
+        from cumetal.passes.specialize_textures import for_launch as specialize_textures
 
         def native_launch(kernel, module, compiled, *args, **kwargs):
             """Compiled code for the launch (or its CTAs from ``first_cta`` on); an address fault
@@ -517,6 +518,8 @@ class CpuJitDevice(CpuDevice):
         tiers = self._tiers
 
         def launch(kernel, module, *args, **kwargs):
+            if len(args) >= 5:  # texture handles as parameters: a copy folded on their descriptors
+                kernel, module = specialize_textures(kernel, module, args[0], args[4])
             # the common case first: a compiled kernel's plain launch (no cluster or cooperative grid)
             t = tiers.get((id(kernel), id(module)))
             if (t is not None and t.kernel is kernel and t.module is module and t.compiled is not None

@@ -74,7 +74,8 @@ class _Desc:
         if key not in self.cache:
             size = 8 if t in ("i64", "f64") else 4
             addr = self.ctx.add_offset(self.handle, FIELDS[name] + index * size)
-            self.cache[key] = self.ctx.emit("load", t, addr, space="global", align=size)
+            # ``texdesc`` names the field: passes/specialize_textures.py folds it at launch
+            self.cache[key] = self.ctx.emit("load", t, addr, space="global", align=size, texdesc=name)
         return self.cache[key]
 
 
