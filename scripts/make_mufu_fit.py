@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Fit NVIDIA's MUFU sine and exp2 tables to the H100 recording and write the golden sample the tests use.
+"""Fit NVIDIA's MUFU sine, exp2, log2, rsqrt and sqrt tables to the H100 recording and write the golden sample the tests use.
 
     python3 scripts/make_mufu_fit.py RECORDDIR      # RECORDDIR: from make_mufu_tables.py record
 
-Reads ``sin.npz``/``cos.npz``/``ex2.npz``/``samples.npz``; per segment (64 segments of 2^17 points of a
+Reads ``sin.npz``/``cos.npz``/``ex2.npz``/``lg2.npz``/``rsq.npz``/``samples.npz``; per segment (64 segments of 2^17 points of a
 23-bit offset) fits R = C0 + C1*xl +- C2*(tsq(xl) >> 19) (sine: units 2^-37, output = R truncated to f32;
-exp2 of the fraction f: units 2^-39, output mantissa = R >> 16): C1 and C2 by least squares on the
+exp2 of the fraction f: units 2^-39, output mantissa = R >> 16; log2(1 + f): units 2^-38, truncated; rsqrt/sqrt of m in [1, 4): 128 segments, units 2^-40, truncated): C1 and C2 by least squares on the
 interval midpoints, rounded to integers, then the C0 interval that every point of the segment allows
-(the value with the most trailing zeros in it is taken). Prints SIN_SEGMENTS / EX2_SEGMENTS as in
+(the value with the most trailing zeros in it is taken). Prints the tables (SIN_SEGMENTS, EX2_SEGMENTS, LG2_SEGMENTS, RSQRT_/SQRT_SEGMENTS and _SLOPES) as in
 src/cumetal/ir/semantics/mufu.py, checks the models against every recorded entry and the random
 samples, and writes tests/approx/golden/mufu_h100.npz (a sample of the recording, bits only).
 """
@@ -47,7 +47,8 @@ def fit_segments(lo_all: np.ndarray, hi_all: np.ndarray) -> list[tuple[int, int,
     out = []
     for i in range(len(lo_all) // n):
         lo, hi = lo_all[i * n:(i + 1) * n], hi_all[i * n:(i + 1) * n]
-        c = np.linalg.lstsq(v, (lo + hi) / 2, rcond=None)[0]
+        known = hi - lo < 1e20  # a point given (-1e30, 1e30) is one the table need not give
+        c = np.linalg.lstsq(v[known], ((lo + hi) / 2)[known], rcond=None)[0]
         for d1, d2 in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
             c1, c2 = int(round(c[1])) + d1, int(round(c[2])) + d2
             a, b = (lo - c1 * x - c2 * q).max(), (hi - c1 * x - c2 * q).min()
@@ -63,7 +64,8 @@ def fit_segments(lo_all: np.ndarray, hi_all: np.ndarray) -> list[tuple[int, int,
     return out
 
 
-def pack(spec: mufu.Interp, coefs: list[tuple[int, int, int]]) -> list[int]:
+def pack(spec: mufu.Interp, coefs: list[tuple[int, int, int]], word: int = 0) -> list[int]:
+    """The packed words (``word`` 1: the second list) of the coefficients per spec's fields."""
     words = []
     for c0, c1, c2 in coefs:
         w = 0
@@ -71,7 +73,8 @@ def pack(spec: mufu.Interp, coefs: list[tuple[int, int, int]]) -> list[int]:
             raw = (v - f.bias) >> f.shift
             if raw < 0 or raw >= 1 << f.bits or (raw << f.shift) + f.bias != v:
                 raise SystemExit(f"coefficient {v} does not fit its field {f}")
-            w |= raw << f.pos
+            if f.word == word:
+                w |= raw << f.pos
         words.append(w)
     return words
 
@@ -90,6 +93,28 @@ def fit_ex2(ex2_1: np.ndarray) -> list[int]:
     return pack(mufu.EX2, fit_segments(y * scale, (y + 1) * scale))
 
 
+def fit_lg2(lg2_1: np.ndarray) -> list[int]:
+    """lg2 of x in [1, 2): log2(1 + f) for every 23-bit fraction f in units 2^-38, truncated (x = 1 is an
+    exact 0 the table need not give)."""
+    y = lg2_1.view(np.float32).astype(np.float64)
+    ulp = np.spacing(y.astype(np.float32)).astype(np.float64) * 2.0 ** mufu.LG2_SCALE
+    lo = y * 2.0 ** mufu.LG2_SCALE
+    hi = lo + ulp
+    lo[0], hi[0] = -1e30, 1e30
+    return pack(mufu.LG2, fit_segments(lo, hi))
+
+
+def fit_root(spec: mufu.Interp, lo_binade: np.ndarray, hi_binade: np.ndarray) -> tuple[list[int], list[int]]:
+    """rsqrt/sqrt of m in [1, 4) (two recorded binades), units 2^-40, truncated; m = 1 is exact."""
+    y = np.concatenate([lo_binade, hi_binade]).view(np.float32).astype(np.float64)
+    ulp = np.spacing(y.astype(np.float32)).astype(np.float64) * 2.0 ** mufu.ROOT_SCALE
+    lo = y * 2.0 ** mufu.ROOT_SCALE
+    hi = lo + ulp
+    lo[0], hi[0] = -1e30, 1e30
+    coefs = fit_segments(lo, hi)
+    return pack(spec, coefs), pack(spec, coefs, 1)
+
+
 def show(name: str, words: list[int]) -> None:
     print(f"{name} = (")
     for i in range(0, len(words), 4):
@@ -103,8 +128,13 @@ def main() -> int:
         return 2
     rec = pathlib.Path(sys.argv[1])
     sin_t, cos_t = load(rec / "sin.npz")["sin_table"], load(rec / "cos.npz")["cos_table"]
-    ex2 = load(rec / "ex2.npz")
-    fitted = {"SIN_SEGMENTS": fit_sin(sin_t), "EX2_SEGMENTS": fit_ex2(ex2["ex2_1"])}
+    ex2, lg2 = load(rec / "ex2.npz"), load(rec / "lg2.npz")
+    roots = load(rec / "rsq.npz")
+    fitted = {"SIN_SEGMENTS": fit_sin(sin_t), "EX2_SEGMENTS": fit_ex2(ex2["ex2_1"]),
+              "LG2_SEGMENTS": fit_lg2(lg2["lg2_1"])}
+    for fn, spec in (("RSQRT", mufu.RSQRT), ("SQRT", mufu.SQRT)):
+        name = fn.lower()
+        fitted[f"{fn}_SEGMENTS"], fitted[f"{fn}_SLOPES"] = fit_root(spec, roots[f"{name}_1"], roots[f"{name}_2"])
     for name, words in fitted.items():
         show(name, words)
         if tuple(words) != getattr(mufu, name):
@@ -118,13 +148,19 @@ def main() -> int:
     samples = load(rec / "samples.npz")
     rng = np.random.default_rng(15)
     out: dict[str, np.ndarray] = {}
-    for name, x in (("ex2_1", 0x3F800000), ("ex2_0.5", 0x3F000000), ("ex2_-1", 0xBF800000), ("ex2_-2", 0xC0000000)):
+    for name, x in (("ex2_1", 0x3F800000), ("ex2_0.5", 0x3F000000), ("ex2_-1", 0xBF800000), ("ex2_-2", 0xC0000000),
+                    ("lg2_0.5", 0x3F000000), ("lg2_1", 0x3F800000), ("lg2_2", 0x40000000),
+                    ("rsqrt_1", 0x3F800000), ("rsqrt_2", 0x40000000), ("sqrt_1", 0x3F800000), ("sqrt_2", 0x40000000)):
         xs = np.uint32(x) + np.arange(1 << 23, dtype=np.uint32)
-        print(f"{name}: {int((mufu.ex2_bits(xs) == ex2[name]).sum())} of {1 << 23} equal")
+        fn = name.split("_")[0]
+        rec_y = {"ex2": ex2, "lg2": lg2}.get(fn, roots)[name]
+        model = {"ex2": mufu.ex2_bits, "lg2": mufu.lg2_bits}.get(fn) or (lambda v, f=fn: mufu.root_bits(f, v))
+        print(f"{name}: {int((model(xs) == rec_y).sum())} of {1 << 23} equal")
         pick = rng.choice(1 << 23, 2048, replace=False)
-        out[f"range_{name}_x"], out[f"range_{name}_y"] = xs[pick], ex2[name][pick]
+        out[f"range_{name}_x"], out[f"range_{name}_y"] = xs[pick], rec_y[pick]
     models = {"sin": lambda v: mufu.sincos_bits("sin", v), "cos": lambda v: mufu.sincos_bits("cos", v),
-              "ex2": mufu.ex2_bits}
+              "ex2": mufu.ex2_bits, "lg2": mufu.lg2_bits, "rsqrt": lambda v: mufu.root_bits("rsqrt", v),
+              "sqrt": lambda v: mufu.root_bits("sqrt", v)}
     for fn, model in models.items():
         x, y = samples[fn]
         print(f"{fn}: {int((model(x) == y).sum())} of {len(x)} random samples equal")

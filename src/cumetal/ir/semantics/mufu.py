@@ -43,11 +43,13 @@ SCALE_EXP = 37  # R is in units of 2^-37
 
 @dataclass(frozen=True)
 class Field:
-    """One coefficient in a packed segment word: value = ((word >> pos) & (2^bits - 1)) << shift + bias."""
+    """One coefficient in a packed segment word: value = ((word >> pos) & (2^bits - 1)) << shift + bias;
+    ``word`` 1 reads the table's second word list (``Interp.words2``)."""
     pos: int
     bits: int
     shift: int = 0
     bias: int = 0
+    word: int = 0
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class Interp:
     c1: Field
     c2: Field
     c2_sign: int
+    words2: tuple[int, ...] = ()
 
 
 SIN_SEGMENTS = (
@@ -104,6 +107,141 @@ EX2 = Interp(EX2_SEGMENTS, Field(0, 37, 2, 1 << 39), Field(37, 16, 0, 45426), Fi
 EX2_SCALE = 39
 
 
+# log2(1 + f) for a 23-bit mantissa fraction f (MUFU.LG2): R in units 2^-38 (C2 negative, stored as
+# -C2 - 372; the words use all 64 bits)
+LG2_SEGMENTS = (
+    0x8756E64000007344, 0x81D630816E79A345, 0x7CD58042D75B0344, 0x77D4D5443ACEA344,
+    0x73142F4598FE5344, 0x6E538E06F2112345, 0x6A12F188462CC345, 0x6592594995753344,
+    0x6191C54AE00DB344, 0x5D51354C26165344, 0x5990A94D67AF8344, 0x5610210EA4F79345,
+    0x530F9C8FDE0BC345, 0x4F8F1B511307F344, 0x4C4E9D524407F344, 0x494E229371254345,
+    0x460DAAD49A789344, 0x434D3615C01AB345, 0x40CCC456E2225344, 0x3DCC551800A5C345,
+    0x3BCBE8D91BBAF344, 0x390B7EDA33763344, 0x368B175B47EC1344, 0x348AB25C592FE340,
+    0x31CA4F5D67542344, 0x2FC9EEDE726AD344, 0x2D89905F7A85A340, 0x2BC934207FB55345,
+    0x2A08D9E1820A2344, 0x2808816281945344, 0x26482AE37E62A344, 0x2447D6247883E345,
+    0x230783657006D344, 0x2147322664F90345, 0x1F46E26757685344, 0x1E4694A847617345,
+    0x1C86482934F10345, 0x1AC5FD2A20236345, 0x19C5B3EB0904D344, 0x18456BEBEFA03344,
+    0x1685252CD4014345, 0x1544DFEDB6331344, 0x14049BEE96400344, 0x1304596F74320344,
+    0x11C417F05013D344, 0x10C3D7B129EF1345, 0x0FC398B201CC9345, 0x0E835AB2D7B60345,
+    0x0D031DB3ABB44345, 0x0C02E1F47DD03344, 0x0B82A7754E124344, 0x0A426DB61C826345,
+    0x094234F6E9296344, 0x0841FD37B40E7345, 0x0781C6787D39B340, 0x0641907944B21344,
+    0x05C15BBA0A7EF345, 0x0481277ACEA7D344, 0x03C0F43B9133A345, 0x0340C1FC52288344,
+    0x0240903D118DD345, 0x01805F7DCF693344, 0x00C02F7E8BC15344, 0x0000003F469C4345,
+)
+LG2 = Interp(LG2_SEGMENTS, Field(0, 38), Field(38, 15, 0, 23823), Field(53, 11, 0, 372), -1)
+LG2_SCALE = 38
+
+# 1/sqrt(m) and sqrt(m) for m in [1, 4) (24-bit offset: exponent parity, 23-bit mantissa; 128 segments),
+# R in units 2^-40, truncated. Two words per segment: C0 and C2 in the first, C1 in the second.
+RSQRT_SEGMENTS = (
+    0x5227FFFFFBFFE, 0x4E87E05EBBFFC, 0x4B27C17643FFF, 0x47E7A33F93FFF,
+    0x44E785B427FFE, 0x420768CDBBFFF, 0x3F474C866BFFF, 0x3CA730D89BFFF,
+    0x3A2715BEF3FFF, 0x37C6FB344FFFE, 0x35A6E133D7FFC, 0x3366C7B903FFF,
+    0x3166AEBF4FFFF, 0x2F6696429FFFE, 0x2D867E3ED3FFE, 0x2BA666B027FF8,
+    0x2A064F92DFFFF, 0x286638E393FFE, 0x26C6229EC7FFE, 0x25460CC15BFFC,
+    0x23C5F7482FFFE, 0x2265E2304C000, 0x2125CD76DBFFF, 0x1FE5B9192BFFC,
+    0x1EA5A5149BFFF, 0x1D659166B3FFE, 0x1C457E0CF3FFE, 0x1B256B0517FFC,
+    0x1A05584CDFFFF, 0x192545E227FFC, 0x182533C2D7FF8, 0x174521ED07FFF,
+    0x1645105EBFFFC, 0x1564FF1623FFE, 0x14A4EE115FFFE, 0x13C4DD4ED7FFF,
+    0x12E4CCCCD3FFE, 0x1224BC89B7FF8, 0x1164AC83FFFFF, 0x10C49CBA1BFFE,
+    0x10048D2AB7FFC, 0x0F647DD44FFFF, 0x0EC46EB5A4000, 0x0E245FCD5BFFF,
+    0x0D84511A33FFF, 0x0D04429AEFFFF, 0x0C64344E6FFFC, 0x0BC4263377FFF,
+    0x0B441848FFFFC, 0x0AC40A8DE3FFF, 0x0A43FD0124000, 0x09E3EFA1BFFF8,
+    0x0963E26EBBFFE, 0x08E3D5671BFFF, 0x0883C889FBFFF, 0x0823BBD66FFF8,
+    0x07A3AF4BA7FFF, 0x0723A2E8C3FFF, 0x06C396ACEFFFC, 0x06638A975BFFF,
+    0x06037EA747FFC, 0x05C372DBE7FFF, 0x056367349FFFC, 0x05035BB09BFFC,
+    0x3683504F2C000, 0x340339F18FFFC, 0x318324169FFFF, 0x2F430EB95BFFC,
+    0x2D42F9D52FFFE, 0x2B22E565B7FFF, 0x2942D166CBFFE, 0x2762BDD458000,
+    0x25A2AAAAAFFFE, 0x23E297E623FFE, 0x224285835BFFE, 0x20C2737EFBFFF,
+    0x1F6261D5FBFFF, 0x1DE250854FFFF, 0x1CA23F8A23FF8, 0x1B622EE1DBFFF,
+    0x1A221E89B3FFF, 0x19020E7F4BFFF, 0x17E1FEC047FF0, 0x16C1EF4A4BFFC,
+    0x15C1E01B2BFFF, 0x14C1D130E3FFF, 0x13E1C28963FFF, 0x12E1B422C3FFF,
+    0x1201A5FB23FFC, 0x11419810BFFFF, 0x10818A61EBFFC, 0x0FA17CED07FFF,
+    0x0F016FB063FFF, 0x0E2162AA9FFFE, 0x0D8155DA23FFF, 0x0CC1493DA3FFF,
+    0x0C413CD3A3FFC, 0x0BA1309AF7FFF, 0x0B01249253FFC, 0x0A6118B86FFFE,
+    0x09E10D0C2FFFE, 0x0941018C6BFFE, 0x08C0F6380FFFF, 0x0840EB0E0FFFF,
+    0x07C0E00D57FFE, 0x0740D534FBFFF, 0x06E0CA83FBFFC, 0x0660BFF97BFFC,
+    0x0600B5947FFFF, 0x05A0AB543FFFF, 0x0520A137E3FFF, 0x04E0973E83FE0,
+    0x04808D6773FFF, 0x042083B1EBFF8, 0x03A07A1D2FFFC, 0x036070A87BFFF,
+    0x032067531FFFF, 0x02C05E1C83FFC, 0x02805503DFFFE, 0x02204C08B7FFF,
+    0x01E0432A53FFF, 0x01A03A6827FFE, 0x014031C1A4000, 0x0100293627FFE,
+    0x00C020C52FFFF, 0x0080186E2BFFF, 0x00401030A3FFF, 0x0000080C23FFE,
+)
+RSQRT_SLOPES = (
+    0, 1507, 2956, 4352, 5696, 6992, 8242, 9448,
+    10612, 11737, 12823, 13874, 14890, 15873, 16825, 17747,
+    18640, 19505, 20345, 21159, 21949, 22716, 23460, 24183,
+    24886, 25569, 26233, 26879, 27508, 28119, 28715, 29294,
+    29859, 30409, 30945, 31468, 31978, 32475, 32960, 33433,
+    33895, 34346, 34786, 35216, 35636, 36046, 36447, 36840,
+    37223, 37598, 37965, 38323, 38674, 39018, 39354, 39683,
+    40006, 40322, 40631, 40934, 41231, 41522, 41807, 42087,
+    19194, 20259, 21284, 22271, 23221, 24138, 25021, 25874,
+    26697, 27493, 28261, 29004, 29722, 30418, 31091, 31742,
+    32374, 32986, 33579, 34155, 34714, 35256, 35782, 36294,
+    36791, 37274, 37743, 38200, 38644, 39077, 39498, 39908,
+    40307, 40696, 41075, 41445, 41805, 42157, 42500, 42834,
+    43161, 43480, 43791, 44095, 44392, 44682, 44966, 45243,
+    45514, 45779, 46039, 46292, 46540, 46783, 47021, 47254,
+    47482, 47705, 47924, 48138, 48348, 48554, 48756, 48953,
+)
+SQRT_SEGMENTS = (
+    0x2880000007FFF, 0x27001FE047FFC, 0x25803F81FFFFE, 0x24405EE698000,
+    0x22E07E0F6FFFE, 0x21C09CFDD7FFC, 0x20A0BBB30FFFE, 0x1F80DA3057FFE,
+    0x1E40F876D8000, 0x1D611687AFFFF, 0x1C413463FFFFF, 0x1B21520CD8000,
+    0x1A216F833FFFC, 0x19618CC827FFE, 0x1841A9DC97FFF, 0x1781C6C170000,
+    0x16A1E3779FFFF, 0x15E2000007FFC, 0x15221C5B77FFE, 0x1442388AC7FFC,
+    0x1362548EBFFFE, 0x12C2706828000, 0x11E28C17BFFFF, 0x1122A79E3FFFE,
+    0x10A2C2FC5FFFE, 0x0FE2DE32CFFFE, 0x0F42F94237FE0, 0x0EA3142B37FFE,
+    0x0E032EEE7FFFC, 0x0D83498C9FFFE, 0x0CE3640637FFE, 0x0C437E5BDFFFE,
+    0x0BE3988E17FFE, 0x0B43B29D87FFF, 0x0AC3CC8A9FFFE, 0x0A63E655F7FFF,
+    0x09E4000007FFF, 0x0924198957FFE, 0x08C432F257FF8, 0x08644C3B87FFE,
+    0x07C4656567FFE, 0x07847E705FFFE, 0x0704975CDFFFF, 0x06C4B02B57FFF,
+    0x0624C8DC38000, 0x05E4E16FDFFFE, 0x0584F9E6BFFFE, 0x050512413FFFF,
+    0x04E52A7FB0000, 0x046542A27FFFF, 0x04055AAA07FFC, 0x03A572969FFFE,
+    0x03258A68B0000, 0x0325A22078000, 0x0285B9BE67FFC, 0x0245D142BFFFF,
+    0x0225E8ADD8000, 0x0186000007FFE, 0x0186173997FFC, 0x01062E5AD7FFF,
+    0x00C645640FFFE, 0x00A65C5587FFE, 0x0046732F97FFF, 0x000689F277FFF,
+    0x4286A09E70000, 0x4066CDB2C7FFE, 0x3EC6FA6EA7FFE, 0x3CC726D41FFFE,
+    0x3B2752E517FFE, 0x39677EA367FFE, 0x3787AA10D7FFC, 0x35E7D52F27FFE,
+    0x3428000007FFE, 0x32C82A8507FFC, 0x316854BFB7FFE, 0x30287EB19FFFE,
+    0x2E88A85C2FFFC, 0x2D48D1C0C7FF0, 0x2BA8FAE0C7FFE, 0x2AC923BD87FFC,
+    0x29494C5847FF0, 0x286974B237FFE, 0x27499CCC9FFF8, 0x25C9C4A89FFF8,
+    0x24C9EC4757FFE, 0x240A13A9D0000, 0x22AA3AD137FFE, 0x21EA61BE78000,
+    0x20AA88729FFFE, 0x202AAEEE9FFFE, 0x1F2AD5336FFFE, 0x1E6AFB41F7FFE,
+    0x1D6B211B1FFFE, 0x1C4B46BFC7FFC, 0x1B6B6C30BFFFE, 0x1B2B916EDFFFE,
+    0x1A2BB67AEFFFE, 0x192BDB55BFFFE, 0x18AC000007FFE, 0x17CC247A8FFFE,
+    0x178C48C607FFC, 0x16CC6CE327FFE, 0x15CC90D2A7FFE, 0x156CB4951FFFE,
+    0x14CCD82B47FFE, 0x13ECFB95C7FFC, 0x134D1ED527FF0, 0x128D41EA17FFE,
+    0x122D64D528000, 0x11AD8796EFFFC, 0x10EDAA2FF7FFE, 0x10CDCCA0D7FF8,
+    0x0FEDEEEA17FFE, 0x0F8E110C3FFFC, 0x0F2E3307CFFFE, 0x0E6E54DD58000,
+    0x0E0E768D3FFFE, 0x0DEE981817FFE, 0x0D2EB97E4FFFE, 0x0C8EDAC05FFFC,
+    0x0C8EFBDEB7FFE, 0x0BAF1CD9D7FFE, 0x0B6F3DB21FFFE, 0x0AEF5E6807FFE,
+    0x0A8F7EFBF7FFC, 0x0A4F9F6E4FFFE, 0x09EFBFBF87FFE, 0x09AFDFEFF7FFC,
+)
+SQRT_SLOPES = (
+    19012, 18506, 18011, 17528, 17055, 16593, 16141, 15698,
+    15264, 14840, 14424, 14016, 13616, 13225, 12840, 12464,
+    12094, 11731, 11375, 11025, 10681, 10344, 10012, 9686,
+    9366, 9051, 8741, 8437, 8137, 7843, 7553, 7267,
+    6987, 6710, 6438, 6170, 5906, 5645, 5389, 5137,
+    4887, 4642, 4400, 4162, 3926, 3695, 3466, 3240,
+    3018, 2798, 2581, 2367, 2155, 1948, 1741, 1538,
+    1338, 1139, 944, 750, 559, 371, 184, 0,
+    46157, 45441, 44743, 44059, 43391, 42737, 42097, 41471,
+    40857, 40257, 39669, 39093, 38527, 37973, 37429, 36897,
+    36373, 35861, 35357, 34861, 34375, 33899, 33429, 32969,
+    32515, 32071, 31633, 31203, 30779, 30361, 29951, 29549,
+    29151, 28759, 28375, 27995, 27623, 27255, 26891, 26535,
+    26183, 25835, 25493, 25155, 24823, 24495, 24171, 23853,
+    23537, 23227, 22921, 22617, 22319, 22025, 21733, 21445,
+    21163, 20881, 20605, 20331, 20061, 19795, 19531, 19271,
+)
+RSQRT = Interp(RSQRT_SEGMENTS, Field(0, 39, 0, 1 << 39), Field(0, 16, 0, -65531, 1), Field(39, 12, 0, 388), 1,
+               RSQRT_SLOPES)
+SQRT = Interp(SQRT_SEGMENTS, Field(0, 40, 0, 1 << 40), Field(0, 16, 0, 46523, 1), Field(40, 11, 0, 364), -1,
+              SQRT_SLOPES)
+ROOT_SCALE = 40
+
 def truncated_square_terms() -> list[tuple[int, int, int]]:
     """(bit j, 2^(2j), mask) per bit of xl that contributes to tsq(xl) >> 19: tsq = sum over set bits j of
     2^(2j) [when 2j >= 19] + 2^(j+1) * (xl & mask_j), mask_j the lower bits i with i + j + 1 >= 19."""
@@ -133,15 +271,18 @@ def turn_index(bits: np.ndarray) -> np.ndarray:
 
 
 def interpolate(spec: Interp, r: np.ndarray) -> np.ndarray:
-    """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) for 23-bit offsets r (int64)."""
-    w = np.array(spec.words, dtype=np.int64)[r >> XL_BITS]  # every word < 2^63
+    """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) for offsets r (int64; segment r >> 17)."""
+    seg = r >> XL_BITS
+    ws = (np.array(spec.words, dtype=np.uint64)[seg], np.array(spec.words2 or (0,), dtype=np.uint64)[
+        np.minimum(seg, len(spec.words2) - 1) if spec.words2 else 0])
     xl = r & ((1 << XL_BITS) - 1)
     tsq = np.zeros_like(xl)
     for j, square, mask in truncated_square_terms():
         tsq += np.where((xl >> j) & 1, square + ((xl & mask) << (j + 1)), 0)
 
     def field(f: Field) -> np.ndarray:
-        return (((w >> f.pos) & ((1 << f.bits) - 1)) << f.shift) + f.bias
+        raw = ((ws[f.word] >> np.uint64(f.pos)) & np.uint64((1 << f.bits) - 1)).astype(np.int64)
+        return (raw << f.shift) + f.bias
 
     return field(spec.c0) + field(spec.c1) * xl + spec.c2_sign * field(spec.c2) * (tsq >> SQ_DROP)
 
@@ -218,3 +359,73 @@ def ex2_bits(x_bits: np.ndarray) -> np.ndarray:
         r = _mufu_ex2(arg).view(np.float32)
         sq = (r * r).astype(np.float32)
     return np.where(low, sq.view(np.uint32), r.view(np.uint32)).astype(np.uint32)
+
+
+def _mufu_lg2(b: np.ndarray) -> np.ndarray:
+    """MUFU.LG2 of positive normal f32 bits b (int64) -> u32 bits (x = 1 gives +0)."""
+    e = ((b >> 23) & 0xFF) - 127
+    # exponent + log2(1 + f) in units 2^-38, kept to 2^-36; a negative sum's magnitude is its one's
+    # complement; the magnitude truncated to f32
+    rq = ((e << LG2_SCALE) + interpolate(LG2, b & 0x7FFFFF)) >> 2
+    mag = np.where(rq < 0, ~rq, rq)
+    fb = np.where(mag == 0, 0, _int_to_f32_rz(mag) - ((LG2_SCALE - 2) << 23))
+    out = fb | np.where(rq < 0, 0x80000000, 0)
+    return np.where(b == 0x3F800000, 0, out)
+
+
+def lg2_bits(x_bits: np.ndarray) -> np.ndarray:
+    """lg2.approx.f32 of f32 bit patterns as the H100 returns them: ptxas scales a subnormal (or zero)
+    argument by 2^24 and subtracts 24 from MUFU.LG2's result; negative or NaN arguments give the
+    canonical NaN, +-0 gives -inf, +inf gives +inf."""
+    u = np.asarray(x_bits, dtype=np.uint32)
+    b = u.astype(np.int64)
+    a = b & 0x7FFFFFFF
+    sub = a < 0x00800000
+    with np.errstate(all="ignore"):
+        scaled = (u.view(np.float32) * np.float32(2.0 ** 24)).astype(np.float32).view(np.uint32).astype(np.int64)
+    arg = np.where(sub, scaled, b) & 0x7FFFFFFF
+    r = _mufu_lg2(np.where(arg == 0, 0x3F800000, arg)).astype(np.uint32).view(np.float32)
+    with np.errstate(all="ignore"):
+        r = np.where(sub, (r + np.float32(-24.0)).astype(np.float32), r).view(np.uint32).astype(np.int64)
+    r = np.where(a == 0, 0xFF800000, r)
+    r = np.where(a == 0x7F800000, 0x7F800000, r)
+    r = np.where(((b >> 31) != 0) & (a != 0), 0x7FFFFFFF, r)  # negative (incl. -inf)
+    r = np.where(a > 0x7F800000, 0x7FFFFFFF, r)
+    return r.astype(np.uint32)
+
+
+def _mufu_root(spec: Interp, b: np.ndarray) -> np.ndarray:
+    """MUFU.RSQ / MUFU.SQRT of positive normal f32 bits b (int64) -> u32 bits."""
+    e = ((b >> 23) & 0xFF) - 127
+    odd = e & 1
+    r = (odd << 23) | (b & 0x7FFFFF)
+    m = _int_to_f32_rz(interpolate(spec, r)) - (ROOT_SCALE << 23)  # the value for m in [1, 4)
+    m = np.where(r == 0, 0x3F800000, m)  # a power of 4: exact
+    half = (e - odd) // 2
+    return (m + np.where(spec is RSQRT, -half, half) * (1 << 23)).astype(np.int64)
+
+
+def root_bits(fn: str, x_bits: np.ndarray) -> np.ndarray:
+    """rsqrt.approx.f32 / sqrt.approx.f32 of f32 bit patterns as the H100 returns them: ptxas scales a
+    subnormal (or zero) argument by 2^24 and the result by 2^12 (rsqrt) / 2^-12 (sqrt); a negative
+    argument (not -0) or NaN gives the canonical NaN; rsqrt(+-0) = +-inf, rsqrt(inf) = +0, sqrt(+-0) = +-0,
+    sqrt(inf) = inf."""
+    spec = RSQRT if fn == "rsqrt" else SQRT
+    u = np.asarray(x_bits, dtype=np.uint32)
+    b = u.astype(np.int64)
+    a = b & 0x7FFFFFFF
+    sub = a < 0x00800000
+    with np.errstate(all="ignore"):
+        scaled = (u.view(np.float32) * np.float32(2.0 ** 24)).astype(np.float32).view(np.uint32).astype(np.int64)
+    arg = np.where(sub, scaled, b) & 0x7FFFFFFF
+    r = _mufu_root(spec, np.where(arg == 0, 0x3F800000, arg)).astype(np.uint32).view(np.float32)
+    with np.errstate(all="ignore"):
+        back = np.float32(2.0 ** 12 if fn == "rsqrt" else 2.0 ** -12)
+        r = np.where(sub, (r * back).astype(np.float32), r).view(np.uint32).astype(np.int64)
+    sign = b & 0x80000000
+    zero_res, inf_res = (0x7F800000, 0) if fn == "rsqrt" else (0, 0x7F800000)
+    r = np.where(a == 0, sign | zero_res, r)
+    r = np.where(a == 0x7F800000, inf_res, r)
+    r = np.where((sign != 0) & (a != 0), 0x7FFFFFFF, r)
+    r = np.where(a > 0x7F800000, 0x7FFFFFFF, r)
+    return r.astype(np.uint32)

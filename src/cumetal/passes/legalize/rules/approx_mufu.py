@@ -1,4 +1,4 @@
-"""f32 sin/cos/ex2.approx as NVIDIA's MUFU computes them, in integer ops (every backend, same bits).
+"""f32 sin/cos/ex2/lg2/rsqrt/sqrt.approx as NVIDIA's MUFU computes them, in integer ops (every backend, same bits).
 
 The reference is ``cumetal.ir.semantics.mufu`` (the H100's algorithm, measured; its docstring gives the
 steps and the coefficient table). Targets' own fast sine differs from NVIDIA's in most last bits, so the
@@ -12,6 +12,10 @@ rule writes the hardware's steps with integer primitives only::
            a NaN or infinite x gives the canonical NaN
     ex2: |x| in fixed point (23 fraction bits, one's complement when negative), the same interpolator
          on the fraction (EX2 table), the integer part as exponent; ptxas's halving/squaring below -126
+    lg2: exponent + LG2 table on the mantissa fraction (units 2^-38, kept to 2^-36, one's complement
+         magnitude when negative, truncated); ptxas's 2^24 scaling of subnormal arguments
+    rsqrt/sqrt: exponent parity + mantissa index a 128-segment table (two words per segment), the
+         halved exponent added; ptxas's subnormal scaling
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from cumetal.ir.semantics import mufu
 from cumetal.passes.legalize.builder import Builder
 from cumetal.passes.legalize.rule import Rule
 
-FNS = ("sin", "cos", "ex2")
+FNS = ("sin", "cos", "ex2", "lg2", "rsqrt", "sqrt")
 
 
 def _matches(inst: Inst) -> bool:
@@ -53,7 +57,7 @@ def _turn_index(b: Builder, a: Value) -> Value:
 
 def _segment_word(b: Builder, words: tuple[int, ...], index: Value) -> Value:
     """words[index] (index < len(words), a power of two) as a tree of selects on the index bits."""
-    cands: list[Value] = [b.int("i64", w) for w in words]
+    cands: list[Value] = [b.bits("i64", w) for w in words]
     bit = 0
     while len(cands) > 1:
         on = b.icmp("ne", _i32(b, "and", index, b.int("i32", 1 << bit)), b.int("i32", 0))
@@ -63,8 +67,9 @@ def _segment_word(b: Builder, words: tuple[int, ...], index: Value) -> Value:
 
 
 def _interpolate(b: Builder, spec: mufu.Interp, r: Value) -> Value:
-    """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) (i64) for the 23-bit offset r (i32): mufu.interpolate."""
-    w = _segment_word(b, spec.words, _i32(b, "lshr", r, b.int("i32", mufu.XL_BITS)))
+    """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) (i64) for the offset r (i32): mufu.interpolate."""
+    seg = _i32(b, "lshr", r, b.int("i32", mufu.XL_BITS))
+    ws = (_segment_word(b, spec.words, seg), _segment_word(b, spec.words2, seg) if spec.words2 else None)
     xl = b.op("zext", "i64", _i32(b, "and", r, b.int("i32", (1 << mufu.XL_BITS) - 1)))
     tsq: Value = b.int("i64", 0)
     for j, square, mask in mufu.truncated_square_terms():
@@ -73,13 +78,24 @@ def _interpolate(b: Builder, spec: mufu.Interp, r: Value) -> Value:
         tsq = _i64(b, "add", tsq, _i64(b, "mul", _i64(b, "add", part, b.int("i64", square)), on))
 
     def field(f: mufu.Field) -> Value:
-        v = _i64(b, "and", _i64(b, "lshr", w, b.int("i32", f.pos)), b.int("i64", (1 << f.bits) - 1))
+        v = _i64(b, "and", _i64(b, "lshr", ws[f.word], b.int("i32", f.pos)), b.int("i64", (1 << f.bits) - 1))
         v = _i64(b, "shl", v, b.int("i32", f.shift)) if f.shift else v
         return _i64(b, "add", v, b.int("i64", f.bias)) if f.bias else v
 
     quad = _i64(b, "mul", field(spec.c2), _i64(b, "lshr", tsq, b.int("i32", mufu.SQ_DROP)))
     lin = _i64(b, "add", field(spec.c0), _i64(b, "mul", field(spec.c1), xl))
     return _i64(b, "add" if spec.c2_sign > 0 else "sub", lin, quad)
+
+
+def _scaled_f32_rz(b: Builder, big: Value, scale: int) -> Value:
+    """The f32 bits (i32) of big * 2^-scale truncated to 24 bits, big a non-negative i64 (0 gives +0):
+    the leading bit's position gives the exponent."""
+    top = _i32(b, "sub", b.int("i32", 63), b.op("clz", "i32", big))
+    mant = _i64(b, "or", _i64(b, "lshr", big, _i32(b, "sub", top, b.int("i32", 23))),
+                _i64(b, "shl", big, _i32(b, "sub", b.int("i32", 23), top)))
+    expo = _i32(b, "shl", _i32(b, "add", top, b.int("i32", 127 - scale)), b.int("i32", 23))
+    mag = _i32(b, "or", expo, _i32(b, "and", b.op("trunc", "i32", mant), b.int("i32", 0x7FFFFF)))
+    return b.select(b.icmp("eq", big, b.int("i64", 0)), b.int("i32", 0), mag)
 
 
 def _quadrant_value(b: Builder, k: Value) -> tuple[Value, Value]:
@@ -89,13 +105,7 @@ def _quadrant_value(b: Builder, k: Value) -> tuple[Value, Value]:
     flip = _i32(b, "and", _i32(b, "sub", b.int("i32", 0), odd), b.int("i32", 0x7FFFFF))
     r = _i32(b, "xor", _i32(b, "and", k, b.int("i32", 0x7FFFFF)), flip)
     big = _interpolate(b, mufu.SIN, r)
-    # big * 2^-37 truncated to f32: the leading bit's position gives the exponent
-    top = _i32(b, "sub", b.int("i32", 63), b.op("clz", "i32", big))
-    mant = _i64(b, "or", _i64(b, "lshr", big, _i32(b, "sub", top, b.int("i32", 23))),
-                _i64(b, "shl", big, _i32(b, "sub", b.int("i32", 23), top)))
-    expo = _i32(b, "shl", _i32(b, "add", top, b.int("i32", 127 - mufu.SCALE_EXP)), b.int("i32", 23))
-    mag = _i32(b, "or", expo, _i32(b, "and", b.op("trunc", "i32", mant), b.int("i32", 0x7FFFFF)))
-    mag = b.select(b.icmp("eq", big, b.int("i64", 0)), b.int("i32", 0), mag)
+    mag = _scaled_f32_rz(b, big, mufu.SCALE_EXP)
     sign = _i32(b, "shl", _i32(b, "lshr", q, b.int("i32", 1)), b.int("i32", 31))
     return mag, sign
 
@@ -134,9 +144,78 @@ def _ex2(b: Builder, x: Value) -> Value:
     return b.select(low, b.op("fmul", "f32", r, r, rnd="rn"), r)
 
 
+def _mufu_lg2(b: Builder, arg: Value) -> Value:
+    """MUFU.LG2 of positive normal f32 bits arg (i32): mufu._mufu_lg2."""
+    e = _i32(b, "sub", _i32(b, "lshr", arg, b.int("i32", 23)), b.int("i32", 127))
+    f = _i32(b, "and", arg, b.int("i32", 0x7FFFFF))
+    total = _i64(b, "add", _i64(b, "shl", b.op("sext", "i64", e), b.int("i32", mufu.LG2_SCALE)),
+                 _interpolate(b, mufu.LG2, f))
+    rq = _i64(b, "ashr", total, b.int("i32", 2))
+    neg = b.icmp("slt", rq, b.int("i64", 0))
+    mag = _scaled_f32_rz(b, b.select(neg, b.op("not", "i64", rq), rq), mufu.LG2_SCALE - 2)
+    out = _i32(b, "or", mag, b.select(neg, b.bits("i32", 0x80000000), b.int("i32", 0)))
+    return b.select(b.icmp("eq", arg, b.int("i32", 0x3F800000)), b.int("i32", 0), out)
+
+
+def _lg2(b: Builder, x: Value) -> Value:
+    """ptxas's lg2.approx.f32: a subnormal or zero argument is scaled by 2^24 and 24 subtracted from
+    MUFU.LG2's result; negative or NaN: the canonical NaN; +-0: -inf; +inf: +inf."""
+    u = b.to_bits(x)
+    a = _i32(b, "and", u, b.int("i32", 0x7FFFFFFF))
+    sub = b.icmp("ult", a, b.int("i32", 0x00800000))
+    scaled = b.to_bits(b.op("fmul", "f32", x, b.float("f32", 2.0 ** 24), rnd="rn"))
+    arg = _i32(b, "and", b.select(sub, scaled, u), b.int("i32", 0x7FFFFFFF))
+    arg = b.select(b.icmp("eq", arg, b.int("i32", 0)), b.int("i32", 0x3F800000), arg)
+    r = b.from_bits("f32", _mufu_lg2(b, arg))
+    r = b.to_bits(b.select(sub, b.op("fadd", "f32", r, b.float("f32", -24.0), rnd="rn"), r))
+    r = b.select(b.icmp("eq", a, b.int("i32", 0)), b.bits("i32", 0xFF800000), r)
+    r = b.select(b.icmp("eq", a, b.int("i32", 0x7F800000)), b.int("i32", 0x7F800000), r)
+    nan = b.or1(b.and1(b.icmp("slt", u, b.int("i32", 0)), b.icmp("ne", a, b.int("i32", 0))),
+                b.icmp("ugt", a, b.int("i32", 0x7F800000)))
+    return b.from_bits("f32", b.select(nan, b.int("i32", 0x7FFFFFFF), r))
+
+
+def _mufu_root(b: Builder, spec: mufu.Interp, arg: Value) -> Value:
+    """MUFU.RSQ / MUFU.SQRT of positive normal f32 bits arg (i32): mufu._mufu_root."""
+    e = _i32(b, "sub", _i32(b, "lshr", arg, b.int("i32", 23)), b.int("i32", 127))
+    odd = _i32(b, "and", e, b.int("i32", 1))
+    r = _i32(b, "or", _i32(b, "shl", odd, b.int("i32", 23)), _i32(b, "and", arg, b.int("i32", 0x7FFFFF)))
+    m = _scaled_f32_rz(b, _interpolate(b, spec, r), mufu.ROOT_SCALE)
+    m = b.select(b.icmp("eq", r, b.int("i32", 0)), b.int("i32", 0x3F800000), m)
+    half = _i32(b, "ashr", _i32(b, "sub", e, odd), b.int("i32", 1))
+    if spec is mufu.RSQRT:
+        half = _i32(b, "sub", b.int("i32", 0), half)
+    return _i32(b, "add", m, _i32(b, "shl", half, b.int("i32", 23)))
+
+
+def _root(b: Builder, fn: str, x: Value) -> Value:
+    """ptxas's rsqrt/sqrt.approx.f32: a subnormal or zero argument is scaled by 2^24 and the result by
+    2^12 (rsqrt) or 2^-12 (sqrt); specials as mufu.root_bits."""
+    u = b.to_bits(x)
+    a = _i32(b, "and", u, b.int("i32", 0x7FFFFFFF))
+    sub = b.icmp("ult", a, b.int("i32", 0x00800000))
+    scaled = b.to_bits(b.op("fmul", "f32", x, b.float("f32", 2.0 ** 24), rnd="rn"))
+    arg = _i32(b, "and", b.select(sub, scaled, u), b.int("i32", 0x7FFFFFFF))
+    arg = b.select(b.icmp("eq", arg, b.int("i32", 0)), b.int("i32", 0x3F800000), arg)
+    r = b.from_bits("f32", _mufu_root(b, mufu.RSQRT if fn == "rsqrt" else mufu.SQRT, arg))
+    back = b.float("f32", 2.0 ** 12 if fn == "rsqrt" else 2.0 ** -12)
+    r = b.to_bits(b.select(sub, b.op("fmul", "f32", r, back, rnd="rn"), r))
+    sign = _i32(b, "and", u, b.bits("i32", 0x80000000))
+    zero_res, inf_res = (0x7F800000, 0) if fn == "rsqrt" else (0, 0x7F800000)
+    r = b.select(b.icmp("eq", a, b.int("i32", 0)), _i32(b, "or", sign, b.int("i32", zero_res)), r)
+    r = b.select(b.icmp("eq", a, b.int("i32", 0x7F800000)), b.int("i32", inf_res), r)
+    nan = b.or1(b.and1(b.icmp("ne", sign, b.int("i32", 0)), b.icmp("ne", a, b.int("i32", 0))),
+                b.icmp("ugt", a, b.int("i32", 0x7F800000)))
+    return b.from_bits("f32", b.select(nan, b.int("i32", 0x7FFFFFFF), r))
+
+
 def _expand(b: Builder, inst: Inst) -> list[Value]:
     if inst.attrs["fn"] == "ex2":
         return [_ex2(b, inst.args[0])]
+    if inst.attrs["fn"] == "lg2":
+        return [_lg2(b, inst.args[0])]
+    if inst.attrs["fn"] in ("rsqrt", "sqrt"):
+        return [_root(b, inst.attrs["fn"], inst.args[0])]
     u = b.to_bits(inst.args[0])
     a = _i32(b, "and", u, b.int("i32", 0x7FFFFFFF))
     k = _turn_index(b, a)
@@ -154,6 +233,6 @@ def _expand(b: Builder, inst: Inst) -> list[Value]:
 RULE = Rule(
     ops=("fapprox",),
     key="approx.mufu",
-    summary="f32 fapprox sin/cos/ex2: NVIDIA's MUFU (fixed-point argument, 64-segment quadratic table, "
+    summary="f32 fapprox sin/cos/ex2/lg2/rsqrt/sqrt: NVIDIA's MUFU (fixed-point argument, 64-segment quadratic table, "
             "truncated squarer, truncated result) -> integer ops, a select tree and bitcasts",
     matches=_matches, expand=_expand, emits=())
