@@ -273,13 +273,12 @@ def wg_barrier(k: FnLowerer) -> None:
 def lower_barrier(k: FnLowerer, inst: N.Inst, a: list[bc.Value]) -> None:
     kind = inst.attrs["kind"]
     if kind in ("sync", "arrive") and (kind == "arrive" or len(inst.args) > 1):
-        # Metal's one threadgroup barrier waits for every thread: a producer/consumer pair would hang
-        raise k.error("named barriers with a thread count (bar.arrive, bar.sync a, b) "
-                      "cannot run on Metal, whose only threadgroup barrier waits for every thread; the cpu "
-                      "backend runs them")
+        # passes/legalize/rules/async_named_barrier.py expands them (Metal's one threadgroup barrier
+        # waits for every thread)
+        raise k.error("internal: a named barrier with a thread count reached the AIR lowering unlegalized")
     if kind == "grid":
-        raise k.error("grid_group::sync() (a grid-wide barrier) cannot run on Metal, which has no cooperative "
-                      "launch; the cpu backend runs it")
+        # passes/legalize/rules/grid_barrier.py expands it (one threadgroup's barrier, else a trap)
+        raise k.error("internal: a grid-wide barrier reached the AIR lowering unlegalized")
     if kind == "cluster_arrive":
         return  # Metal launches clusters of one threadgroup only: the wait's barrier does the work
     if kind in ("sync", "cluster_wait"):

@@ -147,6 +147,15 @@ class SimArgKind(IntEnum):
     SHARED = 8
 
 
+class WaitKind(IntEnum):
+    """What a simulator's parked thread waits for, for its deadlock report: the kind of a legalized
+    wait (air/sim/instrument.py and msl/wait_points.py find them; runtime.c and cumetal_msl_sim.h park)."""
+
+    MBARRIER = 1
+    NAMED = 2  # a named barrier with a thread count
+    OTHER = 3
+
+
 # Address windows of the IR's generic addresses (cumetal.ir.ops).
 WINDOWS = {"CM_SHARED_WINDOW": SHARED_WINDOW, "CM_LOCAL_WINDOW": LOCAL_WINDOW, "CM_WINDOW_MASK": 0xFF00000000000000}
 
@@ -154,6 +163,7 @@ WINDOWS = {"CM_SHARED_WINDOW": SHARED_WINDOW, "CM_LOCAL_WINDOW": LOCAL_WINDOW, "
 TABLES: tuple[tuple[type[IntEnum], str], ...] = (
     (FaultCode, "CM_FAULT_"), (RoundingMode, "CM_"), (MemSpace, "CM_SPACE_"), (AtomicOp, "CM_AOP_"),
     (FloatCompare, "CM_FCMP_"), (LaunchInfo, "CM_INFO_"), (PrintfRing, "CM_RING_"), (SimArgKind, "CM_ARG_"),
+    (WaitKind, "CM_WAIT_"),
 )
 
 

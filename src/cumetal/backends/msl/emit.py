@@ -19,6 +19,7 @@ from cumetal.backends.msl.printf import printf_formats, record_layout, resolve_f
 from cumetal.backends.msl.reserved import is_reserved
 from cumetal.backends.msl.structurize import StructurizeError, Structurizer, dispatch_loop
 from cumetal.backends.msl.values import EmitError, const_text, msl_type, symaddr_text, var_name
+from cumetal.backends.msl.wait_points import WaitPoint, find_wait_points
 from cumetal.ir import nodes as N
 from cumetal.ir import types as T
 from cumetal.ir.analysis import block_local_temps, build_cfg, indirect_targets, reachable_functions
@@ -81,6 +82,10 @@ class FnEmitter:
         local = block_local_temps(fn)
         self.local_ids: set[int] = {i.dsts[0].id for b in fn.blocks for i in b.insts
                                     if i.op in _EXPR and len(i.dsts) == 1 and i.dsts[0].id in local}
+        # legalized waits: msl-sim parks the thread at them (wait_points.py); keyed by id(Inst)
+        waits = find_wait_points(fn)
+        self.wait_masks: set[int] = {id(w.mask) for w in waits}
+        self._wait_reads: dict[int, WaitPoint] = {id(w.read): w for w in waits}
 
     # ---- values
     def ty(self, t: str) -> str:
@@ -128,11 +133,19 @@ class FnEmitter:
             # once per PTX instruction: one instruction can expand to thousands of IR ops (mma)
             stmts[0] += f"  // {_comment(i.text)}"
             self._last_src = (i.loc, i.text)
+        if id(i) in self._wait_reads:
+            stmts = [self._wait_point(self._wait_reads[id(i)])] + stmts
         if i.guard is not None:
             g = self.v(i.guard)
             cond = f"!{g}" if i.guard_negated else g
             return [f"if ({cond}) {{"] + ["  " + s for s in stmts] + ["}"]
         return stmts
+
+    def _wait_point(self, w: WaitPoint) -> str:
+        count = "0u"  # unknown: msl-sim's deadlock report leaves it out
+        if isinstance(w.count, N.Const) or (isinstance(w.count, N.Var) and w.count.id not in self.local_ids):
+            count = f"uint({self.v(w.count)})"  # a constant, or a variable declared at the function's top
+        return f"CM_WAIT_POINT(cm, CM_WAIT_{w.kind.name}, {count}, {self.v(w.read.args[0])});"
 
     def call(self, i: N.Inst) -> list[str]:
         callee = self.module.functions.get(i.attrs["callee"])

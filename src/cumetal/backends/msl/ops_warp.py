@@ -126,6 +126,8 @@ def match(em: FnEmitter, i: Inst) -> list[str]:
 
 
 def activemask(em: FnEmitter, i: Inst) -> list[str]:
+    if id(i) in em.wait_masks:  # a legalized wait's scheduling point (wait_points.py)
+        return [f"{em.v(i.dsts[0])} = CM_WAIT_MASK(cm, {_ACTIVE});"]
     return [f"{em.v(i.dsts[0])} = {_ACTIVE};"]
 
 
@@ -134,15 +136,15 @@ def barrier(em: FnEmitter, i: Inst) -> list[str]:
     if kind == "warp":
         return ["simdgroup_barrier(mem_flags::mem_threadgroup);"]
     if kind == "grid":
-        raise EmitError(f"{em.fn.name}: grid_group::sync() (a grid-wide barrier) cannot run on Metal, which has no "
-                        "cooperative launch; the cpu backend runs it")
+        # passes/legalize/rules/grid_barrier.py expands it (one threadgroup's barrier, else a trap)
+        raise EmitError(f"{em.fn.name}: internal: a grid-wide barrier reached the MSL emitter unlegalized")
     if kind == "cluster_arrive":
         return []  # Metal launches clusters of one threadgroup only: the wait's barrier does the work
     if kind == "arrive" or len(i.args) > 1:
-        # Metal's one threadgroup barrier waits for every thread: a producer/consumer pair would hang
-        raise EmitError(f"{em.fn.name}: '{i.text or 'bar'}': named barriers with a thread count (bar.arrive, "
-                        "bar.sync a, b) cannot run on Metal, whose only threadgroup barrier waits for every "
-                        "thread; the cpu backend runs them")
+        # passes/legalize/rules/async_named_barrier.py expands them (Metal's one threadgroup barrier
+        # waits for every thread)
+        raise EmitError(f"{em.fn.name}: '{i.text or 'bar'}': internal: a named barrier with a thread count "
+                        "reached the MSL emitter unlegalized")
     # named barriers and thread counts do not exist on Metal: every bar.sync is a full barrier
     return ["threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);"]
 

@@ -20,6 +20,11 @@ kernels with thousands of blocks in long chains emit; lines carry their indentat
 
 Irreducible graphs (a cycle with several entries) fall back to a dispatch loop:
 ``while (true) { switch (cm_b) { case k: … } }`` over a block-id variable, which is always correct.
+It reconverges as the cpu engine does (its min-PC rule): block ids follow the function's block
+order (the PTX text's), and each trip the SIMD-group runs only the lanes whose pending block is the
+smallest among its lanes (``simd_min``); the others skip the trip. So lanes that entered a cycle
+at different blocks run its warp operations together once they reach the same block, instead of
+apart in whatever trips their paths happen to share.
 """
 
 from __future__ import annotations
@@ -296,9 +301,13 @@ class Structurizer:
 
 def dispatch_loop(fn: Function, cfg: Cfg, body: BodyFn, cond: CondFn, term: TermFn, brx_index: CondFn,
                   loop_hook: str) -> list[str]:
-    """The always-correct fallback: a block-id state machine."""
-    ids = {n: i for i, n in enumerate(cfg.order)}
-    lines = ["uint cm_b = 0;", "while (true) {", f"  {loop_hook}", "  switch (cm_b) {"]
+    """The always-correct fallback: a block-id state machine that reconverges at the SIMD-group's
+    smallest pending block (see the module's docstring)."""
+    reachable = set(cfg.order)
+    ids = {b.label: i for i, b in enumerate(fn.blocks) if b.label in reachable}
+    lines = [f"uint cm_b = {ids[cfg.order[0]]}u;", "while (true) {", f"  {loop_hook}",
+             "  if (cm_b != simd_min(cm_b)) continue;  // lanes behind the SIMD-group's first block wait",
+             "  switch (cm_b) {"]
     blocks = {b.label: b for b in fn.blocks}
     for n in cfg.order:
         b = blocks[n]

@@ -91,6 +91,11 @@
 #define CM_ARG_WARP 7
 #define CM_ARG_SHARED 8
 
+// WaitKind
+#define CM_WAIT_MBARRIER 1
+#define CM_WAIT_NAMED 2
+#define CM_WAIT_OTHER 3
+
 // address windows (cumetal.ir.ops)
 #define CM_SHARED_WINDOW 0x1000000000000000ul
 #define CM_LOCAL_WINDOW 0x2000000000000000ul

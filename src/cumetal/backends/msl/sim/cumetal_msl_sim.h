@@ -14,9 +14,16 @@
 // position only grows (textual order within a trip; a new trip or a loop exit goes later), so the
 // scheduler releases, per SIMD-group, the waiting lanes at the smallest position: no other lane can
 // reach that point any more, and every lane still behind it would have to pass a smaller one
-// first. That is the lockstep order (which side of an if/else runs first does not change results). Accesses are checked against the launch's
-// allocation table, the threadgroup size and the local frame; a bad access ends the launch with a
-// fault code instead of a crash.
+// first. That is the lockstep order (which side of an if/else runs first does not change results).
+//
+// A legalized wait (an mbarrier's or a named barrier's: CM_WAIT_POINT, msl/wait_points.py) parks its
+// thread until nothing else in the threadgroup can run; then the parked threads look again. When they
+// come back to the same wait points with every word they wait on unchanged (and no barrier was
+// released, no word changed meanwhile), the threadgroup is deadlocked: a timeout naming the deadlock,
+// at once rather than at the watchdog (the air-sim runtime's rule, air/sim/runtime.c stall()).
+//
+// Accesses are checked against the launch's allocation table, the threadgroup size and the local
+// frame; a bad access ends the launch with a fault code instead of a crash.
 #ifndef CUMETAL_MSL_SIM_H
 #define CUMETAL_MSL_SIM_H
 
@@ -25,6 +32,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -62,6 +70,7 @@ struct Launch {
   int workers;
   int fault_code;
   ulong fault_addr;
+  char fault_msg[256];  // a deadlock's description ("@KERNEL@" stands for the kernel's name), or empty
 };
 
 struct Builtins {
@@ -70,7 +79,8 @@ struct Builtins {
   uchar* shared;
 };
 
-enum { RUN = 0, SIMD = 1, BAR = 2, DONE = 3 };
+enum { RUN = 0, SIMD = 1, BAR = 2, DONE = 3, WAIT = 4 };
+enum { W_MBARRIER = CM_WAIT_MBARRIER, W_NAMED = CM_WAIT_NAMED };  // wait kinds (codes.py WaitKind)
 
 // A frame of a fiber's position: an enclosing loop (header line, trip) or call (call line).
 struct Frame {
@@ -88,6 +98,9 @@ struct Fiber {
   uint snap_mask;
   char* stack;
   std::vector<Frame> frames;
+  uint wkind, wcount;  // WAIT: what it waits for (W_*), a named barrier's thread count (0: unknown)
+  const uchar* wword;  // ... the threadgroup word waited on (nullptr: outside the threadgroup memory)
+  ulong wseen;         // ... that word when the thread parked (waited_word)
 };
 
 // Lockstep order of two waiting fibers' positions (frames, then the call site): <0, 0, >0.
@@ -218,6 +231,83 @@ inline Fiber& simd_wait(int site, ulong payload) {
   return tw->fibers[tw->cur];
 }
 
+// The word a parked thread waits on; an mbarrier wait reads the word's high half, so the whole
+// 64-bit word counts (an arrival that leaves the phase open is a change too).
+inline ulong waited_word(const Worker* w, const Fiber& f) {
+  if (!f.wword) return 0;
+  ulong hi = __atomic_load_n((const uint*)f.wword, __ATOMIC_SEQ_CST), lo = 0;
+  if (f.wkind == W_MBARRIER && f.wword >= w->shared + 4) lo = __atomic_load_n((const uint*)(f.wword - 4), __ATOMIC_SEQ_CST);
+  return hi << 32 | lo;
+}
+
+// CM_WAIT_POINT: park until nothing else in the threadgroup can run (a = the word's threadgroup offset).
+inline void wait_point(int site, uint kind, uint count, ulong a) {
+  Worker* w = tw;
+  Fiber& f = w->fibers[w->cur];
+  f.wkind = kind;
+  f.wcount = count;
+  f.wword = (a & 3) == 0 && a + 4 <= w->L->shared_bytes ? w->shared + a : nullptr;
+  f.wseen = waited_word(w, f);
+  f.site = site;
+  f.state = WAIT;
+  yield_to_scheduler();
+}
+
+inline ulong mix(ulong h, ulong v) {  // FNV-1a over the 8 bytes of v
+  for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xFF)) * 1099511628211ul;
+  return h;
+}
+
+// The threadgroup's state at a stall: every thread's state, and each waiter's place (its frames'
+// lines and the wait's line: not loop trips, which a retry loop bumps) and word.
+inline ulong stall_signature(const Worker* w) {
+  ulong h = 1469598103934665603ul;
+  for (int i = 0; i < w->nthreads; ++i) {
+    const Fiber& f = w->fibers[i];
+    h = mix(h, ulong(f.state));
+    if (f.state != WAIT) continue;
+    h = mix(mix(h, ulong(i)), ulong(f.site));
+    for (const Frame& fr : f.frames) h = mix(h, ulong(fr.line));
+    h = mix(h, waited_word(w, f));
+  }
+  return h;
+}
+
+// A deadlock: the launch stops with a timeout whose message names the wait (as air-sim's).
+inline void report_deadlock(Worker* w) {
+  int first = 0;
+  while (first < w->nthreads && w->fibers[first].state != WAIT) ++first;
+  const Fiber& f = w->fibers[first];
+  uint bx = w->L->block[0], by = w->L->block[1];
+  char where[128];
+  std::snprintf(where, sizeof where, "first kernel @KERNEL@, block (%u,%u,%u) thread (%u,%u,%u)", w->ctaid.x,
+                w->ctaid.y, w->ctaid.z, uint(first) % bx, uint(first) / bx % by, uint(first) / (bx * by));
+  char msg[256];
+  if (f.wkind == W_MBARRIER) {
+    std::snprintf(msg, sizeof msg, "deadlock: threads wait on an mbarrier phase that can never complete (no thread "
+                  "left to arrive and no copy in flight), %s", where);
+  } else if (f.wkind == W_NAMED) {
+    // the 16 named-barrier words end the threadgroup memory (backends/apple/abi.py REDUCTION_SCRATCH)
+    const uchar* words = w->shared + (w->L->shared_bytes >= 64 ? w->L->shared_bytes - 64 : 0);
+    int id = f.wword && f.wword >= words && f.wword < words + 64 ? int((f.wword - words) / 4) : -1;
+    uint arrived = uint(waited_word(w, f) >> 32) & 0xFFFF;
+    if (f.wcount)
+      std::snprintf(msg, sizeof msg, "deadlock: named barrier %d waits for %u threads but only %u arrived and no "
+                    "other thread can run, %s", id, f.wcount, arrived, where);
+    else
+      std::snprintf(msg, sizeof msg, "deadlock: named barrier %d waits for more threads than the %u that arrived "
+                    "and no other thread can run, %s", id, arrived, where);
+  } else {
+    std::snprintf(msg, sizeof msg, "deadlock: threads wait at a barrier that can never complete and no other thread "
+                  "can run, %s", where);
+  }
+  int expected = 0;
+  if (__atomic_compare_exchange_n(&w->L->fault_code, &expected, (int)CM_FAULT_TIMEOUT, false, __ATOMIC_SEQ_CST,
+                                  __ATOMIC_SEQ_CST))
+    std::memcpy(w->L->fault_msg, msg, sizeof msg);
+  g_abort.store(1);
+}
+
 inline void run_block(Worker* w) {
   int n = w->nthreads;
   for (int i = 0; i < n; ++i) {
@@ -230,6 +320,8 @@ inline void run_block(Worker* w) {
     f.state = RUN;
     f.frames.clear();
   }
+  bool stalled = false;  // the parked waiters were let go at a stall with signature stall_sig ...
+  ulong stall_sig = 0;   // ... and nothing has moved since (no barrier released, no word changed)
   for (;;) {
     for (int i = 0; i < n; ++i) {
       while (w->fibers[i].state == RUN) {
@@ -237,6 +329,18 @@ inline void run_block(Worker* w) {
         swapcontext(&w->sched, &w->fibers[i].ctx);
         if (g_abort.load()) return;
       }
+    }
+    bool retried = false;  // waiters whose word changed look again first
+    for (int i = 0; i < n; ++i) {
+      Fiber& f = w->fibers[i];
+      if (f.state == WAIT && waited_word(w, f) != f.wseen) {
+        f.state = RUN;
+        retried = true;
+      }
+    }
+    if (retried) {
+      stalled = false;
+      continue;
     }
     bool progress = false;
     for (int base = 0; base < n; base += 32) {
@@ -263,9 +367,25 @@ inline void run_block(Worker* w) {
       progress = true;
     }
     if (progress) continue;
-    bool any_bar = false;
-    for (int i = 0; i < n; ++i) any_bar |= w->fibers[i].state == BAR;
+    bool any_bar = false, any_wait = false;
+    for (int i = 0; i < n; ++i) {
+      any_bar |= w->fibers[i].state == BAR;
+      any_wait |= w->fibers[i].state == WAIT;
+    }
+    if (any_wait) {  // every unfinished thread waits (at wait points, or at a barrier they hold up)
+      ulong sig = stall_signature(w);
+      if (stalled && sig == stall_sig) {
+        report_deadlock(w);
+        return;
+      }
+      stalled = true;
+      stall_sig = sig;
+      for (int i = 0; i < n; ++i)
+        if (w->fibers[i].state == WAIT) w->fibers[i].state = RUN;
+      continue;
+    }
     if (!any_bar) return;  // all done
+    stalled = false;
     for (int i = 0; i < n; ++i)
       if (w->fibers[i].state == BAR) w->fibers[i].state = RUN;
   }
@@ -309,6 +429,7 @@ template <class F> inline int run(Launch* L, F f) {
   g_abort.store(0);
   L->fault_code = 0;
   L->fault_addr = 0;
+  L->fault_msg[0] = 0;
   std::atomic<long> next{0};
   long nblocks = long(L->grid[0]) * L->grid[1] * L->grid[2];
   int nw = L->workers < 1 ? 1 : L->workers;
@@ -466,6 +587,8 @@ template <typename T> inline T cm_sim_add(T a, T b) { return T(a + b); }
 #define CM_CALL_BEGIN(cm) ::cm_sim::call_begin(__LINE__)
 #define CM_CALL_END(cm) ::cm_sim::call_end()
 #define CM_FAULT_HOOK(cm, code, a) ::cm_sim::fault((code), (a))
+#define CM_WAIT_MASK(cm, m) (1u << ((cm).lane & 31u))  // the lane's own bit: nonzero, all the rules use
+#define CM_WAIT_POINT(cm, kind, count, a) ::cm_sim::wait_point(__LINE__, (kind), (count), (a))
 
 // MSL address-space qualifiers and function kinds have no CPU meaning.
 #define device

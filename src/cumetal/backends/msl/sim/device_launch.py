@@ -111,5 +111,8 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
     printf = [res.printf] if res.printf else []
     if res.fault is None:
         return SimLaunchOutcome(None, printf)
+    if res.message.startswith("deadlock"):  # found at once by the fiber scheduler (cumetal_msl_sim.h)
+        return SimLaunchOutcome(SimFault(res.fault, res.message.replace("@KERNEL@", kernel.name) + " (msl-sim)"),
+                                printf)
     where = f" at address 0x{res.fault_address:x}" if res.fault in ("illegal_address", "misaligned_address") else ""
     return SimLaunchOutcome(SimFault(res.fault, f"{res.fault} in kernel {kernel.name}{where} (msl-sim)"), printf)

@@ -48,7 +48,7 @@ class _Launch(ctypes.Structure):  # keep in sync with cm_sim::Launch
     _fields_ = [("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3), ("shared_bytes", ctypes.c_uint64),
                 ("local_bytes", ctypes.c_uint64), ("allocs", ctypes.POINTER(_Alloc)), ("nallocs", ctypes.c_uint64),
                 ("stack_bytes", ctypes.c_uint64), ("timeout_s", ctypes.c_double), ("workers", ctypes.c_int),
-                ("fault_code", ctypes.c_int), ("fault_addr", ctypes.c_uint64)]
+                ("fault_code", ctypes.c_int), ("fault_addr", ctypes.c_uint64), ("fault_msg", ctypes.c_char * 256)]
 
 
 @dataclass
@@ -57,6 +57,7 @@ class SimResult:
     fault_address: int
     printf: str
     printf_dropped: int
+    message: str = ""  # the simulator's own description of the fault (a deadlock's), "@KERNEL@" for the kernel
 
 
 def cache_dir() -> Path:
@@ -189,7 +190,8 @@ class MslProgram:
         local = self.emitted.local_bytes[kernel]
         launch = _Launch((ctypes.c_uint32 * 3)(*grid), (ctypes.c_uint32 * 3)(*block), total_shared, local,
                          allocs, len(ranges), 128 * 1024 + local, float(timeout_s),
-                         int(workers or os.environ.get("CUMETAL_MSL_SIM_WORKERS", 0) or os.cpu_count() or 1), 0, 0)
+                         int(workers or os.environ.get("CUMETAL_MSL_SIM_WORKERS", 0) or os.cpu_count() or 1), 0, 0,
+                         b"")
         bindings = [b for b in abi.argument_abi(k, self.module) if b.kind == "buffer"]
         by_role = {"params": param_buf, "launch_info": info_buf, "printf": ring_buf, "constant": info_buf}
         bufs = (ctypes.c_void_p * len(bindings))(*[ctypes.addressof(by_role[b.role]) for b in bindings])
@@ -200,7 +202,8 @@ class MslProgram:
         fault = codes.fault_name(code) if code else None
         text, dropped = decode_ring(bytes(ring), self.emitted.printf_formats,
                                     lambda a: _read_cstring(a, ranges))
-        return SimResult(fault, int(launch.fault_addr), text, dropped)
+        return SimResult(fault, int(launch.fault_addr), text, dropped,
+                         launch.fault_msg.decode(errors="replace") if code else "")
 
 
 def _read_cstring(addr: int, ranges: list[tuple[int, int]]) -> bytes:
