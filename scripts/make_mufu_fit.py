@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Fit NVIDIA's MUFU sine, exp2, log2, rsqrt and sqrt tables to the H100 recording and write the golden sample the tests use.
+"""Fit NVIDIA's MUFU sine, exp2, log2, rsqrt, sqrt and reciprocal tables to the H100 recording and write the golden sample the tests use.
 
     python3 scripts/make_mufu_fit.py RECORDDIR      # RECORDDIR: from make_mufu_tables.py record
 
 Reads ``sin.npz``/``cos.npz``/``ex2.npz``/``lg2.npz``/``rsq.npz``/``samples.npz``; per segment (64 segments of 2^17 points of a
 23-bit offset) fits R = C0 + C1*xl +- C2*(tsq(xl) >> 19) (sine: units 2^-37, output = R truncated to f32;
-exp2 of the fraction f: units 2^-39, output mantissa = R >> 16; log2(1 + f): units 2^-38, truncated; rsqrt/sqrt of m in [1, 4): 128 segments, units 2^-40, truncated): C1 and C2 by least squares on the
+exp2 of the fraction f: units 2^-39, output mantissa = R >> 16; log2(1 + f): units 2^-38, truncated; rsqrt/sqrt of m in [1, 4): 128 segments, units 2^-40, truncated; 1/m in [1, 2): 128 segments of
+2^16, units 2^-40): C1 and C2 by least squares on the
 interval midpoints, rounded to integers, then the C0 interval that every point of the segment allows
-(the value with the most trailing zeros in it is taken). Prints the tables (SIN_SEGMENTS, EX2_SEGMENTS, LG2_SEGMENTS, RSQRT_/SQRT_SEGMENTS and _SLOPES) as in
+(the value with the most trailing zeros in it is taken). Prints the tables (SIN_, EX2_, LG2_SEGMENTS, RSQRT_/SQRT_/RCP_SEGMENTS and _SLOPES) as in
 src/cumetal/ir/semantics/mufu.py, checks the models against every recorded entry and the random
 samples, and writes tests/approx/golden/mufu_h100.npz (a sample of the recording, bits only).
 """
@@ -31,17 +32,18 @@ GOLDEN = ROOT / "tests" / "approx" / "golden" / "mufu_h100.npz"
 
 
 def tsq_shifted(xl: np.ndarray) -> np.ndarray:
+    """tsq(xl) >> 19 for 17-bit xl (a shorter xl is left-aligned first)."""
     tsq = np.zeros_like(xl)
     for j, square, mask in mufu.truncated_square_terms():
         tsq += np.where((xl >> j) & 1, square + ((xl & mask) << (j + 1)), 0)
     return tsq >> mufu.SQ_DROP
 
 
-def fit_segments(lo_all: np.ndarray, hi_all: np.ndarray) -> list[tuple[int, int, int]]:
+def fit_segments(lo_all: np.ndarray, hi_all: np.ndarray, xl_bits: int = mufu.XL_BITS) -> list[tuple[int, int, int]]:
     """(C0, C1, C2) per segment with lo <= C0 + C1*xl + C2*q(xl) < hi at every point (signed C2)."""
-    n = 1 << mufu.XL_BITS
+    n = 1 << xl_bits
     xl = np.arange(n, dtype=np.int64)
-    q = tsq_shifted(xl).astype(np.float64)
+    q = tsq_shifted(xl << (mufu.XL_BITS - xl_bits)).astype(np.float64)
     x = xl.astype(np.float64)
     v = np.stack([np.ones(n), x, q], 1)
     out = []
@@ -115,6 +117,17 @@ def fit_root(spec: mufu.Interp, lo_binade: np.ndarray, hi_binade: np.ndarray) ->
     return pack(spec, coefs), pack(spec, coefs, 1)
 
 
+def fit_rcp(rcp_1: np.ndarray) -> tuple[list[int], list[int]]:
+    """rcp of m in [1, 2): 128 segments of 2^16, units 2^-40, truncated; m = 1 is exact."""
+    y = rcp_1.view(np.float32).astype(np.float64)
+    ulp = np.spacing(y.astype(np.float32)).astype(np.float64) * 2.0 ** mufu.ROOT_SCALE
+    lo = y * 2.0 ** mufu.ROOT_SCALE
+    hi = lo + ulp
+    lo[0], hi[0] = -1e30, 1e30
+    coefs = fit_segments(lo, hi, mufu.RCP.xl_bits)
+    return pack(mufu.RCP, coefs), pack(mufu.RCP, coefs, 1)
+
+
 def show(name: str, words: list[int]) -> None:
     print(f"{name} = (")
     for i in range(0, len(words), 4):
@@ -135,6 +148,7 @@ def main() -> int:
     for fn, spec in (("RSQRT", mufu.RSQRT), ("SQRT", mufu.SQRT)):
         name = fn.lower()
         fitted[f"{fn}_SEGMENTS"], fitted[f"{fn}_SLOPES"] = fit_root(spec, roots[f"{name}_1"], roots[f"{name}_2"])
+    fitted["RCP_SEGMENTS"], fitted["RCP_SLOPES"] = fit_rcp(roots["rcp_1"])
     for name, words in fitted.items():
         show(name, words)
         if tuple(words) != getattr(mufu, name):
@@ -150,17 +164,19 @@ def main() -> int:
     out: dict[str, np.ndarray] = {}
     for name, x in (("ex2_1", 0x3F800000), ("ex2_0.5", 0x3F000000), ("ex2_-1", 0xBF800000), ("ex2_-2", 0xC0000000),
                     ("lg2_0.5", 0x3F000000), ("lg2_1", 0x3F800000), ("lg2_2", 0x40000000),
-                    ("rsqrt_1", 0x3F800000), ("rsqrt_2", 0x40000000), ("sqrt_1", 0x3F800000), ("sqrt_2", 0x40000000)):
+                    ("rsqrt_1", 0x3F800000), ("rsqrt_2", 0x40000000), ("sqrt_1", 0x3F800000), ("sqrt_2", 0x40000000),
+                    ("rcp_1", 0x3F800000)):
         xs = np.uint32(x) + np.arange(1 << 23, dtype=np.uint32)
         fn = name.split("_")[0]
         rec_y = {"ex2": ex2, "lg2": lg2}.get(fn, roots)[name]
-        model = {"ex2": mufu.ex2_bits, "lg2": mufu.lg2_bits}.get(fn) or (lambda v, f=fn: mufu.root_bits(f, v))
+        model = {"ex2": mufu.ex2_bits, "lg2": mufu.lg2_bits, "rcp": mufu.rcp_bits}.get(fn) or (
+            lambda v, f=fn: mufu.root_bits(f, v))
         print(f"{name}: {int((model(xs) == rec_y).sum())} of {1 << 23} equal")
         pick = rng.choice(1 << 23, 2048, replace=False)
         out[f"range_{name}_x"], out[f"range_{name}_y"] = xs[pick], rec_y[pick]
     models = {"sin": lambda v: mufu.sincos_bits("sin", v), "cos": lambda v: mufu.sincos_bits("cos", v),
               "ex2": mufu.ex2_bits, "lg2": mufu.lg2_bits, "rsqrt": lambda v: mufu.root_bits("rsqrt", v),
-              "sqrt": lambda v: mufu.root_bits("sqrt", v)}
+              "sqrt": lambda v: mufu.root_bits("sqrt", v), "rcp": mufu.rcp_bits}
     for fn, model in models.items():
         x, y = samples[fn]
         print(f"{fn}: {int((model(x) == y).sum())} of {len(x)} random samples equal")

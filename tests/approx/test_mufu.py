@@ -1,9 +1,9 @@
-"""sin/cos/ex2/lg2/rsqrt/sqrt.approx.f32 bit for bit as an H100 (issues #15, #8).
+"""sin/cos/ex2/lg2/rsqrt/sqrt/rcp.approx.f32 bit for bit as an H100 (issues #15, #8).
 
 The golden (tests/approx/golden/mufu_h100.npz, written by scripts/make_mufu_fit.py from the recording
 of scripts/make_mufu_tables.py) holds H100 results: 4096 random f32 bit patterns per instruction (every
-exponent, NaN, subnormals; ex2, ex2.ftz, lg2, rsqrt, sqrt), 2048 arguments from each recorded binade
-(ex2: [0.5, 2) and [-4, -1]; lg2: [0.5, 4); rsqrt, sqrt: [1, 4)), and ~8,700 sine/cosine table entries by turn fraction k (random ones and every k within 64
+exponent, NaN, subnormals; ex2, ex2.ftz, lg2, rsqrt, sqrt, rcp), 2048 arguments from each recorded
+binade (ex2: [0.5, 2) and [-4, -1]; lg2: [0.5, 4); rsqrt, sqrt: [1, 4); rcp: [1, 2)), and ~8,700 sine/cosine table entries by turn fraction k (random ones and every k within 64
 of a quadrant point, where NVIDIA returns exact 0 and 1). Checked: the reference model
 (ir/semantics/mufu.py), the legalization rule's integer expansion run on the reference engine, and the
 PTX instructions end to end through cumetal.driver.
@@ -36,12 +36,12 @@ def _hex_diff(got: np.ndarray, want: np.ndarray, x: np.ndarray) -> str:
 
 REFERENCE = {"sin": lambda x: mufu.sincos_bits("sin", x), "cos": lambda x: mufu.sincos_bits("cos", x),
              "ex2": mufu.ex2_bits, "lg2": mufu.lg2_bits, "rsqrt": lambda x: mufu.root_bits("rsqrt", x),
-             "sqrt": lambda x: mufu.root_bits("sqrt", x)}
+             "sqrt": lambda x: mufu.root_bits("sqrt", x), "rcp": mufu.rcp_bits}
 PTX = {"sin": "sin.approx.f32", "cos": "cos.approx.f32", "ex2": "ex2.approx.f32", "ex2_ftz": "ex2.approx.ftz.f32",
-       "lg2": "lg2.approx.f32", "rsqrt": "rsqrt.approx.f32", "sqrt": "sqrt.approx.f32"}
+       "lg2": "lg2.approx.f32", "rsqrt": "rsqrt.approx.f32", "sqrt": "sqrt.approx.f32", "rcp": "rcp.approx.f32"}
 
 
-@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "lg2", "rsqrt", "sqrt"])
+@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "lg2", "rsqrt", "sqrt", "rcp"])
 def test_reference_equals_h100_on_random_bit_patterns(fn):
     x, want = GOLDEN[f"{fn}_x"], GOLDEN[f"{fn}_y"]
     got = REFERENCE[fn](x)
@@ -49,7 +49,7 @@ def test_reference_equals_h100_on_random_bit_patterns(fn):
 
 
 @pytest.mark.parametrize("rng", ["ex2_1", "ex2_0.5", "ex2_-1", "ex2_-2", "lg2_0.5", "lg2_1", "lg2_2", "rsqrt_1",
-                                 "rsqrt_2", "sqrt_1", "sqrt_2"])
+                                 "rsqrt_2", "sqrt_1", "sqrt_2", "rcp_1"])
 def test_reference_equals_h100_on_whole_binades(rng):
     x, want = GOLDEN[f"range_{rng}_x"], GOLDEN[f"range_{rng}_y"]
     got = REFERENCE[rng.split("_")[0]](x)
@@ -77,7 +77,7 @@ def _case(fn: str, x: np.ndarray):
     return elementwise(f"mufu_{fn}", "approx", f"{PTX[fn]} %y, %x;", [("x", "f32", x)], [("y", "f32")])
 
 
-@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "ex2_ftz", "lg2", "rsqrt", "sqrt"])
+@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "ex2_ftz", "lg2", "rsqrt", "sqrt", "rcp"])
 def test_legalized_expansion_equals_h100(fn, monkeypatch):
     """The integer expansion (what air/msl/cpu-jit/Metal run) on the reference engine."""
     calls = []
@@ -95,7 +95,7 @@ def test_legalized_expansion_equals_h100(fn, monkeypatch):
     assert np.array_equal(got, want), _hex_diff(got, want, x)
 
 
-@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "ex2_ftz", "lg2", "rsqrt", "sqrt"])
+@pytest.mark.parametrize("fn", ["sin", "cos", "ex2", "ex2_ftz", "lg2", "rsqrt", "sqrt", "rcp"])
 def test_ptx_instruction_on_the_default_backend(fn):
     x, want = GOLDEN[f"{fn}_x"], GOLDEN[f"{fn}_y"]
     got = run_case(driver, _case(fn, x))["y"]

@@ -428,7 +428,7 @@ def f2i(a: np.ndarray, src: str, dst_bits: int, signed: bool, mode: str) -> np.n
 
 # ----------------------------------------------------------------------------- approximate functions
 def fapprox(fn: str, args: list[np.ndarray], t: str) -> np.ndarray:
-    """Approximate intrinsics: f32 sin/cos/ex2/lg2/rsqrt/sqrt bit for bit as NVIDIA's MUFU (``mufu``); the others computed
+    """Approximate intrinsics: f32 sin/cos/ex2/lg2/rsqrt/sqrt/rcp bit for bit as NVIDIA's MUFU (``mufu``); the others computed
     accurately in f64 and rounded to nearest."""
     if fn in ("sin", "cos") and t == "f32":
         return mufu.sincos_bits(fn, np.asarray(args[0]).astype(np.uint32))
@@ -438,6 +438,8 @@ def fapprox(fn: str, args: list[np.ndarray], t: str) -> np.ndarray:
         return mufu.lg2_bits(np.asarray(args[0]).astype(np.uint32))
     if fn in ("rsqrt", "sqrt") and t == "f32":
         return mufu.root_bits(fn, np.asarray(args[0]).astype(np.uint32))
+    if fn == "rcp" and t == "f32":
+        return mufu.rcp_bits(np.asarray(args[0]).astype(np.uint32))
     x = to_f64(args[0], t)
     with np.errstate(all="ignore"):
         if fn == "ex2":

@@ -62,6 +62,7 @@ class Interp:
     c2: Field
     c2_sign: int
     words2: tuple[int, ...] = ()
+    xl_bits: int = 17  # a shorter xl is left-aligned to 17 bits for the squarer
 
 
 SIN_SEGMENTS = (
@@ -242,6 +243,62 @@ SQRT = Interp(SQRT_SEGMENTS, Field(0, 40, 0, 1 << 40), Field(0, 16, 0, 46523, 1)
               SQRT_SLOPES)
 ROOT_SCALE = 40
 
+# 1/m for m in [1, 2): 128 segments of 2^16 (xl left-aligned for the squarer), units 2^-40, truncated
+RCP_SEGMENTS = (
+    0x6E68000000FCE, 0x6B67E03F88FCE, 0x6887C0FC18FCE, 0x65E7A232D4FD0,
+    0x632783E0F8FD0, 0x60876603E0FCE, 0x5E274898E0FCC, 0x5BA72B9D68FCE,
+    0x59670F0F10FCE, 0x5726F2EB78FCE, 0x54E6D73044FCE, 0x52A6BBDB2CFCE,
+    0x5086A0EA14FCE, 0x4E86865AD0FCE, 0x4C866C2B4CFCE, 0x4AA6525988FCE,
+    0x48A638E394FCE, 0x46C61FC788FC8, 0x4506070388FCE, 0x4365EE95C8FCC,
+    0x41C5D67C8CFCE, 0x4005BEB624FCE, 0x3EA5A740DCFCE, 0x3D05901B28FCE,
+    0x3B65794364FCE, 0x3A0562B818FC8, 0x38854C77B8FCC, 0x37453680D8FC8,
+    0x35E520D218FCC, 0x34650B6A04FCC, 0x3344F64754FCE, 0x31E4E168ACFCE,
+    0x30A4CCCCD4FCE, 0x2F84B87284FCE, 0x2E64A45880FCE, 0x2D04907DACFCC,
+    0x2C047CE0CCFD0, 0x2B046980D0FCE, 0x29E4565C90FCE, 0x28E4437304FCE,
+    0x27E430C314FD0, 0x26E41E4BC4FCE, 0x25E40C0C14FD0, 0x2503FA0308FCC,
+    0x2403E82FA8FCC, 0x2343D6910CFC8, 0x2223C52648FCE, 0x2163B3EE78FCE,
+    0x2083A2E8C4FCE, 0x1FA3921444FCE, 0x1EE3817030FCE, 0x1E2370FBC0FD0,
+    0x1D8360B614FCC, 0x1C83509E70FCC, 0x1BE340B410FCE, 0x1B4330F638FCC,
+    0x1A63216434FCE, 0x19E311FD48FCE, 0x192302C0B8FCC, 0x1882F3ADE0FCE,
+    0x17C2E4C41CFCE, 0x1742D602C0FCC, 0x1682C76924FCE, 0x15E2B8F6A4FCC,
+    0x1582AAAAB0FCE, 0x14E29C84B0FCE, 0x14228E8400FCE, 0x13A280A810FCE,
+    0x132272F05CFCE, 0x12A2655C48FCE, 0x120257EB58FCC, 0x11A24A9CFCFCE,
+    0x11023D70ACFCE, 0x10A23065ECFCC, 0x1002237C38FCC, 0x0FC216B318FC0,
+    0x0F220A0A14FCE, 0x0EC1FD80A8FCC, 0x0E21F11668FCE, 0x0DC1E4CAD8FCC,
+    0x0D61D89D90FCE, 0x0CE1CC8E20FCE, 0x0CA1C09C14FCE, 0x0C01B4C704FCE,
+    0x0BA1A90E84FCE, 0x0B819D7234FCE, 0x0B0191F1ACFCC, 0x0A81868C88FCC,
+    0x0A417B4268FCC, 0x09C17012ECFCC, 0x096164FDACFCE, 0x09415A0260FC8,
+    0x08A14F209CFCE, 0x0861445810FCE, 0x084139A864FCC, 0x07E12F1140FCC,
+    0x0761249250FCE, 0x07011A2B44FD0, 0x06C10FDBCCFCC, 0x068105A38CFCE,
+    0x0640FB8248FCE, 0x0600F177A4FD0, 0x05A0E7835CFCE, 0x0560DDA528FCE,
+    0x0520D3DCB8FD0, 0x04E0CA29C4FCC, 0x0480C08C10FCE, 0x0460B7034CFCE,
+    0x03E0AD8F38FCE, 0x03C0A42F90FC8, 0x03A09AE410FCE, 0x032091AC7CFCE,
+    0x0300888890FCE, 0x02E07F7810FCE, 0x0280767ABCFCC, 0x02606D9060FCE,
+    0x022064B8B0FCE, 0x01E05BF37CFD0, 0x01A0534090FD0, 0x01A04A9FA0FD0,
+    0x014042108CFCC, 0x0100399310FD0, 0x00E03126F4FCE, 0x00A028CC04FCE,
+    0x0060208210FCE, 0x00401848E4FCE, 0x0020102044FCE, 0x000008080CFCE,
+)
+RCP_SLOPES = (
+    0, 2024, 4002, 5934, 7824, 9670, 11474, 13240,
+    14966, 16654, 18306, 19924, 21506, 23054, 24570, 26054,
+    27508, 28932, 30326, 31692, 33030, 34342, 35626, 36886,
+    38122, 39332, 40520, 41684, 42826, 43948, 45046, 46126,
+    47184, 48222, 49242, 50244, 51226, 52190, 53138, 54068,
+    54982, 55880, 56762, 57628, 58480, 59316, 60140, 60948,
+    61742, 62524, 63292, 64046, 64788, 65520, 66238, 66944,
+    67640, 68322, 68996, 69658, 70310, 70950, 71582, 72204,
+    72814, 73416, 74010, 74594, 75168, 75734, 76292, 76840,
+    77382, 77914, 78440, 78956, 79466, 79968, 80464, 80952,
+    81432, 81906, 82372, 82834, 83288, 83734, 84176, 84612,
+    85040, 85464, 85882, 86292, 86700, 87100, 87494, 87884,
+    88270, 88650, 89024, 89394, 89758, 90118, 90474, 90824,
+    91170, 91512, 91850, 92182, 92512, 92836, 93156, 93474,
+    93786, 94094, 94400, 94700, 94998, 95292, 95582, 95868,
+    96152, 96432, 96708, 96982, 97252, 97518, 97782, 98042,
+)
+RCP = Interp(RCP_SEGMENTS, Field(0, 40, 0, 1 << 39), Field(0, 17, 0, -131068, 1), Field(40, 11, 0, 260), 1,
+             RCP_SLOPES, 16)
+
 def truncated_square_terms() -> list[tuple[int, int, int]]:
     """(bit j, 2^(2j), mask) per bit of xl that contributes to tsq(xl) >> 19: tsq = sum over set bits j of
     2^(2j) [when 2j >= 19] + 2^(j+1) * (xl & mask_j), mask_j the lower bits i with i + j + 1 >= 19."""
@@ -272,13 +329,14 @@ def turn_index(bits: np.ndarray) -> np.ndarray:
 
 def interpolate(spec: Interp, r: np.ndarray) -> np.ndarray:
     """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) for offsets r (int64; segment r >> 17)."""
-    seg = r >> XL_BITS
+    seg = r >> spec.xl_bits
     ws = (np.array(spec.words, dtype=np.uint64)[seg], np.array(spec.words2 or (0,), dtype=np.uint64)[
         np.minimum(seg, len(spec.words2) - 1) if spec.words2 else 0])
-    xl = r & ((1 << XL_BITS) - 1)
+    xl = r & ((1 << spec.xl_bits) - 1)
+    xs = xl << (XL_BITS - spec.xl_bits)
     tsq = np.zeros_like(xl)
     for j, square, mask in truncated_square_terms():
-        tsq += np.where((xl >> j) & 1, square + ((xl & mask) << (j + 1)), 0)
+        tsq += np.where((xs >> j) & 1, square + ((xs & mask) << (j + 1)), 0)
 
     def field(f: Field) -> np.ndarray:
         raw = ((ws[f.word] >> np.uint64(f.pos)) & np.uint64((1 << f.bits) - 1)).astype(np.int64)
@@ -429,3 +487,31 @@ def root_bits(fn: str, x_bits: np.ndarray) -> np.ndarray:
     r = np.where((sign != 0) & (a != 0), 0x7FFFFFFF, r)
     r = np.where(a > 0x7F800000, 0x7FFFFFFF, r)
     return r.astype(np.uint32)
+
+
+def _mufu_rcp(b: np.ndarray) -> np.ndarray:
+    """MUFU.RCP of normal f32 bits b (int64, any sign) -> u32 bits."""
+    e = ((b >> 23) & 0xFF) - 127
+    r = b & 0x7FFFFF
+    m = _int_to_f32_rz(interpolate(RCP, r)) - (ROOT_SCALE << 23)  # 1/m in (0.5, 1]
+    m = np.where(r == 0, 0x3F800000, m)
+    return ((m - e * (1 << 23)) | (b & 0x80000000)).astype(np.int64)
+
+
+def rcp_bits(x_bits: np.ndarray) -> np.ndarray:
+    """rcp.approx.f32 of f32 bit patterns as the H100 returns them: ptxas multiplies the argument by
+    s = 2^24 (|x| < 2^-126) or 1/4 (|x| > 2^126), takes MUFU.RCP and multiplies by s again (rounded to
+    nearest: subnormal results for huge arguments); 1/+-0 = +-inf, 1/+-inf = +-0, NaN: canonical."""
+    u = np.asarray(x_bits, dtype=np.uint32)
+    b = u.astype(np.int64)
+    a = b & 0x7FFFFFFF
+    x = u.view(np.float32)
+    s = np.where(a < 0x00800000, np.float32(2.0 ** 24), np.where(a > 0x7E800000, np.float32(0.25), np.float32(1)))
+    with np.errstate(all="ignore"):
+        y = (x * s).astype(np.float32).view(np.uint32).astype(np.int64)
+        ya = y & 0x7FFFFFFF
+        m = _mufu_rcp(np.where((ya == 0) | (ya >= 0x7F800000), 0x3F800000, y))
+        m = np.where(ya == 0, 0x7F800000 | (y & 0x80000000), m)
+        m = np.where(ya == 0x7F800000, y & 0x80000000, m)
+        r = (m.astype(np.uint32).view(np.float32) * s).astype(np.float32).view(np.uint32).astype(np.int64)
+    return np.where(a > 0x7F800000, 0x7FFFFFFF, r).astype(np.uint32)

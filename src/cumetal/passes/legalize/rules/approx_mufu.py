@@ -1,4 +1,4 @@
-"""f32 sin/cos/ex2/lg2/rsqrt/sqrt.approx as NVIDIA's MUFU computes them, in integer ops (every backend, same bits).
+"""f32 sin/cos/ex2/lg2/rsqrt/sqrt/rcp.approx as NVIDIA's MUFU computes them, in integer ops (every backend, same bits).
 
 The reference is ``cumetal.ir.semantics.mufu`` (the H100's algorithm, measured; its docstring gives the
 steps and the coefficient table). Targets' own fast sine differs from NVIDIA's in most last bits, so the
@@ -16,6 +16,7 @@ rule writes the hardware's steps with integer primitives only::
          magnitude when negative, truncated); ptxas's 2^24 scaling of subnormal arguments
     rsqrt/sqrt: exponent parity + mantissa index a 128-segment table (two words per segment), the
          halved exponent added; ptxas's subnormal scaling
+    rcp: the mantissa indexes a 128-segment table (16-bit xl), the exponent negated; ptxas's s*MUFU(x*s)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from cumetal.ir.semantics import mufu
 from cumetal.passes.legalize.builder import Builder
 from cumetal.passes.legalize.rule import Rule
 
-FNS = ("sin", "cos", "ex2", "lg2", "rsqrt", "sqrt")
+FNS = ("sin", "cos", "ex2", "lg2", "rsqrt", "sqrt", "rcp")
 
 
 def _matches(inst: Inst) -> bool:
@@ -68,13 +69,14 @@ def _segment_word(b: Builder, words: tuple[int, ...], index: Value) -> Value:
 
 def _interpolate(b: Builder, spec: mufu.Interp, r: Value) -> Value:
     """R = C0 + C1*xl + sign*C2*(tsq(xl) >> 19) (i64) for the offset r (i32): mufu.interpolate."""
-    seg = _i32(b, "lshr", r, b.int("i32", mufu.XL_BITS))
+    seg = _i32(b, "lshr", r, b.int("i32", spec.xl_bits))
     ws = (_segment_word(b, spec.words, seg), _segment_word(b, spec.words2, seg) if spec.words2 else None)
-    xl = b.op("zext", "i64", _i32(b, "and", r, b.int("i32", (1 << mufu.XL_BITS) - 1)))
+    xl = b.op("zext", "i64", _i32(b, "and", r, b.int("i32", (1 << spec.xl_bits) - 1)))
+    xs = _i64(b, "shl", xl, b.int("i32", mufu.XL_BITS - spec.xl_bits)) if spec.xl_bits < mufu.XL_BITS else xl
     tsq: Value = b.int("i64", 0)
     for j, square, mask in mufu.truncated_square_terms():
-        on = _i64(b, "and", _i64(b, "lshr", xl, b.int("i32", j)), b.int("i64", 1))
-        part = _i64(b, "shl", _i64(b, "and", xl, b.int("i64", mask)), b.int("i32", j + 1))
+        on = _i64(b, "and", _i64(b, "lshr", xs, b.int("i32", j)), b.int("i64", 1))
+        part = _i64(b, "shl", _i64(b, "and", xs, b.int("i64", mask)), b.int("i32", j + 1))
         tsq = _i64(b, "add", tsq, _i64(b, "mul", _i64(b, "add", part, b.int("i64", square)), on))
 
     def field(f: mufu.Field) -> Value:
@@ -209,11 +211,38 @@ def _root(b: Builder, fn: str, x: Value) -> Value:
     return b.from_bits("f32", b.select(nan, b.int("i32", 0x7FFFFFFF), r))
 
 
+def _rcp(b: Builder, x: Value) -> Value:
+    """ptxas's rcp.approx.f32: s * MUFU.RCP(x * s), s = 2^24 (|x| < 2^-126), 1/4 (|x| > 2^126), else 1
+    (both products rounded to nearest); specials as mufu.rcp_bits."""
+    u = b.to_bits(x)
+    a = _i32(b, "and", u, b.int("i32", 0x7FFFFFFF))
+    s = b.select(b.icmp("ult", a, b.int("i32", 0x00800000)), b.float("f32", 2.0 ** 24),
+                 b.select(b.icmp("ugt", a, b.int("i32", 0x7E800000)), b.float("f32", 0.25), b.float("f32", 1.0)))
+    y = b.to_bits(b.op("fmul", "f32", x, s, rnd="rn"))
+    ya = _i32(b, "and", y, b.int("i32", 0x7FFFFFFF))
+    ysign = _i32(b, "and", y, b.bits("i32", 0x80000000))
+    zero, inf = b.icmp("eq", ya, b.int("i32", 0)), b.icmp("eq", ya, b.int("i32", 0x7F800000))
+    arg = b.select(b.or1(zero, b.icmp("uge", ya, b.int("i32", 0x7F800000))), b.int("i32", 0x3F800000), y)
+    e = _i32(b, "sub", _i32(b, "lshr", _i32(b, "and", arg, b.int("i32", 0x7FFFFFFF)), b.int("i32", 23)),
+             b.int("i32", 127))
+    r = _i32(b, "and", arg, b.int("i32", 0x7FFFFF))
+    m = _scaled_f32_rz(b, _interpolate(b, mufu.RCP, r), mufu.ROOT_SCALE)
+    m = b.select(b.icmp("eq", r, b.int("i32", 0)), b.int("i32", 0x3F800000), m)
+    m = _i32(b, "or", _i32(b, "sub", m, _i32(b, "shl", e, b.int("i32", 23))),
+             _i32(b, "and", arg, b.bits("i32", 0x80000000)))
+    m = b.select(zero, _i32(b, "or", ysign, b.int("i32", 0x7F800000)), b.select(inf, ysign, m))
+    res = b.to_bits(b.op("fmul", "f32", b.from_bits("f32", m), s, rnd="rn"))
+    nan = b.icmp("ugt", a, b.int("i32", 0x7F800000))
+    return b.from_bits("f32", b.select(nan, b.int("i32", 0x7FFFFFFF), res))
+
+
 def _expand(b: Builder, inst: Inst) -> list[Value]:
     if inst.attrs["fn"] == "ex2":
         return [_ex2(b, inst.args[0])]
     if inst.attrs["fn"] == "lg2":
         return [_lg2(b, inst.args[0])]
+    if inst.attrs["fn"] == "rcp":
+        return [_rcp(b, inst.args[0])]
     if inst.attrs["fn"] in ("rsqrt", "sqrt"):
         return [_root(b, inst.attrs["fn"], inst.args[0])]
     u = b.to_bits(inst.args[0])
@@ -233,6 +262,6 @@ def _expand(b: Builder, inst: Inst) -> list[Value]:
 RULE = Rule(
     ops=("fapprox",),
     key="approx.mufu",
-    summary="f32 fapprox sin/cos/ex2/lg2/rsqrt/sqrt: NVIDIA's MUFU (fixed-point argument, 64-segment quadratic table, "
+    summary="f32 fapprox sin/cos/ex2/lg2/rsqrt/sqrt/rcp: NVIDIA's MUFU (fixed-point argument, 64-segment quadratic table, "
             "truncated squarer, truncated result) -> integer ops, a select tree and bitcasts",
     matches=_matches, expand=_expand, emits=())
