@@ -64,8 +64,20 @@ class _ErrorState:
 ERRORS = _ErrorState()
 
 
+_sticky_cache: tuple[object, bool] = (object(), True)
+
+
 def sticky_enabled() -> bool:
-    return os.environ.get("CUMETAL_STICKY_ERRORS", "").strip().lower() not in ("0", "off", "no", "false")
+    """``CUMETAL_STICKY_ERRORS`` (read on every runtime call: parsed again only when its text changed)."""
+    global _sticky_cache
+    data = getattr(os.environ, "_data", None)  # os.environ's bytes-keyed dict (POSIX CPython)
+    text = data.get(b"CUMETAL_STICKY_ERRORS") if isinstance(data, dict) else None
+    if text is not None and text == _sticky_cache[0]:
+        return _sticky_cache[1]
+    on = os.environ.get("CUMETAL_STICKY_ERRORS", "").strip().lower() not in ("0", "off", "no", "false")
+    if isinstance(data, dict):
+        _sticky_cache = (text, on)
+    return on
 
 
 def to_runtime_code(code: int) -> cudaError_t:
@@ -112,11 +124,10 @@ def rt_api(outputs: int, *, device: bool = True, sync: bool = False,
                     sticky = ERRORS.sticky
                     if sticky is not None:
                         raise RtError(sticky, "")
-                    from cumetal.runtime.state import RUNTIME
-
-                    RUNTIME.ensure()
+                    runtime = _runtime()
+                    runtime.ensure()
                     if sticky_enabled():
-                        _raise_known_fault(RUNTIME)
+                        _raise_known_fault(runtime)
                 result = fn(*args, **kwargs)
             except RtError as e:
                 return _fail(fn.__name__, e.code, e.message, none, sync, sets_last)
@@ -133,6 +144,19 @@ def rt_api(outputs: int, *, device: bool = True, sync: bool = False,
         return call
 
     return wrap
+
+
+_RUNTIME: Any = None
+
+
+def _runtime() -> Any:
+    """cumetal.runtime.state.RUNTIME (imported on first use: that module imports this one)."""
+    global _RUNTIME
+    if _RUNTIME is None:
+        from cumetal.runtime.state import RUNTIME
+
+        _RUNTIME = RUNTIME
+    return _RUNTIME
 
 
 def _raise_known_fault(runtime: Any) -> None:

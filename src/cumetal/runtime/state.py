@@ -19,6 +19,7 @@ from cumetal.driver import contexts as dctx
 from cumetal.driver import device as ddev
 from cumetal.driver import modules as dmod
 from cumetal.driver import streams as dstreams
+from cumetal.driver.faults import fault_result
 from cumetal.driver.misc import apply_context_limits
 from cumetal.driver.runtime_support import async_setting, make_asynchronous
 from cumetal.driver.state import STATE as DRIVER
@@ -125,10 +126,7 @@ class RuntimeState:
         ctx = self.primary
         if ctx is None:
             return None
-        from cumetal.driver.contexts import context_streams
-        from cumetal.driver.faults import fault_result
-
-        for stream in context_streams(ctx):
+        for stream in dctx.context_streams(ctx):  # (on every runtime call: no imports in here)
             pending = getattr(stream, "pending_faults", None)
             if pending:
                 try:
