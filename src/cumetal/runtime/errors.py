@@ -71,13 +71,17 @@ def sticky_enabled() -> bool:
     """``CUMETAL_STICKY_ERRORS`` (read on every runtime call: parsed again only when its text changed)."""
     global _sticky_cache
     data = getattr(os.environ, "_data", None)  # os.environ's bytes-keyed dict (POSIX CPython)
-    text = data.get(b"CUMETAL_STICKY_ERRORS") if isinstance(data, dict) else None
-    if text is not None and text == _sticky_cache[0]:
-        return _sticky_cache[1]
-    on = os.environ.get("CUMETAL_STICKY_ERRORS", "").strip().lower() not in ("0", "off", "no", "false")
     if isinstance(data, dict):
-        _sticky_cache = (text, on)
-    return on
+        text = data.get(b"CUMETAL_STICKY_ERRORS")  # (None when unset: cached too)
+        if text == _sticky_cache[0]:
+            return _sticky_cache[1]
+        _sticky_cache = (text, _sticky_from(os.environ.get("CUMETAL_STICKY_ERRORS", "")))
+        return _sticky_cache[1]
+    return _sticky_from(os.environ.get("CUMETAL_STICKY_ERRORS", ""))
+
+
+def _sticky_from(text: str) -> bool:
+    return text.strip().lower() not in ("0", "off", "no", "false")
 
 
 def to_runtime_code(code: int) -> cudaError_t:
