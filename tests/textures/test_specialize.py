@@ -7,6 +7,7 @@ each equal bit for bit to the numpy model of NVIDIA's texture unit (tests/textur
 from __future__ import annotations
 
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -16,16 +17,21 @@ from tests.textures.ptx_kernels import fetch_kernel
 from cumetal.ir.dump import dump_function
 from cumetal.passes import compile_ptx
 from cumetal.passes import specialize_textures as S
-from cumetal.passes.semantics.texture import MAGIC
+from cumetal.passes.semantics.texture import FIELDS, LEVEL_TABLE, MAGIC
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _words(**fields: int) -> tuple[int, ...]:
+def _words(**fields: int) -> bytes:
+    """A descriptor (up to its level table): a 64x32 f32 image, linear filtering, clamp."""
     base = dict(elem=4, nch=1, csize=4, kind=2, read_norm=0, linear=1, norm_coords=0, addr0=1, addr1=1,
-                addr2=1, res_type=0, magic=MAGIC, levels=1, mip_linear=0)
+                addr2=1, res_type=0, magic=MAGIC, levels=1, mip_linear=0, width=64, height=32, depth=1, layers=1)
     base.update(fields)
-    return tuple(base[f] for f in S.FOLDED)
+    raw = bytearray(LEVEL_TABLE)
+    for name, value in base.items():
+        struct.pack_into("<I", raw, FIELDS[name], value)
+    struct.pack_into("<QQ", raw, 0, 0x10000, 256)  # base, pitch
+    return bytes(raw)
 
 
 def _size(fn) -> int:
@@ -35,13 +41,16 @@ def _size(fn) -> int:
 def test_the_specialized_copy_is_small_and_the_kernel_unchanged() -> None:
     kernel = compile_ptx(fetch_kernel("2d", "f32")).kernels["fetch"]
     before = dump_function(kernel)
-    assert [off for _, off, _ in S._marked_loads(kernel)] and S._plan(kernel, None).handles == (0,)
+    assert S._marked_loads(kernel) and S._plan(kernel, None).handles == (0,)
     linear = S.specialize(kernel, {0: _words()})
     point = S.specialize(kernel, {0: _words(linear=0, addr0=0, addr1=0, norm_coords=1)})
+    whole = S.specialize(kernel, {0: _words()}, geometry=True)
     assert dump_function(kernel) == before
     # measured: 1571 generic, 147 (f32, linear, clamp), fewer for point sampling
     assert _size(linear) < _size(kernel) // 5 and _size(point) < _size(linear), (_size(kernel), _size(linear))
     assert "texdesc=linear" not in dump_function(linear) and "texdesc=linear" in before
+    # the image's base, pitch and sizes stay loads unless the whole descriptor is folded
+    assert "texdesc=base" in dump_function(linear) and "texdesc" not in dump_function(whole)
 
 
 def test_handles_from_memory_keep_the_generic_code() -> None:

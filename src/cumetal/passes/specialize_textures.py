@@ -16,7 +16,8 @@ base addresses and border colors stay run-time values: a new image of the same k
 compiled code. Handles that come from memory (arrays or structs of objects), from a device
 function's argument or through arithmetic keep the generic code, as does a handle whose
 descriptor cannot be read or has no CuMetal magic word (the fetch then reports what it reports).
-``CUMETAL_TEX_SPECIALIZE=0`` turns the specialization off (the generic code everywhere).
+``CUMETAL_TEX_SPECIALIZE=0`` turns the specialization off (the generic code everywhere); ``=all``
+folds the whole descriptor (see ``GEOMETRY_VARIANTS``).
 """
 
 from __future__ import annotations
@@ -29,13 +30,19 @@ from collections import OrderedDict
 from cumetal.ir.nodes import Block, Const, Function, Inst, Module, SymAddr, Var
 from cumetal.ir.ops import TERMINATORS
 from cumetal.passes.fold_constants import _PROPAGATE_FROM, _foldable, fold_constants
-from cumetal.passes.semantics.texture import FIELDS, MAGIC
+from cumetal.passes.semantics.texture import FIELDS, LEVEL_TABLE, MAGIC
 
-# The descriptor fields that choose code paths (u32 words). Not folded: base, pitches and sizes
-# (another image of the same format must not recompile), border colors and level-of-detail floats.
+# The descriptor fields that choose code paths (u32 words): always folded.
 FOLDED = ("elem", "nch", "csize", "kind", "read_norm", "linear", "norm_coords", "addr0", "addr1", "addr2",
           "res_type", "magic", "levels", "mip_linear")
-_READ_BYTES = max(FIELDS[f] for f in FOLDED) + 4
+# With CUMETAL_TEX_SPECIALIZE=all the rest of the descriptor (base, pitches, sizes, border colors,
+# level-of-detail clamps) is folded too, for the first GEOMETRY_VARIANTS objects a kernel sees (then
+# only FOLDED: a program making new images must not compile per image). Not the default: measured,
+# it does not make the fetch vectorize (the float/int conversions are runtime calls) and gains
+# little, while its IR holds allocation addresses, so the disk cache misses in the next process.
+GEOMETRY_VARIANTS = 4
+_READ_BYTES = LEVEL_TABLE  # the descriptor up to its mip level table (read per launch)
+_LOAD_BYTES = {"i32": 4, "f32": 4, "i64": 8, "f64": 8}
 MAX_VARIANTS = 16  # specialized copies kept per kernel (oldest dropped first)
 MAX_FOLD_ROUNDS = 12  # constant propagation across blocks: rounds of substitution + folding
 
@@ -48,6 +55,7 @@ class _Plan:
     module: Module | None
     handles: tuple[int, ...]  # parameter-buffer offsets of handles read by marked descriptor loads
     variants: OrderedDict = dataclasses.field(default_factory=OrderedDict)
+    geometries: set = dataclasses.field(default_factory=set)  # whole descriptors folded so far
 
 
 _plans: dict[int, _Plan] = {}
@@ -92,18 +100,24 @@ def _handle_param(fn: Function, defs: dict[int, Inst], addr) -> tuple[int, int] 
     return None
 
 
-def _marked_loads(fn: Function) -> list[tuple[Inst, int, str]]:
-    """(load, handle parameter offset, field) of every foldable descriptor load of ``fn``."""
+def _marked_loads(fn: Function) -> list[tuple[Inst, int, str, int]]:
+    """(load, handle parameter offset, field, byte offset in the descriptor) of every descriptor
+    load of ``fn`` whose handle is a kernel parameter (level-table loads are not: their address
+    depends on the level)."""
     defs = _single_defs(fn)
     out = []
     for b in fn.blocks:
         for inst in b.insts:
             name = inst.attrs.get("texdesc") if inst.op == "load" else None
-            if name not in FOLDED or inst.dsts[0].type != "i32" or defs.get(inst.dsts[0].id) is not inst:
+            if name is None or name not in FIELDS or defs.get(inst.dsts[0].id) is not inst:
                 continue
+            size = _LOAD_BYTES.get(inst.dsts[0].type)
             where = _handle_param(fn, defs, inst.args[0])
-            if where is not None and where[1] == FIELDS[name]:
-                out.append((inst, where[0], name))
+            if size is None or where is None:
+                continue
+            at = where[1]
+            if FIELDS[name] <= at and at + size <= _READ_BYTES and (at - FIELDS[name]) % size == 0:
+                out.append((inst, where[0], name, at))
     return out
 
 
@@ -114,22 +128,25 @@ def _plan(kernel: Function, module: Module) -> _Plan:
     if len(_plans) >= _PLANS_MAX:
         for k in list(_plans)[: _PLANS_MAX // 2]:
             del _plans[k]
-    handles = tuple(sorted({off for _, off, _ in _marked_loads(kernel)}))
+    handles = tuple(sorted({off for _, off, _, _ in _marked_loads(kernel)}))
     plan = _plans[id(kernel)] = _Plan(kernel, None, handles)
     return plan
 
 
-def descriptor_fields(memory, handle: int) -> tuple[int, ...] | None:
-    """The ``FOLDED`` words of the descriptor at ``handle``, or None when it is not readable or not
-    a CuMetal descriptor (then the generic code runs and reports what it reports)."""
+def descriptor_bytes(memory, handle: int) -> bytes | None:
+    """The descriptor at ``handle`` up to its level table, or None when it is not readable or not a
+    CuMetal descriptor (then the generic code runs and reports what it reports)."""
     try:
-        raw = memory.read(handle, _READ_BYTES)
+        raw = bytes(memory.read(handle, _READ_BYTES))
     except Exception:  # noqa: BLE001 - an unmapped or short address: not ours to report here
         return None
-    if len(raw) < _READ_BYTES:
+    if len(raw) < _READ_BYTES or struct.unpack_from("<I", raw, FIELDS["magic"])[0] != MAGIC:
         return None
-    words = tuple(struct.unpack_from("<I", raw, FIELDS[f])[0] for f in FOLDED)
-    return words if words[FOLDED.index("magic")] == MAGIC else None
+    return raw
+
+
+def _modes(raw: bytes) -> bytes:
+    return b"".join(raw[FIELDS[f]: FIELDS[f] + 4] for f in FOLDED)
 
 
 def for_launch(kernel: Function, module: Module, memory, params: bytes) -> tuple[Function, Module]:
@@ -138,36 +155,48 @@ def for_launch(kernel: Function, module: Module, memory, params: bytes) -> tuple
     plan = _plan(kernel, module)
     if not plan.handles or os.environ.get("CUMETAL_TEX_SPECIALIZE", "1") == "0":
         return kernel, module
-    key = []
+    raws = []
     for off in plan.handles:
         if len(params) < off + 8:
             return kernel, module
-        fields = descriptor_fields(memory, int.from_bytes(params[off: off + 8], "little"))
-        if fields is None:
+        raw = descriptor_bytes(memory, int.from_bytes(params[off: off + 8], "little"))
+        if raw is None:
             return kernel, module
-        key.append(fields)
-    variant_key = (id(module), tuple(key))
-    hit = plan.variants.get(variant_key)
+        raws.append(raw)
+    whole = (id(module), True, tuple(raws))
+    hit = plan.variants.get(whole)
+    if hit is None:
+        geometry = os.environ.get("CUMETAL_TEX_SPECIALIZE") == "all" and (
+            whole[2] in plan.geometries or len(plan.geometries) < GEOMETRY_VARIANTS)
+        key = whole if geometry else (id(module), False, tuple(_modes(r) for r in raws))
+        hit = plan.variants.get(key)
+    else:
+        key, geometry = whole, True
     if hit is not None and hit[1] is module:
+        plan.variants.move_to_end(key)
         return hit[0], hit[2]
-    spec = specialize(kernel, dict(zip(plan.handles, key, strict=True)))
+    if geometry:
+        plan.geometries.add(whole[2])
+    spec = specialize(kernel, dict(zip(plan.handles, raws, strict=True)), geometry=geometry)
     spec_module = dataclasses.replace(module, kernels={**module.kernels, kernel.name: spec})
-    plan.variants[variant_key] = (spec, module, spec_module)
+    plan.variants[key] = (spec, module, spec_module)
     if len(plan.variants) > MAX_VARIANTS:
         plan.variants.popitem(last=False)
     return spec, spec_module
 
 
-def specialize(kernel: Function, descriptors: dict[int, tuple[int, ...]]) -> Function:
+def specialize(kernel: Function, descriptors: dict[int, bytes], *, geometry: bool = False) -> Function:
     """A copy of ``kernel`` with the descriptor loads of the handles at these parameter offsets
-    replaced by the ``FOLDED`` words given, folded (``kernel`` is not modified)."""
+    replaced by the descriptor's values (``FOLDED`` fields; every field with ``geometry``), folded
+    (``kernel`` is not modified)."""
     copy = _copy_function(kernel)
     consts: dict[int, Const] = {}
-    for inst, off, name in _marked_loads(copy):
-        words = descriptors.get(off)
-        if words is None:
+    for inst, off, name, at in _marked_loads(copy):
+        raw = descriptors.get(off)
+        if raw is None or not (geometry or name in FOLDED):
             continue
-        value = Const.int("i32", words[FOLDED.index(name)])
+        t = inst.dsts[0].type
+        value = Const(t, int.from_bytes(raw[at: at + _LOAD_BYTES[t]], "little"))
         inst.op, inst.args, inst.attrs, inst.guard, inst.guard_negated = "mov", (value,), {}, None, False
         consts[inst.dsts[0].id] = value
     for _ in range(MAX_FOLD_ROUNDS):
