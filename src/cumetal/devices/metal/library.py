@@ -102,8 +102,8 @@ def fence_refusals(module: IRModule, language_version: int) -> dict[str, str]:
 
 
 def emit_refusals(module: IRModule, skip: dict[str, str]) -> dict[str, str]:
-    """Kernels the MSL back end refuses on their own (mutual recursion: Metal has no call stack;
-    self-recursion gets an explicit one). Only asked after the whole module failed to emit; the
+    """Kernels the MSL back end refuses on their own (recursion of any shape gets an explicit stack,
+    backends/apple/recursion.py, so what remains is what MSL cannot express). Only asked after the whole module failed to emit; the
     other kernels are then built without them, so one bad kernel never costs the rest (as under
     msl-sim)."""
     from cumetal.backends.msl import EmitError, emit_module
