@@ -104,6 +104,8 @@ def _marked_loads(fn: Function) -> list[tuple[Inst, int, str, int]]:
     """(load, handle parameter offset, field, byte offset in the descriptor) of every descriptor
     load of ``fn`` whose handle is a kernel parameter (level-table loads are not: their address
     depends on the level)."""
+    if not any(inst.op == "load" and "texdesc" in inst.attrs for b in fn.blocks for inst in b.insts):
+        return []  # (most kernels: no def-use walk)
     defs = _single_defs(fn)
     out = []
     for b in fn.blocks:
