@@ -175,7 +175,10 @@ def for_launch(kernel: Function, module: Module, memory, params: bytes) -> tuple
     else:
         key, geometry = whole, True
     if hit is not None and hit[1] is module:
-        plan.variants.move_to_end(key)
+        try:
+            plan.variants.move_to_end(key)
+        except KeyError:  # dropped meanwhile by a launch on another stream's thread: still valid
+            pass
         return hit[0], hit[2]
     if geometry:
         plan.geometries.add(whole[2])
