@@ -4,6 +4,7 @@ and the ``cu*`` functions of the launch, library, linker, memory, pool, VMM, gra
 
 # ruff: noqa: F401, F403
 from cumetal.driver import array_copies as _array_copies
+from cumetal.driver import callback_types as _callback_types
 from cumetal.driver import coredump as _coredump
 from cumetal.driver import graph_batch_memop as _graph_batch_memop
 from cumetal.driver import graph_generic as _graph_generic
@@ -29,7 +30,7 @@ from cumetal.driver import vmm as _vmm
 from cumetal.driver.enums_more import *
 from cumetal.driver.enums_more import CONSTANT_NAMES, ENUM_NAMES
 
-_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _array_copies, _ipc,
+_MODULES = (_handles_more, _launch_legacy, _launch_more, _library, _linker, _memory_more, _memory_batch, _misc, _misc_more, _pools, _streams_more, _vmm, _graphs, _graph_nodes, _graph_generic, _callback_types, _array_copies, _ipc,
             _green, _coredump, _single_gpu, _unsupported, _graph_batch_memop,
             _recapture_location)
 
