@@ -2,8 +2,7 @@
 
 cuda-python passes a callback either as such a wrapper or as a plain address; CuMetal's calls take an
 int, a ctypes function pointer or a Python callable, so these wrappers only carry the address
-(``getPtr()``, ``int()``) under the names cuda-python programs use. ``CUhostFn`` lives with the host
-nodes (graph_generic.py).
+(``getPtr()``, ``int()``) under the names cuda-python programs use.
 """
 
 from __future__ import annotations
@@ -36,6 +35,10 @@ class _FunctionAddress:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} 0x{self._address:x}>"
+
+
+class CUhostFn(_FunctionAddress):
+    """``void (*)(void *)``: a host function (host nodes, ``cuLaunchHostFunc``)."""
 
 
 class CUstreamCallback(_FunctionAddress):

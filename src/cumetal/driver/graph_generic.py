@@ -76,23 +76,6 @@ class CUgraphEdgeData(_Struct):
     _fields = {"from_port": 0, "to_port": 0, "type": 0, "reserved": None}
 
 
-class CUhostFn:
-    """A host function's address, as cuda-python wraps it (``CUhostFn(address)``): usable wherever a host
-    function is due (host nodes, ``cuLaunchHostFunc``)."""
-
-    def __init__(self, init_value: Any = 0) -> None:
-        self._address = int(getattr(init_value, "value", init_value) or 0)
-
-    def getPtr(self) -> int:  # noqa: N802 - cuda-python's spelling
-        return self._address
-
-    def __int__(self) -> int:
-        return self._address
-
-    def __repr__(self) -> str:
-        return f"<CUhostFn 0x{self._address:x}>"
-
-
 # cuda-python's other spellings of the same structures (the C struct tags)
 CUgraphEdgeData_st = CUgraphEdgeData
 CUDA_MEMCPY_NODE_PARAMS_st = CUDA_MEMCPY_NODE_PARAMS

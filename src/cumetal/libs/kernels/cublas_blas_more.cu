@@ -100,14 +100,6 @@ __device__ void rot(long long n, T *x, long long incx, T *y, long long incy, dou
 }
 
 // ------------------------------------------------------------------ level 2
-// element (r, c) of the symmetric (Hermitian) matrix whose uplo triangle A holds
-template <class T>
-__device__ __forceinline__ T sym_elem(const T *A, long long lda, int upper, int herm, long long r, long long c) {
-    if (r == c) return herm ? real_only(A[r + r * lda]) : A[r + r * lda];
-    const bool stored = upper ? r < c : r > c;
-    return stored ? A[r + c * lda] : conj_if(A[c + r * lda], herm);
-}
-
 // y = alpha A x + beta y, A symmetric (Hermitian), one thread per element of y
 template <class T>
 __device__ void symv(int upper, int herm, int n, double are, double aim, const void *ap, const T *A, long long lda,
@@ -117,7 +109,7 @@ __device__ void symv(int upper, int herm, int n, double are, double aim, const v
     const T alpha = scalar<T>(are, aim, ap), beta = scalar<T>(bre, bim, bp);
     T acc = zero<T>();
     if (!is_zero(alpha))
-        for (long long j = 0; j < n; ++j) acc = madd(sym_elem(A, lda, upper, herm, i, j), x[at(j, n, incx)], acc);
+        for (long long j = 0; j < n; ++j) acc = madd(sym_at(A, lda, upper, herm, i, j), x[at(j, n, incx)], acc);
     T *yi = y + at(i, n, incy);
     T r = mul(alpha, acc);
     if (!is_zero(beta)) r = madd(beta, *yi, r);
@@ -148,20 +140,6 @@ __device__ void syr(int upper, int two, int herm, int n, double are, double aim,
     *a = r;
 }
 
-// element (r, c) of op(tri(A)): uplo triangle, unit diagonal when unit; trans 0 = N, 1 = T, 2 = C
-template <class T>
-__device__ __forceinline__ T tri_elem(const T *A, long long lda, int upper, int trans, int unit, long long r,
-                                      long long c) {
-    if (trans != 0) {
-        const long long t = r;
-        r = c;
-        c = t;
-    }
-    if (r == c) return unit ? one<T>() : conj_if(A[r + r * lda], trans == 2);
-    const bool stored = upper ? r < c : r > c;
-    return stored ? conj_if(A[r + c * lda], trans == 2) : zero<T>();
-}
-
 // out = op(tri(A)) x (trmv's product into a scratch vector; the caller copies it back into x)
 template <class T>
 __device__ void trmv(int upper, int trans, int unit, int n, const T *A, long long lda, const T *x, long long incx,
@@ -171,7 +149,7 @@ __device__ void trmv(int upper, int trans, int unit, int n, const T *A, long lon
     const bool lower = (upper == 0) == (trans == 0);
     const long long lo = lower ? 0 : i, hi = lower ? i : n - 1;
     T acc = zero<T>();
-    for (long long k = lo; k <= hi; ++k) acc = madd(tri_elem(A, lda, upper, trans, unit, i, k), x[at(k, n, incx)], acc);
+    for (long long k = lo; k <= hi; ++k) acc = madd(tri_at(A, lda, upper, trans, unit, i, k), x[at(k, n, incx)], acc);
     out[i] = acc;
 }
 
@@ -182,13 +160,13 @@ __device__ void trsv(int upper, int trans, int unit, int n, const T *A, long lon
     for (long long s = 0; s < n; ++s) {
         const long long r = forward ? s : n - 1 - s;
         T *xr = x + at(r, n, incx);
-        if (threadIdx.x == 0 && !unit) *xr = quot(*xr, tri_elem(A, lda, upper, trans, 0, r, r));
+        if (threadIdx.x == 0 && !unit) *xr = quot(*xr, tri_at(A, lda, upper, trans, 0, r, r));
         __syncthreads();
         const T v = *xr;
         const long long lo = forward ? r + 1 : 0, hi = forward ? n : r;
         for (long long c = lo + threadIdx.x; c < hi; c += BLOCK) {
             T *xc = x + at(c, n, incx);
-            *xc = madd(neg(tri_elem(A, lda, upper, trans, unit, c, r)), v, *xc);
+            *xc = madd(neg(tri_at(A, lda, upper, trans, unit, c, r)), v, *xc);
         }
         __syncthreads();
     }

@@ -105,3 +105,31 @@ template <class C, class R> __device__ __forceinline__ C smith(C a, C b) {
 }
 __device__ __forceinline__ float2 quot(float2 a, float2 b) { return smith<float2, float>(a, b); }
 __device__ __forceinline__ double2 quot(double2 a, double2 b) { return smith<double2, double>(a, b); }
+
+// ------------------------------------------------------------------ matrix elements (column-major)
+// element (r, c) of op(X) for a trans code 0 = N, 1 = T, 2 = C
+template <class T> __device__ __forceinline__ T op_at(const T *X, long long ld, int trans, long long r, long long c) {
+    return trans == 0 ? X[r + c * ld] : conj_if(X[c + r * ld], trans == 2);
+}
+
+// element (r, c) of the symmetric (Hermitian) matrix whose uplo triangle A holds; uplo 0 = lower, 1 = upper
+template <class T>
+__device__ __forceinline__ T sym_at(const T *A, long long lda, int upper, int herm, long long r, long long c) {
+    if (r == c) return herm ? real_only(A[r + r * lda]) : A[r + r * lda];
+    const bool stored = upper ? r < c : r > c;
+    return stored ? A[r + c * lda] : conj_if(A[c + r * lda], herm);
+}
+
+// element (r, c) of op(tri(A)): uplo triangle, unit diagonal when unit
+template <class T>
+__device__ __forceinline__ T tri_at(const T *A, long long lda, int upper, int trans, int unit, long long r,
+                                    long long c) {
+    if (trans != 0) {
+        const long long t = r;
+        r = c;
+        c = t;
+    }
+    if (r == c) return unit ? one<T>() : conj_if(A[r + r * lda], trans == 2);
+    const bool stored = upper ? r < c : r > c;
+    return stored ? conj_if(A[r + c * lda], trans == 2) : zero<T>();
+}
