@@ -277,13 +277,26 @@ def test_ftz_attribute_flushes_inputs_and_tiny_exact_results() -> None:
     assert add(np.array([0x00C00000], dtype=u), np.array([0x80800000], dtype=u)).tolist() == [0]
 
 
+# PTX ISA bounds (docs/ptx-sweep.md "Bounds of approximate instructions"): since the f32 .approx
+# functions model the H100's special-function unit bit for bit (ir/semantics/mufu.py), they are held
+# to NVIDIA's documented accuracy, not to 1 ulp of the exact value
+_ULP = lambda k: lambda x, w: k * np.spacing(np.abs(w).astype(np.float32))  # noqa: E731
+_APPROX_BOUND = {
+    "ex2": _ULP(2), "rcp": _ULP(1), "tanh": lambda x, w: np.abs(w) * 2.0**-10.987,
+    "sqrt": lambda x, w: np.abs(w) * 2.0**-23, "rsqrt": lambda x, w: np.abs(w) * 2.0**-22.9,
+    "lg2": lambda x, w: np.maximum(2.0**-22.6, np.abs(w) * 2.0**-22),
+    # sin/cos: abs 2^-20.5 within |x| <= pi, growing about |x| * 2^-22 beyond (measured on the H100)
+    "sin": lambda x, w: 2.0**-20.5 + np.abs(x) * 2.0**-22, "cos": lambda x, w: 2.0**-20.5 + np.abs(x) * 2.0**-22,
+}
+
+
 @pytest.mark.parametrize("fn,ref", [("ex2", np.exp2), ("lg2", np.log2), ("sin", np.sin), ("cos", np.cos),
                                     ("rsqrt", lambda x: 1 / np.sqrt(x)), ("rcp", lambda x: 1 / x),
                                     ("sqrt", np.sqrt), ("tanh", np.tanh)])
-def test_fapprox_f32_within_one_ulp_of_float64_math(fn: str, ref) -> None:
+def test_fapprox_f32_within_the_ptx_isa_bound(fn: str, ref) -> None:
     x = np.random.default_rng(9).uniform(0.01, 20, size=500).astype(np.float32)
     got = F.fapprox(fn, [x.view(np.uint32)], "f32").view(np.float32)
     want = ref(x.astype(np.float64))
-    assert (np.abs(got - want) <= np.spacing(np.abs(want).astype(np.float32))).all()
+    assert (np.abs(got - want) <= _APPROX_BOUND[fn](x.astype(np.float64), want)).all()
     div = F.fapprox("div_approx", [x.view(np.uint32), x[::-1].copy().view(np.uint32)], "f32").view(np.float32)
     assert np.allclose(div, x.astype(np.float64) / x[::-1], rtol=2 ** -23)

@@ -118,7 +118,15 @@ extern "C" __global__ void scale_barrier(const float *x, float *y, float s) {
 """
 
 
-@pytest.mark.skipif(_cccl_and_cudart_dirs() is None, reason="NVIDIA's CCCL headers are not installed")
+def _with_nvidia_cudart() -> bool:
+    dirs = _cccl_and_cudart_dirs()
+    return dirs is not None and len(dirs) == 2
+
+
+# Without NVIDIA's cudart headers beside CCCL (nvidia-cuda-runtime's wheel), CCCL's
+# cuda::pipeline_shared_state / cuda::barrier keep constructors that clang refuses on __shared__
+# variables under CuMetal's headers: a known gap (docs/python.md), so the test needs both wheels.
+@pytest.mark.skipif(not _with_nvidia_cudart(), reason="NVIDIA's CCCL and cudart header wheels are not both installed")
 def test_nvrtc_with_nvidias_cccl_headers_and_default_device(device):
     opts = ["--fmad=false", "--gpu-architecture=sm_90", "--std=c++17", "-default-device"]
     opts += [f"--include-path={d}" for d in _cccl_and_cudart_dirs()]

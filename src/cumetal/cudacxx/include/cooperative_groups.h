@@ -21,6 +21,7 @@
 extern "C" __device__ void __cumetal_grid_sync(void); /* lowered to CuMetal's grid barrier */
 
 namespace cooperative_groups {
+namespace __v1 {  // the layout NVIDIA's headers and CCCL's forward declarations use
 
 namespace details {
 __CM_DEV__ unsigned int block_rank() {
@@ -401,6 +402,8 @@ template <class Group> __device__ void sync(const Group &g) { g.sync(); }
 template <class Group> __device__ unsigned long long thread_rank(const Group &g) { return g.thread_rank(); }
 template <class Group> __device__ unsigned long long group_size(const Group &g) { return g.num_threads(); }
 
+}  // namespace __v1
+using namespace __v1;
 }  // namespace cooperative_groups
 
 #endif /* CUMETAL_COOPERATIVE_GROUPS_H */

@@ -8,6 +8,7 @@
 #include "cumetal/aligned_size.h"
 
 namespace cooperative_groups {
+namespace __v1 {  // the layout NVIDIA's headers and CCCL's forward declarations use
 namespace details {
 template <class Group> __device__ void copy_bytes(const Group &g, void *dst, const void *src, size_t bytes) {
     const size_t n = (size_t)g.num_threads(), rank = (size_t)g.thread_rank();
@@ -36,5 +37,7 @@ __device__ void memcpy_async(const Group &g, T *dst, size_t dst_count, const T *
 }
 template <class Group> __device__ void wait(const Group &g) { g.sync(); }
 template <unsigned int NumStages, class Group> __device__ void wait_prior(const Group &g) { g.sync(); }
+}  // namespace __v1
+using namespace __v1;
 }  // namespace cooperative_groups
 #endif

@@ -8,6 +8,7 @@
 #include "cumetal/cg_functional.h"
 
 namespace cooperative_groups {
+namespace __v1 {  // the layout NVIDIA's headers and CCCL's forward declarations use
 namespace details {
 /* warp-level groups: shuffles within the group's lanes */
 template <class Group, class T, class Op> __device__ T reduce_lanes(const Group &g, T val, Op op) {
@@ -54,5 +55,7 @@ template <unsigned int Size, class ParentT, class T, class Op>
 __device__ T reduce(const thread_block_tile<Size, ParentT> &g, T val, Op op) {
     return details::reduce_tile(g, val, op, details::multi_warp_tag<(Size > 32)>());
 }
+}  // namespace __v1
+using namespace __v1;
 }  // namespace cooperative_groups
 #endif

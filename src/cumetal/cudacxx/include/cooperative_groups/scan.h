@@ -7,6 +7,7 @@
 #include "cumetal/cg_functional.h"
 
 namespace cooperative_groups {
+namespace __v1 {  // the layout NVIDIA's headers and CCCL's forward declarations use
 template <class Group, class T, class Op> __device__ T inclusive_scan(const Group &g, T val, Op op) {
     const unsigned int n = (unsigned int)g.num_threads(), rank = (unsigned int)g.thread_rank();
     for (unsigned int offset = 1; offset < n; offset <<= 1) {
@@ -26,5 +27,7 @@ template <class Group, class T, class Op> __device__ T exclusive_scan(const Grou
 template <class Group, class T> __device__ T exclusive_scan(const Group &g, T val) {
     return exclusive_scan(g, val, plus<T>());
 }
+}  // namespace __v1
+using namespace __v1;
 }  // namespace cooperative_groups
 #endif

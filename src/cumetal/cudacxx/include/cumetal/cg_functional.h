@@ -3,6 +3,7 @@
 #define CUMETAL_CG_FUNCTIONAL_H
 #include "cumetal/qualifiers.h"
 namespace cooperative_groups {
+namespace __v1 {  // the layout NVIDIA's headers and CCCL's forward declarations use
 template <class T> struct plus {
     __host__ __device__ T operator()(const T &a, const T &b) const { return a + b; }
 };
@@ -21,5 +22,7 @@ template <class T> struct bit_or {
 template <class T> struct bit_xor {
     __host__ __device__ T operator()(const T &a, const T &b) const { return a ^ b; }
 };
+}  // namespace __v1
+using namespace __v1;
 }  // namespace cooperative_groups
 #endif
