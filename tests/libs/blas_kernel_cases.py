@@ -277,6 +277,22 @@ def run_cases(types: str = "SDCZ") -> list[str]:
     return lines
 
 
+def run_on_simulator(cases_module: str, backend: str, fp64: str, types: str) -> tuple[int, list[str], str]:
+    """Run ``tests.libs.<cases_module>.run_cases(types)`` in a child process on ``backend`` (where the
+    kernels are the default): (exit status, its output lines — the first says whether the kernels are
+    wanted — and stdout plus the tail of stderr for an assertion message)."""
+    import subprocess  # noqa: PLC0415
+
+    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1", CUMETAL_FP64=fp64)
+    env.pop("CUMETAL_CUBLAS_KERNELS", None)
+    code = ("from cumetal import runtime as rt; rt.cudaFree(0); from cumetal.libs.cublas import kernels; "
+            f"print('wanted', kernels.wanted()); from tests.libs import {cases_module} as c; "
+            f"[print(x) for x in c.run_cases({types!r})]")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900,
+                          check=False, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    return proc.returncode, proc.stdout.splitlines(), proc.stdout + proc.stderr[-3000:]
+
+
 if __name__ == "__main__":
     for line in run_cases():
         print(line)

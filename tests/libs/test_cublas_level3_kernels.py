@@ -7,12 +7,8 @@ kernels are the default, and on the cpu device with the kernels forced."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
-from tests.libs import level3_kernel_cases
+from tests.libs import blas_kernel_cases, level3_kernel_cases
 
 from cumetal.libs.cublas import kernels
 
@@ -28,14 +24,7 @@ def test_level3_kernels_on_cpu_when_forced(monkeypatch: pytest.MonkeyPatch) -> N
                                                   ("msl-sim", "emulate", "DZ")])
 def test_level3_kernels_are_the_default_on_apple_simulators(backend: str, fp64: str, types: str) -> None:
     """``emulate``: the f64 code a Metal GPU runs (float-float), with its documented error."""
-    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1", CUMETAL_FP64=fp64)
-    env.pop("CUMETAL_CUBLAS_KERNELS", None)
-    code = ("from cumetal import runtime as rt; rt.cudaFree(0); from cumetal.libs.cublas import kernels; "
-            "print('wanted', kernels.wanted()); from tests.libs import level3_kernel_cases as c; "
-            f"[print(x) for x in c.run_cases({types!r})]")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900,
-                          check=False, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-    lines = proc.stdout.splitlines()
-    assert proc.returncode == 0 and lines[:1] == ["wanted True"], proc.stdout + proc.stderr[-3000:]
+    rc, lines, output = blas_kernel_cases.run_on_simulator("level3_kernel_cases", backend, fp64, types)
+    assert rc == 0 and lines[:1] == ["wanted True"], output
     assert len(lines) > 20 * len(types) and all(line.startswith("ok ") for line in lines[1:]), \
-        proc.stdout + proc.stderr[-3000:]
+        output
