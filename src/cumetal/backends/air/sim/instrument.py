@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from cumetal.backends.air.sim.order import block_order, loop_latches
-from cumetal.backends.common.codes import SimArgKind
+from cumetal.backends.common.codes import SimArgKind, WaitKind
 
 _DEFINE = re.compile(r"^define .*@(\"[^\"]+\"|[\w.$-]+)\(")
 _LABEL = re.compile(r"^(\"[^\"]+\"|[\w.$-]+):")
@@ -432,7 +432,7 @@ def _instrument_function(lines: list[str], sites: _Sites,
 # their blocks keep the rules' names (``$lg.mbwait3`` -> ``L_lg.mbwait3``). A rule's expansion has
 # no other activemask, and the instructions after the expanded one continue in ``$lg.join`` blocks.
 _WAIT_BLOCK = re.compile(r'^"?L_lg\.(?!join\d|body\d|nbred)([a-z]+?)\d+"?$')
-_WAIT_KINDS = {"mbwait": 1, "nbwait": 2}  # runtime.c W_MBARRIER, W_NAMED; any other wait: 3
+_WAIT_KINDS = {"mbwait": WaitKind.MBARRIER, "nbwait": WaitKind.NAMED}  # by the rule's block name; else OTHER
 _ACTIVEMASK = re.compile(r"^\s*(%[\w.$-]+) = (?:tail )?call i32 @\"?air\.simd_sum\.u\.i32\"?\(i32 (%[\w.$-]+)\)")
 _LANE_BIT = re.compile(r"^\s*(%[\w.$-]+) = shl i32 1, %")
 _READ_WORD = re.compile(r"^\s*%[\w.$-]+ = (?:tail )?call i32 @\"?air\.atomic\.local\.or\.u\.i32\"?\("
@@ -459,11 +459,11 @@ def wait_points(lines: list[str]) -> list[str]:
             else None
         if read is None:
             continue
-        kind = _WAIT_KINDS.get(m.group(1), 3)
-        count = _named_count(blocks, name) if kind == 2 else "0"
+        kind = _WAIT_KINDS.get(m.group(1), WaitKind.OTHER)
+        count = _named_count(blocks, name) if kind == WaitKind.NAMED else "0"
         mask, bit = _ACTIVEMASK.match(body[at]).groups()
         word = _READ_WORD.match(body[read]).group(1)
-        body[read:read] = [f"  call void @sim_wait_point(i32 {kind}, i32 {count}, ptr addrspace(3) {word})"]
+        body[read:read] = [f"  call void @sim_wait_point(i32 {int(kind)}, i32 {count}, ptr addrspace(3) {word})"]
         body[at] = f"  {mask} = or i32 {bit}, 0"
         blocks[bi] = (name, body)
         changed = True

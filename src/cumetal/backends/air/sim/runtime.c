@@ -42,7 +42,8 @@ enum { F_NONE = CM_FAULT_NONE, F_ILLEGAL = CM_FAULT_ILLEGAL_ADDRESS, F_MISALIGNE
        F_TRAP = CM_FAULT_TRAP, F_ILLINSTR = CM_FAULT_ILLEGAL_INSTRUCTION, F_TIMEOUT = CM_FAULT_TIMEOUT,
        F_INTERNAL = CM_FAULT_INTERNAL };
 enum { S_RUN = 0, S_BAR, S_SIMD, S_DONE, S_WAIT };
-enum { W_MBARRIER = 1, W_NAMED = 2 }; /* wait point kinds (instrument.py _WAIT_KINDS; 3: another wait) */
+enum { W_MBARRIER = CM_WAIT_MBARRIER, W_NAMED = CM_WAIT_NAMED, W_OTHER = CM_WAIT_OTHER }; /* wait point kinds
+       (codes.py WaitKind, passed by instrument.py's sim_wait_point calls) */
 enum { OP_SHUF32 = 1, OP_SHUF64, OP_SUM, OP_MIN_S, OP_MIN_U, OP_MAX_S, OP_MAX_U, OP_AND, OP_OR, OP_XOR,
        OP_SGBAR, OP_SUM_F32, OP_MIN_F32, OP_MAX_F32 };
 
