@@ -153,7 +153,7 @@ class FnEmitter:
             raise EmitError(f"{self.fn.name}: call to unknown function '{i.attrs['callee']}'")
         frame = f"cm_frame + {_align16(self.fn.local_size)}"
         args = ", ".join(["cm", frame] + [self.v(a) for a in i.args] + [self.v(d) for d in i.dsts])
-        return [CALL_BEGIN, f"{fn_name(callee.name)}({args});", CALL_END, "if (cm.dead) return;"]
+        return [CALL_BEGIN, f"{self.mod.fn_names[callee.name]}({args});", CALL_END, "if (cm.dead) return;"]
 
     def call_indirect(self, i: N.Inst) -> list[str]:
         target, *args = i.args
@@ -165,7 +165,7 @@ class FnEmitter:
             call_args = ", ".join(["cm", frame] + [self.v(a) for a in args])
             kw = "if" if first else "else if"
             lines.append(f"  {kw} (cm_fa == 0x{self.module.function_address(name):x}ul) "
-                         f"{fn_name(name)}({call_args});")
+                         f"{self.mod.fn_names[name]}({call_args});")
             first = False
         lines.append(("  else " if not first else "  ") + "{ cm_fault(cm, CM_FAULT_ILLEGAL_INSTRUCTION, cm_fa); }")
         lines += [f"  {CALL_END}", "  if (cm.dead) return;", "}"]
@@ -243,6 +243,7 @@ class ModuleEmitter:
         self.formats = printf_formats(module)
         self.uses_f64 = False
         self.warnings: list[str] = []
+        self.kernel_names, self.fn_names = unique_names(self.module)
 
     def warn(self, msg: str) -> None:
         if msg not in self.warnings:
@@ -257,7 +258,7 @@ class ModuleEmitter:
         decls = em.declarations({v.id for v in (*fn.arg_vars, *fn.ret_vars)} | em.local_ids)
         if em.uses_jump:
             decls.insert(0, "int cm_j = 0;")
-        return ([f"void {fn_name(fn.name)}({', '.join(params)}) {{"] + _indent(decls + body) + ["}"])
+        return ([f"void {self.fn_names[fn.name]}({', '.join(params)}) {{"] + _indent(decls + body) + ["}"])
 
     def kernel(self, k: N.Function) -> list[str]:
         em = FnEmitter(self, k)
@@ -282,7 +283,7 @@ class ModuleEmitter:
             for n in ntid:
                 total *= n
             head.append(f"[[max_total_threads_per_threadgroup({total})]]")
-        head.append(f"kernel void {kernel_name(k.name)}(")
+        head.append(f"kernel void {self.kernel_names[k.name]}(")
         sig = head[:-1] + [head[-1] + ("\n    " + ",\n    ".join(params)) + ") {"]
         setup = [f"thread ulong cm_localmem[{local // 8}];",
                  "cm_ctx cm;",
@@ -318,7 +319,7 @@ class ModuleEmitter:
                   prelude(mode).rstrip(), "// ---- kernels"]
         parts = header + protos + bodies + kernels
         local = {k.name: local_stack_bytes(k, self.module) for k in self.module.kernels.values()}  # checked above
-        names = {k: kernel_name(k) for k in self.module.kernels}
+        names = dict(self.kernel_names)
         return EmitResult("\n\n".join(parts) + "\n", self.fp64, self.formats, self.warnings, local, names)
 
 
@@ -334,6 +335,27 @@ def kernel_name(name: str) -> str:
 
 def fn_name(name: str) -> str:
     return "cmf_" + _escaped(name)
+
+
+def unique_names(module: N.Module) -> tuple[dict[str, str], dict[str, str]]:
+    """The MSL names of the module's kernels and device functions, all distinct.
+
+    ``kernel_name``/``fn_name`` alone are not injective: an escaped name carries a hash, and a PTX name
+    may spell that result literally (``f$1`` -> ``cmf_f_1_<h>`` = the function ``f_1_<h>``), and a
+    hash can collide. A name already taken gets ``_d2``, ``_d3``, ... in module order (kernels first);
+    the host finds kernels through ``EmitResult.kernel_names``, so a renamed kernel still launches."""
+    taken: set[str] = set()
+
+    def claim(base: str) -> str:
+        name, n = base, 2
+        while name in taken:
+            name, n = f"{base}_d{n}", n + 1
+        taken.add(name)
+        return name
+
+    kernels = {k: claim(kernel_name(k)) for k in module.kernels}
+    funcs = {f: claim(fn_name(f)) for f in module.functions}
+    return kernels, funcs
 
 
 def _escaped(name: str) -> str:

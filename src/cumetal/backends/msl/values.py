@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import struct
 
+from cumetal.backends.msl.reserved import MSL_RESERVED
 from cumetal.ir import nodes as N
 from cumetal.ir import types as T
 from cumetal.ir.ops import FUNC_WINDOW
@@ -34,8 +35,16 @@ def signed_type(t: str) -> str:
 
 
 def var_name(v: N.Var) -> str:
+    """``<name>_<id>``: distinct for distinct registers of a function (the id after the last ``_`` is
+    unique), whatever characters the PTX name had (``%a``/``$a``/``a`` differ by id)."""
     base = re.sub(r"[^A-Za-z0-9_]", "_", v.name or "v")
-    return f"{base}_{v.id}"
+    name = f"{base}_{v.id}"
+    # A `%`-less PTX register could still spell a macro (`M_PI` id 2 -> <cmath>'s `M_PI_2` under
+    # msl-sim) or one of the emitter's own cm_*/cmf_* names (`cmf_f` id 3 -> the device function
+    # `f_3`): move it aside.
+    if name in MSL_RESERVED or name.startswith(("M_", "FLT_", "DBL_")) or name.lower().startswith("cm"):
+        return "cmv_" + name
+    return name
 
 
 def int_literal(t: str, bits: int) -> str:
