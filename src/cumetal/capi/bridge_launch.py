@@ -66,6 +66,20 @@ def cudaLaunchKernelExC(config: int, func: int, args: int) -> int:  # noqa: N802
     return int(rt.cudaLaunchKernelEx(cfg, func, args or None)[0])
 
 
+@_guard()
+def cudaLaunchKernelPlanned(func: int, grid: tuple, block: tuple, args: int, shared: int, stream: int,  # noqa: N802
+                            api: int) -> int:
+    """``cudaLaunchKernel`` from C when libcumetal had no plan for it (capi/csrc/cm_native_launch.c):
+    the launch through ``cumetal.runtime``, then, when it succeeded, a plan for its next launches."""
+    from cumetal.devices import native_launch
+
+    epoch = native_launch.epoch(api)  # (before the launch: whatever happens during it makes the plan stale)
+    err = int(rt.cudaLaunchKernel(func, grid, block, args or None, shared, stream)[0])
+    if err == 0 and epoch:
+        native_launch.arm(api, epoch, func, grid, block, shared, stream)
+    return err
+
+
 def _python_value(attr: int, c: _Value) -> Any:
     v = rt.cudaLaunchAttributeValue()
     w = v.accessPolicyWindow
@@ -111,4 +125,4 @@ def cudaStreamCopyAttributes(dst: int, src: int) -> int:  # noqa: N802
     return _simple("cudaStreamCopyAttributes", dst, src)
 
 
-__all__ = ["cudaLaunchKernelExC", "cudaStreamCopyAttributes", "cudaStreamGetAttribute", "cudaStreamSetAttribute"]
+__all__ = ["cudaLaunchKernelExC", "cudaLaunchKernelPlanned", "cudaStreamCopyAttributes", "cudaStreamGetAttribute", "cudaStreamSetAttribute"]

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cumetal.backends.cpu.memory import DeviceMemory
+from cumetal.devices import native_launch
 from cumetal.devices.protocol import (
     GLOBAL_PLACEMENTS,
     Device,
@@ -97,6 +98,7 @@ class CpuStream(Stream):
     def add_fault(self, fault: DeviceFault) -> None:
         with self.fault_lock:
             self.pending_faults.append(fault)
+        native_launch.bump()  # C's launch plans go back to Python, which reports the fault
 
     def take_faults(self) -> list[DeviceFault]:
         with self.fault_lock:
@@ -142,6 +144,7 @@ class CpuDevice(Device):
             multiprocessor_count=os.cpu_count() or 1,
         )
         self.memory = DeviceMemory(capacity=total)
+        self.memory.on_change = native_launch.bump  # C's launch plans hold the allocation table
         self.printf_fifo_size = DEFAULT_PRINTF_FIFO_SIZE
         self._printf: list[str] = []
         self._printf_bytes = 0

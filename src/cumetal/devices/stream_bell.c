@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -29,6 +30,11 @@ typedef struct {
     int32_t waiting; /* the worker waits: 1 for any work, 2 for the start of pending work, 3 polls */
     int64_t active_ns; /* when work was last seen pending (the polling lasts linger_ns from there) */
     int64_t step_ns;   /* the polling's current interval (0: poll_ns) */
+    /* launches enqueued from C without Python (capi/csrc/cm_native_launch.c): entries appended to
+     * one malloc'd log that the queue's Python side detaches as one operation (native_launch.py) */
+    unsigned char *nat;
+    size_t nat_len, nat_cap;
+    int64_t nat_count;
 } cm_bell;
 
 static int64_t now_ns(void) {
@@ -57,6 +63,52 @@ void cm_bell_ring(cm_bell *b, int64_t burst) {
     if (b->waiting == 1 || (b->waiting && b->pending == burst)) pthread_cond_signal(&b->cv);
     pthread_mutex_unlock(&b->mu);
 }
+
+/* A native launch (an entry of `bytes` bytes): appended to the log and counted as one pending
+ * operation, rung as cm_bell_ring does. -1 (nothing appended) when the queue is closed or memory is
+ * short: the caller takes the Python path. Called from any thread, without the interpreter lock. */
+int cm_bell_push(cm_bell *b, const void *entry, size_t bytes, int64_t burst) {
+    pthread_mutex_lock(&b->mu);
+    int bad = b->closed;
+    if (!bad && b->nat_len + bytes > b->nat_cap) {
+        size_t cap = b->nat_cap ? 2 * b->nat_cap : 4096;
+        while (cap < b->nat_len + bytes) cap *= 2;
+        unsigned char *grown = realloc(b->nat, cap);
+        if (grown == NULL) bad = 1;
+        else b->nat = grown, b->nat_cap = cap;
+    }
+    if (!bad) {
+        memcpy(b->nat + b->nat_len, entry, bytes);
+        b->nat_len += bytes;
+        b->nat_count++;
+        int64_t t = now_ns();
+        if (b->pending++ == 0) b->first_ns = t;
+        b->last_ns = b->active_ns = t;
+        if (b->waiting == 1 || (b->waiting && b->pending == burst)) pthread_cond_signal(&b->cv);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return bad ? -1 : 0;
+}
+
+/* The queue's Python side takes the native entries logged so far (to run as one operation, which
+ * it rings as any other): the log's address and length, and how many entries (0: none; the caller
+ * frees the log with cm_bell_free). */
+int64_t cm_bell_detach(cm_bell *b, void **log, size_t *len) {
+    pthread_mutex_lock(&b->mu);
+    int64_t n = b->nat_count;
+    *log = b->nat;
+    *len = b->nat_len;
+    if (n) {
+        b->pending -= n < b->pending ? n : b->pending;
+        b->nat = NULL;
+        b->nat_len = b->nat_cap = 0;
+        b->nat_count = 0;
+    }
+    pthread_mutex_unlock(&b->mu);
+    return n;
+}
+
+void cm_bell_free(void *log) { free(log); }
 
 /* The oldest pending operation was claimed (by the worker or by a waiting thread). */
 void cm_bell_take(cm_bell *b) {

@@ -70,6 +70,10 @@ def _library() -> tuple[ctypes.PyDLL, ctypes.CDLL] | None:
                                ("cm_bell_close", [p])):
                 getattr(held, name).argtypes = args
                 getattr(held, name).restype = None
+            held.cm_bell_detach.argtypes = [p, ctypes.POINTER(p), ctypes.POINTER(ctypes.c_size_t)]
+            held.cm_bell_detach.restype = i64
+            held.cm_bell_free.argtypes = [p]
+            held.cm_bell_free.restype = None
             free.cm_bell_wait.argtypes = [p, i64, i64, i64, i64, i64]
             free.cm_bell_wait.restype = ctypes.c_int
             _lib = (held, free)
@@ -108,6 +112,9 @@ class NativeBell:
         self._ring, self._take, self._hurry, self._close = (held.cm_bell_ring, held.cm_bell_take,
                                                             held.cm_bell_hurry, held.cm_bell_close)
         self._wait = free.cm_bell_wait
+        self._detach, self._free = held.cm_bell_detach, held.cm_bell_free
+        self.push_address = ctypes.cast(held.cm_bell_push, ctypes.c_void_p).value  # (native launches)
+        self.address = self._p
 
     def reset(self) -> None:
         """(Re)initialise: nothing pending, nobody waiting."""
@@ -126,13 +133,29 @@ class NativeBell:
     def close(self) -> None:
         self._close(self._p)
 
+    def detach(self) -> tuple[int, int] | None:
+        """The launches logged from C since the last detach (capi/csrc/cm_native_launch.c): (the log's
+        address, its length), to be released with :meth:`release`; None when there are none."""
+        log, length = ctypes.c_void_p(), ctypes.c_size_t()
+        if self._detach(self._p, ctypes.byref(log), ctypes.byref(length)) == 0:
+            return None
+        return int(log.value or 0), int(length.value)
+
+    def release(self, log: int) -> None:
+        self._free(log)
+
     def wait(self, quiet_s: float, max_s: float, burst: int, poll_s: float, linger_s: float) -> bool:
         return bool(self._wait(self._p, int(quiet_s * 1e9), int(max_s * 1e9), burst, int(poll_s * 1e9),
                                int(linger_s * 1e9)))
 
 
 class PyBell:
-    """The same doorbell in Python (no C compiler)."""
+    """The same doorbell in Python (no C compiler; no native launches)."""
+
+    push_address = None
+
+    def detach(self) -> None:
+        return None
 
     def __init__(self) -> None:
         self._cond = threading.Condition()

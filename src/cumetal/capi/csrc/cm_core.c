@@ -29,6 +29,7 @@
 
 #include "cm_buildinfo.h"
 #include "cm_core.h"
+#include "cm_native_launch.h"
 
 static pthread_once_t cm_once = PTHREAD_ONCE_INIT;
 static PyObject *cm_bridge;      /* cumetal.capi.bridge, owned for the life of the process */
@@ -207,6 +208,7 @@ long long cm_call(const char *name, const char *fmt, ...) {
     pthread_once(&cm_once, cm_init);
     if (cm_init_failed)
         return CM_ERR_NOT_INITIALIZED;
+    cm_native_note_call(name); /* most calls invalidate the native launch plans (cm_native_launch.c) */
     fflush(stdout); /* keep the program's own output ahead of device printf written by Python */
     struct sigaction sigint_before;
     if (cm_guard_signals)

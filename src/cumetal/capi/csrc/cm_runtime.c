@@ -6,6 +6,7 @@
 #include "cuda_runtime_api.h"
 
 #include "cm_core.h"
+#include "cm_native_launch.h"
 
 #define K(x) ((unsigned long long)(x))
 #define CALL(name, fmt, ...) return (cudaError_t)cm_call(name, fmt, __VA_ARGS__)
@@ -153,8 +154,12 @@ CM_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEve
 /* ---- execution control */
 CM_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                        cudaStream_t stream) {
-    CALL("cudaLaunchKernel", "(K" DIM3 DIM3 "KKKi)", CM_P(func), D3(gridDim), D3(blockDim), CM_P(args),
-         K(sharedMem), CM_P(stream), 0);
+    /* a launch Python has validated and compiled before is enqueued without Python (cm_native_launch.c) */
+    const unsigned int g[3] = {gridDim.x, gridDim.y, gridDim.z}, b[3] = {blockDim.x, blockDim.y, blockDim.z};
+    if (cm_native_launch(func, g, b, args, sharedMem, stream))
+        return cudaSuccess;
+    CALL("cudaLaunchKernelPlanned", "(K" DIM3 DIM3 "KKKK)", CM_P(func), D3(gridDim), D3(blockDim), CM_P(args),
+         K(sharedMem), CM_P(stream), cm_native_api_address());
 }
 CM_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                                   size_t sharedMem, cudaStream_t stream) {

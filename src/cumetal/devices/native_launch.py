@@ -1,0 +1,252 @@
+"""Native launches from C (capi/csrc/cm_native_launch.c): the Python half.
+
+A C program's ``cudaLaunchKernel`` (and ``<<<>>>``) goes through Python the first time a (kernel,
+grid, block, dynamic shared size, stream) is launched. When that launch ran, compiled, on the
+compiled CPU backend, :func:`arm` gives libcumetal a *plan* for the key: the parameter layout, the
+stream's doorbell and the prepared launch record. Later launches with the key are enqueued by C
+alone (the arguments copied into the doorbell's log) and run in batches: the stream's queue turns
+the log into one operation (:class:`~cumetal.devices.stream_worker.WorkQueue`), which calls the C
+runner under the device's locks; an entry the runner cannot take (its plan went stale, a fault)
+runs through the device's Python launch, which reports exactly as for any launch.
+
+What a plan assumes is kept true by an *epoch* in libcumetal: every C entry point that enters
+Python, except synchronisations, copies, events and error queries, moves it; so do device
+allocations and frees (:func:`bump`, the device memory's ``on_change``) and faults. Plans are made
+only where the Python path would do nothing a plan cannot: a compiled kernel without printf,
+device heap, texture handles or clusters; no stream capture anywhere; an asynchronous stream that
+the legacy stream's implicit barriers cannot involve (a non-blocking stream, or the only stream);
+an interpreter started by libcumetal (a C program: every CUDA call passes through libcumetal).
+``CUMETAL_NATIVE_LAUNCH=0`` turns plans off.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+MAX_PARAMS = 128  # cm_native_launch.c's NL_MAX_PARAMS / NL_MAX_BYTES
+MAX_BYTES = 4096
+_u64, _u32 = ctypes.c_uint64, ctypes.c_uint32
+
+
+class PlanDesc(ctypes.Structure):
+    """cm_native_launch.c's cm_plan_desc (keep the two together)."""
+
+    _fields_ = [("func", _u64), ("stream", _u64), ("shared", _u64), ("grid", _u32 * 3), ("block", _u32 * 3),
+                ("epoch", _u64), ("nparams", _u32), ("param_size", _u32), ("offset", _u32 * MAX_PARAMS),
+                ("size", _u32 * MAX_PARAMS), ("bell", _u64), ("push", _u64), ("burst", ctypes.c_int64),
+                ("sim_run", _u64), ("launch", _u64), ("scratch_params", _u64), ("scratch_info", _u64),
+                ("info", _u64), ("info_len", _u64), ("code", _u64), ("fault", _u64), ("first_block", _u64)]
+
+
+class _Api(ctypes.Structure):
+    _fields_ = [("version", _u64), ("desc_size", _u64), ("epoch", _u64), ("bump", _u64), ("plan_set", _u64),
+                ("run", _u64), ("launches", _u64), ("entry_header", _u64)]
+
+
+@dataclass
+class _Native:
+    """libcumetal's native-launch functions (one per process)."""
+
+    epoch: ctypes.c_uint64
+    bump: Any
+    plan_set: Any
+    run: Any
+    launches: ctypes.c_uint64
+    header: int
+
+
+@dataclass
+class _Plan:
+    """What a slot's launches need from Python: the device launch for the Python path, and the
+    objects whose memory the C plan points into (kept alive while the slot may be used)."""
+
+    device: Any
+    stream: Any
+    image: Any
+    kernel: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    shared: int
+    param_size: int
+    keep: tuple
+
+
+_native: _Native | None = None
+_plans: dict[int, _Plan] = {}  # slot -> plan (a slot keeps its key for the life of the process)
+_lock = threading.Lock()
+_disabled = False
+
+
+def enabled() -> bool:
+    return not _disabled and os.environ.get("CUMETAL_NATIVE_LAUNCH", "1") != "0"
+
+
+def _bind(api_address: int) -> _Native | None:
+    global _native
+    if _native is None and api_address:
+        api = _Api.from_address(api_address)
+        if api.version != 1 or api.desc_size != ctypes.sizeof(PlanDesc):
+            return None
+        _native = _Native(epoch=ctypes.c_uint64.from_address(api.epoch),
+                          bump=ctypes.CFUNCTYPE(None)(api.bump),
+                          plan_set=ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(PlanDesc))(api.plan_set),
+                          run=ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint64,
+                                               ctypes.POINTER(ctypes.c_uint64))(api.run),
+                          launches=ctypes.c_uint64.from_address(api.launches), header=int(api.entry_header))
+        if os.environ.get("CUMETAL_NATIVE_LAUNCH_REPORT"):
+            import atexit
+
+            atexit.register(lambda: print(f"cumetal: {native_launches()} launches enqueued natively",
+                                          file=sys.stderr, flush=True))
+    return _native
+
+
+def epoch(api_address: int) -> int:
+    """The current epoch (read before a launch that may arm a plan: anything after it makes it stale)."""
+    native = _bind(api_address) if enabled() else None
+    return int(native.epoch.value) if native is not None else 0
+
+
+def bump() -> None:
+    """Invalidate every plan (a device allocation or free, a fault). Free when no plan was armed."""
+    if _native is not None:
+        _native.bump()
+
+
+def native_launches() -> int:
+    """Launches enqueued by C without Python in this process (for tests and benchmarks)."""
+    return int(_native.launches.value) if _native is not None else 0
+
+
+def arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tuple, shared: int,
+        stream_handle: int) -> None:
+    """After a successful ``cudaLaunchKernel`` from C: arm the plan of its key when the launch qualifies
+    (see the module doc). Never raises: a failure turns native launches off (said with CUMETAL_DEBUG)."""
+    global _disabled
+    if not enabled() or not epoch_before or stream_handle in (1, 2):
+        return
+    try:
+        _arm(api_address, epoch_before, int(func), tuple(grid), tuple(block), int(shared), int(stream_handle))
+    except Exception as e:  # noqa: BLE001 - the launch itself succeeded; only the fast path is lost
+        _disabled = True
+        if os.environ.get("CUMETAL_DEBUG"):
+            print(f"cumetal: native launches off: {e!r}", file=sys.stderr, flush=True)
+
+
+def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tuple, shared: int,
+         stream_handle: int) -> None:
+    from cumetal.capi import bridge
+
+    native = _bind(api_address)
+    if native is None or not getattr(bridge, "_owns_interpreter", False):
+        return
+    from cumetal.backends.air import sim
+    from cumetal.backends.air.sim.heap import uses_heap
+    from cumetal.devices.cpu_device import watchdog_seconds
+    from cumetal.devices.cpu_jit_device import CpuJitDevice
+    from cumetal.driver.state import STATE
+    from cumetal.passes.specialize_textures import _plan as texture_plan
+    from cumetal.runtime import graphs
+    from cumetal.runtime.execution import kernel_function
+
+    if graphs._captures:  # a capture anywhere: launches must be recorded, and the next call moves the epoch
+        return
+    ctx = STATE.current()
+    device = ctx.device
+    fn = STATE.objects.get(kernel_function(func))
+    if not isinstance(device, CpuJitDevice) or fn is None or fn.module.context is not ctx:
+        return
+    stream = STATE.stream(stream_handle, ctx)
+    queue = stream.work
+    if queue is None or getattr(queue.bell, "push_address", None) is None:
+        return
+    if stream.blocking:
+        with device._streams_lock:
+            if len(device._streams) > 1:  # the legacy stream's implicit barriers: the Python path decides
+                return
+    slots = fn.kernel.params
+    if len(slots) > MAX_PARAMS or fn.kernel.param_size > MAX_BYTES:
+        return
+    image = fn.module.image
+    module = image.module
+    kernel = module.kernels[fn.kernel.name]
+    if getattr(kernel, "cluster_dims", None) is not None or uses_heap(kernel, module) or texture_plan(kernel, module).handles:
+        return
+    tier = device._tiers.get((id(kernel), id(module)))
+    if tier is None or tier.kernel is not kernel or tier.module is not module:
+        return
+    ck = tier.compiled
+    if ck is None or isinstance(ck, str) or ck.__dict__.get("_has_printf", True):
+        return
+    prep = ck.__dict__.get("_prepared", {}).get((grid, block, shared, device.workers))
+    if prep is None:
+        return
+    if not sim._RUN_LOCK.acquire(blocking=False):  # a launch runs: arm at a later launch (never wait here)
+        return
+    try:
+        scratch = sim._scratch
+        tables = sim._allocation_table(device.memory)
+        symbols = image.symbol_addresses() if image.symbols else {}
+        launch = prep.launch
+        if (scratch is None or prep.tables is None or tables[0] is not prep.tables[0]
+                or tables[1] is not prep.tables[1] or prep.symbols != symbols or launch.first_block
+                or launch.timeout_s != float(watchdog_seconds() or 0.0)):
+            return  # the record is set for another state: the next launch through Python updates it
+        info = ctypes.create_string_buffer(bytes(prep.info), len(prep.info))
+        d = PlanDesc(func=func, stream=stream_handle, shared=shared, epoch=epoch_before, nparams=len(slots),
+                     param_size=fn.kernel.param_size, bell=queue.bell.address, push=queue.bell.push_address,
+                     burst=_burst(), sim_run=ctypes.cast(sim.runtime_lib.loaded().sim_run, ctypes.c_void_p).value,
+                     launch=ctypes.addressof(launch), scratch_params=scratch.base + scratch.PARAMS,
+                     scratch_info=scratch.base + scratch.INFO, info=ctypes.addressof(info), info_len=len(prep.info),
+                     code=ctypes.addressof(prep.code), fault=ctypes.addressof(launch) + type(launch).fault.offset,
+                     first_block=ctypes.addressof(launch) + type(launch).first_block.offset)
+        d.grid[:] = grid
+        d.block[:] = block
+        for i, slot in enumerate(slots):
+            d.offset[i], d.size[i] = slot.offset, slot.size
+        if queue.native_runner is None:
+            queue.native_runner = functools.partial(_run_batch, device, stream)
+        with _lock:
+            slot_index = native.plan_set(ctypes.byref(d))
+            if slot_index >= 0:  # (the slot's previous objects are released: no launch or run uses them now)
+                _plans[slot_index] = _Plan(device, stream, image, fn.kernel.name, grid, block, shared,
+                                           fn.kernel.param_size, (info, prep, ck, scratch, queue, tables))
+    finally:
+        sim._RUN_LOCK.release()
+
+
+def _burst() -> int:
+    from cumetal.devices.stream_worker import START_BURST
+
+    return START_BURST
+
+
+def _run_batch(device: Any, stream: Any, log: int, length: int) -> None:
+    """One operation of ``stream``'s queue: the launches C logged (in order); see the module doc."""
+    from cumetal.backends.air import sim
+    from cumetal.devices.protocol import log_fault
+
+    native = _native
+    assert native is not None
+    pos = ctypes.c_uint64(0)
+    while pos.value < length:
+        with device._exec_lock, sim._RUN_LOCK:  # (the device's lock order: one kernel at a time)
+            status = native.run(log, length, ctypes.byref(pos))
+        if status == 0:
+            return
+        at = log + pos.value
+        slot, nbytes = _u32.from_address(at).value, _u32.from_address(at + 4).value
+        with _lock:
+            plan = _plans[slot]
+        params = ctypes.string_at(at + native.header, plan.param_size)
+        fault = device._run(plan.image, plan.kernel, plan.grid, plan.block, plan.shared, params, immediate=False)
+        if fault is not None:
+            log_fault(fault)
+            stream.add_fault(fault)
+        pos.value += nbytes
