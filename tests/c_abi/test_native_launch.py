@@ -18,6 +18,7 @@ import pytest
 from cumetal.capi.build import build_program
 
 SRC = Path(__file__).with_name("src") / "native_launch.cu"
+DRIVER_SRC = Path(__file__).with_name("src") / "native_launch_driver.c"
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("cc") is None,
                                 reason="needs Linux and a C compiler")
 
@@ -26,6 +27,13 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.w
 def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     exe = tmp_path_factory.mktemp("native") / "native_launch"
     build_program([str(SRC)], str(exe))
+    return exe
+
+
+@pytest.fixture(scope="module")
+def driver_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    exe = tmp_path_factory.mktemp("native") / "native_launch_driver"
+    build_program([str(DRIVER_SRC)], str(exe))
     return exe
 
 
@@ -62,3 +70,16 @@ def test_a_natively_enqueued_launch_that_faults_is_reported_at_the_next_sync(pro
     out, count = _run(program, "fault", native=True)
     assert count >= 1  # the faulting launch has the key of the launches before it: enqueued natively
     assert "fault: launch 0, sync 700 (want 700), sticky 700" in out, out
+
+
+def test_driver_api_launches_match_the_python_path(driver_program: Path) -> None:
+    native_out, native_count = _run(driver_program, "work", native=True)
+    python_out, _ = _run(driver_program, "work", native=False)
+    assert native_out == python_out and native_out.splitlines()[-1] == "done", native_out
+    assert native_count >= 50, native_count
+    for line in native_out.splitlines():
+        if "(want" in line:
+            got, want = _wanted(line)
+            assert got == want, line
+    out, count = _run(driver_program, "fault", native=True)
+    assert count >= 1 and "fault: launch 0, sync 700 (want 700)" in out, out

@@ -80,6 +80,20 @@ def cudaLaunchKernelPlanned(func: int, grid: tuple, block: tuple, args: int, sha
     return err
 
 
+@_guard()
+def drv_cuLaunchKernelPlanned(f: int, gx: int, gy: int, gz: int, bx: int, by: int, bz: int, shared: int,  # noqa: N802
+                              stream: int, params: int, extra: int, api: int) -> int:
+    """``cuLaunchKernel`` from C when libcumetal had no plan for it: as ``cudaLaunchKernelPlanned``."""
+    from cumetal.capi.bridge_driver import drv_cuLaunchKernel
+    from cumetal.devices import native_launch
+
+    epoch = native_launch.epoch(api)
+    err = int(drv_cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra))
+    if err == 0 and epoch and not extra:
+        native_launch.arm(api, epoch, f, (gx, gy, gz), (bx, by, bz), shared, stream, driver=True)
+    return err
+
+
 def _python_value(attr: int, c: _Value) -> Any:
     v = rt.cudaLaunchAttributeValue()
     w = v.accessPolicyWindow
@@ -125,4 +139,4 @@ def cudaStreamCopyAttributes(dst: int, src: int) -> int:  # noqa: N802
     return _simple("cudaStreamCopyAttributes", dst, src)
 
 
-__all__ = ["cudaLaunchKernelExC", "cudaLaunchKernelPlanned", "cudaStreamCopyAttributes", "cudaStreamGetAttribute", "cudaStreamSetAttribute"]
+__all__ = ["cudaLaunchKernelExC", "cudaLaunchKernelPlanned", "drv_cuLaunchKernelPlanned", "cudaStreamCopyAttributes", "cudaStreamGetAttribute", "cudaStreamSetAttribute"]

@@ -31,13 +31,15 @@ from typing import Any
 
 MAX_PARAMS = 128  # cm_native_launch.c's NL_MAX_PARAMS / NL_MAX_BYTES
 MAX_BYTES = 4096
+DRIVER_KEY = 1 << 63  # cm_native_launch.h's CM_NATIVE_DRIVER_KEY: plans of cuLaunchKernel's CUfunctions
 _u64, _u32 = ctypes.c_uint64, ctypes.c_uint32
 
 
 class PlanDesc(ctypes.Structure):
     """cm_native_launch.c's cm_plan_desc (keep the two together)."""
 
-    _fields_ = [("func", _u64), ("stream", _u64), ("shared", _u64), ("grid", _u32 * 3), ("block", _u32 * 3),
+    _fields_ = [("func", _u64), ("stream", _u64), ("shared", _u64), ("thread", _u64), ("grid", _u32 * 3),
+                ("block", _u32 * 3),
                 ("epoch", _u64), ("nparams", _u32), ("param_size", _u32), ("offset", _u32 * MAX_PARAMS),
                 ("size", _u32 * MAX_PARAMS), ("bell", _u64), ("push", _u64), ("burst", ctypes.c_int64),
                 ("sim_run", _u64), ("launch", _u64), ("scratch_params", _u64), ("scratch_info", _u64),
@@ -125,14 +127,16 @@ def native_launches() -> int:
 
 
 def arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tuple, shared: int,
-        stream_handle: int) -> None:
-    """After a successful ``cudaLaunchKernel`` from C: arm the plan of its key when the launch qualifies
-    (see the module doc). Never raises: a failure turns native launches off (said with CUMETAL_DEBUG)."""
+        stream_handle: int, *, driver: bool = False) -> None:
+    """After a successful ``cudaLaunchKernel`` (``driver``: ``cuLaunchKernel``; ``func`` its CUfunction)
+    from C: arm the plan of its key when the launch qualifies (see the module doc). Never raises: a
+    failure turns native launches off (said with CUMETAL_DEBUG)."""
     global _disabled
     if not enabled() or not epoch_before or stream_handle in (1, 2):
         return
     try:
-        _arm(api_address, epoch_before, int(func), tuple(grid), tuple(block), int(shared), int(stream_handle))
+        _arm(api_address, epoch_before, int(func), tuple(grid), tuple(block), int(shared), int(stream_handle),
+             driver)
     except Exception as e:  # noqa: BLE001 - the launch itself succeeded; only the fast path is lost
         _disabled = True
         if os.environ.get("CUMETAL_DEBUG"):
@@ -140,7 +144,7 @@ def arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tupl
 
 
 def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tuple, shared: int,
-         stream_handle: int) -> None:
+         stream_handle: int, driver: bool) -> None:
     from cumetal.capi import bridge
 
     native = _bind(api_address)
@@ -159,10 +163,15 @@ def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tup
         return
     ctx = STATE.current()
     device = ctx.device
-    fn = STATE.objects.get(kernel_function(func))
+    fn = STATE.objects.get(func if driver else kernel_function(func))
     if not isinstance(device, CpuJitDevice) or fn is None or fn.module.context is not ctx:
         return
-    stream = STATE.stream(stream_handle, ctx)
+    if not driver:
+        from cumetal.runtime.state import RUNTIME
+
+        stream = STATE.stream(RUNTIME.stream_handle(stream_handle), ctx)  # (0 may mean the thread's stream)
+    else:
+        stream = STATE.stream(stream_handle, ctx)
     queue = stream.work
     if queue is None or getattr(queue.bell, "push_address", None) is None:
         return
@@ -199,7 +208,8 @@ def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tup
                 or launch.timeout_s != float(watchdog_seconds() or 0.0)):
             return  # the record is set for another state: the next launch through Python updates it
         info = ctypes.create_string_buffer(bytes(prep.info), len(prep.info))
-        d = PlanDesc(func=func, stream=stream_handle, shared=shared, epoch=epoch_before, nparams=len(slots),
+        d = PlanDesc(func=func | DRIVER_KEY if driver else func, stream=stream_handle, shared=shared,
+                     thread=threading.get_ident(), epoch=epoch_before, nparams=len(slots),
                      param_size=fn.kernel.param_size, bell=queue.bell.address, push=queue.bell.push_address,
                      burst=_burst(), sim_run=ctypes.cast(sim.runtime_lib.loaded().sim_run, ctypes.c_void_p).value,
                      launch=ctypes.addressof(launch), scratch_params=scratch.base + scratch.PARAMS,

@@ -5,6 +5,7 @@
 #include "cuda.h"
 
 #include "cm_core.h"
+#include "cm_native_launch.h"
 
 #include "cm_driver_calls.h"
 
@@ -96,8 +97,12 @@ CM_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, C
 CM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                   unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
-    DRV("cuLaunchKernel", "(KIIIIIIIKKK)", CM_P(f), gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
-        sharedMemBytes, CM_P(hStream), CM_P(kernelParams), CM_P(extra));
+    /* a launch Python has validated and compiled before is enqueued without Python (cm_native_launch.c) */
+    const unsigned int g[3] = {gridDimX, gridDimY, gridDimZ}, b[3] = {blockDimX, blockDimY, blockDimZ};
+    if (cm_native_launch_driver(f, g, b, kernelParams, extra, sharedMemBytes, hStream))
+        return CUDA_SUCCESS;
+    DRV("cuLaunchKernelPlanned", "(KIIIIIIIKKKK)", CM_P(f), gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
+        blockDimZ, sharedMemBytes, CM_P(hStream), CM_P(kernelParams), CM_P(extra), cm_native_api_address());
 }
 
 CM_EXPORT CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {

@@ -28,7 +28,8 @@
 
 /* What the Python side fills (devices/native_launch.py mirrors it with ctypes: keep them together). */
 typedef struct {
-    uint64_t func, stream, shared; /* the key, with grid and block */
+    uint64_t func, stream, shared; /* the key, with grid, block and thread */
+    uint64_t thread;               /* pthread_self() of the launching thread: its current context/device */
     uint32_t grid[3], block[3];
     uint64_t epoch; /* the epoch the plan was armed in */
     uint32_t nparams, param_size;
@@ -64,31 +65,32 @@ static uint64_t nl_launches;    /* (atomic) launches enqueued natively */
 
 static void nl_bump(void) { __atomic_add_fetch(&nl_epoch, 1, __ATOMIC_SEQ_CST); }
 
-static uint32_t nl_hash(uint64_t func, uint64_t stream, uint64_t shared, const uint32_t *g, const uint32_t *b) {
-    uint64_t h = func * 0x9E3779B97F4A7C15ull ^ stream * 0xC2B2AE3D27D4EB4Full ^ shared;
+static uint32_t nl_hash(uint64_t func, uint64_t stream, uint64_t shared, uint64_t thread, const uint32_t *g,
+                        const uint32_t *b) {
+    uint64_t h = func * 0x9E3779B97F4A7C15ull ^ stream * 0xC2B2AE3D27D4EB4Full ^ shared ^ thread * 0x94D049BB133111EBull;
     h ^= ((uint64_t)g[0] << 32 | g[1]) * 0x165667B19E3779F9ull ^ ((uint64_t)g[2] << 32 | b[0]);
     h ^= ((uint64_t)b[1] << 32 | b[2]) * 0x27D4EB2F165667C5ull;
     return (uint32_t)(h ^ h >> 29) % NL_SLOTS;
 }
 
-static int nl_same(const cm_plan_desc *p, uint64_t func, uint64_t stream, uint64_t shared, const uint32_t *g,
-                   const uint32_t *b) {
-    return p->func == func && p->stream == stream && p->shared == shared && p->grid[0] == g[0] &&
+static int nl_same(const cm_plan_desc *p, uint64_t func, uint64_t stream, uint64_t shared, uint64_t thread,
+                   const uint32_t *g, const uint32_t *b) {
+    return p->func == func && p->stream == stream && p->shared == shared && p->thread == thread && p->grid[0] == g[0] &&
            p->grid[1] == g[1] && p->grid[2] == g[2] && p->block[0] == b[0] && p->block[1] == b[1] &&
            p->block[2] == b[2];
 }
 
 /* (under nl_mu) the slot of the key, or where it would go (-1: the table is full) */
-static int nl_find(uint64_t func, uint64_t stream, uint64_t shared, const uint32_t *g, const uint32_t *b,
-                   int *found) {
-    uint32_t h = nl_hash(func, stream, shared, g, b);
+static int nl_find(uint64_t func, uint64_t stream, uint64_t shared, uint64_t thread, const uint32_t *g,
+                   const uint32_t *b, int *found) {
+    uint32_t h = nl_hash(func, stream, shared, thread, g, b);
     for (uint32_t i = 0; i < NL_SLOTS; i++) {
         uint32_t s = (h + i) % NL_SLOTS;
         if (!nl_used[s]) {
             *found = 0;
             return (int)s;
         }
-        if (nl_same(&nl_slots[s], func, stream, shared, g, b)) {
+        if (nl_same(&nl_slots[s], func, stream, shared, thread, g, b)) {
             *found = 1;
             return (int)s;
         }
@@ -106,7 +108,7 @@ static int nl_plan_set(const cm_plan_desc *d) {
         if ((uint64_t)d->offset[i] + d->size[i] > d->param_size) return -1;
     pthread_mutex_lock(&nl_mu);
     int found;
-    int s = nl_find(d->func, d->stream, d->shared, d->grid, d->block, &found);
+    int s = nl_find(d->func, d->stream, d->shared, d->thread, d->grid, d->block, &found);
     if (s >= 0) {
         nl_slots[s] = *d;
         nl_used[s] = 1;
@@ -116,25 +118,26 @@ static int nl_plan_set(const cm_plan_desc *d) {
     return s;
 }
 
-int cm_native_launch(const void *func, const unsigned int grid[3], const unsigned int block[3], void **args,
-                     size_t shared, const void *stream) {
+/* The launch path of both APIs: `func` is the key's function (a host function's address, or a driver
+ * CUfunction with bit 63 set), `params` the argument pointers. */
+static int nl_launch(uint64_t func, const unsigned int grid[3], const unsigned int block[3], void **params,
+                     uint64_t shared, uint64_t stream) {
     if (!__atomic_load_n(&nl_armed, __ATOMIC_ACQUIRE)) return 0;
-    uint64_t st = (uint64_t)(uintptr_t)stream;
-    if (st == 1 || st == 2) return 0; /* cudaStreamLegacy / cudaStreamPerThread: per-thread meaning */
+    if (stream == 1 || stream == 2) return 0; /* the legacy / per-thread null stream handles: per-thread meaning */
     union {
         cm_entry e;
         uint64_t align[(sizeof(cm_entry) + NL_MAX_BYTES) / 8 + 1];
     } buf;
-    uint64_t epoch = __atomic_load_n(&nl_epoch, __ATOMIC_ACQUIRE);
+    uint64_t epoch = __atomic_load_n(&nl_epoch, __ATOMIC_ACQUIRE), thread = (uint64_t)pthread_self();
     int handled = 0, found;
     pthread_mutex_lock(&nl_mu);
-    int s = nl_find((uint64_t)(uintptr_t)func, st, (uint64_t)shared, grid, block, &found);
+    int s = nl_find(func, stream, shared, thread, grid, block, &found);
     if (s >= 0 && found && nl_slots[s].epoch == epoch) {
         const cm_plan_desc *p = &nl_slots[s];
-        int ok = p->nparams == 0 || args != NULL;
+        int ok = p->nparams == 0 || params != NULL;
         for (uint32_t i = 0; ok && i < p->nparams; i++) {
-            if (args[i] == NULL) ok = 0; /* the Python path reports it */
-            else memcpy(buf.e.params + p->offset[i], args[i], p->size[i]);
+            if (params[i] == NULL) ok = 0; /* the Python path reports it */
+            else memcpy(buf.e.params + p->offset[i], params[i], p->size[i]);
         }
         if (ok) {
             buf.e.slot = (uint32_t)s;
@@ -147,6 +150,18 @@ int cm_native_launch(const void *func, const unsigned int grid[3], const unsigne
     pthread_mutex_unlock(&nl_mu);
     if (handled) __atomic_add_fetch(&nl_launches, 1, __ATOMIC_RELAXED);
     return handled;
+}
+
+int cm_native_launch(const void *func, const unsigned int grid[3], const unsigned int block[3], void **args,
+                     size_t shared, const void *stream) {
+    return nl_launch((uint64_t)(uintptr_t)func, grid, block, args, (uint64_t)shared, (uint64_t)(uintptr_t)stream);
+}
+
+int cm_native_launch_driver(const void *function, const unsigned int grid[3], const unsigned int block[3],
+                            void **params, void **extra, unsigned int shared, const void *stream) {
+    if (extra != NULL) return 0; /* (the packed-buffer form: the Python path) */
+    return nl_launch((uint64_t)(uintptr_t)function | CM_NATIVE_DRIVER_KEY, grid, block, params, shared,
+                     (uint64_t)(uintptr_t)stream);
 }
 
 /* Python (the stream's operation, holding the device's execution locks): run the entries of
@@ -195,6 +210,10 @@ static const char *const cm_keeps_plans[] = {
     "cudaEventElapsedTime", "cudaEventCreateWithFlags", "cudaEventDestroy", "cudaGetLastError",
     "cudaPeekAtLastError", "cudaGetErrorString", "cudaGetErrorName", "cudaMemcpyAsync", "cudaMemset2DAsync",
     "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync",
+    "drv_cuLaunchKernelPlanned", "drv_cuCtxSynchronize", "drv_cuStreamSynchronize", "drv_cuStreamQuery",
+    "drv_cuStreamWaitEvent", "drv_cuEventRecord", "drv_cuEventQuery", "drv_cuEventSynchronize",
+    "drv_cuEventElapsedTime", "drv_cuEventCreate", "drv_cuEventDestroy", "drv_memcpy", "drv_memset",
+    "drv_cuGetErrorName", "drv_cuGetErrorString",
 };
 
 void cm_native_note_call(const char *name) {

@@ -14,6 +14,11 @@
 int cm_native_launch(const void *func, const unsigned int grid[3], const unsigned int block[3], void **args,
                      size_t shared, const void *stream);
 
+/* cuLaunchKernel's form: plans of driver CUfunctions are keyed with this bit set. */
+#define CM_NATIVE_DRIVER_KEY (1ull << 63)
+int cm_native_launch_driver(const void *function, const unsigned int grid[3], const unsigned int block[3],
+                            void **params, void **extra, unsigned int shared, const void *stream);
+
 /* The address of the API table that the Python side (devices/native_launch.py) arms plans with. */
 unsigned long long cm_native_api_address(void);
 
