@@ -16,17 +16,6 @@ HEAD = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
 
 @pytest.fixture
-def cpu_backend(monkeypatch):
-    """The cpu device whatever CUMETAL_BACKEND says: the Apple targets refuse clusters of more than
-    one block (docs/known-gaps.md: no distributed shared memory), and these tests are about them."""
-    from cumetal.driver.state import STATE
-
-    monkeypatch.setenv("CUMETAL_BACKEND", "cpu")
-    for name, value in (("initialized", False), ("device", None), ("primary", None), ("primary_refs", 0)):
-        monkeypatch.setattr(STATE, name, value)
-
-
-@pytest.fixture
 def ctx(cpu_backend):
     assert cu.cuInit(0)[0] == R.CUDA_SUCCESS
     c = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])[1]

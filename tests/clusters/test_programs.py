@@ -72,7 +72,7 @@ def _device_ptx(compiler: str, tmp: Path) -> bytes:
 
 
 @pytest.mark.parametrize("compiler", ["cumetalc", "nvcc"])
-def test_cluster_cooperative_groups_program(compiler: str, tmp: Path) -> None:
+def test_cluster_cooperative_groups_program(compiler: str, tmp: Path, cpu_backend) -> None:
     import cumetal.driver as cu
 
     os.environ.setdefault("CUMETAL_BACKEND", "cpu")
@@ -123,7 +123,7 @@ def test_grid_sync_program(tmp: Path) -> None:
     np.testing.assert_allclose(got, a, rtol=1e-6)
 
 
-def test_grid_sync_compiled_by_nvcc(tmp: Path) -> None:
+def test_grid_sync_compiled_by_nvcc(tmp: Path, cpu_backend) -> None:
     """The same kernel through nvcc with NVIDIA's cooperative_groups: its grid_group::sync() is an
     atomic counter and a spin on the launch's grid workspace (%envreg1:%envreg2), which a
     cooperative launch provides; a plain launch traps, as on CUDA."""
