@@ -66,7 +66,7 @@ class _Native:
 @dataclass
 class _Plan:
     """What a slot's launches need from Python: the device launch for the Python path, and the
-    objects whose memory the C plan points into (kept alive while the slot may be used)."""
+    objects whose memory the C plan points into (kept alive for the life of the process)."""
 
     device: Any
     stream: Any
@@ -77,6 +77,7 @@ class _Plan:
     shared: int
     param_size: int
     keep: tuple
+    retired: list
 
 
 _native: _Native | None = None
@@ -175,9 +176,9 @@ def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tup
     queue = stream.work
     if queue is None or getattr(queue.bell, "push_address", None) is None:
         return
-    if stream.blocking:
+    if stream.blocking:  # the legacy stream's implicit barriers (CpuDevice._implicit_barrier): none possible
         with device._streams_lock:
-            if len(device._streams) > 1:  # the legacy stream's implicit barriers: the Python path decides
+            if any(s is not stream and s.blocking for s in device._streams):
                 return
     slots = fn.kernel.params
     if len(slots) > MAX_PARAMS or fn.kernel.param_size > MAX_BYTES:
@@ -188,47 +189,59 @@ def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tup
     if getattr(kernel, "cluster_dims", None) is not None or uses_heap(kernel, module) or texture_plan(kernel, module).handles:
         return
     tier = device._tiers.get((id(kernel), id(module)))
-    if tier is None or tier.kernel is not kernel or tier.module is not module:
+    if tier is None:  # its first launch has not run yet: start it now, so that a later launch can be armed
+        queue.start_now()
+        return
+    if tier.kernel is not kernel or tier.module is not module:
         return
     ck = tier.compiled
-    if ck is None or isinstance(ck, str) or ck.__dict__.get("_has_printf", True):
+    if ck is None or isinstance(ck, str):
         return
+    has_printf = ck.__dict__.get("_has_printf")
     prep = ck.__dict__.get("_prepared", {}).get((grid, block, shared, device.workers))
-    if prep is None:
+    if has_printf is None or prep is None:  # not run yet: start it now, so that the next launch can be armed
+        queue.start_now()
         return
-    if not sim._RUN_LOCK.acquire(blocking=False):  # a launch runs: arm at a later launch (never wait here)
+    if has_printf:
         return
-    try:
-        scratch = sim._scratch
-        tables = sim._allocation_table(device.memory)
-        symbols = image.symbol_addresses() if image.symbols else {}
-        launch = prep.launch
-        if (scratch is None or prep.tables is None or tables[0] is not prep.tables[0]
-                or tables[1] is not prep.tables[1] or prep.symbols != symbols or launch.first_block
-                or launch.timeout_s != float(watchdog_seconds() or 0.0)):
-            return  # the record is set for another state: the next launch through Python updates it
-        info = ctypes.create_string_buffer(bytes(prep.info), len(prep.info))
-        d = PlanDesc(func=func | DRIVER_KEY if driver else func, stream=stream_handle, shared=shared,
-                     thread=threading.get_ident(), epoch=epoch_before, nparams=len(slots),
-                     param_size=fn.kernel.param_size, bell=queue.bell.address, push=queue.bell.push_address,
-                     burst=_burst(), sim_run=ctypes.cast(sim.runtime_lib.loaded().sim_run, ctypes.c_void_p).value,
-                     launch=ctypes.addressof(launch), scratch_params=scratch.base + scratch.PARAMS,
-                     scratch_info=scratch.base + scratch.INFO, info=ctypes.addressof(info), info_len=len(prep.info),
-                     code=ctypes.addressof(prep.code), fault=ctypes.addressof(launch) + type(launch).fault.offset,
-                     first_block=ctypes.addressof(launch) + type(launch).first_block.offset)
-        d.grid[:] = grid
-        d.block[:] = block
-        for i, slot in enumerate(slots):
-            d.offset[i], d.size[i] = slot.offset, slot.size
-        if queue.native_runner is None:
-            queue.native_runner = functools.partial(_run_batch, device, stream)
-        with _lock:
-            slot_index = native.plan_set(ctypes.byref(d))
-            if slot_index >= 0:  # (the slot's previous objects are released: no launch or run uses them now)
-                _plans[slot_index] = _Plan(device, stream, image, fn.kernel.name, grid, block, shared,
-                                           fn.kernel.param_size, (info, prep, ck, scratch, queue, tables))
-    finally:
-        sim._RUN_LOCK.release()
+    # (no lock: a launch running meanwhile sets the record for the same memory state, since a change
+    # of the allocation table moves the epoch; cm_native_run reads a slot under the plans' mutex)
+    scratch = sim._scratch
+    tables = sim._allocation_table(device.memory)
+    symbols = image.symbol_addresses() if image.symbols else {}
+    launch = prep.launch
+    if (scratch is None or prep.tables is None or tables[0] is not prep.tables[0]
+            or tables[1] is not prep.tables[1] or prep.symbols != symbols or launch.first_block
+            or launch.timeout_s != float(watchdog_seconds() or 0.0)):
+        return  # the record is set for another state: the next launch through Python updates it
+    info = prep.__dict__.get("_native_info")  # (one per record: a run may be copying from it)
+    if info is None:
+        info = prep.__dict__["_native_info"] = ctypes.create_string_buffer(bytes(prep.info), len(prep.info))
+    d = PlanDesc(func=func | DRIVER_KEY if driver else func, stream=stream_handle, shared=shared,
+                 thread=threading.get_ident(), epoch=epoch_before, nparams=len(slots),
+                 param_size=fn.kernel.param_size, bell=queue.bell.address, push=queue.bell.push_address,
+                 burst=_burst(), sim_run=ctypes.cast(sim.runtime_lib.loaded().sim_run, ctypes.c_void_p).value,
+                 launch=ctypes.addressof(launch), scratch_params=scratch.base + scratch.PARAMS,
+                 scratch_info=scratch.base + scratch.INFO, info=ctypes.addressof(info), info_len=len(prep.info),
+                 code=ctypes.addressof(prep.code), fault=ctypes.addressof(launch) + type(launch).fault.offset,
+                 first_block=ctypes.addressof(launch) + type(launch).first_block.offset)
+    d.grid[:] = grid
+    d.block[:] = block
+    for i, slot in enumerate(slots):
+        d.offset[i], d.size[i] = slot.offset, slot.size
+    if queue.native_runner is None:
+        queue.native_runner = functools.partial(_run_batch, device, stream)
+    keep = (info, prep, ck, scratch, queue, tables)
+    with _lock:
+        slot_index = native.plan_set(ctypes.byref(d))
+        if slot_index >= 0:
+            old = _plans.get(slot_index)
+            # a run of the slot's previous plan may still use its objects: they stay alive (the same
+            # key almost always comes back with the same launch record, so this rarely grows)
+            retired = old.retired + [old.keep] if old is not None and old.keep[1] is not prep else (
+                old.retired if old is not None else [])
+            _plans[slot_index] = _Plan(device, stream, image, fn.kernel.name, grid, block, shared,
+                                       fn.kernel.param_size, keep, retired)
 
 
 def _burst() -> int:

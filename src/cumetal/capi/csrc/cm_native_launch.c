@@ -20,6 +20,7 @@
 #include "cm_native_launch.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #define NL_MAX_PARAMS 128
@@ -99,11 +100,19 @@ static int nl_find(uint64_t func, uint64_t stream, uint64_t shared, uint64_t thr
     return -1;
 }
 
-/* Python: arm (or re-arm) the plan of desc's key; the slot, or -1 (table full, bad layout). Called
- * under Python's launch lock (backends/air/sim _RUN_LOCK), so no cm_native_run reads a slot meanwhile;
- * a re-armed slot keeps its key, so entries already enqueued for it stay valid. */
+static void nl_after_fork_in_child(void);
+static void nl_register_atfork(void) { pthread_atfork(NULL, NULL, nl_after_fork_in_child); }
+
+/* A forked child has none of the parent's stream workers: its launches take the Python path. */
+static void nl_after_fork_in_child(void) { __atomic_store_n(&nl_armed, 0, __ATOMIC_RELEASE); }
+
+/* Python: arm (or re-arm) the plan of desc's key; the slot, or -1 (table full, bad layout). Under the
+ * mutex (cm_native_run copies a slot under it); a re-armed slot keeps its key, so entries already
+ * enqueued for it stay valid, and Python keeps every object a plan points into alive. */
 static int nl_plan_set(const cm_plan_desc *d) {
+    static pthread_once_t atfork = PTHREAD_ONCE_INIT;
     if (d->nparams > NL_MAX_PARAMS || d->param_size > NL_MAX_BYTES) return -1;
+    pthread_once(&atfork, nl_register_atfork);
     for (uint32_t i = 0; i < d->nparams; i++)
         if ((uint64_t)d->offset[i] + d->size[i] > d->param_size) return -1;
     pthread_mutex_lock(&nl_mu);
@@ -171,14 +180,18 @@ int cm_native_launch_driver(const void *function, const unsigned int grid[3], co
 static int nl_run(const unsigned char *buf, uint64_t len, uint64_t *pos) {
     while (*pos < len) {
         const cm_entry *e = (const cm_entry *)(buf + *pos);
-        const cm_plan_desc *p = &nl_slots[e->slot];
-        if (p->epoch != __atomic_load_n(&nl_epoch, __ATOMIC_ACQUIRE) ||
-            *(volatile uint64_t *)(uintptr_t)p->first_block != 0)
+        cm_plan_desc p; /* (the run fields, read under the mutex: Python may re-arm the slot meanwhile) */
+        pthread_mutex_lock(&nl_mu);
+        memcpy(&p, &nl_slots[e->slot], offsetof(cm_plan_desc, offset));
+        memcpy(&p.bell, &nl_slots[e->slot].bell, sizeof p - offsetof(cm_plan_desc, bell));
+        pthread_mutex_unlock(&nl_mu);
+        if (p.epoch != __atomic_load_n(&nl_epoch, __ATOMIC_ACQUIRE) ||
+            *(volatile uint64_t *)(uintptr_t)p.first_block != 0)
             return 1;
-        memcpy((void *)(uintptr_t)p->scratch_params, e->params, p->param_size);
-        memcpy((void *)(uintptr_t)p->scratch_info, (const void *)(uintptr_t)p->info, p->info_len);
-        ((int (*)(void *))(uintptr_t)p->sim_run)((void *)(uintptr_t)p->launch);
-        if (*(volatile uint32_t *)(uintptr_t)p->code != 0 || *(volatile int32_t *)(uintptr_t)p->fault != 0) {
+        memcpy((void *)(uintptr_t)p.scratch_params, e->params, p.param_size);
+        memcpy((void *)(uintptr_t)p.scratch_info, (const void *)(uintptr_t)p.info, p.info_len);
+        ((int (*)(void *))(uintptr_t)p.sim_run)((void *)(uintptr_t)p.launch);
+        if (*(volatile uint32_t *)(uintptr_t)p.code != 0 || *(volatile int32_t *)(uintptr_t)p.fault != 0) {
             nl_bump();
             return 2;
         }
