@@ -12,8 +12,12 @@ a table of microseconds per operation (median of ``--repeats`` runs):
 * ``..._cpu``: the process's CPU time (all threads) per launch: on a loaded machine the wall time
   grows with it (PoCL's threads spin while they wait, so its CPU time is its wall time).
 
-The two programs run alternately, ``--rounds`` times each (medians), so that both see the same
-machine load; the load average is printed with the table.
+The programs run alternately, ``--rounds`` times each (medians), so that all see the same machine
+load; the load average is printed with the table. CuMetal runs twice: as by default, where a repeated
+launch from C is enqueued without entering Python (docs/c-abi.md, "Native launches"), and with
+``CUMETAL_NATIVE_LAUNCH=0`` (every launch through Python). The warm-up launches compile the kernel
+(or find it in the JIT cache); on the tiered ``cpu`` backend an empty cache leaves the small kernel on
+the numpy engine for a while, and launches of a kernel not compiled yet go through Python.
 
 Setup for the anchor (Debian): ``apt-get install pocl-opencl-icd ocl-icd-opencl-dev``. CuMetal runs on
 ``CUMETAL_BACKEND`` (default ``cpu``). Usage: ``python benchmarks/capi_overhead.py [--iters N] [--rounds R]``.
@@ -71,18 +75,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "cumetal_overhead"
         build_program([HERE / "cumetal_overhead.cu"], exe)
-        programs = {"CuMetal (libcumetal, " + env["CUMETAL_BACKEND"] + ")": [str(exe), str(args.iters)]}
+        backend = env["CUMETAL_BACKEND"]
+        # the native launch path (capi/csrc/cm_native_launch.c) on, as by default, and off
+        programs = {f"CuMetal (libcumetal, {backend})": ([str(exe), str(args.iters)], env),
+                    "CuMetal, CUMETAL_NATIVE_LAUNCH=0": ([str(exe), str(args.iters)],
+                                                         dict(env, CUMETAL_NATIVE_LAUNCH="0"))}
         cc = shutil.which("cc") or shutil.which("gcc")
         ocl = Path(tmp) / "opencl_overhead"
         built = cc and subprocess.run([cc, "-O2", "-o", str(ocl), str(HERE / "opencl_overhead.c"), "-lOpenCL"],
                                       capture_output=True, check=False).returncode == 0
         if built:
-            programs["PoCL (OpenCL C API, CPU)"] = [str(ocl), str(args.iters)]
+            programs["PoCL (OpenCL C API, CPU)"] = ([str(ocl), str(args.iters)], env)
         else:
             print("(PoCL anchor not built: apt-get install pocl-opencl-icd ocl-icd-opencl-dev)", file=sys.stderr)
         for _ in range(args.rounds):
-            for name, cmd in programs.items():
-                runs.setdefault(name, []).append(_run(cmd, env))
+            for name, (cmd, program_env) in programs.items():
+                runs.setdefault(name, []).append(_run(cmd, program_env))
     results = {name: {k: statistics.median(r.get(k, float("nan")) for r in rs) for k in rs[0]} for name, rs in runs.items()}
     names = list(results)
     print(f"/proc/loadavg {load_start} at the start, {_loadavg()} at the end; {args.iters} iterations, "
