@@ -244,6 +244,14 @@ def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tup
                                        fn.kernel.param_size, keep, retired)
 
 
+@functools.cache
+def _run_lock() -> Any:
+    """The air-sim runtime's launch lock (its scratch buffer and launch records)."""
+    from cumetal.backends.air import sim
+
+    return sim._RUN_LOCK
+
+
 def _burst() -> int:
     from cumetal.devices.stream_worker import START_BURST
 
@@ -252,17 +260,17 @@ def _burst() -> int:
 
 def _run_batch(device: Any, stream: Any, log: int, length: int) -> None:
     """One operation of ``stream``'s queue: the launches C logged (in order); see the module doc."""
-    from cumetal.backends.air import sim
-    from cumetal.devices.protocol import log_fault
-
     native = _native
     assert native is not None
+    run_lock = _run_lock()
     pos = ctypes.c_uint64(0)
     while pos.value < length:
-        with device._exec_lock, sim._RUN_LOCK:  # (the device's lock order: one kernel at a time)
+        with device._exec_lock, run_lock:  # (the device's lock order: one kernel at a time)
             status = native.run(log, length, ctypes.byref(pos))
         if status == 0:
             return
+        from cumetal.devices.protocol import log_fault
+
         at = log + pos.value
         slot, nbytes = _u32.from_address(at).value, _u32.from_address(at + 4).value
         with _lock:
