@@ -8,8 +8,8 @@ compiled backend (``cpu-jit``) on all cores and on one, and PoCL (the anchor) on
 The ``cpu-jit`` rows run with the default bounds checks, once more without them
 (``CUMETAL_JIT_CHECKS=0``, the documented opt-out) and once without the vectorized work-group loop
 (``CUMETAL_JIT_VECTOR=0``: barrier-free kernels on the checked scalar loop, backends/air/sim/vectorize.py),
-and the barrier kernels once with the vectorized work-item regions (``CUMETAL_JIT_WIVECTOR=1``, opt-in,
-backends/air/sim/wivector.py). The time a cached kernel takes to be ready is
+and the barrier kernels once without the vectorized work-item regions (``CUMETAL_JIT_WIVECTOR=0``,
+the opt-out of backends/air/sim/wivector.py: checked work-item loops only). The time a cached kernel takes to be ready is
 the first launch of each kernel in a new process whose JIT cache an earlier process filled. The
 ``cpu`` jit-engine column runs ``CUMETAL_BACKEND=cpu CUMETAL_CPU_ENGINE=jit``: the compiled backend
 with tiering (docs/cpu-backend.md), whose large launches must be as fast as ``cpu-jit``'s.
@@ -428,9 +428,9 @@ def main() -> int:
                                extra_env={"CUMETAL_JIT_CHECKS": "0"})
         r["jitsc"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ == "vecadd"],
                                extra_env={"CUMETAL_JIT_VECTOR": "0"})
-        # the vectorized work-item regions of barrier kernels (opt-in, backends/air/sim/wivector.py)
+        # barrier kernels without the vectorized work-item regions (the opt-out of backends/air/sim/wivector.py)
         r["jitwv"] = run_child("cpu-jit", args.quick, [r_ for r_ in rows if r_ in ("reduce", "matmul")],
-                               extra_env={"CUMETAL_JIT_WIVECTOR": "1"})
+                               extra_env={"CUMETAL_JIT_WIVECTOR": "0"})
         r["numpy"] = None if args.skip_numpy else run_child("cpu", args.quick, rows,
                                                             extra_env={"CUMETAL_CPU_ENGINE": "numpy"})
         runs.append(r)
@@ -449,7 +449,7 @@ def main() -> int:
              f"/proc/loadavg {load_start} at the start, {_loadavg()} at the end; median of {REPEAT} launches "
              f"per round, median of {args.rounds} rounds (ratios: median of the rounds' ratios)", "",
              f"| kernel | numpy `cpu` | `cpu-jit` ({cores} cores) | `cpu` (tiered default) | `cpu-jit` (1 core) | "
-             f"`cpu-jit`, CUMETAL_JIT_VECTOR=0 | `cpu-jit`, CUMETAL_JIT_CHECKS=0 | `cpu-jit`, CUMETAL_JIT_WIVECTOR=1 "
+             f"`cpu-jit`, CUMETAL_JIT_VECTOR=0 | `cpu-jit`, CUMETAL_JIT_CHECKS=0 | `cpu-jit`, CUMETAL_JIT_WIVECTOR=0 "
              f"| PoCL | cpu-jit / PoCL "
              f"| tiered cpu / PoCL | CPU time cpu-jit / PoCL | scaling 1→{cores} |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]

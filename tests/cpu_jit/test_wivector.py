@@ -1,7 +1,7 @@
-"""Vectorized work-item regions (backends/air/sim/wivector.py, opt-in ``CUMETAL_JIT_WIVECTOR=1``):
+"""Vectorized work-item regions (backends/air/sim/wivector.py, on by default, ``CUMETAL_JIT_WIVECTOR=0`` off):
 the barrier kernels of test_workitem.py and the benchmark's reduce and tiled matmul give the numpy
 engine's bits on 1 and 2 workers with the regions' probes and vectorized copies, whose path is
-really taken; faults after a barrier keep their exact address; the default leaves them off."""
+really taken; faults after a barrier keep their exact address; the opt-out leaves them off."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ module = wi.module  # the fixture
 
 @pytest.fixture(autouse=True)
 def _wivector(monkeypatch):
-    monkeypatch.setenv("CUMETAL_JIT_WIVECTOR", "1")
+    monkeypatch.delenv("CUMETAL_JIT_WIVECTOR", raising=False)  # the default: on
     monkeypatch.setattr(sim_compile, "_by_function", type(sim_compile._by_function)())
     monkeypatch.setattr(sim_compile, "_cache", {})
 
@@ -88,7 +88,10 @@ def test_a_fault_after_a_barrier_names_the_address(module, workers):
         assert np.array_equal(got, np.tile(np.arange(63, -1, -1, dtype=np.int32), 2))
 
 
-def test_off_by_default(module, monkeypatch):
-    monkeypatch.delenv("CUMETAL_JIT_WIVECTOR")
+def test_on_by_default_and_off_with_the_opt_out(module, monkeypatch):
+    monkeypatch.delenv("CUMETAL_JIT_WIVECTOR", raising=False)
     ck = sim_compile.compile_kernel(module.kernels["scan"], module)
-    assert ck.wi and not ck.wiv
+    assert ck.wi and ck.wiv
+    monkeypatch.setenv("CUMETAL_JIT_WIVECTOR", "0")
+    off = sim_compile.compile_kernel(module.kernels["scan"], module)
+    assert off.wi and not off.wiv

@@ -9,6 +9,7 @@ own threadgroup globals and check-site caches).
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import os
@@ -40,7 +41,7 @@ ROLE_OF_INDEX = {metal_abi.PARAMS_INDEX: "params", metal_abi.LAUNCH_INFO_INDEX: 
 HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", "sim_volatile_step", "sim_wait_point",
            "sim_enter", "sim_leave",
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
-CACHE_FORMAT = "6"  # bump when the cached object's contract with runtime.c changes
+CACHE_FORMAT = "7"  # bump when the cached object's contract with runtime.c changes
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
                                                   "runtime.c", "vectorize.py", "workitem.py", "workitem.c",
                                                   "wivector.py")]
@@ -65,7 +66,7 @@ class CompiledKernel:
     compile_s: float = 0.0
     from_disk: bool = False
     ranges: bool = False  # vector, and no threadgroup access: __sim_wgvn may run threadgroups in ranges
-    wiv: bool = False  # work-item regions with vectorized copies (__sim_wrv; CUMETAL_JIT_WIVECTOR=1)
+    wiv: bool = False  # work-item regions with vectorized copies (__sim_wrv; off with CUMETAL_JIT_WIVECTOR=0)
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -318,6 +319,8 @@ def _load(ck: CompiledKernel) -> tuple:
         eng.wr = engine.get_function_address(wivector.WRV if ck.wiv else workitem.WR)
         eng.wrs = engine.get_global_value_address(workitem.REACHES_STEP)
         eng.wnres, eng.wctx, eng.wsteps = ck.wi[0], ck.wi[1], int(ck.wi[2])
+        eng.wxop = engine.get_global_value_address(workitem.EXCHANGE_OPS)
+        eng.wxoff = ctypes.c_int64.from_address(engine.get_global_value_address(workitem.EXCHANGE_OFFSET)).value
     if ck.coro:
         eng.cstart = engine.get_function_address("__sim_cstart")
         eng.cresume = engine.get_function_address("__sim_cresume")
@@ -329,7 +332,7 @@ def _load(ck: CompiledKernel) -> tuple:
         lo = engine.get_global_value_address(name)
         eng.as3_lo[i], eng.as3_hi[i] = lo, lo + size
     if not eng.entry or (ck.direct and not eng.wg) or (ck.coro and not (eng.cstart and eng.cresume and eng.susp)) or not eng.sites \
-            or (ck.wi and not (eng.wr and eng.wrs)):
+            or (ck.wi and not (eng.wr and eng.wrs and eng.wxop)):
         raise SimCompileError(f"kernel {ck.name}: the compiled object lacks its entry points")
     return engine, module, eng
 
@@ -481,11 +484,12 @@ def _fibers_only() -> str:
 
 def _workitems_off() -> str:
     """``CUMETAL_JIT_WORKITEMS=0``: barrier kernels keep coroutine mode instead of work-item loops
-    (workitem.py; the reference the work-item mode is tested against). ``CUMETAL_JIT_WIVECTOR=1``
-    (experimental, off by default): work-item regions get vectorized copies (wivector.py)."""
+    (workitem.py; the reference the work-item mode is tested against). Work-item regions get
+    vectorized copies (wivector.py) unless ``CUMETAL_JIT_WIVECTOR=0`` (the checked ``__sim_wr``
+    only: the reference the vectorized regions are tested against)."""
     if os.environ.get("CUMETAL_JIT_WORKITEMS", "").strip() == "0":
         return "noworkitems"
-    return "wivector" if os.environ.get("CUMETAL_JIT_WIVECTOR", "").strip() == "1" else ""
+    return "nowivector" if os.environ.get("CUMETAL_JIT_WIVECTOR", "").strip() == "0" else "wivector"
 
 
 def _ranges_on() -> bool:

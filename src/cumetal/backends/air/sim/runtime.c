@@ -73,6 +73,9 @@ typedef struct {
     /* threadgroups g0..g1-1 (linear ids) through the probe and the vectorized loop in one call;
      * returns the first whose probe is not clean (not run), or g1 (vectorize.py RANGE; NULL: none) */
     uint64_t (*wgvn)(uint8_t *slots, uint64_t g0, uint64_t g1, uint32_t gx, uint32_t gy);
+    /* work-item mode's exchanges (value-carrying SIMD-group operations, workitem.py _exchanges) */
+    const uint8_t *wxop; /* per resume point: the OP_* of the exchange that ends there (0: none) */
+    int64_t wxoff;       /* the exchange slots' offset in the context (per thread: value, argument) */
 } sim_engine;
 
 typedef struct {
@@ -448,40 +451,59 @@ uint32_t air_simd_and_u_i32(uint32_t v) { return (uint32_t)simd(OP_AND, v, 0, SI
 uint32_t air_simd_or_u_i32(uint32_t v) { return (uint32_t)simd(OP_OR, v, 0, SITE); }
 uint32_t air_simd_xor_u_i32(uint32_t v) { return (uint32_t)simd(OP_XOR, v, 0, SITE); }
 
-static void resolve(int *lanes, int n) {
-    /* lanes[]: fiber indices of one group at one site, ascending */
-    fiber *first = &F[lanes[0]];
-    int op = first->op;
+/* The results of one SIMD-group operation op for the lanes of one warp that take part in it
+ * (in[l]: lane l does): val[l] its operand, arg[l] its argument (a shuffle's source lane). A
+ * shuffle from a lane that does not take part gives the lane its own value; a reduction gives
+ * every lane the reduction over the lanes that do. The one rule of the fiber scheduler (resolve)
+ * and of the work-item mode's exchanges (workitem.c wi_exchange). */
+static void simd_result(int op, int nlanes, const uint8_t *in, const uint64_t *val, const uint64_t *arg,
+                        uint64_t *res) {
     if (op == OP_SHUF32 || op == OP_SHUF64) {
-        int base = lanes[0] & ~31;
-        for (int i = 0; i < n; i++) {
-            fiber *f = &F[lanes[i]];
-            int src = base + (int)(f->arg & 31);
-            f->result = f->val; /* an inactive source lane: own value */
-            for (int j = 0; j < n; j++)
-                if (lanes[j] == src) { f->result = F[src].val; break; }
+        for (int l = 0; l < nlanes; l++) {
+            int src = (int)(arg[l] & 31);
+            res[l] = src < nlanes && in[src] ? val[src] : val[l];
         }
-    } else if (op == OP_SGBAR) {
-        /* nothing to compute */
-    } else {
-        uint64_t acc = first->val;
-        for (int i = 1; i < n; i++) {
-            uint64_t v = F[lanes[i]].val;
-            switch (op) {
-            case OP_SUM: acc = (uint32_t)(acc + v); break;
-            case OP_MIN_S: acc = ((int32_t)v < (int32_t)acc) ? v : acc; break;
-            case OP_MAX_S: acc = ((int32_t)v > (int32_t)acc) ? v : acc; break;
-            case OP_MIN_U: acc = ((uint32_t)v < (uint32_t)acc) ? v : acc; break;
-            case OP_MAX_U: acc = ((uint32_t)v > (uint32_t)acc) ? v : acc; break;
-            case OP_AND: acc &= v; break;
-            case OP_OR: acc |= v; break;
-            case OP_XOR: acc ^= v; break;
-            default: break;
-            }
-        }
-        for (int i = 0; i < n; i++) F[lanes[i]].result = acc;
+        return;
     }
-    for (int i = 0; i < n; i++) F[lanes[i]].state = S_RUN;
+    if (op == OP_SGBAR) return; /* nothing to compute */
+    int first = 0;
+    while (first < nlanes && !in[first]) first++;
+    if (first == nlanes) return;
+    uint64_t acc = val[first];
+    for (int l = first + 1; l < nlanes; l++) {
+        if (!in[l]) continue;
+        uint64_t v = val[l];
+        switch (op) {
+        case OP_SUM: acc = (uint32_t)(acc + v); break;
+        case OP_MIN_S: acc = ((int32_t)v < (int32_t)acc) ? v : acc; break;
+        case OP_MAX_S: acc = ((int32_t)v > (int32_t)acc) ? v : acc; break;
+        case OP_MIN_U: acc = ((uint32_t)v < (uint32_t)acc) ? v : acc; break;
+        case OP_MAX_U: acc = ((uint32_t)v > (uint32_t)acc) ? v : acc; break;
+        case OP_AND: acc &= v; break;
+        case OP_OR: acc |= v; break;
+        case OP_XOR: acc ^= v; break;
+        default: break;
+        }
+    }
+    for (int l = 0; l < nlanes; l++) res[l] = acc;
+}
+
+static void resolve(int *lanes, int n) {
+    /* lanes[]: fiber indices of one group at one site, ascending (one warp's) */
+    int base = lanes[0] & ~31, nlanes = nfib - base < 32 ? nfib - base : 32;
+    uint8_t in[32] = {0};
+    uint64_t val[32] = {0}, arg[32] = {0}, res[32];
+    for (int i = 0; i < n; i++) {
+        int l = lanes[i] - base;
+        in[l] = 1;
+        val[l] = F[lanes[i]].val;
+        arg[l] = F[lanes[i]].arg;
+    }
+    simd_result(F[lanes[0]].op, nlanes, in, val, arg, res);
+    for (int i = 0; i < n; i++) {
+        if (F[lanes[0]].op != OP_SGBAR) F[lanes[i]].result = res[lanes[i] - base];
+        F[lanes[i]].state = S_RUN;
+    }
 }
 
 /* ------------------------------------------------------------------ atomics */

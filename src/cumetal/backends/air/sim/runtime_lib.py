@@ -52,6 +52,8 @@ class SimEngine(ctypes.Structure):
         ("wctx", ctypes.c_uint64),
         ("wsteps", ctypes.c_int32),
         ("wgvn", ctypes.c_void_p),  # a range of threadgroups per call (vectorize.RANGE)
+        ("wxop", ctypes.c_void_p),  # work-item exchanges (workitem.py EXCHANGE_OPS, EXCHANGE_OFFSET)
+        ("wxoff", ctypes.c_int64),
     ]
 
 

@@ -23,15 +23,11 @@ from __future__ import annotations
 
 import re
 
-from cumetal.backends.air.sim import vectorize
-from cumetal.backends.air.sim.instrument import thread_arguments
-from cumetal.backends.common.codes import SimArgKind
+from cumetal.backends.air.sim import vectorize, workitem
 
 WRV, WRP, WRF = "__sim_wrv", "__sim_wrp", "__sim_wrf"
 FAST_COUNT = "__sim_wiv_fast"  # region calls that ran vectorized, per worker's copy (tests read it)
 SKIP = 15  # calls of a region not probed after its probe did not pass (__sim_wrv)
-_K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
-                                    int(SimArgKind.WARP))
 _RET_I32 = re.compile(r"^\s*ret i32 (.+?)\s*$")
 _QUOTED_MEMORY = re.compile(r"^\s*(?:%(?:\"[^\"]+\"|[\w.$-]+) = load |store )")
 _CTX_STORE = re.compile(r"^\s*store [^,]+, ptr (%\"[^\"]+\"|%[\w.$-]+)")
@@ -127,22 +123,10 @@ def _loops(fn: str, regions: list[int], arg_types: list[str], kinds: list[int], 
     """``fn(slots, ctx, r, t0, t1[, st])``: region r's probe ("probe": returns the ORed flags, 0
     clean) or fast copy ("fast": stores each thread's exit code, returns their common code or -1)
     for threads t0..t1-1, the loop nest of workitem._wr."""
-    nargs = len(arg_types)
     extra = ", ptr %st" if mode == "fast" else ""
+    entry, uniform = workitem.loop_entry(arg_types, kinds)
     b = [f"define i32 @{fn}(ptr noalias %slots, ptr noalias %ctx, i32 %r, i32 %t0, i32 %t1{extra}) {{", "entry:",
-         f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}"]
-    for i, axis in enumerate("xyz"):
-        b.append(f"  %n{axis}p = getelementptr i8, ptr %dimp, i64 {4 * i}")
-        b.append(f"  %n{axis} = load i32, ptr %n{axis}p, align 4, !range !{{i32 1, i32 1025}}")
-    b += ["  %nxy = mul i32 %nx, %ny", "  %nall = mul i32 %nxy, %nz", "  %n = zext i32 %nall to i64",
-          "  %x0 = urem i32 %t0, %nx", "  %q0 = udiv i32 %t0, %nx", "  %y0 = urem i32 %q0, %ny", "  %z0 = udiv i32 %q0, %ny"]
-    uniform = {}
-    for i, (ty, kind) in enumerate(zip(arg_types, kinds, strict=True)):
-        if kind in (_K_TID, _K_TINDEX, _K_LANE, _K_WARP):
-            continue
-        b.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
-        b.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
-        uniform[i] = f"{ty} %a{i}"
+         *entry]
     if mode == "probe":  # in the entry block, where LLVM promotes them to registers
         for r in regions:
             b += [f"  %R{r}.mm = alloca [{2 * max(len(mm[r]) if mm else 0, 1)} x i64], align 8",
@@ -151,6 +135,8 @@ def _loops(fn: str, regions: list[int], arg_types: list[str], kinds: list[int], 
     rets: list[str] = []
     b += [f"  switch i32 %r, label %done [ {cases} ]"]
     acc0 = "0" if mode == "probe" else "-1"  # probe: OR of flags; fast: min code (max starts at 0)
+    # fast: an assume may write memory for LLVM: in the group, or the loop is not parallel
+    assume_md = f", !llvm.access.group !{group}" if mode == "fast" else ""
     for r in regions:
         R = f"R{r}"
         b.append(f"{R}:")
@@ -159,32 +145,9 @@ def _loops(fn: str, regions: list[int], arg_types: list[str], kinds: list[int], 
             for j in range(len(sites)):
                 b += [f"  %{R}.ml{j} = getelementptr i8, ptr %{R}.mm, i64 {16 * j}", f"  store i64 -1, ptr %{R}.ml{j}, align 8",
                       f"  %{R}.mh{j} = getelementptr i8, ptr %{R}.mm, i64 {16 * j + 8}", f"  store i64 0, ptr %{R}.mh{j}, align 8"]
-        b += [f"  br label %{R}.o", f"{R}.o:",
-              f"  %{R}.t = phi i32 [ %t0, %{R} ], [ %{R}.tn, %{R}.on ]",
-              f"  %{R}.ao = phi i64 [ {acc0}, %{R} ], [ %{R}.an, %{R}.on ]",
-              f"  %{R}.bo = phi i32 [ 0, %{R} ], [ %{R}.bn, %{R}.on ]",
-              f"  %{R}.xs = phi i32 [ %x0, %{R} ], [ 0, %{R}.on ]",
-              f"  %{R}.y = phi i32 [ %y0, %{R} ], [ %{R}.yn, %{R}.on ]",
-              f"  %{R}.z = phi i32 [ %z0, %{R} ], [ %{R}.zn, %{R}.on ]",
-              f"  %{R}.left = sub i32 %t1, %{R}.t", f"  %{R}.room = sub i32 %nx, %{R}.xs",
-              f"  %{R}.lt = icmp ult i32 %{R}.left, %{R}.room",
-              f"  %{R}.cnt = select i1 %{R}.lt, i32 %{R}.left, i32 %{R}.room",
-              f"  %{R}.xe = add i32 %{R}.xs, %{R}.cnt", f"  %{R}.row = sub i32 %{R}.t, %{R}.xs",
-              f"  br label %{R}.i", f"{R}.i:",
-              f"  %{R}.x = phi i32 [ %{R}.xs, %{R}.o ], [ %{R}.x1, %{R}.i ]",
-              f"  %{R}.a = phi i64 [ %{R}.ao, %{R}.o ], [ %{R}.an, %{R}.i ]",
-              f"  %{R}.b = phi i32 [ %{R}.bo, %{R}.o ], [ %{R}.bn, %{R}.i ]",
-              f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64",
-              f"  %{R}.ax = icmp ult i32 %{R}.x, 1024", f"  call void @llvm.assume(i1 %{R}.ax)",
-              f"  %{R}.ay = icmp ult i32 %{R}.y, 1024", f"  call void @llvm.assume(i1 %{R}.ay)",
-              f"  %{R}.az = icmp ult i32 %{R}.z, 64", f"  call void @llvm.assume(i1 %{R}.az)",
-              f"  %{R}.at = icmp ult i32 %{R}.tt, 1024", f"  call void @llvm.assume(i1 %{R}.at)"]
-        if mode == "fast":  # an assume may write memory for LLVM: in the group, or the loop is not parallel
-            b[-8:] = [ln + f", !llvm.access.group !{group}" if "@llvm.assume" in ln else ln for ln in b[-8:]]
-        lines, call = thread_arguments(arg_types, kinds, uniform, f"%{R}.v", f"%{R}.x", f"%{R}.y", f"%{R}.z",
-                                       f"%{R}.tt")
-        b += lines
-        call += ["ptr %ctx", "i64 %n", f"i64 %{R}.t64"]
+        head, call = workitem.thread_loop(R, [("a", "i64", acc0), ("b", "i32", "0")], arg_types, kinds, uniform,
+                                          assume_md)
+        b += head
         if mode == "probe":
             b += [f"  %{R}.c = call i64 @\"__sim_r{r}.probe\"({', '.join(call + [f'ptr %{R}.mm'])})",
                   f"  %{R}.an = or i64 %{R}.a, %{R}.c", f"  %{R}.bn = add i32 %{R}.b, 0"]
@@ -196,12 +159,7 @@ def _loops(fn: str, regions: list[int], arg_types: list[str], kinds: list[int], 
                   f"  %{R}.an = select i1 %{R}.lo, i64 %{R}.c64, i64 %{R}.a",
                   f"  %{R}.hi = icmp ugt i32 %{R}.c, %{R}.b", f"  %{R}.bn = select i1 %{R}.hi, i32 %{R}.c, i32 %{R}.b"]
         md = f", !llvm.loop !{loop_md}" if loop_md is not None else ""
-        b += [f"  %{R}.x1 = add i32 %{R}.x, 1", f"  %{R}.ci = icmp ult i32 %{R}.x1, %{R}.xe",
-              f"  br i1 %{R}.ci, label %{R}.i, label %{R}.on{md}", f"{R}.on:",
-              f"  %{R}.tn = add i32 %{R}.t, %{R}.cnt", f"  %{R}.y1 = add i32 %{R}.y, 1",
-              f"  %{R}.wy = icmp eq i32 %{R}.y1, %ny", f"  %{R}.yn = select i1 %{R}.wy, i32 0, i32 %{R}.y1",
-              f"  %{R}.zi = zext i1 %{R}.wy to i32", f"  %{R}.zn = add i32 %{R}.z, %{R}.zi",
-              f"  %{R}.co = icmp ult i32 %{R}.tn, %t1", f"  br i1 %{R}.co, label %{R}.o, label %{R}.end", f"{R}.end:"]
+        b += workitem.thread_loop_tail(R, f"{R}.end", md) + [f"{R}.end:"]
         if mode == "probe":  # window tests of the lowest and highest addresses, then the prefetch
             b.append(f"  store i64 %{R}.an, ptr %{R}.accp, align 8")
             b += vectorize._range_probe_epilogue(mm[r] if mm else [], p=f"{R}.", acc=f"%{R}.accp", mm=f"%{R}.mm",

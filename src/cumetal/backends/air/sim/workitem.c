@@ -54,6 +54,27 @@ static uint32_t wi_summary(const uint32_t *st, int a, int b) {
     return st[a];
 }
 
+/* The lanes of the warp [a, b) that wait at step `at` (all: every lane does, whatever st[] holds) go
+ * on there: when the step is an exchange (a value-carrying SIMD-group operation, workitem.py
+ * _exchanges), each lane's result replaces the operand in its slot of the context, by the fiber
+ * scheduler's rule. */
+static void wi_exchange(const uint32_t *st, int a, int b, uint32_t at, int all) {
+    int op = E->wxop && (int64_t)(at >> 2) < E->wnres ? E->wxop[at >> 2] : 0;
+    if (!op || E->wxoff < 0) return;
+    uint64_t *slot = (uint64_t *)(wi_ctx + (size_t)nfib * (size_t)E->wxoff); /* thread t: slot[2t], slot[2t + 1] */
+    uint8_t in[32];
+    uint64_t val[32], arg[32], res[32];
+    int n = b - a;
+    for (int l = 0; l < n; l++) {
+        in[l] = all || st[a + l] == at;
+        val[l] = slot[2 * (a + l)];
+        arg[l] = slot[2 * (a + l) + 1];
+    }
+    simd_result(op, n, in, val, arg, res);
+    for (int l = 0; l < n; l++)
+        if (in[l]) slot[2 * (a + l)] = res[l];
+}
+
 /* One warp (or the whole threadgroup of a kernel without steps) until none of its threads can run
  * or waits at a SIMD-group step: the lanes at the earliest step (min-PC) go on first. */
 static void wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b) {
@@ -61,7 +82,10 @@ static void wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b) {
         uint32_t s = *sum;
         if (s != WI_MIXED) {
             if ((s & 3) == 0) *sum = E->wr(slots, wi_ctx, s >> 2, (uint32_t)a, (uint32_t)b, st);
-            else if ((s & 3) == S_SIMD) *sum = s & ~3u; /* every lane at one step: it is the earliest */
+            else if ((s & 3) == S_SIMD) { /* every lane at one step: it is the earliest */
+                wi_exchange(st, a, b, s, 1);
+                *sum = s & ~3u;
+            }
             else return; /* at a barrier or done */
             continue;
         }
@@ -74,6 +98,7 @@ static void wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b) {
             *sum = wi_summary(st, a, b);
             return;
         }
+        wi_exchange(st, a, b, low, 0);
         for (int t = a; t < b; t++)
             if (st[t] == low) st[t] = low & ~3u;
     }

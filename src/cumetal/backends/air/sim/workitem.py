@@ -21,6 +21,14 @@ cut must be recomputable from the kernel's arguments (launch words, parameter lo
 allocas): they are recomputed at every region's start; any other one sends the kernel back to
 coroutine mode (``None``).
 
+Value-carrying SIMD-group operations of the kernel's body (shuffles and integer reductions: the
+runtime's ``air_simd_*``) are steps too, *exchanges*: before the cut a thread stores its operand
+and argument in its slot of the context (16 bytes: value, argument), the scheduler computes the
+group's results when the warp's lanes resume there (workitem.c ``wi_exchange``: the fiber
+scheduler's rule, runtime.c ``simd_result``) into the same slot, and the region after the cut
+loads its result from it. A shuffle inside a loop thus costs a region call per warp, not a
+stack switch per lane.
+
 Semantics are coroutine mode's (runtime.c ``run_coro``), exactly: each round runs every thread
 that can run, in thread order (warp by warp when the kernel has steps, the lanes at the earliest
 step first), each from its own resume point to its next barrier/step/return; a barrier releases
@@ -49,6 +57,16 @@ from cumetal.backends.common.codes import SimArgKind
 
 WR = "__sim_wr"
 REACHES_STEP = "__sim_wi_rs"  # [nres x i8]: 1 when region k may reach a SIMD-group step (workitem.c)
+EXCHANGE_OPS = "__sim_wi_xop"  # [nres x i8]: the operation of the exchange resume point k ends (0: none)
+EXCHANGE_OFFSET = "__sim_wi_xoff"  # i64: where the exchange slots start in the context (per thread: 16 bytes)
+# the runtime's value-carrying SIMD-group functions and their operation codes (runtime.c enum OP_*;
+# tests/cpu_jit/test_warp_loops.py compares the two)
+EXCHANGES = {"air.simd_shuffle.u.i32": 1, "air.simd_shuffle.u.v2i32": 2, "air.simd_sum.u.i32": 3,
+             "air.simd_sum.s.i32": 3, "air.simd_min.s.i32": 4, "air.simd_min.u.i32": 5, "air.simd_max.s.i32": 6,
+             "air.simd_max.u.i32": 7, "air.simd_and.u.i32": 8, "air.simd_or.u.i32": 9, "air.simd_xor.u.i32": 10}
+_XCALL = re.compile(r"^\s*(%[\w.$-]+|%\"[^\"]+\") = (?:tail )?call (i32|<2 x i32>) @\"?(air\.simd_[\w.]+?)\"?\("
+                    r"(i32|<2 x i32>) ([^,()]+?)(?:, (i16|i32) ([^,()]+?))?\)(?: #\d+)?\s*$")
+_XV, _XA = "%__wx.wp", "%__wxa.wp"  # this thread's exchange slot (value/result, argument): region headers
 S_BAR, S_STEP, S_DONE = 1, 2, 3  # exit codes: kind | resume id << 2 (runtime.c S_BAR/S_SIMD/S_DONE)
 _K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
                                     int(SimArgKind.WARP))  # codes.py
@@ -240,15 +258,58 @@ class WorkItemKernel:
 def workitem_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -> WorkItemKernel | None:
     """The kernel (instrumented module text) as region functions and ``__sim_wr``; None when it
     cannot be (not coroutine-eligible, or a shape this transform does not handle)."""
+    plain = text
+    text, ops = _exchanges(text, kernel)
     if not eligible(text, kernel):
         return None
     try:
-        return _transform(text, kernel, arg_types, kinds)
+        return _transform(text, kernel, arg_types, kinds, ops, plain)
     except (_Unsupported, InstrumentError, KeyError):
         return None
 
 
-def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -> WorkItemKernel:
+def _exchanges(text: str, kernel: str) -> tuple[str, dict[int, int]]:
+    """The module text with each value-carrying SIMD-group call of the kernel's body that the
+    runtime implements turned into an exchange (module docstring): operand and argument stored in
+    the thread's slot, a warp step (``sim_volatile_step``, at the call's program order), the result
+    loaded from the slot. Also {program order: operation code} of the exchanges."""
+    lines = text.splitlines()
+    found = [(a, b) for a, b in _functions(lines) if (m := _DEFINE.match(lines[a])) and m.group(1).strip('"') == kernel]
+    if not found:
+        return text, {}
+    start, end = found[0]
+    out: list[str] = []
+    ops: dict[int, int] = {}
+    site = None
+    for k, line in enumerate(lines[start + 1:end]):
+        order = _ORDER_STORE.match(line)
+        if order:
+            site = int(order.group(1))
+        x = _XCALL.match(line)
+        if not x or x.group(3) not in EXCHANGES or x.group(2) != x.group(4) or site is None:
+            out.append(line)  # an operation without its program order or runtime function: fibers then
+            continue
+        res, ty, fn, _vt, val, at, arg = x.groups()
+        widen = "bitcast" if ty.startswith("<") else "zext"
+        out += [f"  %__wxv.{k} = {widen} {ty} {val.strip()} to i64", f"  store i64 %__wxv.{k}, ptr {_XV}, align 8"]
+        if at:
+            out += [f"  %__wxl.{k} = zext {at} {arg.strip()} to i64", f"  store i64 %__wxl.{k}, ptr {_XA}, align 8"]
+        out += ["  call void @sim_volatile_step()", f"  %__wxr.{k} = load i64, ptr {_XV}, align 8",
+                f"  {res} = {'bitcast' if ty.startswith('<') else 'trunc'} i64 %__wxr.{k} to {ty}"]
+        ops[site] = EXCHANGES[fn]
+        site = None
+    if not ops:
+        return text, {}
+    new = lines[:start + 1] + out + lines[end:]
+    if not re.search(r"(?m)^declare void @sim_volatile_step\(\)", text):
+        new.append("declare void @sim_volatile_step()")
+    return "\n".join(new) + "\n", ops
+
+
+def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
+               ops: dict[int, int] | None = None, plain: str | None = None) -> WorkItemKernel:
+    """``plain``: the module before _exchanges (LLVM reads the values' types there: the exchanges'
+    own values never live across a cut)."""
     lines = text.splitlines()
     types = {m.group(1) for ln in lines if (m := _TYPE_DEF.match(ln))}
     for start, end in _functions(lines):
@@ -262,6 +323,8 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
     if len(arg_names) != len(arg_types) or not all(a.startswith("%") for a in arg_names):
         raise _Unsupported("unnamed kernel arguments")
     args = {a[1:].strip('"') for a in arg_names}
+    if ops:  # the exchange slot's pointers: defined at every region's start (_region)
+        args |= {_XV[1:], _XA[1:]}
     pieces, starts, nres = _split(body)
     labels = {p.name for p in pieces}
     by_name = {p.name: p for p in pieces}
@@ -320,7 +383,7 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
             recomputed[v] = ld.group(2).strip() if ld else ""
     demote = across - set(recomputed)
     if demote:
-        tys = value_types(text, kernel)
+        tys = value_types(plain or text, kernel)
         _demote(pieces, demote, tys, labels, types)
         for name in demote:
             allocas[_wd(name)] = (tys[name], _size(tys[name]), 16)
@@ -337,7 +400,8 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
         off = -(-off // max(align, 1)) * max(align, 1)
         offsets[name] = off
         off += -(-size // max(align, 1)) * max(align, 1)
-    ctx_bytes = -(-off // 16) * 16
+    xoff = -(-off // 16) * 16 if ops else -1  # the exchange slots: value/result (8 bytes), argument (8)
+    ctx_bytes = -(-off // 16) * 16 + (16 if ops else 0)
 
     reach_step = []
     out: list[str] = []
@@ -349,11 +413,14 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -
         seen = reach[rid]
         reach_step.append(int(any(by_name[n].exit and by_name[n].exit[0] == S_STEP for n in seen)))
         out += _region(rid, start, seen, pieces, params, entry, allocas, escaping, saved, remat,
-                       offsets, alive, starts, fixed, sorted(live[start] & set(recomputed)), recomputed, purity)
+                       offsets, alive, starts, fixed, sorted(live[start] & set(recomputed)), recomputed, purity, xoff)
     out += _wr(nres, starts, arg_types, kinds)
     if not re.search(r"(?m)^declare .*@llvm\.assume\(", text):
         out.append("declare void @llvm.assume(i1 noundef)")
     out.append(f"@{REACHES_STEP} = constant [{nres} x i8] [{', '.join(f'i8 {r}' for r in reach_step)}]")
+    xop = [(ops or {}).get(rid, 0) if rid in starts and rid > 0 else 0 for rid in range(nres)]
+    out.append(f"@{EXCHANGE_OPS} = constant [{nres} x i8] [{', '.join(f'i8 {o}' for o in xop)}]")
+    out.append(f"@{EXCHANGE_OFFSET} = constant i64 {xoff}")
     steps = any(p.exit and p.exit[0] == S_STEP for p in pieces)
     return WorkItemKernel("\n".join(out) + "\n", nres, ctx_bytes, steps)
 
@@ -646,7 +713,7 @@ def _demote(pieces: list[_Piece], names: set[str], tys: dict[str, str], labels: 
                 src.lines.insert(at, f"  {v} = load {tys[u]}, ptr %{_wd(u)}, align 16")
                 return f"[ {v}, %{pred} ]"
             p.lines[i] = _PHI_ENTRY.sub(sub, line)
-    for n in names:
+    for n in sorted(names):  # sorted: the same text in every process
         entry.lines.insert(0, f"  %{_wd(n)} = alloca {tys[n]}, align 16")
 
 
@@ -692,7 +759,7 @@ def _prune_phi(line: str, reach: set[str]) -> str:
 
 
 def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promotable, remat, offsets, alive,
-            starts, fixed, values, recomputed, purity) -> list[str]:
+            starts, fixed, values, recomputed, purity, xoff: int = -1) -> list[str]:
     """``__sim_r<rid>``: the kernel entered at resume point ``rid``; returns its exit code."""
     header = entry.name if rid == 0 else "__wi_entry"
     # a register this region neither reads nor writes keeps its context value: no restore, no save
@@ -715,6 +782,10 @@ def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promota
         out += _slot_ptr(name, offsets[name], _elem(allocas[name]))
     for name in sorted(escaping):
         out.append(f"  %{name} = getelementptr inbounds i8, ptr {_derived(name, 'wp')}, i64 0")
+    if xoff >= 0:  # this thread's exchange slot (16 bytes per thread at xoff: _exchanges)
+        out += [f"  %__wx.o = mul i64 %__wi_n, {xoff}", "  %__wx.t = mul i64 %__wi_t, 16",
+                "  %__wx.x = add i64 %__wx.o, %__wx.t", f"  {_XV} = getelementptr inbounds i8, ptr %__wi_ctx, i64 %__wx.x",
+                f"  {_XA} = getelementptr inbounds i8, ptr {_XV}, i64 8"]
     if _TICK in allocas:
         out.append(f"  store i64 0, ptr %{_TICK}, align 8")
     if rid == 0:  # the entry block itself, without its allocas (above)
@@ -775,14 +846,15 @@ def _elem(a: tuple[str, int, int]) -> int:
     return -(-size // max(align, 1)) * max(align, 1)
 
 
-def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int]) -> list[str]:
-    """``__sim_wr(slots, ctx, r, t0, t1, state)``: region r for threads t0..t1-1 (x innermost)."""
+def loop_entry(arg_types: list[str], kinds: list[int]) -> tuple[list[str], dict[int, str]]:
+    """The entry block's lines of a loop over the threads t0..t1-1 of a threadgroup (``__sim_wr``
+    and wivector.py's loops: ``%slots``, ``%t0`` in scope): the block's sizes, the first thread's
+    position, the uniform arguments; and {argument index: its typed value} of those."""
     nargs = len(arg_types)
     # the block's sizes are 1..1024 (sim/__init__.py refuses more threads per block): with the
     # range known, a thread's 32-bit index arithmetic provably does not wrap, so LLVM's scalar
     # evolution sees addresses affine in the thread loop's counter (consecutive accesses)
-    b = [f"define i32 @{WR}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{", "entry:",
-         f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}"]
+    b = [f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}"]
     for i, axis in enumerate("xyz"):
         b.append(f"  %n{axis}p = getelementptr i8, ptr %dimp, i64 {4 * i}")
         b.append(f"  %n{axis} = load i32, ptr %n{axis}p, align 4, !range !{{i32 1, i32 1025}}")
@@ -795,6 +867,52 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
         b.append(f"  %p{i} = getelementptr i8, ptr %slots, i64 {16 * i}")
         b.append(f"  %a{i} = load {ty}, ptr %p{i}, align 4")
         uniform[i] = f"{ty} %a{i}"
+    return b, uniform
+
+
+def thread_loop(R: str, accs: list[tuple[str, str, str]], arg_types: list[str], kinds: list[int],
+                uniform: dict[int, str], assume_md: str = "") -> tuple[list[str], list[str]]:
+    """The head of the loop nest (z, y, x; x innermost) over threads t0..t1-1 for region block
+    ``R`` (entered from block ``R``; the tail, thread_loop_tail, branches back): the thread's
+    position and index (``%R.tt``, ``%R.t64``), and per accumulator (name, type, initial value) the
+    phis ``%R.<name>o`` (outer) and ``%R.<name>`` (inner) of its next value ``%R.<name>n``.
+    Returns the lines and the region's call arguments (the kernel's, then ctx, n, t)."""
+    b = [f"  br label %{R}.o", f"{R}.o:", f"  %{R}.t = phi i32 [ %t0, %{R} ], [ %{R}.tn, %{R}.on ]"]
+    b += [f"  %{R}.{a}o = phi {ty} [ {init}, %{R} ], [ %{R}.{a}n, %{R}.on ]" for a, ty, init in accs]
+    b += [f"  %{R}.xs = phi i32 [ %x0, %{R} ], [ 0, %{R}.on ]",
+          f"  %{R}.y = phi i32 [ %y0, %{R} ], [ %{R}.yn, %{R}.on ]",
+          f"  %{R}.z = phi i32 [ %z0, %{R} ], [ %{R}.zn, %{R}.on ]",
+          f"  %{R}.left = sub i32 %t1, %{R}.t", f"  %{R}.room = sub i32 %nx, %{R}.xs",
+          f"  %{R}.lt = icmp ult i32 %{R}.left, %{R}.room",
+          f"  %{R}.cnt = select i1 %{R}.lt, i32 %{R}.left, i32 %{R}.room",
+          f"  %{R}.xe = add i32 %{R}.xs, %{R}.cnt", f"  %{R}.row = sub i32 %{R}.t, %{R}.xs",
+          f"  br label %{R}.i", f"{R}.i:",
+          f"  %{R}.x = phi i32 [ %{R}.xs, %{R}.o ], [ %{R}.x1, %{R}.i ]"]
+    b += [f"  %{R}.{a} = phi {ty} [ %{R}.{a}o, %{R}.o ], [ %{R}.{a}n, %{R}.i ]" for a, ty, _init in accs]
+    b += [f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64",
+          # the same ranges for the position itself (known bits let LLVM drop masks of zexts)
+          f"  %{R}.ax = icmp ult i32 %{R}.x, 1024", f"  call void @llvm.assume(i1 %{R}.ax){assume_md}",
+          f"  %{R}.ay = icmp ult i32 %{R}.y, 1024", f"  call void @llvm.assume(i1 %{R}.ay){assume_md}",
+          f"  %{R}.az = icmp ult i32 %{R}.z, 64", f"  call void @llvm.assume(i1 %{R}.az){assume_md}",
+          f"  %{R}.at = icmp ult i32 %{R}.tt, 1024", f"  call void @llvm.assume(i1 %{R}.at){assume_md}"]
+    lines, call = thread_arguments(arg_types, kinds, uniform, f"%{R}.v", f"%{R}.x", f"%{R}.y", f"%{R}.z", f"%{R}.tt")
+    return b + lines, call + ["ptr %ctx", "i64 %n", f"i64 %{R}.t64"]
+
+
+def thread_loop_tail(R: str, exit_label: str, loop_md: str = "") -> list[str]:
+    """The end of thread_loop's nest: the next thread, row and plane; ``exit_label`` after the last."""
+    return [f"  %{R}.x1 = add i32 %{R}.x, 1", f"  %{R}.ci = icmp ult i32 %{R}.x1, %{R}.xe",
+            f"  br i1 %{R}.ci, label %{R}.i, label %{R}.on{loop_md}", f"{R}.on:",
+            f"  %{R}.tn = add i32 %{R}.t, %{R}.cnt", f"  %{R}.y1 = add i32 %{R}.y, 1",
+            f"  %{R}.wy = icmp eq i32 %{R}.y1, %ny", f"  %{R}.yn = select i1 %{R}.wy, i32 0, i32 %{R}.y1",
+            f"  %{R}.zi = zext i1 %{R}.wy to i32", f"  %{R}.zn = add i32 %{R}.z, %{R}.zi",
+            f"  %{R}.co = icmp ult i32 %{R}.tn, %t1", f"  br i1 %{R}.co, label %{R}.o, label %{exit_label}"]
+
+
+def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int]) -> list[str]:
+    """``__sim_wr(slots, ctx, r, t0, t1, state)``: region r for threads t0..t1-1 (x innermost)."""
+    entry, uniform = loop_entry(arg_types, kinds)
+    b = [f"define i32 @{WR}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{", "entry:", *entry]
     cases = " ".join(f"i32 {r}, label %R{r}" for r in range(nres) if r in starts)
     rets: list[str] = []
     b += [f"  switch i32 %r, label %done [ {cases} ]"]
@@ -802,41 +920,15 @@ def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int
         if r not in starts:
             continue
         R = f"R{r}"
-        b += [f"{R}:", f"  br label %{R}.o", f"{R}.o:",
-              f"  %{R}.t = phi i32 [ %t0, %{R} ], [ %{R}.tn, %{R}.on ]",
-              f"  %{R}.so = phi i32 [ -2, %{R} ], [ %{R}.sn, %{R}.on ]",
-              f"  %{R}.xs = phi i32 [ %x0, %{R} ], [ 0, %{R}.on ]",
-              f"  %{R}.y = phi i32 [ %y0, %{R} ], [ %{R}.yn, %{R}.on ]",
-              f"  %{R}.z = phi i32 [ %z0, %{R} ], [ %{R}.zn, %{R}.on ]",
-              f"  %{R}.left = sub i32 %t1, %{R}.t", f"  %{R}.room = sub i32 %nx, %{R}.xs",
-              f"  %{R}.lt = icmp ult i32 %{R}.left, %{R}.room",
-              f"  %{R}.cnt = select i1 %{R}.lt, i32 %{R}.left, i32 %{R}.room",
-              f"  %{R}.xe = add i32 %{R}.xs, %{R}.cnt", f"  %{R}.row = sub i32 %{R}.t, %{R}.xs",
-              f"  br label %{R}.i", f"{R}.i:",
-              f"  %{R}.x = phi i32 [ %{R}.xs, %{R}.o ], [ %{R}.x1, %{R}.i ]",
-              f"  %{R}.s = phi i32 [ %{R}.so, %{R}.o ], [ %{R}.sn, %{R}.i ]",
-              f"  %{R}.tt = add i32 %{R}.row, %{R}.x", f"  %{R}.t64 = zext i32 %{R}.tt to i64",
-              # the same ranges for the position itself (known bits let LLVM drop masks of zexts)
-              f"  %{R}.ax = icmp ult i32 %{R}.x, 1024", f"  call void @llvm.assume(i1 %{R}.ax)",
-              f"  %{R}.ay = icmp ult i32 %{R}.y, 1024", f"  call void @llvm.assume(i1 %{R}.ay)",
-              f"  %{R}.az = icmp ult i32 %{R}.z, 64", f"  call void @llvm.assume(i1 %{R}.az)",
-              f"  %{R}.at = icmp ult i32 %{R}.tt, 1024", f"  call void @llvm.assume(i1 %{R}.at)"]
-        lines, call = thread_arguments(arg_types, kinds, uniform, f"%{R}.v", f"%{R}.x", f"%{R}.y", f"%{R}.z",
-                                       f"%{R}.tt")
-        b += lines
-        call += ["ptr %ctx", "i64 %n", f"i64 %{R}.t64"]
-        b += [f"  %{R}.c = call i32 @__sim_r{r}({', '.join(call)}) alwaysinline",
+        # the summary: the exit code common to every thread run (-2: none yet, -1: they differ)
+        head, call = thread_loop(R, [("s", "i32", "-2")], arg_types, kinds, uniform)
+        b += [f"{R}:", *head,
+              f"  %{R}.c = call i32 @__sim_r{r}({', '.join(call)}) alwaysinline",
               f"  %{R}.sp = getelementptr inbounds i32, ptr %st, i64 %{R}.t64",
               f"  store i32 %{R}.c, ptr %{R}.sp, align 4",
-              # the summary: the exit code common to every thread run (-2: none yet, -1: they differ)
               f"  %{R}.s0 = icmp eq i32 %{R}.s, -2", f"  %{R}.s1 = icmp eq i32 %{R}.s, %{R}.c",
               f"  %{R}.s2 = or i1 %{R}.s0, %{R}.s1", f"  %{R}.sn = select i1 %{R}.s2, i32 %{R}.c, i32 -1",
-              f"  %{R}.x1 = add i32 %{R}.x, 1", f"  %{R}.ci = icmp ult i32 %{R}.x1, %{R}.xe",
-              f"  br i1 %{R}.ci, label %{R}.i, label %{R}.on", f"{R}.on:",
-              f"  %{R}.tn = add i32 %{R}.t, %{R}.cnt", f"  %{R}.y1 = add i32 %{R}.y, 1",
-              f"  %{R}.wy = icmp eq i32 %{R}.y1, %ny", f"  %{R}.yn = select i1 %{R}.wy, i32 0, i32 %{R}.y1",
-              f"  %{R}.zi = zext i1 %{R}.wy to i32", f"  %{R}.zn = add i32 %{R}.z, %{R}.zi",
-              f"  %{R}.co = icmp ult i32 %{R}.tn, %t1", f"  br i1 %{R}.co, label %{R}.o, label %done"]
+              *thread_loop_tail(R, "done")]
         rets.append(f"[ %{R}.sn, %{R}.on ]")
     b += ["done:", f"  %sum = phi i32 [ -1, %entry ], {', '.join(rets)}", "  ret i32 %sum", "}"]
     return b
