@@ -26,39 +26,6 @@ ALIGNMENT = 256
 
 PAGE = mmap.PAGESIZE
 
-HUGE_PAGE = 2 << 20
-"""Allocations of at least this many bytes get pages of their own mapping, aligned to this size and
-advised as transparent huge pages (``MADV_HUGEPAGE``): Linux's THP is often in ``madvise`` mode, so
-a plain ``calloc`` of a large device array is served in 4 KiB pages, one TLB entry (and, in a VM,
-one nested page walk) per 4 KiB of a streaming kernel. ``CUMETAL_HUGE_PAGES=0`` turns this off."""
-
-
-def _huge_pages_enabled() -> bool:
-    import os
-
-    return os.environ.get("CUMETAL_HUGE_PAGES", "1") != "0" and hasattr(mmap, "MADV_HUGEPAGE")
-
-
-def _huge_buffer(size: int) -> tuple[np.ndarray, int] | None:
-    """A zeroed anonymous mapping of at least ``size`` bytes whose start is ``HUGE_PAGE``-aligned,
-    advised as huge pages: (the owner array, the offset of the aligned start in it), or None.
-
-    The mapping is the allocation's alone (it never holds other data, so the whole-page rule of
-    ``alloc(own_pages=True)`` holds) and is unmapped when the owner array dies. Pages are faulted
-    in on first touch, zeroed by the kernel, as calloc's large allocations are."""
-    span = -(-size // PAGE) * PAGE + HUGE_PAGE
-    try:
-        region = mmap.mmap(-1, span, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    except (OSError, ValueError):
-        return None
-    owner = np.frombuffer(region, dtype=np.uint8)
-    start = (-owner.ctypes.data) % HUGE_PAGE
-    try:
-        region.madvise(mmap.MADV_HUGEPAGE, start, span - start)
-    except OSError:
-        pass  # THP disabled ("never") or not supported: ordinary pages, still correct
-    return owner, start
-
 
 class MemoryFault(Exception):
     """A kernel access that the hardware would reject."""
@@ -145,14 +112,10 @@ class DeviceMemory:
                 raise MemoryError(
                     f"out of device memory: {size} bytes requested, {self.capacity - self.used} free"
                 )
-            huge = _huge_buffer(size) if size >= HUGE_PAGE and _huge_pages_enabled() else None
-            if huge is not None:
-                owner, start = huge
-            else:
-                align = PAGE if own_pages else ALIGNMENT
-                span = -(-size // PAGE) * PAGE if own_pages else size
-                owner = np.zeros(span + align, dtype=np.uint8)
-                start = (-owner.ctypes.data) % align
+            align = PAGE if own_pages else ALIGNMENT
+            span = -(-size // PAGE) * PAGE if own_pages else size
+            owner = np.zeros(span + align, dtype=np.uint8)
+            start = (-owner.ctypes.data) % align
             data = owner[start : start + size]
             base = data.ctypes.data
             alloc = Allocation(base=base, size=size, host=host, data=data, _owner=owner, own_pages=own_pages)
