@@ -64,6 +64,7 @@ def test_many_launches_on_several_streams_match_the_python_path(program: Path) -
             assert got == want, line
     # axpy: y = 1 + 50 * 0.125 * x, exactly representable
     assert "axpy: y[3] 10.375000 y[255] 797.875000" in lines
+    assert [ln for ln in lines if ln.startswith("say")] == [f"say {k}: a[0] = {10 * (k + 1)}" for k in range(4)]
 
 
 def test_a_natively_enqueued_launch_that_faults_is_reported_at_the_next_sync(program: Path) -> None:

@@ -33,6 +33,10 @@ __global__ void mixed(struct Mixed m, unsigned char tag, long long big, double *
 
 __global__ void poke(int *p, int v) { p[threadIdx.x] = v; }
 
+__global__ void say(const int *p, int k) {
+    if (threadIdx.x == 0) printf("say %d: a[0] = %d\n", k, p[0]);
+}
+
 #define CHECK(x)                                                                                   \
     do {                                                                                           \
         cudaError_t e_ = (x);                                                                      \
@@ -141,7 +145,15 @@ static int work(void) {
     CHECK(cudaMemcpy(h, a, n * sizeof(int), cudaMemcpyDeviceToHost));
     printf("capture: after the graph %d (want %d)\n", sum(h, n), 17 * n);
 
-    // 6. errors stay errors: a bad configuration of a planned kernel is still refused
+    // 6. a kernel with printf (always the Python path) between planned launches sees their results
+    CHECK(cudaMemset(a, 0, n * sizeof(int)));
+    for (int k = 0; k < 4; k++) {
+        for (int j = 0; j < 10; j++) inc<<<blocks, 128>>>(a, n);
+        say<<<1, 32>>>(a, k);
+    }
+    CHECK(cudaDeviceSynchronize());
+
+    // 7. errors stay errors: a bad configuration of a planned kernel is still refused
     inc<<<blocks, 2048>>>(a, n);
     printf("bad block: %d (want %d)\n", (int)cudaGetLastError(), (int)cudaErrorInvalidConfiguration);
     CHECK(cudaDeviceSynchronize());
