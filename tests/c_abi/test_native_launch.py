@@ -37,9 +37,9 @@ def driver_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return exe
 
 
-def _run(exe: Path, mode: str, native: bool) -> tuple[str, int]:
+def _run(exe: Path, mode: str, native: bool, **extra_env: str) -> tuple[str, int]:
     env = dict(os.environ, CUMETAL_BACKEND="cpu-jit", CUMETAL_NATIVE_LAUNCH="1" if native else "0",
-               CUMETAL_NATIVE_LAUNCH_REPORT="1")
+               CUMETAL_NATIVE_LAUNCH_REPORT="1", **extra_env)
     proc = subprocess.run([str(exe), mode], capture_output=True, text=True, env=env, timeout=300, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     found = re.search(r"cumetal: (\d+) launches enqueued natively", proc.stderr)
@@ -71,6 +71,9 @@ def test_a_natively_enqueued_launch_that_faults_is_reported_at_the_next_sync(pro
     out, count = _run(program, "fault", native=True)
     assert count >= 1  # the faulting launch has the key of the launches before it: enqueued natively
     assert "fault: launch 0, sync 700 (want 700), sticky 700" in out, out
+    # a natively enqueued launch that never ends: the watchdog ends it, reported at the sync
+    out, count = _run(program, "watchdog", native=True, CUMETAL_WATCHDOG_SECONDS="0.3")
+    assert count >= 1 and "watchdog: sync 702 (want 702)" in out, out
 
 
 def test_driver_api_launches_match_the_python_path(driver_program: Path) -> None:

@@ -33,6 +33,11 @@ __global__ void mixed(struct Mixed m, unsigned char tag, long long big, double *
 
 __global__ void poke(int *p, int v) { p[threadIdx.x] = v; }
 
+__global__ void spin(volatile int *flag) {
+    while (*flag == 0) {
+    }
+}
+
 __global__ void say(const int *p, int k) {
     if (threadIdx.x == 0) printf("say %d: a[0] = %d\n", k, p[0]);
 }
@@ -176,7 +181,22 @@ static int fault(void) {
     return 0;
 }
 
+static int watchdog(void) {  // run with a short CUMETAL_WATCHDOG_SECONDS
+    int *flags, one = 1;
+    CHECK(cudaMalloc(&flags, 2 * sizeof(int)));
+    CHECK(cudaMemset(flags, 0, 2 * sizeof(int)));
+    CHECK(cudaMemcpy(flags, &one, sizeof one, cudaMemcpyHostToDevice));
+    for (int k = 0; k < 3; k++) spin<<<1, 1>>>(flags);  // flags[0] == 1: returns at once
+    CHECK(cudaDeviceSynchronize());
+    spin<<<1, 1>>>(flags);
+    spin<<<1, 1>>>(flags + 1);  // flags[1] == 0: spins until the watchdog ends it
+    cudaError_t synced = cudaDeviceSynchronize();
+    printf("watchdog: sync %d (want %d)\n", (int)synced, (int)cudaErrorLaunchTimeout);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "fault") == 0) return fault();
+    if (argc > 1 && strcmp(argv[1], "watchdog") == 0) return watchdog();
     return work();
 }
