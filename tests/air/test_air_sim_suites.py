@@ -15,12 +15,22 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+def _parallel_workers() -> list[str]:
+    """The parent test only waits on this child, so the child may use every core (pytest-xdist)."""
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        return []
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return ["-n", str(min(cores, 4))] if cores > 1 else []
+
+
 @pytest.mark.timeout(1900)  # its subprocess has its own 1800 s bound
 def test_sweep_and_functional_suites_pass_on_air_sim():
     env = {**os.environ, "CUMETAL_BACKEND": "air-sim"}
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/functional",
-         "tests/ptx_sweep/test_sweep.py"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *_parallel_workers(),
+         "tests/functional", "tests/ptx_sweep/test_sweep.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
     )
     tail = proc.stdout[-3000:]
