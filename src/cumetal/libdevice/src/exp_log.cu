@@ -10,6 +10,15 @@
 #include "common.h"
 #include "coeffs.h"
 
+// logf itself is the H100's algorithm (logf_h100.h); log_T serves log (double) and the pair
+// variants.
+#define LOGF_H100_FMA(a, b, c) fmaf_(a, b, c)
+#define LOGF_H100_MUL_RN(a, b) mul_rn(a, b)
+#define LOGF_H100_F2U(x) f2u(x)
+#define LOGF_H100_U2F(u) u2f(u)
+#define LOGF_H100_FN NV_INL
+#include "logf_h100.h"
+
 template <class F> struct ExpC;
 template <> struct ExpC<float> {
   static constexpr float LOG2E = 0x1.715476p+0f;
@@ -301,7 +310,7 @@ NV_API float __nv_exp10f(float x) { return ftzf(exp10_T(ftzf(x))); }
 NV_API double __nv_exp10(double x) { return exp10_T(x); }
 NV_API float __nv_expm1f(float x) { return ftzf(expm1_T(ftzf(x))); }
 NV_API double __nv_expm1(double x) { return expm1_T(x); }
-NV_API float __nv_logf(float x) { return ftzf(log_T(ftzf(x))); }
+NV_API float __nv_logf(float x) { return logf_h100(ftzf(x)); }
 NV_API double __nv_log(double x) { return log_T(x); }
 NV_API float __nv_log2f(float x) { return ftzf(log2_T(ftzf(x))); }
 NV_API double __nv_log2(double x) { return log2_T(x); }

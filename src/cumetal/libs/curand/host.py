@@ -3,7 +3,8 @@
 Integer and uniform outputs of XORWOW and Philox4_32_10 are NVIDIA's bits (tests/libs/
 test_curand_host.py against H100 recordings). Normal and log-normal values use the same Box-Muller
 pairs as cuRAND with the GPU's fast sine and cosine bit for bit (the MUFU model of
-``cumetal.ir.semantics.mufu``) and numpy's logf, which differs from the H100's in a few % of the draws. Poisson draws are cuRAND's (square histogram, sequential
+``cumetal.ir.semantics.mufu``) and the H100's logf (the black-box model of
+``cumetal.ir.semantics.logf``). Poisson draws are cuRAND's (square histogram, sequential
 inversion or rounded normal per generator and lambda: :mod:`cumetal.libs.curand.poisson`).
 """
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cumetal.ir.semantics import mufu
+from cumetal.ir.semantics.logf import logf
 from cumetal.libs.curand import poisson, sobol, streams
 
 SUCCESS, NOT_INITIALIZED, TYPE_ERROR, OUT_OF_RANGE, LENGTH_NOT_MULTIPLE = 0, 101, 103, 104, 105
@@ -137,7 +139,7 @@ def box_muller_f32(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     # product of two floats is exact in double; the sum is rounded twice only in rare halfway cases.
     v = (b.astype(np.float32).astype(np.float64) * np.float64(I32_2PI) + np.float64(I32_2PI / np.float32(2))
          ).astype(np.float32)
-    s = np.sqrt(np.float32(-2.0) * np.log(u))
+    s = np.sqrt(np.float32(-2.0) * logf(u))
     sn, cs = fast_sincos(v)
     return np.stack([sn * s, cs * s], axis=1).reshape(-1).astype(np.float32)
 
@@ -184,7 +186,7 @@ def float_normal_pairs(g: Generator, first: int, count: int) -> np.ndarray:
         t = streams.MRG_LEGACY_SUBSEQUENCES if g.ordering == 103 else streams.MRG_DEFAULT_SUBSEQUENCES
         w = streams.mrg_items(g.seed, first, count, 2, t) * (1.0 / mrg32k3a.M1)
         u, v = w[:, 0].astype(np.float32), w[:, 1].astype(np.float32) * np.float32(6.2831855)
-        s = np.sqrt(np.float32(-2.0) * np.log(u))
+        s = np.sqrt(np.float32(-2.0) * logf(u))
         sn, cs = fast_sincos(v)
         return np.stack([sn * s, cs * s], axis=1).astype(np.float32)
     w = _items(g, first, count, 2, False)
@@ -285,7 +287,7 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
         w = streams.mrg_items(g.seed, start, n // 2, 2, t) * inv
         if kind in ("normal", "lognormal"):
             u, v = w[:, 0].astype(np.float32), w[:, 1].astype(np.float32) * np.float32(6.2831855)
-            s = np.sqrt(np.float32(-2.0) * np.log(u))
+            s = np.sqrt(np.float32(-2.0) * logf(u))
             sn, cs = fast_sincos(v)
             z = scale_f32(np.stack([sn * s, cs * s], axis=1).reshape(-1), p1, p2)
             out = (np.exp(z) if kind == "lognormal" else z).astype(np.float32)
