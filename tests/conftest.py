@@ -2,7 +2,11 @@
 
 ``backend_limit(*backends, reason=...)``: skip the test when ``CUMETAL_BACKEND`` (the default device
 every driver-API test runs on) is one of ``backends``, for a limit of that backend its docs record.
-Every use is listed in docs/backend-suites.md with its reason."""
+Every use is listed in docs/backend-suites.md with its reason.
+
+``cpu_backend`` (fixture): the driver on a fresh, initialized cpu device whatever ``CUMETAL_BACKEND``
+says (restored afterwards), for tests about what only the cpu device runs (clusters of several
+blocks, cooperative grids: docs/known-gaps.md)."""
 
 from __future__ import annotations
 
@@ -22,3 +26,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     for mark in item.iter_markers("backend_limit"):
         if backend in mark.args:
             pytest.skip(f"{backend}: {mark.kwargs.get('reason', 'a documented limit of this backend')}")
+
+
+@pytest.fixture
+def cpu_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cumetal import driver
+    from cumetal.driver.state import STATE
+
+    monkeypatch.setenv("CUMETAL_BACKEND", "cpu")
+    for name, value in (("initialized", False), ("device", None), ("primary", None), ("primary_refs", 0)):
+        monkeypatch.setattr(STATE, name, value)
+    assert int(driver.cuInit(0)[0]) == 0

@@ -102,7 +102,7 @@ DONE:
 """
 
 
-def test_cta_group_2_multicast_signals_the_pair_member_of_the_barriers_parity(tmp_path) -> None:
+def test_cta_group_2_multicast_signals_the_pair_member_of_the_barriers_parity(tmp_path, cpu_backend) -> None:
     """PTX ISA (cp.async.bulk.tensor, .cta_group::2 with .multicast::cluster): for each destination CTA the
     mbarrier signal goes to the CTA of its pair whose %cluster_ctarank parity is that of the CTA holding
     mbar. CTA 0 multicasts 64 bytes to CTAs 0 and 1 with its own barrier: both copies signal CTA 0 (its
