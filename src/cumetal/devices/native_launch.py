@@ -86,8 +86,11 @@ _lock = threading.Lock()
 _disabled = False
 
 
+_unsupported = False  # the process's device is not the compiled CPU backend: never a plan
+
+
 def enabled() -> bool:
-    return not _disabled and os.environ.get("CUMETAL_NATIVE_LAUNCH", "1") != "0"
+    return not _disabled and not _unsupported and os.environ.get("CUMETAL_NATIVE_LAUNCH", "1") != "0"
 
 
 def _bind(api_address: int) -> _Native | None:
@@ -146,26 +149,28 @@ def arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tupl
 
 def _arm(api_address: int, epoch_before: int, func: int, grid: tuple, block: tuple, shared: int,
          stream_handle: int, driver: bool) -> None:
+    global _unsupported
     from cumetal.capi import bridge
+    from cumetal.devices.cpu_jit_device import CpuJitDevice
+    from cumetal.driver.state import STATE
 
     native = _bind(api_address)
-    if native is None or not getattr(bridge, "_owns_interpreter", False):
+    ctx = STATE.current()
+    device = ctx.device
+    if native is None or not getattr(bridge, "_owns_interpreter", False) or not isinstance(device, CpuJitDevice):
+        _unsupported = True  # (the backend is the process's: another context's device is of the same kind)
         return
     from cumetal.backends.air import sim
     from cumetal.backends.air.sim.heap import uses_heap
     from cumetal.devices.cpu_device import watchdog_seconds
-    from cumetal.devices.cpu_jit_device import CpuJitDevice
-    from cumetal.driver.state import STATE
     from cumetal.passes.specialize_textures import _plan as texture_plan
     from cumetal.runtime import graphs
     from cumetal.runtime.execution import kernel_function
 
     if graphs._captures:  # a capture anywhere: launches must be recorded, and the next call moves the epoch
         return
-    ctx = STATE.current()
-    device = ctx.device
     fn = STATE.objects.get(func if driver else kernel_function(func))
-    if not isinstance(device, CpuJitDevice) or fn is None or fn.module.context is not ctx:
+    if fn is None or fn.module.context is not ctx:
         return
     if not driver:
         from cumetal.runtime.state import RUNTIME
