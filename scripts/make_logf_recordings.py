@@ -19,15 +19,21 @@ builds scripts/make_logf_probe.cu (nvcc -O3, default flags: -fmad=true, no fast 
 * ``dlog.npz`` / ``dsincospi.npz``: raw samples of double ``log`` on (0, 1] and ``sincospi`` on
   [0, 2) (for the double normals, later work).
 
-    python3 scripts/make_logf_recordings.py verify OUTDIR
+    python3 scripts/make_logf_recordings.py verify OUTDIR [SECONDS]
 
-runs the probe's ``cand`` mode: the C model of ``logf`` in src/cumetal/libdevice/src/logf_h100.h,
-compiled into the probe, against the GPU's logf on all 2^32 inputs; writes ``verify.txt``.
+builds the probe with CuMetal's model (src/cumetal/libdevice/src/logf_h100.h) and
+
+* checks it against the GPU's logf on all 2^32 inputs: ``verify.npz`` (the mismatch count and up to
+  2^22 mismatching inputs with the GPU's results);
+* runs the probe's ``search`` mode (a random local search of the eight coefficients, 32 candidates per
+  step, each scored against the GPU's logf on all 2^24 floats of [0.5, 2)) from the model's
+  coefficients for each evaluation order in ``SCHEMES``, SECONDS in all; ``search.txt``.
 """
 
 from __future__ import annotations
 
 import lzma
+import os
 import pathlib
 import subprocess
 import sys
@@ -152,6 +158,44 @@ def record(out: pathlib.Path, exe: pathlib.Path) -> None:
     print("all 2^32: <=-2 -1 0 +1 >=2 nan/nan nan/num:", tot.tolist())
 
 
+# (evaluation order, steps, seed) of the coefficient searches (see the probe); LOGF_SEARCH_SCALE multiplies steps
+SEARCHES = ((0, 12000, 1), (0, 12000, 2), (10, 4000, 1), (12, 4000, 1), (13, 4000, 1))
+VERIFY_CAP = 1 << 22
+
+
+def model_coeffs() -> list[str]:
+    """C1 ... C8 of logf_h100.h as f32 bit patterns."""
+    text = (ROOT / "src" / "cumetal" / "libdevice" / "src" / "logf_h100.h").read_text()
+    out = []
+    for k in range(1, 9):
+        lit = text.split(f"#define LOGF_H100_C{k} ")[1].split()[0].rstrip("f")
+        out.append(hex(int(np.float32(float.fromhex(lit)).view(np.uint32))))
+    return out
+
+
+def verify(out: pathlib.Path, exe: pathlib.Path, seconds: float) -> None:
+    raw = _probe(exe, ["verify", str(VERIFY_CAP)])
+    count = int(np.frombuffer(raw[:8], np.uint64)[0])
+    bad = np.frombuffer(raw[8:], np.uint32).copy()
+    got = np.frombuffer(_probe(exe, ["list", str(len(bad))], bad.tobytes()), np.uint32) if len(bad) else bad
+    np.savez_compressed(out / "verify.npz", count=np.array([count], np.uint64), x=bad, y=got)
+    print(f"model vs logf on all 2^32 inputs: {count} mismatches", flush=True)
+    coeffs = model_coeffs()
+    log = []
+    scale = int(os.environ.get("LOGF_SEARCH_SCALE", "1"))
+    per = seconds / sum(steps * scale for _, steps, _ in SEARCHES)
+    for scheme, steps, seed in SEARCHES:
+        steps *= scale
+        try:
+            text = subprocess.run([str(exe), "search", str(scheme), str(steps), str(seed), *coeffs], check=True,
+                                  capture_output=True, timeout=max(10.0, per * steps)).stdout.decode()
+        except subprocess.TimeoutExpired as exc:
+            text = (exc.stdout or b"").decode() + "(time limit)\n"
+        log.append(text)
+        print(text.strip().splitlines()[-1] if text.strip() else f"scheme {scheme}: no output", flush=True)
+    (out / "search.txt").write_text("".join(log))
+
+
 def main() -> None:
     mode, out = sys.argv[1], pathlib.Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
@@ -164,9 +208,7 @@ def main() -> None:
         if mode == "record":
             record(out, exe)
         elif mode == "verify":
-            text = _probe(exe, ["cand"]).decode()
-            (out / "verify.txt").write_text(text)
-            print(text)
+            verify(out, exe, float(sys.argv[3]) if len(sys.argv) > 3 else 240.0)
         else:
             raise SystemExit(f"unknown mode {mode!r} (record | verify)")
 

@@ -15,21 +15,25 @@
 // CuMetal's library (clang) and in the recording probe (nvcc) that checks it on all 2^32 inputs.
 #pragma once
 
+#ifndef LOGF_H100_INF
+#define LOGF_H100_INF __builtin_inff()
+#endif
+
 #define LOGF_H100_REDUCE 0x3f2aaaabu  // f32(2/3) rounded up: the reduction's boundary
 #define LOGF_H100_C1 0x1.5554f0p-2f
 #define LOGF_H100_C2 -0x1.fffe44p-3f
-#define LOGF_H100_C3 0x1.99da18p-3f
-#define LOGF_H100_C4 -0x1.55b152p-3f
-#define LOGF_H100_C5 0x1.1e5260p-3f
-#define LOGF_H100_C6 -0x1.f1a21cp-4f
-#define LOGF_H100_C7 0x1.207636p-3f
-#define LOGF_H100_C8 -0x1.0a8be2p-3f
+#define LOGF_H100_C3 0x1.99da1ap-3f
+#define LOGF_H100_C4 -0x1.55b158p-3f
+#define LOGF_H100_C5 0x1.1e524ap-3f
+#define LOGF_H100_C6 -0x1.f1a074p-4f
+#define LOGF_H100_C7 0x1.20761cp-3f
+#define LOGF_H100_C8 -0x1.0a925ep-3f
 #define LOGF_H100_LN2 0x1.62e430p-1f
 
 LOGF_H100_FN float logf_h100(float a) {
-  if (!(a > 0.0f) || a == __builtin_inff()) {
-    if (a == 0.0f) return -__builtin_inff();
-    if (a == __builtin_inff()) return a;
+  if (!(a > 0.0f) || a == LOGF_H100_INF) {
+    if (a == 0.0f) return -LOGF_H100_INF;
+    if (a == LOGF_H100_INF) return a;
     return LOGF_H100_U2F(0x7fffffffu);   // negative or NaN: the H100's NaN
   }
   float x = a, ebias = 0.0f;
