@@ -92,7 +92,9 @@ def test_large_lambda_20000_draws(name: str) -> None:
         ref = NEW[f"host/{name}/poisson{lam:g}_big"]
         n = len(ref) if name != "MT19937" or lam < 2000 else 3000  # MT19937's normal is per value in Python
         got = H.values(_gen(name), "poisson", n, lam)
-        assert (got == ref[:n]).mean() >= (0.9995 if lam > 1500 and name != "MTGP32" else 1.0), (name, lam)
+        # the discrete Gauss of XORWOW/Philox/MRG32k3a rounds the float normal: bit for bit since logf is
+        # the H100's (was 1 of 20,000 off at lambda 5000)
+        assert (got == ref[:n]).mean() >= (0.9995 if lam > 1500 and name == "MT19937" else 1.0), (name, lam)
 
 
 def test_discrete_distribution_in_kernels(tmp_path: pathlib.Path) -> None:
