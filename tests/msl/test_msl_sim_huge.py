@@ -7,7 +7,8 @@ both ways (directed rounding, a shuffle, integer division by zero, a loop) give 
 
 from __future__ import annotations
 
-import subprocess
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -79,12 +80,27 @@ def test_unoptimized_kernels_give_the_same_bits(monkeypatch):
     np.testing.assert_array_equal(_run(program), optimized)
 
 
-def test_gxx_time_limit_is_a_clear_error(monkeypatch, tmp_path):
+def test_gxx_time_limit_is_a_clear_error_and_kills_the_compiler(monkeypatch, tmp_path):
     monkeypatch.setenv("CUMETAL_CACHE_DIR", str(tmp_path))
-
-    def too_slow(*args, **kwargs):
-        raise subprocess.TimeoutExpired(args[0], kwargs["timeout"])
-
-    monkeypatch.setattr(launcher.subprocess, "run", too_slow)
-    with pytest.raises(launcher.SimCompileError, match=r"g\+\+ did not finish compiling .* within 3600 s"):
+    # a stand-in "g++" that starts a child (as g++ starts cc1plus) and outlives the time limit
+    fake = tmp_path / "slow-cxx"
+    pid_file = tmp_path / "child.pid"
+    fake.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {pid_file}\nwait\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("CXX", str(fake))
+    monkeypatch.setattr(launcher, "GXX_TIMEOUT_S", 1.0)
+    with pytest.raises(launcher.SimCompileError, match=r"g\+\+ did not finish compiling .* within 1 s"):
         launcher._compile("int main() { return 0; }\n")
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), "the compiler's child process outlived the time limit"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended

@@ -101,6 +101,23 @@ def _for_gxx(tu: str) -> str:
     return tu[:at] + _UNOPTIMIZED + tu[at:]
 
 
+def _run_gxx(cmd: list[str]) -> subprocess.CompletedProcess:
+    """g++ in a process group of its own, killed as a group if the wait ends early (time limit, a
+    test's timeout, Ctrl-C): killing only the driver left cc1plus compiling for minutes."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=GXX_TIMEOUT_S)
+        except BaseException:
+            try:
+                os.killpg(proc.pid, 9)
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=60)
+            raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def _compile(tu: str) -> Path:
     tu = _for_gxx(tu)
     header = (SIM_DIR / "cumetal_msl_sim.h").read_bytes() + CODES_HEADER.read_bytes()
@@ -121,8 +138,8 @@ def _compile(tu: str) -> Path:
         # another process never loads a half-written library
         tmp_so = out.parent / f".{key}.{os.getpid()}.{threading.get_ident()}.so"
         try:
-            proc = subprocess.run([cxx, *CXXFLAGS, "-I", tmp, "-I", str(CODES_HEADER.parent), "-x", "c++", str(src),
-                                   "-o", str(tmp_so)], capture_output=True, text=True, timeout=GXX_TIMEOUT_S)
+            proc = _run_gxx([cxx, *CXXFLAGS, "-I", tmp, "-I", str(CODES_HEADER.parent), "-x", "c++", str(src),
+                             "-o", str(tmp_so)])
         except subprocess.TimeoutExpired:
             tmp_so.unlink(missing_ok=True)
             raise SimCompileError(f"g++ did not finish compiling {len(tu) >> 20} MB of emitted MSL within "
