@@ -81,13 +81,14 @@ def child(shuffles: bool) -> dict:
     pa, pb, px, pxn, ps = d.put(a), d.put(b), d.put(x), d.put(np.zeros(N)), d.put(np.zeros(1))
     args = ((pa, pb, px, pxn, ps), (None,) * 5)
     d.launch(f, (BLOCKS, 1, 1), (THREADS, 1, 1), *args)  # the JIT compile
-    times = []
+    times, cpu = [], []
     for _ in range(REPEAT):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         d.launch(f, (BLOCKS, 1, 1), (THREADS, 1, 1), *args)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
     xn = d.get(pxn, np.zeros(N))
-    return {"ms": 1e3 * statistics.median(times), "xn0": float(xn[0])}
+    return {"ms": 1e3 * statistics.median(times), "cpu_ms": 1e3 * statistics.median(cpu), "xn0": float(xn[0])}
 
 
 def run_child(name: str) -> dict:
@@ -113,15 +114,18 @@ def main() -> int:
     start, started = _loadavg(), time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     runs = [{name: run_child(name) for name in CONFIGS} for _ in range(args.rounds)]
     med = {name: statistics.median(r[name]["ms"] for r in runs) for name in CONFIGS}
+    cpu = {name: statistics.median(r[name]["cpu_ms"] for r in runs) for name in CONFIGS}
     shuffles = (N // RPC) * (THREADS // 32) * RPC * 5  # warp-wide double shuffles per launch (2 blocks have no row)
     lines = [f"Run {started}, /proc/loadavg {start} at the start, {_loadavg()} at the end; cpu-jit, median of "
              f"{REPEAT} launches, median of {args.rounds} rounds", "",
-             "| jacobi-shaped kernel, 66×256 threads | per launch | per warp shuffle |", "|---|---:|---:|"]
+             "| jacobi-shaped kernel, 66×256 threads | per launch | per warp shuffle | CPU time per launch "
+             "(all threads) | CPU time per warp shuffle |", "|---|---:|---:|---:|---:|"]
     for name, label in (("exchanges", "with shuffles, exchanges (default)"),
                         ("fibers", "with shuffles, fibers (`CUMETAL_JIT_WORKITEMS=0`)"),
                         ("anchor", "without shuffles (anchor)")):
         per = "-" if name == "anchor" else f"{1e3 * (med[name] - med['anchor']) / shuffles:.2f} µs"
-        lines.append(f"| {label} | {med[name]:.1f} ms | {per} |")
+        per_cpu = "-" if name == "anchor" else f"{1e3 * (cpu[name] - cpu['anchor']) / shuffles:.2f} µs"
+        lines.append(f"| {label} | {med[name]:.1f} ms | {per} | {cpu[name]:.1f} ms | {per_cpu} |")
     report = "\n".join(lines)
     print(report)
     if args.out:

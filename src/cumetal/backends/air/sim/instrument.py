@@ -102,16 +102,19 @@ done:
 # access is first compared with that global's bounds: its address is a link-time constant, so the
 # test needs no window loads (which a coroutine would otherwise keep in its frame and reload in
 # every region); an access outside it (dynamic shared memory) goes on to the site's window.
-_CHECK3_STATIC = """
-define internal void @__sim_chk3(ptr addrspace(3) %p, i64 %n, i64 %al, ptr %site) alwaysinline {{
-entry:
-  %a = ptrtoint ptr addrspace(3) %p to i64
-  %g = ptrtoint ptr addrspace(3) {glob} to i64
+# The static-global part of the test (also the vectorization probe's, wivector.py): %goff, the
+# access's offset in the global, and %glim, the offsets an access of %n bytes may start at.
+STATIC3_TEST = """  %g = ptrtoint ptr addrspace(3) {glob} to i64
   %goff = sub i64 %a, %g
   %big = icmp ugt i64 %n, {size}
   %room = sub i64 {size_plus_1}, %n
   %glim = select i1 %big, i64 0, i64 %room
-  %gin = icmp ult i64 %goff, %glim
+"""
+_CHECK3_STATIC = """
+define internal void @__sim_chk3(ptr addrspace(3) %p, i64 %n, i64 %al, ptr %site) alwaysinline {{
+entry:
+  %a = ptrtoint ptr addrspace(3) %p to i64
+""" + STATIC3_TEST + """  %gin = icmp ult i64 %goff, %glim
   %m = sub i64 %al, 1
   %mis = and i64 %a, %m
   %aligned = icmp eq i64 %mis, 0

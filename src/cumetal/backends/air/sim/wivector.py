@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from cumetal.backends.air.sim import vectorize, workitem
+from cumetal.backends.air.sim.instrument import STATIC3_TEST
 
 WRV, WRP, WRF = "__sim_wrv", "__sim_wrp", "__sim_wrf"
 FAST_COUNT = "__sim_wiv_fast"  # region calls that ran vectorized, per worker's copy (tests read it)
@@ -40,46 +41,26 @@ _REGION = re.compile(r"^define internal i32 @__sim_r(\d+)\(", re.M)
 # global and the window (bit 63 of each branch-free test, ANDed), as the checked code decides.
 _STATIC3 = re.compile(r"%g = ptrtoint ptr addrspace\(3\) (@[\w.$\"-]+) to i64\n  %goff = sub i64 %a, %g\n"
                       r"  %big = icmp ugt i64 %n, (\d+)\n")
-_PCHK3_STATIC = """
-define internal void @__sim_pchk3(ptr addrspace(3) %p, i64 %n, i64 %al, ptr %site, ptr %bad) alwaysinline {{
-entry:
-  %a = ptrtoint ptr addrspace(3) %p to i64
-  %g = ptrtoint ptr addrspace(3) {glob} to i64
-  %goff = sub i64 %a, %g
-  %big = icmp ugt i64 %n, {size}
-  %room = sub i64 {size_plus_1}, %n
-  %glim = select i1 %big, i64 0, i64 %room
-  %gd = sub i64 %goff, %glim
-  %gnd = xor i64 %gd, -1
-  %gr = or i64 %goff, %gnd
-  %lo = load i64, ptr %site, align 8, !invariant.load !{{}}
-  %limp = getelementptr i64, ptr %site, i64 1
-  %lim = load i64, ptr %limp, align 8, !invariant.load !{{}}
-  %off = sub i64 %a, %lo
-  %d = sub i64 %off, %lim
-  %nd = xor i64 %d, -1
-  %r = or i64 %off, %nd
-  %both = and i64 %gr, %r
-  %out = and i64 %both, -9223372036854775808
-  %m = sub i64 %al, 1
-  %low = and i64 %a, %m
-  %mis = shl i64 %low, 60
-  %c = or i64 %out, %mis
-  %b = load i64, ptr %bad, align 8
-  %b1 = or i64 %b, %c
-  store i64 %b1, ptr %bad, align 8
-  ret void
-}}
-"""
 
 
 def _pchk3(text: str) -> str:
-    """The probe's threadgroup test matching the module's ``__sim_chk3``."""
+    """The probe's threadgroup tests matching the module's ``__sim_chk3``: vectorize._PCHK's, with
+    the static-global test in front of the narrow one's window test when the module has it."""
+    plain = vectorize._PCHK.format(sp=3)
     m = _STATIC3.search(text)
     if m is None:
-        return vectorize._PCHK.format(sp=3)
+        return plain
     size = int(m.group(2))
-    return _PCHK3_STATIC.format(glob=m.group(1), size=size, size_plus_1=size + 1)
+    wide_at = plain.index("define internal void @__sim_pchkw3(")  # the wide test: window only (stricter)
+    narrow, wide = plain[:wide_at], plain[wide_at:]
+    at = "  %a = ptrtoint ptr addrspace(3) %p to i64\n"
+    test = STATIC3_TEST.format(glob=m.group(1), size=size, size_plus_1=size + 1)
+    narrow = narrow.replace(at, at + test + "  %gd = sub i64 %goff, %glim\n  %gnd = xor i64 %gd, -1\n"
+                            "  %gr = or i64 %goff, %gnd\n", 1)
+    out = "  %out = and i64 %r, -9223372036854775808\n"
+    if out not in narrow:  # vectorize._PCHK reworded: the window test alone (stricter, so still exact)
+        return plain
+    return narrow.replace(out, "  %both = and i64 %gr, %r\n" + out.replace("%r,", "%both,"), 1) + wide
 
 
 def _region_probe(name: str, args: str, body: list[str], loaders: dict[str, str],

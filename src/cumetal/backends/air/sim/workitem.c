@@ -7,9 +7,11 @@
  * resumes at. The rounds are run_coro's, exactly: every runnable thread runs in thread order (warp
  * by warp when the kernel has SIMD-group steps, the lanes at the earliest step going on until no
  * lane of the warp waits at one), then a barrier releases when every unfinished thread waits at
- * one. Only consecutive threads that resume at the same point are batched into one call, so the
- * order of execution is the coroutine scheduler's whatever the control flow; in a uniform kernel a
- * whole region runs for the whole threadgroup in one call. */
+ * one. A kernel with exchanges (value-carrying SIMD-group operations) keeps the fiber scheduler's
+ * rounds instead: one step per warp and round (wi_span). Only consecutive threads that resume at
+ * the same point are batched into one call, so the order of execution is the coroutine (or fiber)
+ * scheduler's whatever the control flow; in a uniform kernel a whole region runs for the whole
+ * threadgroup in one call. */
 
 #define WI_MIXED UINT32_MAX /* a summary: the threads' states differ (state[] holds each) */
 
@@ -76,17 +78,25 @@ static void wi_exchange(const uint32_t *st, int a, int b, uint32_t at, int all) 
 }
 
 /* One warp (or the whole threadgroup of a kernel without steps) until none of its threads can run
- * or waits at a SIMD-group step: the lanes at the earliest step (min-PC) go on first. */
-static void wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b) {
+ * or waits at a SIMD-group step: the lanes at the earliest step (min-PC) go on first. With
+ * `rounds` (a kernel with exchanges) only one step is released per call (1: the warp has more to
+ * run before any barrier can release), as the fiber scheduler releases one per warp and round
+ * (settle), so that the other warps run before this one goes on: a warp that spins on what another
+ * warp writes (a legalized bar.red's wait loop holds a ballot) must not keep the worker. Such
+ * kernels ran on fibers before exchanges existed; the others keep coroutine mode's order (a warp
+ * runs until it waits at a barrier or ends). */
+static int wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b, int rounds) {
     for (;;) {
         uint32_t s = *sum;
         if (s != WI_MIXED) {
-            if ((s & 3) == 0) *sum = E->wr(slots, wi_ctx, s >> 2, (uint32_t)a, (uint32_t)b, st);
-            else if ((s & 3) == S_SIMD) { /* every lane at one step: it is the earliest */
-                wi_exchange(st, a, b, s, 1);
-                *sum = s & ~3u;
+            if ((s & 3) == 0) {
+                *sum = E->wr(slots, wi_ctx, s >> 2, (uint32_t)a, (uint32_t)b, st);
+                continue;
             }
-            else return; /* at a barrier or done */
+            if ((s & 3) != S_SIMD) return 0; /* at a barrier or done */
+            wi_exchange(st, a, b, s, 1); /* every lane at one step: it is the earliest */
+            *sum = s & ~3u;
+            if (rounds) return 1;
             continue;
         }
         wi_run(slots, st, a, b);
@@ -96,11 +106,12 @@ static void wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b) {
                 if ((st[t] & 3) == S_SIMD && st[t] < low) low = st[t];
         if (low == UINT32_MAX) {
             *sum = wi_summary(st, a, b);
-            return;
+            return 0;
         }
         wi_exchange(st, a, b, low, 0);
         for (int t = a; t < b; t++)
             if (st[t] == low) st[t] = low & ~3u;
+        if (rounds) return 1;
     }
 }
 
@@ -127,11 +138,19 @@ static int run_wi(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32
                     sum[w] = wi_summary(st, a, b);
                 }
         }
+        int stepped = 0;
         for (int w = 0; w < nspan; w++) {
             int a = w * span, b = a + span < n ? a + span : n;
-            wi_span(slots, st, &sum[w], a, b);
+            stepped |= wi_span(slots, st, &sum[w], a, b, E->wxoff >= 0);
         }
         if (stop_now(blk + 1)) return 0;
+        if (stepped) { /* another round: no barrier releases while a warp is between steps */
+            if (deadline > 0 && coarse_now() > deadline) {
+                record_fault(F_TIMEOUT, 0, "watchdog timeout");
+                return 0;
+            }
+            continue;
+        }
         int alive = 0;
         for (int w = 0; w < nspan; w++) { /* release: every unfinished thread waits at a barrier */
             uint32_t s = sum[w];

@@ -66,6 +66,7 @@ EXCHANGES = {"air.simd_shuffle.u.i32": 1, "air.simd_shuffle.u.v2i32": 2, "air.si
              "air.simd_max.u.i32": 7, "air.simd_and.u.i32": 8, "air.simd_or.u.i32": 9, "air.simd_xor.u.i32": 10}
 _XCALL = re.compile(r"^\s*(%[\w.$-]+|%\"[^\"]+\") = (?:tail )?call (i32|<2 x i32>) @\"?(air\.simd_[\w.]+?)\"?\("
                     r"(i32|<2 x i32>) ([^,()]+?)(?:, (i16|i32) ([^,()]+?))?\)(?: #\d+)?\s*$")
+EXCHANGE_MAX_LINES = 40_000  # the largest region text of a kernel with exchanges (compile time)
 _XV, _XA = "%__wx.wp", "%__wxa.wp"  # this thread's exchange slot (value/result, argument): region headers
 S_BAR, S_STEP, S_DONE = 1, 2, 3  # exit codes: kind | resume id << 2 (runtime.c S_BAR/S_SIMD/S_DONE)
 _K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
@@ -263,7 +264,13 @@ def workitem_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[in
     if not eligible(text, kernel):
         return None
     try:
-        return _transform(text, kernel, arg_types, kinds, ops, plain)
+        wk = _transform(text, kernel, arg_types, kinds, ops, plain)
+        # each exchange is a cut, and each cut a region copy of what follows it: a kernel with many
+        # warp operations (a random warp program's dozens) made modules LLVM took minutes and GBs
+        # to compile; those keep fibers, as before exchanges (the jacobi kernel: 27k lines)
+        if ops and wk.text.count("\n") > EXCHANGE_MAX_LINES:
+            return None
+        return wk
     except (_Unsupported, InstrumentError, KeyError):
         return None
 
