@@ -2,7 +2,7 @@
 
 A jacobiCudaGraphs-shaped kernel (66 blocks of 256 threads; per block 8 rows, each a strided dot
 product then a ``__shfl_down_sync`` tree of 5 double shuffles per warp, lane 0 adding into shared
-memory) runs through ``cumetal.driver`` on ``cpu-jit``:
+memory) runs through ``cumetal.driver`` on ``cpu-jit`` with one worker (``CUMETAL_CPU_THREADS=1``):
 
 * ``exchanges``: the default, work-item mode with the shuffles as exchanges between regions
   (backends/air/sim/workitem.py ``_exchanges``);
@@ -93,7 +93,9 @@ def child(shuffles: bool) -> dict:
 
 def run_child(name: str) -> dict:
     extra, shuffles = CONFIGS[name]
-    env = dict(os.environ, CUMETAL_BACKEND="cpu-jit", CUMETAL_QUIET="1", **extra)
+    # one worker: the CPU time of a launch is then the work itself (with two, a worker that waits
+    # for the other's last threadgroups adds its own share of noise on a shared machine)
+    env = dict(os.environ, CUMETAL_BACKEND="cpu-jit", CUMETAL_QUIET="1", CUMETAL_CPU_THREADS="1", **extra)
     cmd = [sys.executable, __file__, "--child"] + (["--shuffles"] if shuffles else [])
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800, check=False)
     if proc.returncode != 0:
@@ -116,7 +118,7 @@ def main() -> int:
     med = {name: statistics.median(r[name]["ms"] for r in runs) for name in CONFIGS}
     cpu = {name: statistics.median(r[name]["cpu_ms"] for r in runs) for name in CONFIGS}
     shuffles = (N // RPC) * (THREADS // 32) * RPC * 5  # warp-wide double shuffles per launch (2 blocks have no row)
-    lines = [f"Run {started}, /proc/loadavg {start} at the start, {_loadavg()} at the end; cpu-jit, median of "
+    lines = [f"Run {started}, /proc/loadavg {start} at the start, {_loadavg()} at the end; cpu-jit on one worker, median of "
              f"{REPEAT} launches, median of {args.rounds} rounds", "",
              "| jacobi-shaped kernel, 66×256 threads | per launch | per warp shuffle | CPU time per launch "
              "(all threads) | CPU time per warp shuffle |", "|---|---:|---:|---:|---:|"]
