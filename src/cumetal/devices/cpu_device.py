@@ -255,6 +255,7 @@ class CpuDevice(Device):
             return None
         if small and not self._implicit_barrier(stream):  # (never called under a stream's lock: lock order)
             with stream.work.cond:
+                stream.work.adopt_native()  # (launches C logged without Python come first: devices/native_launch.py)
                 if not stream.work.ops:
                     op()  # under the stream's lock: nothing enqueued to it meanwhile can overtake it
                     return None

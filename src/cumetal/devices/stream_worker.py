@@ -63,7 +63,7 @@ class WorkQueue:
         # stream's first native-launch plan
         self.native_runner: Callable[[int, int], None] | None = None
 
-    def _adopt(self) -> None:
+    def adopt_native(self) -> None:
         """(under the lock) The launches C logged in the doorbell since the last look become one
         operation, in their place: every look at the queue (enqueue, ticket, done, wait, the worker)
         adopts first, so they stay ahead of any work enqueued after them."""
@@ -90,7 +90,7 @@ class WorkQueue:
         with self.cond:
             if self.closed:
                 raise RuntimeError(f"stream {self.name} is destroyed")
-            self._adopt()
+            self.adopt_native()
             self.enqueued += 1
             ticket = self.enqueued
             self.ops.append((ticket, op))
@@ -112,13 +112,13 @@ class WorkQueue:
         while True:
             if not draining and not self.bell.wait(START_QUIET_S, START_MAX_DELAY_S, START_BURST, POLL_S, LINGER_S):
                 with self.cond:
-                    self._adopt()
+                    self.adopt_native()
                     if not self.ops:
                         return  # closed, and everything enqueued has run
             with self.cond:
                 while self.running:  # a waiting thread runs the first one: the rest comes after it
                     self.cond.wait()
-                self._adopt()
+                self.adopt_native()
                 if not self.ops:
                     draining = False
                     continue
@@ -148,18 +148,18 @@ class WorkQueue:
     def start_now(self) -> None:
         """The worker starts the pending work at once (someone waits for it by other means)."""
         with self.cond:
-            self._adopt()
+            self.adopt_native()
             if self.ops:
                 self.bell.hurry()
 
     def ticket(self) -> int:
         with self.cond:
-            self._adopt()
+            self.adopt_native()
             return self.enqueued
 
     def done(self, ticket: int | None = None) -> bool:
         with self.cond:
-            self._adopt()
+            self.adopt_native()
             if self.completed >= (self.enqueued if ticket is None else ticket):
                 return True
             if self.ops and not self.running:
@@ -172,7 +172,7 @@ class WorkQueue:
         queue's worker runs the operations up to ``ticket`` that the worker has not started."""
         cond = self.cond
         with cond:
-            self._adopt()
+            self.adopt_native()
             target = self.enqueued if ticket is None else ticket
             if self.completed >= target:
                 return True
@@ -204,7 +204,7 @@ class WorkQueue:
     def close(self) -> None:
         """Stop the worker after the work already enqueued."""
         with self.cond:
-            self._adopt()
+            self.adopt_native()
             self.closed = True
             self.bell.close()
             self.cond.notify_all()

@@ -150,7 +150,18 @@ static int work(void) {
     CHECK(cudaMemcpy(h, a, n * sizeof(int), cudaMemcpyDeviceToHost));
     printf("capture: after the graph %d (want %d)\n", sum(h, n), 17 * n);
 
-    // 6. a kernel with printf (always the Python path) between planned launches sees their results
+    // 6. a small copy right after planned launches (it may run inline: only behind them)
+    CHECK(cudaMemset(a, 0, n * sizeof(int)));
+    for (int k = 0; k < 2; k++) {  // (the plan is armed again: the allocations above made it stale)
+        inc<<<blocks, 128>>>(a, n);
+        CHECK(cudaStreamSynchronize(0));
+    }
+    for (int k = 2; k < 50; k++) inc<<<blocks, 128>>>(a, n);
+    CHECK(cudaMemcpyAsync(b, a, n * sizeof(int), cudaMemcpyDeviceToDevice, 0));
+    CHECK(cudaMemcpy(h, b, n * sizeof(int), cudaMemcpyDeviceToHost));
+    printf("copy after launches: %d (want %d)\n", sum(h, n), 50 * n);
+
+    // 7. a kernel with printf (always the Python path) between planned launches sees their results
     CHECK(cudaMemset(a, 0, n * sizeof(int)));
     for (int k = 0; k < 4; k++) {
         for (int j = 0; j < 10; j++) inc<<<blocks, 128>>>(a, n);
@@ -158,7 +169,7 @@ static int work(void) {
     }
     CHECK(cudaDeviceSynchronize());
 
-    // 7. errors stay errors: a bad configuration of a planned kernel is still refused
+    // 8. errors stay errors: a bad configuration of a planned kernel is still refused
     inc<<<blocks, 2048>>>(a, n);
     printf("bad block: %d (want %d)\n", (int)cudaGetLastError(), (int)cudaErrorInvalidConfiguration);
     CHECK(cudaDeviceSynchronize());
