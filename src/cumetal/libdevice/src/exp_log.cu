@@ -19,6 +19,16 @@
 #define LOGF_H100_FN NV_INL
 #include "logf_h100.h"
 
+// expf too is the H100's (expf_h100.h: ex2.approx of a split argument, checked on all 2^32 inputs);
+// exp_T serves exp (double), exp2f, exp10f and the pair variants.
+NV_INL float expf_h100_ex2(float x) { float r; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
+#define EXPF_H100_FMA(a, b, c) fmaf_(a, b, c)
+#define EXPF_H100_MUL_RN(a, b) mul_rn(a, b)
+#define EXPF_H100_EX2(x) expf_h100_ex2(x)
+#define EXPF_H100_U2F(u) u2f(u)
+#define EXPF_H100_FN NV_INL
+#include "expf_h100.h"
+
 template <class F> struct ExpC;
 template <> struct ExpC<float> {
   static constexpr float LOG2E = 0x1.715476p+0f;
@@ -302,7 +312,7 @@ template <class F> NV_INL F log1p_T(F x) {
   return l.hi + l.lo;
 }
 
-NV_API float __nv_expf(float x) { return ftzf(exp_T(ftzf(x))); }
+NV_API float __nv_expf(float x) { return ftzf(expf_h100(ftzf(x))); }
 NV_API double __nv_exp(double x) { return exp_T(x); }
 NV_API float __nv_exp2f(float x) { return ftzf(exp2_T(ftzf(x))); }
 NV_API double __nv_exp2(double x) { return exp2_T(x); }
