@@ -4,7 +4,7 @@ Integer and uniform outputs of XORWOW and Philox4_32_10 are NVIDIA's bits (tests
 test_curand_host.py against H100 recordings). Normal and log-normal values use the same Box-Muller
 pairs as cuRAND with the GPU's fast sine and cosine bit for bit (the MUFU model of
 ``cumetal.ir.semantics.mufu``) and the H100's logf (the black-box model of
-``cumetal.ir.semantics.logf``). Poisson draws are cuRAND's (square histogram, sequential
+``cumetal.ir.semantics.logf``); log-normals take the H100's expf (``cumetal.ir.semantics.expf``). Poisson draws are cuRAND's (square histogram, sequential
 inversion or rounded normal per generator and lambda: :mod:`cumetal.libs.curand.poisson`).
 """
 
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cumetal.ir.semantics import mufu
+from cumetal.ir.semantics.expf import expf
 from cumetal.ir.semantics.logf import logf
 from cumetal.libs.curand import poisson, sobol, streams
 
@@ -263,7 +264,7 @@ def quasi_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nd
         return double
     if kind in ("normal", "lognormal"):
         z = (inverse_normal(uniform_f32(single)) * p2 + p1).astype(np.float32)
-        return np.exp(z) if kind == "lognormal" else z
+        return expf(z) if kind == "lognormal" else z
     if kind in ("normal_double", "lognormal_double"):
         centred = double if bits == 64 else x.astype(np.float64) * 2.0 ** -32 + 2.0 ** -33
         z = inverse_normal(centred) * p2 + p1
@@ -290,7 +291,7 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
             s = np.sqrt(np.float32(-2.0) * logf(u))
             sn, cs = fast_sincos(v)
             z = scale_f32(np.stack([sn * s, cs * s], axis=1).reshape(-1), p1, p2)
-            out = (np.exp(z) if kind == "lognormal" else z).astype(np.float32)
+            out = (expf(z) if kind == "lognormal" else z).astype(np.float32)
         else:
             s = np.sqrt(-2.0 * np.log(w[:, 0]))
             sn, cs = sincospi(w[:, 1] * 2.0)
@@ -341,7 +342,7 @@ def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nda
     elif kind in ("normal", "lognormal"):
         u = centred if g.rng == MT19937 else uniform_f32(x)
         z = inverse_normal(u).astype(np.float32) * np.float32(p2) + np.float32(p1)
-        out = np.exp(z).astype(np.float32) if kind == "lognormal" else z.astype(np.float32)
+        out = expf(z) if kind == "lognormal" else z.astype(np.float32)
     elif kind in ("normal_double", "lognormal_double"):
         z = inverse_normal(centred) * p2 + p1
         out = np.exp(z) if kind == "lognormal_double" else z
@@ -375,7 +376,7 @@ def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) ->
         # XORWOW counts the offset in pairs, Philox in 32-bit words (as recorded on NVIDIA's library)
         w = _items(g, start if g.rng == XORWOW else start // 2, n // 2, 2, False)
         z = scale_f32(box_muller_f32(w[:, 0], w[:, 1]), p1, p2)
-        out = np.exp(z).astype(np.float32) if kind == "lognormal" else z
+        out = expf(z) if kind == "lognormal" else z
     elif kind in ("normal_double", "lognormal_double"):
         if n % 2:
             raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n}: normal outputs come in pairs (n must be even)")
