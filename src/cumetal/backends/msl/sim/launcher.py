@@ -84,21 +84,11 @@ def _sim_text(source: str) -> str:
     return source.replace("[[threadgroup(", "[[cm_threadgroup(")
 
 
-# Above this much C++ the kernels are compiled without optimization (the prelude and the simulator
-# keep -O1): g++ -O1 time grows faster than the source on huge functions (the math library's 241
-# test kernels, 33 MB, took 10 min here; a 2.4 MB part of them 38 s at -O1 and 17 s with the kernels
-# at -O0), and such modules run few threads. Equal sources get equal text, so caching is unchanged.
-HUGE_SOURCE_BYTES = 4 << 20
-_KERNELS_MARK = "// ---- kernels"
-_UNOPTIMIZED = '#pragma GCC optimize ("O0")  // msl-sim: a huge module (launcher.HUGE_SOURCE_BYTES)\n'
+# g++'s own time limit (a huge module is slow to compile, but never this slow; the error says so).
+# Huge modules are NOT compiled at -O0 to save time: -O0 gives every temporary its own stack slot,
+# and a kernel of a 33 MB module then needed an 896 KB frame, overflowing the 128 KiB fiber stack
+# (heap corruption: tests/cudacxx math_edges aborted with "free(): invalid pointer").
 GXX_TIMEOUT_S = 3600.0
-
-
-def _for_gxx(tu: str) -> str:
-    at = tu.find(_KERNELS_MARK)
-    if len(tu) <= HUGE_SOURCE_BYTES or at < 0:
-        return tu
-    return tu[:at] + _UNOPTIMIZED + tu[at:]
 
 
 def _run_gxx(cmd: list[str]) -> subprocess.CompletedProcess:
@@ -119,7 +109,6 @@ def _run_gxx(cmd: list[str]) -> subprocess.CompletedProcess:
 
 
 def _compile(tu: str) -> Path:
-    tu = _for_gxx(tu)
     header = (SIM_DIR / "cumetal_msl_sim.h").read_bytes() + CODES_HEADER.read_bytes()
     key = hashlib.sha256(tu.encode() + header + " ".join(CXXFLAGS).encode()).hexdigest()[:24]
     out = cache_dir() / f"{key}.so"
