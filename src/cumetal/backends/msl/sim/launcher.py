@@ -86,7 +86,7 @@ def _sim_text(source: str) -> str:
 
 # g++'s own time limit (a huge module is slow to compile, but never this slow; the error says so).
 # Huge modules are NOT compiled at -O0 to save time: -O0 gives every temporary its own stack slot,
-# and a kernel of a 33 MB module then needed an 896 KB frame, overflowing the 128 KiB fiber stack
+# and a kernel of a module over 4 MB then needed an 896 KB frame, overflowing the 128 KiB fiber stack
 # (heap corruption: tests/cudacxx math_edges aborted with "free(): invalid pointer").
 GXX_TIMEOUT_S = 3600.0
 
