@@ -70,3 +70,28 @@ class Runner:
         for m in self.modules:
             cu.cuModuleUnload(m)
         cu.cuCtxDestroy(self.ctx)
+
+
+def run_unary_f32(function: str, x_bits: np.ndarray, *, ftz: bool = False) -> np.ndarray:
+    """The bits of CUDA C++ ``function(x)`` (a float -> float library call) for every float bit
+    pattern in ``x_bits``, compiled with CuMetal's clang path and run on the default device."""
+    src = ('extern "C" __global__ void k(const float *x, float *y, int n) {\n'
+           f'  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = {function}(x[i]); }}\n')
+    ptx = compile_to_ptx(src, f"{function}_unary.cu", CudaOptions(ftz=ftz)).ptx
+    x = np.ascontiguousarray(x_bits, np.uint32)
+    runner = Runner()
+    try:
+        fn = _ok(cu.cuModuleGetFunction(runner.load(ptx), b"k"))
+        n = len(x)
+        dx, dy = _ok(cu.cuMemAlloc(x.nbytes)), _ok(cu.cuMemAlloc(x.nbytes))
+        _ok(cu.cuMemcpyHtoD(dx, x.ctypes.data, x.nbytes))
+        _ok(cu.cuLaunchKernel(fn, (n + 255) // 256, 1, 1, 256, 1, 1, 0, 0,
+                              ((dx, dy, n), (None, None, ctypes.c_int)), 0))
+        _ok(cu.cuCtxSynchronize())
+        y = np.zeros(n, np.uint32)
+        _ok(cu.cuMemcpyDtoH(y.ctypes.data, dy, y.nbytes))
+        cu.cuMemFree(dx)
+        cu.cuMemFree(dy)
+    finally:
+        runner.close()
+    return y

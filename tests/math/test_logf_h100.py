@@ -6,15 +6,12 @@ all 2^32 where the model still differs (checked on the H100: 3,729, each by one 
 
 from __future__ import annotations
 
-import ctypes
 import pathlib
 
 import numpy as np
 import pytest
+from runner import run_unary_f32
 
-from cumetal import driver as cu
-from cumetal.cudacxx.compile import compile_to_ptx
-from cumetal.cudacxx.options import CudaOptions
 from cumetal.ir.semantics.logf import logf_bits
 
 GOLDEN = np.load(pathlib.Path(__file__).parent / "golden" / "logf_h100.npz")
@@ -45,34 +42,12 @@ def test_special_values() -> None:
     assert got.tolist() == want
 
 
-def _ok(result):  # noqa: ANN001, ANN201
-    err, *values = result
-    assert err == cu.CUresult.CUDA_SUCCESS, err
-    return values[0] if len(values) == 1 else tuple(values)
-
-
 @pytest.mark.parametrize("ftz", [False, True])
 def test_library_logf_is_the_model(ftz: bool) -> None:
     """CUDA C++ logf (libdevice's __nv_logf) on the cpu device gives the model's bits (-ftz=true:
     subnormal arguments are zero)."""
     x = np.concatenate([GOLDEN["x"], GOLDEN["miss_x"]])
-    src = 'extern "C" __global__ void k(const float *x, float *y, int n) {\n' \
-          '  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = logf(x[i]); }\n'
-    ptx = compile_to_ptx(src, "logf_h100.cu", CudaOptions(ftz=ftz)).ptx
-    _ok(cu.cuInit(0))
-    ctx = _ok(cu.cuCtxCreate(None, 0, _ok(cu.cuDeviceGet(0))))
-    try:
-        fn = _ok(cu.cuModuleGetFunction(_ok(cu.cuModuleLoadData(ptx.encode())), b"k"))
-        n = len(x)
-        dx, dy = _ok(cu.cuMemAlloc(x.nbytes)), _ok(cu.cuMemAlloc(x.nbytes))
-        _ok(cu.cuMemcpyHtoD(dx, x.ctypes.data, x.nbytes))
-        _ok(cu.cuLaunchKernel(fn, (n + 255) // 256, 1, 1, 256, 1, 1, 0, 0,
-                              ((dx, dy, n), (None, None, ctypes.c_int)), 0))
-        _ok(cu.cuCtxSynchronize())
-        y = np.zeros(n, np.uint32)
-        _ok(cu.cuMemcpyDtoH(y.ctypes.data, dy, y.nbytes))
-    finally:
-        cu.cuCtxDestroy(ctx)
+    y = run_unary_f32("logf", x, ftz=ftz)
     xin = x.copy()
     if ftz:
         sub = (x & 0x7F800000) == 0
