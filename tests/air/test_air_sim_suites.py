@@ -27,7 +27,9 @@ def _parallel_workers() -> list[str]:
 
 @pytest.mark.timeout(1900)  # its subprocess has its own 1800 s bound
 def test_sweep_and_functional_suites_pass_on_air_sim():
-    env = {**os.environ, "CUMETAL_BACKEND": "air-sim"}
+    # every 3rd case of the large sweep families (video, cvt, ...): the compiled runtime's compile
+    # time made the whole sweep on air-sim 743 s of a 2,274 s CI run; CUMETAL_SWEEP_STRIDE=1 by hand
+    env = {**os.environ, "CUMETAL_BACKEND": "air-sim", "CUMETAL_SWEEP_STRIDE": os.environ.get("CUMETAL_AIR_SWEEP_STRIDE", "3")}
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *_parallel_workers(),
          "tests/functional", "tests/ptx_sweep/test_sweep.py"],
@@ -36,4 +38,4 @@ def test_sweep_and_functional_suites_pass_on_air_sim():
     tail = proc.stdout[-3000:]
     assert proc.returncode == 0, tail
     passed = int(re.search(r"(\d+) passed", tail).group(1))
-    assert passed >= 850 + 30, tail  # every sweep case and every functional test ran
+    assert passed >= 620 + 30, tail  # every selected sweep case (stride 3: 619 + 10 xfailed) and functional test ran
