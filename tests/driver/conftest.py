@@ -22,12 +22,6 @@ def check(result):
     return rest[0] if len(rest) == 1 else tuple(rest)
 
 
-def on_cpu_engine() -> bool:
-    """Whether kernels run on the CPU engine (CUMETAL_BACKEND unset, cpu or cpu-jit), whose fault
-    messages name the PTX instruction; air-sim/msl-sim name the kernel, the fault and the address."""
-    return (os.environ.get("CUMETAL_BACKEND", "").strip().lower() or "cpu") in ("cpu", "cpu-jit")
-
-
 @pytest.fixture
 def ctx():
     assert cu.cuInit(0)[0] == OK

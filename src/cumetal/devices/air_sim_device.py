@@ -1,5 +1,7 @@
 """``CUMETAL_BACKEND=air-sim``: the CPU device's memory, streams and events, with kernels executed
-by the air-sim — the AIR modules that go into the ``.metallib``, JIT-compiled and run on Linux."""
+by the air-sim — the AIR modules that go into the ``.metallib``, JIT-compiled and run on Linux.
+An address fault or refused operation is reported in the CPU engine's words (block, thread, PTX
+instruction) when its rerun of the launch finds the same fault (``devices/fault_report.py``)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ class AirSimDevice(CpuDevice):
         from cumetal.backends.air.sim import launch_air
         from cumetal.backends.air.sim.heap import with_device_heap
         from cumetal.backends.apple.shared_spill import with_shared_spill
+        from cumetal.devices.fault_report import with_fault_report
 
-        # device-side malloc/free as device code (heap.ptx); shared memory beyond Apple's threadgroup memory
-        return with_shared_spill(with_device_heap(launch_air), APPLE_THREADGROUP_MEMORY)
+        # device-side malloc/free as device code (heap.ptx); shared memory beyond Apple's threadgroup
+        # memory in device memory (apple/shared_spill.py); faults reported with their PTX instruction
+        return with_shared_spill(with_device_heap(with_fault_report(launch_air)), APPLE_THREADGROUP_MEMORY)

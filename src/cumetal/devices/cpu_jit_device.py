@@ -39,6 +39,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 
 from cumetal.devices.cpu_device import CpuDevice
+from cumetal.devices.fault_report import RERUN_FOR_REPORT, same_fault
 
 DEFAULT_MAX_INSTS = 8000  # LLVM's O3 + code generation time grows faster than linearly past this
 
@@ -508,10 +509,10 @@ class CpuJitDevice(CpuDevice):
                 # the compiled code knows the address, not the PTX instruction, block and thread (nor
                 # which refused operation): the numpy engine reruns the launch for the report (memory
                 # after a faulted launch is undefined, as on CUDA); its report is used when it finds
-                # the same fault
+                # the same fault at the same address (devices/fault_report.py)
                 first = kwargs.pop("first_block", 0)
                 ref = numpy_launch(kernel, module, *args, **kwargs, **({"first_cta": first} if first else {}))
-                if ref.fault is not None and ref.fault.code == out.fault.code:
+                if same_fault(out.fault, ref.fault):
                     return type(out)(ref.fault, out.printf)
             return out
 
@@ -614,9 +615,6 @@ class _LaunchTier:
             self.native_s = time.perf_counter() - t0
 
 
-# faults whose report the numpy engine words better (it names the instruction, block and thread, or
-# what is refused: e.g. an im2col-wide tensor map)
-RERUN_FOR_REPORT = ("illegal_address", "misaligned_address", "illegal_instruction")
 
 
 def _shape3(v) -> tuple[int, int, int] | None:

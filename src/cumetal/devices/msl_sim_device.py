@@ -1,7 +1,7 @@
 """``CUMETAL_BACKEND=msl-sim``: the CPU device's memory, streams and events, with kernels executed
 by msl-sim — the Metal Shading Language that a Mac would compile, built as C++ by g++ against
 CuMetal's Metal-builtin header and run on Linux. ``CUMETAL_FP64`` (native | emulate | warn) picks
-how f64 is emitted (default native)."""
+how f64 is emitted (default native). Faults are reported as on air-sim (``devices/fault_report.py``)."""
 
 from __future__ import annotations
 
@@ -25,9 +25,12 @@ class MslSimDevice(CpuDevice):
         from cumetal.backends.air.sim.heap import with_device_heap
         from cumetal.backends.apple.shared_spill import with_shared_spill
         from cumetal.backends.msl.sim.device_launch import launch
+        from cumetal.devices.fault_report import with_fault_report
 
-        # device-side malloc/free as device code (air/sim/heap.ptx); shared memory beyond Apple's 32 KiB
-        launch = with_shared_spill(with_device_heap(launch), APPLE_THREADGROUP_MEMORY)
+        # device-side malloc/free as device code (air/sim/heap.ptx); shared memory beyond Apple's 32 KiB;
+        # address faults and refused operations reported with their PTX instruction (fault_report.py)
+        launch = with_shared_spill(with_device_heap(with_fault_report(launch, " (msl-sim)")),
+                                   APPLE_THREADGROUP_MEMORY)
 
         def counted(*args, **kwargs):
             self.launches += 1
