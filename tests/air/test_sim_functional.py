@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import sys
 from pathlib import Path
 
@@ -37,6 +38,15 @@ for _name in ("test_memory_arith_indexing", "test_misc", "test_shared_warp_atomi
     for _fname, _fn in inspect.getmembers(_load(_name), inspect.isfunction):
         if _fname.startswith("test_") and _fname not in SKIP:
             CASES.append(pytest.param(_fn, id=_fname))
+
+
+@pytest.fixture(autouse=True)
+def _on_the_cpu_device(request):
+    """These tests swap the engine under the CPU device (its launches go to the air-sim, the
+    reference runs on the CPU engine): pin that device whatever ``CUMETAL_BACKEND`` says (an
+    air-sim device's own launcher would run both sides on the air-sim)."""
+    if (os.environ.get("CUMETAL_BACKEND", "").strip().lower() or "cpu") != "cpu":
+        request.getfixturevalue("cpu_backend")
 
 
 @pytest.mark.parametrize("case", CASES)
