@@ -20,7 +20,7 @@ import numpy as np
 from cumetal.ir.semantics import mufu
 from cumetal.ir.semantics.expf import expf
 from cumetal.ir.semantics.logf import logf
-from cumetal.libs.curand import poisson, sobol, streams
+from cumetal.libs.curand import h100_f64, poisson, sobol, streams
 
 SUCCESS, NOT_INITIALIZED, TYPE_ERROR, OUT_OF_RANGE, LENGTH_NOT_MULTIPLE = 0, 101, 103, 104, 105
 LAUNCH_FAILURE, INTERNAL_ERROR = 201, 999
@@ -159,23 +159,23 @@ def fast_sincos(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mufu.sincos_bits("sin", bits).view(np.float32), mufu.sincos_bits("cos", bits).view(np.float32)
 
 
-def sincospi(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """sin(pi v), cos(pi v): v split exactly into quarter turns q/2 and a rest |r| <= 1/4."""
-    q = np.rint(2.0 * v)
-    x = np.pi * (v - q / 2.0)
-    s, c = np.sin(x), np.cos(x)
-    quadrant = q.astype(np.int64) % 4
-    conds = [quadrant == 0, quadrant == 1, quadrant == 2, quadrant == 3]
-    return np.select(conds, [s, c, -s, -c]), np.select(conds, [c, -s, -c, s])
-
-
 def box_muller_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """The angle is pi (2 uniform), through sincospi, as NVIDIA's bits show (their device code's
-    sincospi; sin(2 pi u) agreed with 44 % of the recorded doubles)."""
-    u = uniform_f64(a, b)
-    sn, cs = sincospi(2.0 * uniform_f64(c, d))
-    s = np.sqrt(-2.0 * np.log(u))
+    """(s sin(pi v), s cos(pi v)) with v = 2 (uniform) and s = sqrt(-2 log u), the H100's sincospi
+    and exp/log (:mod:`cumetal.libs.curand.h100_f64`; the GPU checked this form on 65,536 draws)."""
+    return box_muller_f64_uv(uniform_f64(a, b), 2.0 * uniform_f64(c, d))
+
+
+def box_muller_f64_uv(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    sn, cs = h100_f64.sincospi(v)
+    s = np.sqrt(-2.0 * h100_f64.log(u))
     return np.stack([sn * s, cs * s], axis=1).reshape(-1)
+
+
+def scale_f64(z: np.ndarray, mean: float, stddev: float, log_normal: bool) -> np.ndarray:
+    """fma(z, stddev, mean) (one rounding, as the float path and NVIDIA's device log-normals), and
+    the H100's exp of it for log-normals."""
+    z = h100_f64.fma(z, np.full_like(z, stddev), np.full_like(z, mean))
+    return h100_f64.exp(z) if log_normal else z
 
 
 def float_normal_pairs(g: Generator, first: int, count: int) -> np.ndarray:
@@ -293,10 +293,7 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
             z = scale_f32(np.stack([sn * s, cs * s], axis=1).reshape(-1), p1, p2)
             out = (expf(z) if kind == "lognormal" else z).astype(np.float32)
         else:
-            s = np.sqrt(-2.0 * np.log(w[:, 0]))
-            sn, cs = sincospi(w[:, 1] * 2.0)
-            z = np.stack([sn * s, cs * s], axis=1).reshape(-1) * p2 + p1
-            out = np.exp(z) if kind == "lognormal_double" else z
+            out = scale_f64(box_muller_f64_uv(w[:, 0], w[:, 1] * 2.0), p1, p2, kind == "lognormal_double")
     else:
         x = streams.mrg_values(g.seed, start, n, t)
         if kind == "u32":
@@ -381,8 +378,7 @@ def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) ->
         if n % 2:
             raise CurandError(LENGTH_NOT_MULTIPLE, f"n={n}: normal outputs come in pairs (n must be even)")
         w = _items(g, start, n // 2, 4, True)
-        z = box_muller_f64(w[:, 0], w[:, 1], w[:, 2], w[:, 3]) * p2 + p1
-        out = np.exp(z) if kind == "lognormal_double" else z
+        out = scale_f64(box_muller_f64(w[:, 0], w[:, 1], w[:, 2], w[:, 3]), p1, p2, kind == "lognormal_double")
     elif kind == "poisson":
         if not p1 > 0:
             raise CurandError(OUT_OF_RANGE, f"lambda={p1} must be > 0")
