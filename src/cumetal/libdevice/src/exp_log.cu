@@ -9,6 +9,7 @@
 #pragma once
 #include "common.h"
 #include "coeffs.h"
+#include "f64_h100.h"
 
 // logf itself is the H100's algorithm (logf_h100.h); log_T serves log (double) and the pair
 // variants.
@@ -313,7 +314,8 @@ template <class F> NV_INL F log1p_T(F x) {
 }
 
 NV_API float __nv_expf(float x) { return ftzf(expf_h100(ftzf(x))); }
-NV_API double __nv_exp(double x) { return exp_T(x); }
+// exp (double) is the H100's in |x| <= 708 (f64_h100.h; cuRAND's double log-normals take it)
+NV_API double __nv_exp(double x) { return absT(x) <= 708.0 ? exp_h100(x) : exp_T(x); }
 NV_API float __nv_exp2f(float x) { return ftzf(exp2_T(ftzf(x))); }
 NV_API double __nv_exp2(double x) { return exp2_T(x); }
 NV_API float __nv_exp10f(float x) { return ftzf(exp10_T(ftzf(x))); }

@@ -9,6 +9,7 @@
 #pragma once
 #include "common.h"
 #include "coeffs.h"
+#include "f64_h100.h"
 
 __attribute__((device)) static const u32 TWO_OVER_PI_BITS[40] = {
   0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u,
@@ -203,6 +204,32 @@ template <class F> NV_INL void sincospi_T(F x, F *sp, F *cp) {
   if (t == F(0)) {
     if ((j & 1) == 0) sv = copysignT(F(0), x);
     else cv = F(0);
+  }
+  *sp = sv;
+  *cp = cv;
+}
+
+// The double sinpi/cospi/sincospi are the H100's (f64_h100.h; cuRAND's double normals take sincospi):
+// the same exact reduction v = j/2 + t, then the modelled kernels on t.
+NV_INL void sincospi_T(double x, double *sp, double *cp) {
+  if (!isfiniteT(x)) { *sp = x - x; *cp = x - x; return; }
+  double big = 0x1p52;
+  if (absT(x) >= big) {
+    *sp = copysignT(0.0, x);
+    bool odd = absT(x) < big + big && (((u64)absT(x)) & 1);
+    *cp = odd ? -1.0 : 1.0;
+    return;
+  }
+  double j = rintT(x + x);
+  double t = fmaT(j, -0.5, x);  // exact
+  double s, c;
+  sincospi_h100_kernel(t, &s, &c);
+  int q = (int)((i64)j & 3);
+  double sv = (q & 1) ? c : s, cv = (q & 1) ? -s : c;
+  if (q & 2) { sv = -sv; cv = -cv; }
+  if (t == 0.0) {
+    if ((q & 1) == 0) sv = copysignT(0.0, x);
+    else cv = 0.0;
   }
   *sp = sv;
   *cp = cv;
