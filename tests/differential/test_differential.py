@@ -39,10 +39,7 @@ def _launch(backend: str):
 
 
 # (backend, regex over Step.key(), reason) — found by this tester and reported (issue #10)
-KNOWN: list[tuple[str, str, str]] = [
-    ("msl-sim", r"^icmp\.i1<-i1,i1\.cond=s",
-     "signed compare of i1 (true = -1) is done unsigned; the lowering never emits it"),
-]
+KNOWN: list[tuple[str, str, str]] = []
 
 
 def _known(backend: str, m: P.Mismatch) -> str | None:

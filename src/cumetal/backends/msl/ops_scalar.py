@@ -86,7 +86,10 @@ def icmp(em: FnEmitter, i: Inst) -> str:
     c = i.attrs["cond"]
     a, b = (em.v(x) for x in i.args)
     t = i.args[0].type
-    if c[0] == "s" and t != "i1":
+    if c[0] == "s" and t == "i1":
+        # a signed i1 is 0 or -1 (true): true <s false, the unsigned order of bool reversed
+        a, b = b, a
+    elif c[0] == "s":
         s = signed_type(t)
         a, b = f"{s}({a})", f"{s}({b})"
     return f"({a} {_ICMP[c]} {b})"
