@@ -79,6 +79,7 @@ def lsq(f, n: int, a, b, weight, nodes: int = 300) -> list[float]:  # noqa: ANN0
     return [float(c) for c in mpmath.lu_solve(A.T * A, A.T * y)]
 
 
+ROUNDS = 3
 DEGREE: dict[str, int] = {}  # "cos:7" on the command line: 7 coefficients instead of the model's
 
 
@@ -186,17 +187,19 @@ def fit(rec: pathlib.Path, kinds: list[str]) -> None:
     out = {}
     with mp.get_context("fork").Pool() as pool:
         for spec in kinds:
-            kind, _, n = spec.partition(":")
+            # "sin+": continue from the model's coefficients; "cos:7": fit 7 coefficients
+            kind, _, n = spec.rstrip("+").partition(":")
             if n:
                 DEGREE[kind] = int(n)
-            c = refine(kind, start(kind))
+            current = {"sin": model.SIN_P, "cos": model.COS_Q, "exp": model.EXP_P}[kind]
+            c = list(current) if spec.endswith("+") else refine(kind, start(kind))
             got, ref = evaluate(kind, c)
             wrong = np.flatnonzero(got != ref)
             # the search scores the inputs where the fitted model is near a rounding boundary
             res, _, _ = _residual_derivative(kind, c)
             frac = np.abs(res - np.rint(res))
             sel = np.union1d(wrong, np.flatnonzero(frac > 0.42))
-            c = coordinate_search(kind, c, sel, pool, fixed=(0,) if kind == "exp" else ())
+            c = coordinate_search(kind, c, sel, pool, fixed=(0,) if kind == "exp" else (), rounds=ROUNDS)
             got, ref = evaluate(kind, c)
             print(f"{kind}: {(got == ref).mean():.6f} of {len(ref)} recorded", flush=True)
             out[spec] = [float.hex(v) for v in c]
@@ -238,6 +241,8 @@ def golden(rec: pathlib.Path, out: pathlib.Path) -> None:
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     if mode == "fit" and len(sys.argv) >= 3:
+        global ROUNDS  # noqa: PLW0603
+        ROUNDS = int(__import__("os").environ.get("FIT_ROUNDS", ROUNDS))
         fit(pathlib.Path(sys.argv[2]), sys.argv[3:] or ["sin", "cos", "exp"])
     elif mode == "check" and len(sys.argv) == 3:
         check(pathlib.Path(sys.argv[2]))

@@ -4,7 +4,7 @@ compared with the outputs NVIDIA's curand_kernel.h gave on an H100 for 80 (seed,
 offset) configurations, for XORWOW, Philox4_32_10 and MRG32k3a. Integers, uniforms,
 skipahead/skipahead_sequence: bit for bit; float normals bit for bit (the MUFU sine/cosine and
 logf models), log-normals bit for bit (the H100's expf), double normals bit for bit (XORWOW,
-MRG32k3a; Philox 99.4 %: the H100's sincospi and exp); Poisson (Knuth below lambda = 64, the gamma-approximation
+MRG32k3a; Philox 99.6 %: the H100's sincospi, log and exp); Poisson (Knuth below lambda = 64, the gamma-approximation
 rejection sampler, the rounded normal above 4000): bit for bit."""
 
 from __future__ import annotations
@@ -87,11 +87,11 @@ def test_normals_close_to_nvidia(outputs: dict[str, np.ndarray], name: str) -> N
     for t in NORMAL_F64:
         a, b = got[:, t].view(np.float64), ref[:, t].view(np.float64)
         assert np.all(np.abs(a - b) <= 1e-13 * np.maximum(np.abs(b), 1)), (t, np.abs(a - b).max())
-    # double normals: s sin(pi v), s cos(pi v) with the H100's sincospi and exp (libdevice's
+    # double normals: s sin(pi v), s cos(pi v) with the H100's sincospi, log and exp (libdevice's
     # f64_h100.h): XORWOW and MRG32k3a bit for bit on all 80 recorded configurations, Philox on
-    # 99.4 % (1909 of 1920 values; the other 11 differ in the last bits)
+    # 99.6 % (1913 of 1920 values; the other 7 differ in the last bits: sincospi's model)
     if name == "philox":
-        assert np.mean([got[:, t] == ref[:, t] for t in NORMAL_F64]) >= 0.97
+        assert np.mean([got[:, t] == ref[:, t] for t in NORMAL_F64]) >= 0.98
     else:
         for t in NORMAL_F64:
             np.testing.assert_array_equal(got[:, t], ref[:, t], err_msg=f"{name} test {t}")

@@ -1,8 +1,8 @@
 """cuRAND's host API against outputs of NVIDIA's library recorded on an H100
 (tests/libs/golden/curand_host_goldens.npz, scripts/make_curand_goldens.py): integer and uniform
 outputs bit for bit, float normals bit for bit (the H100's __sincosf and logf, modelled), double
-normals and log-normals 99.3-99.9 % bit for bit (the H100's sincospi and exp, modelled; numpy's log),
-the rest within a few ulp."""
+normals and log-normals 99.8-100 % bit for bit (the H100's sincospi, log and exp, modelled), the rest
+within 2 ulp."""
 
 from __future__ import annotations
 
@@ -74,17 +74,19 @@ def test_normals_bit_for_bit_or_within_a_few_ulp(name: str) -> None:
     np.testing.assert_array_equal(H.values(_gen(name), "normal", 4096), GOLDEN[f"{name}/normal/seed1234"])
     np.testing.assert_array_equal(H.values(_gen(name, 1234, 10), "normal", 4096, 2.0, 3.0),
                                   GOLDEN[f"{name}/normal/seed1234_m2s3_off10"])
-    # double normals: the H100's sincospi and exp (cumetal.libs.curand.h100_f64) and numpy's log:
-    # 4091 / 4067 / 4074 of 4096 bit for bit (XORWOW / Philox / MRG32k3a), the rest within 1e-14
+    # double normals: the H100's sincospi, log and exp (cumetal.libs.curand.h100_f64): 4096 / 4087 /
+    # 4089 of 4096 bit for bit (XORWOW / Philox / MRG32k3a), the rest 1-2 ulp off (sincospi's model)
     got, ref = H.values(_gen(name), "normal_double", 4096), GOLDEN[f"{name}/normal64/seed1234"]
-    close(got, ref, 1e-14)
-    assert (got == ref).sum() >= 4060
+    close(got, ref, 1e-15)
+    assert (got == ref).sum() >= 4085
+    if name == "XORWOW":
+        np.testing.assert_array_equal(got, ref)
     # log-normals bit for bit: expf of the normals with the H100's expf (ir/semantics/expf.py)
     np.testing.assert_array_equal(H.values(_gen(name), "lognormal", 2048, 0.5, 0.75), GOLDEN[f"{name}/lognormal/seed1234"])
-    # double log-normals exp(fma(z, stddev, mean)): 2046 / 2041 / 2047 of 2048 bit for bit
+    # double log-normals exp(fma(z, stddev, mean)): 2047 / 2045 / 2047 of 2048 bit for bit
     got, ref = H.values(_gen(name), "lognormal_double", 2048, 0.5, 0.75), GOLDEN[f"{name}/lognormal64/seed1234"]
-    close(got, ref, 1e-14)
-    assert (got == ref).sum() >= 2040
+    close(got, ref, 1e-15)
+    assert (got == ref).sum() >= 2044
 
 
 @pytest.mark.parametrize("lam", [0.5, 4.0, 30.0, 100.0, 5000.0])

@@ -323,7 +323,12 @@ NV_API double __nv_exp10(double x) { return exp10_T(x); }
 NV_API float __nv_expm1f(float x) { return ftzf(expm1_T(ftzf(x))); }
 NV_API double __nv_expm1(double x) { return expm1_T(x); }
 NV_API float __nv_logf(float x) { return logf_h100(ftzf(x)); }
-NV_API double __nv_log(double x) { return log_T(x); }
+// log (double) is the H100's for finite x > 0 (f64_h100.h; cuRAND's double normals take it)
+NV_API double __nv_log(double x) {
+  double s;
+  if (log_special(x, &s)) return s;
+  return log_h100(x);
+}
 NV_API float __nv_log2f(float x) { return ftzf(log2_T(ftzf(x))); }
 NV_API double __nv_log2(double x) { return log2_T(x); }
 NV_API float __nv_log10f(float x) { return ftzf(log10_T(ftzf(x))); }

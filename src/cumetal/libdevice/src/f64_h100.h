@@ -7,11 +7,15 @@
 __attribute__((device)) static const double H100_SIN_P[6] = {0x1.5db548205ea91p-33, -0x1.ae5f0e3efdb8cp-26, 0x1.71de3693e50cep-19, -0x1.a01a019dacf10p-13, 0x1.11111111107cep-7, -0x1.5555555555554p-3};
 __attribute__((device)) static const double H100_COS_Q[8] = {0x1.aaa245d8d174ep-45, -0x1.9392ddda27a4ap-37, 0x1.1eed8c4558acfp-29, -0x1.27e4fb7596444p-22, 0x1.a01a01a018616p-16, -0x1.6c16c16c16c27p-10, 0x1.5555555555556p-5, -0x1.0000000000000p-1};
 __attribute__((device)) static const double H100_EXP_P[11] = {0x1.adcdddbc01a36p-26, 0x1.28af4f73dc55cp-22, 0x1.71def18056cd7p-19, 0x1.a01997b7a7900p-16, 0x1.a01a014239fccp-13, 0x1.6c16c1853245ep-10, 0x1.11111111235fep-7, 0x1.5555555550286p-5, 0x1.555555555550ap-3, 0x1.000000000000bp-1, 0x1.0000000000000p+0};
+__attribute__((device)) static const double H100_LOG_P[8] = {0x1.10d58a8e5735ep-20, 0x1.0f2f700ec06c6p-18, 0x1.3b22f0cedcc5dp-16, 0x1.745cceec6e361p-14, 0x1.c71c72929cf0ap-12, 0x1.24924923ef7bep-9, 0x1.999999999a1e3p-7, 0x1.5555555555554p-4};
 #define H100_PI_HI 0x1.921fb54442d18p+1
 #define H100_PI_LO 0x1.1a62633145c07p-53
 #define H100_LOG2E 0x1.71547652b82fep+0
 #define H100_LN2_HI 0x1.62e42fefa39efp-1
 #define H100_LN2_LO 0x1.abc9e3b39803fp-56
+#define H100_LOG_LN2_HI 0x1.62e42fefa3800p-1
+#define H100_LOG_LN2_LO 0x1.ef35793c76730p-45
+#define H100_SQRT2 0x1.6a09e667f3bcdp+0
 
 // sin(pi t), cos(pi t) for |t| <= 1/4: x = RN(pi t), r = RN(x x), sin = fma(RN(p(r) r), x, x),
 // cos = fma(q(r), r, 1)
@@ -27,4 +31,22 @@ NV_INL double exp_h100(double x) {
   double j = rintT(mul_rn(x, H100_LOG2E));
   double r = fmaT(-j, H100_LN2_LO, fmaT(-j, H100_LN2_HI, x));
   return ldexpT(fmaT(horner(r, H100_EXP_P), r, 1.0), (int)j);
+}
+
+// log x for finite x > 0: x = 2^e m, m in [sqrt(1/2), sqrt(2)), f = m - 1, g = RN(1/(m+1)),
+// w = RN(2f g), w_lo = RN(g fma(-w, f, 2(f - w))), v = RN(w w), lo = fma(w, RN(v P(v)), w_lo),
+// e ln2_hi + w as an exact pair, result hi + (pair_lo + fma(e, ln2_lo, lo))
+NV_INL double log_h100(double x) {
+  int ei;
+  double m = frexp1(x, &ei);  // [1, 2)
+  if (m >= H100_SQRT2) { m = mul_rn(m, 0.5); ei += 1; }
+  double e = (double)ei;
+  double f = m - 1.0;
+  double g = 1.0 / (m + 1.0);
+  double w = mul_rn(2.0 * f, g);
+  double w_lo = mul_rn(g, fmaT(-w, f, 2.0 * (f - w)));
+  double v = mul_rn(w, w);
+  double lo = fmaT(w, mul_rn(v, horner(v, H100_LOG_P)), w_lo);
+  Pair<double> s = two_sum(mul_rn(e, H100_LOG_LN2_HI), w);
+  return s.hi + (s.lo + fmaT(e, H100_LOG_LN2_LO, lo));
 }
