@@ -99,8 +99,8 @@ def exp(x: np.ndarray) -> np.ndarray:
         return np.where(inside, y, np.exp(x))
 
 
-def log(u: np.ndarray) -> np.ndarray:
-    """log u as the H100 returns it (numpy's for u <= 0, inf and NaN)."""
+def log(u: np.ndarray, p: tuple[float, ...] | list[float] = LOG_P) -> np.ndarray:
+    """log u as the H100 returns it (numpy's for u <= 0, inf and NaN); p: the polynomial (fits)."""
     u = np.asarray(u, dtype=np.float64)
     ok = np.isfinite(u) & (u > 0)
     uu = np.where(ok, u, 1.0)
@@ -113,7 +113,7 @@ def log(u: np.ndarray) -> np.ndarray:
     w = (2.0 * f) * g
     w_lo = g * fma(-w, f, 2.0 * (f - w))
     v = w * w
-    lo = fma(w, v * horner(LOG_P, v), w_lo)
+    lo = fma(w, v * horner(p, v), w_lo)
     hi = e * LOG_LN2_HI
     s = hi + w
     bb = s - hi
