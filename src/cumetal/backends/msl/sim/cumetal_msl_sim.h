@@ -28,6 +28,7 @@
 #define CUMETAL_MSL_SIM_H
 
 #include <atomic>
+#include <csignal>
 #include <cfloat>
 #include <chrono>
 #include <cmath>
@@ -35,6 +36,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 #include <ucontext.h>
@@ -71,6 +73,11 @@ struct Launch {
   int fault_code;
   ulong fault_addr;
   char fault_msg[256];  // a deadlock's description ("@KERNEL@" stands for the kernel's name), or empty
+  // the fibers' stacks (launcher.py _StackArena, reused across launches): worker k's thread i has
+  // slot k * nthreads + i of stack_stride bytes, whose first stack_guard bytes are no-access (on_segv)
+  char* stacks;
+  ulong stack_stride;
+  ulong stack_guard;
 };
 
 struct Builtins {
@@ -96,7 +103,7 @@ struct Fiber {
   ulong payload;
   ulong snap[32];
   uint snap_mask;
-  char* stack;
+  char* stack = nullptr;  // the top of its stack region (it grows down)
   std::vector<Frame> frames;
   uint wkind, wcount;  // WAIT: what it waits for (W_*), a named barrier's thread count (0: unknown)
   const uchar* wword;  // ... the threadgroup word waited on (nullptr: outside the threadgroup memory)
@@ -128,6 +135,7 @@ struct Worker {
   void* fn;
   ulong ticks;
   std::chrono::steady_clock::time_point deadline;
+  ulong guard;  // bytes of the no-access guard below each fiber's stack
 };
 
 inline thread_local Worker* tw = nullptr;
@@ -148,6 +156,36 @@ inline void fault(uint code, ulong addr) {
     w->L->fault_addr = addr;
   g_abort.store(1);
   leave_fiber();
+}
+
+// A fiber's stack has a no-access guard below it (and the emitted code probes every page of a large
+// frame: -fstack-clash-protection, launcher.CXXFLAGS), so a kernel overflowing msl-sim's fiber stack
+// stops at the guard: this handler (on the worker's alternate signal stack) records the fault and
+// leaves the fiber. A SIGSEGV that is not the current fiber's guard goes to the handler that was there
+// before (restored; the faulting instruction runs again), as if msl-sim had none.
+inline struct sigaction g_prev_segv;
+inline std::mutex g_segv_lock;
+inline int g_segv_launches = 0;  // launches running (the handler is installed once for all of them)
+
+inline void on_segv(int sig, siginfo_t* si, void* uc) {
+  (void)uc;
+  Worker* w = tw;
+  if (sig == SIGSEGV && w && w->cur >= 0 && w->cur < w->nthreads && w->guard) {
+    const char* a = (const char*)si->si_addr;
+    const char* top = w->fibers[w->cur].stack;
+    if (top && a < top && a >= top - w->guard) {
+      int expected = 0;
+      if (__atomic_compare_exchange_n(&w->L->fault_code, &expected, (int)CM_FAULT_INTERNAL, false,
+                                      __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        static const char what[] = "stack overflow";  // (no snprintf in a signal handler)
+        std::memcpy(w->L->fault_msg, what, sizeof what);
+        w->L->fault_addr = (ulong)a;
+      }
+      g_abort.store(1);
+      leave_fiber();  // the scheduler's context, with its signal mask (SIGSEGV unblocked)
+    }
+  }
+  sigaction(SIGSEGV, &g_prev_segv, nullptr);
 }
 
 inline void check_global(ulong a, uint n) {
@@ -391,13 +429,31 @@ inline void run_block(Worker* w) {
   }
 }
 
-inline void worker_main(Launch* L, std::atomic<long>* next, void (*thunk)(void*, const Builtins&), void* fn) {
+inline void worker_main(Launch* L, int index, std::atomic<long>* next, void (*thunk)(void*, const Builtins&),
+                        void* fn) {
   Worker w;
   w.L = L;
   w.nthreads = int(L->block[0] * L->block[1] * L->block[2]);
   w.fibers.resize(w.nthreads);
-  std::vector<char*> stacks;
-  for (auto& f : w.fibers) { f.stack = (char*)std::malloc(L->stack_bytes); stacks.push_back(f.stack); }
+  w.cur = -1;
+  // each fiber's stack: L->stack_bytes below its slot's end, above the slot's no-access guard (on_segv)
+  if (L->stacks && L->stack_stride >= L->stack_guard + L->stack_bytes) {
+    w.guard = L->stack_guard;
+    char* region = L->stacks + L->stack_stride * ulong(w.nthreads) * ulong(index);
+    for (int i = 0; i < w.nthreads; ++i) w.fibers[i].stack = region + L->stack_stride * ulong(i) + w.guard;
+  } else {  // no stacks given: the launch fails (no fiber runs)
+    w.guard = 0;
+    int expected = 0;
+    __atomic_compare_exchange_n(&L->fault_code, &expected, (int)CM_FAULT_INTERNAL, false, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    g_abort.store(1);
+  }
+  // the SIGSEGV handler's own stack (a fiber that overflowed has none left)
+  std::vector<char> alt(64 * 1024);
+  stack_t ss{}, prev_ss{};
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  sigaltstack(&ss, &prev_ss);
   std::vector<uchar> shared(L->shared_bytes + 16);
   w.shared = shared.data();
   w.thunk = thunk;
@@ -419,7 +475,7 @@ inline void worker_main(Launch* L, std::atomic<long>* next, void (*thunk)(void*,
       g_abort.store(1);
     }
   }
-  for (char* s : stacks) std::free(s);
+  sigaltstack(&prev_ss, nullptr);
   tw = nullptr;
 }
 
@@ -434,12 +490,26 @@ template <class F> inline int run(Launch* L, F f) {
   long nblocks = long(L->grid[0]) * L->grid[1] * L->grid[2];
   int nw = L->workers < 1 ? 1 : L->workers;
   if (nw > nblocks) nw = int(nblocks);
+  {
+    std::lock_guard<std::mutex> hold(g_segv_lock);  // for the launch: fiber stack overflows (on_segv)
+    if (g_segv_launches++ == 0) {
+      struct sigaction sa {};
+      sa.sa_sigaction = on_segv;
+      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset(&sa.sa_mask);
+      sigaction(SIGSEGV, &sa, &g_prev_segv);
+    }
+  }
   if (nw <= 1) {
-    worker_main(L, &next, &thunk_of<F>, &f);
+    worker_main(L, 0, &next, &thunk_of<F>, &f);
   } else {
     std::vector<std::thread> ts;
-    for (int i = 0; i < nw; ++i) ts.emplace_back(worker_main, L, &next, &thunk_of<F>, (void*)&f);
+    for (int i = 0; i < nw; ++i) ts.emplace_back(worker_main, L, i, &next, &thunk_of<F>, (void*)&f);
     for (auto& t : ts) t.join();
+  }
+  {
+    std::lock_guard<std::mutex> hold(g_segv_lock);
+    if (--g_segv_launches == 0) sigaction(SIGSEGV, &g_prev_segv, nullptr);
   }
   return L->fault_code;
 }

@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 from cumetal.backends.common.outcome import KernelFault, LaunchOutcome
 from cumetal.backends.msl.fp64 import FP64_MODES
-from cumetal.backends.msl.sim.launcher import MslProgram, build_program
+from cumetal.backends.msl.sim.launcher import MslProgram, build_program, fiber_stack_kb
 from cumetal.backends.msl.values import EmitError
 from cumetal.ir.nodes import Function, Module
 
@@ -111,6 +111,11 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
     printf = [res.printf] if res.printf else []
     if res.fault is None:
         return SimLaunchOutcome(None, printf)
+    if res.message == "stack overflow":  # the guard below a fiber's stack (cumetal_msl_sim.h on_segv)
+        return SimLaunchOutcome(SimFault("launch_failure", (
+            f"a thread of kernel {kernel.name} overflowed msl-sim's fiber stack ({fiber_stack_kb()} KiB beyond "
+            f"its local memory; CUMETAL_MSL_SIM_STACK_KB sets it) at address 0x{res.fault_address:x} (msl-sim)")),
+            printf)
     if res.message.startswith("deadlock"):  # found at once by the fiber scheduler (cumetal_msl_sim.h)
         return SimLaunchOutcome(SimFault(res.fault, res.message.replace("@KERNEL@", kernel.name) + " (msl-sim)"),
                                 printf)

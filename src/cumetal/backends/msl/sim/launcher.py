@@ -12,10 +12,12 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import hashlib
+import mmap
 import os
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterable
@@ -32,8 +34,28 @@ from cumetal.ir import nodes as N
 
 SIM_DIR = Path(__file__).resolve().parent
 CODES_HEADER = codes.HEADER  # included by cumetal_msl_sim.h
+# -fstack-clash-protection: a large frame touches each of its pages in turn, so a kernel that overflows
+# its fiber's stack stops at the guard below it (cumetal_msl_sim.h on_segv) instead of writing past it
 CXXFLAGS = ["-std=c++14", "-O1", "-fPIC", "-shared", "-pthread", "-Wno-attributes", "-ffp-contract=off",
-            "-fno-fast-math", "-w"]
+            "-fno-fast-math", "-fstack-clash-protection", "-w"]
+DEFAULT_STACK_KB = 128  # each thread's fiber stack beyond the kernel's local memory
+
+
+def fiber_stack_kb() -> int:
+    """``CUMETAL_MSL_SIM_STACK_KB``: each thread's fiber stack (KiB) beyond the kernel's declared
+    local memory (default 128); a kernel that needs more stops with a stack-overflow fault."""
+    raw = os.environ.get("CUMETAL_MSL_SIM_STACK_KB", "").strip()
+    if not raw:
+        return DEFAULT_STACK_KB
+    try:
+        kb = int(raw)
+        if kb >= 4:
+            return kb
+    except ValueError:
+        pass
+    print(f"cumetal: CUMETAL_MSL_SIM_STACK_KB={raw!r} is not a size of at least 4 (KiB); using {DEFAULT_STACK_KB}",
+          file=sys.stderr, flush=True)
+    return DEFAULT_STACK_KB
 
 
 class SimCompileError(Exception):
@@ -48,7 +70,69 @@ class _Launch(ctypes.Structure):  # keep in sync with cm_sim::Launch
     _fields_ = [("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3), ("shared_bytes", ctypes.c_uint64),
                 ("local_bytes", ctypes.c_uint64), ("allocs", ctypes.POINTER(_Alloc)), ("nallocs", ctypes.c_uint64),
                 ("stack_bytes", ctypes.c_uint64), ("timeout_s", ctypes.c_double), ("workers", ctypes.c_int),
-                ("fault_code", ctypes.c_int), ("fault_addr", ctypes.c_uint64), ("fault_msg", ctypes.c_char * 256)]
+                ("fault_code", ctypes.c_int), ("fault_addr", ctypes.c_uint64), ("fault_msg", ctypes.c_char * 256),
+                ("stacks", ctypes.c_void_p), ("stack_stride", ctypes.c_uint64), ("stack_guard", ctypes.c_uint64)]
+
+
+# ---- the fibers' stacks: one mapping per launch in flight, reused (mapping fresh stacks per launch
+# cost 75% more time on a launch of 8 blocks of 1024 threads: every fiber's first page faulted in again)
+_PAGE = mmap.PAGESIZE
+STACK_GUARD = 16 * _PAGE  # no-access bytes below each fiber's stack (cumetal_msl_sim.h on_segv)
+_PROT_NONE, _PROT_RW = 0, 3
+_MAP_PRIVATE_ANON_NORESERVE = 0x02 | 0x20 | 0x4000
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+_libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+_libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+
+
+class _StackArena:
+    """``slots`` fiber stacks of ``stride`` bytes each, the first ``STACK_GUARD`` of each no-access."""
+
+    def __init__(self) -> None:
+        self.addr, self.size, self.stride, self.slots = 0, 0, 0, 0
+
+    def fit(self, slots: int, stride: int) -> None:
+        if stride == self.stride and slots <= self.slots:
+            return
+        need = slots * stride
+        if need > self.size:
+            self.release()
+            addr = _libc.mmap(None, need, _PROT_RW, _MAP_PRIVATE_ANON_NORESERVE, -1, 0)
+            if addr in (None, ctypes.c_void_p(-1).value):
+                raise MemoryError(f"msl-sim: no address space for {slots} fiber stacks of {stride} bytes")
+            self.addr, self.size = addr, need
+        else:  # a new layout in the old mapping
+            _libc.mprotect(self.addr, self.size, _PROT_RW)
+        for i in range(slots):
+            _libc.mprotect(self.addr + i * stride, STACK_GUARD, _PROT_NONE)
+        self.stride, self.slots = stride, slots
+
+    def release(self) -> None:
+        if self.addr:
+            _libc.munmap(self.addr, self.size)
+        self.addr, self.size, self.stride, self.slots = 0, 0, 0, 0
+
+
+_ARENAS: list[_StackArena] = []  # free ones
+_ARENAS_LOCK = threading.Lock()
+_MAX_FREE_ARENAS = 2
+
+
+def _take_arena(slots: int, stack_bytes: int) -> _StackArena:
+    with _ARENAS_LOCK:
+        arena = _ARENAS.pop() if _ARENAS else _StackArena()
+    arena.fit(slots, STACK_GUARD + (stack_bytes + _PAGE - 1) // _PAGE * _PAGE)
+    return arena
+
+
+def _give_back(arena: _StackArena) -> None:
+    with _ARENAS_LOCK:
+        if len(_ARENAS) < _MAX_FREE_ARENAS:
+            _ARENAS.append(arena)
+            return
+    arena.release()
 
 
 @dataclass
@@ -217,16 +301,22 @@ class MslProgram:
         ranges.sort()
         allocs = (_Alloc * max(len(ranges), 1))(*[_Alloc(b, e) for b, e in ranges])
         local = self.emitted.local_bytes[kernel]
+        nworkers = max(1, int(workers or os.environ.get("CUMETAL_MSL_SIM_WORKERS", 0) or os.cpu_count() or 1))
+        nworkers = min(nworkers, grid[0] * grid[1] * grid[2])  # (as the header's run() does)
+        stack_bytes = fiber_stack_kb() * 1024 + local
+        arena = _take_arena(nworkers * block[0] * block[1] * block[2], stack_bytes)
         launch = _Launch((ctypes.c_uint32 * 3)(*grid), (ctypes.c_uint32 * 3)(*block), total_shared, local,
-                         allocs, len(ranges), 128 * 1024 + local, float(timeout_s),
-                         int(workers or os.environ.get("CUMETAL_MSL_SIM_WORKERS", 0) or os.cpu_count() or 1), 0, 0,
-                         b"")
+                         allocs, len(ranges), stack_bytes, float(timeout_s), nworkers, 0, 0, b"",
+                         arena.addr, arena.stride, STACK_GUARD)
         bindings = [b for b in abi.argument_abi(k, self.module) if b.kind == "buffer"]
         by_role = {"params": param_buf, "launch_info": info_buf, "printf": ring_buf, "constant": info_buf}
         bufs = (ctypes.c_void_p * len(bindings))(*[ctypes.addressof(by_role[b.role]) for b in bindings])
         entry = getattr(self.library, f"cm_sim_entry_{self.prefix}{self.emitted.kernel_names[kernel]}")
         entry.restype = ctypes.c_int
-        entry(ctypes.byref(launch), bufs)
+        try:
+            entry(ctypes.byref(launch), bufs)
+        finally:
+            _give_back(arena)
         code = launch.fault_code
         fault = codes.fault_name(code) if code else None
         text, dropped = decode_ring(bytes(ring), self.emitted.printf_formats,
