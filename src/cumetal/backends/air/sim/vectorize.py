@@ -31,6 +31,7 @@ of the runtime), private memory or local-memory checks keeps the checked loop.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from cumetal.backends.air.sim.instrument import (
     _DEFINE,
@@ -50,13 +51,16 @@ from cumetal.backends.common.codes import SimArgKind
 
 PROBE, FAST, VECTOR, DEFER, RESUME = "__sim_probe", "__sim_wgf", "__sim_wgv", "__sim_wgd", "__sim_wgr"
 RANGE, PROBE_RANGE = "__sim_wgvn", "__sim_probe_r"  # a range of threadgroups in one call (_range_function)
-_K_CTAID = int(SimArgKind.CTAID)
+PATH, PATH_GROUPS = "__sim_wgs", "__sim_path_groups"  # the main path's copy (_main_path) and its count
+_K_CTAID, _K_NCTAID = int(SimArgKind.CTAID), int(SimArgKind.NCTAID)
 _CHECK = re.compile(r"^\s*call void @__sim_chk([13])\((.*)\)\s*$")
 _MEMORY = re.compile(r"^\s*(?:%[\w.$-]+ = load |store )")
 _RET = re.compile(r"^\s*ret void\s*$")
 _PHI = re.compile(r"^\s*%[\w.$-]+ = phi ")
 _ALLOCA_LINE = re.compile(r"^\s*%[\w.$-]+ = alloca ")
 _MD_NUM = re.compile(r"!(\d+)")
+_CHECK_PTR = re.compile(r"^ptr addrspace\([13]\) (%[\w.$-]+|%\"[^\"]+\")")
+_ANY_LOAD_PTR = re.compile(r"^\s*%[\w.$-]+ = load .*, ptr (?:addrspace\(\d+\) )?(%[\w.$-]+|%\"[^\"]+\")")
 _ANY_DEVICE_LOAD = re.compile(r"^\s*%[\w.$-]+ = load .*ptr addrspace\([13]\) ")
 _PLAIN_LOAD = re.compile(r"^\s*(%[\w.$-]+) = load (?:volatile )?([^,]+), ptr addrspace\(([13])\) "
                          r"(%[\w.$-]+|@[\w.$-]+|@\"[^\"]+\")(?:, align \d+)?\s*$")
@@ -145,6 +149,11 @@ entry:
 }}
 """
 PREFETCH_SPAN = 16384  # bytes: a site whose threadgroup range is wider is not prefetched
+# the range function and the main path's copy: 512-bit vectors where the CPU has them (LLVM's
+# default for AVX-512 Intel CPUs is 256 bits). The range probe's 64-bit address arithmetic was
+# most of vector add's time at 4 threads an iteration (a profile, 2026-11-25: 19.0 -> 16.0 ms of
+# CPU per 2^24 launch on one worker); elsewhere (no AVX-512, other targets) a no-op.
+_WIDE = ' "prefer-vector-width"="512"'
 
 
 def _split_define(line: str) -> tuple[str, str, str] | None:
@@ -204,7 +213,8 @@ def _entry_insert(body: list[str], extra: list[str]) -> list[str]:
 
 
 def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
-                 mm_sites: list[tuple[int, str, int, bool]] | None = None) -> str | None:
+                 mm_sites: list[tuple[int, str, int, bool]] | None = None,
+                 path: dict[str, str] | None = None, store_only: set[int] | None = None) -> str | None:
     """The kernel as a probe (module docstring), returning an i64 whose bits 60-63 are set when an
     access missed its window or is misaligned (_PCHK) and whose bit 0 is set when the thread goes
     round a loop (takes a retreating edge). ``loaders``
@@ -216,23 +226,45 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
     ``mm_sites`` (the range probe, _range_probe_epilogue): each check site's lowest and highest
     address instead of a test per access, collected as (site offset, space, access bytes, True);
     compiled without checks (CUMETAL_JIT_CHECKS=0) there are no sites, and every device load and
-    store's range is collected instead (key < 0, False: for the prefetch only)."""
+    store's range is collected instead (key < 0, False: for the prefetch only).
+
+    ``path`` (block label -> the successor the main path takes, _main_path): a thread that leaves
+    the main path (a conditional branch of one of those blocks going the other way) sets bit 2.
+    ``store_only`` collects the indices of ``mm_sites`` whose accesses are all stores (their
+    prefetch would read the lines that the main path's non-temporal stores are to write unread)."""
     got = _retarget(body, lambda _t: "__sim_defer")
     if got is None:
         return None
     out = []
+    block = ""
     untracked = mm_sites is not None and not any(_CHECK.match(line) for line in got[0])
 
-    def track(j: int, ptr: str, ty: str) -> None:  # checks off: a device access's range (prefetch)
+    # the pointers the body loads from, and the pointer each access line uses
+    loaded = {m.group(4) for line in got[0] if (m := _PLAIN_LOAD.match(line))}
+    loaded |= {m.group(1) for line in got[0] if (m := _ANY_LOAD_PTR.match(line))}
+    site_loaded: dict[int, bool] = {}
+
+    def track(j: int, ptr: str, ty: str, stored: bool = False) -> None:  # checks off: an access's range
         size = _type_size(ty)
         if size is None or mm_sites is None:
             return
+        if stored and store_only is not None:
+            store_only.add(len(mm_sites))
         mm_sites.append((-1 - len(mm_sites), "1", size, False))
         out.extend([f"  %__sim_mmp{j} = getelementptr i8, ptr %__sim_mm, i64 {16 * (len(mm_sites) - 1)}",
                     f"  call void @__sim_pmm1(ptr addrspace(1) {ptr}, i64 {size}, i64 1, ptr null, ptr %__sim_bad, "
                     f"ptr %__sim_mmp{j})"])
 
     for j, line in enumerate(got[0]):
+        lab = _LABEL.match(line)
+        if lab:
+            block = lab.group(1)
+        cond = _COND_BR.match(line) if path and block in path else None
+        if cond and cond.group(2) != cond.group(3) and path[block] in (cond.group(2), cond.group(3)):
+            off = f"xor i1 {cond.group(1)}, true" if path[block] == cond.group(2) else f"or i1 {cond.group(1)}, false"
+            out += [f"  %__sim_po{j} = {off}", f"  %__sim_pz{j} = zext i1 %__sim_po{j} to i64",
+                    f"  %__sim_ps{j} = shl i64 %__sim_pz{j}, 2", f"  %__sim_pb{j} = load i64, ptr %__sim_bad, align 8",
+                    f"  %__sim_pn{j} = or i64 %__sim_pb{j}, %__sim_ps{j}", f"  store i64 %__sim_pn{j}, ptr %__sim_bad, align 8"]
         if _ANY_DEVICE_LOAD.match(line) and "!invariant.load" not in line:
             ld = _PLAIN_LOAD.match(line)
             if not ld:
@@ -257,6 +289,8 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
                 if not any(o == off for o, _, _, _ in mm_sites):
                     mm_sites.append((off, chk.group(1), int(al.group(1)), True))
                 slot = next(i for i, (o, _, _, _) in enumerate(mm_sites) if o == off)
+                cptr = _CHECK_PTR.match(chk.group(2))
+                site_loaded[slot] = site_loaded.get(slot, False) or not cptr or cptr.group(1) in loaded
                 out += [f"  %__sim_mmp{j} = getelementptr i8, ptr %__sim_mm, i64 {16 * slot}",
                         f"  call void @__sim_pmm{chk.group(1)}({chk.group(2)}, ptr %__sim_bad, ptr %__sim_mmp{j})"]
                 continue
@@ -265,13 +299,15 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
         st = _STORE.match(line)
         if st and st.group(2) in ("1", "3"):
             if untracked and st.group(2) == "1":
-                track(j, st.group(3), st.group(1).rsplit(" ", 1)[0])
+                track(j, st.group(3), st.group(1).rsplit(" ", 1)[0], stored=True)
             continue  # the probe writes nothing
         if _RET.match(line):
             out += [f"  %__sim_b{j} = load i64, ptr %__sim_bad, align 8", f"  ret i64 %__sim_b{j}"]
             continue
         out.append(line)
     out = _entry_insert(out, ["  %__sim_bad = alloca i64, align 8", "  store i64 0, ptr %__sim_bad, align 8"])
+    if store_only is not None:
+        store_only.update(i for i, was in site_loaded.items() if not was)
     extra = ", ptr %__sim_mm" if mm_sites is not None else ""
     return (f"define internal i64 @\"{name}\"({args}{extra}) alwaysinline nounwind {{\n" + "\n".join(out)
             + "\n__sim_defer:\n  %__sim_db = load i64, ptr %__sim_bad, align 8\n"
@@ -296,6 +332,124 @@ def _fast_clone(name: str, args: str, body: list[str], group: int) -> str | None
     out = [u for line in got[0] if (u := _unchecked(line, group)) is not None]
     return (f"define internal void @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out)
             + "\n__sim_defer:\n  ret void\n}\n")
+
+
+# ------------------------------------------------------------------ the main path (full vectors)
+# The kernel's `if (i < n)` makes the vectorized loop's device accesses masked: x86 has no masked
+# non-temporal store, and a masked store still reads its line before writing it (write-allocate).
+# Most threadgroups of such a kernel take one path through it, every thread the same way. The
+# main path (the path with the most device stores, of a kernel with at most PATH_BRANCHES
+# conditional branches and PATH_PATHS paths, retreating edges excluded) gets a copy of its own:
+# its blocks in a line, no branch left, so the loop over the threads has no mask. The range probe
+# sets bit 2 when a thread leaves the path (a branch of the path going the other way); a clean
+# threadgroup whose threads all stay on it runs the copy (``__sim_wgs``), the others the fast loop
+# as before. After optimization (``after_optimization``) the copy's vector device stores become
+# non-temporal where their address is aligned (a test per store: MOVNT needs alignment), so a
+# large launch writes its output without reading it first.
+PATH_BRANCHES, PATH_PATHS, PATH_BLOCKS = 8, 64, 400
+# the copy runs (non-temporal stores) for launches whose main path stores at least this many bytes
+# over the grid: smaller outputs are likely re-read from the cache (measured: see docs/cpu-backend.md)
+NT_MIN_BYTES = 8 << 20
+_COND_BR = re.compile(r"^\s*br i1 ([^,]+), label %(\"[^\"]+\"|[\w.$-]+), label %(\"[^\"]+\"|[\w.$-]+)")
+_UNCOND_BR = re.compile(r"^\s*br label %(\"[^\"]+\"|[\w.$-]+)\s*(?:,.*)?$")
+_PHI_PARTS = re.compile(r"^(\s*%[\w.$-]+ = phi [^\[]+?)\s*((?:\[[^\[\]]+\],?\s*)+)$")
+_PHI_IN = re.compile(r"\[\s*([^\[\]]+?),\s*%(\"[^\"]+\"|[\w.$-]+)\s*\]")
+_IMPURE = re.compile(r"= (?:atomicrmw|cmpxchg) |^\s*fence ")
+_PURE_CALLS = ("llvm.", "__sim_chk", "__sim_tick")
+_DEVICE_STORE = re.compile(r"^\s*store (.+), ptr addrspace\(1\) ")
+
+
+def _main_path(body: list[str]) -> tuple[list[int], dict[str, str], int] | None:
+    """(the blocks of the main path, in order; per path block ending in a conditional branch, the
+    successor the path takes; the bytes the path stores to device memory) for the fast copy's body
+    (retreating edges retargeted), or None: no device store, too many branches or paths, a switch."""
+    blocks = _blocks(body)
+    if len(blocks) > PATH_BLOCKS:
+        return None
+    # an atomic, or a call other than the checks, the watchdog tick and LLVM's intrinsics (a math
+    # function of the runtime), keeps the probe impure: the vectorized loops would never run
+    if any(_IMPURE.search(x) or ((c := _OPT_CALL.search(x)) and not c.group(1).startswith(_PURE_CALLS))
+           for x in body):
+        return None
+    index = {name: i for i, (name, _) in enumerate(blocks)}
+    succ: list[list[str]] = []
+    nbranch = 0
+    for _name, lines in blocks:
+        term = next((x for x in reversed(lines) if x.strip() and not x.strip().startswith(";")), "")
+        if _RET.match(term):
+            succ.append([])
+        elif (c := _COND_BR.match(term)):
+            nbranch += 1
+            succ.append([t for t in (c.group(2), c.group(3)) if t in index])
+        elif (u := _UNCOND_BR.match(term)):
+            succ.append([u.group(1)] if u.group(1) in index else [None])
+        else:
+            return None  # switch, unreachable, ...
+    if nbranch > PATH_BRANCHES:
+        return None
+    paths: list[list[int]] = []
+
+    def walk(i: int, acc: list[int]) -> bool:
+        if len(paths) > PATH_PATHS:
+            return False
+        if not succ[i]:
+            if _RET.match(next(x for x in reversed(blocks[i][1]) if x.strip())):
+                paths.append(acc + [i])
+            return True
+        return all(t is None or walk(index[t], acc + [i]) for t in dict.fromkeys(succ[i]))
+
+    if not walk(0, []) or not paths or len(paths) > PATH_PATHS:
+        return None
+
+    def stores(path: list[int]) -> tuple[int, int]:
+        return (sum(1 for i in path for x in blocks[i][1] if _DEVICE_STORE.match(x)),
+                sum(len(blocks[i][1]) for i in path))
+
+    best = max(paths, key=stores)
+    nbytes = 0
+    for i in best:
+        for x in blocks[i][1]:
+            st = _DEVICE_STORE.match(x)
+            if st:
+                size = _type_size(st.group(1).rsplit(" ", 1)[0])
+                if size is None:
+                    return None
+                nbytes += size
+    if nbytes == 0:
+        return None
+    taken = {}
+    for a, b in pairwise(best):
+        if len(succ[a]) == 2 and succ[a][0] != succ[a][1]:
+            taken[blocks[a][0]] = blocks[b][0]
+    return best, taken, nbytes
+
+
+def _path_clone(name: str, args: str, body: list[str], path: list[int], group: int) -> str | None:
+    """The fast copy of the main path alone: its blocks in order, each ending in a branch to the
+    next (a phi keeps the incoming value of the path's edge)."""
+    got = _retarget(body, lambda _t: "__sim_defer")
+    if got is None:
+        return None
+    blocks = _blocks(got[0])
+    out: list[str] = []
+    for k, i in enumerate(path):
+        name_i, lines = blocks[i]
+        prev = blocks[path[k - 1]][0] if k else None
+        term = max(j for j, x in enumerate(lines) if x.strip() and not x.strip().startswith(";"))
+        for j, line in enumerate(lines):
+            if j == term:
+                out.append(f"  br label %{blocks[path[k + 1]][0]}" if k + 1 < len(path) else line)
+                continue
+            if _PHI.match(line):
+                m = _PHI_PARTS.match(line)
+                ins = dict((blk, v) for v, blk in _PHI_IN.findall(m.group(2))) if m else {}
+                if prev not in ins:
+                    return None
+                line = f"{m.group(1)} [ {ins[prev]}, %{prev} ]"
+            u = _unchecked(line, group)
+            if u is not None:
+                out.append(u)
+    return f"define internal void @\"{name}\"({args}) alwaysinline nounwind {{\n" + "\n".join(out) + "\n}\n"
 
 
 # ------------------------------------------------------------------ deferral (grid-stride loops)
@@ -406,7 +560,8 @@ def _resume_clone(name: str, args: str, body: list[str], entry_end: int, regs: l
 
 def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], nargs: int,
                   deref: dict[int, int], *, mode: str, loop_md: int | None, stride: int = 0,
-                  mm_sites: list[tuple[int, str, int, bool]] | None = None) -> str:
+                  mm_sites: list[tuple[int, str, int, bool]] | None = None, path_bit: bool = False,
+                  usepath: str = "", store_only: set[int] | None = None) -> str:
     """A loop nest (z, y, x) over the threadgroup's threads calling ``callee`` (inlined) for each.
     ``mode``: "probe" (the callee returns i64 flags, ORed, then the function's i32 result),
     "plain", "spill" (the callee also gets the thread's spill record: ``%spill`` + t * ``stride``)
@@ -416,7 +571,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
     ret = "i32" if mode in ("probe", "probe_mm") else "void"
     extra = ", ptr %spill" if mode in ("spill", "resume") else ""
     # the probe and the plain loop are inlined into both callers (__sim_wgv, the range function)
-    inline = " alwaysinline" if mode in ("probe", "probe_mm", "plain") else ""
+    # (the main path's copy is not: after optimization its vector stores are found by its name)
+    inline = " alwaysinline" if mode in ("probe", "probe_mm", "plain") else f" noinline{_WIDE}" if mode == "path" else ""
     b = [f"define {ret} @{fn}(ptr %slots{extra}){inline} {{", "entry:"]
     if mode in ("probe", "probe_mm"):
         b.append("  %acc = alloca i64, align 8")
@@ -426,6 +582,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
         for j in range(len(mm_sites)):
             b += [f"  %mmi{j} = getelementptr i8, ptr %mm, i64 {16 * j}", f"  store i64 -1, ptr %mmi{j}, align 8",
                   f"  %mmx{j} = getelementptr i8, ptr %mm, i64 {16 * j + 8}", f"  store i64 0, ptr %mmx{j}, align 8"]
+    if usepath:  # the main path's launch test (_usepath), for the range probe's prefetch
+        b.append(usepath)
     b.append(f"  %dimp = getelementptr i8, ptr %slots, i64 {16 * nargs}")
     b.append("  %dims = load <3 x i32>, ptr %dimp, align 4")
     for i, axis in enumerate("xyz"):
@@ -464,7 +622,7 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
           "yn:", "  %ty1 = add i32 %ty, 1", "  %cy = icmp ult i32 %ty1, %ny", "  br i1 %cy, label %yl, label %zn", "zn:",
           "  %tz1 = add i32 %tz, 1", "  %cz = icmp ult i32 %tz1, %nz", "  br i1 %cz, label %zl, label %done", "done:"]
     if mode == "probe_mm":
-        b += _range_probe_epilogue(mm_sites) + ["}"]
+        b += _range_probe_epilogue(mm_sites, path_bit=path_bit, store_only=store_only if usepath else None) + ["}"]
     elif mode == "probe":
         # bit 0: a miss (bits 60-63 of the threads' OR), bit 1: a thread goes round a loop
         b += ["  %r = load i64, ptr %acc, align 8", "  %miss = icmp uge i64 %r, 1152921504606846976",
@@ -476,7 +634,8 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
 
 
 def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]], p: str = "", acc: str = "%acc",
-                          mm: str = "%mm", done: str = "  ret i32 %ri") -> list[str]:
+                          mm: str = "%mm", done: str = "  ret i32 %ri", path_bit: bool = False,
+                          store_only: set[int] | None = None) -> list[str]:
     """After the range probe's loop (``_thread_loops`` mode "probe_mm"): each site's window test
     on its lowest and highest address (a site no thread reached has lowest > highest), the result
     as the probe's (bit 0: a miss, bit 1: a thread goes round a loop), and, when clean, a prefetch
@@ -484,8 +643,13 @@ def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]], p: str = "
     loop's masked loads (a guarded access: ``if (i < n)``) do not start the hardware prefetcher's
     streams, and a threadgroup's misses then come one after another (measured on this machine's
     EPYC: vector add 2^24 at 0.69 ns per element against 0.29 unmasked; 0.29 with the lines
-    prefetched first)."""
-    lines = _range_probe_epilogue_plain(mm_sites, acc, mm, done)
+    prefetched first). ``path_bit``: bit 2 of the result is bit 2 of the threads' flags (a thread
+    left the main path, _main_path); it does not stop the prefetch. ``store_only`` (the sites that
+    are only stored to): not prefetched when the threadgroup will run the main path's copy with
+    non-temporal stores (no thread left the path and ``%usepath``, _usepath, holds)."""
+    if path_bit:
+        done = "  %pb = and i64 %r, 4\n  %pb32 = trunc i64 %pb to i32\n  %rp = or i32 %ri, %pb32\n  ret i32 %rp"
+    lines = _range_probe_epilogue_plain(mm_sites, acc, mm, done, store_only or set())
     if not p:
         return lines
     def rename(line: str) -> str:  # every local name and label of the epilogue, prefixed
@@ -501,7 +665,7 @@ def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]], p: str = "
     return out
 
 
-def _range_probe_epilogue_plain(mm_sites, acc, mm, done) -> list[str]:
+def _range_probe_epilogue_plain(mm_sites, acc, mm, done, store_only=frozenset()) -> list[str]:
     b = [f"  %r = load i64, ptr {acc}, align 8", "  %miss0 = icmp uge i64 %r, 1152921504606846976", "  %all_ = and i1 true, true"]
     prev = "%all_"
     for j, (off, _sp, _n, checked) in enumerate(mm_sites):
@@ -519,6 +683,9 @@ def _range_probe_epilogue_plain(mm_sites, acc, mm, done) -> list[str]:
     b += [f"  %inall = xor i1 {prev}, true", "  %miss = or i1 %miss0, %inall", "  %mi = zext i1 %miss to i32",
           "  %dl = and i64 %r, 1", "  %d32 = trunc i64 %dl to i32", "  %d2 = shl i32 %d32, 1", "  %ri = or i32 %mi, %d2",
           "  %clean = icmp eq i32 %ri, 0"]
+    if store_only:  # the main path's copy writes these sites with non-temporal stores: no prefetch
+        b += ["  %offp = and i64 %r, 4", "  %onp = icmp eq i64 %offp, 0", "  %ntrun = and i1 %onp, %usepath",
+              "  %pfst = xor i1 %ntrun, true"]
     device = [j for j, (_o, sp, _n, _c) in enumerate(mm_sites) if sp == "1"]
     labels = [f"pf{j}" for j in device] + ["pfend"]
     b.append(f"  br i1 %clean, label %{labels[0]}, label %pfend")
@@ -531,7 +698,9 @@ def _range_probe_epilogue_plain(mm_sites, acc, mm, done) -> list[str]:
         else:
             b.append(f"pf{j}:")
         b += [f"  %s{j} = and i64 %mn{j}, -64", f"  %e{j} = add i64 %mx{j}, {n}", f"  %span{j} = sub i64 %e{j}, %s{j}",
-              f"  %small{j} = icmp ule i64 %span{j}, {PREFETCH_SPAN}", f"  %go{j} = and i1 %small{j}, %used{j}",
+              f"  %small{j} = icmp ule i64 %span{j}, {PREFETCH_SPAN}",
+              f"  %go{j} = and i1 %small{j}, %used{j}" if j not in store_only else
+              f"  %go0_{j} = and i1 %small{j}, %used{j}\n  %go{j} = and i1 %go0_{j}, %pfst",
               f"  br i1 %go{j}, label %pfl{j}, label %{labels[k + 1]}", f"pfl{j}:",
               f"  %pa{j} = phi i64 [ %s{j}, %pf{j} ], [ %pn{j}, %pfl{j} ]", f"  %pp{j} = inttoptr i64 %pa{j} to ptr",
               f"  call void @llvm.prefetch.p0(ptr %pp{j}, i32 0, i32 3, i32 1)", f"  %pn{j} = add i64 %pa{j}, 64",
@@ -540,7 +709,24 @@ def _range_probe_epilogue_plain(mm_sites, acc, mm, done) -> list[str]:
     return b
 
 
-def _range_function(kinds: list[int]) -> str:
+def _usepath(kinds: list[int], nargs: int, path_bytes: int) -> str:
+    """IR computing ``%usepath`` from ``%slots``: whether the launch's grid stores at least
+    ``NT_MIN_BYTES`` on the main path (``path_bytes`` a thread); "" when the kernel has no main
+    path's copy or no grid size among its arguments."""
+    if not path_bytes or _K_NCTAID not in kinds:
+        return ""
+    k = kinds.index(_K_NCTAID)
+    return (f"  %ncp = getelementptr i8, ptr %slots, i64 {16 * k}\n  %nc = load <3 x i32>, ptr %ncp, align 4\n"
+            f"  %bdp = getelementptr i8, ptr %slots, i64 {16 * nargs}\n  %bd = load <3 x i32>, ptr %bdp, align 4\n"
+            "  %nc64 = zext <3 x i32> %nc to <3 x i64>\n  %bd64 = zext <3 x i32> %bd to <3 x i64>\n"
+            "  %dm64 = mul <3 x i64> %nc64, %bd64\n"
+            "  %dmx = extractelement <3 x i64> %dm64, i32 0\n  %dmy = extractelement <3 x i64> %dm64, i32 1\n"
+            "  %dmz = extractelement <3 x i64> %dm64, i32 2\n  %dxy = mul i64 %dmx, %dmy\n"
+            f"  %dxyz = mul i64 %dxy, %dmz\n  %foot = mul i64 %dxyz, {path_bytes}\n"
+            f"  %usepath = icmp uge i64 %foot, {NT_MIN_BYTES}")
+
+
+def _range_function(kinds: list[int], nargs: int = 0, path_bytes: int = 0) -> str:
     """``__sim_wgvn(slots, g0, g1, gx, gy)``: threadgroups g0..g1-1 (linear ids in a grid of gx x gy
     x ... groups) in one call, each probed and, when its probe is clean, run by the vectorized loop;
     returns the first threadgroup whose probe is not clean (not run: the runtime runs it through
@@ -550,10 +736,17 @@ def _range_function(kinds: list[int]) -> str:
     read the threadgroup position from its slots, stored here; ``noalias``: no device address
     points into the worker's slots, so the launch words stay hoisted. Never calls the runtime
     (the probe is pure, the loop has no checks): it cannot fault. Only for launches without
-    threadgroup memory (each threadgroup's starts zeroed by the runtime)."""
-    b = [f"define i64 @{RANGE}(ptr noalias %slots, i64 %g0, i64 %g1, i32 %gx, i32 %gy) {{", "entry:",
+    threadgroup memory (each threadgroup's starts zeroed by the runtime).
+
+    ``path_bytes`` (the kernel has a main path, _main_path, storing that many bytes per thread):
+    a threadgroup whose probe is clean and whose threads all stay on the path runs ``__sim_wgs``
+    when the launch's grid stores at least ``NT_MIN_BYTES`` on that path (its non-temporal
+    stores), then a fence orders those stores before the range returns."""
+    use = _usepath(kinds, nargs, path_bytes)
+    b = [f"define i64 @{RANGE}(ptr noalias %slots, i64 %g0, i64 %g1, i32 %gx, i32 %gy){_WIDE} {{", "entry:",
          "  %gx64 = zext i32 %gx to i64", "  %gy64 = zext i32 %gy to i64", "  %gxy = mul i64 %gx64, %gy64",
-         "  br label %head", "head:", "  %g = phi i64 [ %g0, %entry ], [ %gn, %fast ]",
+         *([use] if use else []),
+         "  br label %head", "head:", "  %g = phi i64 [ %g0, %entry ], [ %gn, %next ]",
          "  %more = icmp ult i64 %g, %g1", "  br i1 %more, label %body, label %out", "body:",
          "  %row = udiv i64 %g, %gx64", "  %cx64 = urem i64 %g, %gx64", "  %cy64 = urem i64 %row, %gy64",
          "  %cz64 = udiv i64 %g, %gxy", "  %cx = trunc i64 %cx64 to i32", "  %cy = trunc i64 %cy64 to i32",
@@ -562,9 +755,21 @@ def _range_function(kinds: list[int]) -> str:
     for i, kind in enumerate(kinds):
         if kind == _K_CTAID:
             b += [f"  %cp{i} = getelementptr i8, ptr %slots, i64 {16 * i}", f"  store <3 x i32> %c, ptr %cp{i}, align 4"]
-    b += [f"  %flags = call i32 @{PROBE_RANGE}(ptr %slots)", "  %clean = icmp eq i32 %flags, 0",
-          "  br i1 %clean, label %fast, label %out", "fast:", f"  call void @{FAST}(ptr %slots)",
-          "  %gn = add i64 %g, 1", "  br label %head", "out:", "  ret i64 %g", "}"]
+    b.append(f"  %flags = call i32 @{PROBE_RANGE}(ptr %slots)")
+    if use:  # 0: clean and on the main path, 4: clean, off it
+        b += ["  switch i32 %flags, label %out [ i32 0, label %clean\n    i32 4, label %fast ]", "clean:",
+              "  br i1 %usepath, label %onpath, label %fast", "onpath:", f"  call void @{PATH}(ptr %slots)",
+              f"  %pg = load i64, ptr @{PATH_GROUPS}, align 8", "  %pg1 = add i64 %pg, 1",
+              f"  store i64 %pg1, ptr @{PATH_GROUPS}, align 8", "  br label %next"]
+    else:
+        b += ["  %clean = icmp eq i32 %flags, 0", "  br i1 %clean, label %fast, label %out"]
+    b += ["fast:", f"  call void @{FAST}(ptr %slots)", "  br label %next", "next:",
+          "  %gn = add i64 %g, 1", "  br label %head", "out:"]
+    if use:  # the non-temporal stores are weakly ordered: visible before the worker reports the range done
+        b += ["  br i1 %usepath, label %fence, label %done", "fence:", "  fence seq_cst", "  br label %done", "done:"]
+    b += ["  ret i64 %g", "}"]
+    if use:
+        b.append(f"@{PATH_GROUPS} = global i64 0, align 8")
     return "\n".join(b) + "\n"
 
 
@@ -588,6 +793,7 @@ def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[i
     nums = [int(n) for n in _MD_NUM.findall(text)]
     group = max(nums, default=0) + 1000
     loop, parallel, probe_md, once = group + 1, group + 2, group + 3, group + 4
+    pgroup, ploop, pparallel, nounroll = group + 5, group + 6, group + 7, group + 8
     loaders: dict[str, str] = {}
     probe = _probe_clone(f"{kernel}.probe", args, body, loaders)
     fast = _fast_clone(f"{kernel}.fast", args, body, group)
@@ -619,12 +825,27 @@ def vector_functions(text: str, kernel: str, arg_types: list[str], kinds: list[i
                         f"  call void @{DEFER}(ptr %slots, ptr %spill)\n  call void @{RESUME}(ptr %slots, ptr %spill)\n"
                         "  ret i32 1\n")
     mm_sites: list[tuple[int, str, int, bool]] = []
-    probe_r = _probe_clone(f"{kernel}.probe_r", args, body, loaders, mm_sites)
+    # the main path (full vectors, non-temporal stores): only where it can help, a kernel with a
+    # device store, few branches and the grid size in its arguments (each copy costs compile time)
+    main = _main_path(_retarget(body, lambda _t: "__sim_defer")[0]) if _K_NCTAID in kinds else None
+    pclone = _path_clone(f"{kernel}.path", args, body, main[0], pgroup) if main else None
+    store_only: set[int] = set()
+    probe_r = _probe_clone(f"{kernel}.probe_r", args, body, loaders, mm_sites, path=main[1] if pclone else None,
+                           store_only=store_only)
     if probe_r is not None:
         parts += [probe_r, _PMM.format(sp=1), _PMM.format(sp=3),
                   _thread_loops(PROBE_RANGE, f"{kernel}.probe_r", arg_types, kinds, nargs, deref, mode="probe_mm",
-                                loop_md=probe_md, mm_sites=mm_sites),
-                  _range_function(kinds)]
+                                loop_md=probe_md, mm_sites=mm_sites, path_bit=bool(pclone),
+                                usepath=_usepath(kinds, nargs, main[2]) if pclone else "", store_only=store_only),
+                  _range_function(kinds, nargs, main[2] if pclone else 0)]
+        if pclone:
+            parts += [pclone, _thread_loops(PATH, f"{kernel}.path", arg_types, kinds, nargs, deref, mode="path",
+                                            loop_md=ploop),
+                      # interleaved once and not unrolled (a loop at memory speed; each copy costs
+                      # compile time): no vectorized epilogue, no unrolled remainder
+                      f"!{pgroup} = distinct !{{}}\n!{ploop} = distinct !{{!{ploop}, !{pparallel}, !{once}, !{nounroll}}}\n"
+                      f"!{pparallel} = !{{!\"llvm.loop.parallel_accesses\", !{pgroup}}}\n"
+                      f"!{nounroll} = !{{!\"llvm.loop.unroll.disable\"}}\n"]
         if not re.search(r"^declare void @llvm\.prefetch\.p0\(", text, re.M):
             parts.append("declare void @llvm.prefetch.p0(ptr, i32, i32, i32)\n")
     parts += [f"define i32 @{VECTOR}(ptr %slots) {{\nentry:\n  %flags = call i32 @{PROBE}(ptr %slots)\n"
@@ -671,3 +892,81 @@ def no_threadgroup_access(fn_text: str) -> bool:
 def vectorized(fn_text: str) -> bool:
     """Whether the optimized ``__sim_wgf`` holds vector memory accesses (the loop vectorized)."""
     return bool(re.search(r"= load <\d+ x |store <\d+ x |@llvm\.masked\.(?:load|store|gather|scatter)", fn_text))
+
+
+# ------------------------------------------------------------------ non-temporal stores
+_VSTORE = re.compile(r"^(\s*)store <(\d+) x (float|double|half|bfloat|i8|i16|i32|i64|ptr)> (.+?), "
+                     r"ptr addrspace\(1\) (%[\w.$-]+|%\"[^\"]+\")(, align \d+)?(.*)$")
+_ELEM = {"float": 4, "double": 8, "half": 2, "bfloat": 2, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "ptr": 8}
+_OPT_LABEL = re.compile(r"^(\"[^\"]+\"|[\w.$-]+):")
+
+
+def nontemporal_stores(text: str) -> str | None:
+    """The optimized module ``text`` with every vector device store of ``__sim_wgs`` (the main
+    path's copy) of 16, 32 or 64 bytes split on its address: aligned to its size, a non-temporal
+    store (``!nontemporal``: MOVNTPS and kin, which fault when misaligned); else the store as it
+    was. None when there is no such store. The block holding a store is cut there: its head keeps
+    the label, the rest goes to a new block, whose successors' phis are renamed to it."""
+    lines = text.split("\n")
+    start = next((i for i, x in enumerate(lines) if x.startswith("define") and f"@{PATH}(" in x), None)
+    if start is None:
+        return None
+    end = lines.index("}", start)
+    if any("!nontemporal" in x for x in lines[start:end]):
+        return None  # already rewritten
+    body = _blocks(lines[start + 1:end])
+    nt = max((int(n) for n in _MD_NUM.findall(text)), default=0) + 1
+    renamed: dict[str, str] = {}  # a block's label -> the label of the block that now ends it
+    out_blocks: list[tuple[str, list[str]]] = []
+    k = 0
+    for name, blines in body:
+        cur_name, cur = name, []
+        for line in blines:
+            m = _VSTORE.match(line)
+            width = int(m.group(2)) * _ELEM[m.group(3)] if m else 0
+            if width not in (16, 32, 64):
+                cur.append(line)
+                continue
+            ind, p = m.group(1), m.group(5)
+            nt_line = f"{ind}store <{m.group(2)} x {m.group(3)}> {m.group(4)}, ptr addrspace(1) {p}, align {width}" \
+                      f"{m.group(7)}, !nontemporal !{nt}"
+            t = f"__sim_nt{k}"
+            cur += [f"  %{t}.a = ptrtoint ptr addrspace(1) {p} to i64", f"  %{t}.m = and i64 %{t}.a, {width - 1}",
+                    f"  %{t}.ok = icmp eq i64 %{t}.m, 0", f"  br i1 %{t}.ok, label %{t}.nt, label %{t}.st"]
+            out_blocks.append((cur_name, cur))
+            out_blocks.append((f"{t}.nt", [f"{t}.nt:", nt_line, f"  br label %{t}.j"]))
+            out_blocks.append((f"{t}.st", [f"{t}.st:", line, f"  br label %{t}.j"]))
+            cur_name, cur = f"{t}.j", [f"{t}.j:"]
+            k += 1
+        out_blocks.append((cur_name, cur))
+        if cur_name != name:
+            renamed[name] = cur_name
+    if not k:
+        return None
+    new_body: list[str] = []
+    for _name, blines in out_blocks:
+        for line in blines:
+            if _PHI.match(line):
+                line = _PHI_IN.sub(lambda m: f"[ {m.group(1)}, %{renamed.get(m.group(2), m.group(2))} ]", line)
+            new_body.append(line)
+    return "\n".join(lines[:start + 1] + new_body + lines[end:]) + f"\n!{nt} = !{{i32 1}}\n"
+
+
+def after_optimization(host, ctx):
+    """The optimized module ``host`` with non-temporal stores in the main path's copy
+    (``nontemporal_stores``), parsed again in ``ctx``; ``host`` itself when the kernel has no such
+    copy (no cost) or the rewritten module does not verify. compile.py calls it between the
+    optimization pipeline and code generation."""
+    import llvmlite.binding as llvm
+
+    if not any(f.name == PATH for f in host.functions):
+        return host
+    text = nontemporal_stores(str(host))
+    if text is None:
+        return host
+    try:
+        new = llvm.parse_assembly(text, context=ctx)
+        new.verify()
+    except RuntimeError:
+        return host
+    return new
