@@ -239,7 +239,7 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
     block = ""
     untracked = mm_sites is not None and not any(_CHECK.match(line) for line in got[0])
 
-    # the pointers the body loads from, and the pointer each access line uses
+    # the pointers the body loads from (a check site whose pointer is one of them is not store-only)
     loaded = {m.group(4) for line in got[0] if (m := _PLAIN_LOAD.match(line))}
     loaded |= {m.group(1) for line in got[0] if (m := _ANY_LOAD_PTR.match(line))}
     site_loaded: dict[int, bool] = {}
@@ -362,7 +362,9 @@ _DEVICE_STORE = re.compile(r"^\s*store (.+), ptr addrspace\(1\) ")
 def _main_path(body: list[str]) -> tuple[list[int], dict[str, str], int] | None:
     """(the blocks of the main path, in order; per path block ending in a conditional branch, the
     successor the path takes; the bytes the path stores to device memory) for the fast copy's body
-    (retreating edges retargeted), or None: no device store, too many branches or paths, a switch."""
+    (retreating edges retargeted), or None: no device store on it, more than PATH_BRANCHES
+    conditional branches, PATH_PATHS paths or PATH_BLOCKS blocks, a switch, an atomic or a call
+    that leaves the probe impure."""
     blocks = _blocks(body)
     if len(blocks) > PATH_BLOCKS:
         return None
