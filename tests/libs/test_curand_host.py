@@ -187,6 +187,11 @@ def test_mt19937_bit_exact() -> None:
         ref = GOLDEN[f"MT19937/{key}/seed1234"]
         got = H.values(gen(), dist, ref.size, *args)
         assert np.all(np.abs(got - ref) <= tol * np.maximum(np.abs(ref), 1)), key
+        # float normals: the reflected quantile the H100 showed (2091 of 4096 identical, was 1620 with
+        # the unreflected one; the rest is NVIDIA's erfcinvf, not modelled); log-normals are
+        # expf(fmaf(z, stddev, mean)) of them: identical wherever the normal is (1591 of 2048)
+        if key in ("normal", "lognormal"):
+            assert (got == ref).sum() >= {"normal": 2080, "lognormal": 1580}[key], key
     np.testing.assert_array_equal(H.values(gen(0), "u32", 2000), GOLDEN["MT19937/u32/seed0"][:2000])
     # a 64-bit seed: its low 32 bits seed init_genrand
     np.testing.assert_array_equal(H.values(gen(0x123456789ABCDEF), "u32", 2000), mtgp_golden["MT19937/u32/seedbig"][:2000])
