@@ -26,7 +26,13 @@ import numpy as np
 from cumetal.backends.air.abi import air_threadgroup_bytes
 from cumetal.backends.air.lower_context import AirLoweringError
 from cumetal.backends.air.sim import runtime_lib
-from cumetal.backends.air.sim.compile import K_PTR, SimCompileError, compile_kernel, local_stack_bytes
+from cumetal.backends.air.sim.compile import (
+    K_PTR,
+    SimCompileError,
+    compile_kernel,
+    local_stack_bytes,
+    vectors_for_launch,
+)
 from cumetal.backends.air.sim.runtime_lib import FAULT_NAMES, SimBuildError, SimLaunch
 from cumetal.backends.apple import abi as metal_abi
 from cumetal.backends.common.outcome import KernelFault, LaunchOutcome
@@ -186,7 +192,7 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     global _scratch
     ck = compiled
     if ck is None:
-        ck = compile_or_refusal(kernel, module)
+        ck = compile_or_refusal(kernel, module, vectors_for_launch(_threads(grid, block)))
         if isinstance(ck, str):
             return LaunchOutcome(KernelFault("illegal_instruction", ck))
     # the common case first: the same kernel, shape and symbols as a previous launch
@@ -278,7 +284,18 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
 _refused: dict[tuple[int, int, str], tuple[Function, Module, str]] = {}
 
 
-def compile_or_refusal(kernel: Function, module: Module):
+def _threads(grid, block) -> int:
+    """The launch's thread count (0 for a malformed shape: the launch checks report it)."""
+    try:
+        n = 1
+        for v in (*grid, *block):
+            n *= int(v)
+        return n
+    except (TypeError, ValueError):
+        return 0
+
+
+def compile_or_refusal(kernel: Function, module: Module, vectors: bool = True):
     """The compiled kernel (cached), or why the air-sim cannot run it (a string: it cannot be
     lowered to AIR, a call has no runtime implementation, or the runtime does not build). A
     refusal is remembered per kernel object, so a refused kernel is not lowered again per launch."""
@@ -291,7 +308,7 @@ def compile_or_refusal(kernel: Function, module: Module):
     try:
         if runtime_lib.loaded() is None:
             runtime_lib.runtime()  # built once; a build failure is this launch's fault
-        return compile_kernel(kernel, module)
+        return compile_kernel(kernel, module, vectors)
     except (AirLoweringError, SimCompileError, SimBuildError) as exc:
         if len(_refused) > 1024:
             _refused.clear()

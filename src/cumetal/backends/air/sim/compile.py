@@ -176,8 +176,9 @@ def _register_symbols(names) -> list[str]:
     return missing
 
 
-def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
-    """Instrument, optimize and compile the kernel's AIR to a native object."""
+def _build(kernel: N.Function, module: N.Module, raw: bytes, vectors: bool = True) -> CompiledKernel:
+    """Instrument, optimize and compile the kernel's AIR to a native object. ``vectors=False``:
+    without the vectorized copies (vectorize.py, wivector.py), for small launches (compile_kernel)."""
     import llvmlite.binding as llvm
 
     t0 = time.perf_counter()
@@ -208,7 +209,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
         deref = {i: (kernel.param_size if role == "params" else 4 * max(b for _, b in info_words))
                  for i, (k, role) in enumerate(kinds) if k == K_PTR and role in ("params", "launch_info")}
         vec = vectorize.vector_functions(text, kernel.name, arg_types, [k for k, _ in kinds], len(kinds),
-                                         {i: n for i, n in deref.items() if n > 0})
+                                         {i: n for i, n in deref.items() if n > 0}) if vectors else None
         text += vec or ""
     wi = None
     wiv_text = False
@@ -222,7 +223,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
                 wi = (wk.nres, wk.ctx_bytes, wk.steps)
             except RuntimeError:
                 wi = None
-        if wi is not None and _workitems_off() == "wivector":
+        if wi is not None and vectors and _workitems_off() == "wivector":
             extra = wivector.region_vector_functions(text, arg_types, [k for k, _ in kinds])
             try:  # a region shape wivector.py got wrong must not stop the kernel: __sim_wr then
                 if extra:
@@ -255,6 +256,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes) -> CompiledKernel:
     pto.slp_vectorization = True
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(host, pb)
+    host = vectorize.after_optimization(host, ctx)  # the main path's non-temporal stores (no-op for most kernels)
     _dump(kernel.name, text, host)
     vector = direct and bool(vec) and vectorize.probe_is_pure(str(host.get_function(vectorize.PROBE)))
     wiv = wiv_text and vectorize.probe_is_pure(str(host.get_function(wivector.WRP)))
@@ -373,25 +375,43 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
         pass  # a read-only cache directory only costs the next process a compile
 
 
-def compile_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel:
-    """The compiled kernel (memory cache per Function, then by bitcode hash, then on disk)."""
+def vectors_for_launch(threads: int) -> bool:
+    """Whether a launch of ``threads`` threads on the air-sim gets the vectorized copies compiled
+    (``CUMETAL_JIT_VECTOR_THREADS``, default 16384; 0 = always). They are most of a kernel's compile
+    time (the barrier-free sweep kernels: 5.6x, the barrier kernels: 2x, measured 2026-11-25) and
+    pay off only over many threads; a kernel already compiled with them keeps them at any size."""
+    raw = os.environ.get("CUMETAL_JIT_VECTOR_THREADS", "").strip()
+    try:
+        limit = int(raw) if raw else 16384
+    except ValueError:
+        limit = 16384
+    return threads >= limit
+
+
+def compile_kernel(kernel: N.Function, module: N.Module, vectors: bool = True) -> CompiledKernel:
+    """The compiled kernel (memory cache per Function, then by bitcode hash, then on disk).
+    ``vectors=False`` (a small launch): the kernel without the vectorized copies, unless the
+    process already holds it with them."""
     from cumetal.backends.air.fp64_check import fp64_mode
 
     # CUMETAL_FP64 picks the lowering (native/emulated f64); CUMETAL_JIT_FIBERS/CHECKS the instrumentation
-    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off())
+    full = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off())
+    idents = (full,) if vectors else (full, full + ("novectors",))
     with _lock:
-        hit = _by_function.get(ident)
-        if hit is not None and hit[0] is kernel and hit[1] is module:
-            _by_function.move_to_end(ident)
-            return hit[2]
-    key = _ir_key(kernel, module)
+        for ident in idents:
+            hit = _by_function.get(ident)
+            if hit is not None and hit[0] is kernel and hit[1] is module:
+                _by_function.move_to_end(ident)
+                return hit[2]
+    ident = idents[-1]
+    key = _ir_key(kernel, module) + ("" if vectors else "-novectors")
     with _lock:
         ck = _cache.get(key.encode())
         if ck is None:
             ck = _disk_get(key)
             if ck is None:
                 raw = kernel_bitcode(module, kernel.name)  # the very module the .metallib holds
-                ck = _build(kernel, module, raw)
+                ck = _build(kernel, module, raw, vectors)
                 _disk_put(key, ck)
             _cache[key.encode()] = ck
         _by_function[ident] = (kernel, module, ck)
