@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 import pytest
+from kernel_params import pack_params as _params  # (same folder)
 
 from cumetal.backends.air.sim import compile as sim_compile
 from cumetal.backends.air.sim import launch_air
@@ -116,14 +117,6 @@ class Mem:
 
     def get(self, p: int, like: np.ndarray) -> np.ndarray:
         return np.frombuffer(self.mem.read(p, like.nbytes), like.dtype).reshape(like.shape).copy()
-
-
-def _params(*vals: tuple[str, int | float]) -> bytes:
-    out = b""
-    for fmt, v in vals:
-        size = struct.calcsize(fmt)
-        out += b"\0" * (-len(out) % size) + struct.pack("<" + fmt, v)
-    return out
 
 
 def _cases(rng):

@@ -8,10 +8,9 @@ atomics kept off the range path, and the range path really taken."""
 
 from __future__ import annotations
 
-import struct
-
 import numpy as np
 import pytest
+from kernel_params import pack_params as _params  # (same folder)
 
 from cumetal.backends.air.sim import compile as sim_compile
 from cumetal.backends.air.sim import launch_air, runtime_lib
@@ -63,14 +62,6 @@ extern "C" __global__ void poke(int *out, int n, int bad, long long delta) {  //
 def module():
     ptx = compile_to_ptx(SOURCE, "range_kernels.cu", CudaOptions()).ptx
     return compile_ptx(ptx, "range_kernels.cu")
-
-
-def _params(*vals: tuple[str, int | float]) -> bytes:
-    out = b""
-    for fmt, v in vals:
-        size = struct.calcsize(fmt)
-        out += b"\0" * (-len(out) % size) + struct.pack("<" + fmt, v)
-    return out
 
 
 def _launch(launcher, module, name, grid, block, arrays, params, **kw):

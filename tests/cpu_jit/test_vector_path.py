@@ -10,10 +10,10 @@ from __future__ import annotations
 import ctypes
 import platform
 import re
-import struct
 
 import numpy as np
 import pytest
+from kernel_params import pack_params as _params  # (same folder)
 
 from cumetal.backends.air.sim import compile as sim_compile
 from cumetal.backends.air.sim import launch_air, vectorize
@@ -53,14 +53,6 @@ BIG = vectorize.NT_MIN_BYTES // 4 + 37  # floats: not a multiple of the threadgr
 def module():
     ptx = compile_to_ptx(SOURCE, "path_kernels.cu", CudaOptions()).ptx
     return compile_ptx(ptx, "path_kernels.cu")
-
-
-def _params(*vals: tuple[str, int | float]) -> bytes:
-    out = b""
-    for fmt, v in vals:
-        size = struct.calcsize(fmt)
-        out += b"\0" * (-len(out) % size) + struct.pack("<" + fmt, v)
-    return out
 
 
 def _launch(module, name, grid, block, arrays, params, workers):

@@ -7,10 +7,10 @@ vector add and for a grid-stride loop whose threads go round (deferred, then res
 from __future__ import annotations
 
 import re
-import struct
 
 import numpy as np
 import pytest
+from kernel_params import pack_params as _params  # (same folder)
 
 from cumetal.backends.air.sim import compile as sim_compile
 from cumetal.backends.air.sim import launch_air, runtime_lib, vectorize
@@ -55,14 +55,6 @@ extern "C" __global__ void gather(const int *idx, const float *x, float *y, int 
 def module():
     ptx = compile_to_ptx(SOURCE, "vector_kernels.cu", CudaOptions()).ptx
     return compile_ptx(ptx, "vector_kernels.cu")
-
-
-def _params(*vals: tuple[str, int | float]) -> bytes:
-    out = b""
-    for fmt, v in vals:
-        size = struct.calcsize(fmt)
-        out += b"\0" * (-len(out) % size) + struct.pack("<" + fmt, v)
-    return out
 
 
 def _launch(launcher, module, name, grid, block, arrays, params, **kw):

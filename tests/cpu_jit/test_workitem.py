@@ -6,11 +6,11 @@ the benchmark's kernels really run in this mode; faults and the watchdog still w
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 
 import numpy as np
 import pytest
+from kernel_params import pack_params as _params  # (same folder)
 
 from cumetal.backends.air.sim import compile as sim_compile
 from cumetal.backends.air.sim import launch_air
@@ -133,14 +133,6 @@ class Mem:
 
     def get(self, p: int, like: np.ndarray) -> np.ndarray:
         return np.frombuffer(self.mem.read(p, like.nbytes), like.dtype).reshape(like.shape).copy()
-
-
-def _params(*vals: tuple[str, int | float]) -> bytes:
-    out = b""
-    for fmt, v in vals:
-        size = struct.calcsize(fmt)
-        out += b"\0" * (-len(out) % size) + struct.pack("<" + fmt, v)
-    return out
 
 
 def _run(launcher, mod, name, grid, block, inputs, outputs, params, dyn=0, **kw):
