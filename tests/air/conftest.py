@@ -8,6 +8,7 @@ download is impossible. ``llvm-as-14``/``llvm-dis-14`` are the oracle for LLVM-1
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -187,3 +188,12 @@ def air():
         llvmlite_bitcode=llvmlite_bitcode,
         git_sample=git_sample_bytes,
     )
+
+
+@pytest.fixture
+def cpu_device_whatever_the_backend(request):
+    """For tests that swap the engine under the CPU device (its launches go to the air-sim, the
+    reference runs on the CPU engine): pin that device whatever ``CUMETAL_BACKEND`` says (an
+    air-sim device's own launcher would run both sides on the air-sim)."""
+    if (os.environ.get("CUMETAL_BACKEND", "").strip().lower() or "cpu") != "cpu":
+        request.getfixturevalue("cpu_backend")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
 import sys
 from pathlib import Path
 
@@ -41,12 +40,8 @@ for _name in ("test_memory_arith_indexing", "test_misc", "test_shared_warp_atomi
 
 
 @pytest.fixture(autouse=True)
-def _on_the_cpu_device(request):
-    """These tests swap the engine under the CPU device (its launches go to the air-sim, the
-    reference runs on the CPU engine): pin that device whatever ``CUMETAL_BACKEND`` says (an
-    air-sim device's own launcher would run both sides on the air-sim)."""
-    if (os.environ.get("CUMETAL_BACKEND", "").strip().lower() or "cpu") != "cpu":
-        request.getfixturevalue("cpu_backend")
+def _on_the_cpu_device(cpu_device_whatever_the_backend):
+    """These tests swap the engine under the CPU device (tests/air/conftest.py)."""
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -8,8 +8,6 @@ match the NVIDIA golden instead (a CPU-backend gap, listed in the report of the 
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from tests.ptx_sweep.cases import all_cases
@@ -44,12 +42,8 @@ def _run(case, launch):
 
 
 @pytest.fixture(autouse=True)
-def _on_the_cpu_device(request):
-    """These tests swap the engine under the CPU device (its launches go to the air-sim, the
-    reference runs on the CPU engine): pin that device whatever ``CUMETAL_BACKEND`` says (an
-    air-sim device's own launcher would run both sides on the air-sim)."""
-    if (os.environ.get("CUMETAL_BACKEND", "").strip().lower() or "cpu") != "cpu":
-        request.getfixturevalue("cpu_backend")
+def _on_the_cpu_device(cpu_device_whatever_the_backend):
+    """These tests swap the engine under the CPU device (tests/air/conftest.py)."""
 
 
 _AIR_GAPS = BACKEND_GAPS["air-sim"]
