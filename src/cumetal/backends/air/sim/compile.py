@@ -10,10 +10,12 @@ own threadgroup globals and check-site caches).
 from __future__ import annotations
 
 import ctypes
+import functools
 import hashlib
 import json
 import os
 import re
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -380,12 +382,21 @@ def vectors_for_launch(threads: int) -> bool:
     (``CUMETAL_JIT_VECTOR_THREADS``, default 16384; 0 = always). They are most of a kernel's compile
     time (the barrier-free sweep kernels: 5.6x, the barrier kernels: 2x, measured 2026-11-25) and
     pay off only over many threads; a kernel already compiled with them keeps them at any size."""
-    raw = os.environ.get("CUMETAL_JIT_VECTOR_THREADS", "").strip()
+    return threads >= _vector_threads(os.environ.get("CUMETAL_JIT_VECTOR_THREADS", "").strip())
+
+
+@functools.lru_cache(maxsize=8)
+def _vector_threads(raw: str) -> int:
+    """``CUMETAL_JIT_VECTOR_THREADS`` read (a bad value is reported once, the default used)."""
     try:
         limit = int(raw) if raw else 16384
     except ValueError:
+        limit = -1
+    if limit < 0:
+        print(f"cumetal: CUMETAL_JIT_VECTOR_THREADS={raw!r} is not a thread count; using 16384",
+              file=sys.stderr, flush=True)
         limit = 16384
-    return threads >= limit
+    return limit
 
 
 def compile_kernel(kernel: N.Function, module: N.Module, vectors: bool = True) -> CompiledKernel:
