@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from cumetal.backends.air.metallib import FUNCTION_TYPE_NAMES, Metallib, MetallibFunction, read_metallib
 from cumetal.backends.air.metallib_problem import MetallibFormatError
 from cumetal.backends.air.metallib_wrapper import read_wrapper
+from cumetal.tools import quiet_on_closed_pipe
 
 
 def _version(pair: tuple[int, int]) -> str:
@@ -120,14 +120,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except BrokenPipeError:
-        # the reader went away (`... | head`): stop quietly like other Unix tools, with SIGPIPE's
-        # status; point stdout at /dev/null so the interpreter's final flush cannot fail again
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 128 + 13
+    return quiet_on_closed_pipe(lambda: _main(argv))
 
 
 if __name__ == "__main__":

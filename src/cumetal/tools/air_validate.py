@@ -7,12 +7,12 @@ Exit status: 0 valid, 1 invalid, 2 usage error (bad arguments, unreadable file).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 from collections.abc import Sequence
 
 from cumetal.backends.air.metallib_validate import validate_metallib
+from cumetal.tools import quiet_on_closed_pipe
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -64,14 +64,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except BrokenPipeError:
-        # the reader went away (`... | head`): stop quietly like other Unix tools, with SIGPIPE's
-        # status; point stdout at /dev/null so the interpreter's final flush cannot fail again
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 128 + 13
+    return quiet_on_closed_pipe(lambda: _main(argv))
 
 
 if __name__ == "__main__":

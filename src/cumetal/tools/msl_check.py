@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cumetal.tools import quiet_on_closed_pipe
+
 HEADER = Path(__file__).resolve().parents[1] / "backends" / "msl" / "check" / "cumetal_msl_check.h"
 KERNELS_MARK = "// ---- kernels\n"
 TIMEOUT_S = 600
@@ -215,18 +217,28 @@ def _check_batch(prelude: str, parts: list[tuple[int, str]], results: list[str],
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return quiet_on_closed_pipe(lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cumetal.tools.msl_check", description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", help="MSL sources (.metal) written by cumetalc --emit=msl")
-    ap.add_argument("--msl", default="3.2", help="MSL version to check against: 3.0, 3.1 or 3.2 (default 3.2)")
+    ap.add_argument("--msl", default="3.2", choices=("3.0", "3.1", "3.2"),
+                    help="MSL version to check against: 3.0, 3.1 or 3.2 (default 3.2)")
     ap.add_argument("--allow-double", action="store_true", help="accept double (Apple GPUs reject it)")
     args = ap.parse_args(argv)
     status = 0
     for name in args.files:
         try:
-            source = Path(name).read_text()
+            source = Path(name).read_bytes().decode()
         except OSError as e:
             print(f"msl_check: {name}: {e.strerror}", file=sys.stderr)
             status = 2
+            continue
+        except UnicodeDecodeError as e:  # a .metallib, an object file: say so once, not a traceback
+            print(f"msl_check: {name}: not MSL text (byte 0x{e.object[e.start]:02x} at offset {e.start} "
+                  "is not UTF-8)", file=sys.stderr)
+            status = 1
             continue
         try:
             problems = check_msl(source, msl_version=args.msl, allow_double=args.allow_double)
