@@ -184,17 +184,51 @@ def _kernel_body(text: str, kernel: str) -> tuple[str, list[str]] | None:
     return None
 
 
-def _retarget(body: list[str], label_of) -> tuple[list[str], list[str]] | None:
+def _back_edges(blocks: list[tuple[str, list[str]]]) -> set[tuple[int, str]]:
+    """The retreating edges (source block index, target label) of a depth-first search from the
+    entry block: an edge to a block on the search's stack. Removing them leaves no cycle among the
+    blocks the entry reaches (a path of the rest visits each block at most once)."""
+    order = {name: i for i, (name, _) in enumerate(blocks)}
+    succ = [[t for line in lines if not _PHI.match(line) for t in _TARGETS.findall(line) if t in order]
+            for _name, lines in blocks]
+    back: set[tuple[int, str]] = set()
+    state = [0] * len(blocks)  # 0 unvisited, 1 on the stack, 2 done
+    state[0] = 1
+    stack = [(0, iter(succ[0]))] if blocks else []
+    while stack:
+        i, it = stack[-1]
+        t = next(it, None)
+        if t is None:
+            state[i] = 2
+            stack.pop()
+            continue
+        j = order[t]
+        if state[j] == 1:
+            back.add((i, t))
+        elif state[j] == 0:
+            state[j] = 1
+            stack.append((j, iter(succ[j])))
+    return back
+
+
+def _retarget(body: list[str], label_of, dfs: bool = False) -> tuple[list[str], list[str]] | None:
     """The body with every retreating edge (to a block at or before its source, in layout order:
     every cycle has one) going to the new block ``label_of(target)`` instead, and the targets in
-    order of first appearance; None when a retreating edge's target has a phi."""
+    order of first appearance; None when a retreating edge's target has a phi.
+
+    ``dfs``: the retreating edges of a depth-first search from the entry instead (_back_edges).
+    A work-item region (workitem.py) is the kernel entered in the middle, at its resume point: a
+    loop's back edge that leads from there to the region's next barrier (a tile loop's latch, back
+    to the next tile's loads) is backwards in layout but on no cycle of the region."""
     blocks = _blocks(body)
     order = {name: i for i, (name, _) in enumerate(blocks)}
+    back = _back_edges(blocks) if dfs else None
     out: list[str] = []
     targets_seen: list[str] = []
     for i, (_name, lines) in enumerate(blocks):
         for line in lines:
-            targets = [t for t in _TARGETS.findall(line) if t in order and order[t] <= i]
+            targets = [t for t in _TARGETS.findall(line) if t in order
+                       and ((i, t) in back if back is not None else order[t] <= i)]
             if targets and not _PHI.match(line):
                 for t in dict.fromkeys(targets):
                     if any(_PHI.match(x) for x in blocks[order[t]][1]):
@@ -214,7 +248,8 @@ def _entry_insert(body: list[str], extra: list[str]) -> list[str]:
 
 def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
                  mm_sites: list[tuple[int, str, int, bool]] | None = None,
-                 path: dict[str, str] | None = None, store_only: set[int] | None = None) -> str | None:
+                 path: dict[str, str] | None = None, store_only: set[int] | None = None,
+                 dfs: bool = False, mm_spaces: tuple[str, ...] = ("1",)) -> str | None:
     """The kernel as a probe (module docstring), returning an i64 whose bits 60-63 are set when an
     access missed its window or is misaligned (_PCHK) and whose bit 0 is set when the thread goes
     round a loop (takes a retreating edge). ``loaders``
@@ -231,8 +266,10 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
     ``path`` (block label -> the successor the main path takes, _main_path): a thread that leaves
     the main path (a conditional branch of one of those blocks going the other way) sets bit 2.
     ``store_only`` collects the indices of ``mm_sites`` whose accesses are all stores (their
-    prefetch would read the lines that the main path's non-temporal stores are to write unread)."""
-    got = _retarget(body, lambda _t: "__sim_defer")
+    prefetch would read the lines that the main path's non-temporal stores are to write unread).
+    ``dfs``: _retarget's. ``mm_spaces``: the address spaces whose check sites get the lowest and
+    highest address (threadgroup sites too for work-item regions: _range_probe_epilogue's ``static3``)."""
+    got = _retarget(body, lambda _t: "__sim_defer", dfs)
     if got is None:
         return None
     out = []
@@ -283,7 +320,7 @@ def _probe_clone(name: str, args: str, body: list[str], loaders: dict[str, str],
             al = _ALIGN_ARG.search(chk.group(2))
             wide = "" if al and int(al.group(2)) <= 16 else "w"
             site = _SITE_OFFSET.search(chk.group(2))
-            if mm_sites is not None and not wide and al and site and chk.group(1) == "1":
+            if mm_sites is not None and not wide and al and site and chk.group(1) in mm_spaces:
                 # the range probe: the site's lowest and highest address (one pair per site)
                 off = int(site.group(1))
                 if not any(o == off for o, _, _, _ in mm_sites):
@@ -637,7 +674,7 @@ def _thread_loops(fn: str, callee: str, arg_types: list[str], kinds: list[int], 
 
 def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]], p: str = "", acc: str = "%acc",
                           mm: str = "%mm", done: str = "  ret i32 %ri", path_bit: bool = False,
-                          store_only: set[int] | None = None) -> list[str]:
+                          store_only: set[int] | None = None, static3: tuple[str, int] | None = None) -> list[str]:
     """After the range probe's loop (``_thread_loops`` mode "probe_mm"): each site's window test
     on its lowest and highest address (a site no thread reached has lowest > highest), the result
     as the probe's (bit 0: a miss, bit 1: a thread goes round a loop), and, when clean, a prefetch
@@ -648,10 +685,17 @@ def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]], p: str = "
     prefetched first). ``path_bit``: bit 2 of the result is bit 2 of the threads' flags (a thread
     left the main path, _main_path); it does not stop the prefetch. ``store_only`` (the sites that
     are only stored to): not prefetched when the threadgroup will run the main path's copy with
-    non-temporal stores (no thread left the path and ``%usepath``, _usepath, holds)."""
+    non-temporal stores (no thread left the path and ``%usepath``, _usepath, holds).
+
+    ``static3`` (the kernel's static threadgroup global and its size, when the checked
+    ``__sim_chk3`` first accepts an access inside it, instrument._CHECK3_STATIC): a threadgroup
+    site is clean when its lowest and highest address both lie in the static global, or both in
+    the site's window. The checked code accepts the union of the two intervals, a superset: a
+    site whose threads straddle them (or a threadgroup site without ``static3``: the window alone)
+    only runs checked."""
     if path_bit:
         done = "  %pb = and i64 %r, 4\n  %pb32 = trunc i64 %pb to i32\n  %rp = or i32 %ri, %pb32\n  ret i32 %rp"
-    lines = _range_probe_epilogue_plain(mm_sites, acc, mm, done, store_only or set())
+    lines = _range_probe_epilogue_plain(mm_sites, acc, mm, done, store_only or set(), static3)
     if not p:
         return lines
     def rename(line: str) -> str:  # every local name and label of the epilogue, prefixed
@@ -667,10 +711,10 @@ def _range_probe_epilogue(mm_sites: list[tuple[int, str, int, bool]], p: str = "
     return out
 
 
-def _range_probe_epilogue_plain(mm_sites, acc, mm, done, store_only=frozenset()) -> list[str]:
+def _range_probe_epilogue_plain(mm_sites, acc, mm, done, store_only=frozenset(), static3=None) -> list[str]:
     b = [f"  %r = load i64, ptr {acc}, align 8", "  %miss0 = icmp uge i64 %r, 1152921504606846976", "  %all_ = and i1 true, true"]
     prev = "%all_"
-    for j, (off, _sp, _n, checked) in enumerate(mm_sites):
+    for j, (off, sp, n, checked) in enumerate(mm_sites):
         if not checked:
             continue
         b += [f"  %lo{j} = load i64, ptr getelementptr (i8, ptr @__sim_sites, i64 {off}), align 8",
@@ -679,8 +723,17 @@ def _range_probe_epilogue_plain(mm_sites, acc, mm, done, store_only=frozenset())
               f"  %mxp{j} = getelementptr i8, ptr {mm}, i64 {16 * j + 8}", f"  %mx{j} = load i64, ptr %mxp{j}, align 8",
               f"  %used{j} = icmp ule i64 %mn{j}, %mx{j}", f"  %o1_{j} = sub i64 %mn{j}, %lo{j}",
               f"  %i1_{j} = icmp ult i64 %o1_{j}, %lim{j}", f"  %o2_{j} = sub i64 %mx{j}, %lo{j}",
-              f"  %i2_{j} = icmp ult i64 %o2_{j}, %lim{j}", f"  %in{j} = and i1 %i1_{j}, %i2_{j}",
-              f"  %ok{j} = select i1 %used{j}, i1 %in{j}, i1 true", f"  %all{j} = and i1 {prev}, %ok{j}"]
+              f"  %i2_{j} = icmp ult i64 %o2_{j}, %lim{j}", f"  %in{j} = and i1 %i1_{j}, %i2_{j}"]
+        inn = f"%in{j}"
+        if sp == "3" and static3 is not None:  # or both inside the static global (STATIC3_TEST's bound)
+            glob, size = static3
+            glim = size + 1 - n if n <= size else 0
+            b += [f"  %g{j} = ptrtoint ptr addrspace(3) {glob} to i64", f"  %so1_{j} = sub i64 %mn{j}, %g{j}",
+                  f"  %si1_{j} = icmp ult i64 %so1_{j}, {glim}", f"  %so2_{j} = sub i64 %mx{j}, %g{j}",
+                  f"  %si2_{j} = icmp ult i64 %so2_{j}, {glim}", f"  %sin{j} = and i1 %si1_{j}, %si2_{j}",
+                  f"  %ins{j} = or i1 %in{j}, %sin{j}"]
+            inn = f"%ins{j}"
+        b += [f"  %ok{j} = select i1 %used{j}, i1 {inn}, i1 true", f"  %all{j} = and i1 {prev}, %ok{j}"]
         prev = f"%all{j}"
     b += [f"  %inall = xor i1 {prev}, true", "  %miss = or i1 %miss0, %inall", "  %mi = zext i1 %miss to i32",
           "  %dl = and i64 %r, 1", "  %d32 = trunc i64 %dl to i32", "  %d2 = shl i32 %d32, 1", "  %ri = or i32 %mi, %d2",

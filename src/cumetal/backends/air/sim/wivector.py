@@ -76,11 +76,11 @@ def _region_probe(name: str, args: str, body: list[str], loaders: dict[str, str]
         if ctx and ctx.group(1).endswith(('.wp"', ".wp")):
             continue  # a store of a live value to the thread's context
         out.append(line)
-    return vectorize._probe_clone(name, args, out, loaders, mm_sites)
+    return vectorize._probe_clone(name, args, out, loaders, mm_sites, dfs=True, mm_spaces=("1", "3"))
 
 
 def _region_fast(name: str, args: str, body: list[str], group: int) -> str | None:
-    got = vectorize._retarget(body, lambda _t: "__sim_defer")
+    got = vectorize._retarget(body, lambda _t: "__sim_defer", dfs=True)
     if got is None:
         return None
     out = []
@@ -100,7 +100,8 @@ def _region_fast(name: str, args: str, body: list[str], group: int) -> str | Non
 
 
 def _loops(fn: str, regions: list[int], arg_types: list[str], kinds: list[int], mode: str, group: int,
-           loop_md: int | None, mm: dict[int, list[tuple[int, str, int, bool]]] | None = None) -> list[str]:
+           loop_md: int | None, mm: dict[int, list[tuple[int, str, int, bool]]] | None = None,
+           static3: tuple[str, int] | None = None) -> list[str]:
     """``fn(slots, ctx, r, t0, t1[, st])``: region r's probe ("probe": returns the ORed flags, 0
     clean) or fast copy ("fast": stores each thread's exit code, returns their common code or -1)
     for threads t0..t1-1, the loop nest of workitem._wr."""
@@ -144,7 +145,7 @@ def _loops(fn: str, regions: list[int], arg_types: list[str], kinds: list[int], 
         if mode == "probe":  # window tests of the lowest and highest addresses, then the prefetch
             b.append(f"  store i64 %{R}.an, ptr %{R}.accp, align 8")
             b += vectorize._range_probe_epilogue(mm[r] if mm else [], p=f"{R}.", acc=f"%{R}.accp", mm=f"%{R}.mm",
-                                                 done="  br label %out")
+                                                 done="  br label %out", static3=static3)
             b += [f"{R}.out:", f"  %{R}.res = add i32 %{R}.ri, 0", f"  br label %{R}.end2", f"{R}.end2:", "  br label %done"]
         else:
             b += [f"  %{R}.lo32 = trunc i64 %{R}.an to i32", f"  %{R}.same = icmp eq i32 %{R}.lo32, %{R}.bn",
@@ -183,11 +184,13 @@ def region_vector_functions(text: str, arg_types: list[str], kinds: list[int]) -
         return None
     if "define internal void @__sim_pchk1(" not in text:
         parts += [vectorize._PCHK.format(sp=1), _pchk3(text)]
-    parts += [vectorize._PMM.format(sp=1)]
+    parts += [vectorize._PMM.format(sp=1), vectorize._PMM.format(sp=3)]
+    m3 = _STATIC3.search(text)
+    static3 = (m3.group(1), int(m3.group(2))) if m3 else None
     if not re.search(r"^declare void @llvm\.prefetch\.p0\(", text, re.M):
         parts.append("declare void @llvm.prefetch.p0(ptr, i32, i32, i32)\n")
     parts += list(loaders.values())
-    parts.append("\n".join(_loops(WRP, regions, arg_types, kinds, "probe", group, probe_md, mm)) + "\n")
+    parts.append("\n".join(_loops(WRP, regions, arg_types, kinds, "probe", group, probe_md, mm, static3)) + "\n")
     parts.append("\n".join(_loops(WRF, regions, arg_types, kinds, "fast", group, loop)) + "\n")
     # a region whose threads went round a loop (probe bit 1) is not probed for its next SKIP calls
     # on this worker (a region most of whose runs take a loop's back edge before the next barrier,
