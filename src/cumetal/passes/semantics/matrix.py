@@ -495,6 +495,15 @@ class _Elements:
             self._seen[bits] = (x, _or_no_exp(ctx, x, e))
         return self._seen[bits]
 
+    def select(self, cond: Value, t: Value, f: Value) -> Value:
+        """Bits cond ? t : f, whose value and exponent are selected from those of t and f (which
+        are computed where they are defined, not again after the select: wgmma's loop)."""
+        ctx = self.ctx
+        bits = ctx.emit("select", t.type, cond, t, f)
+        (xt, et), (xf, ef) = self[t], self[f]
+        self._seen[bits] = (ctx.emit("select", "f32", cond, xt, xf), ctx.emit("select", "i32", cond, et, ef))
+        return bits
+
 
 def _float_dot(ctx: Ctx, c_bits: Value, ctype: str, dtype: str, pairs: list[tuple[Value, Value]],
                elems: _Elements, block: int, rnd: str = "rn") -> Value:

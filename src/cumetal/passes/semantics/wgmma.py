@@ -8,6 +8,16 @@ Issuing it synchronously is a valid execution: the ISA forbids touching the oper
 accumulators between the instruction and the ``wait_group`` that retires it, so nothing can observe
 the difference; fence/commit/wait then have nothing left to order.
 
+Lowering: one IR loop per instruction, over this thread's N/2 accumulator elements, holding the
+arithmetic model once (the straight-line form repeated it per element: 44,770 IR instructions and
+minutes of LLVM compile for m64n256k16). Before the loop: the A elements of both row halves the
+thread needs (shared loads or warp shuffles: no warp operation runs inside the loop) with their f32
+values and exponents. Each iteration takes element i's row half and column from i, loads its k B
+elements and computes one D element. The C/D elements rotate through N/2 variables: iteration i
+reads slot 0 and appends its result, so after the loop slot j holds D element j. A guarded wgmma
+branches around the loop (whose counter must not be guarded). tests/passes/test_wgmma_loop.py
+bounds the IR per accumulator element.
+
 Layouts (fitted to, and bit-exact on, an H100: sweep family ``wgmma``):
 - D: warp w of the warpgroup owns rows 16w..16w+15; register i of lane l holds
   (16w + l/4 + 8*((i/2)%2), 8*(i/4) + 2*(l%4) + i%2) (f16 D: two per register, low half first).
@@ -32,7 +42,7 @@ Layouts (fitted to, and bit-exact on, an H100: sweep family ``wgmma``):
 
 from __future__ import annotations
 
-from cumetal.ir.nodes import Const, Value
+from cumetal.ir.nodes import Const, Inst, Value
 from cumetal.passes.context import Ctx, LoweringError
 from cumetal.passes.semantics import semantics
 from cumetal.passes.semantics.common import i32, i64
@@ -66,12 +76,6 @@ FP8_WINDOW = 13  # fp8 products keep 13 bits below the largest (approximate fit:
 @semantics("wgmma.fence", "wgmma.commit_group", "wgmma.wait_group")
 def _wgmma_order(ctx: Ctx, ins: ast.Instruction) -> None:
     ctx.emit("nop", None)  # wgmma.mma_async completes when issued (module docstring)
-
-
-def _d_coord(lane: int, i: int) -> tuple[int, int]:
-    """(row within the warp's 16 rows, column) of accumulator slot i of a lane."""
-    g, t = lane >> 2, lane & 3
-    return g + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * t + (i & 1)
 
 
 class _Descriptor:
@@ -188,6 +192,16 @@ def _wgmma(ctx: Ctx, ins: ast.Instruction) -> None:
         raise LoweringError(f"wgmma .{shape}.{dtype} needs {nregs} accumulator registers, got {len(d_elems)}")
     c_regs = [ctx.read(e, "b32") for e in d_elems]
     scale_d = ctx.read(sd_op, "pred")
+    # the loop below must run unguarded (a guarded counter would never advance): a guard branches
+    # around the whole instruction instead
+    guard, negated = ctx.guard, ctx.guard_negated
+    skip = None
+    if guard is not None:
+        skip, body = ctx.fresh_label(), ctx.fresh_label()
+        then, other = (skip, body) if negated else (body, skip)
+        ctx.append(Inst("cbr", (), (guard,), {"target": then, "else": other}))
+        ctx.guard = None
+        ctx.start_block(body)
 
     w = Warp(ctx)
     tid = _linear_tid(ctx)
@@ -202,19 +216,8 @@ def _wgmma(ctx: Ctx, ins: ast.Instruction) -> None:
             return bits
         return ctx.emit("xor", bits.type, bits, Const.int(bits.type, _SIGN[et]))
 
-    # B elements per column slot (per distinct column offset 8j + c)
+    # B: read per column in the loop below
     bdesc = _Descriptor(ctx, ctx.read(b_op, "b64"), _BITS[btype] // 8, bool(trans_b))
-    b_cache: dict[tuple[int, int], Value] = {}
-
-    def b_elem(col_off: int, kk: int) -> Value:
-        if (col_off, kk) not in b_cache:
-            col = ctx.emit("add", "i32", t2, i32(col_off))
-            base = bdesc.mn_base(col, key=col_off)
-            v = ctx.emit("load", f"i{_BITS[btype]}", bdesc.address(base, kk), space="shared",
-                         align=_BITS[btype] // 8)
-            b_cache[col_off, kk] = flip(v, btype, scale_b)
-        return b_cache[col_off, kk]
-
     a_cache: dict[tuple[int, int], Value] = {}
     if a_regs:
         regs = [ctx.read(e, "b32") for e in a_op.elems]
@@ -245,35 +248,77 @@ def _wgmma(ctx: Ctx, ins: ast.Instruction) -> None:
                 a_cache[half, kk] = flip(v, atype, scale_a)
             return a_cache[half, kk]
 
+    # The k elements of A this lane needs, for both row halves (g and g + 8): before the loop
+    a_bits = [[a_elem(half, kk) for kk in range(k)] for half in range(2)]
     elems = None if integer or fp8 else _Elements(ctx, atype)
     fp8_elems = _Fp8Elements(ctx) if fp8 else None
-    zero_c = Const.int("i16" if dtype == "f16" else "i32", 0)
-    out: list[Value] = []
-    for i in range(n // 2):
-        _, col = _d_coord(0, i)
-        half = (i >> 1) & 1
-        col_off = col  # lane 0's column; every lane adds 2*(lane % 4)
-        pairs = [(a_elem(half, kk), b_elem(col_off, kk)) for kk in range(k)]
+    for half in range(2):  # their f32 values and exponents too: the loop only selects between them
+        for kk in range(k):
+            if elems is not None:
+                elems[a_bits[half][kk]]
+            elif fp8_elems is not None:
+                fp8_elems.get(a_bits[half][kk], atype)
+
+    # The accumulator slots (one D element each; f16 D: two per register, low half first) rotate
+    # through a loop with one body: slot[0] is the element of iteration i; its result goes to the
+    # end, so after n/2 iterations slot[j] holds D element j (module docstring "Lowering").
+    nslots = n // 2
+    slot_t = "i16" if dtype == "f16" else "i32"
+    slots = [ctx.fn.new_var(slot_t) for _ in range(nslots)]
+    for j, v in enumerate(slots):
         if dtype == "f16":
-            c_bits = _slot_bits(ctx, c_regs, Frag("C", 64, n, "f16", n // 2, _d_coord), i)
+            word = c_regs[j // 2]
+            bits = ctx.emit("trunc", "i16", ctx.emit("lshr", "i32", word, i32(16)) if j % 2 else word)
         else:
-            c_bits = c_regs[i]
-        c_bits = ctx.emit("select", c_bits.type, scale_d, c_bits, zero_c)
-        if integer:
-            out.append(_int_dot(ctx, c_bits, pairs, atype == "s8", btype == "s8", "satfinite" in f))
-        elif fp8:
-            out.append(_fp8_dot(ctx, c_bits, dtype, [((a, atype), (b, btype)) for a, b in pairs], fp8_elems))
+            bits = c_regs[j]
+        ctx.emit_into(v, "mov", bits)
+    i = ctx.fn.new_var("i32")
+    ctx.emit_into(i, "mov", i32(0))
+    loop = ctx.fresh_label()
+    ctx.start_block(loop)
+    # element i: row g + 8*((i/2) % 2), column 8*(i/4) + i%2 + 2*(lane%4) (layout D above)
+    upper = ctx.emit("icmp", "i1", ctx.emit("and", "i32", i, i32(2)), i32(0), cond="ne")
+    col_off = ctx.emit("or", "i32", ctx.emit("shl", "i32", ctx.emit("lshr", "i32", i, i32(2)), i32(3)),
+                       ctx.emit("and", "i32", i, i32(1)))
+    col = ctx.emit("add", "i32", t2, col_off)
+    bbase = bdesc.mn_base(col)
+    pairs = []
+    for kk in range(k):
+        b = flip(ctx.emit("load", f"i{_BITS[btype]}", bdesc.address(bbase, kk), space="shared",
+                          align=_BITS[btype] // 8), btype, scale_b)
+        a1, a0 = a_bits[1][kk], a_bits[0][kk]
+        if elems is not None:
+            a = elems.select(upper, a1, a0)
+        elif fp8_elems is not None:
+            a = fp8_elems.select(upper, a1, a0, atype)
         else:
-            out.append(_float_dot(ctx, c_bits, dtype, dtype, pairs, elems, k))
+            a = ctx.emit("select", a1.type, upper, a1, a0)
+        pairs.append((a, b))
+    c_bits = ctx.emit("select", slot_t, scale_d, slots[0], Const.int(slot_t, 0))
+    if integer:
+        d = _int_dot(ctx, c_bits, pairs, atype == "s8", btype == "s8", "satfinite" in f)
+    elif fp8:
+        d = _fp8_dot(ctx, c_bits, dtype, [((a, atype), (b, btype)) for a, b in pairs], fp8_elems)
+    else:
+        d = _float_dot(ctx, c_bits, dtype, dtype, pairs, elems, k)
+    for j in range(nslots - 1):
+        ctx.emit_into(slots[j], "mov", slots[j + 1])
+    ctx.emit_into(slots[-1], "mov", d)
+    ctx.emit_into(i, "add", i, i32(1))
+    more = ctx.emit("icmp", "i1", i, i32(nslots), cond="ult")
+    done = ctx.fresh_label()
+    ctx.append(Inst("cbr", (), (more,), {"target": loop, "else": done}))
+    ctx.start_block(done)
+    out: list[Value] = list(slots)
     if dtype == "f16":
-        packed = []
-        for r in range(nregs):
-            lo = ctx.emit("zext", "i32", out[2 * r])
-            hi = ctx.emit("shl", "i32", ctx.emit("zext", "i32", out[2 * r + 1]), i32(16))
-            packed.append(ctx.emit("or", "i32", lo, hi))
-        out = packed
+        out = [ctx.emit("or", "i32", ctx.emit("zext", "i32", out[2 * r]),
+                        ctx.emit("shl", "i32", ctx.emit("zext", "i32", out[2 * r + 1]), i32(16)))
+               for r in range(nregs)]
     for e, v in zip(d_elems, out, strict=True):
         ctx.write(e, v, "b32")
+    if skip is not None:
+        ctx.start_block(skip)
+    ctx.guard, ctx.guard_negated = guard, negated
 
 
 class _Fp8Elements:
@@ -309,6 +354,14 @@ class _Fp8Elements:
             ex = ctx.emit("max", "i32", _exponent(ctx, x), i32(self.EMIN[et]), signed=True)
             self._seen[key] = (x, _or_no_exp(ctx, x, ex))
         return self._seen[key]
+
+    def select(self, cond: Value, t: Value, f: Value, et: str) -> Value:
+        """Bits cond ? t : f, whose value and exponent are selected from those of t and f."""
+        ctx = self.ctx
+        bits = ctx.emit("select", t.type, cond, t, f)
+        (xt, et_), (xf, ef) = self.get(t, et), self.get(f, et)
+        self._seen[bits, et] = (ctx.emit("select", "f32", cond, xt, xf), ctx.emit("select", "i32", cond, et_, ef))
+        return bits
 
 
 def _fp8_dot(ctx: Ctx, c_bits: Value, dtype: str, pairs: list, elems: _Fp8Elements) -> Value:
