@@ -90,6 +90,42 @@ def test_coverage_table(good: Path) -> None:
     assert out.splitlines()[-1].startswith("verdict: ")
 
 
+BRX = """.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, %tid.x;
+	ts: .branchtargets L0, L1;
+	brx.idx %r1, ts;
+L0:
+	st.global.u32 [%rd1], 10;
+	ret;
+L1:
+	st.global.u32 [%rd1], 11;
+	ret;
+}
+"""
+
+
+def test_coverage_says_what_compiling_says(tmp_path: Path) -> None:
+    """An opcode with semantics whose form the lowering refuses (brx.idx) is 'unsupported' with the
+    lowering's reason, as compiling the file reports it (#10 audit: --coverage said 'supported')."""
+    src = tmp_path / "brx.ptx"
+    src.write_text(BRX)
+    rc, out, _ = run(["--coverage", str(src)])
+    assert rc == 0
+    rows = {ln.split()[0]: ln for ln in out.splitlines()[1:-2]}
+    assert rows["brx.idx"].split()[1:3] == ["1", "unsupported"] and "label table" in rows["brx.idx"]
+    assert rows["st.global.u32"].split()[1:3] == ["2", "supported"]
+    assert out.splitlines()[-1] == "verdict: 1 instruction(s) cannot run on CuMetal yet"
+    rc, _, err = run(["--emit=ir", str(src), "-o", str(tmp_path / "k.ir")])
+    assert rc == 1 and "brx.idx (indirect branch through a label table)" in err
+
+
 def test_coverage_to_file(good: Path, tmp_path: Path) -> None:
     dest = tmp_path / "cov.txt"
     rc, out, _ = run(["--coverage", str(good), "-o", str(dest)])

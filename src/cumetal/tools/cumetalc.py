@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -93,36 +94,61 @@ def _mode_coverage(job: Job) -> int:
     from cumetal.ptx import ast as A
     from cumetal.ptx.printer import instruction_text
 
-    counts: Counter[str] = Counter()
-    first: dict[str, A.Instruction | A.UnknownInstruction] = {}
-    for _, res, _ in job.results:
+    # (opcode, status, reason) -> count: the table says whether an opcode has semantics; lowering the
+    # file says whether each instruction's form runs (an instruction it refuses is a row of its own)
+    counts: Counter[tuple[str, str, str]] = Counter()
+    static: dict[str, tuple[str, str]] = {}
+    opcodes: set[str] = set()
+    for name, res, data in job.results:
+        refused = _refused_by_lowering(name, res, data)
         for ins in iter_instructions(res.module):
-            key = instruction_text(ins).split(" ", 1)[0] if isinstance(ins, A.Instruction) else ins.opcode
-            counts[key] += 1
-            first.setdefault(key, ins)
-    rows = []
+            if isinstance(ins, A.UnknownInstruction):
+                key, status, reason = ins.opcode, "unknown", ins.reason
+            else:
+                key = instruction_text(ins).split(" ", 1)[0]
+                if key not in static:
+                    static[key] = opcode_support(ins)
+                status, reason = static[key]
+                why = refused.get((ins.loc.line, ins.loc.col)) if ins.loc is not None else None
+                if status == "supported" and why is not None:  # a form the lowering refuses (brx.idx, …)
+                    status, reason = "unsupported", why
+            counts[(key, status, reason)] += 1
+            opcodes.add(key)
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     by_status: Counter[str] = Counter()
-    for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        ins = first[key]
-        if isinstance(ins, A.UnknownInstruction):
-            status, reason = "unknown", ins.reason
-        else:
-            status, reason = opcode_support(ins)
+    for (_, status, _), n in rows:
         by_status[status] += n
-        rows.append((key, n, status, reason))
-    w = max([len("opcode")] + [len(r[0]) for r in rows])
+    w = max([len("opcode")] + [len(r[0][0]) for r in rows])
     lines = [f"{'opcode':<{w}}  {'count':>7}  {'status':<12} reason"]
-    for key, n, status, reason in rows:
+    for (key, status, reason), n in rows:
         lines.append(f"{key:<{w}}  {n:>7}  {status:<12} {reason}".rstrip())
     total = sum(counts.values())
     summary = ", ".join(f"{c} {s}" for s, c in sorted(by_status.items()))
-    lines.append(f"{total} instructions, {len(counts)} distinct opcodes: {summary or 'none'}")
+    lines.append(f"{total} instructions, {len(opcodes)} distinct opcodes: {summary or 'none'}")
     blocking = by_status["unsupported"] + by_status["unknown"] + by_status["not yet"]
     lines.append("verdict: " + ("every instruction is supported" if total and not blocking else
                                 f"{blocking} instruction(s) cannot run on CuMetal yet" if blocking else
                                 "no instructions"))
     _write(job, "\n".join(lines) + "\n")
     return 0
+
+
+_CANNOT = re.compile(r"^(?:kernel|function) '[^']*' cannot be compiled: ")
+
+
+def _refused_by_lowering(name: str, res, data: bytes) -> dict[tuple[int, int], str]:
+    """(line, column) -> reason of each instruction at which lowering the file stops a kernel or
+    function (nothing when the file has syntax errors: it does not lower at all)."""
+    from cumetal.passes import lower_parsed
+
+    if any(d.severity == "error" for d in res.diagnostics):
+        return {}
+    out: dict[tuple[int, int], str] = {}
+    for diags in lower_parsed(res, data, name).failed.values():
+        for d in diags:
+            if d.severity == "error" and d.loc.file == name:
+                out.setdefault((d.loc.line, d.loc.col), _CANNOT.sub("", d.message))
+    return out
 
 
 def _mode_compile(job: Job) -> int:
