@@ -35,7 +35,16 @@ def _entry(n: int) -> bytes:
     return struct.pack("<II", n, 8)  # (slot, bytes): an 8-byte entry
 
 
-def test_logged_launches_run_in_their_place_between_python_operations() -> None:
+def test_logged_launches_run_in_their_place_between_python_operations(monkeypatch) -> None:
+    # the worker must not start the queue's work while the test logs and enqueues (it would adopt the
+    # logged launches at another moment, as it may: one operation per adoption); a loaded machine
+    # can take more than START_QUIET_S between two of these lines, so the batching delays are
+    # lengthened for this queue's worker (it reads them at each wait) and q.wait() runs everything
+    from cumetal.devices import stream_worker
+
+    monkeypatch.setattr(stream_worker, "START_QUIET_S", 60.0)
+    monkeypatch.setattr(stream_worker, "START_MAX_DELAY_S", 60.0)
+    monkeypatch.setattr(stream_worker, "LINGER_S", 0.0)
     q, log, push = _queue()
     q.enqueue(lambda: log.append("A"))
     for n in range(3):

@@ -254,31 +254,105 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
             code = prep.code.value
             fault = launch.fault
             if fault:
-                fault_addr = launch.fault_addr
-                message = launch.message.decode(errors="replace")
+                fault = (fault, launch.fault_addr, launch.message.decode(errors="replace"))
 
         if has_printf:
             printf = _printf_text(memory, ring, module)
-        if fault:
-            name = FAULT_NAMES.get(fault, "illegal_instruction")
-            msg = message
-            if name in ("illegal_address", "misaligned_address"):
-                msg = f"{msg} at address 0x{fault_addr:x} in kernel {kernel.name}"
-            elif name == "timeout" and msg.startswith("deadlock"):  # runtime.c stall(): found at once
-                msg = msg.replace("@KERNEL@", kernel.name)
-            elif name == "timeout":
-                msg = f"kernel {kernel.name} exceeded the {watchdog_s} s watchdog"
-            return LaunchOutcome(KernelFault(name, msg), printf)
-        if code:
-            name = metal_abi.FAULT_CODES.get(code, "illegal_instruction")
-            what = {"trap": "trap instruction executed", "assert": "device-side assertion failed",
-                    "misaligned_address": "misaligned operands of an asynchronous copy"}.get(
-                name, "an operation the hardware refuses, or a call of a non-function address")
-            return LaunchOutcome(KernelFault(name, f"{what} in kernel {kernel.name}"), printf)
+        if fault or code:
+            return _faulted(kernel, fault, code, watchdog_s, printf)
         return LaunchOutcome(None, printf)
     finally:
         for addr in owned:
             memory.free(addr)
+
+
+def _faulted(kernel: Function, fault, code: int, watchdog_s, printf: list[str]) -> LaunchOutcome:
+    """The outcome of a launch that faulted: ``fault`` (the runtime's fault, its address and
+    message) or the launch_info's fault ``code``."""
+    if fault:
+        fault, fault_addr, msg = fault
+        name = FAULT_NAMES.get(fault, "illegal_instruction")
+        if name in ("illegal_address", "misaligned_address"):
+            msg = f"{msg} at address 0x{fault_addr:x} in kernel {kernel.name}"
+        elif name == "timeout" and msg.startswith("deadlock"):  # runtime.c stall(): found at once
+            msg = msg.replace("@KERNEL@", kernel.name)
+        elif name == "timeout":
+            msg = f"kernel {kernel.name} exceeded the {watchdog_s} s watchdog"
+        return LaunchOutcome(KernelFault(name, msg), printf)
+    name = metal_abi.FAULT_CODES.get(code, "illegal_instruction")
+    what = {"trap": "trap instruction executed", "assert": "device-side assertion failed",
+            "misaligned_address": "misaligned operands of an asynchronous copy"}.get(
+        name, "an operation the hardware refuses, or a call of a non-function address")
+    return LaunchOutcome(KernelFault(name, f"{what} in kernel {kernel.name}"), printf)
+
+
+class _CopyPlan(ctypes.Structure):
+    """runtime.c ``sim_copy_plan``: what ``sim_run_plan`` copies before it runs the launch."""
+
+    _fields_ = [("launch", ctypes.c_void_p), ("params_dst", ctypes.c_void_p), ("info", ctypes.c_void_p),
+                ("ninfo", ctypes.c_uint64), ("info_dst", ctypes.c_void_p)]
+
+
+def prepared_launch(kernel: Function, module: Module, memory, grid, block, dynamic_shared: int,
+                    symbols: dict[str, int], *, workers: int, compiled):
+    """A launcher of the compiled kernel ``compiled`` with this shape, symbol table and worker
+    count: ``run(params, watchdog_s) -> LaunchOutcome``, the same launch as ``launch_air``'s with
+    its per-launch work cut to the parameters, the allocation table's and the watchdog's changes
+    and ``sim_run`` (the device's fast path for a compiled kernel's repeated launches: the empty
+    launch's host overhead, #12). None where launch_air's general path is needed: a kernel with
+    printf (a ring per launch), a shape or symbol table its checks refuse. ``run`` refuses (the
+    general path's outcome) a parameter block shorter than the kernel's or longer than the
+    scratch's; the caller keeps ``run`` only for launches with this ``memory``, shape and symbols."""
+    global _scratch
+    ck = compiled
+    if any(role == "printf" for _, role in ck.arg_kinds):
+        return None
+    checked = _check_launch(kernel, module, grid, block, dynamic_shared, b"\0" * kernel.param_size, symbols)
+    if isinstance(checked, LaunchOutcome):
+        return None
+    grid_t, block_t = checked
+    with _RUN_LOCK:
+        if _scratch is None:
+            _scratch = _Scratch()
+        scratch = _scratch
+        prep = _prepare(ck, kernel, module, memory, grid_t, block_t, dynamic_shared, symbols, workers, scratch)
+    launch, info, code_cell = prep.launch, prep.info, prep.code
+    params_at, info_at, ninfo = scratch.base + scratch.PARAMS, scratch.base + scratch.INFO, len(prep.info)
+    need, room = kernel.param_size, _Scratch.INFO
+    sim_run = runtime_lib.loaded().sim_run_plan  # (no argtypes: a plan pointer, bytes and an int convert fastest)
+    plan = _CopyPlan(ctypes.addressof(launch), params_at, ctypes.cast(ctypes.c_char_p(info), ctypes.c_void_p).value,
+                     ninfo, info_at)
+    plan_ref = ctypes.byref(plan)  # (``info`` stays alive with ``prep``, which ``run`` keeps)
+    tables_of = getattr(memory, "_tables", None)
+    tables = None
+
+    def run(params: bytes, watchdog_s: float | None = None) -> LaunchOutcome:
+        nonlocal tables
+        n = len(params)
+        if n < need or n > room:
+            return launch_air(kernel, module, memory, grid_t, block_t, dynamic_shared, params, symbols,
+                              watchdog_s=watchdog_s, workers=workers, compiled=ck)
+        with _RUN_LOCK:
+            now = tables_of() if tables_of is not None else _allocation_table(memory)
+            if tables is None or now[0] is not tables[0] or now[1] is not tables[1]:
+                tables = now  # (kept alive with the pointers into them)
+                launch.alloc_base = now[0].__array_interface__["data"][0]
+                launch.alloc_size = now[1].__array_interface__["data"][0]
+                launch.nalloc = len(now[0])
+            timeout_s = float(watchdog_s or 0.0)
+            if timeout_s != prep.timeout_s:
+                launch.timeout_s = prep.timeout_s = timeout_s
+            # the parameters, then launch_info (its lock words too), into the scratch buffer; then sim_run
+            sim_run(plan_ref, params if type(params) is bytes else bytes(params), n)
+            code = code_cell.value
+            fault = launch.fault
+            if fault:
+                fault = (fault, launch.fault_addr, launch.message.decode(errors="replace"))
+        if fault or code:
+            return _faulted(kernel, fault, code, watchdog_s, [])
+        return LaunchOutcome(None)
+
+    return run
 
 
 _refused: dict[tuple[int, int, str], tuple[Function, Module, str]] = {}
