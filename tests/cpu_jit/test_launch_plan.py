@@ -140,3 +140,19 @@ def test_a_kernel_with_printf_keeps_the_general_path(module, capfd):
     printed = capfd.readouterr().out
     assert printed.count("hi 31\n") == 3
     assert np.frombuffer(r.dev.memory.read(out, 4 * 32), np.int32).tolist() == list(range(32))
+
+
+def test_an_asynchronous_stream_runs_planned_launches_in_order(module):
+    r = Rig(module)
+    r.stream = r.dev.create_stream(asynchronous=True)
+    x = np.arange(256, dtype=np.float32)
+    px, py = r.put(x), r.put(np.zeros(256, np.float32))
+    for k in range(6):  # each launch reads what the one before wrote: order matters
+        src = px if k == 0 else py
+        assert r.axpi(src, py, 2.0, 256) is None
+    assert r.dev.synchronize(r.stream) == []
+    want = x
+    for _ in range(6):
+        want = _want(want, 2.0, 256)
+    assert np.array_equal(r.get(py, 256), want)
+    assert r.planned == 5 and r.dev.launches == 6

@@ -40,7 +40,7 @@ from concurrent.futures import Future
 
 from cumetal.devices.cpu_device import CpuDevice, watchdog_seconds
 from cumetal.devices.fault_report import RERUN_FOR_REPORT, same_fault
-from cumetal.devices.protocol import DeviceFault
+from cumetal.devices.protocol import DeviceFault, log_fault
 
 DEFAULT_MAX_INSTS = 8000  # LLVM's O3 + code generation time grows faster than linearly past this
 
@@ -191,6 +191,7 @@ class _KernelTier:
     numpy_s: float = 0.0  # time its launches spent on the numpy engine
     pending: Future | None = None  # its compile on the background thread
     looked_up: bool = False  # the JIT cache was asked (a kernel compiled by an earlier process)
+    plannable: bool | None = None  # CpuJitDevice._plan_for: no printf, heap, texture parameters, cluster shape
 
 
 class BackgroundCompiler:
@@ -420,15 +421,9 @@ class CpuJitDevice(CpuDevice):
         addresses, and a kernel without printf, device heap, texture parameters or cluster shape.
         A fault is reported as ``native_launch`` reports it (rerun on the numpy engine)."""
         if not grouping:
-            plan = self._plans.get((kernel, grid, block, dynamic_shared))
+            plan = self._planned(image, kernel, grid, block, dynamic_shared)
             if plan is not None:
-                p_image, p_module, fn, p_launch, symbols, run, tier, ck, numpy_launch = plan
-                module = image.module
-                if (p_image is image and p_module is module and module.kernels.get(kernel) is fn
-                        and tier.compiled is ck and self._launch_function() is p_launch
-                        and (image.symbol_addresses() if image.symbols else {}) == symbols):
-                    return self._run_planned(fn, module, grid, block, dynamic_shared, params, symbols, run,
-                                             numpy_launch, kernel)
+                return self._run_planned(plan, grid, block, dynamic_shared, params, kernel)
         fault = super()._run(image, kernel, grid, block, dynamic_shared, params, immediate=immediate, **grouping)
         if not grouping:
             try:
@@ -437,12 +432,40 @@ class CpuJitDevice(CpuDevice):
                 pass
         return fault
 
-    def _run_planned(self, fn, module, grid, block, dynamic_shared, params, symbols, run, numpy_launch, kernel):
+    def _planned(self, image, kernel: str, grid, block, dynamic_shared: int):
+        """The plan for this launch (``_run``), or None: no plan, or one whose conditions changed."""
+        plan = self._plans.get((kernel, grid, block, dynamic_shared))
+        if plan is None:
+            return None
+        p_image, p_module, fn, p_launch, symbols, _run, tier, ck, _numpy_launch = plan
+        module = image.module
+        if (p_image is image and p_module is module and module.kernels.get(kernel) is fn and tier.compiled is ck
+                and self._launch_function() is p_launch
+                and (image.symbol_addresses() if image.symbols else {}) == symbols):
+            return plan
+        return None
+
+    def enqueue_launch(self, stream, image, kernel: str, grid, block, dynamic_shared: int, params: bytes, **grouping):
+        """CpuDevice.enqueue_launch; a planned launch on an eager stream goes straight to the plan."""
+        if not grouping and getattr(stream, "work", True) is None:
+            plan = self._planned(image, kernel, grid, block, dynamic_shared)
+            if plan is not None:
+                fault = self._run_planned(plan, grid, block, dynamic_shared, params, kernel)
+                if fault is not None:
+                    log_fault(fault)
+                    stream.add_fault(fault)
+                return fault
+        return super().enqueue_launch(stream, image, kernel, grid, block, dynamic_shared, params, **grouping)
+
+    def _run_planned(self, plan, grid, block, dynamic_shared, params, kernel):
+        _image, module, fn, _launch, symbols, run, _tier, _ck, numpy_launch = plan
         watchdog_s = watchdog_seconds()
         try:
             with self._exec_lock:
                 self.launches += 1
                 out = run(params, watchdog_s)
+                if out is None:
+                    return None
                 if out.fault is not None and out.fault.code in RERUN_FOR_REPORT:  # as native_launch does
                     ref = numpy_launch(fn, module, self.memory, grid, block, dynamic_shared, params, symbols,
                                        watchdog_s=watchdog_s)
@@ -465,13 +488,16 @@ class CpuJitDevice(CpuDevice):
         t = self._tiers.get((id(fn), id(module)))
         if t is None or t.kernel is not fn or t.module is not module or t.compiled is None or isinstance(t.compiled, str):
             return
-        if getattr(fn, "cluster_dims", None) is not None:
-            return
         from cumetal.backends.air.sim import prepared_launch
-        from cumetal.backends.air.sim.heap import uses_heap
-        from cumetal.passes.specialize_textures import _plan as texture_plan
 
-        if uses_heap(fn, module) or texture_plan(fn, module).handles:
+        if t.plannable is None:
+            from cumetal.backends.air.sim.heap import uses_heap
+            from cumetal.passes.specialize_textures import _plan as texture_plan
+
+            t.plannable = not (getattr(fn, "cluster_dims", None) is not None or uses_heap(fn, module)
+                               or texture_plan(fn, module).handles
+                               or any(role == "printf" for _, role in t.compiled.arg_kinds))
+        if not t.plannable:
             return
         symbols = image.symbol_addresses() if image.symbols else {}
         launch_fn = self._launch_function()

@@ -296,9 +296,9 @@ class _CopyPlan(ctypes.Structure):
 def prepared_launch(kernel: Function, module: Module, memory, grid, block, dynamic_shared: int,
                     symbols: dict[str, int], *, workers: int, compiled):
     """A launcher of the compiled kernel ``compiled`` with this shape, symbol table and worker
-    count: ``run(params, watchdog_s) -> LaunchOutcome``, the same launch as ``launch_air``'s with
-    its per-launch work cut to the parameters, the allocation table's and the watchdog's changes
-    and ``sim_run`` (the device's fast path for a compiled kernel's repeated launches: the empty
+    count: ``run(params, watchdog_s) -> LaunchOutcome | None`` (None: no fault), the same launch as
+    ``launch_air``'s with its per-launch work cut to the parameters, the allocation table's and the
+    watchdog's changes and ``sim_run`` (the device's fast path for a compiled kernel's repeated launches: the empty
     launch's host overhead, #12). None where launch_air's general path is needed: a kernel with
     printf (a ring per launch), a shape or symbol table its checks refuse. ``run`` refuses (the
     general path's outcome) a parameter block shorter than the kernel's or longer than the
@@ -350,7 +350,7 @@ def prepared_launch(kernel: Function, module: Module, memory, grid, block, dynam
                 fault = (fault, launch.fault_addr, launch.message.decode(errors="replace"))
         if fault or code:
             return _faulted(kernel, fault, code, watchdog_s, [])
-        return LaunchOutcome(None)
+        return None
 
     return run
 
