@@ -19,7 +19,7 @@ from cumetal.ptx import ast as A
 from cumetal.ptx.declarations import DeclarationParser
 from cumetal.ptx.forms import ADDRESS, PLIST, VALUE
 from cumetal.ptx.lexer import EOF, FLOAT, HEXF, INT, PUNCT, WORD, int_value
-from cumetal.ptx.table import decode
+from cumetal.ptx.table import decode, operand_count_problem
 
 MAX_BLOCK_DEPTH = 200  # nested { } scopes; deeper input is reported and skipped
 _COLON = re.compile(r"[ \t]*:")
@@ -242,12 +242,19 @@ class _Parser(DeclarationParser):
             msg = f"unknown instruction '{opcode}'"
             self.diag("error" if self.strict else "warning", msg, loc)
             return A.UnknownInstruction(self.text[start:end].rstrip(), opcode, loc, msg, guard)
+        count_problem = None
         for form, fields in dec.candidates:
             if _shape_ok(form.operands, form.min_operands, ops):
+                problem = operand_count_problem(dec.root, form, fields, len(ops))
+                if problem is not None:
+                    count_problem = count_problem or problem
+                    continue
                 if len(self._form_cache) < 100_000:
                     self._form_cache[key] = (dec.root, fields, dec.mods, form.index)
                 return A.Instruction(dec.root, dict(fields), ops, loc, dec.mods, guard, form.index)
-        if dec.bad_mods:
+        if count_problem is not None:
+            msg = f"wrong operands for '{opcode}': it {count_problem}"
+        elif dec.bad_mods:
             bad = ", ".join("." + m for m in dec.bad_mods)
             msg = f"unknown modifier {bad} for '{dec.root}'"
         elif not dec.candidates:

@@ -111,6 +111,45 @@ def decode(opcode: str) -> Decoded:
     return d
 
 
+# Optional operands that a modifier brings (ptxas 13.0 refuses each one without its modifier and
+# each modifier without its operand: "Arguments mismatch", ".L2::cache_hint modifier required for
+# instruction 'ld' with 3 arguments"). Operand name -> (field, value or None for any, as written).
+_TIED: dict[str, tuple[str, str | None, str]] = {
+    "cache_policy": ("cache_hint", None, ".L2::cache_hint"),
+    "cta_mask": ("multicast", None, ".multicast::cluster"),
+    "byte_mask": ("cp_mask", None, ".cp_mask"),
+}
+_TIED_IN: dict[tuple[str, str], tuple[str, str | None, str]] = {
+    ("atom", "c"): ("op", "cas", ".cas"),  # the swap value of compare-and-swap
+    ("cvt", "b"): ("atype", "f32", "a .f32 source"),  # cvt.frnd3.ue8m0x2.f32 packs two floats
+}
+
+
+def operand_count_problem(root: str, form: Form, fields: dict[str, str], n_operands: int) -> str | None:
+    """Why ``n_operands`` operands do not fit this form once its modifiers are known, or None.
+
+    Checked where every optional operand of the form comes with a modifier (the cache policy of
+    ``.L2::cache_hint``, the CTA mask of ``.multicast::cluster``, the swap value of ``atom.cas``…):
+    then the count is fixed by the modifiers written. Lowering relies on it."""
+    optional = [o for o in form.operands if o.optional]
+    if not optional:
+        return None
+    rules = [_TIED_IN.get((root, o.name)) or _TIED.get(o.name) for o in optional]
+    if any(r is None for r in rules):
+        return None
+    wanted = form.min_operands
+    needs = []
+    for o, (fld, value, spelled) in zip(optional, rules, strict=True):
+        if fld in fields and (value is None or fields[fld] == value):
+            wanted += 1
+            needs.append(f"'{o.name}' for {spelled}")
+    if n_operands == wanted:
+        return None
+    extra = f" ({', '.join(needs)})" if needs else f" (no {', '.join(repr(o.name) for o in optional)} without " \
+        f"{' / '.join(r[2] for r in rules)})"
+    return f"takes {wanted} operands{extra}, {n_operands} given"
+
+
 def canonical_opcode(form: Form, fields: dict[str, str]) -> str:
     """The opcode as the printer writes it: root and modifiers in the form's slot order."""
     return form.canonical(fields)

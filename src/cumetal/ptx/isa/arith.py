@@ -50,7 +50,8 @@ ENTRIES = [
         "mad{.rnd}.f64 d, a, b, c",
         mode=("hi", "lo", "wide"), itype=INT16_64, cctype=_CC,
     ),
-    I("madc", "madc{.mode}{.cc}.type d, a, b, c", mode=("hi", "lo"), type=_CC),
+    # ptxas 13.0 refuses madc without .hi/.lo ("Not a name of any known instruction: 'madc'")
+    I("madc", "madc.mode{.cc}.type d, a, b, c", mode=("hi", "lo"), type=_CC),
     I("mul24", "mul24.mode.type d, a, b", mode=("hi", "lo"), type=("u32", "s32")),
     I("mad24", "mad24.mode.type d, a, b, c", "mad24.hi.sat.s32 d, a, b, c", mode=("hi", "lo"),
       type=("u32", "s32")),
