@@ -455,9 +455,10 @@ class CpuDevice(Device):
         return stream.take_faults()
 
     def synchronize_all(self, streams: list[Stream]) -> list[DeviceFault]:
-        with self._streams_lock:
-            destroyed, self._destroyed = self._destroyed, []
-        streams = list(streams) + [d for d in destroyed if d not in streams]
+        if self._destroyed:  # streams destroyed with work still queued are waited for too
+            with self._streams_lock:
+                destroyed, self._destroyed = self._destroyed, []
+            streams = list(streams) + [d for d in destroyed if d not in streams]
         for s in streams:
             assert isinstance(s, CpuStream)
             if s.work is not None:

@@ -46,6 +46,8 @@ def api(outputs: int) -> Callable[[Callable[..., tuple]], Callable[..., tuple]]:
 
     def wrap(fn: Callable[..., tuple]) -> Callable[..., tuple]:
         none = (None,) * outputs
+        success = R.CUDA_SUCCESS  # looked up once: a launch + sync is two API calls (launch overhead)
+        succeeded = (success,)
 
         @functools.wraps(fn)
         def call(*args: Any, **kwargs: Any) -> tuple:
@@ -63,7 +65,7 @@ def api(outputs: int) -> Callable[[Callable[..., tuple]], Callable[..., tuple]]:
                 _report(fn.__name__, R.CUDA_ERROR_UNKNOWN, f"internal error: {detail}")
                 return (R.CUDA_ERROR_UNKNOWN, *none)
             _last.message = ""
-            return (R.CUDA_SUCCESS, *(result or ()))
+            return (success, *result) if result else succeeded
 
         return call
 
