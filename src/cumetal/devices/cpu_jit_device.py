@@ -416,7 +416,7 @@ class CpuJitDevice(CpuDevice):
         shape (the empty launch's host overhead, #12): the launch record that launch_air prepared
         (``sim.prepared_launch``) runs with this launch's parameters, skipping the launcher's
         layers — taken only while nothing they decide can differ from the launch that made the plan:
-        the same image, module and kernel, the same launch function (``_launcher`` and the numpy
+        the same image, module, kernel and device memory, the same launch function (``_launcher`` and the numpy
         engine's ``launch``: tests replace them), the kernel still compiled, the same symbol
         addresses, and a kernel without printf, device heap, texture parameters or cluster shape.
         A fault is reported as ``native_launch`` reports it (rerun on the numpy engine)."""
@@ -437,10 +437,10 @@ class CpuJitDevice(CpuDevice):
         plan = self._plans.get((kernel, grid, block, dynamic_shared))
         if plan is None:
             return None
-        p_image, p_module, fn, p_launch, symbols, _run, tier, ck, _numpy_launch = plan
+        p_image, p_module, fn, p_launch, symbols, _run, tier, ck, _numpy_launch, memory = plan
         module = image.module
         if (p_image is image and p_module is module and module.kernels.get(kernel) is fn and tier.compiled is ck
-                and self._launch_function() is p_launch
+                and memory is self.memory and self._launch_function() is p_launch
                 and (image.symbol_addresses() if image.symbols else {}) == symbols):
             return plan
         return None
@@ -458,7 +458,7 @@ class CpuJitDevice(CpuDevice):
         return super().enqueue_launch(stream, image, kernel, grid, block, dynamic_shared, params, **grouping)
 
     def _run_planned(self, plan, grid, block, dynamic_shared, params, kernel):
-        _image, module, fn, _launch, symbols, run, _tier, _ck, numpy_launch = plan
+        _image, module, fn, _launch, symbols, run, _tier, _ck, numpy_launch, _memory = plan
         watchdog_s = watchdog_seconds()
         try:
             with self._exec_lock:
@@ -508,7 +508,7 @@ class CpuJitDevice(CpuDevice):
         if len(self._plans) >= self.PLANS_MAX:
             self._plans.clear()
         self._plans[(kernel, grid, block, dynamic_shared)] = (image, module, fn, launch_fn, symbols, run, t,
-                                                              t.compiled, _numpy_engine().launch)
+                                                              t.compiled, _numpy_engine().launch, self.memory)
 
     def _tier(self, kernel, module) -> _KernelTier:
         key = (id(kernel), id(module))
