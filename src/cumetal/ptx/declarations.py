@@ -6,6 +6,7 @@ functions and their parameters, variables, registers, initializers, DWARF sectio
 
 from __future__ import annotations
 
+import math
 import re
 
 from cumetal.diagnostics import DiagnosticSink
@@ -678,9 +679,14 @@ class DeclarationParser(TokenCursor):
                 return out
             init = None
             if self.kind == PUNCT and self.val == "=":
+                at = self.start
                 self.advance()
                 init = self.initializer(0)
                 if init is None:
+                    self.resync(start)
+                    return out
+                dims = self.sized_by_initializer(name, dims, vector, init, at)
+                if dims is None:
                     self.resync(start)
                     return out
             out.append(A.VarDecl(space, typ, name, loc, dims, align, vector, linkage, init, tuple(attrs)))
@@ -693,6 +699,26 @@ class DeclarationParser(TokenCursor):
             self.diag("error", f"expected ';' after the declaration, found {self.describe()}", self.prev_end)
             self.resync(start)
             return out
+
+    def sized_by_initializer(self, name: str, dims: tuple[int | None, ...], vector: int | None,
+                             init: A.Initializer, at: int) -> tuple[int | None, ...] | None:
+        """The dimensions once the initializer is known, as ptxas 13.0 reads them (checked on its
+        .nv.global.init sections): an unsized first dimension is the number of top-level elements
+        (``a[] = {1, 2, 3}`` is ``a[3]``, ``m[][2] = {{1, 2}, {3, 4}, {5, 6}}`` is ``m[3][2]``); the
+        values fill the variable in order, nested braces only grouping them; more values than the
+        variable holds is an error. None after reporting one."""
+        if dims and dims[0] is None:
+            dims = (len(init) if isinstance(init, tuple) else 1, *dims[1:])
+        if any(d is None for d in dims):
+            self.diag("error", f"'{name}': only the first dimension of an initialized array may be left open", at)
+            return None
+        capacity = (vector or 1) * math.prod(d for d in dims if d is not None)
+        count = _leaves(init)
+        if count > capacity:
+            self.diag("error", f"initializer of '{name}' has {count} values, more than the {capacity} the "
+                      "variable holds", at)
+            return None
+        return dims
 
     def initializer(self, depth: int) -> A.Initializer | None:
         k, v = self.kind, self.val
@@ -833,3 +859,10 @@ class DeclarationParser(TokenCursor):
 def _unquote(s: str) -> str:
     body = s[1:-1] if len(s) >= 2 and s.endswith('"') else s[1:]
     return body.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _leaves(init: A.Initializer) -> int:
+    """How many values an initializer holds (nested braces only group them)."""
+    if not isinstance(init, tuple):
+        return 1
+    return sum(_leaves(x) for x in init)
