@@ -36,12 +36,15 @@ extern "C" __global__ void tiles(const float *a, float *out, int ntiles) {  // a
   }
   out[blockIdx.x * 64 + t] = acc;
 }
-extern "C" __global__ void shared_shift(const int *in, int *out, int k) {  // s[t + k]: out of s for k > 0
+#define EIGHT(a, m) (a[(t + 1) & m] + a[(t + 2) & m] + a[(t + 3) & m] + a[(t + 4) & m] + \
+                     a[(t + 5) & m] + a[(t + 6) & m] + a[(t + 7) & m] + a[(t + 9) & m])
+// the regions after the barriers have at least wivector.RANGE3_SITES threadgroup sites (probed by range)
+extern "C" __global__ void shared_shift(const int *in, int *out, int k) {  // block 2: s[t + k], out of s for k > 0
   __shared__ int s[64];
   int t = threadIdx.x;
   s[t] = in[blockIdx.x * 64 + t];
   __syncthreads();
-  out[blockIdx.x * 64 + t] = s[t + k];
+  out[blockIdx.x * 64 + t] = s[t + (blockIdx.x == 2 ? k : 0)] + EIGHT(s, 63);
 }
 extern "C" __global__ void straddle(const int *in, int *out) {  // one site in static and dynamic memory
   extern __shared__ int d[];
@@ -51,7 +54,15 @@ extern "C" __global__ void straddle(const int *in, int *out) {  // one site in s
   *p = in[blockIdx.x * 64 + t] * 3;
   __syncthreads();
   int *q = t < 32 ? d + t : s + (t - 32);
-  out[blockIdx.x * 64 + t] = *q + t;
+  out[blockIdx.x * 64 + t] = *q + t + EIGHT(s, 31);
+}
+extern "C" __global__ void mixed(const int *in, int *out) {  // sites in static memory and one in dynamic
+  extern __shared__ int d[];
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  if (t < 32) s[t] = in[blockIdx.x * 64 + t]; else d[t - 32] = in[blockIdx.x * 64 + t];
+  __syncthreads();
+  out[blockIdx.x * 64 + t] = d[t & 31] * 1000 + EIGHT(s, 31);
 }
 """
 
@@ -149,8 +160,9 @@ def test_the_tile_kernel_gives_the_numpy_engines_bits(module):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_threadgroup_access_past_static_shared_memory_faults(module, workers):
-    """s[t + 1] for t = 63 is one int past s (the kernel's only shared array, no dynamic memory):
-    the range probe's static test fails and the checked region faults at that address."""
+    """Threadgroup 2 reads s[t + 1]: for t = 63 one int past s (the kernel's only shared array, no
+    dynamic memory), after threadgroup 1 ran the same region vectorized: the range probe's static
+    test fails and the checked region faults there (as the numpy engine does)."""
     m = wi.Mem()
     inp = m.put(np.arange(4 * 64, dtype=np.int32))
     out = m.put(np.zeros(4 * 64, np.int32))
@@ -158,15 +170,23 @@ def test_a_threadgroup_access_past_static_shared_memory_faults(module, workers):
     res = launch_air(module.kernels["shared_shift"], module, m.mem, (4, 1, 1), (64, 1, 1), 0, params, {},
                      workers=workers)
     assert res.fault is not None and res.fault.code == "illegal_address", res.fault
+    if workers == 1:  # threadgroups 0 and 1 complete (the first checked, the second vectorized)
+        s = np.arange(2 * 64, dtype=np.int32).reshape(2, 64)
+        t = np.arange(64)
+        eight = sum(s[:, (t + j) & 63] for j in (1, 2, 3, 4, 5, 6, 7, 9))
+        assert np.array_equal(m.get(out, np.zeros(2 * 64, np.int32)), (s + eight).reshape(-1))
     ref = numpy_launch(module.kernels["shared_shift"], module, m.mem, (4, 1, 1), (64, 1, 1), 0, params, {})
     assert ref.fault is not None and ref.fault.code == "illegal_address"
-    # in bounds (k = 0 and k = -0: every thread reads its own word) it runs vectorized with numpy's result
+    # in bounds (k = 0: every thread reads its own word) it runs vectorized with numpy's result
     ck = sim_compile.compile_kernel(module.kernels["shared_shift"], module)
     before = _fast_calls(ck)
     src = np.arange(4 * 64, dtype=np.int32) * 7 - 100
     got = wi._run(launch_air, module, "shared_shift", (4, 1, 1), (64, 1, 1), [src], [np.zeros(4 * 64, np.int32)],
                   lambda p: wi._params(("Q", p[0]), ("Q", p[1]), ("i", 0)), workers=workers)[0]
-    assert np.array_equal(got, src)
+    s = src.reshape(4, 64)
+    t = np.arange(64)
+    eight = sum(s[:, (t + j) & 63] for j in (1, 2, 3, 4, 5, 6, 7, 9))
+    assert np.array_equal(got, (s + eight).reshape(-1))
     if workers == 1:
         assert _fast_calls(ck) - before >= 3 * 2
 
@@ -184,6 +204,24 @@ def test_a_site_in_static_and_dynamic_shared_memory_gives_the_numpy_engines_bits
         st, dy = v[:32], v[32:]
         t = np.arange(64)
         ref[blk * 64:(blk + 1) * 64] = np.where(t < 32, dy[t % 32], st[(t - 32) % 32]) + t
+        ref[blk * 64:(blk + 1) * 64] += sum(st[(t + j) & 31] for j in (1, 2, 3, 4, 5, 6, 7, 9))
     assert np.array_equal(want, ref)
     for workers in (1, 2):
         assert np.array_equal(wi._run(launch_air, module, *args, workers=workers)[0], ref), workers
+
+
+def test_static_sites_and_a_dynamic_one_in_one_region_run_vectorized(module):
+    """Eight sites in the static array and one in dynamic memory: a region that uses dynamic shared
+    memory keeps the probe's test per access (static global or window), which accepts both."""
+    x = np.arange(4 * 64, dtype=np.int32) * 3 - 77
+    args = ("mixed", (4, 1, 1), (64, 1, 1), [x], [np.zeros(4 * 64, np.int32)],
+            lambda p: wi._params(("Q", p[0]), ("Q", p[1])), 32 * 4)
+    ck = sim_compile.compile_kernel(module.kernels["mixed"], module)
+    before = _fast_calls(ck)
+    got = wi._run(launch_air, module, *args, workers=1)[0]
+    xs = x.reshape(4, 64)
+    t = np.arange(64)
+    ref = xs[:, 32 + (t & 31)] * 1000 + sum(xs[:, (t + j) & 31] for j in (1, 2, 3, 4, 5, 6, 7, 9))
+    assert np.array_equal(got, ref.reshape(-1))
+    assert np.array_equal(wi._run(numpy_launch, module, *args)[0], ref.reshape(-1))
+    assert _fast_calls(ck) - before >= 6  # both regions of every threadgroup but the first
