@@ -213,3 +213,52 @@ def test_vector_mov_reads_every_source_before_writing(ctx, tmp_path):
     cu.cuMemcpyDtoH(buf, out, 8)
     assert np.frombuffer(bytes(buf), np.uint16).tolist() == [4, 3, 2, 1]
     cu.cuModuleUnload(mod)
+
+
+BRX = HEAD + """
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<3>;
+    .reg .pred %p<2>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd1, %rd1, %rd2;
+    rem.u32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r1, 5;
+    ts: .branchtargets L0, L1, L2;
+    @!%p1 brx.idx %r2, ts;
+    st.global.u32 [%rd1], 99;
+    ret;
+L0: st.global.u32 [%rd1], 10;
+    ret;
+L1: st.global.u32 [%rd1], 11;
+    ret;
+L2: st.global.u32 [%rd1], 12;
+    ret;
+}
+"""
+
+
+def test_brx_idx_jumps_through_a_branchtargets_table(ctx, tmp_path):
+    _ptxas_accepts(BRX, tmp_path)
+    err, mod = cu.cuModuleLoadData(BRX.encode() + b"\0")
+    assert err == 0
+    f = cu.cuModuleGetFunction(mod, b"k")[1]
+    p = cu.cuMemAlloc(4 * 64)[1]
+    assert cu.cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0, ((p,), (None,)), 0)[0] == 0
+    out = np.zeros(64, np.uint32)
+    assert cu.cuMemcpyDtoH(out.ctypes.data, p, out.nbytes)[0] == 0
+    want = [99 if t == 5 else 10 + t % 3 for t in range(64)]  # thread 5's guard is false: it falls through
+    assert out.tolist() == want
+    cu.cuMemFree(p)
+    cu.cuModuleUnload(mod)
+
+
+def test_brx_idx_with_a_label_that_is_no_table_names_it():
+    from cumetal.passes import CompileError, compile_ptx
+
+    bad = BRX.replace("brx.idx %r2, ts;", "brx.idx %r2, L0;")
+    with pytest.raises(CompileError, match=r"k.ptx:17:\d+: .*'L0' is not a .branchtargets table of this function"):
+        compile_ptx(bad, "k.ptx")

@@ -90,40 +90,39 @@ def test_coverage_table(good: Path) -> None:
     assert out.splitlines()[-1].startswith("verdict: ")
 
 
-BRX = """.version 8.0
+LOP3P = """.version 8.2
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 p)
 {
-	.reg .b32 %r<2>;
+	.reg .b32 %r<3>;
 	.reg .b64 %rd<2>;
+	.reg .pred %q<2>;
 	ld.param.u64 %rd1, [p];
 	mov.u32 %r1, %tid.x;
-	ts: .branchtargets L0, L1;
-	brx.idx %r1, ts;
-L0:
-	st.global.u32 [%rd1], 10;
-	ret;
-L1:
-	st.global.u32 [%rd1], 11;
+	lop3.and.b32 %r2|%q1, %r1, 3, 5, 0x80, 1;
+	st.global.u32 [%rd1], %r2;
+	st.global.u32 [%rd1+4], %r1;
 	ret;
 }
 """
 
 
 def test_coverage_says_what_compiling_says(tmp_path: Path) -> None:
-    """An opcode with semantics whose form the lowering refuses (brx.idx) is 'unsupported' with the
-    lowering's reason, as compiling the file reports it (#10 audit: --coverage said 'supported')."""
-    src = tmp_path / "brx.ptx"
-    src.write_text(BRX)
+    """An opcode with semantics whose form the lowering refuses (lop3 with a predicate output) is
+    'unsupported' with the lowering's reason, as compiling the file reports it (#10 audit: --coverage
+    said 'supported' for such forms)."""
+    src = tmp_path / "lop3p.ptx"
+    src.write_text(LOP3P)
     rc, out, _ = run(["--coverage", str(src)])
     assert rc == 0
     rows = {ln.split()[0]: ln for ln in out.splitlines()[1:-2]}
-    assert rows["brx.idx"].split()[1:3] == ["1", "unsupported"] and "label table" in rows["brx.idx"]
+    (lop3,) = [row for name, row in rows.items() if name.startswith("lop3")]
+    assert lop3.split()[1:3] == ["1", "unsupported"] and "predicate output" in lop3
     assert rows["st.global.u32"].split()[1:3] == ["2", "supported"]
     assert out.splitlines()[-1] == "verdict: 1 instruction(s) cannot run on CuMetal yet"
     rc, _, err = run(["--emit=ir", str(src), "-o", str(tmp_path / "k.ir")])
-    assert rc == 1 and "brx.idx (indirect branch through a label table)" in err
+    assert rc == 1 and "lop3 with a predicate output" in err
 
 
 def test_coverage_to_file(good: Path, tmp_path: Path) -> None:

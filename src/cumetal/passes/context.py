@@ -62,7 +62,7 @@ class LoweringError(Exception):
 class Symbol:
     """What a PTX name refers to inside a function."""
 
-    kind: str  # 'reg', 'global', 'const', 'shared', 'local', 'kparam', 'fparam', 'func', 'label'
+    kind: str  # 'reg', 'global', 'const', 'shared', 'local', 'kparam', 'fparam', 'func', 'label', 'branchtargets'
     var: Var | None = None  # 'reg'; 'fparam' (address of the caller's buffer or the value itself)
     by_value: bool = False  # 'fparam' passed in a register
     type: str = ""  # declared PTX type
@@ -70,6 +70,7 @@ class Symbol:
     offset: int = 0  # 'local': offset in the function's frame
     label: str = ""  # 'label': the unique IR block label
     ir_name: str = ""  # 'local': the frame variable's unique IR name (a name may be declared in several blocks)
+    targets: tuple[str, ...] = ()  # 'branchtargets': the PTX labels of a `.branchtargets` table (brx.idx)
 
 
 @dataclass

@@ -288,6 +288,8 @@ class ModuleLowering:
                                                         type=s.type)
             elif isinstance(s, ast.VarDecl):
                 sc.names[s.name] = self._function_var(s, fn, st)
+            elif isinstance(s, ast.TargetList) and s.kind == "branchtargets":
+                sc.names[s.label] = Symbol("branchtargets", targets=s.targets)
             elif isinstance(s, ast.Label):
                 unique = s.name if s.name not in st.labels else f"{s.name}${len(st.labels)}"
                 st.labels.add(unique)

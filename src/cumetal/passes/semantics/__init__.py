@@ -21,9 +21,6 @@ UNSUPPORTED: dict[str, str] = {
     "multimem": "multimem (NVLink multicast) has no Metal equivalent",
     "istypep": "texture/surface instructions are deferred to v2 (spec §8)",
     "pmevent": "performance-monitor events have no Metal equivalent",
-    "applypriority": "L2 cache priority has no Metal equivalent",
-    "discard": "cache discard has no Metal equivalent",
-    "createpolicy": "cache eviction policies have no Metal equivalent",
     "clusterlaunchcontrol": "cluster launch control has no Metal equivalent",
 }
 
@@ -54,6 +51,7 @@ def _load_all() -> None:
     # Import the family modules so their @semantics decorators register.
     from cumetal.passes.semantics import (  # noqa: F401
         bulk_copy,
+        cache_policy,
         cluster,
         compare,
         control,

@@ -31,7 +31,26 @@ def _bra(ctx: Ctx, ins: ast.Instruction) -> None:
 
 @semantics("brx.idx")
 def _brx(ctx: Ctx, ins: ast.Instruction) -> None:
-    raise LoweringError("brx.idx (indirect branch through a label table) is not supported yet")
+    """``brx.idx index, table;``: a jump to the table's index-th label (an index past the table's
+    end is undefined behaviour in PTX; the backends fault or take the first label)."""
+    if len(ins.operands) != 2 or not isinstance(ins.operands[1], (ast.Sym, ast.Reg)):
+        raise LoweringError("brx.idx takes an index and the label of a .branchtargets table")
+    table = ctx.lookup(ins.operands[1].name)
+    if table is None or table.kind != "branchtargets":
+        raise LoweringError(f"'{ins.operands[1].name}' is not a .branchtargets table of this function")
+    targets = [ctx.label(t) for t in table.targets]
+    index = ctx.read(ins.operands[0], "u32")
+    jump = Inst("brx", (), (index,), {"targets": targets})
+    if ctx.guard is None:
+        ctx.append(jump)
+        ctx.start_block()
+        return
+    body, fall = ctx.fresh_label(), ctx.fresh_label()
+    then, other = (fall, body) if ctx.guard_negated else (body, fall)
+    ctx.append(Inst("cbr", (), (ctx.guard,), {"target": then, "else": other}))
+    ctx.start_block(body)
+    ctx.append(jump)
+    ctx.start_block(fall)
 
 
 def _terminate(op: str, **attrs):
