@@ -20,7 +20,7 @@ import numpy as np
 from cumetal.ir.semantics import mufu
 from cumetal.ir.semantics.expf import expf
 from cumetal.ir.semantics.logf import logf
-from cumetal.libs.curand import h100_f64, poisson, sobol, streams
+from cumetal.libs.curand import h100_erfcinvf, h100_f64, poisson, sobol, streams
 
 SUCCESS, NOT_INITIALIZED, TYPE_ERROR, OUT_OF_RANGE, LENGTH_NOT_MULTIPLE = 0, 101, 103, 104, 105
 LAUNCH_FAILURE, INTERNAL_ERROR = 201, 999
@@ -338,12 +338,15 @@ def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nda
         out = centred if g.rng == MT19937 else (x.astype(np.float64) + 1.0) * 2.0 ** -32
     elif kind in ("normal", "lognormal") and g.rng == MT19937:
         # as the H100 showed (65,536 of 65,536 draws): the lower half of the words reflected,
-        # p = (j + 1/2) 2^-32 in float with j = x or ~x, z = -/+ quantile(p) (NVIDIA's erfcinvf there;
-        # CuMetal's quantile is correctly rounded), log-normals expf(fmaf(z, stddev, mean))
+        # p = (j + 1/2) 2^-32 in float with j = x or ~x, z = -/+ f32(sqrt2) * erfcinvf(2p) with the
+        # H100's erfcinvf (h100_erfcinvf: its central range, 2p >= 0.0034; the correctly rounded
+        # quantile in the tail), log-normals expf(fmaf(z, stddev, mean))
         upper = x >= np.uint32(0x80000000)
         j = np.where(upper, ~x, x).astype(np.uint32)
         p = (j.astype(np.float32).astype(np.float64) * 2.0 ** -32 + 2.0 ** -33).astype(np.float32)
         q = inverse_normal(p.astype(np.float64)).astype(np.float32)
+        e, central = h100_erfcinvf.erfcinvf_bits((p + p).astype(np.float32).view(np.uint32))
+        q = np.where(central, -(np.float32(1.41421356) * e.view(np.float32)).astype(np.float32), q)
         z = scale_f32(np.where(upper, -q, q), p1, p2)
         out = expf(z) if kind == "lognormal" else z
     elif kind in ("normal", "lognormal"):

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Find NVIDIA's erfcinvf from the H100 recordings of scripts/make_erfcinv_recordings.py (issue #15).
+
+Black-box modelling: only recorded input/output pairs are used (no NVIDIA code). Modes:
+
+    python scripts/make_erfcinv_fit.py check REC        # the model against every recorded float
+    python scripts/make_erfcinv_fit.py golden REC OUT   # OUT/curand_erfcinvf_h100.npz (tests/libs/golden)
+
+REC holds erfcinvf_hi.npz / erfcinvf_win.npz (``make_erfcinv_recordings.py record``) and
+erfcinvf_mid.npz (``... verify``). How the model (cumetal.libs.curand.h100_erfcinvf,
+libdevice/src/erfcinvf_h100.h) was found:
+
+1. ``erfcinvf_hist.npy``: erfcinvf(c) == -erfcinvf(2 - c) wherever 2 - c is exact (all of [1, 2]);
+   the error pattern (against the double erfcinv rounded to float) changes inside [2^-9, 2^-8).
+2. Forms, on c in [0.5, 1) where 1 - c is exact: with q(w) a least-squares polynomial (double),
+   RN((1 - c) RN(q(w))) equals the recording for 99.30 % of inputs with w = -lg2.approx(RN(c RN(2 - c)))
+   (the MUFU base-2 logarithm, cumetal.ir.semantics.mufu), 99.09 % with w * f32(ln 2), 95.5 % with the
+   H100's logf, 91.9 % with lg2(fma(-y, y, 1)), 88.8 % with the exact log. For c < 0.5 the product
+   RN(c RN(2 - c)) beats fma(-c, c, 2c), c RN(1 + y), (1 - y)(1 + y) and the exact product, and the
+   last step is q (1 - c) rounded once (fma(q, -c, q)): 95.1 % against 73.6 % for RN(q RN(1 - c)).
+3. The central branch ends exactly at c = f32(0.0034): below it the central formula's agreement drops
+   from ~96 % to ~33 % at one input (``make_erfcinv_recordings.py verify`` with the model: mismatches
+   per 2^19 floats; then the dense [2^-9, 2^-4) recording).
+4. Grouping the 30,085,153 distinct w values of all recorded c >= 0.0034 by w: the intervals of q
+   that give each recorded result always intersect (q is a function of w alone); least squares of a
+   polynomial in w against those intervals' midpoints leaves 0.34 ulp rms, 0.98 ulp max on w in
+   [4, 7.2) (sqrt(w), w * ln 2, other scaled forms: 0.38-0.65 rms, 1.26-2.8 max).
+5. Constants: a degree-10 Horner polynomial (Chebyshev least squares, rounded), improved by
+   scripts/make_erfcinv_search.cu on the GPU (greedy moves of one coefficient by +-2^k ulps, random
+   moves of two or three, each scored against the GPU's erfcinvf on all 69,283,191 floats of
+   [0.0034, 1)): 98.62 %. Degree 11 and 12 starts stalled lower (98.36 %, 98.23 %); w * ln 2 86.4 %.
+   A linear programme over the q intervals finds no real degree-10 or degree-12 polynomial inside all
+   of them (best margin -0.33 / -0.27 ulp): the Horner roundings matter and NVIDIA's exact constants
+   were not recovered.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import make_erfcinv_recordings as rec  # noqa: E402
+
+from cumetal.libs.curand import h100_erfcinvf as model  # noqa: E402
+
+SEED = 15
+
+
+def _dense(path: pathlib.Path) -> tuple[np.ndarray, np.ndarray]:
+    """All recorded (input bits, erfcinvf bits): [2^-9, 1) dense plus the windows below."""
+    xs, ys = [], []
+    for x, y in rec.load(path).values():
+        xs.append(x)
+        ys.append(y)
+    mid = path / "erfcinvf_mid.npz"
+    if mid.exists():
+        xs.append(np.arange(*rec.DENSE_MID, dtype=np.uint32))
+        ys.append(rec.decode(np.load(mid)))
+    x, keep = np.unique(np.concatenate(xs), return_index=True)
+    return x, np.concatenate(ys)[keep]
+
+
+def check(path: pathlib.Path) -> None:
+    x, y = _dense(path)
+    c = x.view(np.float32)
+    for lo, hi in ((2.0 ** -9, 2.0 ** -4), (2.0 ** -4, 0.5), (0.5, 1.0)):
+        m = (c >= lo) & (c < hi)
+        got, central = model.erfcinvf_bits(x[m])
+        ok = got[central] == y[m][central]
+        print(f"[{lo:g}, {hi:g}): central {central.sum()} of {m.sum()}, identical {ok.mean():.5f}")
+
+
+def golden(path: pathlib.Path, out: pathlib.Path) -> None:
+    """8192 recorded inputs: 4096 at cuRAND's MT19937 inputs 2p (uniform in c) and 4096 with uniform
+    bit patterns in [0.0034, 1), each with the H100's erfcinvf."""
+    x, y = _dense(path)
+    rng = np.random.default_rng(SEED)
+    j = rng.integers(0, 1 << 31, 1 << 14, dtype=np.uint32)
+    p = (j.astype(np.float32).astype(np.float64) * 2.0 ** -32 + 2.0 ** -33).astype(np.float32)
+    cur = np.unique((p + p).astype(np.float32).view(np.uint32))
+    cur = cur[np.isin(cur, x)]
+    cur = rng.choice(cur, 4096, replace=False)
+    flat = x[(x >= model.SPLIT) & (x < 0x3F800000)]
+    flat = rng.choice(flat, 4096, replace=False)
+    xs = np.concatenate([np.sort(cur), np.sort(flat)]).astype(np.uint32)
+    ys = y[np.searchsorted(x, xs)]
+    np.savez_compressed(out / "curand_erfcinvf_h100.npz", x=xs, y=ys)
+    got, central = model.erfcinvf_bits(xs)
+    print("golden:", len(xs), "central", int(central.sum()), "identical", int((got == ys)[central].sum()))
+
+
+def main() -> None:
+    mode, path = sys.argv[1], pathlib.Path(sys.argv[2])
+    if mode == "check":
+        check(path)
+    elif mode == "golden":
+        golden(path, pathlib.Path(sys.argv[3]))
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()

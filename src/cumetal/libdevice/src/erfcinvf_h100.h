@@ -1,0 +1,54 @@
+// erfcinvf as NVIDIA's H100 (CUDA 13) returns it in its central range, modelled as a black box from
+// recordings (issue #15: cuRAND's MT19937 float normals are -/+sqrt2 erfcinvf(2p), so their bits are
+// erfcinvf's). Nothing here is NVIDIA's code: scripts/make_erfcinv_recordings.py recorded erfcinvf on
+// every float of [2^-9, 1) and on windows of every binade down to 2^-32, and the GPU search of
+// scripts/make_erfcinv_search.cu fitted the constants below to the GPU's own erfcinvf (docs/
+// math-library.md, "erfcinvf"). The Python twin is cumetal.libs.curand.h100_erfcinvf (its docstring
+// says what the recordings showed and how closely this matches: 98.62 % of the floats of [0.0034, 1)).
+//
+//   central: c in (0, 2) with min(c, 2 - c) >= f32(0.0034) (the recordings' error pattern switches there)
+//     p = c * (2 - c)            (each step rounded: 2 - c first)
+//     w = -lg2.approx(p)         (the special-function unit's base-2 logarithm)
+//     q = Horner(C10 .. C0, w) with fma;  erfcinvf = fma(q, -c, q) = q (1 - c) rounded once
+//   otherwise (the tails, zero, two, NaN, out of range): ERFCINVF_H100_TAIL(c).
+//
+// The includer defines ERFCINVF_H100_FMA(a, b, c), ERFCINVF_H100_MUL_RN(a, b), ERFCINVF_H100_ADD_RN(a, b),
+// ERFCINVF_H100_LG2(x) (lg2.approx.f32), ERFCINVF_H100_TAIL(c) and ERFCINVF_H100_FN (the qualifiers), so
+// the same text builds in CuMetal's library (clang) and in the recording probe (nvcc) that checks it on
+// every float in [0, 2] (there the tail is NVIDIA's own erfcinvf).
+#pragma once
+
+#define ERFCINVF_H100_SPLIT 0x1.bda512p-9f  // f32(0.0034)
+#define ERFCINVF_H100_C0 0x1.c5bf88p-1f
+#define ERFCINVF_H100_C1 0x1.495c1ep-3f
+#define ERFCINVF_H100_C2 0x1.6b8032p-8f
+#define ERFCINVF_H100_C3 -0x1.95fbaep-11f
+#define ERFCINVF_H100_C4 -0x1.09c968p-15f
+#define ERFCINVF_H100_C5 0x1.0ea196p-17f
+#define ERFCINVF_H100_C6 0x1.d0a4bep-23f
+#define ERFCINVF_H100_C7 -0x1.02d00ap-23f
+#define ERFCINVF_H100_C8 0x1.442e9ep-27f
+#define ERFCINVF_H100_C9 -0x1.161cc6p-32f
+#define ERFCINVF_H100_C10 0x1.e70c44p-45f
+
+ERFCINVF_H100_FN float erfcinvf_h100(float c) {
+  if (c > 0.0f && c < 2.0f) {
+    float t = ERFCINVF_H100_ADD_RN(2.0f, -c);
+    if ((c < t ? c : t) >= ERFCINVF_H100_SPLIT) {
+      float w = -ERFCINVF_H100_LG2(ERFCINVF_H100_MUL_RN(c, t));
+      float q = ERFCINVF_H100_C10;
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C9);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C8);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C7);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C6);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C5);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C4);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C3);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C2);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C1);
+      q = ERFCINVF_H100_FMA(q, w, ERFCINVF_H100_C0);
+      return ERFCINVF_H100_FMA(q, -c, q);
+    }
+  }
+  return ERFCINVF_H100_TAIL(c);
+}

@@ -1,0 +1,62 @@
+"""The H100's ``erfcinvf`` in its central range, as cuRAND's MT19937 float normals use it (issue #15:
+they are -/+sqrt2 * erfcinvf(2p), docs/libraries.md); ``src/cumetal/libdevice/src/erfcinvf_h100.h``
+carries the same steps for kernels (``__nv_erfcinvf``, ``__nv_normcdfinvf``).
+
+Modelled black-box from recordings (``scripts/make_erfcinv_recordings.py``: every float of
+[2^-9, 1), windows of every binade down to 2^-32, CUDA 13.0) by ``scripts/make_erfcinv_fit.py``; no
+NVIDIA code. What the recordings showed:
+
+* erfcinvf(c) = -erfcinvf(2 - c) for every c in [1, 2] (all 2^24 - 2 inputs where 2 - c is exact);
+* for min(c, 2 - c) >= f32(0.0034) (the error pattern switches exactly there) the result is
+  q * (1 - c) rounded once (``fma(q, -c, q)``) with q a function of w = -lg2.approx(RN(c * RN(2 - c)))
+  alone (the special-function unit's base-2 logarithm: ``cumetal.ir.semantics.mufu.lg2_bits``): every
+  one of the 30,085,153 distinct w values the recordings reach has one consistent q, and a least-squares
+  fit in w leaves rounding noise only (w * ln 2, natural logs, sqrt(w) or other products fit worse);
+* q is a degree-10 polynomial in w (Horner, fma); the constants below were searched on the GPU against
+  the GPU's own erfcinvf on all 69,283,191 floats of [0.0034, 1): 98.62 % identical, the rest one or
+  two ulp off, mostly for w in [4, 7.2) (c below 0.03) — NVIDIA's exact constants were not recovered.
+
+Below 0.0034 (the tail, also zero, NaN and out-of-range inputs) :func:`erfcinvf` returns NaN for the
+caller to fill (the host uses the correctly rounded quantile there, kernels CuMetal's own erfcinv).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cumetal.ir.semantics import floats, mufu
+
+U32 = np.uint32
+SPLIT = 0x3B5ED289  # f32(0.0034): min(c, 2 - c) below it is the tail
+# C10 ... C0 as f32 bit patterns (Horner from the top)
+COEFFS = (0x29738622, 0xAF8B0E63, 0x3222174F, 0xB4016805, 0x3468525F, 0x370750CB, 0xB804E4B4, 0xBA4AFDD7,
+          0x3BB5C019, 0x3E24AE0F, 0x3F62DFC4)
+
+
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return floats.fma(a, b, c, "f32", "rn")
+
+
+def erfcinvf_bits(c_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(result bits, central mask) for float32 bit patterns: where the mask is False (the tail, 0, 2,
+    NaN, out of range) the result is undefined."""
+    b = np.ascontiguousarray(c_bits, dtype=U32).reshape(-1)
+    c = b.view(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        two_minus = (np.float32(2.0) - c).astype(np.float32)
+        central = (c > 0) & (c < 2) & (np.minimum(c, two_minus) >= np.float32(0.0034))
+        cc = np.where(central, c, np.float32(0.5)).astype(np.float32)
+        t = (np.float32(2.0) - cc).astype(np.float32)
+        p = floats.fmul(cc.view(U32), t.view(U32), "f32", "rn")
+    w = floats.fneg(mufu.lg2_bits(p), "f32")
+    q = np.full(b.shape, COEFFS[0], U32)
+    for k in COEFFS[1:]:
+        q = _fma(q, w, np.full(b.shape, k, U32))
+    out = _fma(q, floats.fneg(cc.view(U32), "f32"), q)
+    return out.reshape(np.shape(c_bits)), central.reshape(np.shape(c_bits))
+
+
+def erfcinvf(c: np.ndarray) -> np.ndarray:
+    """erfcinvf of float32 values where the model covers them (NaN in the tail: see the module)."""
+    bits, central = erfcinvf_bits(np.asarray(c, dtype=np.float32).view(U32))
+    return np.where(central, bits.view(np.float32), np.float32(np.nan))
