@@ -262,3 +262,29 @@ def test_brx_idx_with_a_label_that_is_no_table_names_it():
     bad = BRX.replace("brx.idx %r2, ts;", "brx.idx %r2, L0;")
     with pytest.raises(CompileError, match=r"k.ptx:17:\d+: .*'L0' is not a .branchtargets table of this function"):
         compile_ptx(bad, "k.ptx")
+
+
+def test_b128_registers_are_refused_not_truncated():
+    """mov.b128 / atom .b128 once lowered through a 64-bit IR register and silently dropped the high
+    half (mov.b128 %q, {hi, lo} then unpacking gave 32-bit halves); until 128-bit registers exist
+    their use is a compile error naming the register."""
+    from cumetal.passes import CompileError, compile_ptx
+
+    src = HEAD.replace("7.8", "8.3").replace("sm_80", "sm_90") + """
+.visible .entry k(.param .u64 p)
+{
+    .reg .b128 %q<3>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [p];
+    mov.b64 %rd2, 0x1111222233334444;
+    mov.b64 %rd3, 0x5555666677778888;
+    mov.b128 %q1, {%rd2, %rd3};
+    mov.b128 {%rd4, %rd5}, %q1;
+    st.global.u64 [%rd1], %rd4;
+    ret;
+}
+"""
+    with pytest.raises(CompileError, match=r"k.ptx:\d+:\d+: .*'%q1' is a .b128 register"):
+        compile_ptx(src, "k.ptx")
+    unused = src.replace("mov.b128 %q1, {%rd2, %rd3};\n    mov.b128 {%rd4, %rd5}, %q1;\n", "mov.b64 %rd4, %rd2;\n")
+    assert "k" in compile_ptx(unused, "k.ptx").kernels  # declaring one is fine

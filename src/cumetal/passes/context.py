@@ -21,7 +21,7 @@ _PTX_TO_IR = {
     "b16": "i16", "u16": "i16", "s16": "i16",
     "b32": "i32", "u32": "i32", "s32": "i32",
     "b64": "i64", "u64": "i64", "s64": "i64",
-    "b128": "i64",  # only moved as pairs; see semantics that use it
+    "b128": "i64",  # no IR register holds 128 bits: using a .b128 register is refused (Ctx.reg)
     "f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64",
     "f16x2": "i32", "bf16x2": "i32", "u16x2": "i32", "s16x2": "i32",
     "e4m3x2": "i16", "e5m2x2": "i16", "tf32": "i32",
@@ -166,6 +166,9 @@ class Ctx:
             raise LoweringError(f"'{name}' is not a declared register")
         if sym.kind == "fparam" and not sym.by_value:
             raise LoweringError(f"'{name}' is a .param parameter; read it with ld.param")
+        if sym.type == "b128":  # an IR register holds at most 64 bits: refused, not silently truncated
+            raise LoweringError(f"'{name}' is a .b128 register: 128-bit registers (mov/ld/st/atom .b128) are not "
+                                "supported yet")
         return sym.var
 
     def read(self, op: ast.Operand, ptx_type: str) -> Value:
