@@ -34,9 +34,7 @@ SHARED = 32768  # the CPU device's dynamic shared memory limit (Apple's threadgr
 
 @pytest.mark.parametrize("variant,m,n,k", [
     ("matmul_bf16_small", 64, 64, 64), ("matmul_tf32", 64, 64, 32),
-    pytest.param("matmul_fp16", 128, 128, 64, marks=pytest.mark.backend_limit(
-        "msl-sim", reason="14 MB of MSL in one function: g++ needs more than the 10-minute test limit "
-        "(docs/msl-backend.md, Limits: huge kernels under msl-sim)"))])
+    ("matmul_fp16", 128, 128, 64)])
 def test_triton_sm90_wgmma_matmul(variant: str, m: int, n: int, k: int) -> None:
     _ok(cu.cuInit(0))
     ctx = _ok(cu.cuCtxCreate(None, 0, _ok(cu.cuDeviceGet(0))))
