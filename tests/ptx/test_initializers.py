@@ -93,3 +93,13 @@ def test_an_open_inner_dimension_is_refused():
     res = parse(HEAD + ".global .u32 x[2][] = {{1}, {2}};\n", "x.ptx")
     assert [d.message for d in res.diagnostics] == [
         "'x': only the first dimension of an initialized array may be left open"]
+
+
+@pytest.mark.parametrize("typ", ["f16", "bf16", "f16x2", "pred"])
+def test_types_ptxas_gives_no_initial_value_are_a_located_error(typ, ctx):
+    """ptxas 13.0 refuses these ("No initial value is allowed for .f16 type", "Initial value type
+    mismatch"); `.f16 x = 1e10` was an OverflowError traceback (struct.pack '<e')."""
+    text = HEAD + f".global .{typ} x = 1e10;\n.visible .entry k() {{ ret; }}\n"
+    [d] = parse(text, "x.ptx").diagnostics
+    assert d.severity == "error" and d.message.startswith(f"'x': a .{typ} variable cannot have an initial value")
+    assert cu.cuModuleLoadData(text.encode())[0] == cu.CUresult.CUDA_ERROR_INVALID_PTX

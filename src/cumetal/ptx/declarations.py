@@ -685,6 +685,11 @@ class DeclarationParser(TokenCursor):
                 if init is None:
                     self.resync(start)
                     return out
+                if typ in _NO_INITIALIZER:  # ptxas 13.0: "No initial value is allowed for .f16 type"
+                    self.diag("error", f"'{name}': a .{typ} variable cannot have an initial value (ptxas refuses "
+                              "it; initialize a .b16/.b32 variable with the bits instead)", at)
+                    self.resync(start)
+                    return out
                 dims = self.sized_by_initializer(name, dims, vector, init, at)
                 if dims is None:
                     self.resync(start)
@@ -859,6 +864,12 @@ class DeclarationParser(TokenCursor):
 def _unquote(s: str) -> str:
     body = s[1:-1] if len(s) >= 2 and s.endswith('"') else s[1:]
     return body.replace('\\"', '"').replace("\\\\", "\\")
+
+
+# Types ptxas 13.0 gives no initial value (f16: "No initial value is allowed"; f16x2, pred: "Initial
+# value type mismatch" whatever the value; bf16 and the fp8/fp6/fp4 types are not variable types to it).
+_NO_INITIALIZER = frozenset({"f16", "bf16", "f16x2", "bf16x2", "pred", "e4m3x2", "e5m2x2", "e2m3x2", "e3m2x2",
+                             "e2m1x2", "ue8m0x2"})
 
 
 def _leaves(init: A.Initializer) -> int:
