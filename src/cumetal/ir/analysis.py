@@ -326,6 +326,60 @@ def callees(module: Module, inst: Inst) -> list[Function]:
     return []
 
 
+def call_graph(module: Module, *, direct_only: bool = False) -> dict[str, list[str]]:
+    """Device function -> the device functions it may call (through taken addresses too, unless
+    ``direct_only``), each once, in order of first call."""
+    def called(i: Inst) -> list[str]:
+        if direct_only:
+            return [i.attrs["callee"]] if i.op == "call" and i.attrs.get("callee") in module.functions else []
+        return [c.name for c in callees(module, i)]
+
+    return {name: list(dict.fromkeys(c for b in fn.blocks for i in b.insts for c in called(i)))
+            for name, fn in module.functions.items()}
+
+
+def strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Strongly connected sets of two or more nodes (Tarjan, iterative), members in the graph's order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph[nxt])))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    members.append(m)
+                    if m == node:
+                        break
+                if len(members) > 1:
+                    out.append(sorted(members, key=list(graph).index))
+    return out
+
+
 def reachable_functions(kernel: Function, module: Module) -> list[Function]:
     """The kernel and every device function it may call (directly or through a taken address)."""
     seen: dict[str, Function] = {}

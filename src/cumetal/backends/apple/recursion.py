@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 
 from cumetal.ir import nodes as N
-from cumetal.ir.analysis import block_successors
+from cumetal.ir.analysis import block_successors, call_graph, strongly_connected
 
 STACK_BUDGET = 16 << 10  # bytes of recursion frames per thread
 MIN_DEPTH = 16
@@ -294,66 +294,12 @@ def remove_self_recursion(fn: N.Function) -> N.Function:
 
 
 # ------------------------------------------------------------------ mutual recursion -> self recursion
-def _direct_call_graph(module: N.Module) -> dict[str, list[str]]:
-    return {name: list(dict.fromkeys(i.attrs["callee"] for b in fn.blocks for i in b.insts
-                                     if i.op == "call" and i.attrs.get("callee") in module.functions))
-            for name, fn in module.functions.items()}
-
-
 def recursive_sets(module: N.Module) -> list[list[str]]:
     """Strongly connected sets of two or more device functions (direct calls; Tarjan, iterative)."""
-    return _strongly_connected(_direct_call_graph(module))
-
-
-def _strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    out: list[list[str]] = []
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, iter(graph[root]))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, it = work[-1]
-            nxt = next(it, None)
-            if nxt is not None:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(graph[nxt])))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                members = []
-                while True:
-                    m = stack.pop()
-                    on_stack.discard(m)
-                    members.append(m)
-                    if m == node:
-                        break
-                if len(members) > 1:
-                    out.append(sorted(members, key=list(graph).index))
-    return out
+    return strongly_connected(call_graph(module, direct_only=True))
 
 
 # ------------------------------------------------------------ recursion through function pointers
-def _full_call_graph(module: N.Module) -> dict[str, list[str]]:
-    from cumetal.ir.analysis import callees  # noqa: PLC0415
-
-    return {name: list(dict.fromkeys(c.name for b in fn.blocks for i in b.insts for c in callees(module, i)))
-            for name, fn in module.functions.items()}
-
-
 def _devirtualized(module: N.Module, fn: N.Function, cycle: set[str]) -> N.Function:
     """``fn`` with each indirect call that may enter ``cycle`` made a compare chain of direct calls
     (no target matched: a trap, as a call through a bad pointer faults), so recursion through
@@ -402,8 +348,8 @@ def devirtualize_recursion(module: N.Module) -> N.Module:
     itself when there is none)."""
     if not any(i.op == "call_indirect" for fn in module.functions.values() for b in fn.blocks for i in b.insts):
         return module
-    graph = _full_call_graph(module)
-    cycles = [set(s) for s in _strongly_connected(graph)]
+    graph = call_graph(module)
+    cycles = [set(s) for s in strongly_connected(graph)]
     cycles += [{n} for n, out in graph.items() if n in out]  # a function reaching itself through a pointer
     if not cycles:
         return module
