@@ -389,6 +389,18 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     except KeyboardInterrupt:
         err.write(f"{PROG}: interrupted\n")
         return 130
+    except Exception as e:  # never a Python traceback for the user (the driver answers CUDA_ERROR_UNKNOWN)
+        from cumetal.diagnostics import Diagnostic
+        from cumetal.passes.context import LoweringError
+
+        if isinstance(e, LoweringError) and e.loc is not None:  # a module-level declaration lowering refused
+            err.write(Diagnostic("error", str(e), e.loc).format() + "\n")
+            return 1
+        if os.environ.get("CUMETAL_DEBUG"):
+            raise
+        err.write(f"{PROG}: internal error: {type(e).__name__}: {e} (please report it; CUMETAL_DEBUG=1 shows the "
+                  "traceback)\n")
+        return 1
 
 
 def _version(out: TextIO) -> int:
