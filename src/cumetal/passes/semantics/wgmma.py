@@ -10,13 +10,13 @@ the difference; fence/commit/wait then have nothing left to order.
 
 Lowering: one IR loop per instruction, over this thread's N/2 accumulator elements, holding the
 arithmetic model once (the straight-line form repeated it per element: 44,770 IR instructions and
-minutes of LLVM compile for m64n256k16). Before the loop: the A elements of both row halves the
-thread needs (shared loads or warp shuffles: no warp operation runs inside the loop) with their f32
-values and exponents. Each iteration takes element i's row half and column from i, loads its k B
-elements and computes one D element. The C/D elements rotate through N/2 variables: iteration i
-reads slot 0 and appends its result, so after the loop slot j holds D element j. A guarded wgmma
-branches around the loop (whose counter must not be guarded). tests/passes/test_wgmma_loop.py
-bounds the IR per accumulator element.
+minutes of LLVM compile for m64n256k16). Each iteration takes element i's row and column from i,
+loads its k B elements (and, for A from a descriptor, its k A elements) from shared memory and
+computes one D element. A in registers is shuffled before the loop, for both row halves with their
+f32 values and exponents (no warp operation runs inside the loop), and selected by the row half.
+The C/D elements rotate through N/2 variables: iteration i reads slot 0 and appends its result, so
+after the loop slot j holds D element j. A guarded wgmma branches around the loop (whose counter
+must not be guarded). tests/passes/test_wgmma_loop.py bounds the IR per accumulator element.
 
 Layouts (fitted to, and bit-exact on, an H100: sweep family ``wgmma``):
 - D: warp w of the warpgroup owns rows 16w..16w+15; register i of lane l holds
@@ -237,27 +237,22 @@ def _wgmma(ctx: Ctx, ins: ast.Instruction) -> None:
                 bits = _slot_bits(ctx, [fetched[key]] * afrag.regs, afrag, fe.slot)
                 a_cache[half, kk] = flip(bits, atype, scale_a)
             return a_cache[half, kk]
-    else:
+    else:  # A from shared memory: loaded in the loop, from the row of the element
         adesc = _Descriptor(ctx, ctx.read(a_op, "b64"), eb, bool(trans_a))
         rows = [ctx.emit("add", "i32", row0, ctx.emit("add", "i32", g, i32(8 * h))) for h in range(2)]
 
-        def a_elem(half: int, kk: int) -> Value:
-            if (half, kk) not in a_cache:
-                base = adesc.mn_base(rows[half], key=half)
-                v = ctx.emit("load", f"i{_BITS[atype]}", adesc.address(base, kk), space="shared", align=eb)
-                a_cache[half, kk] = flip(v, atype, scale_a)
-            return a_cache[half, kk]
-
-    # The k elements of A this lane needs, for both row halves (g and g + 8): before the loop
-    a_bits = [[a_elem(half, kk) for kk in range(k)] for half in range(2)]
     elems = None if integer or fp8 else _Elements(ctx, atype)
     fp8_elems = _Fp8Elements(ctx) if fp8 else None
-    for half in range(2):  # their f32 values and exponents too: the loop only selects between them
-        for kk in range(k):
-            if elems is not None:
-                elems[a_bits[half][kk]]
-            elif fp8_elems is not None:
-                fp8_elems.get(a_bits[half][kk], atype)
+    a_bits: list[list[Value]] = []
+    if a_regs:  # the k elements of A from the warp's registers, both row halves (g and g + 8), and
+        # their f32 values and exponents: before the loop, which only selects between them
+        a_bits = [[a_elem(half, kk) for kk in range(k)] for half in range(2)]
+        for half in range(2):
+            for kk in range(k):
+                if elems is not None:
+                    elems[a_bits[half][kk]]
+                elif fp8_elems is not None:
+                    fp8_elems.get(a_bits[half][kk], atype)
 
     # The accumulator slots (one D element each; f16 D: two per register, low half first) rotate
     # through a loop with one body: slot[0] is the element of iteration i; its result goes to the
@@ -282,17 +277,22 @@ def _wgmma(ctx: Ctx, ins: ast.Instruction) -> None:
                        ctx.emit("and", "i32", i, i32(1)))
     col = ctx.emit("add", "i32", t2, col_off)
     bbase = bdesc.mn_base(col)
+    abase = None if a_regs else adesc.mn_base(ctx.emit("select", "i32", upper, rows[1], rows[0]))
     pairs = []
     for kk in range(k):
         b = flip(ctx.emit("load", f"i{_BITS[btype]}", bdesc.address(bbase, kk), space="shared",
                           align=_BITS[btype] // 8), btype, scale_b)
-        a1, a0 = a_bits[1][kk], a_bits[0][kk]
-        if elems is not None:
-            a = elems.select(upper, a1, a0)
-        elif fp8_elems is not None:
-            a = fp8_elems.select(upper, a1, a0, atype)
+        if abase is not None:
+            a = flip(ctx.emit("load", f"i{_BITS[atype]}", adesc.address(abase, kk), space="shared", align=eb),
+                     atype, scale_a)
         else:
-            a = ctx.emit("select", a1.type, upper, a1, a0)
+            a1, a0 = a_bits[1][kk], a_bits[0][kk]
+            if elems is not None:
+                a = elems.select(upper, a1, a0)
+            elif fp8_elems is not None:
+                a = fp8_elems.select(upper, a1, a0, atype)
+            else:
+                a = ctx.emit("select", a1.type, upper, a1, a0)
         pairs.append((a, b))
     c_bits = ctx.emit("select", slot_t, scale_d, slots[0], Const.int(slot_t, 0))
     if integer:
