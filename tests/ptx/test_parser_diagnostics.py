@@ -195,3 +195,22 @@ def test_crlf_line_endings_and_byte_order_mark() -> None:
     assert (d.loc.line, d.loc.col) == (6, 2)
     assert d.format().splitlines()[1] == "   add.s32 %r1, %r2;"
     assert res.module.version == (8, 0) and isinstance(_body(res)[1], A.Instruction)
+
+
+def test_a_name_defined_twice_at_module_scope_is_an_error() -> None:
+    """ptxas 13.0: "Duplicate definition of function 'k'", "Duplicate definition of variable 'd'",
+    "Inconsistent redefinition of variable 'k'"; CuMetal used to keep the last one silently (#10 audit).
+    Declarations (a prototype, an .extern variable) may repeat anywhere and .weak/.common definitions
+    are left alone (ptxas is stricter there: a prototype after the body is a duplicate to it)."""
+    k = ".visible .entry k() { ret; }\n"
+    cases = {
+        k + k: "duplicate definition of function 'k' (first at line 4)",
+        ".global .u32 d;\n.global .u32 d;\n": "duplicate definition of variable 'd' (first at line 4)",
+        ".global .u32 k;\n" + k: "'k' is a variable (line 4) and a function",
+        ".func f() { ret; }\n.global .u32 f;\n": "'f' is a function (line 4) and a variable",
+    }
+    for body, msg in cases.items():
+        assert [d.message for d in parse(HEAD + body).diagnostics] == [msg]
+    fine = (".func f();\n.func f() { ret; }\n.func f();\n.extern .global .u32 g;\n.global .u32 g;\n"
+            ".weak .global .u32 w;\n.weak .global .u32 w;\n" + k)
+    assert parse(HEAD + fine).diagnostics == []

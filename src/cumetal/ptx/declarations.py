@@ -286,7 +286,35 @@ class DeclarationParser(TokenCursor):
                     self.advance()
             else:
                 self.unexpected("a directive")
+        self.check_duplicates(items)
         return mod
+
+    def check_duplicates(self, items: list) -> None:
+        """A module-scope name defined twice is an error, as ptxas 13.0 says ("Duplicate definition of
+        function 'k'", "Inconsistent redefinition of variable 'f'"). Declarations (a function without a
+        body, an ``.extern`` variable) may repeat anywhere and ``.weak``/``.common`` definitions are left
+        alone, where ptxas is stricter (a prototype after the body is a duplicate to it)."""
+        seen: dict[str, tuple[str, bool, A.SourceLoc]] = {}  # name -> (kind, defined, where)
+        for it in items:
+            if isinstance(it, A.Function):
+                kind, defined = "function", it.body is not None
+            elif isinstance(it, A.VarDecl):
+                kind, defined = "variable", it.linkage != "extern"
+            else:
+                continue
+            if getattr(it, "linkage", None) in ("weak", "common"):
+                continue
+            prev = seen.get(it.name)
+            if prev is None:
+                seen[it.name] = (kind, defined, it.loc)
+                continue
+            pkind, pdefined, ploc = prev
+            if pkind != kind:
+                self.diag("error", f"'{it.name}' is a {pkind} (line {ploc.line}) and a {kind}", it.loc)
+            elif defined and pdefined:
+                self.diag("error", f"duplicate definition of {kind} '{it.name}' (first at line {ploc.line})", it.loc)
+            elif defined:
+                seen[it.name] = (kind, True, it.loc)
 
     def linked_item(self, items: list) -> None:
         start = self.start
