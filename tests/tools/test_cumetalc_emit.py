@@ -168,3 +168,15 @@ def test_air_versions_are_selectable_and_agree_everywhere(tmp_path):
     assert lib.header.container_version == (2, 7) and lib.header.os_version == (15, 0)
     code, _, err = run(str(VADD), "--air-versions", "2.7", "-o", str(out))
     assert code == 1 and "--air-versions expects four" in err
+
+
+def test_module_wide_error_fails_and_writes_nothing(tmp_path):
+    """More than 64 KiB of .const is an error for the whole module (cuModuleLoadData: INVALID_PTX);
+    cumetalc printed it as '<none>: error: …', exited 0 and wrote the .metallib (#10 audit)."""
+    src = tmp_path / "big.ptx"
+    src.write_text(".version 8.0\n.target sm_80\n.address_size 64\n.const .align 4 .b8 c[70000];\n"
+                   ".visible .entry k() { ret; }\n")
+    out = tmp_path / "big.metallib"
+    code, _, err = run(str(src), "-o", str(out))
+    assert code == 1 and not out.exists()
+    assert err.splitlines() == [f"{src}: error: constant memory of 70000 bytes exceeds the 64 KiB limit"]

@@ -161,7 +161,13 @@ def _mode_compile(job: Job) -> int:
     for name, res, data in job.results:
         module = lower_parsed(res, data, name)
         for d in module.diagnostics:
+            if d.loc.line <= 0 and d.loc.file == "<none>":  # a module-wide problem: name the file
+                d = dataclasses.replace(d, loc=dataclasses.replace(d.loc, file=name))
             job.err.write(d.format() + "\n")
+        in_kernels = {id(d) for ds in module.failed.values() for d in ds}
+        if any(d.severity == "error" and id(d) not in in_kernels for d in module.diagnostics):
+            status = 1  # a module-wide error (e.g. more than 64 KiB of .const): nothing is written
+            continue
         if module.failed:
             status = 1
             if name.endswith(_FROM_CU):  # the user has the .cu, not the PTX those positions refer to
