@@ -1,7 +1,7 @@
 // Fits the constants of CuMetal's erfcinvf model (src/cumetal/libdevice/src/erfcinvf_h100.h) to the
 // GPU's own erfcinvf, on the GPU (issue #15); driven by scripts/make_erfcinv_fit.py. Only the
 // function's outputs are used: every float c in [LO, HI) (bit patterns) is scored by whether
-//     p = c * (2 - c),  w = -lg2.approx(p)  [WMODE 1: w = w * f32(ln 2)],
+//     p = c * (2 - c),  w = -lg2.approx(p)  [WMODE 1: w = w * f32(ln 2); WMODE 2: w = w - $SHIFT],
 //     q = Horner(coefficients, w) with fma,  fma(q, -c, q)
 // equals erfcinvf(c). A greedy search moves one coefficient by +-2^k ulps at a time (all of them
 // scored in one launch), then random moves of two or three coefficients when that stalls.
@@ -34,13 +34,14 @@ __device__ __forceinline__ float lg2a(float x) {
     return r;
 }
 
-__global__ void k_ref(uint32_t lo, uint32_t n, float *r, float *w, int wmode) {
+__global__ void k_ref(uint32_t lo, uint32_t n, float *r, float *w, int wmode, float shift) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     float c = __uint_as_float(lo + i);
     r[i] = erfcinvf(c);
     float ww = -lg2a(__fmul_rn(c, __fadd_rn(2.0f, -c)));
     if (wmode == 1) ww = __fmul_rn(ww, 0x1.62e430p-1f);
+    if (wmode == 2) ww = __fadd_rn(ww, -shift);
     w[i] = ww;
 }
 
@@ -74,7 +75,7 @@ __global__ void k_bins(uint32_t lo, uint32_t n, const float *r, const float *w, 
     float c = __uint_as_float(lo + i), ww = w[i];
     float q = co[0];
     for (int j = 1; j < NC; ++j) q = __fmaf_rn(q, ww, co[j]);
-    if (__fmaf_rn(q, -c, q) != r[i]) atomicAdd(&bins[min(15, (int)(ww * 2.0f))], 1ull);
+    if (__fmaf_rn(q, -c, q) != r[i]) atomicAdd(&bins[max(0, min(15, (int)(ww * 2.0f)))], 1ull);
 }
 
 static float bump(float v, int d) {
@@ -107,7 +108,8 @@ int main(int argc, char **argv) {
     CHECK(cudaMalloc(&w, (size_t)n * 4));
     CHECK(cudaMalloc(&dc, MAXK * MAXNC * 4));
     CHECK(cudaMalloc(&ds, MAXK * 8));
-    k_ref<<<(n + 255) / 256, 256>>>(lo, n, r, w, wmode);
+    const char *sh = getenv("SHIFT");
+    k_ref<<<(n + 255) / 256, 256>>>(lo, n, r, w, wmode, sh ? (float)atof(sh) : 0.0f);
     auto eval = [&](const std::vector<std::vector<float>> &cands) {
         std::vector<float> flat;
         for (auto &c : cands) flat.insert(flat.end(), c.begin(), c.end());
