@@ -19,6 +19,7 @@ from cumetal.ptx import ast as A
 from cumetal.ptx.declarations import DeclarationParser
 from cumetal.ptx.forms import ADDRESS, PLIST, VALUE
 from cumetal.ptx.lexer import EOF, FLOAT, HEXF, INT, PUNCT, WORD, int_value
+from cumetal.ptx.special_registers import special_register
 from cumetal.ptx.table import decode, operand_count_problem
 
 MAX_BLOCK_DEPTH = 200  # nested { } scopes; deeper input is reported and skipped
@@ -401,6 +402,14 @@ class _Parser(DeclarationParser):
         if val[0] == "%":
             name, _, comp = val.partition(".")
             op: A.Operand = A.Reg(name, comp or None)
+            sreg = special_register(name) if comp else None
+            if sreg is not None and comp not in _SREG_COMPONENTS[bool(sreg.components)]:
+                # ptxas 13.0: "Unknown vector selector: 'q'", "Unknown field '.x'" (for %laneid.x)
+                self.diag("error", f"special register {name} has no component '.{comp}'" + (
+                    " (x, y, z, w or r, g, b, a)" if sreg.components else " (it is a scalar)"), self.prev_start)
+                return op
+            if sreg is not None and comp in _SREG_ALIAS:  # %tid.r is %tid.x (ptxas 13.0; H100-checked)
+                op = A.Reg(name, _SREG_ALIAS[comp])
             self._op_cache[val] = op
             return op
         if val == "_":
@@ -583,6 +592,12 @@ def _negate(v: A.Imm) -> A.Imm:
     if v.kind == "f64":
         return A.Imm(int(v.value) ^ 0x8000_0000_0000_0000, "f64")
     return A.Imm(-v.value, "float")
+
+
+# Components a vector special register may be read with (ptxas 13.0 accepts all eight; .w/.a is the
+# unused fourth element of the .v4 register); a scalar special register has none.
+_SREG_COMPONENTS = {True: frozenset("xyzwrgba"), False: frozenset()}
+_SREG_ALIAS = {"r": "x", "g": "y", "b": "z", "a": "w"}
 
 
 def _shape_ok(specs: tuple, nmin: int, ops: tuple) -> bool:
