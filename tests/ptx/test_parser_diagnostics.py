@@ -214,3 +214,12 @@ def test_a_name_defined_twice_at_module_scope_is_an_error() -> None:
     fine = (".func f();\n.func f() { ret; }\n.func f();\n.extern .global .u32 g;\n.global .u32 g;\n"
             ".weak .global .u32 w;\n.weak .global .u32 w;\n" + k)
     assert parse(HEAD + fine).diagnostics == []
+
+
+def test_a_label_defined_twice_in_one_block_is_an_error() -> None:
+    """ptxas 13.0: "Duplicate definition of label 'L1'"; the lowering failed on it with 'internal IR
+    verification failed: duplicate block' (#10 audit). Nested blocks may reuse a label (ptxas accepts)."""
+    res = parse(HEAD + ".visible .entry k() {\n L1: ret;\n L1: ret;\n}\n")
+    [d] = res.diagnostics
+    assert d.message == "label 'L1' is defined twice in this block (first at line 5)" and d.loc.line == 6
+    assert parse(HEAD + ".visible .entry k() { { L1: bra L1; } { L1: ret; } L1: ret; }\n").diagnostics == []

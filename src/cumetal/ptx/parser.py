@@ -100,6 +100,17 @@ class _Parser(DeclarationParser):
         return A.Block(stmts, loc)
 
     def parse_statements(self, depth: int, declared: list[str]) -> list[A.Statement]:
+        stmts = self._statements(depth, declared)
+        seen: dict[str, A.SourceLoc] = {}
+        for st in stmts:  # ptxas 13.0: "Duplicate definition of label 'L1'" (a nested block may reuse it)
+            if isinstance(st, A.Label):
+                first = seen.setdefault(st.name, st.loc)
+                if first is not st.loc:
+                    self.diag("error", f"label '{st.name}' is defined twice in this block (first at line "
+                              f"{first.line})", st.loc)
+        return stmts
+
+    def _statements(self, depth: int, declared: list[str]) -> list[A.Statement]:
         stmts: list[A.Statement] = []
         append = stmts.append
         text = self.text
