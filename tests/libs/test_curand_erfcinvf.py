@@ -57,18 +57,43 @@ def test_libdevice_header_constants_are_the_models() -> None:
     assert int(np.float32(float.fromhex(consts["SPLIT"])).view(np.uint32)) == M.SPLIT
 
 
+def test_models_match_h100_math_goldens() -> None:
+    """The H100's math goldens (tests/math/golden, inputs of tests/math/math_cases.py): erfcinvf and
+    erfinvf (the same q with w = -lg2.approx(fma(-y, y, 1))) in the models' ranges."""
+    import sys
+
+    for sub in ("tests/math", "benchmarks", "scripts"):
+        if str(ROOT / sub) not in sys.path:
+            sys.path.insert(0, str(ROOT / sub))
+    import math_accuracy as ma
+    import math_cases as mc
+    from make_math_goldens import SIZES
+
+    gold = ma.load_goldens()["f4"]
+    for name, fn, want in (("erfcinvf", M.erfcinvf_bits, (5439, 5424)), ("erfinvf", M.erfinvf_bits, (6707, 6683))):
+        case = next(c for c in mc.all_cases() if c.name == name)
+        x = mc.make_inputs(case, SIZES[case.dtype])[0].astype(np.float32)
+        got, central = fn(x.view(np.uint32))
+        g = gold[f"{name}:0"].astype(np.float32).view(np.uint32)
+        assert (int(central.sum()), int((got == g)[central].sum())) == want, name
+
+
 KERNEL = r"""
-extern "C" __global__ void probe(const float *c, float *out, int n) {
+extern "C" __global__ void probe(const float *c, float *out, float *out2, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = erfcinvf(c[i]);
+    if (i < n) {
+        out[i] = erfcinvf(c[i]);
+        out2[i] = erfinvf(1.0f - c[i]);
+    }
 }
 """
 
 
 @pytest.mark.timeout(300)
 def test_libdevice_equals_model() -> None:
-    """__nv_erfcinvf gets the model's bits in its range (CPU backend), on the recorded inputs and on
-    2 - c; outside it CuMetal's own erfcinv (within CUDA's 4 ulp: tests/math)."""
+    """__nv_erfcinvf and __nv_erfinvf get the models' bits in their ranges (CPU backend), on the
+    recorded inputs, 2 - c and 1 - c; outside them CuMetal's own erfcinv / erfinv (within CUDA's
+    bounds: tests/math)."""
     from cumetal import driver as cu
     from cumetal.cudacxx.compile import compile_to_ptx
     from cumetal.cudacxx.options import CudaOptions
@@ -88,14 +113,16 @@ def test_libdevice_equals_model() -> None:
     ctx = ok(cu.cuCtxCreate(None, 0, ok(cu.cuDeviceGet(0))))
     mod = ok(cu.cuModuleLoadData(ptx.encode()))
     out = np.zeros(n, np.float32)
-    bufs = [ok(cu.cuMemAlloc(a.nbytes)) for a in (c, out)]
+    out2 = np.zeros(n, np.float32)
+    bufs = [ok(cu.cuMemAlloc(a.nbytes)) for a in (c, out, out2)]
     ok(cu.cuMemcpyHtoD(bufs[0], c, c.nbytes))
     fn = ok(cu.cuModuleGetFunction(mod, b"probe"))
     err, = cu.cuLaunchKernel(fn, (n + 127) // 128, 1, 1, 128, 1, 1, 0, 0,
-                             ((*bufs, n), (None, None, ctypes.c_int)), 0)
+                             ((*bufs, n), (None, None, None, ctypes.c_int)), 0)
     assert err == cu.CUresult.CUDA_SUCCESS
     ok(cu.cuCtxSynchronize())
     ok(cu.cuMemcpyDtoH(out, bufs[1], out.nbytes))
+    ok(cu.cuMemcpyDtoH(out2, bufs[2], out2.nbytes))
     for b in bufs:
         cu.cuMemFree(b)
     cu.cuModuleUnload(mod)
@@ -104,4 +131,8 @@ def test_libdevice_equals_model() -> None:
     assert central[-6:].tolist() == [True, False, True, False, False, False]
     assert central.sum() > n - 16
     np.testing.assert_array_equal(out.view(np.uint32)[central], want[central])
+    y = (np.float32(1) - c).astype(np.float32)
+    want2, central2 = M.erfinvf_bits(y.view(np.uint32))
+    assert central2.sum() > n // 2
+    np.testing.assert_array_equal(out2.view(np.uint32)[central2], want2[central2])
     assert out[-4] == 0.0 and out[-3] == np.inf and out[-2] == -np.inf and out[-1] < -2.0 < out[-5] < 2.1

@@ -218,14 +218,16 @@ template <class F> NV_INL F erfcinv_T(F c) {
   return copysignT(erfinv_core(absT(y), F(1) - absT(y)), y);
 }
 
-// erfcinvf is the H100's in its central range (erfcinvf_h100.h: 98.6 % of the floats of [0.0034, 1)
-// bit for bit, cuRAND's MT19937 normals need it); erfcinv_T above serves the tails and erfcinv.
+// erfcinvf and erfinvf are the H100's in their central ranges (erfcinvf_h100.h: 98.6 % of the floats
+// of [0.0034, 1) bit for bit, cuRAND's MT19937 normals need it); erfcinv_T / erfinv_T above serve the
+// tails and the double functions.
 NV_INL float erfcinvf_h100_lg2(float x) { float r; asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 #define ERFCINVF_H100_FMA(a, b, c) fmaf_(a, b, c)
 #define ERFCINVF_H100_MUL_RN(a, b) mul_rn(a, b)
 #define ERFCINVF_H100_ADD_RN(a, b) __nvvm_add_rn_f(a, b)
 #define ERFCINVF_H100_LG2(x) erfcinvf_h100_lg2(x)
 #define ERFCINVF_H100_TAIL(c) erfcinv_T(c)
+#define ERFINVF_H100_TAIL(y) erfinv_T(y)
 #define ERFCINVF_H100_FN NV_INL
 #include "erfcinvf_h100.h"
 
@@ -341,7 +343,7 @@ NV_API float __nv_erfcxf(float x) { return ftzf(erfcx_T(ftzf(x))); }
 NV_API double __nv_erfcx(double x) { return erfcx_T(x); }
 NV_API float __nv_normcdff(float x) { return ftzf(normcdf_T(ftzf(x))); }
 NV_API double __nv_normcdf(double x) { return normcdf_T(x); }
-NV_API float __nv_erfinvf(float x) { return ftzf(erfinv_T(ftzf(x))); }
+NV_API float __nv_erfinvf(float x) { return ftzf(erfinvf_h100(ftzf(x))); }
 NV_API double __nv_erfinv(double x) { return erfinv_T(x); }
 NV_API float __nv_erfcinvf(float x) { return ftzf(erfcinvf_h100(ftzf(x))); }
 NV_API double __nv_erfcinv(double x) { return erfcinv_T(x); }
