@@ -324,6 +324,7 @@ def prepared_launch(kernel: Function, module: Module, memory, grid, block, dynam
                      ninfo, info_at)
     plan_ref = ctypes.byref(plan)  # (``info`` stays alive with ``prep``, which ``run`` keeps)
     tables_of = getattr(memory, "_tables", None)
+    cached_bases = tables_of is not None and hasattr(memory, "_np_bases")
     tables = None
 
     def run(params: bytes, watchdog_s: float | None = None) -> LaunchOutcome:
@@ -333,12 +334,15 @@ def prepared_launch(kernel: Function, module: Module, memory, grid, block, dynam
             return launch_air(kernel, module, memory, grid_t, block_t, dynamic_shared, params, symbols,
                               watchdog_s=watchdog_s, workers=workers, compiled=ck)
         with _RUN_LOCK:
-            now = tables_of() if tables_of is not None else _allocation_table(memory)
-            if tables is None or now[0] is not tables[0] or now[1] is not tables[1]:
-                tables = now  # (kept alive with the pointers into them)
-                launch.alloc_base = now[0].__array_interface__["data"][0]
-                launch.alloc_size = now[1].__array_interface__["data"][0]
-                launch.nalloc = len(now[0])
+            # DeviceMemory keeps the bases array that _tables() returns until an alloc or free
+            # drops it (None), so the same object means the same table: no call, no lock
+            if tables is None or not cached_bases or memory._np_bases is not tables[0]:
+                now = tables_of() if tables_of is not None else _allocation_table(memory)
+                if tables is None or now[0] is not tables[0] or now[1] is not tables[1]:
+                    tables = now  # (kept alive with the pointers into them)
+                    launch.alloc_base = now[0].__array_interface__["data"][0]
+                    launch.alloc_size = now[1].__array_interface__["data"][0]
+                    launch.nalloc = len(now[0])
             timeout_s = float(watchdog_s or 0.0)
             if timeout_s != prep.timeout_s:
                 launch.timeout_s = prep.timeout_s = timeout_s
