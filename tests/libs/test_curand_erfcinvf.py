@@ -70,7 +70,8 @@ def test_models_match_h100_math_goldens() -> None:
     from make_math_goldens import SIZES
 
     gold = ma.load_goldens()["f4"]
-    for name, fn, want in (("erfcinvf", M.erfcinvf_bits, (5439, 5424)), ("erfinvf", M.erfinvf_bits, (6707, 6683))):
+    for name, fn, want in (("erfcinvf", M.erfcinvf_bits, (5439, 5424)), ("erfinvf", M.erfinvf_bits, (6707, 6683)),
+                           ("normcdfinvf", M.normcdfinvf_bits, (5409, 5379))):
         case = next(c for c in mc.all_cases() if c.name == name)
         x = mc.make_inputs(case, SIZES[case.dtype])[0].astype(np.float32)
         got, central = fn(x.view(np.uint32))
@@ -79,11 +80,12 @@ def test_models_match_h100_math_goldens() -> None:
 
 
 KERNEL = r"""
-extern "C" __global__ void probe(const float *c, float *out, float *out2, int n) {
+extern "C" __global__ void probe(const float *c, float *out, float *out2, float *out3, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         out[i] = erfcinvf(c[i]);
         out2[i] = erfinvf(1.0f - c[i]);
+        out3[i] = normcdfinvf(0.5f * c[i]);
     }
 }
 """
@@ -91,7 +93,7 @@ extern "C" __global__ void probe(const float *c, float *out, float *out2, int n)
 
 @pytest.mark.timeout(300)
 def test_libdevice_equals_model() -> None:
-    """__nv_erfcinvf and __nv_erfinvf get the models' bits in their ranges (CPU backend), on the
+    """__nv_erfcinvf, __nv_erfinvf and __nv_normcdfinvf get the models' bits in their ranges (CPU backend), on the
     recorded inputs, 2 - c and 1 - c; outside them CuMetal's own erfcinv / erfinv (within CUDA's
     bounds: tests/math)."""
     from cumetal import driver as cu
@@ -114,15 +116,17 @@ def test_libdevice_equals_model() -> None:
     mod = ok(cu.cuModuleLoadData(ptx.encode()))
     out = np.zeros(n, np.float32)
     out2 = np.zeros(n, np.float32)
-    bufs = [ok(cu.cuMemAlloc(a.nbytes)) for a in (c, out, out2)]
+    out3 = np.zeros(n, np.float32)
+    bufs = [ok(cu.cuMemAlloc(a.nbytes)) for a in (c, out, out2, out3)]
     ok(cu.cuMemcpyHtoD(bufs[0], c, c.nbytes))
     fn = ok(cu.cuModuleGetFunction(mod, b"probe"))
     err, = cu.cuLaunchKernel(fn, (n + 127) // 128, 1, 1, 128, 1, 1, 0, 0,
-                             ((*bufs, n), (None, None, None, ctypes.c_int)), 0)
+                             ((*bufs, n), (None, None, None, None, ctypes.c_int)), 0)
     assert err == cu.CUresult.CUDA_SUCCESS
     ok(cu.cuCtxSynchronize())
     ok(cu.cuMemcpyDtoH(out, bufs[1], out.nbytes))
     ok(cu.cuMemcpyDtoH(out2, bufs[2], out2.nbytes))
+    ok(cu.cuMemcpyDtoH(out3, bufs[3], out3.nbytes))
     for b in bufs:
         cu.cuMemFree(b)
     cu.cuModuleUnload(mod)
@@ -135,4 +139,7 @@ def test_libdevice_equals_model() -> None:
     want2, central2 = M.erfinvf_bits(y.view(np.uint32))
     assert central2.sum() > n // 2
     np.testing.assert_array_equal(out2.view(np.uint32)[central2], want2[central2])
+    want3, central3 = M.normcdfinvf_bits((np.float32(0.5) * c).astype(np.float32).view(np.uint32))
+    assert central3.sum() > n // 2
+    np.testing.assert_array_equal(out3.view(np.uint32)[central3], want3[central3])
     assert out[-4] == 0.0 and out[-3] == np.inf and out[-2] == -np.inf and out[-1] < -2.0 < out[-5] < 2.1

@@ -84,3 +84,13 @@ def erfinvf_bits(y_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r = floats.fmul(_q(floats.fneg(mufu.lg2_bits(p), "f32")), aa, "f32", "rn")
     out = np.where(b >> 31 != 0, r | U32(0x80000000), r)
     return out.reshape(np.shape(y_bits)), central.reshape(np.shape(y_bits))
+
+
+def normcdfinvf_bits(p_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(result bits, central mask) of normcdfinvf: -RN(f32(sqrt2) * erfcinvf(2p)) (the H100's math
+    goldens: 5379 of the 5409 inputs with 2p in the model's range identical)."""
+    p = np.ascontiguousarray(p_bits, dtype=U32).view(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e, central = erfcinvf_bits((p + p).astype(np.float32).view(U32))
+        z = (-(np.float32(1.41421356) * e.view(np.float32)) + np.float32(0)).astype(np.float32)  # +0 at 1/2
+    return z.view(U32).reshape(np.shape(p_bits)), central
