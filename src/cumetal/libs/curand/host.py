@@ -314,8 +314,9 @@ def mrg_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndar
 def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndarray:
     """MTGP32 (:mod:`cumetal.libs.curand.mtgp32`) and MT19937 (:mod:`cumetal.libs.curand.mt19937`):
     one 32-bit word per value of every distribution; MTGP32's doubles are (x + 1) 2^-32, MT19937's
-    uniforms (x + 1/2) 2^-32; normals are the inverse normal CDF of the uniform, not Box-Muller pairs
-    (as recorded on NVIDIA's library)."""
+    uniforms (x + 1/2) 2^-32; normals are the inverse normal CDF, not Box-Muller pairs (as recorded on
+    NVIDIA's library): float ones -/+f32(sqrt2) erfcinvf(2p) of the reflected word (the H100's
+    erfcinvf, h100_erfcinvf), double ones the quantile of the double uniform rounded once."""
     from cumetal.libs.curand import mtgp32  # noqa: PLC0415
 
     if kind in ("normal", "lognormal", "normal_double", "lognormal_double") and n % 2:
@@ -336,8 +337,9 @@ def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nda
         out = centred.astype(np.float32) if g.rng == MT19937 else uniform_f32(x)
     elif kind == "uniform_double":
         out = centred if g.rng == MT19937 else (x.astype(np.float64) + 1.0) * 2.0 ** -32
-    elif kind in ("normal", "lognormal") and g.rng == MT19937:
-        # as the H100 showed (65,536 of 65,536 draws): the lower half of the words reflected,
+    elif kind in ("normal", "lognormal"):
+        # as the H100 showed for MT19937 (65,536 of 65,536 draws; MTGP32's recorded normals agree):
+        # the lower half of the words reflected,
         # p = (j + 1/2) 2^-32 in float with j = x or ~x, z = -/+ f32(sqrt2) * erfcinvf(2p) with the
         # H100's erfcinvf (h100_erfcinvf: its central range, 2p >= 0.0034; the correctly rounded
         # quantile in the tail), log-normals expf(fmaf(z, stddev, mean))
@@ -349,9 +351,6 @@ def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nda
         q = np.where(central, -(np.float32(1.41421356) * e.view(np.float32)).astype(np.float32), q)
         z = scale_f32(np.where(upper, -q, q), p1, p2)
         out = expf(z) if kind == "lognormal" else z
-    elif kind in ("normal", "lognormal"):
-        z = inverse_normal(uniform_f32(x)).astype(np.float32) * np.float32(p2) + np.float32(p1)
-        out = expf(z) if kind == "lognormal" else z.astype(np.float32)
     elif kind in ("normal_double", "lognormal_double"):
         if g.rng == MT19937:  # -sqrt(2) erfcinv(2u) on the H100 (all 65,536 recorded draws)
             out = scale_f64(inverse_normal(centred), p1, p2, kind == "lognormal_double")
