@@ -31,6 +31,11 @@ builds the probe with CuMetal's model (src/cumetal/libdevice/src/erfcinvf_h100.h
 standing in for the model's tail) and writes ``verify.npz``: per bucket of 2^19 floats of [0, 2] the
 mismatch count, and up to 2^20 mismatching inputs with the GPU's results; and ``erfcinvf_mid.npz``,
 erfcinvf of every float in [2^-9, 2^-4) (``DENSE_MID``, encoded as ``erfcinvf_hi.npz``).
+
+    python3 scripts/make_erfcinv_recordings.py erfinv OUTDIR
+
+writes ``erfinvf_top.npz``: erfinvf of every float in [0.99, 1) (``ERFINV_TOP``, raw), where the
+H100's erfinvf leaves the central form.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 SRC = ROOT / "scripts" / "make_erfcinv_probe.cu"
 DENSE_HI = (0x3D800000, 0x3F800000)   # [2^-4, 1)
 DENSE_MID = (0x3B000000, 0x3D800000)  # [2^-9, 2^-4)
+ERFINV_TOP = (0x3F7D70A4, 0x3F800000)  # [0.99, 1)
 WINDOW = 1 << 18
 WIN_BINADES = range(-32, -4)          # binades [2^e, 2^(e+1))
 DSAMPLES = 1 << 19
@@ -155,12 +161,20 @@ def verify(out: pathlib.Path, exe: pathlib.Path, plain: pathlib.Path) -> None:
         print(f.name, f.stat().st_size, flush=True)
 
 
+def erfinv(out: pathlib.Path, exe: pathlib.Path) -> None:
+    x = np.arange(*ERFINV_TOP, dtype=np.uint32)
+    y = np.frombuffer(_probe(exe, ["filist", str(len(x))], x.tobytes()), np.uint32)
+    np.savez_compressed(out / "erfinvf_top.npz", x=x, y=y)
+
+
 def main() -> None:
     mode, out = sys.argv[1], pathlib.Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         if mode == "record":
             record(out, build(pathlib.Path(tmp)))
+        elif mode == "erfinv":
+            erfinv(out, build(pathlib.Path(tmp)))
         elif mode == "verify":
             verify(out, build(pathlib.Path(tmp), model=True), build(pathlib.Path(tmp)))
         else:
