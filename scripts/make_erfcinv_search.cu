@@ -6,6 +6,9 @@
 // equals erfcinvf(c). A greedy search moves one coefficient by +-2^k ulps at a time (all of them
 // scored in one launch), then random moves of two or three coefficients when that stalls.
 //
+// With ERFINV_LO / ERFINV_HI set (bit patterns of y), erfinvf(y) on [LO, HI) is scored too, as
+// RN(q y) with w = -lg2.approx(fma(-y, y, 1)) (the H100's erfinvf takes the same q further out).
+//
 //   search LO HI WMODE SECONDS SEED C_top ... C_0     (f32 bit patterns, highest degree first)
 // prints the best coefficients and their score, and per unit of w the mismatches.
 #include <cstdint>
@@ -45,8 +48,25 @@ __global__ void k_ref(uint32_t lo, uint32_t n, float *r, float *w, int wmode, fl
     w[i] = ww;
 }
 
-__global__ void k_score(uint32_t lo, uint32_t n, const float *r, const float *w, const float *cand, int K, int NC,
-                        unsigned long long *score) {
+__global__ void k_ref_inv(uint32_t lo, uint32_t n, float *r, float *w, float *a, float *b) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float y = __uint_as_float(lo + i);
+    r[i] = erfinvf(y);
+    w[i] = -lg2a(__fmaf_rn(-y, y, 1.0f));
+    a[i] = y;
+    b[i] = 0.0f;
+}
+
+__global__ void k_ab(uint32_t lo, uint32_t n, float *a, float *b) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    a[i] = -__uint_as_float(lo + i);
+    b[i] = 1.0f;
+}
+
+__global__ void k_score(uint32_t lo, uint32_t n, const float *r, const float *w, const float *fa, const float *fb,
+                        const float *cand, int K, int NC, unsigned long long *score) {
     __shared__ float sc[MAXK * MAXNC];
     __shared__ unsigned cnt[MAXK];
     for (int t = threadIdx.x; t < K * NC; t += blockDim.x) sc[t] = cand[t];
@@ -54,12 +74,12 @@ __global__ void k_score(uint32_t lo, uint32_t n, const float *r, const float *w,
     __syncthreads();
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     bool live = i < n;
-    float c = live ? __uint_as_float(lo + i) : 0.5f, rr = live ? r[i] : 0.0f, ww = live ? w[i] : 0.0f;
+    float aa = live ? fa[i] : 0.5f, bb = live ? fb[i] : 0.0f, rr = live ? r[i] : 0.0f, ww = live ? w[i] : 0.0f;
     for (int k = 0; k < K; ++k) {
         const float *co = sc + k * NC;
         float q = co[0];
         for (int j = 1; j < NC; ++j) q = __fmaf_rn(q, ww, co[j]);
-        bool ok = live && __fmaf_rn(q, -c, q) == rr;
+        bool ok = live && __fmaf_rn(q, aa, bb * q) == rr;
         unsigned b = __ballot_sync(0xffffffffu, ok);
         if ((threadIdx.x & 31) == 0 && b) atomicAdd(&cnt[k], __popc(b));
     }
@@ -68,14 +88,14 @@ __global__ void k_score(uint32_t lo, uint32_t n, const float *r, const float *w,
         if (cnt[t]) atomicAdd(&score[t], (unsigned long long)cnt[t]);
 }
 
-__global__ void k_bins(uint32_t lo, uint32_t n, const float *r, const float *w, const float *co, int NC,
-                       unsigned long long *bins) {
+__global__ void k_bins(uint32_t lo, uint32_t n, const float *r, const float *w, const float *fa, const float *fb,
+                       const float *co, int NC, unsigned long long *bins) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    float c = __uint_as_float(lo + i), ww = w[i];
+    float ww = w[i];
     float q = co[0];
     for (int j = 1; j < NC; ++j) q = __fmaf_rn(q, ww, co[j]);
-    if (__fmaf_rn(q, -c, q) != r[i]) atomicAdd(&bins[max(0, min(15, (int)(ww * 2.0f)))], 1ull);
+    if (__fmaf_rn(q, fa[i], fb[i] * q) != r[i]) atomicAdd(&bins[max(0, min(15, (int)(ww * 2.0f)))], 1ull);
 }
 
 static float bump(float v, int d) {
@@ -101,21 +121,30 @@ int main(int argc, char **argv) {
         uint32_t b = strtoul(argv[7 + j], 0, 0);
         memcpy(&best[j], &b, 4);
     }
-    uint32_t n = hi - lo;
-    float *r, *w, *dc;
+    uint32_t n1 = hi - lo, ilo = 0, n2 = 0;
+    if (getenv("ERFINV_LO") && getenv("ERFINV_HI")) {
+        ilo = strtoul(getenv("ERFINV_LO"), 0, 0);
+        n2 = strtoul(getenv("ERFINV_HI"), 0, 0) - ilo;
+    }
+    uint32_t n = n1 + n2;
+    float *r, *w, *dc, *fa, *fb;
     unsigned long long *ds;
     CHECK(cudaMalloc(&r, (size_t)n * 4));
     CHECK(cudaMalloc(&w, (size_t)n * 4));
+    CHECK(cudaMalloc(&fa, (size_t)n * 4));
+    CHECK(cudaMalloc(&fb, (size_t)n * 4));
     CHECK(cudaMalloc(&dc, MAXK * MAXNC * 4));
     CHECK(cudaMalloc(&ds, MAXK * 8));
     const char *sh = getenv("SHIFT");
-    k_ref<<<(n + 255) / 256, 256>>>(lo, n, r, w, wmode, sh ? (float)atof(sh) : 0.0f);
+    k_ref<<<(n1 + 255) / 256, 256>>>(lo, n1, r, w, wmode, sh ? (float)atof(sh) : 0.0f);
+    k_ab<<<(n1 + 255) / 256, 256>>>(lo, n1, fa, fb);
+    if (n2) k_ref_inv<<<(n2 + 255) / 256, 256>>>(ilo, n2, r + n1, w + n1, fa + n1, fb + n1);
     auto eval = [&](const std::vector<std::vector<float>> &cands) {
         std::vector<float> flat;
         for (auto &c : cands) flat.insert(flat.end(), c.begin(), c.end());
         CHECK(cudaMemcpy(dc, flat.data(), flat.size() * 4, cudaMemcpyHostToDevice));
         CHECK(cudaMemset(ds, 0, cands.size() * 8));
-        k_score<<<(n + 255) / 256, 256>>>(lo, n, r, w, dc, (int)cands.size(), NC, ds);
+        k_score<<<(n + 255) / 256, 256>>>(lo, n, r, w, fa, fb, dc, (int)cands.size(), NC, ds);
         std::vector<unsigned long long> s(cands.size());
         CHECK(cudaMemcpy(s.data(), ds, s.size() * 8, cudaMemcpyDeviceToHost));
         return s;
@@ -164,7 +193,7 @@ int main(int argc, char **argv) {
     CHECK(cudaMalloc(&db, 16 * 8));
     CHECK(cudaMemset(db, 0, 16 * 8));
     CHECK(cudaMemcpy(dc, best.data(), NC * 4, cudaMemcpyHostToDevice));
-    k_bins<<<(n + 255) / 256, 256>>>(lo, n, r, w, dc, NC, db);
+    k_bins<<<(n + 255) / 256, 256>>>(lo, n, r, w, fa, fb, dc, NC, db);
     CHECK(cudaMemcpy(hb, db, 16 * 8, cudaMemcpyDeviceToHost));
     printf("rounds %d best %llu / %u (%.6f)\ncoeffs", round, bs, n, (double)bs / n);
     for (int j = 0; j < NC; ++j) {

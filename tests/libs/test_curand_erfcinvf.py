@@ -70,7 +70,7 @@ def test_models_match_h100_math_goldens() -> None:
     from make_math_goldens import SIZES
 
     gold = ma.load_goldens()["f4"]
-    for name, fn, want in (("erfcinvf", M.erfcinvf_bits, (5439, 5424)), ("erfinvf", M.erfinvf_bits, (6707, 6683)),
+    for name, fn, want in (("erfcinvf", M.erfcinvf_bits, (5439, 5424)), ("erfinvf", M.erfinvf_bits, (6713, 6687)),
                            ("normcdfinvf", M.normcdfinvf_bits, (5409, 5379))):
         case = next(c for c in mc.all_cases() if c.name == name)
         x = mc.make_inputs(case, SIZES[case.dtype])[0].astype(np.float32)
