@@ -74,6 +74,7 @@ _K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDE
 _NAME = r'%("[^"]+"|[\w.$-]+)'
 _TOKEN = re.compile(_NAME)
 _DEF = re.compile(r"^\s*" + _NAME + r" = ")
+_PLAIN_NAME = re.compile(r"[A-Za-z._-][A-Za-z0-9._-]*\Z")  # a local name LLVM prints unquoted ($ is quoted)
 _ALLOCA = re.compile(r"^\s*" + _NAME + r" = alloca ([^,]+?)(?:, align (\d+))?$")
 _LOAD_OF = re.compile(r"^\s*" + _NAME + r" = load (.+?), ptr " + _NAME + r"(?:, align \d+)?$")
 _STORE_TO = re.compile(r"^\s*store (.+?) (%\"[^\"]+\"|%[\w.$-]+|[-+\w.]+), ptr " + _NAME + r"(?:, align \d+)?$")
@@ -372,8 +373,12 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
                 and all(u in known for u in _uses(line, labels, types)):
             remat[d.group(1)] = line
             known.add(d.group(1))
-    live = _liveness(pieces, _ssa_gen_kill(pieces, labels, types))
     reach = {rid: _reach(by_name, start) for rid, start in starts.items()}
+    if ops and sum(len(by_name[n].lines) for seen in reach.values() for n in seen) > EXCHANGE_MAX_LINES:
+        # every region copies the lines of the pieces it reaches: the text would exceed the limit
+        # workitem_kernel refuses, so it is refused before the analyses
+        raise _Unsupported("the region copies would exceed EXCHANGE_MAX_LINES")
+    live = _liveness(pieces, _ssa_gen_kill(pieces, labels, types))
     across: set[str] = set()
     for rid, name in starts.items():
         if rid:
@@ -421,6 +426,8 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
         reach_step.append(int(any(by_name[n].exit and by_name[n].exit[0] == S_STEP for n in seen)))
         out += _region(rid, start, seen, pieces, params, entry, allocas, escaping, saved, remat,
                        offsets, alive, starts, fixed, sorted(live[start] & set(recomputed)), recomputed, purity, xoff)
+        if ops and len(out) > EXCHANGE_MAX_LINES:  # refused by workitem_kernel: stop building (CCCL's
+            raise _Unsupported("regions over EXCHANGE_MAX_LINES")  # set-operation kernels: 0.4-1.2M lines)
     out += _wr(nres, starts, arg_types, kinds)
     if not re.search(r"(?m)^declare .*@llvm\.assume\(", text):
         out.append("declare void @llvm.assume(i1 noundef)")
@@ -656,12 +663,24 @@ def value_types(text: str, kernel: str) -> dict[str, str]:
 
         # a context of its own: compiles also run on the tiering's background thread (compile.py)
         fn = llvm.parse_assembly(text, context=llvm.create_context()).get_function(kernel)
+        # names as LLVM prints them, without printing each instruction (every str(ins) numbers the
+        # whole function again: quadratic, 42 s for a CUB radix-sort kernel): a named value's name,
+        # quoted unless plain; unnamed arguments, blocks and values take the numbers 0, 1, ... in order
         found = {}
+        slot = sum(1 for a in fn.arguments if not a.name)
         for block in fn.blocks:
+            if not block.name:
+                slot += 1
             for ins in block.instructions:
-                d = _DEF.match(str(ins))
-                if d:
-                    found[d.group(1)] = str(ins.type)
+                ty = str(ins.type)
+                if ty == "void":
+                    continue
+                name = ins.name
+                if not name:
+                    name, slot = str(slot), slot + 1
+                elif not _PLAIN_NAME.match(name):
+                    name = '"' + name + '"'
+                found[name] = ty
         _TYPES.clear()
         _TYPES[key] = found
     return _TYPES[key]
