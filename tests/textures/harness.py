@@ -36,20 +36,32 @@ def check(res: tuple) -> tuple:
     return res[1:]
 
 
-@cache
+_PRIMARY: list = []  # the primary context retained once (a test file run after others may find none current)
+_KERNELS: dict[tuple, object] = {}
+
+
 def context() -> int:
+    """The primary context, made current (every call: another test file in this process may have
+    reset it or left another context current)."""
     check(cu.cuInit(0))
     (dev,) = check(cu.cuDeviceGet(0))
-    (ctx,) = check(cu.cuDevicePrimaryCtxRetain(dev))
-    check(cu.cuCtxSetCurrent(ctx))
-    return ctx
+    if not _PRIMARY or cu.cuCtxSetCurrent(_PRIMARY[0])[0] != cu.CUresult.CUDA_SUCCESS:
+        (ctx,) = check(cu.cuDevicePrimaryCtxRetain(dev))
+        _PRIMARY[:] = [ctx]
+        check(cu.cuCtxSetCurrent(ctx))
+    return _PRIMARY[0]
 
 
-@cache
 def kernel(source: str, name: str) -> object:
-    context()
-    (mod,) = check(cu.cuModuleLoadData(source.encode()))
-    (fn,) = check(cu.cuModuleGetFunction(mod, name.encode()))
+    """The kernel, loaded once per context and again when its module is gone (a primary-context reset
+    by another test file destroys it)."""
+    key = (int(context()), source, name)
+    fn = _KERNELS.get(key)
+    attr = cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+    if fn is None or cu.cuFuncGetAttribute(attr, fn)[0] != cu.CUresult.CUDA_SUCCESS:
+        (mod,) = check(cu.cuModuleLoadData(source.encode()))
+        (fn,) = check(cu.cuModuleGetFunction(mod, name.encode()))
+        _KERNELS[key] = fn
     return fn
 
 
