@@ -122,3 +122,6 @@ def test_device_api_program(tmp_path: pathlib.Path) -> None:
         gv = (g[:, col].astype(np.uint32).view(np.float32) if dtype == np.float32 else g[:, col].view(np.float64))
         rv = (r[:, col].astype(np.uint32).view(np.float32) if dtype == np.float32 else r[:, col].view(np.float64))
         assert np.all(np.abs(gv - rv) <= tol * np.maximum(np.abs(rv), 1)), (col, np.abs(gv - rv).max())
+    # float normals in NVIDIA's reflected erfcinvf form (cumetal/curand_poisson.h __cm_curand_icdf):
+    # bit for bit but in erfcinvf's unmodelled tail (574 and 627 with the unreflected normcdfinvf)
+    assert int((g[:, 2] == r[:, 2]).sum()) == 762 and int((g[:, 4] == r[:, 4]).sum()) == 768

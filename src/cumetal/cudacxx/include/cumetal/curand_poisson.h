@@ -140,9 +140,14 @@ CUMETAL_CURAND_FN unsigned int __cm_poisson_itr(double u, double lambda) {
     return k;
 }
 
-/* the normal quantile of an output (increasing in x) */
+/* the normal quantile of an output (increasing in x), as NVIDIA's inverse-CDF generators compute it:
+ * the upper half of the words reflected (j = ~x), p = (j + 1/2) 2^-32 in float, z = -/+ sqrt2 erfcinvf(2p)
+ * (libs/curand/host.py icdf_f32, from H100 recordings; erfcinvf is the H100's in its central range) */
 CUMETAL_CURAND_FN float __cm_curand_icdf(unsigned int x) {
-    return normcdfinvf(x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f));
+    const bool upper = x >= 0x80000000u;
+    const float p = (upper ? ~x : x) * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f);
+    const float q = -(1.41421356f * erfcinvf(p + p));
+    return upper ? -q : q;
 }
 CUMETAL_CURAND_FN double __cm_curand_icdf_double(unsigned int x) {
     return normcdfinv(x * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE / 2.0);
