@@ -288,3 +288,38 @@ def test_b128_registers_are_refused_not_truncated():
         compile_ptx(src, "k.ptx")
     unused = src.replace("mov.b128 %q1, {%rd2, %rd3};\n    mov.b128 {%rd4, %rd5}, %q1;\n", "mov.b64 %rd4, %rd2;\n")
     assert "k" in compile_ptx(unused, "k.ptx").kernels  # declaring one is fine
+
+
+def test_float_initializers_round_as_ptxas_stores_them():
+    """.f32 initializers out of range or between floats: the bytes ptxas 13.0 writes to
+    .nv.global.init for the same declaration (read from its cubin on 2026-11-25): nearest even, +-inf
+    on overflow, a NaN's top payload bits (was a Python OverflowError for 1e300)."""
+    from cumetal.passes import compile_ptx
+
+    src = HEAD + (".global .f32 x[8] = {1e300, -1e300, 1e-50, 3.4028235677973366e38, 3.4028236e38, "
+                  "0d7FF8000000000001, 1.00000005960464477539, 0d36A0000000000000};\n"
+                  ".visible .entry k(.param .u64 p) { ret; }\n")
+    words = np.frombuffer(compile_ptx(src, "k.ptx").globals["x"].init, np.uint32)
+    assert [f"{w:08x}" for w in words] == ["7f800000", "ff800000", "00000000", "7f800000", "7f800000",
+                                           "7fc00000", "3f800000", "00000001"]
+
+
+def test_an_unused_texture_reference_keeps_the_other_kernels():
+    """.texref/.surfref module variables (legal, ptxas accepts them) are not supported: a kernel that
+    uses one gets a located diagnostic and the module's other kernels compile (the whole module
+    failed with CUDA_ERROR_UNKNOWN)."""
+    from cumetal.passes.lower import lower_module
+
+    src = HEAD + """
+.global .texref t;
+.global .surfref s;
+.visible .entry k(.param .u64 p) { .reg .b64 %rd1; ld.param.u64 %rd1, [p]; st.global.u32 [%rd1], 7; ret; }
+.visible .entry uses(.param .u64 p) { .reg .b64 %rd<2>; .reg .f32 %f<5>; ld.param.u64 %rd1, [p];
+  tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {0}]; st.global.f32 [%rd1], %f1; ret; }
+"""
+    from cumetal.ptx import parse
+
+    module = lower_module(parse(src).module, "t.ptx")
+    assert list(module.kernels) == ["k"]
+    (diag,) = [d for d in module.diagnostics if d.severity == "error"]
+    assert "kernel 'uses'" in diag.message and "texture/surface references" in diag.message and diag.loc.line == 9

@@ -10,7 +10,6 @@ and refuses unknown components with a located error.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -76,13 +75,6 @@ def test_components_and_colour_names_read_as_on_the_h100():
     assert _run(names) == [_expected(n) for n in names]
 
 
-_W_GAP = {"cpu": "%ntid.w and %nctaid.w read 1 (the H100: 0); passes/context.py special()",
-          "cpu-jit": "no AIR lowering for the .w component (launch-time ILLEGAL_INSTRUCTION)",
-          "air-sim": "no AIR lowering for the .w component (launch-time ILLEGAL_INSTRUCTION)"}
-
-
-@pytest.mark.xfail(os.environ.get("CUMETAL_BACKEND", "cpu") in _W_GAP, strict=True,
-                   reason=_W_GAP.get(os.environ.get("CUMETAL_BACKEND", "cpu"), ""))
 def test_the_fourth_component_reads_zero():
     names = [n for n in NAMES if n.endswith((".w", ".a"))]
     assert _run(names) == [_expected(n) for n in names] == [0] * len(names)

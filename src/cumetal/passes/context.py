@@ -62,7 +62,8 @@ class LoweringError(Exception):
 class Symbol:
     """What a PTX name refers to inside a function."""
 
-    kind: str  # 'reg', 'global', 'const', 'shared', 'local', 'kparam', 'fparam', 'func', 'label', 'branchtargets'
+    kind: str  # 'reg', 'global', 'const', 'shared', 'local', 'kparam', 'fparam', 'func', 'label', 'branchtargets',
+    # 'texref' (a .texref/.surfref/.samplerref module variable: declared, not supported)
     var: Var | None = None  # 'reg'; 'fparam' (address of the caller's buffer or the value itself)
     by_value: bool = False  # 'fparam' passed in a register
     type: str = ""  # declared PTX type
@@ -276,6 +277,8 @@ class Ctx:
             raise LoweringError(f"special register %{base} needs a component (.x/.y/.z)")
         if base == "warpsize" or base == "WARP_SZ":
             return Const.int("i32", 32)
+        if base in ("tid", "ntid", "ctaid", "nctaid") and op.component in ("w", "a"):
+            return Const.int("i32", 0)  # .w/.a read 0 on an H100 (tests/ptx/data/sreg_components_h100.txt)
         t = "i64" if base in _SREG_64 else "i32"
         if base == "is_explicit_cluster":  # a .pred special register
             return self.emit("icmp", "i1", self.emit("sreg", t, name=name), Const.int("i32", 0), cond="ne")

@@ -10,9 +10,12 @@ the other kernels still compile.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import struct
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from cumetal.diagnostics import Diagnostic
 from cumetal.ir import verify_function
@@ -173,6 +176,11 @@ class ModuleLowering:
         return out
 
     def _module_var(self, d: ast.VarDecl) -> None:
+        if d.type in ("texref", "surfref", "samplerref"):
+            # texture references are not supported (texture.py says so where a kernel uses one); a
+            # module that only declares one keeps its other kernels
+            self.symbols[d.name] = Symbol("texref", type=d.type)
+            return
         if d.space in ("global", "const"):
             size = _var_size(d)
             init, relocs = (None, [])
@@ -512,12 +520,23 @@ def _initializer_bytes(d: ast.VarDecl, size: int) -> tuple[bytes, list[tuple[int
                 out[off:off + elem] = int(v.value).to_bytes(elem, "little")
             else:
                 fv = float(v.value) if v.kind in ("float", "int") else _bits_to_float(v)
-                fmt = {"f32": "<f", "f64": "<d", "f16": "<e"}[d.type]
-                out[off:off + elem] = struct.pack(fmt, fv)
+                out[off:off + elem] = _float_bytes(fv, d.type)
         else:
+            if v.kind == "float" and not math.isfinite(float(v.value)):
+                raise LoweringError(f"initializer of '{d.name}': {v.value} is not an integer", d.loc)
             val = int(v.value) if v.kind != "float" else int(float(v.value))
             out[off:off + elem] = (val & ((1 << (8 * elem)) - 1)).to_bytes(elem, "little")
     return bytes(out), relocs
+
+
+def _float_bytes(value: float, ptx_type: str) -> bytes:
+    """A double rounded to the variable's float type as ptxas 13.0 stores it (read from its
+    .nv.global.init): to nearest even, out-of-range values to +-inf, a NaN to the quiet NaN
+    of the top payload bits."""
+    if ptx_type == "f64":
+        return struct.pack("<d", value)
+    with np.errstate(all="ignore"):
+        return np.array([value], np.float64).astype(np.float32 if ptx_type == "f32" else np.float16).tobytes()
 
 
 def _bits_to_float(v: ast.Imm) -> float:
