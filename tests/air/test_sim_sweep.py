@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from tests.ptx_sweep.cases import all_cases
-from tests.ptx_sweep.cases.wgmma import SIM_HEAVY
 from tests.ptx_sweep.compare import compare_case
 from tests.ptx_sweep.golden import GoldenStore
 from tests.ptx_sweep.harness import run_case
@@ -56,8 +55,6 @@ def test_air_sim_agrees_with_cpu_backend(case):
         pytest.skip(CPU_ONLY_FAMILIES[case.family])
     if sim_subset_skip(case.name):
         pytest.skip(sim_subset_skip(case.name))
-    if case.name in SIM_HEAVY:
-        pytest.skip("straight-line wgmma kernel: minutes to compile for the simulator (cases/wgmma.py)")
     if ".reqnctapercluster" in case.ptx:
         pytest.skip("clusters of several blocks: Metal has none (Metal devices refuse the launch, "
                     "driver/launch_groups.py); this test swaps the engine under the CPU device")

@@ -21,7 +21,6 @@ from msl_sim_gaps import MSL_SIM_GAPS  # noqa: E402
 
 from ptx_sweep.case import Case  # noqa: E402
 from ptx_sweep.cases import FAMILIES, all_cases  # noqa: E402
-from ptx_sweep.cases.wgmma import SIM_HEAVY  # noqa: E402
 from ptx_sweep.compare import compare_case  # noqa: E402
 from ptx_sweep.golden import GoldenStore  # noqa: E402
 from ptx_sweep.harness import run_case  # noqa: E402
@@ -41,8 +40,7 @@ def full_sweep() -> bool:
 def sweep_selection(full: bool | None = None) -> list[Case]:
     """Every case, or ``PER_FAMILY`` per family spread evenly over the family's list (which
     follows the instruction variants), plus every case named in the gap list."""
-    cases = [c for c in all_cases() if c.name not in SIM_HEAVY  # minutes of g++ each (cases/wgmma.py)
-             and c.family not in CPU_ONLY_FAMILIES  # refused by the Apple backends (known_gaps.py)
+    cases = [c for c in all_cases() if c.family not in CPU_ONLY_FAMILIES  # refused by the Apple backends (known_gaps.py)
              and not sim_subset_skip(c.name)]  # CI time: a subset of the structured random programs
     if full_sweep() if full is None else full:
         return cases

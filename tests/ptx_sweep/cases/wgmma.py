@@ -23,16 +23,6 @@ SWZ = {"none": 0, "128": 1, "64": 2, "32": 3}
 EBYTES = {"f16": 2, "bf16": 2, "tf32": 4, "s8": 1, "u8": 1, "e4m3": 1, "e5m2": 1}
 KDIM = {"f16": 16, "bf16": 16, "tf32": 8, "s8": 32, "u8": 32, "e4m3": 32, "e5m2": 32}
 SPECS: dict[str, dict] = {}  # case name -> the parameters it was built from (for reference models)
-# The largest cases, left out of the simulator sweeps of tests/air/test_sim_sweep.py and
-# tests/msl/sweep_on_msl_sim.py for CI time (the n8/n16 cases cover every input type there; cpu and
-# CI's air-sim child run all). They once took 20 s to minutes each to build (straight-line kernels of
-# 10k-45k IR instructions); since wgmma is one IR loop per instruction (abc8d63) all 25 cases pass
-# on air-sim in ~53 s and on msl-sim in ~63 s (fresh caches, loaded machine).
-SIM_HEAVY = frozenset(f"wgmma_{n}" for n in ("n32_f16_f16acc", "n32_tf32_sw128", "n32_u8s8_sw128",
-                                             "n64_f16_f32_sw64", "n128_f16_f32_sw32_nosc_neg",
-                                             "n256_f16_f32_sw128", "n64_transab_sw128", "n64_chain_k32_sw128",
-                                             "n16_e4m3_f32", "n16_e5m2_f32_sw128", "n16_e4m3e5m2_f16acc",
-                                             "n16_e5m2_specials"))
 
 
 def _values(etype: str, kind: str, n: int, salt: int) -> np.ndarray:
