@@ -21,7 +21,7 @@ _PTX_TO_IR = {
     "b16": "i16", "u16": "i16", "s16": "i16",
     "b32": "i32", "u32": "i32", "s32": "i32",
     "b64": "i64", "u64": "i64", "s64": "i64",
-    "b128": "i64",  # no IR register holds 128 bits: using a .b128 register is refused (Ctx.reg)
+    "b128": "i64",  # a .b128 register is two i64 registers (Symbol.var_hi, Ctx.reg128)
     "f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64",
     "f16x2": "i32", "bf16x2": "i32", "u16x2": "i32", "s16x2": "i32",
     "e4m3x2": "i16", "e5m2x2": "i16", "tf32": "i32",
@@ -72,6 +72,7 @@ class Symbol:
     label: str = ""  # 'label': the unique IR block label
     ir_name: str = ""  # 'local': the frame variable's unique IR name (a name may be declared in several blocks)
     targets: tuple[str, ...] = ()  # 'branchtargets': the PTX labels of a `.branchtargets` table (brx.idx)
+    var_hi: Var | None = None  # a .b128 register: its high 64 bits (var holds the low 64)
 
 
 @dataclass
@@ -167,10 +168,16 @@ class Ctx:
             raise LoweringError(f"'{name}' is not a declared register")
         if sym.kind == "fparam" and not sym.by_value:
             raise LoweringError(f"'{name}' is a .param parameter; read it with ld.param")
-        if sym.type == "b128":  # an IR register holds at most 64 bits: refused, not silently truncated
-            raise LoweringError(f"'{name}' is a .b128 register: 128-bit registers (mov/ld/st/atom .b128) are not "
-                                "supported yet")
+        if sym.type == "b128":  # a pair of IR registers: only mov/ld/st .b128 take them whole (reg128)
+            raise LoweringError(f"'{name}' is a .b128 register: only mov.b128, ld.b128 and st.b128 take one")
         return sym.var
+
+    def reg128(self, op: ast.Operand) -> tuple[Var, Var]:
+        """The (low, high) 64-bit halves of a .b128 register operand."""
+        sym = self.lookup(op.name) if isinstance(op, ast.Reg) and op.component is None and not op.offset else None
+        if sym is None or sym.kind != "reg" or sym.type != "b128" or sym.var is None or sym.var_hi is None:
+            raise LoweringError(f"{_describe(op)} is not a .b128 register")
+        return sym.var, sym.var_hi
 
     def read(self, op: ast.Operand, ptx_type: str) -> Value:
         """The operand as an IR value of ``ptx_type``'s IR type."""

@@ -285,6 +285,9 @@ class ModuleLowering:
                     self._declare_vector_regs(s, sc, fn)
                     continue
                 t = ir_type(s.type)
+                if s.type == "b128":
+                    self._declare_b128(s, sc, fn)
+                    continue
                 for name in s.names:
                     if s.count is None:
                         sc.names[name] = Symbol("reg", var=fn.new_var(t, name.lstrip("%")), type=s.type)
@@ -302,6 +305,16 @@ class ModuleLowering:
                 unique = s.name if s.name not in st.labels else f"{s.name}${len(st.labels)}"
                 st.labels.add(unique)
                 sc.names[s.name] = Symbol("label", label=unique)
+
+    def _declare_b128(self, s: ast.RegDecl, sc: Scope, fn: Function) -> None:
+        """``.reg .b128 %q<n>;``: each register is two i64 registers (low, high)."""
+        names = [n for n in s.names] if s.count is None else [f"{n}{i}" for n in s.names for i in range(s.count)]
+        if len(names) > 1_000_000:
+            raise LoweringError(f"{len(names)} registers declared", s.loc)
+        for name in names:
+            base = name.lstrip("%")
+            sc.names[name] = Symbol("reg", var=fn.new_var("i64", f"{base}.lo"), type="b128",
+                                    var_hi=fn.new_var("i64", f"{base}.hi"))
 
     def _declare_vector_regs(self, s: ast.RegDecl, sc: Scope, fn: Function) -> None:
         """``.reg .v4 .f32 %v;``: one register per component (%v.x … %v.w); a whole-vector operand

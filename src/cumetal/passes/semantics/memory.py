@@ -39,7 +39,7 @@ def _vec_count(ins: ast.Instruction) -> int:
 def _mem_type(t: str) -> tuple[str, str]:
     """(IR type moved, PTX type used to read/write registers) for a memory access of .t"""
     if t == "b128":
-        raise LoweringError(".b128 memory accesses are not supported yet")
+        raise LoweringError(".b128 here is not supported yet (mov/ld/st .b128 are)")
     return ir_type(t), t
 
 
@@ -48,6 +48,9 @@ def _mem_type(t: str) -> tuple[str, str]:
 def _mov(ctx: Ctx, ins: ast.Instruction) -> None:
     t = ptx_type(ins)
     d, a = ins.operands[0], ins.operands[1]
+    if t == "b128":
+        _mov_b128(ctx, d, a)
+        return
     if "vec" in ins.fields:  # mov.v4.u16 {d0..d3}, {a0..a3}: element-wise (read all, then write)
         n = int(ins.fields["vec"][1:])
         if not (isinstance(d, ast.Vector) and isinstance(a, ast.Vector) and len(d.elems) == len(a.elems) == n):
@@ -63,6 +66,27 @@ def _mov(ctx: Ctx, ins: ast.Instruction) -> None:
         _mov_pack(ctx, t, d, a)
         return
     ctx.write(d, ctx.read(a, t), t)
+
+
+def _mov_b128(ctx: Ctx, d: ast.Operand, a: ast.Operand) -> None:
+    """mov.b128 %q, {lo, hi} packs two .b64 values (element 0 lowest); mov.b128 {lo, hi}, %q unpacks;
+    mov.b128 %q1, %q2 copies."""
+    if isinstance(a, ast.Vector):
+        if len(a.elems) != 2:
+            raise LoweringError("mov.b128 packs two .b64 values: {lo, hi}")
+        lo, hi = (ctx.read(e, "b64") for e in a.elems)
+        lo, hi = (ctx.emit("mov", "i64", v) if isinstance(v, Var) else v for v in (lo, hi))
+    else:
+        lo, hi = (ctx.emit("mov", "i64", v) for v in ctx.reg128(a))
+    if isinstance(d, ast.Vector):
+        if len(d.elems) != 2:
+            raise LoweringError("mov.b128 unpacks into two .b64 registers: {lo, hi}")
+        ctx.write(d.elems[0], lo, "b64")
+        ctx.write(d.elems[1], hi, "b64")
+        return
+    dlo, dhi = ctx.reg128(d)
+    ctx.emit_into(dlo, "mov", lo)
+    ctx.emit_into(dhi, "mov", hi)
 
 
 def _mov_pack(ctx: Ctx, t: str, d: ast.Operand, a: ast.Operand) -> None:
@@ -92,6 +116,9 @@ def _mov_pack(ctx: Ctx, t: str, d: ast.Operand, a: ast.Operand) -> None:
 def _load_store(ctx: Ctx, ins: ast.Instruction, store: bool) -> None:
     space = state_space(ins)
     t = ptx_type(ins)
+    if t == "b128":
+        _load_store_b128(ctx, ins, space, store)
+        return
     mt, rt = _mem_type(t)
     size = PTX_SIZE[t]
     n = _vec_count(ins)
@@ -115,6 +142,28 @@ def _load_store(ctx: Ctx, ins: ast.Instruction, store: bool) -> None:
         else:
             v = ctx.emit("load", mt, a, space=eff_space, volatile=volatile, align=align)
             ctx.write(e, v, rt)
+
+
+def _load_store_b128(ctx: Ctx, ins: ast.Instruction, space: str, store: bool) -> None:
+    """ld/st .b128 of one 128-bit register: two 8-byte accesses, the first checked for the 16-byte
+    alignment the access needs (PTX: .b128 is one access of 16 aligned bytes; nothing but another
+    thread's racing store could tell the halves apart)."""
+    if _vec_count(ins) != 1:
+        raise LoweringError(f"ld/st .v{_vec_count(ins)}.b128 is not supported yet")
+    addr_op, val_op = (ins.operands[0], ins.operands[1]) if store else (ins.operands[1], ins.operands[0])
+    addr, eff_space = ctx.address(addr_op, space)
+    volatile = ins.fields.get("sem") == "volatile" or "volatile" in ins.mods
+    halves = ctx.reg128(val_op)
+    if store:
+        values = [ctx.emit("mov", "i64", h) for h in halves]  # both read before either half is stored
+        for i, v in enumerate(values):
+            ctx.emit("store", None, ctx.add_offset(addr, 8 * i), v, space=eff_space, volatile=volatile,
+                     align=16 if i == 0 else 8)
+        return
+    loaded = [ctx.emit("load", "i64", ctx.add_offset(addr, 8 * i), space=eff_space, volatile=volatile,
+                       align=16 if i == 0 else 8) for i in range(2)]
+    for h, v in zip(halves, loaded, strict=True):
+        ctx.emit_into(h, "mov", v)
 
 
 @semantics("ld", "ldu")
