@@ -4,6 +4,9 @@
 every driver-API test runs on) is one of ``backends``, for a limit of that backend its docs record.
 Every use is listed in docs/backend-suites.md with its reason.
 
+``driver_context`` (fixture, per module): a context created on device 0 of the default backend and
+made current, destroyed after the module's tests.
+
 ``cpu_backend`` (fixture): the driver on a fresh, initialized cpu device whatever ``CUMETAL_BACKEND``
 says (restored afterwards), for tests about what only the cpu device runs (clusters of several
 blocks, cooperative grids: docs/known-gaps.md)."""
@@ -37,3 +40,14 @@ def cpu_backend(monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in (("initialized", False), ("device", None), ("primary", None), ("primary_refs", 0)):
         monkeypatch.setattr(STATE, name, value)
     assert int(driver.cuInit(0)[0]) == 0
+
+
+@pytest.fixture(scope="module")
+def driver_context():
+    from cumetal import driver
+
+    assert int(driver.cuInit(0)[0]) == 0
+    err, ctx = driver.cuCtxCreate(None, 0, driver.cuDeviceGet(0)[1])
+    assert int(err) == 0
+    yield ctx
+    driver.cuCtxDestroy(ctx)

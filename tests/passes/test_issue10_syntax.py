@@ -61,16 +61,7 @@ def _ptxas_accepts(text: str, tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    assert cu.cuInit(0)[0] == 0
-    err, c = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])
-    assert err == 0
-    yield c
-    cu.cuCtxDestroy(c)
-
-
-def test_vector_registers_vector_mov_and_address_expressions(ctx, tmp_path):
+def test_vector_registers_vector_mov_and_address_expressions(driver_context, tmp_path):
     _ptxas_accepts(VECTORS, tmp_path)
     err, mod = cu.cuModuleLoadData(VECTORS.encode() + b"\0")
     assert err == 0
@@ -133,7 +124,7 @@ VECTOR_PARAMS = HEAD + """
 """
 
 
-def test_vector_parameters_of_a_func(ctx, tmp_path):
+def test_vector_parameters_of_a_func(driver_context, tmp_path):
     """.reg .vN parameters travel as N registers; a .param buffer is read and written with .vN
     accesses (ptxas refuses .param .vN in a signature: .b8 arrays are the form it takes)."""
     _ptxas_accepts(VECTOR_PARAMS, tmp_path)
@@ -164,7 +155,7 @@ def test_huge_integer_literal_is_a_diagnostic_not_a_traceback():
     assert [d for d in big.diagnostics if "does not fit" in d.message]
 
 
-def test_video_instruction_vshr_runs(ctx):
+def test_video_instruction_vshr_runs(driver_context):
     """vshr (issue #10: once neither lowered nor listed as a gap) runs; the video sweep family
     checks every form against an H100."""
     text = HEAD + """.visible .entry k(.param .u64 out){
@@ -201,7 +192,7 @@ SWAP = HEAD + """
 """
 
 
-def test_vector_mov_reads_every_source_before_writing(ctx, tmp_path):
+def test_vector_mov_reads_every_source_before_writing(driver_context, tmp_path):
     """mov.v4 with overlapping registers is a parallel copy (ptxas makes it a swap)."""
     _ptxas_accepts(SWAP, tmp_path)
     err, mod = cu.cuModuleLoadData(SWAP.encode())
@@ -241,7 +232,7 @@ L2: st.global.u32 [%rd1], 12;
 """
 
 
-def test_brx_idx_jumps_through_a_branchtargets_table(ctx, tmp_path):
+def test_brx_idx_jumps_through_a_branchtargets_table(driver_context, tmp_path):
     _ptxas_accepts(BRX, tmp_path)
     err, mod = cu.cuModuleLoadData(BRX.encode() + b"\0")
     assert err == 0
@@ -264,7 +255,7 @@ def test_brx_idx_with_a_label_that_is_no_table_names_it():
         compile_ptx(bad, "k.ptx")
 
 
-def test_b128_registers_move_load_and_store_as_on_the_h100(ctx, tmp_path):
+def test_b128_registers_move_load_and_store_as_on_the_h100(driver_context, tmp_path):
     """.b128 registers (two 64-bit halves): mov.b128 pack/copy/unpack, ld/st .b128 in global and
     shared memory; the stored words equal what an H100 stored for the same PTX
     (data/b128_registers_h100.txt, scripts/make_b128_golden.py). A .b128 register was once one 64-bit

@@ -49,17 +49,8 @@ def _ptxas_layout(decl: str, tmp: Path) -> list[int] | None:
     return np.frombuffer(elf_sections((tmp / "m.cubin").read_bytes())[".nv.global.init"], np.uint32).tolist()
 
 
-@pytest.fixture(scope="module")
-def ctx():
-    assert cu.cuInit(0)[0] == 0
-    err, c = cu.cuCtxCreate(None, 0, cu.cuDeviceGet(0)[1])
-    assert err == 0
-    yield c
-    cu.cuCtxDestroy(c)
-
-
 @pytest.mark.parametrize("decl", list(LAYOUTS))
-def test_initialized_variable_is_laid_out_as_ptxas_does(decl, ctx, tmp_path):
+def test_initialized_variable_is_laid_out_as_ptxas_does(decl, driver_context, tmp_path):
     want = LAYOUTS[decl]
     from_ptxas = _ptxas_layout(decl, tmp_path)
     if from_ptxas is not None:
@@ -80,7 +71,7 @@ def test_initialized_variable_is_laid_out_as_ptxas_does(decl, ctx, tmp_path):
     (".global .v2 .u32 x[1] = {{1, 2}, {3, 4}};", 4, 2),
     (".global .u32 x = {1, 2};", 2, 1),
 ])
-def test_too_many_values_is_a_located_error(decl, count, capacity, ctx):
+def test_too_many_values_is_a_located_error(decl, count, capacity, driver_context):
     res = parse(HEAD + decl + "\n.visible .entry k() { ret; }\n", "x.ptx")
     [d] = res.diagnostics
     assert d.severity == "error" and (d.loc.line, d.loc.col) == (4, decl.index("=") + 1)
@@ -96,7 +87,7 @@ def test_an_open_inner_dimension_is_refused():
 
 
 @pytest.mark.parametrize("typ", ["f16", "bf16", "f16x2", "pred"])
-def test_types_ptxas_gives_no_initial_value_are_a_located_error(typ, ctx):
+def test_types_ptxas_gives_no_initial_value_are_a_located_error(typ, driver_context):
     """ptxas 13.0 refuses these ("No initial value is allowed for .f16 type", "Initial value type
     mismatch"); `.f16 x = 1e10` was an OverflowError traceback (struct.pack '<e')."""
     text = HEAD + f".global .{typ} x = 1e10;\n.visible .entry k() {{ ret; }}\n"
