@@ -1,4 +1,4 @@
-"""L2 cache-policy instructions: createpolicy, applypriority, discard (PTX ISA §9.7.9.16–18).
+"""L2 cache-policy instructions of the PTX ISA: createpolicy, applypriority, discard.
 
 They are hints: a cache policy only steers eviction, `applypriority` only changes a line's priority,
 and `discard` makes the data indeterminate (keeping it is one of the allowed outcomes). So the
