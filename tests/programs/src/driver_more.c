@@ -91,6 +91,24 @@ int main(void) {
     CUdriverProcAddressQueryResult status;
     CHECK_CU(cuGetProcAddress("cuMemAlloc", &fn, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
     CHECK(fn != NULL && status == CU_GET_PROC_ADDRESS_SUCCESS);
+    if (fn) { /* the pointer is the C function itself: call it */
+        CUdeviceptr through_pointer = 0;
+        CHECK_CU(((CUresult(*)(CUdeviceptr *, size_t))fn)(&through_pointer, 256));
+        CHECK(through_pointer != 0);
+        CHECK_CU(cuMemFree(through_pointer));
+    }
+    /* the ABI of the version asked for: cuCtxCreate's (pctx, flags, dev) form up to 11.3, the
+     * CUctxCreateParams form from 12.5 (11.4's affinity form is not provided) */
+    void *create_old = NULL, *create_new = NULL, *create_mid = (void *)1;
+    CHECK_CU(cuGetProcAddress("cuCtxCreate", &create_old, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
+    CHECK(create_old != NULL && status == CU_GET_PROC_ADDRESS_SUCCESS);
+    CHECK_CU(cuGetProcAddress("cuCtxCreate", &create_new, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
+    CHECK(create_new == (void *)&cuCtxCreate && create_old != create_new);
+    CHECK_CU(cuGetProcAddress("cuCtxCreate", &create_mid, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
+    CHECK(create_mid == NULL && status == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+    CHECK_CU(cuGetProcAddress("cuNoSuchFunction", &fn, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
+    CHECK(fn == NULL && status == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+    CHECK(cuGetProcAddress(NULL, &fn, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &status) == CUDA_ERROR_INVALID_VALUE);
     char *buf = (char *)malloc(1 << 16);
     CHECK_CU(cuMemHostRegister(buf, 1 << 16, 0));
     CHECK_CU(cuMemsetD8((CUdeviceptr)buf, 7, 1 << 16));  /* registered memory is device-accessible */

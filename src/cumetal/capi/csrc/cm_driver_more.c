@@ -6,13 +6,25 @@
 #include "cm_core.h"
 
 #include "cm_driver_calls.h"
+#include "cm_proc_address.h"
 
 CM_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev) {
     DRV("cuDeviceCanAccessPeer", "(Kii)", CM_P(canAccessPeer), dev, peerDev);
 }
 CM_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
                                     CUdriverProcAddressQueryResult *symbolStatus) {
-    DRV("cuGetProcAddress", "(KKiKK)", CM_P(symbol), CM_P(pfn), cudaVersion, K(flags), CM_P(symbolStatus));
+    /* Python checks the arguments and decides the status; the pointer is this library's C function */
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
+    CUresult err = (CUresult)cm_call("drv_cuGetProcAddress", "(KKiKK)", CM_P(symbol), CM_P(pfn), cudaVersion,
+                                     K(flags), CM_P(&status));
+    if (err == CUDA_SUCCESS) {
+        int found = (int)status;
+        cm_resolve_proc(symbol, cudaVersion, pfn, &found);
+        status = (CUdriverProcAddressQueryResult)found;
+    }
+    if (symbolStatus && err == CUDA_SUCCESS)
+        *symbolStatus = status;
+    return err;
 }
 ALIAS(cuGetProcAddress_v2, cuGetProcAddress)
 CM_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {

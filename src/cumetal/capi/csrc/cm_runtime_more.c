@@ -5,6 +5,7 @@
 #include "cuda_runtime_api.h"
 
 #include "cm_core.h"
+#include "cm_proc_address.h"
 
 #define CALL(name, fmt, ...) return (cudaError_t)cm_call(name, fmt, __VA_ARGS__)
 
@@ -58,15 +59,26 @@ CM_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigne
 }
 
 /* ---- driver entry points, host functions, texture limits, graph kernel nodes */
+static cudaError_t driver_entry_point(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                      unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus) {
+    /* Python checks the arguments and decides the status; the pointer is this library's C function */
+    int status = 0;
+    cudaError_t err = (cudaError_t)cm_call("cudaGetDriverEntryPointByVersion", "(KKIKK)", CM_P(symbol),
+                                           CM_P(funcPtr), cudaVersion, K(flags), CM_P(&status));
+    if (err == cudaSuccess)
+        cm_resolve_proc(symbol, cudaVersion ? (int)cudaVersion : CM_PROC_CURRENT_VERSION, funcPtr, &status);
+    if (driverStatus && err == cudaSuccess)
+        *driverStatus = (enum cudaDriverEntryPointQueryResult)status;
+    return err;
+}
 CM_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
                                               enum cudaDriverEntryPointQueryResult *driverStatus) {
-    CALL("cudaGetDriverEntryPointByVersion", "(KKIKK)", CM_P(symbol), CM_P(funcPtr), 0u, K(flags), CM_P(driverStatus));
+    return driver_entry_point(symbol, funcPtr, 0u, flags, driverStatus);
 }
 CM_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
                                                        unsigned long long flags,
                                                        enum cudaDriverEntryPointQueryResult *driverStatus) {
-    CALL("cudaGetDriverEntryPointByVersion", "(KKIKK)", CM_P(symbol), CM_P(funcPtr), cudaVersion, K(flags),
-         CM_P(driverStatus));
+    return driver_entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus);
 }
 CM_EXPORT cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn, void *userData,
                                             unsigned int syncMode) {

@@ -13,6 +13,9 @@
 #ifndef CUDAAPI
 #define CUDAAPI
 #endif
+#ifndef CUDA_CB /* the calling convention of driver callbacks: the platform's default */
+#define CUDA_CB
+#endif
 
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
