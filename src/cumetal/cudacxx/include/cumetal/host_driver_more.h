@@ -4,9 +4,10 @@
  *
  * Why: CCCL 3 (Thrust, CUB, libcu++ as shipped with CUDA 13) includes <cuda.h> and takes
  * `decltype(::cuFoo)*` of about seventy driver functions, which it looks up at run time through
- * cuGetProcAddress. Thrust and CUB algorithms never make those calls, so the declarations only have
- * to be right; a program that does make one gets CCCL's own "Failed to load libcuda.so.1" error.
- * Included at the end of cuda.h. Functions libcumetal does export are declared in cuda.h itself. */
+ * cuGetProcAddress (libcumetal's directory holds libcuda.so.1 for its dlopen). A function declared
+ * here that libcumetal does not export is answered with NULL and SYMBOL_NOT_FOUND, which CCCL turns
+ * into a cuda::cuda_error. Included at the end of cuda.h. Functions libcumetal does export are
+ * declared in cuda.h itself. */
 #ifndef CUMETAL_HOST_DRIVER_MORE_H
 #define CUMETAL_HOST_DRIVER_MORE_H
 
