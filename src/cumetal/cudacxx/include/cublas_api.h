@@ -269,6 +269,56 @@ cublasStatus_t cublasZrot_v2(cublasHandle_t handle, int n, cuDoubleComplex *x, i
 cublasStatus_t cublasZdrot_v2(cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy,
                               const double *c, const double *s);
 
+/* Givens rotations (rotg, rotm, rotmg), banded and packed level 2. The macros take the index type IT and the
+ * name suffix V (int and _v2 here; the _64 API below instantiates them with int64_t and _v2_64). */
+#define CUMETAL_CUBLAS_DECL_ROTG(P, T, R)                                                                              \
+    cublasStatus_t cublas##P##rotg_v2(cublasHandle_t handle, T *a, T *b, R *c, T *s);                                  \
+    cublasStatus_t cublas##P##rotg_v2_64(cublasHandle_t handle, T *a, T *b, R *c, T *s);
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_ROTG)
+#define CUMETAL_CUBLAS_DECL_ROTMG(P, T, V)                                                                             \
+    cublasStatus_t cublas##P##rotmg##V(cublasHandle_t handle, T *d1, T *d2, T *x1, const T *y1, T *param);
+CUMETAL_CUBLAS_DECL_ROTMG(S, float, _v2)
+CUMETAL_CUBLAS_DECL_ROTMG(D, double, _v2)
+CUMETAL_CUBLAS_DECL_ROTMG(S, float, _v2_64)
+CUMETAL_CUBLAS_DECL_ROTMG(D, double, _v2_64)
+#define CUMETAL_CUBLAS_DECL_ROTM(P, T, IT, V)                                                                          \
+    cublasStatus_t cublas##P##rotm##V(cublasHandle_t handle, IT n, T *x, IT incx, T *y, IT incy, const T *param);
+#define CUMETAL_CUBLAS_DECL_BAND(P, T, R, IT, V)                                                                       \
+    cublasStatus_t cublas##P##gbmv##V(cublasHandle_t handle, cublasOperation_t trans, IT m, IT n, IT kl, IT ku,        \
+                                      const T *alpha, const T *A, IT lda, const T *x, IT incx, const T *beta, T *y,    \
+                                      IT incy);                                                                        \
+    cublasStatus_t cublas##P##tbmv##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
+                                      cublasDiagType_t diag, IT n, IT k, const T *A, IT lda, T *x, IT incx);           \
+    cublasStatus_t cublas##P##tbsv##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
+                                      cublasDiagType_t diag, IT n, IT k, const T *A, IT lda, T *x, IT incx);           \
+    cublasStatus_t cublas##P##tpmv##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
+                                      cublasDiagType_t diag, IT n, const T *AP, T *x, IT incx);                        \
+    cublasStatus_t cublas##P##tpsv##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
+                                      cublasDiagType_t diag, IT n, const T *AP, T *x, IT incx);
+/* sbmv/spmv/spr/spr2 (S, D) and hbmv/hpmv/hpr/hpr2 (C, Z); AR: the type of spr's / hpr's alpha */
+#define CUMETAL_CUBLAS_DECL_SYMBAND(P, T, AR, SB, SP, SR, SR2, IT, V)                                                  \
+    cublasStatus_t cublas##P##SB##V(cublasHandle_t handle, cublasFillMode_t uplo, IT n, IT k, const T *alpha,          \
+                                    const T *A, IT lda, const T *x, IT incx, const T *beta, T *y, IT incy);            \
+    cublasStatus_t cublas##P##SP##V(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const T *alpha, const T *AP,   \
+                                    const T *x, IT incx, const T *beta, T *y, IT incy);                                \
+    cublasStatus_t cublas##P##SR##V(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const AR *alpha, const T *x,   \
+                                    IT incx, T *AP);                                                                   \
+    cublasStatus_t cublas##P##SR2##V(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const T *alpha, const T *x,   \
+                                     IT incx, const T *y, IT incy, T *AP);
+#define CUMETAL_CUBLAS_DECL_BAND_ALL(IT, V)                                                                            \
+    CUMETAL_CUBLAS_DECL_ROTM(S, float, IT, V)                                                                          \
+    CUMETAL_CUBLAS_DECL_ROTM(D, double, IT, V)                                                                         \
+    CUMETAL_CUBLAS_DECL_BAND(S, float, float, IT, V)                                                                   \
+    CUMETAL_CUBLAS_DECL_BAND(D, double, double, IT, V)                                                                 \
+    CUMETAL_CUBLAS_DECL_BAND(C, cuComplex, float, IT, V)                                                               \
+    CUMETAL_CUBLAS_DECL_BAND(Z, cuDoubleComplex, double, IT, V)                                                        \
+    CUMETAL_CUBLAS_DECL_SYMBAND(S, float, float, sbmv, spmv, spr, spr2, IT, V)                                         \
+    CUMETAL_CUBLAS_DECL_SYMBAND(D, double, double, sbmv, spmv, spr, spr2, IT, V)                                       \
+    CUMETAL_CUBLAS_DECL_SYMBAND(C, cuComplex, float, hbmv, hpmv, hpr, hpr2, IT, V)                                     \
+    CUMETAL_CUBLAS_DECL_SYMBAND(Z, cuDoubleComplex, double, hbmv, hpmv, hpr, hpr2, IT, V)
+CUMETAL_CUBLAS_DECL_BAND_ALL(int, _v2)
+CUMETAL_CUBLAS_DECL_BAND_ALL(int64_t, _v2_64)
+
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;
 cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,

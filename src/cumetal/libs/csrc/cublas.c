@@ -382,3 +382,101 @@ CML_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOpe
     CALL("gemm_strided_ex", "(KiiiiiKKiiLKiiLKKiiLiii)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), (int)at,
          lda, sa, P(B), (int)bt, ldb, sb, P(beta), P(C), (int)ct, ldc, sc, batch, (int)compute, (int)algo);
 }
+
+/* ---- Givens rotations, banded and packed level 2. Each macro takes the index type IT (int, or int64_t for
+ * the _64 API) and the name suffix V; every dimension and increment travels as a long long ("L"). */
+#define L_(v) ((long long)(v))
+#define DEFINE_ROTG(PF, T, R, V)                                                                                       \
+    CML_EXPORT cublasStatus_t cublas##PF##rotg##V(cublasHandle_t h, T *a, T *b, R *c, T *s) {                          \
+        CALL("rotg", "(KsKKKK)", H(h), #PF, P(a), P(b), P(c), P(s));                                                   \
+    }
+DEFINE_ROTG(S, float, float, _v2)
+DEFINE_ROTG(D, double, double, _v2)
+DEFINE_ROTG(C, cuComplex, float, _v2)
+DEFINE_ROTG(Z, cuDoubleComplex, double, _v2)
+DEFINE_ROTG(S, float, float, _v2_64)
+DEFINE_ROTG(D, double, double, _v2_64)
+DEFINE_ROTG(C, cuComplex, float, _v2_64)
+DEFINE_ROTG(Z, cuDoubleComplex, double, _v2_64)
+
+#define DEFINE_ROTM(PF, T, IT, V)                                                                                      \
+    CML_EXPORT cublasStatus_t cublas##PF##rotm##V(cublasHandle_t h, IT n, T *x, IT incx, T *y, IT incy,                \
+                                                  const T *param) {                                                    \
+        CALL("rotm", "(KsLKLKLK)", H(h), #PF, L_(n), P(x), L_(incx), P(y), L_(incy), P(param));                        \
+    }
+DEFINE_ROTM(S, float, int, _v2)
+DEFINE_ROTM(D, double, int, _v2)
+DEFINE_ROTM(S, float, int64_t, _v2_64)
+DEFINE_ROTM(D, double, int64_t, _v2_64)
+#define DEFINE_ROTMG(PF, T, V)                                                                                         \
+    CML_EXPORT cublasStatus_t cublas##PF##rotmg##V(cublasHandle_t h, T *d1, T *d2, T *x1, const T *y1, T *param) {     \
+        CALL("rotmg", "(KsKKKKK)", H(h), #PF, P(d1), P(d2), P(x1), P(y1), P(param));                                   \
+    }
+DEFINE_ROTMG(S, float, _v2)
+DEFINE_ROTMG(D, double, _v2)
+DEFINE_ROTMG(S, float, _v2_64)
+DEFINE_ROTMG(D, double, _v2_64)
+
+/* general band, triangular band and packed (S, D, C, Z) */
+#define DEFINE_BAND(PF, T, R, IT, V)                                                                                   \
+    CML_EXPORT cublasStatus_t cublas##PF##gbmv##V(cublasHandle_t h, cublasOperation_t trans, IT m, IT n, IT kl, IT ku, \
+                                                  const T *alpha, const T *A, IT lda, const T *x, IT incx,             \
+                                                  const T *beta, T *y, IT incy) {                                      \
+        CALL("gbmv", "(KsiLLLLKKLKLKKL)", H(h), #PF, (int)trans, L_(m), L_(n), L_(kl), L_(ku), P(alpha), P(A),         \
+             L_(lda), P(x), L_(incx), P(beta), P(y), L_(incy));                                                        \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##tbmv##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
+                                                  cublasDiagType_t diag, IT n, IT k, const T *A, IT lda, T *x,         \
+                                                  IT incx) {                                                           \
+        CALL("tbmv", "(KsiiiLLKLKLi)", H(h), #PF, (int)uplo, (int)trans, (int)diag, L_(n), L_(k), P(A), L_(lda), P(x), \
+             L_(incx), 0);                                                                                             \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##tbsv##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
+                                                  cublasDiagType_t diag, IT n, IT k, const T *A, IT lda, T *x,         \
+                                                  IT incx) {                                                           \
+        CALL("tbmv", "(KsiiiLLKLKLi)", H(h), #PF, (int)uplo, (int)trans, (int)diag, L_(n), L_(k), P(A), L_(lda), P(x), \
+             L_(incx), 1);                                                                                             \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##tpmv##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
+                                                  cublasDiagType_t diag, IT n, const T *AP, T *x, IT incx) {           \
+        CALL("tpmv", "(KsiiiLKKLi)", H(h), #PF, (int)uplo, (int)trans, (int)diag, L_(n), P(AP), P(x), L_(incx), 0);    \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##tpsv##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
+                                                  cublasDiagType_t diag, IT n, const T *AP, T *x, IT incx) {           \
+        CALL("tpmv", "(KsiiiLKKLi)", H(h), #PF, (int)uplo, (int)trans, (int)diag, L_(n), P(AP), P(x), L_(incx), 1);    \
+    }
+/* symmetric (S, D: sbmv, spmv, spr, spr2) and Hermitian (C, Z: hbmv, hpmv, hpr, hpr2) band and packed forms;
+ * HERM 1 for the Hermitian names, AR the type of spr/hpr's alpha */
+#define DEFINE_SYMBAND(PF, T, AR, SB, SP, SR, SR2, HERM, IT, V)                                                        \
+    CML_EXPORT cublasStatus_t cublas##PF##SB##V(cublasHandle_t h, cublasFillMode_t uplo, IT n, IT k, const T *alpha,   \
+                                                const T *A, IT lda, const T *x, IT incx, const T *beta, T *y,          \
+                                                IT incy) {                                                             \
+        CALL("sbmv", "(KsiLLKKLKLKKLi)", H(h), #PF, (int)uplo, L_(n), L_(k), P(alpha), P(A), L_(lda), P(x), L_(incx),  \
+             P(beta), P(y), L_(incy), HERM);                                                                           \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##SP##V(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,         \
+                                                const T *AP, const T *x, IT incx, const T *beta, T *y, IT incy) {      \
+        CALL("spmv", "(KsiLKKKLKKLi)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(AP), P(x), L_(incx), P(beta), P(y),    \
+             L_(incy), HERM);                                                                                          \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##SR##V(cublasHandle_t h, cublasFillMode_t uplo, IT n, const AR *alpha,        \
+                                                const T *x, IT incx, T *AP) {                                          \
+        CALL("spr", "(KsiLKKLKLKii)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(x), L_(incx), 0ULL, 0LL, P(AP), 0,      \
+             HERM);                                                                                                    \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##SR2##V(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,        \
+                                                 const T *x, IT incx, const T *y, IT incy, T *AP) {                    \
+        CALL("spr", "(KsiLKKLKLKii)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(x), L_(incx), P(y), L_(incy), P(AP), 1, \
+             HERM);                                                                                                    \
+    }
+#define DEFINE_BAND_ALL(IT, V)                                                                                         \
+    DEFINE_BAND(S, float, float, IT, V)                                                                                \
+    DEFINE_BAND(D, double, double, IT, V)                                                                              \
+    DEFINE_BAND(C, cuComplex, float, IT, V)                                                                            \
+    DEFINE_BAND(Z, cuDoubleComplex, double, IT, V)                                                                     \
+    DEFINE_SYMBAND(S, float, float, sbmv, spmv, spr, spr2, 0, IT, V)                                                   \
+    DEFINE_SYMBAND(D, double, double, sbmv, spmv, spr, spr2, 0, IT, V)                                                 \
+    DEFINE_SYMBAND(C, cuComplex, float, hbmv, hpmv, hpr, hpr2, 1, IT, V)                                               \
+    DEFINE_SYMBAND(Z, cuDoubleComplex, double, hbmv, hpmv, hpr, hpr2, 1, IT, V)
+DEFINE_BAND_ALL(int, _v2)
+DEFINE_BAND_ALL(int64_t, _v2_64)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import blas, gemmex, handle, lu
+from cumetal.libs.cublas import band, blas, gemmex, handle, lu
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
 
@@ -224,6 +224,15 @@ syr = _blas(blas.syr, "cublasXsyr/her")
 trmv = _blas(blas.trmv, "cublasXtrmv/trsv")
 syr2k = _blas(blas.syr2k, "cublasXsyr2k/herk/her2k")
 hemm = _blas(blas.hemm, "cublasXhemm")
+rotg = _blas(band.rotg, "cublasXrotg")
+rotm = _blas(band.rotm, "cublasXrotm")
+rotmg = _blas(band.rotmg, "cublasXrotmg")
+gbmv = _blas(band.gbmv, "cublasXgbmv")
+sbmv = _blas(band.sbmv, "cublasXsbmv/hbmv")
+tbmv = _blas(band.tbmv, "cublasXtbmv/tbsv")
+spmv = _blas(band.spmv, "cublasXspmv/hpmv")
+tpmv = _blas(band.tpmv, "cublasXtpmv/tpsv")
+spr = _blas(band.spr, "cublasXspr/hpr")
 
 _TYPE_OF = {"S": S.R_32F, "D": S.R_64F, "C": S.C_32F, "Z": S.C_64F}
 _COMPUTE_OF = {"S": S.COMPUTE_32F, "D": S.COMPUTE_64F, "C": S.COMPUTE_32F, "Z": S.COMPUTE_64F}
