@@ -10,6 +10,10 @@
 #include <stdint.h>
 
 #include "cuComplex.h"
+#if defined(__cplusplus) /* __half and __nv_bfloat16 come with cuBLAS, as with NVIDIA's header (C++ only here) */
+#include "cuda_fp16.h"
+#include "cuda_bf16.h"
+#endif
 #include "driver_types.h"
 #include "library_types.h"
 
@@ -318,6 +322,20 @@ CUMETAL_CUBLAS_DECL_ROTMG(D, double, _v2_64)
     CUMETAL_CUBLAS_DECL_SYMBAND(Z, cuDoubleComplex, double, hbmv, hpmv, hpr, hpr2, IT, V)
 CUMETAL_CUBLAS_DECL_BAND_ALL(int, _v2)
 CUMETAL_CUBLAS_DECL_BAND_ALL(int64_t, _v2_64)
+
+/* batched triangular solve (Aarray, Barray: device arrays of batchCount matrix pointers) */
+#define CUMETAL_CUBLAS_DECL_TRSM_BATCHED(P, T, IT, V)                                                                  \
+    cublasStatus_t cublas##P##trsmBatched##V(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,      \
+                                             cublasOperation_t trans, cublasDiagType_t diag, IT m, IT n,              \
+                                             const T *alpha, const T *const A[], IT lda, T *const B[], IT ldb,         \
+                                             IT batchCount);
+#define CUMETAL_CUBLAS_DECL_TRSM_BATCHED_ALL(IT, V)                                                                    \
+    CUMETAL_CUBLAS_DECL_TRSM_BATCHED(S, float, IT, V)                                                                  \
+    CUMETAL_CUBLAS_DECL_TRSM_BATCHED(D, double, IT, V)                                                                 \
+    CUMETAL_CUBLAS_DECL_TRSM_BATCHED(C, cuComplex, IT, V)                                                              \
+    CUMETAL_CUBLAS_DECL_TRSM_BATCHED(Z, cuDoubleComplex, IT, V)
+CUMETAL_CUBLAS_DECL_TRSM_BATCHED_ALL(int, )
+CUMETAL_CUBLAS_DECL_TRSM_BATCHED_ALL(int64_t, _64)
 
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;

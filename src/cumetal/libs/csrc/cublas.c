@@ -480,3 +480,22 @@ DEFINE_ROTMG(D, double, _v2_64)
     DEFINE_SYMBAND(Z, cuDoubleComplex, double, hbmv, hpmv, hpr, hpr2, 1, IT, V)
 DEFINE_BAND_ALL(int, _v2)
 DEFINE_BAND_ALL(int64_t, _v2_64)
+
+/* batched triangular solve: A and B are device arrays of batchCount matrix pointers */
+#define DEFINE_TRSM_BATCHED(PF, T, IT, V)                                                                              \
+    CML_EXPORT cublasStatus_t cublas##PF##trsmBatched##V(cublasHandle_t h, cublasSideMode_t side,                      \
+                                                         cublasFillMode_t uplo, cublasOperation_t trans,               \
+                                                         cublasDiagType_t diag, IT m, IT n, const T *alpha,            \
+                                                         const T *const A[], IT lda, T *const B[], IT ldb,             \
+                                                         IT batchCount) {                                              \
+        CALL("trsm_batched", "(KsiiiiLLKKLKLL)", H(h), #PF, (int)side, (int)uplo, (int)trans, (int)diag, L_(m), L_(n), \
+             P(alpha), P(A), L_(lda), P(B), L_(ldb), L_(batchCount));                                                  \
+    }
+DEFINE_TRSM_BATCHED(S, float, int, )
+DEFINE_TRSM_BATCHED(D, double, int, )
+DEFINE_TRSM_BATCHED(C, cuComplex, int, )
+DEFINE_TRSM_BATCHED(Z, cuDoubleComplex, int, )
+DEFINE_TRSM_BATCHED(S, float, int64_t, _64)
+DEFINE_TRSM_BATCHED(D, double, int64_t, _64)
+DEFINE_TRSM_BATCHED(C, cuComplex, int64_t, _64)
+DEFINE_TRSM_BATCHED(Z, cuDoubleComplex, int64_t, _64)

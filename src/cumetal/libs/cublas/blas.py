@@ -329,6 +329,35 @@ def trsm(h: Handle, t: str, side: int, uplo: int, trans: int, diag: int, m: int,
     run(h, go, f"cublas{t}trsm")
 
 
+def trsm_batched(h: Handle, t: str, side: int, uplo: int, trans: int, diag: int, m: int, n: int, alpha: int, A: int,
+                 lda: int, B: int, ldb: int, batch: int) -> None:
+    """trsm on each of ``batch`` pairs: A and B are device arrays of matrix pointers (read at the call, as
+    gemmBatched's); every matrix is checked before anything runs."""
+    ka = _tr_args(side, uplo, trans, diag, m, n, lda, ldb)
+    need(batch >= 0, f"batchCount={batch} must be >= 0")
+    if m == 0 or n == 0 or batch == 0:
+        return
+    dt = DTYPES[t]
+    a = Scalar(h, alpha, dt, "alpha")
+    pa = devmem.vector(A, np.uint64, batch, 1, "Aarray", S.INVALID_VALUE)
+    pb = devmem.vector(B, np.uint64, batch, 1, "Barray", S.INVALID_VALUE)
+    ptrs = [(int(pa[i]), int(pb[i])) for i in range(batch)]
+    views = [(mat(p, dt, ka, ka, lda, f"Aarray[{i}]"), mat(q, dt, m, n, ldb, f"Barray[{i}]"))
+             for i, (p, q) in enumerate(ptrs)]
+    if _on_device():  # one launch of the trsm kernel per pair, in stream order
+        for p, q in ptrs:
+            level3_kernels.trsm(h, t, side, uplo, trans, diag, m, n, a, p, lda, q, ldb)
+        return
+
+    def go() -> None:
+        av = a.value()
+        for Am, Bm in views:
+            opA = apply_op(_triangular(Am, uplo, diag), trans)
+            rhs = av * Bm
+            Bm[...] = np.linalg.solve(opA, rhs) if side == S.SIDE_LEFT else np.linalg.solve(opA.T, rhs.T).T
+    run(h, go, f"cublas{t}trsmBatched")
+
+
 def trmm(h: Handle, t: str, side: int, uplo: int, trans: int, diag: int, m: int, n: int, alpha: int, A: int,
          lda: int, B: int, ldb: int, C: int, ldc: int) -> None:
     ka = _tr_args(side, uplo, trans, diag, m, n, lda, ldb)
