@@ -8,6 +8,7 @@
 #define __CUDA_RUNTIME_H__ /* NVIDIA's guard name: helper headers test it */
 
 #include "cumetal/qualifiers.h"
+#include "cumetal/libcxx_compat.h" /* C++ only: std::iterator_traits<void*> as C++20 libc++ has it */
 #include "vector_types.h"
 #include "vector_functions.h"
 #if defined(__CUDA__) /* clang CUDA mode; a plain C++ host compile (.cpp) gets the host API only */
