@@ -121,157 +121,177 @@ cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode);
 cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode);
 const char *cublasGetStatusName(cublasStatus_t status);
 const char *cublasGetStatusString(cublasStatus_t status);
-cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *devicePtr, int incy);
-cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy);
-cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb);
-cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb);
-cublasStatus_t cublasSetVectorAsync(int n, int elemSize, const void *hostPtr, int incx, void *devicePtr, int incy,
+/* Every function from here on is declared in two integer widths, as cuBLAS 12's 64-bit interface has them:
+ * IT int under the names cuBLAS always had, IT int64_t under the _64 names (V2: _v2 or _v2_64 for the functions
+ * exported with a _v2 suffix; V: empty or _64 for the others). The batched LU functions exist with int only. */
+#define CUMETAL_CUBLAS_DECL_COPIES(IT, V)                                                                              \
+cublasStatus_t cublasSetVector##V(IT n, IT elemSize, const void *x, IT incx, void *devicePtr, IT incy);                \
+cublasStatus_t cublasGetVector##V(IT n, IT elemSize, const void *x, IT incx, void *y, IT incy);                        \
+cublasStatus_t cublasSetMatrix##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B, IT ldb);              \
+cublasStatus_t cublasGetMatrix##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B, IT ldb);              \
+cublasStatus_t cublasSetVectorAsync##V(IT n, IT elemSize, const void *hostPtr, IT incx, void *devicePtr, IT incy,      \
+                                    cudaStream_t stream);                                                              \
+cublasStatus_t cublasGetVectorAsync##V(IT n, IT elemSize, const void *devicePtr, IT incx, void *hostPtr, IT incy,      \
+                                    cudaStream_t stream);                                                              \
+cublasStatus_t cublasSetMatrixAsync##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B, IT ldb,          \
+                                    cudaStream_t stream);                                                              \
+cublasStatus_t cublasGetMatrixAsync##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B, IT ldb,          \
                                     cudaStream_t stream);
-cublasStatus_t cublasGetVectorAsync(int n, int elemSize, const void *devicePtr, int incx, void *hostPtr, int incy,
-                                    cudaStream_t stream);
-cublasStatus_t cublasSetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb,
-                                    cudaStream_t stream);
-cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb,
-                                    cudaStream_t stream);
+CUMETAL_CUBLAS_DECL_COPIES(int, )
+CUMETAL_CUBLAS_DECL_COPIES(int64_t, _64)
 
 /* ---- typed families: X(prefix, type, real type) */
 #define CUMETAL_CUBLAS_TYPES(X) X(S, float, float) X(D, double, double) X(C, cuComplex, float) X(Z, cuDoubleComplex, double)
 
-#define CUMETAL_CUBLAS_DECL(P, T, R)                                                                                   \
-    cublasStatus_t cublas##P##axpy_v2(cublasHandle_t handle, int n, const T *alpha, const T *x, int incx, T *y,          \
-                                      int incy);                                                                       \
-    cublasStatus_t cublas##P##copy_v2(cublasHandle_t handle, int n, const T *x, int incx, T *y, int incy);             \
-    cublasStatus_t cublas##P##swap_v2(cublasHandle_t handle, int n, T *x, int incx, T *y, int incy);                   \
-    cublasStatus_t cublas##P##scal_v2(cublasHandle_t handle, int n, const T *alpha, T *x, int incx);                   \
-    cublasStatus_t cublas##P##gemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const T *alpha,    \
-                                      const T *A, int lda, const T *x, int incx, const T *beta, T *y, int incy);       \
-    cublasStatus_t cublas##P##gemm_v2(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, \
-                                      int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,          \
-                                      const T *beta, T *C, int ldc);                                                   \
-    cublasStatus_t cublas##P##symm_v2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m,      \
-                                      int n, const T *alpha, const T *A, int lda, const T *B, int ldb, const T *beta,  \
-                                      T *C, int ldc);                                                                  \
-    cublasStatus_t cublas##P##syrk_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,    \
-                                      int k, const T *alpha, const T *A, int lda, const T *beta, T *C, int ldc);       \
-    cublasStatus_t cublas##P##trsm_v2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,             \
-                                      cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const T *alpha,    \
-                                      const T *A, int lda, T *B, int ldb);                                             \
-    cublasStatus_t cublas##P##trmm_v2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,             \
-                                      cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const T *alpha,    \
-                                      const T *A, int lda, const T *B, int ldb, T *C, int ldc);                        \
-    cublasStatus_t cublas##P##geam(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,   \
-                                   int n, const T *alpha, const T *A, int lda, const T *beta, const T *B, int ldb,     \
-                                   T *C, int ldc);                                                                     \
-    cublasStatus_t cublas##P##dgmm(cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const T *A, int lda,    \
-                                   const T *x, int incx, T *C, int ldc);                                               \
-    cublasStatus_t cublas##P##gemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,   \
-                                          int m, int n, int k, const T *alpha, const T *const Aarray[], int lda,       \
-                                          const T *const Barray[], int ldb, const T *beta, T *const Carray[], int ldc, \
-                                          int batchCount);                                                             \
-    cublasStatus_t cublas##P##gemmStridedBatched(                                                                      \
-        cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const T *alpha, \
-        const T *A, int lda, long long int strideA, const T *B, int ldb, long long int strideB, const T *beta, T *C,   \
-        int ldc, long long int strideC, int batchCount);                                                        \
+#define CUMETAL_CUBLAS_DECL(P, T, R, IT, V2, V)                                                                        \
+    cublasStatus_t cublas##P##axpy##V2(cublasHandle_t handle, IT n, const T *alpha, const T *x, IT incx, T *y,         \
+                                      IT incy);                                                                        \
+    cublasStatus_t cublas##P##copy##V2(cublasHandle_t handle, IT n, const T *x, IT incx, T *y, IT incy);               \
+    cublasStatus_t cublas##P##swap##V2(cublasHandle_t handle, IT n, T *x, IT incx, T *y, IT incy);                     \
+    cublasStatus_t cublas##P##scal##V2(cublasHandle_t handle, IT n, const T *alpha, T *x, IT incx);                    \
+    cublasStatus_t cublas##P##gemv##V2(cublasHandle_t handle, cublasOperation_t trans, IT m, IT n, const T *alpha,     \
+                                      const T *A, IT lda, const T *x, IT incx, const T *beta, T *y, IT incy);          \
+    cublasStatus_t cublas##P##gemm##V2(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, \
+                                      IT n, IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb,              \
+                                      const T *beta, T *C, IT ldc);                                                    \
+    cublasStatus_t cublas##P##symm##V2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, IT m,      \
+                                      IT n, const T *alpha, const T *A, IT lda, const T *B, IT ldb, const T *beta,     \
+                                      T *C, IT ldc);                                                                   \
+    cublasStatus_t cublas##P##syrk##V2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,    \
+                                      IT k, const T *alpha, const T *A, IT lda, const T *beta, T *C, IT ldc);          \
+    cublasStatus_t cublas##P##trsm##V2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,            \
+                                      cublasOperation_t trans, cublasDiagType_t diag, IT m, IT n, const T *alpha,      \
+                                      const T *A, IT lda, T *B, IT ldb);                                               \
+    cublasStatus_t cublas##P##trmm##V2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,            \
+                                      cublasOperation_t trans, cublasDiagType_t diag, IT m, IT n, const T *alpha,      \
+                                      const T *A, IT lda, const T *B, IT ldb, T *C, IT ldc);                           \
+    cublasStatus_t cublas##P##geam##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, \
+                                   IT n, const T *alpha, const T *A, IT lda, const T *beta, const T *B, IT ldb,        \
+                                   T *C, IT ldc);                                                                      \
+    cublasStatus_t cublas##P##dgmm##V(cublasHandle_t handle, cublasSideMode_t mode, IT m, IT n, const T *A, IT lda,    \
+                                   const T *x, IT incx, T *C, IT ldc);                                                 \
+    cublasStatus_t cublas##P##gemmBatched##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, \
+                                          IT m, IT n, IT k, const T *alpha, const T *const Aarray[], IT lda,           \
+                                          const T *const Barray[], IT ldb, const T *beta, T *const Carray[], IT ldc,   \
+                                          IT batchCount);                                                              \
+    cublasStatus_t cublas##P##gemmStridedBatched##V(                                                                   \
+        cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, IT n, IT k, const T *alpha,   \
+        const T *A, IT lda, long long int strideA, const T *B, IT ldb, long long int strideB, const T *beta, T *C,     \
+        IT ldc, long long int strideC, IT batchCount);
+#define CUMETAL_CUBLAS_DECL32(P, T, R) CUMETAL_CUBLAS_DECL(P, T, R, int, _v2, )
+#define CUMETAL_CUBLAS_DECL64(P, T, R) CUMETAL_CUBLAS_DECL(P, T, R, int64_t, _v2_64, _64)
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL32)
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL64)
+#define CUMETAL_CUBLAS_DECL_LU(P, T, R)                                                                                \
     cublasStatus_t cublas##P##getrfBatched(cublasHandle_t handle, int n, T *const Aarray[], int lda, int *PivotArray,  \
                                            int *infoArray, int batchSize);                                             \
-    cublasStatus_t cublas##P##getrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,           \
-                                           const T *const Aarray[], int lda, const int *devIpiv, T *const Barray[],   \
+    cublasStatus_t cublas##P##getrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,            \
+                                           const T *const Aarray[], int lda, const int *devIpiv, T *const Barray[],    \
                                            int ldb, int *info, int batchSize);                                         \
-    cublasStatus_t cublas##P##getriBatched(cublasHandle_t handle, int n, const T *const Aarray[], int lda,            \
-                                           const int *PivotArray, T *const Carray[], int ldc, int *infoArray,         \
+    cublasStatus_t cublas##P##getriBatched(cublasHandle_t handle, int n, const T *const Aarray[], int lda,             \
+                                           const int *PivotArray, T *const Carray[], int ldc, int *infoArray,          \
                                            int batchSize);                                                             \
-    cublasStatus_t cublas##P##matinvBatched(cublasHandle_t handle, int n, const T *const A[], int lda,               \
+    cublasStatus_t cublas##P##matinvBatched(cublasHandle_t handle, int n, const T *const A[], int lda,                 \
                                             T *const Ainv[], int lda_inv, int *info, int batchSize);
-CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL)
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_LU)
 
-/* real-only and complex-only level 1/2 functions */
-cublasStatus_t cublasSdot_v2(cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy,
-                             float *result);
-cublasStatus_t cublasDdot_v2(cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy,
-                             double *result);
-cublasStatus_t cublasCdotu_v2(cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy,
-                              cuComplex *result);
-cublasStatus_t cublasCdotc_v2(cublasHandle_t handle, int n, const cuComplex *x, int incx, const cuComplex *y, int incy,
-                              cuComplex *result);
-cublasStatus_t cublasZdotu_v2(cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx,
-                              const cuDoubleComplex *y, int incy, cuDoubleComplex *result);
-cublasStatus_t cublasZdotc_v2(cublasHandle_t handle, int n, const cuDoubleComplex *x, int incx,
-                              const cuDoubleComplex *y, int incy, cuDoubleComplex *result);
-cublasStatus_t cublasCsscal_v2(cublasHandle_t handle, int n, const float *alpha, cuComplex *x, int incx);
-cublasStatus_t cublasZdscal_v2(cublasHandle_t handle, int n, const double *alpha, cuDoubleComplex *x, int incx);
-#define CUMETAL_CUBLAS_REDUCE(NAME, T, R)                                                                              \
-    cublasStatus_t cublas##NAME##_v2(cublasHandle_t handle, int n, const T *x, int incx, R *result);
-CUMETAL_CUBLAS_REDUCE(Snrm2, float, float)
-CUMETAL_CUBLAS_REDUCE(Dnrm2, double, double)
-CUMETAL_CUBLAS_REDUCE(Scnrm2, cuComplex, float)
-CUMETAL_CUBLAS_REDUCE(Dznrm2, cuDoubleComplex, double)
-CUMETAL_CUBLAS_REDUCE(Sasum, float, float)
-CUMETAL_CUBLAS_REDUCE(Dasum, double, double)
-CUMETAL_CUBLAS_REDUCE(Scasum, cuComplex, float)
-CUMETAL_CUBLAS_REDUCE(Dzasum, cuDoubleComplex, double)
-CUMETAL_CUBLAS_REDUCE(Isamax, float, int)
-CUMETAL_CUBLAS_REDUCE(Idamax, double, int)
-CUMETAL_CUBLAS_REDUCE(Icamax, cuComplex, int)
-CUMETAL_CUBLAS_REDUCE(Izamax, cuDoubleComplex, int)
-CUMETAL_CUBLAS_REDUCE(Isamin, float, int)
-CUMETAL_CUBLAS_REDUCE(Idamin, double, int)
-CUMETAL_CUBLAS_REDUCE(Icamin, cuComplex, int)
-CUMETAL_CUBLAS_REDUCE(Izamin, cuDoubleComplex, int)
-#define CUMETAL_CUBLAS_GER(NAME, T)                                                                                    \
-    cublasStatus_t cublas##NAME##_v2(cublasHandle_t handle, int m, int n, const T *alpha, const T *x, int incx,        \
-                                     const T *y, int incy, T *A, int lda);
-CUMETAL_CUBLAS_GER(Sger, float)
-CUMETAL_CUBLAS_GER(Dger, double)
-CUMETAL_CUBLAS_GER(Cgeru, cuComplex)
-CUMETAL_CUBLAS_GER(Cgerc, cuComplex)
-CUMETAL_CUBLAS_GER(Zgeru, cuDoubleComplex)
-CUMETAL_CUBLAS_GER(Zgerc, cuDoubleComplex)
+/* real-only and complex-only level 1/2 functions, rotations */
+#define CUMETAL_CUBLAS_REDUCE(NAME, T, R, IT, V2)                                                                      \
+    cublasStatus_t cublas##NAME##V2(cublasHandle_t handle, IT n, const T *x, IT incx, R *result);
+#define CUMETAL_CUBLAS_GER(NAME, T, IT, V2)                                                                            \
+    cublasStatus_t cublas##NAME##V2(cublasHandle_t handle, IT m, IT n, const T *alpha, const T *x, IT incx,            \
+                                    const T *y, IT incy, T *A, IT lda);
+#define CUMETAL_CUBLAS_DECL_L12(IT, V2)                                                                                \
+cublasStatus_t cublasSdot##V2(cublasHandle_t handle, IT n, const float *x, IT incx, const float *y, IT incy,           \
+                             float *result);                                                                           \
+cublasStatus_t cublasDdot##V2(cublasHandle_t handle, IT n, const double *x, IT incx, const double *y, IT incy,         \
+                             double *result);                                                                          \
+cublasStatus_t cublasCdotu##V2(cublasHandle_t handle, IT n, const cuComplex *x, IT incx, const cuComplex *y, IT incy,  \
+                              cuComplex *result);                                                                      \
+cublasStatus_t cublasCdotc##V2(cublasHandle_t handle, IT n, const cuComplex *x, IT incx, const cuComplex *y, IT incy,  \
+                              cuComplex *result);                                                                      \
+cublasStatus_t cublasZdotu##V2(cublasHandle_t handle, IT n, const cuDoubleComplex *x, IT incx,                         \
+                              const cuDoubleComplex *y, IT incy, cuDoubleComplex *result);                             \
+cublasStatus_t cublasZdotc##V2(cublasHandle_t handle, IT n, const cuDoubleComplex *x, IT incx,                         \
+                              const cuDoubleComplex *y, IT incy, cuDoubleComplex *result);                             \
+cublasStatus_t cublasCsscal##V2(cublasHandle_t handle, IT n, const float *alpha, cuComplex *x, IT incx);               \
+cublasStatus_t cublasZdscal##V2(cublasHandle_t handle, IT n, const double *alpha, cuDoubleComplex *x, IT incx);        \
+cublasStatus_t cublasSrot##V2(cublasHandle_t handle, IT n, float *x, IT incx, float *y, IT incy, const float *c,       \
+                             const float *s);                                                                          \
+cublasStatus_t cublasDrot##V2(cublasHandle_t handle, IT n, double *x, IT incx, double *y, IT incy, const double *c,    \
+                             const double *s);                                                                         \
+cublasStatus_t cublasCrot##V2(cublasHandle_t handle, IT n, cuComplex *x, IT incx, cuComplex *y, IT incy,               \
+                             const float *c, const cuComplex *s);                                                      \
+cublasStatus_t cublasCsrot##V2(cublasHandle_t handle, IT n, cuComplex *x, IT incx, cuComplex *y, IT incy,              \
+                              const float *c, const float *s);                                                         \
+cublasStatus_t cublasZrot##V2(cublasHandle_t handle, IT n, cuDoubleComplex *x, IT incx, cuDoubleComplex *y, IT incy,   \
+                             const double *c, const cuDoubleComplex *s);                                               \
+cublasStatus_t cublasZdrot##V2(cublasHandle_t handle, IT n, cuDoubleComplex *x, IT incx, cuDoubleComplex *y, IT incy,  \
+                              const double *c, const double *s);                                                       \
+                                                                                                                       \
+CUMETAL_CUBLAS_REDUCE(Snrm2, float, float, IT, V2)                                                                     \
+CUMETAL_CUBLAS_REDUCE(Dnrm2, double, double, IT, V2)                                                                   \
+CUMETAL_CUBLAS_REDUCE(Scnrm2, cuComplex, float, IT, V2)                                                                \
+CUMETAL_CUBLAS_REDUCE(Dznrm2, cuDoubleComplex, double, IT, V2)                                                         \
+CUMETAL_CUBLAS_REDUCE(Sasum, float, float, IT, V2)                                                                     \
+CUMETAL_CUBLAS_REDUCE(Dasum, double, double, IT, V2)                                                                   \
+CUMETAL_CUBLAS_REDUCE(Scasum, cuComplex, float, IT, V2)                                                                \
+CUMETAL_CUBLAS_REDUCE(Dzasum, cuDoubleComplex, double, IT, V2)                                                         \
+CUMETAL_CUBLAS_REDUCE(Isamax, float, IT, IT, V2)                                                                       \
+CUMETAL_CUBLAS_REDUCE(Idamax, double, IT, IT, V2)                                                                      \
+CUMETAL_CUBLAS_REDUCE(Icamax, cuComplex, IT, IT, V2)                                                                   \
+CUMETAL_CUBLAS_REDUCE(Izamax, cuDoubleComplex, IT, IT, V2)                                                             \
+CUMETAL_CUBLAS_REDUCE(Isamin, float, IT, IT, V2)                                                                       \
+CUMETAL_CUBLAS_REDUCE(Idamin, double, IT, IT, V2)                                                                      \
+CUMETAL_CUBLAS_REDUCE(Icamin, cuComplex, IT, IT, V2)                                                                   \
+CUMETAL_CUBLAS_REDUCE(Izamin, cuDoubleComplex, IT, IT, V2)                                                             \
+CUMETAL_CUBLAS_GER(Sger, float, IT, V2)                                                                                \
+CUMETAL_CUBLAS_GER(Dger, double, IT, V2)                                                                               \
+CUMETAL_CUBLAS_GER(Cgeru, cuComplex, IT, V2)                                                                           \
+CUMETAL_CUBLAS_GER(Cgerc, cuComplex, IT, V2)                                                                           \
+CUMETAL_CUBLAS_GER(Zgeru, cuDoubleComplex, IT, V2)                                                                     \
+CUMETAL_CUBLAS_GER(Zgerc, cuDoubleComplex, IT, V2)
+CUMETAL_CUBLAS_DECL_L12(int, _v2)
+CUMETAL_CUBLAS_DECL_L12(int64_t, _v2_64)
 
-/* symmetric / Hermitian / triangular level 2, syr2k/herk/her2k/hemm, rotations */
-#define CUMETAL_CUBLAS_DECL_MORE(P, T, R)                                                                              \
-    cublasStatus_t cublas##P##symv_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *A, \
-                                      int lda, const T *x, int incx, const T *beta, T *y, int incy);                   \
-    cublasStatus_t cublas##P##syr_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *x,  \
-                                     int incx, T *A, int lda);                                                         \
-    cublasStatus_t cublas##P##syr2_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *x, \
-                                      int incx, const T *y, int incy, T *A, int lda);                                  \
-    cublasStatus_t cublas##P##trmv_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
-                                      cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx);              \
-    cublasStatus_t cublas##P##trsv_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,           \
-                                      cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx);              \
-    cublasStatus_t cublas##P##syr2k_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,   \
-                                       int k, const T *alpha, const T *A, int lda, const T *B, int ldb, const T *beta, \
-                                       T *C, int ldc);
-CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_MORE)
-#define CUMETAL_CUBLAS_DECL_HERM(P, T, R)                                                                              \
-    cublasStatus_t cublas##P##hemv_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *A, \
-                                      int lda, const T *x, int incx, const T *beta, T *y, int incy);                   \
-    cublasStatus_t cublas##P##her_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const R *alpha, const T *x,  \
-                                     int incx, T *A, int lda);                                                         \
-    cublasStatus_t cublas##P##her2_v2(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha, const T *x, \
-                                      int incx, const T *y, int incy, T *A, int lda);                                  \
-    cublasStatus_t cublas##P##herk_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,    \
-                                      int k, const R *alpha, const T *A, int lda, const R *beta, T *C, int ldc);       \
-    cublasStatus_t cublas##P##her2k_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,   \
-                                       int k, const T *alpha, const T *A, int lda, const T *B, int ldb, const R *beta, \
-                                       T *C, int ldc);                                                                 \
-    cublasStatus_t cublas##P##hemm_v2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m,      \
-                                      int n, const T *alpha, const T *A, int lda, const T *B, int ldb, const T *beta,  \
-                                      T *C, int ldc);
-CUMETAL_CUBLAS_DECL_HERM(C, cuComplex, float)
-CUMETAL_CUBLAS_DECL_HERM(Z, cuDoubleComplex, double)
-cublasStatus_t cublasSrot_v2(cublasHandle_t handle, int n, float *x, int incx, float *y, int incy, const float *c,
-                             const float *s);
-cublasStatus_t cublasDrot_v2(cublasHandle_t handle, int n, double *x, int incx, double *y, int incy, const double *c,
-                             const double *s);
-cublasStatus_t cublasCrot_v2(cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy,
-                             const float *c, const cuComplex *s);
-cublasStatus_t cublasCsrot_v2(cublasHandle_t handle, int n, cuComplex *x, int incx, cuComplex *y, int incy,
-                              const float *c, const float *s);
-cublasStatus_t cublasZrot_v2(cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy,
-                             const double *c, const cuDoubleComplex *s);
-cublasStatus_t cublasZdrot_v2(cublasHandle_t handle, int n, cuDoubleComplex *x, int incx, cuDoubleComplex *y, int incy,
-                              const double *c, const double *s);
+/* symmetric / Hermitian / triangular level 2, syr2k/herk/her2k/hemm */
+#define CUMETAL_CUBLAS_DECL_MORE(P, T, R, IT, V2)                                                                      \
+    cublasStatus_t cublas##P##symv##V2(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const T *alpha, const T *A, \
+                                      IT lda, const T *x, IT incx, const T *beta, T *y, IT incy);                      \
+    cublasStatus_t cublas##P##syr##V2(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const T *alpha, const T *x,  \
+                                     IT incx, T *A, IT lda);                                                           \
+    cublasStatus_t cublas##P##syr2##V2(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const T *alpha, const T *x, \
+                                      IT incx, const T *y, IT incy, T *A, IT lda);                                     \
+    cublasStatus_t cublas##P##trmv##V2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,          \
+                                      cublasDiagType_t diag, IT n, const T *A, IT lda, T *x, IT incx);                 \
+    cublasStatus_t cublas##P##trsv##V2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,          \
+                                      cublasDiagType_t diag, IT n, const T *A, IT lda, T *x, IT incx);                 \
+    cublasStatus_t cublas##P##syr2k##V2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,   \
+                                       IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb, const T *beta,    \
+                                       T *C, IT ldc);
+#define CUMETAL_CUBLAS_DECL_MORE32(P, T, R) CUMETAL_CUBLAS_DECL_MORE(P, T, R, int, _v2)
+#define CUMETAL_CUBLAS_DECL_MORE64(P, T, R) CUMETAL_CUBLAS_DECL_MORE(P, T, R, int64_t, _v2_64)
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_MORE32)
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_MORE64)
+#define CUMETAL_CUBLAS_DECL_HERM(P, T, R, IT, V2)                                                                      \
+    cublasStatus_t cublas##P##hemv##V2(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const T *alpha, const T *A, \
+                                      IT lda, const T *x, IT incx, const T *beta, T *y, IT incy);                      \
+    cublasStatus_t cublas##P##her##V2(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const R *alpha, const T *x,  \
+                                     IT incx, T *A, IT lda);                                                           \
+    cublasStatus_t cublas##P##her2##V2(cublasHandle_t handle, cublasFillMode_t uplo, IT n, const T *alpha, const T *x, \
+                                      IT incx, const T *y, IT incy, T *A, IT lda);                                     \
+    cublasStatus_t cublas##P##herk##V2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,    \
+                                      IT k, const R *alpha, const T *A, IT lda, const R *beta, T *C, IT ldc);          \
+    cublasStatus_t cublas##P##her2k##V2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,   \
+                                       IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb, const R *beta,    \
+                                       T *C, IT ldc);                                                                  \
+    cublasStatus_t cublas##P##hemm##V2(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, IT m,      \
+                                      IT n, const T *alpha, const T *A, IT lda, const T *B, IT ldb, const T *beta,     \
+                                      T *C, IT ldc);
+CUMETAL_CUBLAS_DECL_HERM(C, cuComplex, float, int, _v2)
+CUMETAL_CUBLAS_DECL_HERM(Z, cuDoubleComplex, double, int, _v2)
+CUMETAL_CUBLAS_DECL_HERM(C, cuComplex, float, int64_t, _v2_64)
+CUMETAL_CUBLAS_DECL_HERM(Z, cuDoubleComplex, double, int64_t, _v2_64)
 
 /* Givens rotations (rotg, rotm, rotmg), banded and packed level 2. The macros take the index type IT and the
  * name suffix V (int and _v2 here; the _64 API below instantiates them with int64_t and _v2_64). */
@@ -339,38 +359,41 @@ CUMETAL_CUBLAS_DECL_TRSM_BATCHED_ALL(int64_t, _64)
 
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;
-cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                           int k, const struct __half *alpha, const struct __half *A, int lda, const struct __half *B,
-                           int ldb, const struct __half *beta, struct __half *C, int ldc);
-cublasStatus_t cublasHgemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-                                  int n, int k, const struct __half *alpha, const struct __half *const Aarray[],
-                                  int lda, const struct __half *const Barray[], int ldb, const struct __half *beta,
-                                  struct __half *const Carray[], int ldc, int batchCount);
-cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
-                                         int m, int n, int k, const struct __half *alpha, const struct __half *A,
-                                         int lda, long long int strideA, const struct __half *B, int ldb,
-                                         long long int strideB, const struct __half *beta, struct __half *C, int ldc,
-                                         long long int strideC, int batchCount);
-
-/* ---- mixed precision GEMM */
-cublasStatus_t cublasSgemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                             int k, const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B,
-                             cudaDataType Btype, int ldb, const float *beta, void *C, cudaDataType Ctype, int ldc);
-cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                            int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B,
-                            cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc,
-                            cublasComputeType_t computeType, cublasGemmAlgo_t algo);
-cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
-                                   int n, int k, const void *alpha, const void *const Aarray[], cudaDataType Atype,
-                                   int lda, const void *const Barray[], cudaDataType Btype, int ldb, const void *beta,
-                                   void *const Carray[], cudaDataType Ctype, int ldc, int batchCount,
-                                   cublasComputeType_t computeType, cublasGemmAlgo_t algo);
-cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
-                                          int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype,
-                                          int lda, long long int strideA, const void *B, cudaDataType Btype, int ldb,
-                                          long long int strideB, const void *beta, void *C, cudaDataType Ctype, int ldc,
-                                          long long int strideC, int batchCount, cublasComputeType_t computeType,
+#define CUMETAL_CUBLAS_DECL_GEMMX(IT, V)                                                                               \
+cublasStatus_t cublasHgemm##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, IT n,   \
+                           IT k, const struct __half *alpha, const struct __half *A, IT lda, const struct __half *B,   \
+                           IT ldb, const struct __half *beta, struct __half *C, IT ldc);                               \
+cublasStatus_t cublasHgemmBatched##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m,  \
+                                  IT n, IT k, const struct __half *alpha, const struct __half *const Aarray[],         \
+                                  IT lda, const struct __half *const Barray[], IT ldb, const struct __half *beta,      \
+                                  struct __half *const Carray[], IT ldc, IT batchCount);                               \
+cublasStatus_t cublasHgemmStridedBatched##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, \
+                                         IT m, IT n, IT k, const struct __half *alpha, const struct __half *A,         \
+                                         IT lda, long long int strideA, const struct __half *B, IT ldb,                \
+                                         long long int strideB, const struct __half *beta, struct __half *C, IT ldc,   \
+                                         long long int strideC, IT batchCount);                                        \
+                                                                                                                       \
+/* mixed precision GEMM */                                                                                             \
+cublasStatus_t cublasSgemmEx##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, IT n, \
+                             IT k, const float *alpha, const void *A, cudaDataType Atype, IT lda, const void *B,       \
+                             cudaDataType Btype, IT ldb, const float *beta, void *C, cudaDataType Ctype, IT ldc);      \
+cublasStatus_t cublasGemmEx##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, IT n,  \
+                            IT k, const void *alpha, const void *A, cudaDataType Atype, IT lda, const void *B,         \
+                            cudaDataType Btype, IT ldb, const void *beta, void *C, cudaDataType Ctype, IT ldc,         \
+                            cublasComputeType_t computeType, cublasGemmAlgo_t algo);                                   \
+cublasStatus_t cublasGemmBatchedEx##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, \
+                                   IT n, IT k, const void *alpha, const void *const Aarray[], cudaDataType Atype,      \
+                                   IT lda, const void *const Barray[], cudaDataType Btype, IT ldb, const void *beta,   \
+                                   void *const Carray[], cudaDataType Ctype, IT ldc, IT batchCount,                    \
+                                   cublasComputeType_t computeType, cublasGemmAlgo_t algo);                            \
+cublasStatus_t cublasGemmStridedBatchedEx##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, \
+                                          IT m, IT n, IT k, const void *alpha, const void *A, cudaDataType Atype,      \
+                                          IT lda, long long int strideA, const void *B, cudaDataType Btype, IT ldb,    \
+                                          long long int strideB, const void *beta, void *C, cudaDataType Ctype, IT ldc, \
+                                          long long int strideC, IT batchCount, cublasComputeType_t computeType,       \
                                           cublasGemmAlgo_t algo);
+CUMETAL_CUBLAS_DECL_GEMMX(int, )
+CUMETAL_CUBLAS_DECL_GEMMX(int64_t, _64)
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@ static cublasStatus_t status_of(long long v) {
 #define CALL(name, fmt, ...) return status_of(cml_call(CML_CUBLAS, name, fmt, __VA_ARGS__))
 #define P(x) CML_P(x)
 #define H(h) P(h)
+#define L_(v) ((long long)(v)) /* dimensions and increments travel as long long ("L"): int or int64_t */
 
 /* ---- handles and settings */
 CML_EXPORT cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) { CALL("create", "(K)", P(handle)); }
@@ -63,329 +64,348 @@ CML_EXPORT const char *cublasGetStatusString(cublasStatus_t status) {
 }
 
 /* ---- host <-> device copies (cudaMemcpyDefault under unified addressing: both directions are one copy) */
-CML_EXPORT cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *y, int incy) {
-    CALL("set_vector", "(iiKiKi)", n, elemSize, P(x), incx, P(y), incy);
+#define DEFINE_COPIES(IT, V)                                                                                           \
+CML_EXPORT cublasStatus_t cublasSetVector##V(IT n, IT elemSize, const void *x, IT incx, void *y, IT incy) {            \
+    CALL("set_vector", "(LLKLKL)", L_(n), L_(elemSize), P(x), L_(incx), P(y), L_(incy));                               \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasGetVector##V(IT n, IT elemSize, const void *x, IT incx, void *y, IT incy) {            \
+    CALL("set_vector", "(LLKLKL)", L_(n), L_(elemSize), P(x), L_(incx), P(y), L_(incy));                               \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasSetMatrix##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B, IT ldb) {  \
+    CALL("set_matrix", "(LLLKLKL)", L_(rows), L_(cols), L_(elemSize), P(A), L_(lda), P(B), L_(ldb));                   \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasGetMatrix##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B, IT ldb) {  \
+    CALL("set_matrix", "(LLLKLKL)", L_(rows), L_(cols), L_(elemSize), P(A), L_(lda), P(B), L_(ldb));                   \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasSetVectorAsync##V(IT n, IT elemSize, const void *x, IT incx, void *y, IT incy,         \
+                                               cudaStream_t s) {                                                       \
+    CALL("set_vector_async", "(LLKLKLK)", L_(n), L_(elemSize), P(x), L_(incx), P(y), L_(incy), P(s));                  \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasGetVectorAsync##V(IT n, IT elemSize, const void *x, IT incx, void *y, IT incy,         \
+                                               cudaStream_t s) {                                                       \
+    CALL("set_vector_async", "(LLKLKLK)", L_(n), L_(elemSize), P(x), L_(incx), P(y), L_(incy), P(s));                  \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasSetMatrixAsync##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B,       \
+                                               IT ldb, cudaStream_t s) {                                               \
+    CALL("set_matrix_async", "(LLLKLKLK)", L_(rows), L_(cols), L_(elemSize), P(A), L_(lda), P(B), L_(ldb), P(s));      \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasGetMatrixAsync##V(IT rows, IT cols, IT elemSize, const void *A, IT lda, void *B,       \
+                                               IT ldb, cudaStream_t s) {                                               \
+    CALL("set_matrix_async", "(LLLKLKLK)", L_(rows), L_(cols), L_(elemSize), P(A), L_(lda), P(B), L_(ldb), P(s));      \
 }
-CML_EXPORT cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy) {
-    CALL("set_vector", "(iiKiKi)", n, elemSize, P(x), incx, P(y), incy);
-}
-CML_EXPORT cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb) {
-    CALL("set_matrix", "(iiiKiKi)", rows, cols, elemSize, P(A), lda, P(B), ldb);
-}
-CML_EXPORT cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb) {
-    CALL("set_matrix", "(iiiKiKi)", rows, cols, elemSize, P(A), lda, P(B), ldb);
-}
-CML_EXPORT cublasStatus_t cublasSetVectorAsync(int n, int elemSize, const void *x, int incx, void *y, int incy,
-                                               cudaStream_t s) {
-    CALL("set_vector_async", "(iiKiKiK)", n, elemSize, P(x), incx, P(y), incy, P(s));
-}
-CML_EXPORT cublasStatus_t cublasGetVectorAsync(int n, int elemSize, const void *x, int incx, void *y, int incy,
-                                               cudaStream_t s) {
-    CALL("set_vector_async", "(iiKiKiK)", n, elemSize, P(x), incx, P(y), incy, P(s));
-}
-CML_EXPORT cublasStatus_t cublasSetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B,
-                                               int ldb, cudaStream_t s) {
-    CALL("set_matrix_async", "(iiiKiKiK)", rows, cols, elemSize, P(A), lda, P(B), ldb, P(s));
-}
-CML_EXPORT cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B,
-                                               int ldb, cudaStream_t s) {
-    CALL("set_matrix_async", "(iiiKiKiK)", rows, cols, elemSize, P(A), lda, P(B), ldb, P(s));
-}
+DEFINE_COPIES(int, )
+DEFINE_COPIES(int64_t, _64)
 
 /* ---- typed families */
-#define DEFINE_TYPED(PF, T, R)                                                                                         \
-    CML_EXPORT cublasStatus_t cublas##PF##axpy_v2(cublasHandle_t h, int n, const T *alpha, const T *x, int incx, T *y, \
-                                                  int incy) {                                                          \
-        CALL("axpy", "(KsiKKiKi)", H(h), #PF, n, P(alpha), P(x), incx, P(y), incy);                                    \
+#define DEFINE_TYPED(PF, T, R, IT, V2, V)                                                                              \
+    CML_EXPORT cublasStatus_t cublas##PF##axpy##V2(cublasHandle_t h, IT n, const T *alpha, const T *x, IT incx, T *y,  \
+                                                  IT incy) {                                                           \
+        CALL("axpy", "(KsLKKLKL)", H(h), #PF, L_(n), P(alpha), P(x), L_(incx), P(y), L_(incy));                        \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##copy_v2(cublasHandle_t h, int n, const T *x, int incx, T *y, int incy) {     \
-        CALL("copy", "(KsiKiKi)", H(h), #PF, n, P(x), incx, P(y), incy);                                               \
+    CML_EXPORT cublasStatus_t cublas##PF##copy##V2(cublasHandle_t h, IT n, const T *x, IT incx, T *y, IT incy) {       \
+        CALL("copy", "(KsLKLKL)", H(h), #PF, L_(n), P(x), L_(incx), P(y), L_(incy));                                   \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##swap_v2(cublasHandle_t h, int n, T *x, int incx, T *y, int incy) {           \
-        CALL("swap", "(KsiKiKi)", H(h), #PF, n, P(x), incx, P(y), incy);                                               \
+    CML_EXPORT cublasStatus_t cublas##PF##swap##V2(cublasHandle_t h, IT n, T *x, IT incx, T *y, IT incy) {             \
+        CALL("swap", "(KsLKLKL)", H(h), #PF, L_(n), P(x), L_(incx), P(y), L_(incy));                                   \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##scal_v2(cublasHandle_t h, int n, const T *alpha, T *x, int incx) {           \
-        CALL("scal", "(KsiKKi)", H(h), #PF, n, P(alpha), P(x), incx);                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##scal##V2(cublasHandle_t h, IT n, const T *alpha, T *x, IT incx) {            \
+        CALL("scal", "(KsLKKL)", H(h), #PF, L_(n), P(alpha), P(x), L_(incx));                                          \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##gemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n,             \
-                                                  const T *alpha, const T *A, int lda, const T *x, int incx,           \
-                                                  const T *beta, T *y, int incy) {                                     \
-        CALL("gemv", "(KsiiiKKiKiKKi)", H(h), #PF, (int)trans, m, n, P(alpha), P(A), lda, P(x), incx, P(beta), P(y),   \
-             incy);                                                                                                    \
+    CML_EXPORT cublasStatus_t cublas##PF##gemv##V2(cublasHandle_t h, cublasOperation_t trans, IT m, IT n,              \
+                                                  const T *alpha, const T *A, IT lda, const T *x, IT incx,             \
+                                                  const T *beta, T *y, IT incy) {                                      \
+        CALL("gemv", "(KsiLLKKLKLKKL)", H(h), #PF, (int)trans, L_(m), L_(n), P(alpha), P(A), L_(lda), P(x), L_(incx), P(beta), P(y), \
+             L_(incy));                                                                                                \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##gemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, \
-                                                  int n, int k, const T *alpha, const T *A, int lda, const T *B,       \
-                                                  int ldb, const T *beta, T *C, int ldc) {                             \
-        CALL("gemm", "(KsiiiiiKKiKiKKi)", H(h), #PF, (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb,        \
-             P(beta), P(C), ldc);                                                                                      \
+    CML_EXPORT cublasStatus_t cublas##PF##gemm##V2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, \
+                                                  IT n, IT k, const T *alpha, const T *A, IT lda, const T *B,          \
+                                                  IT ldb, const T *beta, T *C, IT ldc) {                               \
+        CALL("gemm", "(KsiiLLLKKLKLKKL)", H(h), #PF, (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), L_(lda), P(B), L_(ldb), \
+             P(beta), P(C), L_(ldc));                                                                                  \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##symm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,      \
-                                                  int m, int n, const T *alpha, const T *A, int lda, const T *B,       \
-                                                  int ldb, const T *beta, T *C, int ldc) {                             \
-        CALL("symm", "(KsiiiiKKiKiKKi)", H(h), #PF, (int)side, (int)uplo, m, n, P(alpha), P(A), lda, P(B), ldb,        \
-             P(beta), P(C), ldc);                                                                                      \
+    CML_EXPORT cublasStatus_t cublas##PF##symm##V2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,     \
+                                                  IT m, IT n, const T *alpha, const T *A, IT lda, const T *B,          \
+                                                  IT ldb, const T *beta, T *C, IT ldc) {                               \
+        CALL("symm", "(KsiiLLKKLKLKKL)", H(h), #PF, (int)side, (int)uplo, L_(m), L_(n), P(alpha), P(A), L_(lda), P(B), L_(ldb), \
+             P(beta), P(C), L_(ldc));                                                                                  \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##syrk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
-                                                  int n, int k, const T *alpha, const T *A, int lda, const T *beta,    \
-                                                  T *C, int ldc) {                                                     \
-        CALL("syrk", "(KsiiiiKKiKKi)", H(h), #PF, (int)uplo, (int)trans, n, k, P(alpha), P(A), lda, P(beta), P(C),     \
-             ldc);                                                                                                     \
+    CML_EXPORT cublasStatus_t cublas##PF##syrk##V2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                  IT n, IT k, const T *alpha, const T *A, IT lda, const T *beta,       \
+                                                  T *C, IT ldc) {                                                      \
+        CALL("syrk", "(KsiiLLKKLKKL)", H(h), #PF, (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), L_(lda), P(beta), P(C), \
+             L_(ldc));                                                                                                 \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##trsm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,      \
-                                                  cublasOperation_t trans, cublasDiagType_t diag, int m, int n,        \
-                                                  const T *alpha, const T *A, int lda, T *B, int ldb) {                \
-        CALL("trsm", "(KsiiiiiiKKiKi)", H(h), #PF, (int)side, (int)uplo, (int)trans, (int)diag, m, n, P(alpha), P(A),  \
-             lda, P(B), ldb);                                                                                          \
+    CML_EXPORT cublasStatus_t cublas##PF##trsm##V2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,     \
+                                                  cublasOperation_t trans, cublasDiagType_t diag, IT m, IT n,          \
+                                                  const T *alpha, const T *A, IT lda, T *B, IT ldb) {                  \
+        CALL("trsm", "(KsiiiiLLKKLKL)", H(h), #PF, (int)side, (int)uplo, (int)trans, (int)diag, L_(m), L_(n), P(alpha), P(A), \
+             L_(lda), P(B), L_(ldb));                                                                                  \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##trmm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,      \
-                                                  cublasOperation_t trans, cublasDiagType_t diag, int m, int n,        \
-                                                  const T *alpha, const T *A, int lda, const T *B, int ldb, T *C,      \
-                                                  int ldc) {                                                           \
-        CALL("trmm", "(KsiiiiiiKKiKiKi)", H(h), #PF, (int)side, (int)uplo, (int)trans, (int)diag, m, n, P(alpha),      \
-             P(A), lda, P(B), ldb, P(C), ldc);                                                                         \
+    CML_EXPORT cublasStatus_t cublas##PF##trmm##V2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,     \
+                                                  cublasOperation_t trans, cublasDiagType_t diag, IT m, IT n,          \
+                                                  const T *alpha, const T *A, IT lda, const T *B, IT ldb, T *C,        \
+                                                  IT ldc) {                                                            \
+        CALL("trmm", "(KsiiiiLLKKLKLKL)", H(h), #PF, (int)side, (int)uplo, (int)trans, (int)diag, L_(m), L_(n), P(alpha), \
+             P(A), L_(lda), P(B), L_(ldb), P(C), L_(ldc));                                                             \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,    \
-                                               int n, const T *alpha, const T *A, int lda, const T *beta, const T *B,  \
-                                               int ldb, T *C, int ldc) {                                               \
-        CALL("geam", "(KsiiiiKKiKKiKi)", H(h), #PF, (int)ta, (int)tb, m, n, P(alpha), P(A), lda, P(beta), P(B), ldb,   \
-             P(C), ldc);                                                                                               \
+    CML_EXPORT cublasStatus_t cublas##PF##geam##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m,  \
+                                               IT n, const T *alpha, const T *A, IT lda, const T *beta, const T *B,    \
+                                               IT ldb, T *C, IT ldc) {                                                 \
+        CALL("geam", "(KsiiLLKKLKKLKL)", H(h), #PF, (int)ta, (int)tb, L_(m), L_(n), P(alpha), P(A), L_(lda), P(beta), P(B), L_(ldb), \
+             P(C), L_(ldc));                                                                                           \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##dgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const T *A,      \
-                                               int lda, const T *x, int incx, T *C, int ldc) {                         \
-        CALL("dgmm", "(KsiiiKiKiKi)", H(h), #PF, (int)mode, m, n, P(A), lda, P(x), incx, P(C), ldc);                   \
+    CML_EXPORT cublasStatus_t cublas##PF##dgmm##V(cublasHandle_t h, cublasSideMode_t mode, IT m, IT n, const T *A,     \
+                                               IT lda, const T *x, IT incx, T *C, IT ldc) {                            \
+        CALL("dgmm", "(KsiLLKLKLKL)", H(h), #PF, (int)mode, L_(m), L_(n), P(A), L_(lda), P(x), L_(incx), P(C), L_(ldc)); \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##gemmBatched(                                                                 \
-        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T *alpha,             \
-        const T *const A[], int lda, const T *const B[], int ldb, const T *beta, T *const C[], int ldc, int batch) {   \
-        CALL("gemm_batched", "(KsiiiiiKKiKiKKii)", H(h), #PF, (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B),    \
-             ldb, P(beta), P(C), ldc, batch);                                                                          \
+    CML_EXPORT cublasStatus_t cublas##PF##gemmBatched##V(                                                              \
+        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n, IT k, const T *alpha,                \
+        const T *const A[], IT lda, const T *const B[], IT ldb, const T *beta, T *const C[], IT ldc, IT batch) {       \
+        CALL("gemm_batched", "(KsiiLLLKKLKLKKLL)", H(h), #PF, (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), L_(lda), P(B), \
+             L_(ldb), P(beta), P(C), L_(ldc), L_(batch));                                                              \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##gemmStridedBatched(                                                          \
-        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T *alpha, const T *A, \
-        int lda, long long int sa, const T *B, int ldb, long long int sb, const T *beta, T *C, int ldc,                \
-        long long int sc, int batch) {                                                                                 \
-        CALL("gemm_strided", "(KsiiiiiKKiLKiLKKiLi)", H(h), #PF, (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, sa,   \
-             P(B), ldb, sb, P(beta), P(C), ldc, sc, batch);                                                            \
-    }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##getrfBatched(cublasHandle_t h, int n, T *const A[], int lda, int *piv,       \
-                                                       int *info, int batch) {                                         \
-        CALL("getrf_batched", "(KsiKiKKi)", H(h), #PF, n, P(A), lda, P(piv), P(info), batch);                          \
-    }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##getrsBatched(cublasHandle_t h, cublasOperation_t trans, int n, int nrhs,     \
-                                                       const T *const A[], int lda, const int *piv, T *const B[],      \
-                                                       int ldb, int *info, int batch) {                                \
-        CALL("getrs_batched", "(KsiiiKiKKiKi)", H(h), #PF, (int)trans, n, nrhs, P(A), lda, P(piv), P(B), ldb, P(info), \
-             batch);                                                                                                   \
-    }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##getriBatched(cublasHandle_t h, int n, const T *const A[], int lda,           \
-                                                       const int *piv, T *const C[], int ldc, int *info, int batch) {  \
-        CALL("getri_batched", "(KsiKiKKiKi)", H(h), #PF, n, P(A), lda, P(piv), P(C), ldc, P(info), batch);             \
-    }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##matinvBatched(cublasHandle_t h, int n, const T *const A[], int lda,          \
-                                                        T *const Ainv[], int ldc, int *info, int batch) {              \
-        CALL("matinv_batched", "(KsiKiKiKi)", H(h), #PF, n, P(A), lda, P(Ainv), ldc, P(info), batch);                  \
+    CML_EXPORT cublasStatus_t cublas##PF##gemmStridedBatched##V(                                                       \
+        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n, IT k, const T *alpha, const T *A,    \
+        IT lda, long long int sa, const T *B, IT ldb, long long int sb, const T *beta, T *C, IT ldc,                   \
+        long long int sc, IT batch) {                                                                                  \
+        CALL("gemm_strided", "(KsiiLLLKKLLKLLKKLLL)", H(h), #PF, (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), L_(lda), sa, \
+             P(B), L_(ldb), sb, P(beta), P(C), L_(ldc), sc, L_(batch));                                                \
     }
-CUMETAL_CUBLAS_TYPES(DEFINE_TYPED)
+#define DEFINE_TYPED32(PF, T, R) DEFINE_TYPED(PF, T, R, int, _v2, )
+#define DEFINE_TYPED64(PF, T, R) DEFINE_TYPED(PF, T, R, int64_t, _v2_64, _64)
+CUMETAL_CUBLAS_TYPES(DEFINE_TYPED32)
+CUMETAL_CUBLAS_TYPES(DEFINE_TYPED64)
+
+/* batched LU (no _64 forms in cuBLAS) */                                                                              \
+#define DEFINE_LU(PF, T, R, IT)                                                                                        \
+    CML_EXPORT cublasStatus_t cublas##PF##getrfBatched(cublasHandle_t h, IT n, T *const A[], IT lda, int *piv,         \
+                                                       int *info, IT batch) {                                          \
+        CALL("getrf_batched", "(KsLKLKKL)", H(h), #PF, L_(n), P(A), L_(lda), P(piv), P(info), L_(batch));              \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##getrsBatched(cublasHandle_t h, cublasOperation_t trans, IT n, IT nrhs,       \
+                                                       const T *const A[], IT lda, const int *piv, T *const B[],       \
+                                                       IT ldb, int *info, IT batch) {                                  \
+        CALL("getrs_batched", "(KsiLLKLKKLKL)", H(h), #PF, (int)trans, L_(n), L_(nrhs), P(A), L_(lda), P(piv), P(B), L_(ldb), P(info), \
+             L_(batch));                                                                                               \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##getriBatched(cublasHandle_t h, IT n, const T *const A[], IT lda,             \
+                                                       const int *piv, T *const C[], IT ldc, int *info, IT batch) {    \
+        CALL("getri_batched", "(KsLKLKKLKL)", H(h), #PF, L_(n), P(A), L_(lda), P(piv), P(C), L_(ldc), P(info), L_(batch)); \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##matinvBatched(cublasHandle_t h, IT n, const T *const A[], IT lda,            \
+                                                        T *const Ainv[], IT ldc, int *info, IT batch) {                \
+        CALL("matinv_batched", "(KsLKLKLKL)", H(h), #PF, L_(n), P(A), L_(lda), P(Ainv), L_(ldc), P(info), L_(batch));  \
+    }
+#define DEFINE_LU32(PF, T, R) DEFINE_LU(PF, T, R, int)
+CUMETAL_CUBLAS_TYPES(DEFINE_LU32)
 
 /* ---- symmetric / triangular level 2 and syr2k (S, D, C, Z) */
-#define DEFINE_TYPED_MORE(PF, T, R)                                                                                    \
-    CML_EXPORT cublasStatus_t cublas##PF##symv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
-                                                  const T *A, int lda, const T *x, int incx, const T *beta, T *y,      \
-                                                  int incy) {                                                          \
-        CALL("symv", "(KsiiKKiKiKKii)", H(h), #PF, (int)uplo, n, P(alpha), P(A), lda, P(x), incx, P(beta), P(y), incy, \
+#define DEFINE_TYPED_MORE(PF, T, R, IT, V2, V)                                                                         \
+    CML_EXPORT cublasStatus_t cublas##PF##symv##V2(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,      \
+                                                  const T *A, IT lda, const T *x, IT incx, const T *beta, T *y,        \
+                                                  IT incy) {                                                           \
+        CALL("symv", "(KsiLKKLKLKKLi)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(A), L_(lda), P(x), L_(incx), P(beta), P(y), L_(incy), \
              0);                                                                                                       \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##syr_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,       \
-                                                 const T *x, int incx, T *A, int lda) {                                \
-        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, 0ULL, 0, P(A), lda, 0, 0);        \
+    CML_EXPORT cublasStatus_t cublas##PF##syr##V2(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,       \
+                                                 const T *x, IT incx, T *A, IT lda) {                                  \
+        CALL("syr", "(KsiLKKLKiKLii)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(x), L_(incx), 0ULL, 0, P(A), L_(lda), 0, 0); \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##syr2_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
-                                                  const T *x, int incx, const T *y, int incy, T *A, int lda) {         \
-        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, P(y), incy, P(A), lda, 1, 0);    \
+    CML_EXPORT cublasStatus_t cublas##PF##syr2##V2(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,      \
+                                                  const T *x, IT incx, const T *y, IT incy, T *A, IT lda) {            \
+        CALL("syr", "(KsiLKKLKLKLii)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(x), L_(incx), P(y), L_(incy), P(A), L_(lda), 1, 0); \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##trmv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
-                                                  cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx) { \
-        CALL("trmv", "(KsiiiiKiKii)", H(h), #PF, (int)uplo, (int)trans, (int)diag, n, P(A), lda, P(x), incx, 0);       \
+    CML_EXPORT cublasStatus_t cublas##PF##trmv##V2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                  cublasDiagType_t diag, IT n, const T *A, IT lda, T *x, IT incx) {    \
+        CALL("trmv", "(KsiiiLKLKLi)", H(h), #PF, (int)uplo, (int)trans, (int)diag, L_(n), P(A), L_(lda), P(x), L_(incx), 0); \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##trsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
-                                                  cublasDiagType_t diag, int n, const T *A, int lda, T *x, int incx) { \
-        CALL("trmv", "(KsiiiiKiKii)", H(h), #PF, (int)uplo, (int)trans, (int)diag, n, P(A), lda, P(x), incx, 1);       \
+    CML_EXPORT cublasStatus_t cublas##PF##trsv##V2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                  cublasDiagType_t diag, IT n, const T *A, IT lda, T *x, IT incx) {    \
+        CALL("trmv", "(KsiiiLKLKLi)", H(h), #PF, (int)uplo, (int)trans, (int)diag, L_(n), P(A), L_(lda), P(x), L_(incx), 1); \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##syr2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
-                                                   int n, int k, const T *alpha, const T *A, int lda, const T *B,      \
-                                                   int ldb, const T *beta, T *C, int ldc) {                            \
-        CALL("syr2k", "(KsiiiiKKiKiKKis)", H(h), #PF, (int)uplo, (int)trans, n, k, P(alpha), P(A), lda, P(B), ldb,     \
-             P(beta), P(C), ldc, "syr2k");                                                                             \
+    CML_EXPORT cublasStatus_t cublas##PF##syr2k##V2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,  \
+                                                   IT n, IT k, const T *alpha, const T *A, IT lda, const T *B,         \
+                                                   IT ldb, const T *beta, T *C, IT ldc) {                              \
+        CALL("syr2k", "(KsiiLLKKLKLKKLs)", H(h), #PF, (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), L_(lda), P(B), L_(ldb), \
+             P(beta), P(C), L_(ldc), "syr2k");                                                                         \
     }
-CUMETAL_CUBLAS_TYPES(DEFINE_TYPED_MORE)
+#define DEFINE_TYPED_MORE32(PF, T, R) DEFINE_TYPED_MORE(PF, T, R, int, _v2, )
+#define DEFINE_TYPED_MORE64(PF, T, R) DEFINE_TYPED_MORE(PF, T, R, int64_t, _v2_64, _64)
+CUMETAL_CUBLAS_TYPES(DEFINE_TYPED_MORE32)
+CUMETAL_CUBLAS_TYPES(DEFINE_TYPED_MORE64)
 
 /* ---- rotations */
-#define DEFINE_ROT(NAME, PF, T, R, S_T, REAL_S)                                                                        \
-    CML_EXPORT cublasStatus_t cublas##NAME##_v2(cublasHandle_t h, int n, T *x, int incx, T *y, int incy, const R *c,   \
+#define DEFINE_ROT(NAME, PF, T, R, S_T, REAL_S, IT, V2)                                                                \
+    CML_EXPORT cublasStatus_t cublas##NAME##V2(cublasHandle_t h, IT n, T *x, IT incx, T *y, IT incy, const R *c,       \
                                                 const S_T *s) {                                                        \
-        CALL("rot", "(KsiKiKiKKi)", H(h), PF, n, P(x), incx, P(y), incy, P(c), P(s), REAL_S);                          \
+        CALL("rot", "(KsLKLKLKKi)", H(h), PF, L_(n), P(x), L_(incx), P(y), L_(incy), P(c), P(s), REAL_S);              \
     }
-DEFINE_ROT(Srot, "S", float, float, float, 1)
-DEFINE_ROT(Drot, "D", double, double, double, 1)
-DEFINE_ROT(Crot, "C", cuComplex, float, cuComplex, 0)
-DEFINE_ROT(Csrot, "C", cuComplex, float, float, 1)
-DEFINE_ROT(Zrot, "Z", cuDoubleComplex, double, cuDoubleComplex, 0)
-DEFINE_ROT(Zdrot, "Z", cuDoubleComplex, double, double, 1)
 
 /* ---- Hermitian (C, Z) */
-#define DEFINE_HERM(PF, T, R)                                                                                          \
-    CML_EXPORT cublasStatus_t cublas##PF##hemv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
-                                                  const T *A, int lda, const T *x, int incx, const T *beta, T *y,      \
-                                                  int incy) {                                                          \
-        CALL("symv", "(KsiiKKiKiKKii)", H(h), #PF, (int)uplo, n, P(alpha), P(A), lda, P(x), incx, P(beta), P(y), incy, \
+#define DEFINE_HERM(PF, T, R, IT, V2)                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##hemv##V2(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,      \
+                                                  const T *A, IT lda, const T *x, IT incx, const T *beta, T *y,        \
+                                                  IT incy) {                                                           \
+        CALL("symv", "(KsiLKKLKLKKLi)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(A), L_(lda), P(x), L_(incx), P(beta), P(y), L_(incy), \
              1);                                                                                                       \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##her_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const R *alpha,       \
-                                                 const T *x, int incx, T *A, int lda) {                                \
-        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, 0ULL, 0, P(A), lda, 0, 1);        \
+    CML_EXPORT cublasStatus_t cublas##PF##her##V2(cublasHandle_t h, cublasFillMode_t uplo, IT n, const R *alpha,       \
+                                                 const T *x, IT incx, T *A, IT lda) {                                  \
+        CALL("syr", "(KsiLKKLKiKLii)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(x), L_(incx), 0ULL, 0, P(A), L_(lda), 0, 1); \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##her2_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *alpha,      \
-                                                  const T *x, int incx, const T *y, int incy, T *A, int lda) {         \
-        CALL("syr", "(KsiiKKiKiKiii)", H(h), #PF, (int)uplo, n, P(alpha), P(x), incx, P(y), incy, P(A), lda, 1, 1);    \
+    CML_EXPORT cublasStatus_t cublas##PF##her2##V2(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,      \
+                                                  const T *x, IT incx, const T *y, IT incy, T *A, IT lda) {            \
+        CALL("syr", "(KsiLKKLKLKLii)", H(h), #PF, (int)uplo, L_(n), P(alpha), P(x), L_(incx), P(y), L_(incy), P(A), L_(lda), 1, 1); \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##herk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,    \
-                                                  int n, int k, const R *alpha, const T *A, int lda, const R *beta,    \
-                                                  T *C, int ldc) {                                                     \
-        CALL("syr2k", "(KsiiiiKKiKiKKis)", H(h), #PF, (int)uplo, (int)trans, n, k, P(alpha), P(A), lda, 0ULL, lda,     \
-             P(beta), P(C), ldc, "herk");                                                                              \
+    CML_EXPORT cublasStatus_t cublas##PF##herk##V2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                  IT n, IT k, const R *alpha, const T *A, IT lda, const R *beta,       \
+                                                  T *C, IT ldc) {                                                      \
+        CALL("syr2k", "(KsiiLLKKLKLKKLs)", H(h), #PF, (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), L_(lda), 0ULL, L_(lda), \
+             P(beta), P(C), L_(ldc), "herk");                                                                          \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##her2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
-                                                   int n, int k, const T *alpha, const T *A, int lda, const T *B,      \
-                                                   int ldb, const R *beta, T *C, int ldc) {                            \
-        CALL("syr2k", "(KsiiiiKKiKiKKis)", H(h), #PF, (int)uplo, (int)trans, n, k, P(alpha), P(A), lda, P(B), ldb,     \
-             P(beta), P(C), ldc, "her2k");                                                                             \
+    CML_EXPORT cublasStatus_t cublas##PF##her2k##V2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,  \
+                                                   IT n, IT k, const T *alpha, const T *A, IT lda, const T *B,         \
+                                                   IT ldb, const R *beta, T *C, IT ldc) {                              \
+        CALL("syr2k", "(KsiiLLKKLKLKKLs)", H(h), #PF, (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), L_(lda), P(B), L_(ldb), \
+             P(beta), P(C), L_(ldc), "her2k");                                                                         \
     }                                                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##PF##hemm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,      \
-                                                  int m, int n, const T *alpha, const T *A, int lda, const T *B,       \
-                                                  int ldb, const T *beta, T *C, int ldc) {                             \
-        CALL("hemm", "(KsiiiiKKiKiKKi)", H(h), #PF, (int)side, (int)uplo, m, n, P(alpha), P(A), lda, P(B), ldb,        \
-             P(beta), P(C), ldc);                                                                                      \
+    CML_EXPORT cublasStatus_t cublas##PF##hemm##V2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,     \
+                                                  IT m, IT n, const T *alpha, const T *A, IT lda, const T *B,          \
+                                                  IT ldb, const T *beta, T *C, IT ldc) {                               \
+        CALL("hemm", "(KsiiLLKKLKLKKL)", H(h), #PF, (int)side, (int)uplo, L_(m), L_(n), P(alpha), P(A), L_(lda), P(B), L_(ldb), \
+             P(beta), P(C), L_(ldc));                                                                                  \
     }
-DEFINE_HERM(C, cuComplex, float)
-DEFINE_HERM(Z, cuDoubleComplex, double)
 
-/* ---- half precision GEMM */
-CML_EXPORT cublasStatus_t cublasHgemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
-                                      const struct __half *alpha, const struct __half *A, int lda,
-                                      const struct __half *B, int ldb, const struct __half *beta, struct __half *C,
-                                      int ldc) {
-    CALL("hgemm", "(KiiiiiKKiKiKKiiLLL)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),
-         P(C), ldc, 1, 0LL, 0LL, 0LL);
-}
-CML_EXPORT cublasStatus_t cublasHgemmBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                                             int k, const struct __half *alpha, const struct __half *const A[],
-                                             int lda, const struct __half *const B[], int ldb,
-                                             const struct __half *beta, struct __half *const C[], int ldc,
-                                             int batch) {
-    CALL("hgemm", "(KiiiiiKKiKiKKiiLLLi)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),
-         P(C), ldc, batch, 0LL, 0LL, 0LL, 1);
-}
-CML_EXPORT cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                                                    int n, int k, const struct __half *alpha, const struct __half *A,
-                                                    int lda, long long int sa, const struct __half *B, int ldb,
-                                                    long long int sb, const struct __half *beta, struct __half *C,
-                                                    int ldc, long long int sc, int batch) {
-    CALL("hgemm", "(KiiiiiKKiKiKKiiLLL)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),
-         P(C), ldc, batch, sa, sb, sc);
-}
-
-#define DEFINE_DOT(NAME, PF, T, CONJ)                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##NAME##_v2(cublasHandle_t h, int n, const T *x, int incx, const T *y, int incy,   \
+#define DEFINE_DOT(NAME, PF, T, CONJ, IT, V2)                                                                          \
+    CML_EXPORT cublasStatus_t cublas##NAME##V2(cublasHandle_t h, IT n, const T *x, IT incx, const T *y, IT incy,       \
                                                 T *result) {                                                           \
-        CALL("dot", "(KsiKiKiKi)", H(h), PF, n, P(x), incx, P(y), incy, P(result), CONJ);                              \
+        CALL("dot", "(KsLKLKLKi)", H(h), PF, L_(n), P(x), L_(incx), P(y), L_(incy), P(result), CONJ);                  \
     }
-DEFINE_DOT(Sdot, "S", float, 0)
-DEFINE_DOT(Ddot, "D", double, 0)
-DEFINE_DOT(Cdotu, "C", cuComplex, 0)
-DEFINE_DOT(Cdotc, "C", cuComplex, 1)
-DEFINE_DOT(Zdotu, "Z", cuDoubleComplex, 0)
-DEFINE_DOT(Zdotc, "Z", cuDoubleComplex, 1)
 
-CML_EXPORT cublasStatus_t cublasCsscal_v2(cublasHandle_t h, int n, const float *alpha, cuComplex *x, int incx) {
-    CALL("scal", "(KsiKKii)", H(h), "C", n, P(alpha), P(x), incx, 1);
-}
-CML_EXPORT cublasStatus_t cublasZdscal_v2(cublasHandle_t h, int n, const double *alpha, cuDoubleComplex *x, int incx) {
-    CALL("scal", "(KsiKKii)", H(h), "Z", n, P(alpha), P(x), incx, 1);
-}
-
-#define DEFINE_REDUCE(NAME, FN, PF, T, R, EXTRA)                                                                       \
-    CML_EXPORT cublasStatus_t cublas##NAME##_v2(cublasHandle_t h, int n, const T *x, int incx, R *result) {            \
-        CALL(FN, "(KsiKiK" EXTRA ")", H(h), PF, n, P(x), incx, P(result));                                             \
+#define DEFINE_REDUCE(NAME, FN, PF, T, R, IT, V2)                                                                      \
+    CML_EXPORT cublasStatus_t cublas##NAME##V2(cublasHandle_t h, IT n, const T *x, IT incx, R *result) {               \
+        CALL(FN, "(KsLKLK)", H(h), PF, L_(n), P(x), L_(incx), P(result));                                              \
     }
-#define DEFINE_IAM(NAME, PF, T, SMALLEST)                                                                              \
-    CML_EXPORT cublasStatus_t cublas##NAME##_v2(cublasHandle_t h, int n, const T *x, int incx, int *result) {          \
-        CALL("iamax", "(KsiKiKi)", H(h), PF, n, P(x), incx, P(result), SMALLEST);                                      \
+#define DEFINE_IAM(NAME, PF, T, SMALLEST, IT, V2)                                                                      \
+    CML_EXPORT cublasStatus_t cublas##NAME##V2(cublasHandle_t h, IT n, const T *x, IT incx, IT *result) {              \
+        CALL("iamax", "(KsLKLKii)", H(h), PF, L_(n), P(x), L_(incx), P(result), SMALLEST, (int)sizeof(IT));            \
     }
-DEFINE_REDUCE(Snrm2, "nrm2", "S", float, float, "")
-DEFINE_REDUCE(Dnrm2, "nrm2", "D", double, double, "")
-DEFINE_REDUCE(Scnrm2, "nrm2", "C", cuComplex, float, "")
-DEFINE_REDUCE(Dznrm2, "nrm2", "Z", cuDoubleComplex, double, "")
-DEFINE_REDUCE(Sasum, "asum", "S", float, float, "")
-DEFINE_REDUCE(Dasum, "asum", "D", double, double, "")
-DEFINE_REDUCE(Scasum, "asum", "C", cuComplex, float, "")
-DEFINE_REDUCE(Dzasum, "asum", "Z", cuDoubleComplex, double, "")
-DEFINE_IAM(Isamax, "S", float, 0)
-DEFINE_IAM(Idamax, "D", double, 0)
-DEFINE_IAM(Icamax, "C", cuComplex, 0)
-DEFINE_IAM(Izamax, "Z", cuDoubleComplex, 0)
-DEFINE_IAM(Isamin, "S", float, 1)
-DEFINE_IAM(Idamin, "D", double, 1)
-DEFINE_IAM(Icamin, "C", cuComplex, 1)
-DEFINE_IAM(Izamin, "Z", cuDoubleComplex, 1)
 
-#define DEFINE_GER(NAME, PF, T, CONJ)                                                                                  \
-    CML_EXPORT cublasStatus_t cublas##NAME##_v2(cublasHandle_t h, int m, int n, const T *alpha, const T *x, int incx,  \
-                                                const T *y, int incy, T *A, int lda) {                                 \
-        CALL("ger", "(KsiiKKiKiKii)", H(h), PF, m, n, P(alpha), P(x), incx, P(y), incy, P(A), lda, CONJ);              \
+#define DEFINE_GER(NAME, PF, T, CONJ, IT, V2)                                                                          \
+    CML_EXPORT cublasStatus_t cublas##NAME##V2(cublasHandle_t h, IT m, IT n, const T *alpha, const T *x, IT incx,      \
+                                                const T *y, IT incy, T *A, IT lda) {                                   \
+        CALL("ger", "(KsLLKKLKLKLi)", H(h), PF, L_(m), L_(n), P(alpha), P(x), L_(incx), P(y), L_(incy), P(A), L_(lda), CONJ); \
     }
-DEFINE_GER(Sger, "S", float, 0)
-DEFINE_GER(Dger, "D", double, 0)
-DEFINE_GER(Cgeru, "C", cuComplex, 0)
-DEFINE_GER(Cgerc, "C", cuComplex, 1)
-DEFINE_GER(Zgeru, "Z", cuDoubleComplex, 0)
-DEFINE_GER(Zgerc, "Z", cuDoubleComplex, 1)
 
-/* ---- mixed precision GEMM */
-CML_EXPORT cublasStatus_t cublasSgemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                                        int k, const float *alpha, const void *A, cudaDataType at, int lda,
-                                        const void *B, cudaDataType bt, int ldb, const float *beta, void *C,
-                                        cudaDataType ct, int ldc) {
-    CALL("sgemm_ex", "(KiiiiiKKiiKiiKKii)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), (int)at, lda, P(B),
-         (int)bt, ldb, P(beta), P(C), (int)ct, ldc);
+/* ---- half precision and mixed precision GEMM, Csscal/Zdscal */
+#define DEFINE_PLAIN(IT, V2, V)                                                                                        \
+CML_EXPORT cublasStatus_t cublasHgemm##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n, IT k, \
+                                      const struct __half *alpha, const struct __half *A, IT lda,                      \
+                                      const struct __half *B, IT ldb, const struct __half *beta, struct __half *C,     \
+                                      IT ldc) {                                                                        \
+    CALL("hgemm", "(KiiLLLKKLKLKKLiLLL)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), L_(lda), P(B), L_(ldb), P(beta), \
+         P(C), L_(ldc), 1, 0LL, 0LL, 0LL);                                                                             \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasHgemmBatched##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n, \
+                                             IT k, const struct __half *alpha, const struct __half *const A[],         \
+                                             IT lda, const struct __half *const B[], IT ldb,                           \
+                                             const struct __half *beta, struct __half *const C[], IT ldc,              \
+                                             IT batch) {                                                               \
+    CALL("hgemm", "(KiiLLLKKLKLKKLLLLLi)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), L_(lda), P(B), L_(ldb), P(beta), \
+         P(C), L_(ldc), L_(batch), 0LL, 0LL, 0LL, 1);                                                                  \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasHgemmStridedBatched##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, \
+                                                    IT n, IT k, const struct __half *alpha, const struct __half *A,    \
+                                                    IT lda, long long int sa, const struct __half *B, IT ldb,          \
+                                                    long long int sb, const struct __half *beta, struct __half *C,     \
+                                                    IT ldc, long long int sc, IT batch) {                              \
+    CALL("hgemm", "(KiiLLLKKLKLKKLLLLL)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), L_(lda), P(B), L_(ldb), P(beta), \
+         P(C), L_(ldc), L_(batch), sa, sb, sc);                                                                        \
+}                                                                                                                      \
+                                                                                                                       \
+CML_EXPORT cublasStatus_t cublasCsscal##V2(cublasHandle_t h, IT n, const float *alpha, cuComplex *x, IT incx) {        \
+    CALL("scal", "(KsLKKLi)", H(h), "C", L_(n), P(alpha), P(x), L_(incx), 1);                                          \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasZdscal##V2(cublasHandle_t h, IT n, const double *alpha, cuDoubleComplex *x, IT incx) { \
+    CALL("scal", "(KsLKKLi)", H(h), "Z", L_(n), P(alpha), P(x), L_(incx), 1);                                          \
+}                                                                                                                      \
+                                                                                                                       \
+CML_EXPORT cublasStatus_t cublasSgemmEx##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n,   \
+                                        IT k, const float *alpha, const void *A, cudaDataType at, IT lda,              \
+                                        const void *B, cudaDataType bt, IT ldb, const float *beta, void *C,            \
+                                        cudaDataType ct, IT ldc) {                                                     \
+    CALL("sgemm_ex", "(KiiLLLKKiLKiLKKiL)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), (int)at, L_(lda), P(B), \
+         (int)bt, L_(ldb), P(beta), P(C), (int)ct, L_(ldc));                                                           \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasGemmEx##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n,    \
+                                       IT k, const void *alpha, const void *A, cudaDataType at, IT lda, const void *B, \
+                                       cudaDataType bt, IT ldb, const void *beta, void *C, cudaDataType ct, IT ldc,    \
+                                       cublasComputeType_t compute, cublasGemmAlgo_t algo) {                           \
+    CALL("gemm_ex", "(KiiLLLKKiLKiLKKiLii)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), (int)at, L_(lda), P(B), \
+         (int)bt, L_(ldb), P(beta), P(C), (int)ct, L_(ldc), (int)compute, (int)algo);                                  \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasGemmBatchedEx##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m,   \
+                                              IT n, IT k, const void *alpha, const void *const A[], cudaDataType at,   \
+                                              IT lda, const void *const B[], cudaDataType bt, IT ldb,                  \
+                                              const void *beta, void *const C[], cudaDataType ct, IT ldc, IT batch,    \
+                                              cublasComputeType_t compute, cublasGemmAlgo_t algo) {                    \
+    CALL("gemm_batched_ex", "(KiiLLLKKiLKiLKKiLLii)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), (int)at, L_(lda), \
+         P(B), (int)bt, L_(ldb), P(beta), P(C), (int)ct, L_(ldc), L_(batch), (int)compute, (int)algo);                 \
+}                                                                                                                      \
+CML_EXPORT cublasStatus_t cublasGemmStridedBatchedEx##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,  \
+                                                     IT m, IT n, IT k, const void *alpha, const void *A,               \
+                                                     cudaDataType at, IT lda, long long int sa, const void *B,         \
+                                                     cudaDataType bt, IT ldb, long long int sb, const void *beta,      \
+                                                     void *C, cudaDataType ct, IT ldc, long long int sc, IT batch,     \
+                                                     cublasComputeType_t compute, cublasGemmAlgo_t algo) {             \
+    CALL("gemm_strided_ex", "(KiiLLLKKiLLKiLLKKiLLLii)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), (int)at, \
+         L_(lda), sa, P(B), (int)bt, L_(ldb), sb, P(beta), P(C), (int)ct, L_(ldc), sc, L_(batch), (int)compute, (int)algo); \
 }
-CML_EXPORT cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                                       int k, const void *alpha, const void *A, cudaDataType at, int lda, const void *B,
-                                       cudaDataType bt, int ldb, const void *beta, void *C, cudaDataType ct, int ldc,
-                                       cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-    CALL("gemm_ex", "(KiiiiiKKiiKiiKKiiii)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), (int)at, lda, P(B),
-         (int)bt, ldb, P(beta), P(C), (int)ct, ldc, (int)compute, (int)algo);
-}
-CML_EXPORT cublasStatus_t cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                                              int n, int k, const void *alpha, const void *const A[], cudaDataType at,
-                                              int lda, const void *const B[], cudaDataType bt, int ldb,
-                                              const void *beta, void *const C[], cudaDataType ct, int ldc, int batch,
-                                              cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-    CALL("gemm_batched_ex", "(KiiiiiKKiiKiiKKiiiii)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), (int)at, lda,
-         P(B), (int)bt, ldb, P(beta), P(C), (int)ct, ldc, batch, (int)compute, (int)algo);
-}
-CML_EXPORT cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
-                                                     int m, int n, int k, const void *alpha, const void *A,
-                                                     cudaDataType at, int lda, long long int sa, const void *B,
-                                                     cudaDataType bt, int ldb, long long int sb, const void *beta,
-                                                     void *C, cudaDataType ct, int ldc, long long int sc, int batch,
-                                                     cublasComputeType_t compute, cublasGemmAlgo_t algo) {
-    CALL("gemm_strided_ex", "(KiiiiiKKiiLKiiLKKiiLiii)", H(h), (int)ta, (int)tb, m, n, k, P(alpha), P(A), (int)at,
-         lda, sa, P(B), (int)bt, ldb, sb, P(beta), P(C), (int)ct, ldc, sc, batch, (int)compute, (int)algo);
-}
+
+/* ---- the families above in both integer widths */
+#define DEFINE_REST(IT, V2, V)                                                                                         \
+    DEFINE_ROT(Srot, "S", float, float, float, 1, IT, V2)                                                              \
+    DEFINE_ROT(Drot, "D", double, double, double, 1, IT, V2)                                                           \
+    DEFINE_ROT(Crot, "C", cuComplex, float, cuComplex, 0, IT, V2)                                                      \
+    DEFINE_ROT(Csrot, "C", cuComplex, float, float, 1, IT, V2)                                                         \
+    DEFINE_ROT(Zrot, "Z", cuDoubleComplex, double, cuDoubleComplex, 0, IT, V2)                                         \
+    DEFINE_ROT(Zdrot, "Z", cuDoubleComplex, double, double, 1, IT, V2)                                                 \
+    DEFINE_HERM(C, cuComplex, float, IT, V2)                                                                           \
+    DEFINE_HERM(Z, cuDoubleComplex, double, IT, V2)                                                                    \
+    DEFINE_DOT(Sdot, "S", float, 0, IT, V2)                                                                            \
+    DEFINE_DOT(Ddot, "D", double, 0, IT, V2)                                                                           \
+    DEFINE_DOT(Cdotu, "C", cuComplex, 0, IT, V2)                                                                       \
+    DEFINE_DOT(Cdotc, "C", cuComplex, 1, IT, V2)                                                                       \
+    DEFINE_DOT(Zdotu, "Z", cuDoubleComplex, 0, IT, V2)                                                                 \
+    DEFINE_DOT(Zdotc, "Z", cuDoubleComplex, 1, IT, V2)                                                                 \
+    DEFINE_REDUCE(Snrm2, "nrm2", "S", float, float, IT, V2)                                                            \
+    DEFINE_REDUCE(Dnrm2, "nrm2", "D", double, double, IT, V2)                                                          \
+    DEFINE_REDUCE(Scnrm2, "nrm2", "C", cuComplex, float, IT, V2)                                                       \
+    DEFINE_REDUCE(Dznrm2, "nrm2", "Z", cuDoubleComplex, double, IT, V2)                                                \
+    DEFINE_REDUCE(Sasum, "asum", "S", float, float, IT, V2)                                                            \
+    DEFINE_REDUCE(Dasum, "asum", "D", double, double, IT, V2)                                                          \
+    DEFINE_REDUCE(Scasum, "asum", "C", cuComplex, float, IT, V2)                                                       \
+    DEFINE_REDUCE(Dzasum, "asum", "Z", cuDoubleComplex, double, IT, V2)                                                \
+    DEFINE_IAM(Isamax, "S", float, 0, IT, V2)                                                                          \
+    DEFINE_IAM(Idamax, "D", double, 0, IT, V2)                                                                         \
+    DEFINE_IAM(Icamax, "C", cuComplex, 0, IT, V2)                                                                      \
+    DEFINE_IAM(Izamax, "Z", cuDoubleComplex, 0, IT, V2)                                                                \
+    DEFINE_IAM(Isamin, "S", float, 1, IT, V2)                                                                          \
+    DEFINE_IAM(Idamin, "D", double, 1, IT, V2)                                                                         \
+    DEFINE_IAM(Icamin, "C", cuComplex, 1, IT, V2)                                                                      \
+    DEFINE_IAM(Izamin, "Z", cuDoubleComplex, 1, IT, V2)                                                                \
+    DEFINE_GER(Sger, "S", float, 0, IT, V2)                                                                            \
+    DEFINE_GER(Dger, "D", double, 0, IT, V2)                                                                           \
+    DEFINE_GER(Cgeru, "C", cuComplex, 0, IT, V2)                                                                       \
+    DEFINE_GER(Cgerc, "C", cuComplex, 1, IT, V2)                                                                       \
+    DEFINE_GER(Zgeru, "Z", cuDoubleComplex, 0, IT, V2)                                                                 \
+    DEFINE_GER(Zgerc, "Z", cuDoubleComplex, 1, IT, V2)                                                                 \
+    DEFINE_PLAIN(IT, V2, V)
+DEFINE_REST(int, _v2, )
+DEFINE_REST(int64_t, _v2_64, _64)
 
 /* ---- Givens rotations, banded and packed level 2. Each macro takes the index type IT (int, or int64_t for
  * the _64 API) and the name suffix V; every dimension and increment travels as a long long ("L"). */
-#define L_(v) ((long long)(v))
 #define DEFINE_ROTG(PF, T, R, V)                                                                                       \
     CML_EXPORT cublasStatus_t cublas##PF##rotg##V(cublasHandle_t h, T *a, T *b, R *c, T *s) {                          \
         CALL("rotg", "(KsKKKK)", H(h), #PF, P(a), P(b), P(c), P(s));                                                   \

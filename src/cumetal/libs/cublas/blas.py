@@ -140,12 +140,12 @@ def asum(h: Handle, t: str, n: int, x: int, incx: int, result: int) -> None:
     _result(h, result, REAL[t], f"cublas{t}asum", go)
 
 
-def iamax(h: Handle, t: str, n: int, x: int, incx: int, result: int, smallest: bool) -> None:
+def iamax(h: Handle, t: str, n: int, x: int, incx: int, result: int, smallest: bool, width: int = 4) -> None:
     """1-based index of the first element of largest (smallest) |x| (|re| + |im| for complex); 0 for
-    n <= 0 or incx <= 0, as cuBLAS defines."""
+    n <= 0 or incx <= 0, as cuBLAS defines. ``width``: the bytes of *result (8 for the _64 forms)."""
     ok = n > 0 and incx > 0
     xv = vec(x, DTYPES[t], n, incx, "x") if ok else None
-    if _on_device():
+    if _on_device() and width == 4:
         blas_more_kernels.amax(h, t, n, x, incx, result, smallest)
         return
 
@@ -154,7 +154,7 @@ def iamax(h: Handle, t: str, n: int, x: int, incx: int, result: int, smallest: b
             return 0
         mag = np.abs(xv.real) + np.abs(xv.imag) if np.iscomplexobj(xv) else np.abs(xv)
         return int(np.argmin(mag) if smallest else np.argmax(mag)) + 1
-    _result(h, result, np.int32, f"cublasI{t.lower()}am{'in' if smallest else 'ax'}", go)
+    _result(h, result, np.int64 if width == 8 else np.int32, f"cublasI{t.lower()}am{'in' if smallest else 'ax'}", go)
 
 
 # ------------------------------------------------------------------ level 2

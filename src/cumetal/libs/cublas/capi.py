@@ -7,21 +7,32 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import band, blas, gemmex, handle, lu
+from cumetal.libs.cublas import band, blas, gemmex, handle, kernels, lu
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
+
+# parameters that are dimensions, increments or counts (int, or int64_t in the _64 forms)
+_DIMS = frozenset({"m", "n", "k", "nrhs", "kl", "ku", "lda", "ldb", "ldc", "incx", "incy", "batch", "rows", "cols",
+                   "elem"})
+_INT32 = range(-(2 ** 31), 2 ** 31)
 
 
 def entry(name: str | None = None, with_handle: bool = True) -> Callable[[Callable[..., Any]], Callable[..., int]]:
     def wrap(fn: Callable[..., Any]) -> Callable[..., int]:
+        dims = [i for i, p in enumerate(inspect.signature(fn).parameters) if p in _DIMS]
+
         @functools.wraps(fn)
         def call(*args: Any) -> int:
             label = name or fn.__name__
+            # a _64 call with a dimension beyond int32: numpy only (CuMetal's kernels take int dimensions)
+            wide = any(i < len(args) and isinstance(args[i], int) and args[i] not in _INT32 for i in dims)
+            kernels.NUMPY_ONLY.active = wide
             try:
                 if with_handle:
                     args = (handle.get(args[0]), *args[1:])
@@ -35,6 +46,8 @@ def entry(name: str | None = None, with_handle: bool = True) -> Callable[[Callab
             except Exception as e:  # noqa: BLE001 - nothing may escape into C
                 say(f"{label}: internal error: {e!r}")
                 return S.INTERNAL_ERROR
+            finally:
+                kernels.NUMPY_ONLY.active = False
         return call
     return wrap
 

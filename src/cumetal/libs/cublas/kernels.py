@@ -20,6 +20,7 @@ import ctypes
 import functools
 import os
 import pathlib
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,10 +38,14 @@ _ROUND = {S.COMPUTE_32F_FAST_TF32: 1, S.COMPUTE_32F_FAST_16F: 2, S.COMPUTE_32F_F
 _COMPUTE = {S.COMPUTE_32F, S.COMPUTE_32F_PEDANTIC, S.COMPUTE_16F, S.COMPUTE_16F_PEDANTIC, *_ROUND}
 _INT, _LL, _F = ctypes.c_int, ctypes.c_longlong, ctypes.c_float
 EPILOGUE_NONE, EPILOGUE_RELU, EPILOGUE_GELU = 0, 1, 2
+# set (per thread) while a _64 call with a dimension beyond int32 runs: the kernels take int dimensions
+NUMPY_ONLY = threading.local()
 
 
 def wanted() -> bool:
     """Whether GEMMs run as kernels on the current device (an Apple device, or forced by the env)."""
+    if getattr(NUMPY_ONLY, "active", False):
+        return False
     forced = os.environ.get("CUMETAL_CUBLAS_KERNELS", "").strip()
     if forced in ("0", "1"):
         return forced == "1"

@@ -1,0 +1,376 @@
+"""cuBLAS's entry points in both integer widths: every family that has a _64 form in cuBLAS 12 (the
+64-bit integer interface: int64_t dimensions, increments, leading dimensions and batch counts;
+Iamax/Iamin write an int64_t) is called through ctypes in its 32-bit form and its _64 form on the same
+inputs and checked against numpy in float64/complex128. A dimension beyond 2^31 reaches the library
+untruncated (it is refused for running past the allocation, where a truncated one would succeed)."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+import pytest
+from tests.libs.cublas_abi import Host, fn
+from tests.libs.test_cublas_numpy import DT, Dev, rand
+
+from cumetal import runtime as rt
+from cumetal.libs.cublas import status as S
+
+W = [False, True]
+EPS = {"S": 2e-6, "D": 1e-14, "C": 2e-6, "Z": 1e-14}
+REAL = {"S": np.float32, "D": np.float64, "C": np.float32, "Z": np.float64}
+N_, T_, C_ = S.OP_N, S.OP_T, S.OP_C
+L_, U_ = S.FILL_LOWER, S.FILL_UPPER
+
+
+@pytest.fixture(scope="module")
+def h() -> int:
+    out = ctypes.c_void_p()
+    assert fn("cublasCreate", "p")(ctypes.addressof(out)) == 0
+    yield out.value
+    assert fn("cublasDestroy", "p")(out.value) == 0
+
+
+def close(got: np.ndarray, ref: np.ndarray, t: str, scale: float = 8) -> None:
+    ref = np.asarray(ref)
+    if t in "SD":
+        ref = ref.real
+    tol = 50 * EPS[t] * scale
+    np.testing.assert_allclose(np.asarray(got), ref, rtol=tol, atol=tol)
+
+
+def c128(a: np.ndarray) -> np.ndarray:
+    return np.asarray(a).astype(np.complex128)
+
+
+def op(a: np.ndarray, trans: int) -> np.ndarray:
+    return a if trans == N_ else (a.T if trans == T_ else a.conj().T)
+
+
+def herm(a: np.ndarray, uplo: int, hermitian: bool) -> np.ndarray:
+    tri = np.tril(a) if uplo == L_ else np.triu(a)
+    full = tri + (tri.conj().T if hermitian else tri.T)
+    np.fill_diagonal(full, np.diagonal(a).real if hermitian else np.diagonal(a))
+    return full
+
+
+# ------------------------------------------------------------------ level 1
+
+
+@pytest.mark.parametrize("t", "SDCZ")
+@pytest.mark.parametrize("wide", W)
+def test_level1(h: int, t: str, wide: bool) -> None:
+    n, hs = 6, Host()
+    x, y = rand(n, t), rand(n, t)
+    al = DT[t](0.75 - (0.5j if t in "CZ" else 0))
+    dx, dy = Dev(x), Dev(np.repeat(y, 2))
+    assert fn(f"cublas{t}axpy", "pnppnpn", wide)(h, n, hs.ptr(al, DT[t]), dx.ptr, 1, dy.ptr, -2) == 0
+    close(dy.get()[::2], c128(al) * x[::-1] + y, t)  # incy = -2: element i of y is the (n-1-i)-th in memory
+    d2 = Dev(np.zeros(n, DT[t]))
+    assert fn(f"cublas{t}copy", "pnpnpn", wide)(h, n, dx.ptr, 1, d2.ptr, 1) == 0
+    np.testing.assert_array_equal(d2.get(), x)
+    da, db = Dev(x), Dev(y)
+    assert fn(f"cublas{t}swap", "pnpnpn", wide)(h, n, da.ptr, 1, db.ptr, 1) == 0
+    np.testing.assert_array_equal(da.get(), y)
+    np.testing.assert_array_equal(db.get(), x)
+    assert fn(f"cublas{t}scal", "pnppn", wide)(h, n, hs.ptr(al, DT[t]), da.ptr, 1) == 0
+    close(da.get(), c128(al) * y, t)
+    res = hs.ptr(0, REAL[t])
+    assert fn({"S": "cublasSnrm2", "D": "cublasDnrm2", "C": "cublasScnrm2", "Z": "cublasDznrm2"}[t], "pnpnp", wide)(
+        h, n, dx.ptr, 1, res) == 0
+    close(hs.get(res), [np.linalg.norm(c128(x))], t)
+    assert fn({"S": "cublasSasum", "D": "cublasDasum", "C": "cublasScasum", "Z": "cublasDzasum"}[t], "pnpnp", wide)(
+        h, n, dx.ptr, 1, res) == 0
+    close(hs.get(res), [np.abs(x.real).sum() + np.abs(x.imag).sum()], t)
+    for small in (False, True):
+        out = hs.ptr(0x7777777777777777, np.int64)  # an int64 cell: the _64 forms write all 8 bytes
+        name = f"cublasI{t.lower()}am{'in' if small else 'ax'}"
+        assert fn(name, "pnpnp", wide)(h, n, dx.ptr, 1, out) == 0
+        mag = np.abs(x.real) + np.abs(x.imag)
+        want = int(np.argmin(mag) if small else np.argmax(mag)) + 1
+        got = int(hs.get(out)[0])
+        assert (got if wide else got & 0xFFFFFFFF) == want
+        if not wide:
+            assert got >> 32 == 0x77777777  # the 32-bit forms write 4 bytes
+    dots = {"S": [("cublasSdot", False)], "D": [("cublasDdot", False)],
+            "C": [("cublasCdotu", False), ("cublasCdotc", True)], "Z": [("cublasZdotu", False), ("cublasZdotc", True)]}
+    for name, conj in dots[t]:
+        r = hs.ptr(0, DT[t])
+        assert fn(name, "pnpnpnp", wide)(h, n, dx.ptr, 1, db.ptr, 1, r) == 0
+        close(hs.get(r), [np.vdot(c128(x), c128(db.get())) if conj else c128(x) @ c128(db.get())], t)
+
+
+@pytest.mark.parametrize("name,t,real_s", [("cublasSrot", "S", 1), ("cublasDrot", "D", 1), ("cublasCrot", "C", 0),
+                                           ("cublasCsrot", "C", 1), ("cublasZrot", "Z", 0), ("cublasZdrot", "Z", 1)])
+@pytest.mark.parametrize("wide", W)
+def test_rot(h: int, name: str, t: str, real_s: int, wide: bool) -> None:
+    n, hs = 5, Host()
+    x, y = rand(n, t), rand(n, t)
+    dx, dy = Dev(x), Dev(y)
+    cv, sv = 0.6, (0.8 if real_s else 0.48 + 0.64j)
+    sp = hs.ptr(sv, REAL[t] if real_s else DT[t])
+    assert fn(name, "pnpnpnpp", wide)(h, n, dx.ptr, 1, dy.ptr, 1, hs.ptr(cv, REAL[t]), sp) == 0
+    close(dx.get(), cv * c128(x) + sv * c128(y), t)
+    close(dy.get(), cv * c128(y) - np.conj(sv) * c128(x), t)
+
+
+@pytest.mark.parametrize("t", "CZ")
+@pytest.mark.parametrize("wide", W)
+def test_real_scal(h: int, t: str, wide: bool) -> None:
+    hs, x = Host(), rand(5, t)
+    dx = Dev(x)
+    assert fn("cublasCsscal" if t == "C" else "cublasZdscal", "pnppn", wide)(h, 5, hs.ptr(-1.5, REAL[t]), dx.ptr,
+                                                                               1) == 0
+    close(dx.get(), -1.5 * c128(x), t)
+
+
+# ------------------------------------------------------------------ level 2
+
+
+@pytest.mark.parametrize("t", "SDCZ")
+@pytest.mark.parametrize("wide", W)
+def test_level2(h: int, t: str, wide: bool) -> None:
+    m, n, lda, hs = 5, 4, 7, Host()
+    A = rand((lda, n), t)
+    x, y = rand(n, t), rand(m, t)
+    al, be = DT[t](1.25 + (0.5j if t in "CZ" else 0)), DT[t](-0.5)
+    dA, dx, dy = Dev(A), Dev(x), Dev(y)
+    assert fn(f"cublas{t}gemv", "pennppnpnppn", wide)(h, N_, m, n, hs.ptr(al, DT[t]), dA.ptr, lda, dx.ptr, 1,
+                                                      hs.ptr(be, DT[t]), dy.ptr, 1) == 0
+    close(dy.get(), c128(al) * c128(A[:m]) @ x + c128(be) * y, t)
+    gers = {"S": [("cublasSger", False)], "D": [("cublasDger", False)],
+            "C": [("cublasCgeru", False), ("cublasCgerc", True)], "Z": [("cublasZgeru", False), ("cublasZgerc", True)]}
+    for name, conj in gers[t]:
+        dA2, yv = Dev(A), rand(n, t)
+        dyv = Dev(yv)
+        assert fn(name, "pnnppnpnpn", wide)(h, m, n, hs.ptr(al, DT[t]), dy.ptr, 1, dyv.ptr, 1, dA2.ptr, lda) == 0
+        yy = dy.get()
+        close(dA2.get()[:m], c128(A[:m]) + c128(al) * np.outer(yy, np.conj(yv) if conj else yv), t)
+    # symmetric / Hermitian / triangular (n x n in A's first n rows)
+    S_ = c128(A[:n])
+    for hermitian in ([False, True] if t in "CZ" else [False]):
+        pf = "he" if hermitian else "sy"
+        dz = Dev(rand(n, t))
+        z0 = dz.get()
+        assert fn(f"cublas{t}{pf}mv", "penppnpnppn", wide)(h, U_, n, hs.ptr(al, DT[t]), dA.ptr, lda, dx.ptr, 1,
+                                                           hs.ptr(be, DT[t]), dz.ptr, 1) == 0
+        close(dz.get(), c128(al) * herm(S_, U_, hermitian) @ x + c128(be) * z0, t)
+        a1 = REAL[t](0.5) if hermitian else DT[t](0.5)
+        dB = Dev(A)
+        assert fn(f"cublas{t}{pf}r", "penppnpn", wide)(h, L_, n, hs.ptr(a1, type(a1)), dx.ptr, 1, dB.ptr, lda) == 0
+        upd = 0.5 * np.outer(c128(x), np.conj(x) if hermitian else x)
+        new = S_ + upd
+        if hermitian:
+            np.fill_diagonal(new, np.diagonal(new).real)
+        close(np.tril(dB.get()[:n]), np.tril(new), t)
+        dB = Dev(A)
+        assert fn(f"cublas{t}{pf}r2", "penppnpnpn", wide)(h, L_, n, hs.ptr(al, DT[t]), dx.ptr, 1, dx.ptr, 1, dB.ptr,
+                                                          lda) == 0
+        xx = c128(x)
+        upd = c128(al) * np.outer(xx, np.conj(xx) if hermitian else xx)
+        upd = upd + (np.conj(upd.T) if hermitian else upd.T)
+        new = S_ + upd
+        if hermitian:
+            np.fill_diagonal(new, np.diagonal(new).real)
+        close(np.tril(dB.get()[:n]), np.tril(new), t)
+    T = np.triu(S_) + 4 * np.eye(n)
+    dT = Dev(np.asarray(T if t in "CZ" else T.real, DT[t]))
+    for solve in (False, True):
+        dv = Dev(x)
+        assert fn(f"cublas{t}{'trsv' if solve else 'trmv'}", "peeenpnpn", wide)(h, U_, T_, S.DIAG_NON_UNIT, n, dT.ptr,
+                                                                                 n, dv.ptr, 1) == 0
+        close(dv.get(), np.linalg.solve(T.T, x) if solve else T.T @ x, t)
+
+
+# ------------------------------------------------------------------ level 3
+
+
+@pytest.mark.parametrize("t", "SDCZ")
+@pytest.mark.parametrize("wide", W)
+def test_level3(h: int, t: str, wide: bool) -> None:
+    m, n, k, ld, hs = 4, 3, 5, 6, Host()
+    A, B, C = rand((ld, k), t), rand((ld, n), t), rand((ld, n), t)
+    al, be = DT[t](0.5 - (0.25j if t in "CZ" else 0)), DT[t](1.5)
+    pa, pb = hs.ptr(al, DT[t]), hs.ptr(be, DT[t])
+    dA, dB, dC = Dev(A), Dev(B), Dev(C)
+    assert fn(f"cublas{t}gemm", "peennnppnpnppn", wide)(h, N_, N_, m, n, k, pa, dA.ptr, ld, dB.ptr, ld, pb, dC.ptr,
+                                                        ld) == 0
+    close(dC.get()[:m], c128(al) * c128(A[:m, :k]) @ c128(B[:k]) + c128(be) * C[:m], t)
+    sq = c128(A[:m, :m])
+    for hermitian in ([False, True] if t in "CZ" else [False]):
+        dC = Dev(C)
+        assert fn(f"cublas{t}{'hemm' if hermitian else 'symm'}", "peennppnpnppn", wide)(
+            h, S.SIDE_LEFT, L_, m, n, pa, dA.ptr, ld, dB.ptr, ld, pb, dC.ptr, ld) == 0
+        close(dC.get()[:m], c128(al) * herm(sq, L_, hermitian) @ c128(B[:m]) + c128(be) * C[:m], t)
+    # rank-k updates of the upper triangle of an m x m C
+    C4 = rand((ld, m), t)
+    kinds = [("syrk", DT[t], DT[t]), ("syr2k", DT[t], DT[t])]
+    if t in "CZ":
+        kinds += [("herk", REAL[t], REAL[t]), ("her2k", DT[t], REAL[t])]
+    for kind, adt, bdt in kinds:
+        dC = Dev(C4)
+        herm_kind = kind.startswith("he")
+        a_ = adt(0.5 - (0.25j if adt == DT[t] and t in "CZ" else 0))
+        b_ = bdt(1.5)
+        trans = C_ if herm_kind else T_
+        AA = c128(A[:k, :m])  # op(A) = A^T / A^H: k x m stored
+        opa = AA.conj().T if herm_kind else AA.T
+        tr = (lambda z: z.conj().T) if herm_kind else (lambda z: z.T)
+        if kind in ("syrk", "herk"):
+            rc = fn(f"cublas{t}{kind}", "peennppnppn", wide)(h, U_, trans, m, k, hs.ptr(a_, adt), dA.ptr, ld,
+                                                             hs.ptr(b_, bdt), dC.ptr, ld)
+            ref = complex(a_) * opa @ tr(opa) + complex(b_) * c128(C4[:m, :m])
+        else:
+            rc = fn(f"cublas{t}{kind}", "peennppnpnppn", wide)(h, U_, trans, m, k, hs.ptr(a_, adt), dA.ptr, ld, dA.ptr,
+                                                               ld, hs.ptr(b_, bdt), dC.ptr, ld)
+            prod = complex(a_) * opa @ tr(opa)
+            ref = prod + (tr(prod) if herm_kind else prod) + complex(b_) * c128(C4[:m, :m])
+        assert rc == 0
+        if herm_kind:
+            np.fill_diagonal(ref, np.diagonal(ref).real)
+        close(np.triu(dC.get()[:m, :m]), np.triu(ref), t)
+    T = np.tril(sq) + 4 * np.eye(m)
+    dT = Dev(np.asarray(T if t in "CZ" else T.real, DT[t]))
+    dB2 = Dev(B)
+    assert fn(f"cublas{t}trsm", "peeeennppnpn", wide)(h, S.SIDE_LEFT, L_, N_, S.DIAG_NON_UNIT, m, n, pa, dT.ptr, m,
+                                                      dB2.ptr, ld) == 0
+    close(dB2.get()[:m], np.linalg.solve(T, c128(al) * c128(B[:m])), t)
+    dC = Dev(C)
+    assert fn(f"cublas{t}trmm", "peeeennppnpnpn", wide)(h, S.SIDE_LEFT, L_, N_, S.DIAG_NON_UNIT, m, n, pa, dT.ptr, m,
+                                                        dB.ptr, ld, dC.ptr, ld) == 0
+    close(dC.get()[:m], c128(al) * T @ c128(B[:m]), t)
+    dC = Dev(C)
+    dB4 = Dev(C4)  # B transposed: n x m stored
+    assert fn(f"cublas{t}geam", "peennppnppnpn", wide, v2=False)(h, N_, T_, m, n, pa, dA.ptr, ld, pb, dB4.ptr, ld,
+                                                                 dC.ptr, ld) == 0
+    close(dC.get()[:m], c128(al) * c128(A[:m, :n]) + c128(be) * c128(C4[:n, :m]).T, t)
+    dx = Dev(rand(n, t))
+    dC = Dev(C)
+    assert fn(f"cublas{t}dgmm", "pennpnpnpn", wide, v2=False)(h, S.SIDE_RIGHT, m, n, dA.ptr, ld, dx.ptr, 1, dC.ptr,
+                                                              ld) == 0
+    close(dC.get()[:m], c128(A[:m, :n]) * c128(dx.get())[None, :], t)
+
+
+@pytest.mark.parametrize("t", "SZ")
+@pytest.mark.parametrize("wide", W)
+def test_batched_gemms(h: int, t: str, wide: bool) -> None:
+    m, n, k, batch, hs = 3, 4, 2, 3, Host()
+    As, Bs, Cs = [rand((m, k), t) for _ in range(batch)], [rand((k, n), t) for _ in range(batch)], \
+        [rand((m, n), t) for _ in range(batch)]
+    al, be = DT[t](2), DT[t](-1)
+    refs = [2 * c128(a) @ c128(b) - c128(c) for a, b, c in zip(As, Bs, Cs, strict=True)]
+
+    def pack(ms: list[np.ndarray]) -> np.ndarray:  # column-major matrices one after another
+        return np.concatenate([z.ravel(order="F") for z in ms])
+    dA, dB, dC = Dev(pack(As)), Dev(pack(Bs)), Dev(pack(Cs))
+
+    def unpack(dev: Dev) -> list[np.ndarray]:
+        flat = dev.get()
+        return [flat[i * m * n:(i + 1) * m * n].reshape(n, m).T for i in range(batch)]
+    assert fn(f"cublas{t}gemmStridedBatched", "peennnppnlpnlppnln", wide, v2=False)(
+        h, N_, N_, m, n, k, hs.ptr(al, DT[t]), dA.ptr, m, m * k, dB.ptr, k, k * n, hs.ptr(be, DT[t]), dC.ptr, m, m * n,
+        batch) == 0
+    for got, ref in zip(unpack(dC), refs, strict=True):
+        close(got, ref, t)
+    item = DT[t]().itemsize
+    dC2 = Dev(pack(Cs))
+    ptrs = [Dev(np.array([d.ptr + i * s * item for i in range(batch)], np.uint64))
+            for d, s in ((dA, m * k), (dB, k * n), (dC2, m * n))]
+    assert fn(f"cublas{t}gemmBatched", "peennnppnpnppnn", wide, v2=False)(
+        h, N_, N_, m, n, k, hs.ptr(al, DT[t]), ptrs[0].ptr, m, ptrs[1].ptr, k, hs.ptr(be, DT[t]), ptrs[2].ptr, m,
+        batch) == 0
+    for got, ref in zip(unpack(dC2), refs, strict=True):
+        close(got, ref, t)
+    # the Ex forms, with this type's data and compute types
+    dtype = {"S": S.R_32F, "Z": S.C_64F}[t]
+    compute = {"S": S.COMPUTE_32F, "Z": S.COMPUTE_64F}[t]
+    dC3 = Dev(pack(Cs))
+    assert fn("cublasGemmStridedBatchedEx", "peennnppenlpenlppenlnee", wide, v2=False)(
+        h, N_, N_, m, n, k, hs.ptr(al, DT[t]), dA.ptr, dtype, m, m * k, dB.ptr, dtype, k, k * n, hs.ptr(be, DT[t]),
+        dC3.ptr, dtype, m, m * n, batch, compute, -1) == 0
+    for got, ref in zip(unpack(dC3), refs, strict=True):
+        close(got, ref, t)
+    dC4 = Dev(pack(Cs))
+    p4 = Dev(np.array([dC4.ptr + i * m * n * item for i in range(batch)], np.uint64))
+    assert fn("cublasGemmBatchedEx", "peennnppenpenppennee", wide, v2=False)(
+        h, N_, N_, m, n, k, hs.ptr(al, DT[t]), ptrs[0].ptr, dtype, m, ptrs[1].ptr, dtype, k, hs.ptr(be, DT[t]),
+        p4.ptr, dtype, m, batch, compute, -1) == 0
+    for got, ref in zip(unpack(dC4), refs, strict=True):
+        close(got, ref, t)
+    dC5 = Dev(Cs[0])
+    assert fn("cublasGemmEx", "peennnppenpenppenee", wide, v2=False)(
+        h, N_, N_, m, n, k, hs.ptr(al, DT[t]), dA.ptr, dtype, m, dB.ptr, dtype, k, hs.ptr(be, DT[t]), dC5.ptr, dtype,
+        m, compute, -1) == 0
+    close(dC5.get(), refs[0], t)
+    if t == "S":
+        dC6 = Dev(Cs[0])
+        assert fn("cublasSgemmEx", "peennnppenpenppen", wide, v2=False)(
+            h, N_, N_, m, n, k, hs.ptr(al, np.float32), dA.ptr, S.R_32F, m, dB.ptr, S.R_32F, k,
+            hs.ptr(be, np.float32), dC6.ptr, S.R_32F, m) == 0
+        close(dC6.get(), refs[0], t)
+
+
+@pytest.mark.parametrize("wide", W)
+def test_hgemm(h: int, wide: bool) -> None:
+    m, n, k, batch, hs = 3, 2, 4, 2, Host()
+    rng = np.random.default_rng(5)
+    A = rng.integers(-3, 4, (batch, k, m)).astype(np.float16)  # small integers: every result exact in half
+    B = rng.integers(-3, 4, (batch, n, k)).astype(np.float16)
+    dA, dB = Dev(A.reshape(-1)), Dev(B.reshape(-1))
+    refs = [A[i].T.astype(np.float64) @ B[i].T.astype(np.float64) for i in range(batch)]
+    one, zero = hs.ptr(1, np.float16), hs.ptr(0, np.float16)
+    dC = Dev(np.zeros(m * n, np.float16))
+    assert fn("cublasHgemm", "peennnppnpnppn", wide, v2=False)(h, N_, N_, m, n, k, one, dA.ptr, m, dB.ptr, k, zero,
+                                                               dC.ptr, m) == 0
+    np.testing.assert_array_equal(dC.get().reshape(n, m).T, refs[0])
+    dC = Dev(np.zeros(batch * m * n, np.float16))
+    assert fn("cublasHgemmStridedBatched", "peennnppnlpnlppnln", wide, v2=False)(
+        h, N_, N_, m, n, k, one, dA.ptr, m, m * k, dB.ptr, k, k * n, zero, dC.ptr, m, m * n, batch) == 0
+    for i in range(batch):
+        np.testing.assert_array_equal(dC.get()[i * m * n:(i + 1) * m * n].reshape(n, m).T, refs[i])
+    dC2 = Dev(np.zeros(batch * m * n, np.float16))
+    pa, pb, pc = (Dev(np.array([d.ptr + i * s * 2 for i in range(batch)], np.uint64))
+                  for d, s in ((dA, m * k), (dB, k * n), (dC2, m * n)))
+    assert fn("cublasHgemmBatched", "peennnppnpnppnn", wide, v2=False)(
+        h, N_, N_, m, n, k, one, pa.ptr, m, pb.ptr, k, zero, pc.ptr, m, batch) == 0
+    np.testing.assert_array_equal(dC2.get(), dC.get())
+
+
+# ------------------------------------------------------------------ copies and wide values
+
+
+@pytest.mark.parametrize("wide", W)
+def test_set_get_vector_matrix(wide: bool) -> None:
+    v = np.arange(12, dtype=np.float64)
+    d = Dev(np.zeros(12))
+    assert fn("cublasSetVector", "nnpnpn", wide, v2=False)(6, 8, v.ctypes.data, 2, d.ptr, 1) == 0
+    np.testing.assert_array_equal(d.get()[:6], v[::2])
+    out = np.zeros(12)
+    assert fn("cublasGetVector", "nnpnpn", wide, v2=False)(6, 8, d.ptr, 1, out.ctypes.data, 2) == 0
+    np.testing.assert_array_equal(out[::2], v[::2])
+    M = np.asfortranarray(np.arange(20, dtype=np.float32).reshape(5, 4))
+    dm = Dev(np.zeros((3, 4), np.float32))
+    assert fn("cublasSetMatrix", "nnnpnpn", wide, v2=False)(3, 4, 4, M.ctypes.data, 5, dm.ptr, 3) == 0
+    np.testing.assert_array_equal(dm.get(), M[:3])
+    back = np.zeros((5, 4), np.float32, order="F")
+    assert fn("cublasGetMatrixAsync", "nnnpnpnp", wide, v2=False)(3, 4, 4, dm.ptr, 3, back.ctypes.data, 5, None) == 0
+    assert fn("cublasSetVectorAsync", "nnpnpnp", wide, v2=False)(2, 8, v.ctypes.data, 1, d.ptr, 1, None) == 0
+    rt.cudaDeviceSynchronize()
+    np.testing.assert_array_equal(back[:3], M[:3])
+    np.testing.assert_array_equal(d.get()[:2], v[:2])
+
+
+def test_dimensions_beyond_int32_are_not_truncated(h: int) -> None:
+    """2^32 + 3 truncated to 32 bits is 3, which would fit these 4-element vectors; the _64 forms see the
+    real value and refuse it (the vectors would run past their allocations)."""
+    hs = Host()
+    x, y = Dev(np.ones(4, np.float32)), Dev(np.ones(4, np.float32))
+    big = 2 ** 32 + 3
+    assert fn("cublasSaxpy", "pnppnpn", True)(h, big, hs.ptr(1, np.float32), x.ptr, 1, y.ptr, 1) == S.INVALID_VALUE
+    assert fn("cublasSaxpy", "pnppnpn", True)(h, 3, hs.ptr(1, np.float32), x.ptr, 1, y.ptr, 1) == 0
+    A = Dev(np.ones((4, 4), np.float32))
+    one = hs.ptr(1, np.float32)
+    gemm = fn("cublasSgemm", "peennnppnpnppn", True)
+    assert gemm(h, N_, N_, 2, 2, 2, one, A.ptr, big + 1, A.ptr, 4, one, A.ptr, 4) == S.INVALID_VALUE  # lda
+    assert gemm(h, N_, N_, 2, 2, 2, one, A.ptr, 4, A.ptr, 4, one, A.ptr, 4) == 0
+    np.testing.assert_array_equal(y.get(), [2, 2, 2, 1])
