@@ -67,3 +67,34 @@ def test_annotation_parsing_and_patching():
     ptx = ".visible .entry k(\n\t.param .u64 p\n)\n.maxntid 64\n{\n\tret;\n}\n"
     assert add_cluster_directives(ptx, {"k": (8, 1, 1)}).startswith(
         ".visible .entry k(\n\t.param .u64 p\n)\n.explicitcluster\n.reqnctapercluster 8, 1, 1\n.maxntid 64")
+
+
+def test_a_header_that_only_mentions_cluster_dims_costs_no_ir_compile(tmp_path, monkeypatch):
+    """CCCL 3's cuda_capabilities.h defines a macro using __cluster_dims__ for nvcc only: the name is in
+    a header, the macro is never expanded, so no kernel has a cluster shape and the second compile
+    (to LLVM IR, which read the shapes) is skipped; a header whose macro is expanded still gets them."""
+    import subprocess
+
+    from cumetal.cudacxx.compile import compile_to_ptx
+    from cumetal.cudacxx.options import CudaOptions
+
+    (tmp_path / "mentions.h").write_text("// __cluster_dims__ is for nvcc here\n"
+                                         "#define NVCC_ONLY(n) __cluster_dims__ n\n")
+    (tmp_path / "uses.h").write_text("#define CLUSTERED __cluster_dims__(2, 1, 1)\n")
+    runs = []
+    real = subprocess.run
+
+    def counting(cmd, *a, **k):
+        runs.append(next((f for f in ("-E", "-emit-llvm") if f in cmd), "ptx"))
+        return real(cmd, *a, **k)
+
+    monkeypatch.setattr(subprocess, "run", counting)
+    opts = CudaOptions(arch="sm_90", include_dirs=[str(tmp_path)])
+    ptx = compile_to_ptx('#include "mentions.h"\n__global__ void k(int *o) { o[0] = 1; }', "m.cu", opts,
+                         use_cache=False).ptx
+    assert runs == ["ptx", "-E"] and ".reqnctapercluster" not in ptx
+    runs.clear()
+    ptx = compile_to_ptx('#include "uses.h"\n__global__ void CLUSTERED k(int *o) { o[0] = 1; }', "u.cu", opts,
+                         use_cache=False).ptx
+    assert runs == ["ptx", "-E", "-emit-llvm"]
+    assert ".explicitcluster\n.reqnctapercluster 2, 1, 1" in _entry(ptx, "_Z1kPi")

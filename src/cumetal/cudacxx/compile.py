@@ -19,6 +19,7 @@ from pathlib import Path
 
 from cumetal.cudacxx import cache as _cache
 from cumetal.cudacxx import include_dir
+from cumetal.cudacxx.cluster_dims import MARKER as CLUSTER_MARKER
 from cumetal.cudacxx.cluster_dims import add_cluster_directives, cluster_dims_from_ir, uses_cluster_dims
 from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
 from cumetal.cudacxx.inline_asm import escape_special_registers
@@ -197,7 +198,7 @@ def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[s
         if bitcode:
             return CompileResult(log=log, dependencies=deps, bitcode=out.read_bytes())
         ptx = out.read_text()
-        if _uses_cluster_dims(source, deps):
+        if _uses_cluster_dims(source, deps) and _expands_cluster_dims(opts, src, t, header_root, link):
             ptx, warning = _add_cluster_dims(ptx, opts, src, t, header_root, link)
             log += warning
         return CompileResult(ptx=ptx, log=log, dependencies=deps)
@@ -216,6 +217,21 @@ def _uses_cluster_dims(source: str, deps: list[str]) -> bool:
             except OSError:
                 continue
     return False
+
+
+def _expands_cluster_dims(opts: CudaOptions, src: Path, tmp: Path, header_root: Path | None,
+                          link: list[str]) -> bool:
+    """Whether CuMetal's ``__cluster_dims__`` macro is expanded anywhere in the device compile (its
+    ``annotate`` marker is in the preprocessed source). The text test above also fires on headers
+    that only mention the name: CCCL 3's ``cuda/std/__cccl/cuda_capabilities.h`` defines a macro
+    using it for nvcc alone, so every Thrust/CUB program paid a second full compile to LLVM IR
+    (~11 s of a CUB program's 26); the preprocessor costs under a second."""
+    ii = tmp / "out.ii"
+    cmd = clang_command(opts, src, ii, bitcode="E", header_root=header_root, depfile=None, libdevice=link)
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False)
+    if proc.returncode != 0 or not ii.is_file():
+        return True  # undecided: take the IR compile, which reports its own trouble
+    return f'"{CLUSTER_MARKER}"' in ii.read_text(errors="replace")
 
 
 def _add_cluster_dims(ptx: str, opts: CudaOptions, src: Path, tmp: Path, header_root: Path | None,
