@@ -3,6 +3,10 @@
 #ifndef CUBLAS_V2_H_
 #define CUBLAS_V2_H_
 
+#if defined(CUBLAS_H_)
+#error "cublas_v2.h and the legacy cublas.h cannot both be included (their cublasSgemm, ... differ)"
+#endif
+
 #include "cublas_api.h"
 
 #define cublasCreate cublasCreate_v2
