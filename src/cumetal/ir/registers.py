@@ -62,17 +62,22 @@ def max_live_registers(fn: Function) -> int:
                 live_out[b.label], live_in[b.label] = out, new_in
                 changed = True
     best = 0
-    for b in fn.blocks:
+    for b in fn.blocks:  # backwards through each block, keeping the live set's slot total as it changes
         live = set(live_out[b.label])
+        total = sum(slots[i] for i in live)
         for inst in reversed(b.insts):
             written = {d.id for d in inst.dsts}
-            best = max(best, sum(slots[i] for i in live | written))
+            best = max(best, total + sum(slots[i] for i in written if i not in live))
             if inst.guard is None:
-                live -= written
-            live |= {a.id for a in inst.args if isinstance(a, Var)}
-            if inst.guard is not None:
-                live.add(inst.guard.id)
-            best = max(best, sum(slots[i] for i in live))
+                for i in written & live:
+                    live.discard(i)
+                    total -= slots[i]
+            for i in [a.id for a in inst.args if isinstance(a, Var)] + \
+                    ([inst.guard.id] if inst.guard is not None else []):
+                if i not in live:
+                    live.add(i)
+                    total += slots[i]
+            best = max(best, total)
     return best
 
 
