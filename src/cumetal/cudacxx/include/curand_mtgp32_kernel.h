@@ -70,11 +70,10 @@ CUMETAL_MTGP_FN float curand_mtgp32_single_specific(curandStateMtgp32_t *state, 
 
 /* Distributions take one 32-bit output each: uniforms x 2^-32 + 2^-33, doubles (x + 1) 2^-32
  * (as recorded on NVIDIA's), normals the inverse normal CDF (no pairs): float ones in the reflected
- * form the H100's host and device results show (libs/curand/host.py icdf_f32; cumetal/curand_poisson.h). */
+ * form the H100's host and device results show (libs/curand/host.py icdf_f32 / icdf_f64;
+ * cumetal/curand_poisson.h). */
 CUMETAL_MTGP_FN float __cm_mtgp32_icdf(unsigned int x) { return __cm_curand_icdf(x); }
-CUMETAL_MTGP_FN double __cm_mtgp32_icdf_double(unsigned int x) {
-    return normcdfinv(x * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE / 2.0);
-}
+CUMETAL_MTGP_FN double __cm_mtgp32_icdf_double(unsigned int x) { return __cm_curand_normal_double(x); }
 CUMETAL_MTGP_FN float curand_uniform(curandStateMtgp32_t *state) {
     return curand(state) * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f);
 }

@@ -152,6 +152,21 @@ CUMETAL_CURAND_FN float __cm_curand_icdf(unsigned int x) {
 CUMETAL_CURAND_FN double __cm_curand_icdf_double(unsigned int x) {
     return normcdfinv(x * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE / 2.0);
 }
+/* curand_normal_double of the inverse-CDF states (MTGP32, Sobol): the upper half of the words reflected
+ * (j = ~x), u = (j + 1/2) 2^-32 (64-bit: (j >> 11) 2^-53 + 2^-54), z = -/+ sqrt2 erfcinv(2u) (libs/curand/
+ * host.py icdf_f64, from H100 recordings; erfcinv is the H100's in its central range) */
+CUMETAL_CURAND_FN double __cm_curand_normal_double(unsigned int x) {
+    const bool upper = x >= 0x80000000u;
+    const double u = (upper ? ~x : x) * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE / 2.0;
+    const double q = 1.4142135623730951 * erfcinv(u + u);
+    return upper ? q : -q;
+}
+CUMETAL_CURAND_FN double __cm_curand_normal_double(unsigned long long x) {
+    const bool upper = x >= 0x8000000000000000ull;
+    const double u = ((upper ? ~x : x) >> 11) * CURAND_2POW53_INV_DOUBLE + CURAND_2POW53_INV_DOUBLE / 2.0;
+    const double q = 1.4142135623730951 * erfcinv(u + u);
+    return upper ? q : -q;
+}
 /* 64-bit outputs: the float from the top 32 bits, the double from the top 53 ((x + 1/2) 2^-53) */
 CUMETAL_CURAND_FN float __cm_curand_icdf(unsigned long long x) { return __cm_curand_icdf((unsigned int)(x >> 32)); }
 CUMETAL_CURAND_FN double __cm_curand_icdf_double(unsigned long long x) {

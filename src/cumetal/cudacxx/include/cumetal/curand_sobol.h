@@ -85,7 +85,7 @@ CUMETAL_CURAND_FN void curand_init(curandDirectionVectors64_t direction_vectors,
         return curand(state) * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE;                                    \
     }                                                                                                                  \
     CUMETAL_CURAND_FN float curand_normal(STATE *state) { return __cm_curand_icdf(curand(state)); }                    \
-    CUMETAL_CURAND_FN double curand_normal_double(STATE *state) { return __cm_curand_icdf_double(curand(state)); }     \
+    CUMETAL_CURAND_FN double curand_normal_double(STATE *state) { return __cm_curand_normal_double(curand(state)); }   \
     CUMETAL_CURAND_FN float curand_log_normal(STATE *state, float mean, float stddev) {                                \
         return expf(mean + stddev * curand_normal(state));                                                             \
     }                                                                                                                  \
@@ -98,7 +98,7 @@ CUMETAL_CURAND_FN void curand_init(curandDirectionVectors64_t direction_vectors,
         return (curand(state) >> 11) * CURAND_2POW53_INV_DOUBLE + CURAND_2POW53_INV_DOUBLE / 2.0;                      \
     }                                                                                                                  \
     CUMETAL_CURAND_FN float curand_normal(STATE *state) { return __cm_curand_icdf(curand(state)); }                    \
-    CUMETAL_CURAND_FN double curand_normal_double(STATE *state) { return __cm_curand_icdf_double(curand(state)); }     \
+    CUMETAL_CURAND_FN double curand_normal_double(STATE *state) { return __cm_curand_normal_double(curand(state)); }   \
     CUMETAL_CURAND_FN float curand_log_normal(STATE *state, float mean, float stddev) {                                \
         return expf(mean + stddev * curand_normal(state));                                                             \
     }                                                                                                                  \
