@@ -11,7 +11,8 @@ import numpy as np
 
 from cumetal.libs import build
 
-_TYPES = {"p": ctypes.c_void_p, "e": ctypes.c_int, "i": ctypes.c_int, "l": ctypes.c_int64}
+_TYPES = {"p": ctypes.c_void_p, "e": ctypes.c_int, "i": ctypes.c_int, "l": ctypes.c_int64, "z": ctypes.c_size_t,
+          "f": ctypes.c_float}
 
 
 @functools.cache
@@ -22,7 +23,7 @@ def lib() -> ctypes.CDLL:
 def fn(name: str, sig: str, wide: bool = False, v2: bool = True) -> Callable[..., int]:
     """The C function ``name`` (``cublasSgbmv`` → ``cublasSgbmv_v2``, or ``cublasSgbmv_v2_64`` when
     ``wide``). ``sig``: one letter per parameter: p pointer, e enum (int), n dimension/increment (int, or
-    int64_t when wide), i int."""
+    int64_t when wide), i int, l int64_t, z size_t, f float."""
     full = name + ("_v2" if v2 else "") + ("_64" if wide else "")
     f = getattr(lib(), full)
     f.restype = ctypes.c_int

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import band, blas, gemmex, handle, kernels, lu
+from cumetal.libs.cublas import band, blas, gemmex, handle, kernels, lu, xt
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
 
@@ -40,7 +40,7 @@ def entry(name: str | None = None, with_handle: bool = True) -> Callable[[Callab
                 return S.SUCCESS if res is None else int(res)
             except LibError as e:
                 if len(args) > 1 and isinstance(args[1], str):
-                    label = label.replace("X", args[1], 1)
+                    label = label.replace("?", args[1], 1) if "?" in label else label.replace("X", args[1], 1)
                 say(f"{label}: {S.STATUS_NAMES.get(e.status, ('?',))[0]}: {e}")
                 return e.status
             except Exception as e:  # noqa: BLE001 - nothing may escape into C
@@ -332,3 +332,107 @@ def getri_batched(h: handle.Handle, t: str, n: int, A: int, lda: int, piv: int, 
 @entry("cublasXmatinvBatched")
 def matinv_batched(h: handle.Handle, t: str, n: int, A: int, lda: int, C: int, ldc: int, info: int, batch: int) -> None:
     lu.matinv_batched(h, t, n, A, lda, C, ldc, info, batch)
+
+
+# ---------------------------------------------------------------- cublasXt (xt.py)
+@entry("cublasXtCreate", with_handle=False)
+def xt_create(out: int) -> None:
+    if not out:
+        raise LibError(S.INVALID_VALUE, "handle is NULL")
+    from cumetal import runtime as rt  # noqa: PLC0415
+    err = rt.cudaFree(0)[0]  # initialise the device, as cublasXtCreate does
+    if int(err) != 0:
+        raise LibError(S.NOT_INITIALIZED, f"the CUDA runtime could not initialise: {err!r}")
+    _out(out, ctypes.c_void_p, xt.create())
+
+
+@entry("cublasXtDestroy", with_handle=False)
+def xt_destroy(h: int) -> None:
+    xt.destroy(h)
+
+
+@entry("cublasXtDeviceSelect", with_handle=False)
+def xt_device_select(h: int, count: int, ids: int) -> None:
+    xt.device_select(xt.get(h), count, ids)
+
+
+@entry("cublasXtSetBlockDim", with_handle=False)
+def xt_set_block_dim(h: int, dim: int) -> None:
+    xt.set_block_dim(xt.get(h), dim)
+
+
+@entry("cublasXtGetBlockDim", with_handle=False)
+def xt_get_block_dim(h: int, out: int) -> None:
+    _out(out, ctypes.c_int, xt.get(h).block_dim)
+
+
+@entry("cublasXtSetPinningMemMode", with_handle=False)
+def xt_set_pinning(h: int, mode: int) -> None:
+    x = xt.get(h)
+    if mode not in (0, 1):
+        raise LibError(S.INVALID_VALUE, f"mode={mode} is not a cublasXtPinnedMemMode_t")
+    x.pinning = mode
+
+
+@entry("cublasXtGetPinningMemMode", with_handle=False)
+def xt_get_pinning(h: int, out: int) -> None:
+    _out(out, ctypes.c_int, xt.get(h).pinning)
+
+
+@entry("cublasXtSetCpuRoutine/Ratio", with_handle=False)
+def xt_set_cpu(h: int, routine: int, op_type: int, value: float, ratio: int) -> None:
+    xt.set_cpu(xt.get(h), routine, op_type, value, bool(ratio))
+
+
+@entry("cublasXtMaxBoards", with_handle=False)
+def xt_max_boards(out: int) -> None:
+    _out(out, ctypes.c_int, xt.device_count())
+
+
+@entry("cublasXtGetNumBoards", with_handle=False)
+def xt_get_num_boards(count: int, ids: int, out: int) -> None:
+    """Each of CuMetal's devices is its own board: the count of distinct valid devices listed."""
+    if count < 0 or (count and not ids):
+        raise LibError(S.INVALID_VALUE, f"nbDevices={count} with deviceId {'NULL' if not ids else 'set'}")
+    chosen = {int(v) for v in (ctypes.c_int * count).from_address(ids)} if count else set()
+    have = xt.device_count()
+    bad = [d for d in chosen if not 0 <= d < have]
+    if bad:
+        raise LibError(S.INVALID_VALUE, f"deviceId {bad[0]} is not a device (this machine has {have})")
+    _out(out, ctypes.c_int, len(chosen))
+
+
+@entry("cublasXt?gemm", with_handle=False)
+def xt_gemm(h: int, t: str, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+            beta: int, C: int, ldc: int) -> None:
+    xt.gemm(xt.get(h), t, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
+
+
+@entry("cublasXt?symm/hemm", with_handle=False)
+def xt_symm(h: int, t: str, side: int, uplo: int, m: int, n: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+            beta: int, C: int, ldc: int, hermitian: int) -> None:
+    xt.symm(xt.get(h), t, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc, bool(hermitian))
+
+
+@entry("cublasXt?syrk/herk/syr2k/her2k", with_handle=False)
+def xt_rank_k(h: int, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
+              beta: int, C: int, ldc: int, kind: str) -> None:
+    xt.rank_k(xt.get(h), t, kind, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
+
+
+@entry("cublasXt?trsm", with_handle=False)
+def xt_trsm(h: int, t: str, side: int, uplo: int, trans: int, diag: int, m: int, n: int, alpha: int, A: int, lda: int,
+            B: int, ldb: int) -> None:
+    xt.trsm(xt.get(h), t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb)
+
+
+@entry("cublasXt?trmm", with_handle=False)
+def xt_trmm(h: int, t: str, side: int, uplo: int, trans: int, diag: int, m: int, n: int, alpha: int, A: int, lda: int,
+            B: int, ldb: int, C: int, ldc: int) -> None:
+    xt.trmm(xt.get(h), t, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc)
+
+
+@entry("cublasXt?spmm", with_handle=False)
+def xt_spmm(h: int, t: str, side: int, uplo: int, m: int, n: int, alpha: int, AP: int, B: int, ldb: int, beta: int,
+            C: int, ldc: int) -> None:
+    xt.spmm(xt.get(h), t, side, uplo, m, n, alpha, AP, B, ldb, beta, C, ldc)
