@@ -1,0 +1,93 @@
+"""More of Thrust, CUB and libcu++, built with ``cumetalc -I <the user's CCCL>`` and run on the CPU device.
+
+``programs/thrust_breadth.cu``: sorts on int64, double, uint8 and struct keys, by-key scans and
+``unique_by_key``, searches, partitions, ``shuffle``, fancy iterators, ``universal_vector``, a bad
+allocation, stream policies. ``programs/cub_breadth.cu``: block and warp primitives (BlockShuffle,
+BlockAdjacentDifference, BlockMergeSort, WarpLoad/Exchange/MergeSort/Store), libcu++ in kernels
+(atomics, ``bit_cast``, ``numeric_limits``, pair/tuple, ``mdspan``) and device algorithms (ArgMax,
+by-key and custom-operator scans, Select/Partition, radix sort on a bit range, segmented sort,
+HistogramRange, AdjacentDifference, For, Transform, batched copies). Every result is compared with
+the C++ standard library's algorithm on the same data inside the program; the test requires that every
+expected check printed ``ok``. Each program runs once with two sizes (one tile, then many tiles:
+decoupled look-back scans, onesweep radix sort): loading the module costs more than the checks.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from tests.cccl.cccl_install import SKIP_REASON, cccl_include, cccl_version
+
+PROGRAMS = pathlib.Path(__file__).parent / "programs"
+CCCL = cccl_include()
+pytestmark = pytest.mark.skipif(CCCL is None, reason=SKIP_REASON)
+
+THRUST_CHECKS = [
+    "sort int64", "sort double", "sort uint8 descending", "sort custom struct keys (comparator)",
+    "sort_by_key descending", "unique_by_key", "inclusive_scan_by_key", "exclusive_scan_by_key (init 100)",
+    "inclusive_scan_by_key with a max operator", "adjacent_difference", "adjacent_difference with max",
+    "transform_inclusive_scan", "transform_exclusive_scan", "vectorized binary_search", "vectorized upper_bound",
+    "scalar binary_search / upper_bound", "equal / mismatch", "find / find_if / find_if_not",
+    "is_sorted / is_sorted_until", "all_of / any_of / none_of", "partition / is_partitioned", "partition_copy",
+    "replace / replace_if", "reverse", "shuffle (a permutation)", "max_element / min_element with a comparator",
+    "generate / generate_n", "uninitialized_fill / uninitialized_copy", "transform_iterator",
+    "permutation_iterator", "constant_iterator", "discard_iterator (reduce_by_key keys dropped)",
+    "reverse_iterator (copy, inclusive_scan over rbegin)", "universal_vector (managed memory)",
+    "bad allocation throws std::bad_alloc; thrust::system_error", "par_nosync.on(stream) + thrust::device policy",
+]
+CUB_BLOCK_CHECKS = [  # once per run
+    "BlockShuffle::Offset / Up", "BlockAdjacentDifference::SubtractLeft", "BlockMergeSort (descending)",
+    "WarpLoad (transpose, 16-thread logical warps)", "WarpExchange::BlockedToStriped",
+    "WarpMergeSort + WarpStore (transpose)",
+    "cuda::barrier + cuda::memcpy_async (cooperative_groups block) + cuda::pipeline",
+    "cuda::std::atomic / cuda::atomic (fetch_add, CAS loop, fetch_max, fetch_or)", "cuda::std::bit_cast and <bit>",
+    "cuda::std::numeric_limits", "cuda::std::pair / tuple", "cuda::std::mdspan (layout_right dextents, layout_left)",
+]
+CUB_DEVICE_CHECKS = [  # once per size
+    "DeviceReduce::ArgMax / ArgMin (first extremum)", "DeviceReduce::Max / Min",
+    "DeviceReduce::Reduce (custom operator)", "DeviceScan::ExclusiveSumByKey",
+    "DeviceScan::InclusiveScan / ExclusiveScan (custom operators)", "DeviceSelect::If", "DeviceSelect::Unique",
+    "DevicePartition::If", "DeviceRadixSort::SortKeysDescending (bits 4..20)", "DeviceSegmentedSort::SortKeys",
+    "DeviceSegmentedSort::StableSortPairsDescending", "DeviceHistogram::HistogramRange",
+    "DeviceAdjacentDifference::SubtractLeftCopy", "DeviceFor::Bulk / ForEachN",
+    "DeviceTransform::Transform (two inputs)", "DeviceMemcpy::Batched / DeviceCopy::Batched",
+]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pathlib.Path]:
+    out = tmp_path_factory.mktemp("cccl_breadth")
+    exes = {}
+    for name in ("thrust_breadth", "cub_breadth"):
+        exe = out / name
+        env = dict(os.environ, CUMETAL_CUDACXX_CACHE_DIR=str(out / "cache"))
+        proc = subprocess.run([sys.executable, "-m", "cumetal.tools.cumetalc", f"-I{CCCL}",
+                               str(PROGRAMS / f"{name}.cu"), "-o", str(exe)],
+                              capture_output=True, text=True, timeout=900, check=False, env=env)
+        assert proc.returncode == 0, f"cumetalc failed for {name} (CCCL {cccl_version(CCCL)}):\n" + \
+            proc.stderr[-6000:]
+        noisy = [ln for ln in proc.stderr.splitlines() if "warning" in ln and str(CCCL) in ln]
+        assert not noisy, "\n".join(noisy[:10])
+        exes[name] = exe
+    return exes
+
+
+def _run(exe: pathlib.Path, sizes: list[int]) -> list[str]:
+    env = dict(os.environ, CUMETAL_BACKEND="cpu", CUMETAL_QUIET="1")
+    proc = subprocess.run([str(exe), *map(str, sizes)], capture_output=True, text=True, env=env, timeout=600,
+                          check=False)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and lines[-1:] == ["PASSED"], proc.stdout + proc.stderr[-3000:]
+    return [ln.removeprefix("ok ") for ln in lines[:-1]]
+
+
+def test_thrust_breadth(built: dict[str, pathlib.Path]) -> None:
+    assert _run(built["thrust_breadth"], [300, 20000]) == THRUST_CHECKS * 2
+
+
+def test_cub_and_libcudacxx_breadth(built: dict[str, pathlib.Path]) -> None:
+    assert _run(built["cub_breadth"], [1000, 20000]) == CUB_BLOCK_CHECKS + CUB_DEVICE_CHECKS * 2
