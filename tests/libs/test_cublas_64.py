@@ -374,3 +374,79 @@ def test_dimensions_beyond_int32_are_not_truncated(h: int) -> None:
     assert gemm(h, N_, N_, 2, 2, 2, one, A.ptr, big + 1, A.ptr, 4, one, A.ptr, 4) == S.INVALID_VALUE  # lda
     assert gemm(h, N_, N_, 2, 2, 2, one, A.ptr, 4, A.ptr, 4, one, A.ptr, 4) == 0
     np.testing.assert_array_equal(y.get(), [2, 2, 2, 1])
+
+
+# ------------------------------------------------------------------ syrkx/herkx, gemm3m, batched gemv
+
+
+@pytest.mark.parametrize("t", "SDCZ")
+@pytest.mark.parametrize("wide", W)
+def test_syrkx_herkx_gemm3m(h: int, t: str, wide: bool) -> None:
+    n, k, hs = 4, 3, Host()
+    A, B, C = rand((k, n), t), rand((k, n), t), rand((n, n), t)
+    kinds = [("syrkx", DT[t])] + ([("herkx", REAL[t])] if t in "CZ" else [])
+    for kind, bdt in kinds:
+        herm = kind == "herkx"
+        dC = Dev(C)
+        al = DT[t](0.5 - (0.25j if t in "CZ" else 0))
+        trans = C_ if herm else T_
+        assert fn(f"cublas{t}{kind}", "peennppnpnppn", wide, v2=False)(
+            h, L_, trans, n, k, hs.ptr(al, DT[t]), _keep(Dev(A)).ptr, k, _keep(Dev(B)).ptr, k,
+            hs.ptr(1.5, bdt), dC.ptr, n) == 0
+        opa, opb = op(c128(A), trans), op(c128(B), trans)
+        ref = c128(al) * opa @ (opb.conj().T if herm else opb.T) + 1.5 * c128(C)
+        if herm:
+            np.fill_diagonal(ref, np.diagonal(ref).real)
+        got = dC.get()
+        close(np.tril(got), np.tril(ref), t)
+        np.testing.assert_array_equal(np.triu(got, 1), np.triu(C, 1))  # the other triangle is not written
+    if t in "CZ":
+        m = 3
+        G, H_, dC = rand((m, k), t), rand((k, n), t), Dev(rand((m, n), t))
+        c0 = dC.get()
+        assert fn(f"cublas{t}gemm3m", "peennnppnpnppn", wide, v2=False)(
+            h, N_, N_, m, n, k, hs.ptr(2, DT[t]), _keep(Dev(G)).ptr, m, _keep(Dev(H_)).ptr, k, hs.ptr(-1, DT[t]),
+            dC.ptr, m) == 0
+        close(dC.get(), 2 * c128(G) @ c128(H_) - c128(c0), t)
+
+
+_ALIVE: list[object] = []
+
+
+def _keep(obj: Dev) -> Dev:
+    _ALIVE.append(obj)
+    return obj
+
+
+@pytest.mark.parametrize("t", "SDCZ")
+@pytest.mark.parametrize("wide", W)
+def test_gemv_batched(h: int, t: str, wide: bool) -> None:
+    m, n, lda, batch, hs = 4, 3, 5, 3, Host()
+    As = [rand((lda, n), t) for _ in range(batch)]
+    xs, ys = [rand(2 * m, t) for _ in range(batch)], [rand(n, t) for _ in range(batch)]
+    al, be = DT[t](1.5), DT[t](-0.5 + (1j if t in "CZ" else 0))
+    refs = [c128(al) * c128(a[:m]).T @ c128(x[::2]) + c128(be) * y for a, x, y in zip(As, xs, ys, strict=True)]
+    dA = _keep(Dev(np.concatenate([a.ravel(order="F") for a in As])))
+    dx = _keep(Dev(np.concatenate(xs)))
+    dy = _keep(Dev(np.concatenate(ys)))
+    assert fn(f"cublas{t}gemvStridedBatched", "pennppnlpnlppnln", wide, v2=False)(
+        h, T_, m, n, hs.ptr(al, DT[t]), dA.ptr, lda, lda * n, dx.ptr, 2, 2 * m, hs.ptr(be, DT[t]), dy.ptr, 1, n,
+        batch) == 0
+    got = dy.get()
+    for i in range(batch):
+        close(got[i * n:(i + 1) * n], refs[i], t)
+    item = DT[t]().itemsize
+    dy2 = _keep(Dev(np.concatenate(ys)))
+    pa, px, py = (_keep(Dev(np.array([d.ptr + i * s * item for i in range(batch)], np.uint64)))
+                  for d, s in ((dA, lda * n), (dx, 2 * m), (dy2, n)))
+    assert fn(f"cublas{t}gemvBatched", "pennppnpnppnn", wide, v2=False)(
+        h, T_, m, n, hs.ptr(al, DT[t]), pa.ptr, lda, px.ptr, 2, hs.ptr(be, DT[t]), py.ptr, 1, batch) == 0
+    np.testing.assert_array_equal(dy2.get(), got)
+    # a bad pointer in the last problem: refused before any problem runs
+    bad = _keep(Dev(np.array([dy2.ptr, dy2.ptr, 0x1000], np.uint64)))
+    dy3 = _keep(Dev(np.concatenate(ys)))
+    assert fn(f"cublas{t}gemvBatched", "pennppnpnppnn", wide, v2=False)(
+        h, T_, m, n, hs.ptr(al, DT[t]), pa.ptr, lda, px.ptr, 2, hs.ptr(be, DT[t]), bad.ptr, 1, batch) == \
+        S.INVALID_VALUE
+    np.testing.assert_array_equal(dy3.get(), np.concatenate(ys))
+    np.testing.assert_array_equal(dy2.get(), got)

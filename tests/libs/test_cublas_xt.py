@@ -193,3 +193,22 @@ def test_header_compiles(tmp_path: pathlib.Path, lang: str) -> None:
     proc = subprocess.run([*c_compiler(), "-x", lang, "-fsyntax-only", *strict, "-I", str(include_dir()), str(src)],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("t", "SZ")
+def test_syrkx_herkx(h: int, t: str) -> None:
+    n, k = 4, 3
+    A, B, C = rand((n, k), t), rand((n, k), t), rand((n, n), t)
+    for kind in ["syrkx"] + (["herkx"] if t in "CZ" else []):
+        herm = kind == "herkx"
+        dC = Mat(C, "host")
+        al, be = scal(1 - (0.5j if t in "CZ" else 0), DT[t]), scal(2, REAL[t] if herm else DT[t])
+        assert xt(f"{t}{kind}", "peezzppzpzppz")(h, U_, N_, n, k, ctypes.addressof(al), Mat(A, "host").ptr, n,
+                                                  Mat(B, "device").ptr, n, ctypes.addressof(be), dC.ptr, n) == 0
+        alpha = complex(np.frombuffer(al, DT[t])[0])
+        ref = alpha * c128(A) @ (c128(B).conj().T if herm else c128(B).T) + 2 * c128(C)
+        if herm:
+            np.fill_diagonal(ref, np.diagonal(ref).real)
+        got = dC.get()
+        close(np.triu(got), np.triu(ref), t)
+        np.testing.assert_array_equal(np.tril(got, -1), np.tril(C, -1))

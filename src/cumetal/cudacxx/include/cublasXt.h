@@ -57,6 +57,9 @@ cublasStatus_t cublasXtSetCpuRatio(cublasXtHandle_t handle, cublasXtBlasOp_t bla
     cublasStatus_t cublasXt##P##syr2k(cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,         \
                                       size_t n, size_t k, const T *alpha, const T *A, size_t lda, const T *B,          \
                                       size_t ldb, const T *beta, T *C, size_t ldc);                                    \
+    cublasStatus_t cublasXt##P##syrkx(cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,         \
+                                      size_t n, size_t k, const T *alpha, const T *A, size_t lda, const T *B,          \
+                                      size_t ldb, const T *beta, T *C, size_t ldc);                                    \
     cublasStatus_t cublasXt##P##symm(cublasXtHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, size_t m,  \
                                      size_t n, const T *alpha, const T *A, size_t lda, const T *B, size_t ldb,         \
                                      const T *beta, T *C, size_t ldc);                                                 \
@@ -76,6 +79,9 @@ CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLASXT_DECL)
                                      size_t n, size_t k, const R *alpha, const T *A, size_t lda, const R *beta, T *C,  \
                                      size_t ldc);                                                                      \
     cublasStatus_t cublasXt##P##her2k(cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,         \
+                                      size_t n, size_t k, const T *alpha, const T *A, size_t lda, const T *B,          \
+                                      size_t ldb, const R *beta, T *C, size_t ldc);                                    \
+    cublasStatus_t cublasXt##P##herkx(cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,         \
                                       size_t n, size_t k, const T *alpha, const T *A, size_t lda, const T *B,          \
                                       size_t ldb, const R *beta, T *C, size_t ldc);                                    \
     cublasStatus_t cublasXt##P##hemm(cublasXtHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, size_t m,  \

@@ -357,6 +357,34 @@ CUMETAL_CUBLAS_DECL_BAND_ALL(int64_t, _v2_64)
 CUMETAL_CUBLAS_DECL_TRSM_BATCHED_ALL(int, )
 CUMETAL_CUBLAS_DECL_TRSM_BATCHED_ALL(int64_t, _64)
 
+/* syrkx (S, D, C, Z), herkx and gemm3m (C, Z), gemvBatched and gemvStridedBatched (S, D, C, Z) */
+#define CUMETAL_CUBLAS_DECL_EXTRA(P, T, R, IT, V)                                                                      \
+    cublasStatus_t cublas##P##syrkx##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,    \
+                                       IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb, const T *beta,    \
+                                       T *C, IT ldc);                                                                  \
+    cublasStatus_t cublas##P##gemvBatched##V(cublasHandle_t handle, cublasOperation_t trans, IT m, IT n,               \
+                                             const T *alpha, const T *const Aarray[], IT lda, const T *const xarray[], \
+                                             IT incx, const T *beta, T *const yarray[], IT incy, IT batchCount);       \
+    cublasStatus_t cublas##P##gemvStridedBatched##V(cublasHandle_t handle, cublasOperation_t trans, IT m, IT n,        \
+                                                    const T *alpha, const T *A, IT lda, long long int strideA,         \
+                                                    const T *x, IT incx, long long int stridex, const T *beta, T *y,   \
+                                                    IT incy, long long int stridey, IT batchCount);
+#define CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(P, T, R, IT, V)                                                              \
+    cublasStatus_t cublas##P##herkx##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,    \
+                                       IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb, const R *beta,    \
+                                       T *C, IT ldc);                                                                  \
+    cublasStatus_t cublas##P##gemm3m##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,     \
+                                        IT m, IT n, IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb,      \
+                                        const T *beta, T *C, IT ldc);
+#define CUMETAL_CUBLAS_DECL_EXTRA32(P, T, R) CUMETAL_CUBLAS_DECL_EXTRA(P, T, R, int, )
+#define CUMETAL_CUBLAS_DECL_EXTRA64(P, T, R) CUMETAL_CUBLAS_DECL_EXTRA(P, T, R, int64_t, _64)
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_EXTRA32)
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_EXTRA64)
+CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(C, cuComplex, float, int, )
+CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int, )
+CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(C, cuComplex, float, int64_t, _64)
+CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int64_t, _64)
+
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;
 #define CUMETAL_CUBLAS_DECL_GEMMX(IT, V)                                                                               \

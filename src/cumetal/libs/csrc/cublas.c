@@ -519,3 +519,46 @@ DEFINE_TRSM_BATCHED(S, float, int64_t, _64)
 DEFINE_TRSM_BATCHED(D, double, int64_t, _64)
 DEFINE_TRSM_BATCHED(C, cuComplex, int64_t, _64)
 DEFINE_TRSM_BATCHED(Z, cuDoubleComplex, int64_t, _64)
+
+/* syrkx (S, D, C, Z), herkx and gemm3m (C, Z), gemvBatched and gemvStridedBatched (S, D, C, Z) */
+#define DEFINE_EXTRA(PF, T, R, IT, V)                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##syrkx##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                   IT n, IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb, \
+                                                   const T *beta, T *C, IT ldc) {                                      \
+        CALL("syr2k", "(KsiiLLKKLKLKKLs)", H(h), #PF, (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), L_(lda),    \
+             P(B), L_(ldb), P(beta), P(C), L_(ldc), "syrkx");                                                          \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##gemvBatched##V(                                                              \
+        cublasHandle_t h, cublasOperation_t trans, IT m, IT n, const T *alpha, const T *const A[], IT lda,             \
+        const T *const x[], IT incx, const T *beta, T *const y[], IT incy, IT batchCount) {                            \
+        CALL("gemv_batched", "(KsiLLKKLKLKKLLLLLi)", H(h), #PF, (int)trans, L_(m), L_(n), P(alpha), P(A), L_(lda),     \
+             P(x), L_(incx), P(beta), P(y), L_(incy), L_(batchCount), 0LL, 0LL, 0LL, 1);                               \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##gemvStridedBatched##V(                                                       \
+        cublasHandle_t h, cublasOperation_t trans, IT m, IT n, const T *alpha, const T *A, IT lda,                     \
+        long long int strideA, const T *x, IT incx, long long int stridex, const T *beta, T *y, IT incy,               \
+        long long int stridey, IT batchCount) {                                                                        \
+        CALL("gemv_batched", "(KsiLLKKLKLKKLLLLLi)", H(h), #PF, (int)trans, L_(m), L_(n), P(alpha), P(A), L_(lda),     \
+             P(x), L_(incx), P(beta), P(y), L_(incy), L_(batchCount), strideA, stridex, stridey, 0);                   \
+    }
+#define DEFINE_EXTRA_COMPLEX(PF, T, R, IT, V)                                                                          \
+    CML_EXPORT cublasStatus_t cublas##PF##herkx##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,   \
+                                                   IT n, IT k, const T *alpha, const T *A, IT lda, const T *B, IT ldb, \
+                                                   const R *beta, T *C, IT ldc) {                                      \
+        CALL("syr2k", "(KsiiLLKKLKLKKLs)", H(h), #PF, (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), L_(lda),    \
+             P(B), L_(ldb), P(beta), P(C), L_(ldc), "herkx");                                                          \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##gemm3m##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,      \
+                                                    IT m, IT n, IT k, const T *alpha, const T *A, IT lda, const T *B,  \
+                                                    IT ldb, const T *beta, T *C, IT ldc) {                             \
+        CALL("gemm", "(KsiiLLLKKLKLKKL)", H(h), #PF, (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A), L_(lda),   \
+             P(B), L_(ldb), P(beta), P(C), L_(ldc));                                                                   \
+    }
+#define DEFINE_EXTRA32(PF, T, R) DEFINE_EXTRA(PF, T, R, int, )
+#define DEFINE_EXTRA64(PF, T, R) DEFINE_EXTRA(PF, T, R, int64_t, _64)
+CUMETAL_CUBLAS_TYPES(DEFINE_EXTRA32)
+CUMETAL_CUBLAS_TYPES(DEFINE_EXTRA64)
+DEFINE_EXTRA_COMPLEX(C, cuComplex, float, int, )
+DEFINE_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int, )
+DEFINE_EXTRA_COMPLEX(C, cuComplex, float, int64_t, _64)
+DEFINE_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int64_t, _64)

@@ -62,6 +62,12 @@ CML_EXPORT cublasStatus_t cublasXtSetCpuRatio(cublasXtHandle_t handle, cublasXtB
         CALL("xt_rank_k", "(KsiiKKKKKKKKKKs)", P(h), #PF, (int)uplo, (int)trans, SZ(n), SZ(k), P(alpha), P(A), SZ(lda),   \
              P(B), SZ(ldb), P(beta), P(C), SZ(ldc), "syr2k");                                                            \
     }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasXt##PF##syrkx(cublasXtHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,  \
+                                                  size_t n, size_t k, const T *alpha, const T *A, size_t lda,          \
+                                                  const T *B, size_t ldb, const T *beta, T *C, size_t ldc) {           \
+        CALL("xt_rank_k", "(KsiiKKKKKKKKKKs)", P(h), #PF, (int)uplo, (int)trans, SZ(n), SZ(k), P(alpha), P(A),         \
+             SZ(lda), P(B), SZ(ldb), P(beta), P(C), SZ(ldc), "syrkx");                                                 \
+    }                                                                                                                  \
     CML_EXPORT cublasStatus_t cublasXt##PF##symm(cublasXtHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,     \
                                                  size_t m, size_t n, const T *alpha, const T *A, size_t lda,           \
                                                  const T *B, size_t ldb, const T *beta, T *C, size_t ldc) {            \
@@ -101,6 +107,12 @@ CUMETAL_CUBLAS_TYPES(DEFINE_XT)
                                                   const T *B, size_t ldb, const R *beta, T *C, size_t ldc) {           \
         CALL("xt_rank_k", "(KsiiKKKKKKKKKKs)", P(h), #PF, (int)uplo, (int)trans, SZ(n), SZ(k), P(alpha), P(A), SZ(lda),   \
              P(B), SZ(ldb), P(beta), P(C), SZ(ldc), "her2k");                                                            \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasXt##PF##herkx(cublasXtHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,  \
+                                                  size_t n, size_t k, const T *alpha, const T *A, size_t lda,          \
+                                                  const T *B, size_t ldb, const R *beta, T *C, size_t ldc) {           \
+        CALL("xt_rank_k", "(KsiiKKKKKKKKKKs)", P(h), #PF, (int)uplo, (int)trans, SZ(n), SZ(k), P(alpha), P(A),         \
+             SZ(lda), P(B), SZ(ldb), P(beta), P(C), SZ(ldc), "herkx");                                                 \
     }                                                                                                                  \
     CML_EXPORT cublasStatus_t cublasXt##PF##hemm(cublasXtHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,     \
                                                  size_t m, size_t n, const T *alpha, const T *A, size_t lda,           \

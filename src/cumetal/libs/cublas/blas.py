@@ -182,6 +182,35 @@ def gemv(h: Handle, t: str, trans: int, m: int, n: int, alpha: int, A: int, lda:
     run(h, go, f"cublas{t}gemv")
 
 
+def gemv_batched(h: Handle, t: str, trans: int, m: int, n: int, alpha: int, A: int, lda: int, x: int, incx: int,
+                 beta: int, y: int, incy: int, batch: int, stride_a: int = 0, stride_x: int = 0, stride_y: int = 0,
+                 arrays: bool = False) -> None:
+    """gemv on ``batch`` problems: A, x, y device arrays of pointers (``arrays``) or strided (elements).
+    Every operand is checked before any problem is enqueued."""
+    op_code(trans, "trans")
+    need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
+    need(lda >= max(1, m), f"lda={lda} < max(1, m={m})")
+    need(incx != 0 and incy != 0, f"incx={incx}, incy={incy} must be non-zero")
+    need(batch >= 0, f"batchCount={batch} must be >= 0")
+    if m == 0 or n == 0 or batch == 0:
+        return
+    dt = DTYPES[t]
+    lx, ly = (n, m) if trans == S.OP_N else (m, n)
+    if arrays:
+        pa, px, py = (devmem.vector(p, np.uint64, batch, 1, what, S.INVALID_VALUE)
+                      for p, what in ((A, "Aarray"), (x, "xarray"), (y, "yarray")))
+        ptrs = [(int(pa[i]), int(px[i]), int(py[i])) for i in range(batch)]
+    else:
+        ptrs = [(A + i * stride_a * dt.itemsize, x + i * stride_x * dt.itemsize, y + i * stride_y * dt.itemsize)
+                for i in range(batch)]
+    for i, (a_, x_, y_) in enumerate(ptrs):
+        mat(a_, dt, m, n, lda, f"A[{i}]")
+        vec(x_, dt, lx, incx, f"x[{i}]")
+        vec(y_, dt, ly, incy, f"y[{i}]")
+    for a_, x_, y_ in ptrs:  # each in stream order, as gemv
+        gemv(h, t, trans, m, n, alpha, a_, lda, x_, incx, beta, y_, incy)
+
+
 def ger(h: Handle, t: str, m: int, n: int, alpha: int, x: int, incx: int, y: int, incy: int, A: int, lda: int,
         conj: bool) -> None:
     need(m >= 0 and n >= 0, f"m={m}, n={n} must be >= 0")
@@ -537,10 +566,11 @@ def trmv(h: Handle, t: str, uplo: int, trans: int, diag: int, n: int, A: int, ld
 def syr2k(h: Handle, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, lda: int, B: int, ldb: int,
           beta: int, C: int, ldc: int, kind: str) -> None:
     """kind "syr2k": C = alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C; "her2k": alpha op(A) op(B)^H +
-    conj(alpha) op(B) op(A)^H + beta C (beta real); "herk": alpha op(A) op(A)^H + beta C (alpha, beta real).
-    Only the uplo triangle of C is written; herk/her2k leave its diagonal real."""
+    conj(alpha) op(B) op(A)^H + beta C (beta real); "herk": alpha op(A) op(A)^H + beta C (alpha, beta real);
+    "syrkx": alpha op(A) op(B)^T + beta C; "herkx": alpha op(A) op(B)^H + beta C (beta real).
+    Only the uplo triangle of C is written; herk/her2k/herkx leave its diagonal real."""
     fill_code(uplo)
-    herm = kind != "syr2k"
+    herm = kind not in ("syr2k", "syrkx")
     ok_trans = (S.OP_N, S.OP_C) if herm else ((S.OP_N, S.OP_T) if t in "CZ" else (S.OP_N, S.OP_T, S.OP_C))
     need(trans in ok_trans, f"trans={trans} is not valid for {kind}")
     need(n >= 0 and k >= 0, f"n={n}, k={k} must be >= 0")
@@ -558,7 +588,7 @@ def syr2k(h: Handle, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, 
     Am = mat(A, dt, rows, cols, lda, "A")
     Bm = mat(B, dt, rows, cols, ldb, "B") if kind != "herk" else Am
     Cm = mat(C, dt, n, n, ldc, "C")
-    if _on_device() and level3_kernels.fits(n, n):
+    if _on_device() and level3_kernels.fits(n, n) and kind in ("syr2k", "herk", "her2k"):
         level3_kernels.rank_k(h, t, kind, uplo, trans, n, k, a, A, lda, B if kind != "herk" else 0,
                               ldb if kind != "herk" else 0, b, C, ldc)
         return
@@ -572,6 +602,8 @@ def syr2k(h: Handle, t: str, uplo: int, trans: int, n: int, k: int, alpha: int, 
             prod = np.zeros((n, n), dt)
         elif kind == "herk":
             prod = av * (opa @ tr(opa))
+        elif kind in ("syrkx", "herkx"):
+            prod = av * (opa @ tr(opb))
         else:
             prod = av * (opa @ tr(opb)) + (np.conj(av) if herm else av) * (opb @ tr(opa))
         new = prod + (bv * Cm if bv != 0 else 0)

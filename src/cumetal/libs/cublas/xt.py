@@ -191,7 +191,7 @@ def symm(x: XtHandle, t: str, side: int, uplo: int, m: int, n: int, alpha: int, 
 
 def rank_k(x: XtHandle, t: str, kind: str, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, lda: int,
            B: int, ldb: int, beta: int, C: int, ldc: int) -> None:
-    """syrk, herk, syr2k, her2k (blas.syrk / blas.syr2k's kinds)."""
+    """syrk, herk, syr2k, her2k, syrkx, herkx (blas.syrk / blas.syr2k's kinds)."""
     _dims(n=n, k=k, lda=lda, ldb=ldb, ldc=ldc)
     dt = DTYPES[t]
 
