@@ -395,3 +395,33 @@ def test_band_packed_argument_errors(h: int) -> None:
     assert fn("cublasSrotg", "ppppp")(h, one, 0, one, one) == bad  # b NULL
     # nothing was written by the refused calls
     assert not dy.get().any() and not dA.get().any()
+
+
+@pytest.mark.parametrize("t", "SDCZ")
+@pytest.mark.parametrize("uplo", [LOWER, UPPER])
+def test_tpttr_trttp(h: int, t: str, uplo: int) -> None:
+    n, lda = 5, 7
+    a = rand((n, n), t)
+    ap = packed_store(a, uplo)
+    full = np.full((lda, n), np.nan, DT[t])  # NaN outside the triangle: never written
+    dA, dAP = Dev(full), Dev(ap)
+    assert fn(f"cublas{t}tpttr", "penppn", v2=False)(h, uplo, n, dAP.ptr, dA.ptr, lda) == 0
+    got = dA.get()
+    mask = np.triu(np.ones((n, n), bool)) if uplo == UPPER else np.tril(np.ones((n, n), bool))
+    np.testing.assert_array_equal(got[:n][mask], a[mask])
+    assert np.isnan(got[:n][~mask]).all() and np.isnan(got[n:]).all()
+    store = np.full((lda, n), np.nan, DT[t])
+    store[:n][mask] = a[mask]  # only the triangle is read
+    dB, dP = Dev(store), Dev(np.zeros_like(ap))
+    assert fn(f"cublas{t}trttp", "penpnp", v2=False)(h, uplo, n, dB.ptr, lda, dP.ptr) == 0
+    np.testing.assert_array_equal(dP.get(), ap)
+    assert fn(f"cublas{t}trttp", "penpnp", v2=False)(h, uplo, n, dB.ptr, n - 1, dP.ptr) == S.INVALID_VALUE
+
+
+def test_sm_count_target(h: int) -> None:
+    out = ctypes.c_int(-1)
+    assert fn("cublasGetSmCountTarget", "pp", v2=False)(h, ctypes.addressof(out)) == 0 and out.value == 0
+    assert fn("cublasSetSmCountTarget", "pi", v2=False)(h, 8) == 0
+    assert fn("cublasGetSmCountTarget", "pp", v2=False)(h, ctypes.addressof(out)) == 0 and out.value == 8
+    assert fn("cublasSetSmCountTarget", "pi", v2=False)(h, -1) == S.INVALID_VALUE
+    assert fn("cublasSetSmCountTarget", "pi", v2=False)(h, 0) == 0

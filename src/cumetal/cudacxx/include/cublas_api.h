@@ -385,6 +385,14 @@ CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int, )
 CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(C, cuComplex, float, int64_t, _64)
 CUMETAL_CUBLAS_DECL_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int64_t, _64)
 
+/* packed <-> full triangular storage; the SM count target */
+#define CUMETAL_CUBLAS_DECL_TPTTR(P, T, R)                                                                             \
+    cublasStatus_t cublas##P##tpttr(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *AP, T *A, int lda);  \
+    cublasStatus_t cublas##P##trttp(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *A, int lda, T *AP);
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_TPTTR)
+cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle, int smCountTarget);
+cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smCountTarget);
+
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;
 #define CUMETAL_CUBLAS_DECL_GEMMX(IT, V)                                                                               \

@@ -562,3 +562,21 @@ DEFINE_EXTRA_COMPLEX(C, cuComplex, float, int, )
 DEFINE_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int, )
 DEFINE_EXTRA_COMPLEX(C, cuComplex, float, int64_t, _64)
 DEFINE_EXTRA_COMPLEX(Z, cuDoubleComplex, double, int64_t, _64)
+
+/* packed <-> full triangular storage (S, D, C, Z), the SM count target */
+#define DEFINE_TPTTR(PF, T, R)                                                                                         \
+    CML_EXPORT cublasStatus_t cublas##PF##tpttr(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *AP, T *A,     \
+                                                int lda) {                                                             \
+        CALL("tpttr", "(KsiLKKLi)", H(h), #PF, (int)uplo, L_(n), P(AP), P(A), L_(lda), 1);                             \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##trttp(cublasHandle_t h, cublasFillMode_t uplo, int n, const T *A, int lda,   \
+                                                T *AP) {                                                               \
+        CALL("tpttr", "(KsiLKKLi)", H(h), #PF, (int)uplo, L_(n), P(AP), P(A), L_(lda), 0);                             \
+    }
+CUMETAL_CUBLAS_TYPES(DEFINE_TPTTR)
+CML_EXPORT cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle, int smCountTarget) {
+    CALL("set_sm_count_target", "(Ki)", H(handle), smCountTarget);
+}
+CML_EXPORT cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smCountTarget) {
+    CALL("get_sm_count_target", "(KK)", H(handle), P(smCountTarget));
+}

@@ -405,3 +405,26 @@ def spr(h: Handle, t: str, uplo: int, n: int, alpha: int, x: int, incx: int, y: 
             new[d] = new[d].real
         APv[K] = new.astype(dt)
     run(h, go, f"cublas{t}{'hpr' if hermitian else 'spr'}{'2' if two else ''}")
+
+
+# ------------------------------------------------------------------ packed <-> full triangle
+
+
+def tpttr(h: Handle, t: str, uplo: int, n: int, AP: int, A: int, lda: int, to_full: bool) -> None:
+    """tpttr: the uplo triangle of A (lda) from packed AP; trttp: packed AP from A's uplo triangle.
+    Nothing outside the triangle is read or written."""
+    fill_code(uplo)
+    need(n >= 0, f"n={n} must be >= 0")
+    need(lda >= max(1, n), f"lda={lda} < max(1, n={n})")
+    if n == 0:
+        return
+    dt = DTYPES[t]
+    APv, Am = _ap(AP, dt, n), mat(A, dt, n, n, lda, "A")
+    I, J, K = packed_positions(n, uplo)  # noqa: E741
+
+    def go() -> None:
+        if to_full:
+            Am[I, J] = APv[K]
+        else:
+            APv[K] = Am[I, J]
+    run(h, go, f"cublas{t}{'tpttr' if to_full else 'trttp'}")

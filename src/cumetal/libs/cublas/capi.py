@@ -139,6 +139,18 @@ def get_atomics_mode(h: handle.Handle, out: int) -> None:
     _out(out, ctypes.c_int, h.atomics_mode)
 
 
+@entry("cublasSetSmCountTarget")
+def set_sm_count_target(h: handle.Handle, count: int) -> None:
+    if count < 0:
+        raise LibError(S.INVALID_VALUE, f"smCountTarget={count} must be >= 0 (0: the default)")
+    h.sm_count_target = count
+
+
+@entry("cublasGetSmCountTarget")
+def get_sm_count_target(h: handle.Handle, out: int) -> None:
+    _out(out, ctypes.c_int, h.sm_count_target)
+
+
 @entry("cublasSetWorkspace")
 def set_workspace(h: handle.Handle, ptr: int, size: int) -> None:
     if size and not ptr:
@@ -231,6 +243,7 @@ trsm = _blas(blas.trsm, "cublasXtrsm")
 trmm = _blas(blas.trmm, "cublasXtrmm")
 trsm_batched = _blas(blas.trsm_batched, "cublasXtrsmBatched")
 gemv_batched = _blas(blas.gemv_batched, "cublasXgemv(Strided)Batched")
+tpttr = _blas(band.tpttr, "cublasXtpttr/trttp")
 geam = _blas(blas.geam, "cublasXgeam")
 dgmm = _blas(blas.dgmm, "cublasXdgmm")
 rot = _blas(blas.rot, "cublasXrot")

@@ -18,6 +18,7 @@ class Handle:
     atomics_mode: int = S.ATOMICS_NOT_ALLOWED
     workspace: int = 0
     workspace_size: int = 0
+    sm_count_target: int = 0  # cublasSetSmCountTarget: stored (CuMetal does not partition the device)
 
 
 _handles: dict[int, Handle] = {}
