@@ -43,7 +43,10 @@ PROGRAMS = {
     "nvvm_api": ["nvvm_api.c"],
     "driver_exports": ["driver_exports.c"],
     "spin_clock": ["spin_clock.cu"],
+    "host_headers": ["host_headers/main.cu", "host_headers/fp16.cpp", "host_headers/plain.c"],
 }
+
+EXTRA_LIBRARIES = {"host_headers": ["cublas"]}
 
 
 def _env() -> dict[str, str]:
@@ -64,7 +67,7 @@ def test_program(name: str, programs_dir: Path) -> None:
         pytest.skip("CUDA IPC on CuMetal needs Linux")
     exe = programs_dir / name
     build_program([SRC / f for f in PROGRAMS[name]], exe, CudaOptions(include_dirs=[str(SRC)]),
-                  libraries=["cudart"])
+                  libraries=["cudart", *EXTRA_LIBRARIES.get(name, [])])
     proc = _run(exe, programs_dir)
     assert proc.returncode == 0 and f"{name}: PASS" in proc.stdout, proc.stdout + proc.stderr
 

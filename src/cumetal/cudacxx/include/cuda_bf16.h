@@ -422,6 +422,7 @@ __CM_FP_FN bool operator<=(const __CM_B2 &a, const __CM_B2 &b) { return __hble2(
 __CM_FP_FN bool operator>=(const __CM_B2 &a, const __CM_B2 &b) { return __hbge2(a, b); }
 
 /* ------------------------------------------------------------------ math (device; via f32) */
+#if defined(__CUDA__) /* device-only functions: absent when a plain C++ file includes the header */
 #ifndef __CM_TANH_APPROX_F
 #define __CM_TANH_APPROX_F
 /* PTX tanh.approx.f32 (clang's __nvvm_tanh_approx_f builtin needs sm_75 at every compile) */
@@ -507,6 +508,7 @@ __CM_FP_DEV_FN __CM_B atomicAdd_system(__CM_B *address, __CM_B val) {
 }
 #undef __CM_B
 #undef __CM_B2
+#endif /* __CUDA__ */
 #undef __CM_BONE
 #undef __CM_BMONE
 #undef __CM_BMZERO

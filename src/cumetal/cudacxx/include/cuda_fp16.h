@@ -519,6 +519,7 @@ __CM_FP_FN bool operator<=(const __half2 &a, const __half2 &b) { return __hble2(
 __CM_FP_FN bool operator>=(const __half2 &a, const __half2 &b) { return __hbge2(a, b); }
 
 /* ------------------------------------------------------------------ math (device; via f32) */
+#if defined(__CUDA__) /* device-only functions: absent when a plain C++ file includes the header */
 #ifndef __CM_TANH_APPROX_F
 #define __CM_TANH_APPROX_F
 /* PTX tanh.approx.f32 (clang's __nvvm_tanh_approx_f builtin needs sm_75 at every compile) */
@@ -626,4 +627,5 @@ __CM_FP_DEV_FN __half atomicAdd_system(__half *address, __half val) {
     return __cm_hbits(r);
 }
 
+#endif /* __CUDA__ */
 #endif /* CUMETAL_CUDA_FP16_H */

@@ -15,7 +15,8 @@
 #include "cumetal/qualifiers.h"
 #if defined(__cplusplus) && __has_include(<cmath>)
 #include <cmath>
-#elif __has_include(<math.h>)
+#endif
+#if __has_include(<math.h>) /* also in C++: host code calls isfinite, sqrt, ... unqualified, as nvcc allows */
 #include <math.h>
 #endif
 #if defined(__cplusplus) && __has_include(<cstdlib>)
@@ -533,14 +534,26 @@ template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type tgamma(T 
 template <typename T> __CM_MATH__ typename __cm_int_to_double<T>::type trunc(T x) { return __nv_trunc((double)x); }
 __CM_MATH__ float abs(float x) { return __nv_fabsf(x); }
 __CM_MATH__ double abs(double x) { return __nv_fabs(x); }
-__CM_MATH__ bool signbit(float x) { return __nv_signbitf(x) != 0; }
-__CM_MATH__ bool signbit(double x) { return __nv_signbitd(x) != 0; }
-__CM_MATH__ bool isnan(float x) { return __nv_isnanf(x) != 0; }
-__CM_MATH__ bool isnan(double x) { return __nv_isnand(x) != 0; }
-__CM_MATH__ bool isinf(float x) { return __nv_isinff(x) != 0; }
-__CM_MATH__ bool isinf(double x) { return __nv_isinfd(x) != 0; }
-__CM_MATH__ bool isfinite(float x) { return __nv_finitef(x) != 0; }
-__CM_MATH__ bool isfinite(double x) { return __nv_isfinited(x) != 0; }
+/* The classification functions are templates: a non-template __device__ isfinite(float) would hide
+ * the host's (libc++ brings them into the global namespace by using-declarations), and host code
+ * calling isfinite(x) after including only cuda_runtime.h, as nvcc allows, would not compile. */
+template <typename T> struct __cm_fp_class {};
+template <> struct __cm_fp_class<float> {
+    static __device__ __forceinline__ bool signbit(float x) { return __nv_signbitf(x) != 0; }
+    static __device__ __forceinline__ bool isnan(float x) { return __nv_isnanf(x) != 0; }
+    static __device__ __forceinline__ bool isinf(float x) { return __nv_isinff(x) != 0; }
+    static __device__ __forceinline__ bool isfinite(float x) { return __nv_finitef(x) != 0; }
+};
+template <> struct __cm_fp_class<double> {
+    static __device__ __forceinline__ bool signbit(double x) { return __nv_signbitd(x) != 0; }
+    static __device__ __forceinline__ bool isnan(double x) { return __nv_isnand(x) != 0; }
+    static __device__ __forceinline__ bool isinf(double x) { return __nv_isinfd(x) != 0; }
+    static __device__ __forceinline__ bool isfinite(double x) { return __nv_isfinited(x) != 0; }
+};
+template <typename T> __CM_MATH__ decltype(__cm_fp_class<T>::signbit(T())) signbit(T x) { return __cm_fp_class<T>::signbit(x); }
+template <typename T> __CM_MATH__ decltype(__cm_fp_class<T>::isnan(T())) isnan(T x) { return __cm_fp_class<T>::isnan(x); }
+template <typename T> __CM_MATH__ decltype(__cm_fp_class<T>::isinf(T())) isinf(T x) { return __cm_fp_class<T>::isinf(x); }
+template <typename T> __CM_MATH__ decltype(__cm_fp_class<T>::isfinite(T())) isfinite(T x) { return __cm_fp_class<T>::isfinite(x); }
 #ifndef CUMETAL_NO_STD_MATH_OVERLOADS
 namespace std {
 using ::abs;
