@@ -5,10 +5,13 @@ cuRAND's MT19937 / MTGP32 / Sobol double normals are -/+sqrt2 * erfcinv(2u)).
 Black-box modelling: only recorded input/output pairs are used (no NVIDIA code). Modes:
 
     python scripts/make_erfcinv_double_fit.py check REC        # the model against every recorded double
+    python scripts/make_erfcinv_double_fit.py sweep REC        # the model against erfcinv_sweep.npz
     python scripts/make_erfcinv_double_fit.py golden REC OUT   # OUT/curand_erfcinv_h100.npz (tests/libs/golden)
 
 REC holds erfcinv_d.npz (``make_erfcinv_recordings.py record``: erfcinv at (2x + 1) 2^-32 for 2^19
-random 32-bit x, the 2^16 smallest x and the 2^16 around 2^31). How the model
+random 32-bit x, the 2^16 smallest x and the 2^16 around 2^31) and erfcinv_sweep.npz
+(``make_erfcinv_recordings.py double``: 2^14 consecutive grid inputs from the start of every binade,
+general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the model
 (cumetal.libs.curand.h100_erfcinv, libdevice/src/erfcinv_h100.h) was found:
 
 1. Near c = 1 (a = 1 - c <= 2^-16) the recorded erfcinv(c) / a is 0x1.c5bf891b4ef6bp-1 at a = 2^-32
@@ -31,8 +34,19 @@ random 32-bit x, the 2^16 smallest x and the 2^16 around 2^31). How the model
 4. c > 1 is -erfcinv(2 - c) (97.56 % of the recorded c > 1 identical); 64-bit Sobol draws reflect the
    word (~x) before forming u, as the float normals do.
 5. Tails (w >= 6.25): the paper's sqrt(w) - 3.25 and sqrt(w) - 5 branches give 24.1 % / 18.2 %
-   identical (errors to 3 ulp; a correctly rounded erfcinv 32 %): not modelled (0.1 % of cuRAND's
-   draws); the tails keep CuMetal's own erfcinv.
+   identical (errors to 3 ulp; a correctly rounded erfcinv 32 %). On the sweep's 130,951 grid inputs
+   with w in [6.25, 16) the paper's branch gives 29.1 %; a shift of sqrt(w) by -4 ... +4 ulp explains
+   99.55 % of them, and the mean shift needed oscillates with w (-1.5 ... +0.4 ulp): a different
+   fit, not a different sqrt (w * rsqrt(w), Newton-refined rsqrt: 8.6-29.1 %). Least-squares
+   polynomials (degree 18) in sqrt(w), w, sqrt(-log c), 1/sqrt(-log c) or 1/sqrt(w), with or without
+   the factor (1 - c), reach only 31.7-34.9 % on held-out inputs (a rational form's extra rounding
+   would do that): not modelled (0.1 % of cuRAND's draws); the tails keep CuMetal's own erfcinv.
+6. The sweep (``sweep``): grid inputs of every binade 91.3 % identical where modelled (95-97 % for
+   c >= 1/8, 86-92 % for c in [2^-10, 1/8)); general doubles uniform in (0, 2) 97.4 % (c < 1) and
+   97.3 % (c > 1, 2 - c inexact: the reflection holds there too), random-exponent doubles 92.8 %;
+   erfinv 96.9 % of 287,192 inputs with w < 6.25. normcdfinv is not -sqrt2 * erfcinv(2p) (its math
+   goldens: 54 %; NVIDIA's |z| is smaller by about half an ulp: other products, sqrt2 as a pair or
+   scaled coefficients all agree less often): not modelled.
 """
 
 from __future__ import annotations
@@ -67,26 +81,51 @@ def check(path: pathlib.Path) -> None:
         print(f"  w in [{lo}, {hi}): {int(s.sum())} inputs, {eq[s].mean():.4%} identical")
 
 
+def sweep(path: pathlib.Path) -> None:
+    d = np.load(path / "erfcinv_sweep.npz")
+    c = (2.0 * d["grid_x"].astype(np.float64) + 1.0) * 2.0 ** -32
+    got, central = M.erfcinv(c)
+    eq = got == d["grid_y"]
+    print(f"grid: {int(central.sum())} modelled, {eq[central].mean():.4%} identical")
+    e = np.floor(np.log2(c)).astype(int)
+    print("  per binade:", " ".join(f"{b}:{eq[(e == b) & central].mean():.3f}" for b in range(-31, 0)
+                                    if ((e == b) & central).any()))
+    with np.errstate(all="ignore"):
+        got, central = M.erfcinv(d["gen_c"])
+        eq = got == d["gen_y"]
+        print(f"general c: {int(central.sum())} modelled, {eq[central].mean():.4%} identical")
+        got, central = M.erfinv(d["inv_x"])
+        eq = got == d["inv_y"]
+        print(f"erfinv: {int(central.sum())} modelled, {eq[central].mean():.4%} identical")
+
+
 def golden(path: pathlib.Path, out: pathlib.Path) -> None:
     """4096 of the random inputs (cuRAND's distribution of 2u over (0, 2)), 512 of the smallest (the
-    tail) and 512 around 1, with the H100's results."""
+    tail) and 512 around 1, with the H100's results; from the sweep, 2048 general c and 2048 erfinv
+    inputs."""
     x, c, y = _load(path)
     n = 1 << 19
     rng = np.random.default_rng(15)
     pick = np.concatenate([rng.choice(n, 4096, replace=False), n + rng.choice(1 << 16, 512, replace=False),
                            n + (1 << 16) + rng.choice(1 << 16, 512, replace=False)])
-    np.savez_compressed(out / "curand_erfcinv_h100.npz", x=x[pick], y=y[pick])
-    print("wrote", out / "curand_erfcinv_h100.npz", len(pick))
+    d = np.load(path / "erfcinv_sweep.npz")
+    gp = rng.choice(len(d["gen_c"]), 2048, replace=False)
+    ip = rng.choice(len(d["inv_x"]), 2048, replace=False)
+    np.savez_compressed(out / "curand_erfcinv_h100.npz", x=x[pick], y=y[pick], gen_c=d["gen_c"][gp],
+                        gen_y=d["gen_y"][gp], inv_x=d["inv_x"][ip], inv_y=d["inv_y"][ip])
+    print("wrote", out / "curand_erfcinv_h100.npz", len(pick) + 4096)
 
 
 def main() -> None:
     mode, path = sys.argv[1], pathlib.Path(sys.argv[2])
     if mode == "check":
         check(path)
+    elif mode == "sweep":
+        sweep(path)
     elif mode == "golden":
         golden(path, pathlib.Path(sys.argv[3]))
     else:
-        raise SystemExit(f"unknown mode {mode!r}: check | golden")
+        raise SystemExit(f"unknown mode {mode!r}: check | sweep | golden")
 
 
 if __name__ == "__main__":

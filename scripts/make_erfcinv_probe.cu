@@ -5,7 +5,7 @@
 //   probe fdense START COUNT     erfcinvf of COUNT consecutive float bit patterns from START (u32 out)
 //   probe flist N                erfcinvf of N float bit patterns from stdin (u32 out)
 //   probe filist N               erfinvf of N float bit patterns from stdin (u32 out)
-//   probe dlist N                erfcinv of N doubles from stdin (u64 out)
+//   probe dlist N                erfcinv of N doubles from stdin (u64 out; dilist: erfinv, dnlist: normcdfinv)
 //   probe hist                   over every float c in [0, 2]: per bucket (c's bits >> 19) counts of
 //                                erfcinvf(c) minus erfcinv((double)c) rounded to float, in ulps (bins
 //                                <=-2, -1, 0, +1, >=2), of erfcinvf(c) == erfinvf(1 - c) and of
@@ -57,9 +57,9 @@ __global__ void k_flist(const uint32_t *in, uint32_t n, uint32_t *out, int which
     out[i] = __float_as_uint(which ? erfinvf(x) : erfcinvf(x));
 }
 
-__global__ void k_dlist(const double *in, uint32_t n, double *out) {
+__global__ void k_dlist(const double *in, uint32_t n, double *out, int which) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = erfcinv(in[i]);
+    if (i < n) out[i] = which == 0 ? erfcinv(in[i]) : which == 1 ? erfinv(in[i]) : normcdfinv(in[i]);
 }
 
 __device__ int64_t ordered(uint32_t b) {
@@ -137,14 +137,14 @@ int main(int argc, char **argv) {
         std::vector<uint32_t> h(n);
         CHECK(cudaMemcpy(h.data(), dout, (size_t)n * 4, cudaMemcpyDeviceToHost));
         fwrite(h.data(), 4, n, stdout);
-    } else if (!strcmp(mode, "dlist")) {
+    } else if (!strcmp(mode, "dlist") || !strcmp(mode, "dilist") || !strcmp(mode, "dnlist")) {
         uint32_t n = strtoul(argv[2], 0, 0);
         std::vector<char> in = read_stdin((size_t)n * 8);
         double *di, *dout;
         CHECK(cudaMalloc(&di, (size_t)n * 8 + 8));
         CHECK(cudaMalloc(&dout, (size_t)n * 8 + 8));
         CHECK(cudaMemcpy(di, in.data(), (size_t)n * 8, cudaMemcpyHostToDevice));
-        k_dlist<<<(n + 255) / 256, 256>>>(di, n, dout);
+        k_dlist<<<(n + 255) / 256, 256>>>(di, n, dout, !strcmp(mode, "dlist") ? 0 : !strcmp(mode, "dilist") ? 1 : 2);
         std::vector<double> h(n);
         CHECK(cudaMemcpy(h.data(), dout, (size_t)n * 8, cudaMemcpyDeviceToHost));
         fwrite(h.data(), 8, n, stdout);

@@ -36,6 +36,12 @@ erfcinvf of every float in [2^-9, 2^-4) (``DENSE_MID``, encoded as ``erfcinvf_hi
 
 writes ``erfinvf_top.npz``: erfinvf of every float in [0.99, 1) (``ERFINV_TOP``, raw), where the
 H100's erfinvf leaves the central form.
+
+    python3 scripts/make_erfcinv_recordings.py double OUTDIR
+
+writes ``erfcinv_sweep.npz`` (:func:`double_sweep`): the double erfcinv on windows of every binade
+of cuRAND's inputs and on general doubles, erfinv and normcdfinv (for
+scripts/make_erfcinv_double_fit.py ``sweep``).
 """
 
 from __future__ import annotations
@@ -167,12 +173,47 @@ def erfinv(out: pathlib.Path, exe: pathlib.Path) -> None:
     np.savez_compressed(out / "erfinvf_top.npz", x=x, y=y)
 
 
+def double_sweep(out: pathlib.Path, exe: pathlib.Path) -> None:
+    """erfcinv_sweep.npz: the double functions beyond cuRAND's random sample: ``grid_x`` / ``grid_y``,
+    erfcinv at (2x + 1) 2^-32 for 2^14 consecutive x from the start of every binade of c in
+    [2^-32, 1) (all x of the smaller binades); ``gen_c`` / ``gen_y``, erfcinv of 2^18 doubles uniform
+    in (0, 2) and 2^18 with uniformly random exponents (2^-1022 ... 1) and mantissas, and their
+    2 - c; ``inv_x`` / ``inv_y``, erfinv of 2^18 doubles uniform in (-1, 1) and 2^17 at 1 - 2^-k
+    (k uniform in [1, 52]) with random signs; ``ncd_p`` / ``ncd_y``, normcdfinv of 2^18 doubles
+    uniform in (0, 1) and 2^17 with random exponents."""
+    rng = np.random.default_rng(SEED + 1)
+    xs = []
+    for e in range(-31, 0):
+        lo = 1 << (e + 31)  # c = (2x + 1) 2^-32 >= 2^e for x >= 2^(e + 31)
+        xs.append(np.arange(lo, min(lo + (1 << 14), 2 * lo), dtype=np.uint64))
+    gx = np.concatenate([np.arange(1, dtype=np.uint64), *xs])
+    gc = (2.0 * gx.astype(np.float64) + 1.0) * 2.0 ** -32
+    u = rng.random(1 << 18) * 2.0
+    r = np.ldexp(1.0 + rng.random(1 << 18), rng.integers(-1022, 0, 1 << 18))
+    c = np.concatenate([u, r, 2.0 - r])
+    c = c[(c > 0) & (c < 2)]
+    y = np.concatenate([rng.random(1 << 18) * 2.0 - 1.0,
+                        (1.0 - np.ldexp(rng.random(1 << 17) + 1.0, -rng.integers(1, 53, 1 << 17)))
+                        * rng.choice([-1.0, 1.0], 1 << 17)])
+    p = np.concatenate([rng.random(1 << 18), np.ldexp(1.0 + rng.random(1 << 17), rng.integers(-1022, -1, 1 << 17))])
+
+    def run(mode: str, v: np.ndarray) -> np.ndarray:
+        return np.frombuffer(_probe(exe, [mode, str(len(v))], v.tobytes()), np.float64)
+
+    np.savez_compressed(out / "erfcinv_sweep.npz", grid_x=gx.astype(np.uint32), grid_y=run("dlist", gc),
+                        gen_c=c, gen_y=run("dlist", c), inv_x=y, inv_y=run("dilist", y), ncd_p=p,
+                        ncd_y=run("dnlist", p))
+    print("erfcinv_sweep.npz", (out / "erfcinv_sweep.npz").stat().st_size, flush=True)
+
+
 def main() -> None:
     mode, out = sys.argv[1], pathlib.Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         if mode == "record":
             record(out, build(pathlib.Path(tmp)))
+        elif mode == "double":
+            double_sweep(out, build(pathlib.Path(tmp)))
         elif mode == "erfinv":
             erfinv(out, build(pathlib.Path(tmp)))
         elif mode == "verify":

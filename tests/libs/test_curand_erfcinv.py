@@ -1,7 +1,8 @@
 """The H100's double erfcinv as cuRAND's inverse-CDF double normals take it (issue #15): the model of
 cumetal.libs.curand.h100_erfcinv against NVIDIA's results recorded on an H100
 (tests/libs/golden/curand_erfcinv_h100.npz, a sample of scripts/make_erfcinv_recordings.py's
-recordings written by scripts/make_erfcinv_double_fit.py golden), the host API's double normals
+recordings written by scripts/make_erfcinv_double_fit.py golden; inputs on cuRAND's grid and general
+doubles), the host API's double normals
 against NVIDIA's recorded ones, and libdevice's __nv_erfcinv / __nv_erfinv (a kernel on the CPU
 backend) against the same model, bit for bit."""
 
@@ -41,6 +42,19 @@ def test_model_matches_recorded_h100() -> None:
     e, ce = M.erfcinv(edge)
     assert ce.tolist() == [False, True, False, False, False, False, True, True]
     assert e[1] == 0.0 and e[6] == -e[7] > 0.47
+
+
+def test_model_matches_recorded_general_inputs() -> None:
+    """Off cuRAND's grid (the recordings' sweep: doubles uniform in (0, 2) or with random exponents, and
+    erfinv of doubles in (-1, 1) and near +-1): erfcinv 994 of the 1026 inputs in range identical,
+    erfinv 1403 of 1449; the rest one or two ulp off."""
+    with np.errstate(all="ignore"):
+        got, central = M.erfcinv(REC["gen_c"])
+        assert (int(central.sum()), int((got == REC["gen_y"])[central].sum())) == (1026, 994)
+        assert np.all(np.abs(got - REC["gen_y"])[central] <= 2 * np.spacing(np.abs(REC["gen_y"]))[central])
+        got, central = M.erfinv(REC["inv_x"])
+        assert (int(central.sum()), int((got == REC["inv_y"])[central].sum())) == (1449, 1403)
+        assert np.all(np.abs(got - REC["inv_y"])[central] <= 2 * np.spacing(np.abs(REC["inv_y"]))[central])
 
 
 def test_model_is_odd_about_one() -> None:
@@ -125,7 +139,7 @@ def test_libdevice_equals_model() -> None:
         assert err == cu.CUresult.CUDA_SUCCESS, err
         return values[0] if len(values) == 1 else tuple(values)
 
-    c = np.concatenate([_c()[::2], [0.0, 1.0, 2.0, 1e-300]])
+    c = np.concatenate([_c()[::2], REC["gen_c"][::2], [0.0, 1.0, 2.0, 1e-300]])
     n = len(c)
     ptx = compile_to_ptx(KERNEL, "probe.cu", CudaOptions()).ptx
     ok(cu.cuInit(0))
@@ -146,16 +160,16 @@ def test_libdevice_equals_model() -> None:
     cu.cuModuleUnload(mod)
     cu.cuCtxDestroy(ctx)
     want, central = M.erfcinv(c)
-    assert central.sum() > n * 0.85
+    assert central.sum() > n * 0.75
     np.testing.assert_array_equal(out[central], want[central])
     want2, central2 = M.erfinv(1.0 - c)
-    assert central2.sum() > n * 0.85
+    assert central2.sum() > n * 0.75
     np.testing.assert_array_equal(out2[central2], want2[central2])
     assert out[-4] == np.inf and out[-3] == 0.0 and out[-2] == -np.inf and 26.0 < out[-1] < 26.3
     import mpmath as mp  # the tail: CuMetal's own erfcinv, within a few ulp of the true value
 
-    tail = np.flatnonzero(~central[:-4])
+    tail = np.flatnonzero(~central[:-4] & (c[:-4] > 1e-60))
     assert len(tail) > 200
-    mp.mp.prec = 200
+    mp.mp.prec = 400
     true = np.array([float(mp.erfinv(1 - mp.mpf(float(v)))) for v in c[tail]])
-    assert np.all(np.abs(out[tail] - true) <= 4 * np.spacing(true))
+    assert np.all(np.abs(out[tail] - true) <= 4 * np.spacing(np.abs(true)))
