@@ -450,3 +450,61 @@ def test_gemv_batched(h: int, t: str, wide: bool) -> None:
         S.INVALID_VALUE
     np.testing.assert_array_equal(dy3.get(), np.concatenate(ys))
     np.testing.assert_array_equal(dy2.get(), got)
+
+
+@pytest.mark.parametrize("t", ["S", "D", "Ex"])
+@pytest.mark.parametrize("wide", W)
+def test_gemm_grouped_batched(h: int, t: str, wide: bool) -> None:
+    """Two groups (2 and 3 problems) with different sizes, transposes, leading dimensions and scalars."""
+    dt = np.float64 if t == "D" else np.float32
+    it = np.int64 if wide else np.int32
+    groups = [dict(ta=N_, tb=T_, m=3, n=4, k=2, lda=5, ldb=6, ldc=4, alpha=1.5, beta=-1.0, size=2),
+              dict(ta=T_, tb=N_, m=2, n=3, k=4, lda=4, ldb=4, ldc=2, alpha=-0.5, beta=0.0, size=3)]
+    rng = np.random.default_rng(21)
+    As, Bs, Cs, refs = [], [], [], []
+    for g in groups:
+        ra, ca = (g["m"], g["k"]) if g["ta"] == N_ else (g["k"], g["m"])
+        rb, cb = (g["k"], g["n"]) if g["tb"] == N_ else (g["n"], g["k"])
+        for _ in range(g["size"]):
+            a = rng.standard_normal((g["lda"], ca)).astype(dt)
+            b = rng.standard_normal((g["ldb"], cb)).astype(dt)
+            c = np.full((g["ldc"], g["n"]), np.nan, dt) if g["beta"] == 0 else rng.standard_normal(
+                (g["ldc"], g["n"])).astype(dt)
+            opa = a[:ra].astype(np.float64) if g["ta"] == N_ else a[:ra].astype(np.float64).T
+            opb = b[:rb].astype(np.float64) if g["tb"] == N_ else b[:rb].astype(np.float64).T
+            ref = g["alpha"] * opa @ opb + (g["beta"] * c[:g["m"]] if g["beta"] else 0)
+            As.append(_keep(Dev(a)))
+            Bs.append(_keep(Dev(b)))
+            Cs.append(_keep(Dev(c)))
+            refs.append(ref)
+    hs = Host()
+
+    def arr(key: str, dtype: type) -> int:
+        return hs.ptr([g[key] for g in groups], dtype)
+    ptr_arrays = [_keep(Dev(np.array([d.ptr for d in ds], np.uint64))) for ds in (As, Bs, Cs)]
+    common = [arr("ta", np.int32), arr("tb", np.int32), arr("m", it), arr("n", it), arr("k", it)]
+    if t == "Ex":
+        rc = fn("cublasGemmGroupedBatchedEx", "ppppppppeppepppepnpe", wide, v2=False)(
+            h, *common, arr("alpha", np.float32), ptr_arrays[0].ptr, S.R_32F, arr("lda", it), ptr_arrays[1].ptr,
+            S.R_32F, arr("ldb", it), arr("beta", np.float32), ptr_arrays[2].ptr, S.R_32F, arr("ldc", it), len(groups),
+            arr("size", it), S.COMPUTE_32F)
+    else:
+        rc = fn(f"cublas{t}gemmGroupedBatched", "ppppppppppppppnp", wide, v2=False)(
+            h, *common, arr("alpha", dt), ptr_arrays[0].ptr, arr("lda", it), ptr_arrays[1].ptr, arr("ldb", it),
+            arr("beta", dt), ptr_arrays[2].ptr, arr("ldc", it), len(groups), arr("size", it))
+    assert rc == 0
+    j = 0
+    for g in groups:
+        for _ in range(g["size"]):
+            got = Cs[j].get()
+            close(got[:g["m"]], refs[j], "D" if t == "D" else "S")
+            j += 1
+    if t == "S":  # a bad transa in the second group: refused before the first group runs
+        before = [d.get() for d in Cs]
+        bad_ta = hs.ptr([N_, 7], np.int32)
+        assert fn("cublasSgemmGroupedBatched", "ppppppppppppppnp", wide, v2=False)(
+            h, bad_ta, *common[1:], arr("alpha", dt), ptr_arrays[0].ptr, arr("lda", it), ptr_arrays[1].ptr,
+            arr("ldb", it), arr("beta", dt), ptr_arrays[2].ptr, arr("ldc", it), len(groups), arr("size", it)) == \
+            S.INVALID_VALUE
+        for d, b in zip(Cs, before, strict=True):
+            np.testing.assert_array_equal(d.get(), b)

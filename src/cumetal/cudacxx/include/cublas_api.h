@@ -393,6 +393,28 @@ CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_TPTTR)
 cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle, int smCountTarget);
 cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smCountTarget);
 
+/* grouped batched GEMMs (group_count groups of group_size[i] problems sharing sizes, operations and scalars) */
+#define CUMETAL_CUBLAS_DECL_GROUPED(P, T, IT, V)                                                                       \
+    cublasStatus_t cublas##P##gemmGroupedBatched##V(                                                                   \
+        cublasHandle_t handle, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],         \
+        const IT m_array[], const IT n_array[], const IT k_array[], const T alpha_array[], const T *const Aarray[],    \
+        const IT lda_array[], const T *const Barray[], const IT ldb_array[], const T beta_array[], T *const Carray[],  \
+        const IT ldc_array[], IT group_count, const IT group_size[]);
+#define CUMETAL_CUBLAS_DECL_GROUPED_EX(IT, V)                                                                          \
+    cublasStatus_t cublasGemmGroupedBatchedEx##V(                                                                      \
+        cublasHandle_t handle, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],         \
+        const IT m_array[], const IT n_array[], const IT k_array[], const void *alpha_array,                           \
+        const void *const Aarray[], cudaDataType Atype, const IT lda_array[], const void *const Barray[],            \
+        cudaDataType Btype, const IT ldb_array[], const void *beta_array, void *const Carray[],                      \
+        cudaDataType Ctype, const IT ldc_array[], IT group_count, const IT group_size[],                             \
+        cublasComputeType_t computeType);
+CUMETAL_CUBLAS_DECL_GROUPED(S, float, int, )
+CUMETAL_CUBLAS_DECL_GROUPED(D, double, int, )
+CUMETAL_CUBLAS_DECL_GROUPED(S, float, int64_t, _64)
+CUMETAL_CUBLAS_DECL_GROUPED(D, double, int64_t, _64)
+CUMETAL_CUBLAS_DECL_GROUPED_EX(int, )
+CUMETAL_CUBLAS_DECL_GROUPED_EX(int64_t, _64)
+
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;
 #define CUMETAL_CUBLAS_DECL_GEMMX(IT, V)                                                                               \

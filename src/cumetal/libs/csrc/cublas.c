@@ -580,3 +580,34 @@ CML_EXPORT cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle, int smCo
 CML_EXPORT cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smCountTarget) {
     CALL("get_sm_count_target", "(KK)", H(handle), P(smCountTarget));
 }
+
+/* grouped batched GEMMs: per-group host arrays (IT elements), one pointer per problem in Aarray/Barray/Carray */
+#define DEFINE_GROUPED(PF, T, IT, V)                                                                                   \
+    CML_EXPORT cublasStatus_t cublas##PF##gemmGroupedBatched##V(                                                       \
+        cublasHandle_t h, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],              \
+        const IT m_array[], const IT n_array[], const IT k_array[], const T alpha_array[], const T *const Aarray[],    \
+        const IT lda_array[], const T *const Barray[], const IT ldb_array[], const T beta_array[], T *const Carray[],  \
+        const IT ldc_array[], IT group_count, const IT group_size[]) {                                                 \
+        CALL("gemm_grouped", "(KsKKKKKKKKKKKKKLKiiiii)", H(h), #PF, P(transa_array), P(transb_array), P(m_array),      \
+             P(n_array), P(k_array), P(alpha_array), P(Aarray), P(lda_array), P(Barray), P(ldb_array), P(beta_array),  \
+             P(Carray), P(ldc_array), L_(group_count), P(group_size), (int)sizeof(IT), -1, -1, -1, -1);                \
+    }
+DEFINE_GROUPED(S, float, int, )
+DEFINE_GROUPED(D, double, int, )
+DEFINE_GROUPED(S, float, int64_t, _64)
+DEFINE_GROUPED(D, double, int64_t, _64)
+#define DEFINE_GROUPED_EX(IT, V)                                                                                       \
+    CML_EXPORT cublasStatus_t cublasGemmGroupedBatchedEx##V(                                                           \
+        cublasHandle_t h, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],              \
+        const IT m_array[], const IT n_array[], const IT k_array[], const void *alpha_array,                           \
+        const void *const Aarray[], cudaDataType Atype, const IT lda_array[], const void *const Barray[],            \
+        cudaDataType Btype, const IT ldb_array[], const void *beta_array, void *const Carray[],                      \
+        cudaDataType Ctype, const IT ldc_array[], IT group_count, const IT group_size[],                             \
+        cublasComputeType_t computeType) {                                                                             \
+        CALL("gemm_grouped", "(KsKKKKKKKKKKKKKLKiiiii)", H(h), "", P(transa_array), P(transb_array), P(m_array),       \
+             P(n_array), P(k_array), P(alpha_array), P(Aarray), P(lda_array), P(Barray), P(ldb_array), P(beta_array),  \
+             P(Carray), P(ldc_array), L_(group_count), P(group_size), (int)sizeof(IT), (int)Atype, (int)Btype,         \
+             (int)Ctype, (int)computeType);                                                                            \
+    }
+DEFINE_GROUPED_EX(int, )
+DEFINE_GROUPED_EX(int64_t, _64)

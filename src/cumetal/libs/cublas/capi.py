@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import band, blas, gemmex, handle, kernels, lu, xt
+from cumetal.libs.cublas import band, blas, gemmex, grouped, handle, kernels, lu, xt
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
 
@@ -323,6 +323,14 @@ def hgemm(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int
         return
     gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, h16, lda, B, h16, ldb, beta, C, h16, ldc, S.COMPUTE_16F, batch, sa, sb,
                    sc, scale=np.dtype(np.float16), name="cublasHgemm")
+
+
+@entry("cublas?gemmGroupedBatched(Ex)")
+def gemm_grouped(h: handle.Handle, t: str, ta_arr: int, tb_arr: int, m_arr: int, n_arr: int, k_arr: int,
+                 alpha_arr: int, A: int, lda_arr: int, B: int, ldb_arr: int, beta_arr: int, C: int, ldc_arr: int,
+                 groups: int, size_arr: int, width: int, atype: int, btype: int, ctype: int, compute: int) -> None:
+    grouped.gemm_grouped(h, t, ta_arr, tb_arr, m_arr, n_arr, k_arr, alpha_arr, A, lda_arr, B, ldb_arr, beta_arr, C,
+                         ldc_arr, groups, size_arr, width, atype, btype, ctype, compute)
 
 
 # ---------------------------------------------------------------- batched LU (lu.py)
