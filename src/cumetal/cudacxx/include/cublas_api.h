@@ -415,6 +415,45 @@ CUMETAL_CUBLAS_DECL_GROUPED(D, double, int64_t, _64)
 CUMETAL_CUBLAS_DECL_GROUPED_EX(int, )
 CUMETAL_CUBLAS_DECL_GROUPED_EX(int64_t, _64)
 
+/* mixed-precision level 1: a cudaDataType per operand, the arithmetic in the execution type */
+#define CUMETAL_CUBLAS_DECL_L1EX(IT, V)                                                                                \
+    cublasStatus_t cublasAxpyEx##V(cublasHandle_t handle, IT n, const void *alpha, cudaDataType alphaType,             \
+                                   const void *x, cudaDataType xType, IT incx, void *y, cudaDataType yType, IT incy,   \
+                                   cudaDataType executiontype);                                                        \
+    cublasStatus_t cublasDotEx##V(cublasHandle_t handle, IT n, const void *x, cudaDataType xType, IT incx,             \
+                                  const void *y, cudaDataType yType, IT incy, void *result, cudaDataType resultType,   \
+                                  cudaDataType executionType);                                                         \
+    cublasStatus_t cublasDotcEx##V(cublasHandle_t handle, IT n, const void *x, cudaDataType xType, IT incx,            \
+                                   const void *y, cudaDataType yType, IT incy, void *result, cudaDataType resultType,  \
+                                   cudaDataType executionType);                                                        \
+    cublasStatus_t cublasNrm2Ex##V(cublasHandle_t handle, IT n, const void *x, cudaDataType xType, IT incx,            \
+                                   void *result, cudaDataType resultType, cudaDataType executionType);                 \
+    cublasStatus_t cublasAsumEx##V(cublasHandle_t handle, IT n, const void *x, cudaDataType xType, IT incx,            \
+                                   void *result, cudaDataType resultType, cudaDataType executiontype);                 \
+    cublasStatus_t cublasScalEx##V(cublasHandle_t handle, IT n, const void *alpha, cudaDataType alphaType, void *x,    \
+                                   cudaDataType xType, IT incx, cudaDataType executionType);                           \
+    cublasStatus_t cublasRotEx##V(cublasHandle_t handle, IT n, void *x, cudaDataType xType, IT incx, void *y,          \
+                                  cudaDataType yType, IT incy, const void *c, const void *s, cudaDataType csType,      \
+                                  cudaDataType executiontype);                                                         \
+    cublasStatus_t cublasRotmEx##V(cublasHandle_t handle, IT n, void *x, cudaDataType xType, IT incx, void *y,         \
+                                   cudaDataType yType, IT incy, const void *param, cudaDataType paramType,             \
+                                   cudaDataType executiontype);                                                        \
+    cublasStatus_t cublasIamaxEx##V(cublasHandle_t handle, IT n, const void *x, cudaDataType xType, IT incx,           \
+                                    IT *result);                                                                       \
+    cublasStatus_t cublasIaminEx##V(cublasHandle_t handle, IT n, const void *x, cudaDataType xType, IT incx,           \
+                                    IT *result);                                                                       \
+    cublasStatus_t cublasCopyEx##V(cublasHandle_t handle, IT n, const void *x, cudaDataType xType, IT incx, void *y,   \
+                                   cudaDataType yType, IT incy);                                                       \
+    cublasStatus_t cublasSwapEx##V(cublasHandle_t handle, IT n, void *x, cudaDataType xType, IT incx, void *y,         \
+                                   cudaDataType yType, IT incy);
+CUMETAL_CUBLAS_DECL_L1EX(int, )
+CUMETAL_CUBLAS_DECL_L1EX(int64_t, _64)
+cublasStatus_t cublasRotgEx(cublasHandle_t handle, void *a, void *b, cudaDataType abType, void *c, void *s,
+                            cudaDataType csType, cudaDataType executiontype);
+cublasStatus_t cublasRotmgEx(cublasHandle_t handle, void *d1, cudaDataType d1Type, void *d2, cudaDataType d2Type,
+                             void *x1, cudaDataType x1Type, const void *y1, cudaDataType y1Type, void *param,
+                             cudaDataType paramType, cudaDataType executiontype);
+
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;
 #define CUMETAL_CUBLAS_DECL_GEMMX(IT, V)                                                                               \

@@ -611,3 +611,79 @@ DEFINE_GROUPED(D, double, int64_t, _64)
     }
 DEFINE_GROUPED_EX(int, )
 DEFINE_GROUPED_EX(int64_t, _64)
+
+/* mixed-precision level 1 (a cudaDataType per operand, the arithmetic in the execution type) */
+#define DEFINE_L1EX(IT, V)                                                                                             \
+    CML_EXPORT cublasStatus_t cublasAxpyEx##V(cublasHandle_t h, IT n, const void *alpha, cudaDataType alphaType,       \
+                                              const void *x, cudaDataType xType, IT incx, void *y, cudaDataType yType, \
+                                              IT incy, cudaDataType executiontype) {                                   \
+        CALL("axpy_ex", "(KLKiKiLKiLi)", H(h), L_(n), P(alpha), (int)alphaType, P(x), (int)xType, L_(incx), P(y),      \
+             (int)yType, L_(incy), (int)executiontype);                                                                \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasDotEx##V(cublasHandle_t h, IT n, const void *x, cudaDataType xType, IT incx,       \
+                                             const void *y, cudaDataType yType, IT incy, void *result,                 \
+                                             cudaDataType resultType, cudaDataType executionType) {                    \
+        CALL("dot_ex", "(KLKiLKiLKiii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(y), (int)yType, L_(incy),          \
+             P(result), (int)resultType, (int)executionType, 0);                                                       \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasDotcEx##V(cublasHandle_t h, IT n, const void *x, cudaDataType xType, IT incx,      \
+                                              const void *y, cudaDataType yType, IT incy, void *result,                \
+                                              cudaDataType resultType, cudaDataType executionType) {                   \
+        CALL("dot_ex", "(KLKiLKiLKiii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(y), (int)yType, L_(incy),          \
+             P(result), (int)resultType, (int)executionType, 1);                                                       \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasNrm2Ex##V(cublasHandle_t h, IT n, const void *x, cudaDataType xType, IT incx,      \
+                                              void *result, cudaDataType resultType, cudaDataType executionType) {     \
+        CALL("norm_ex", "(KLKiLKiii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(result), (int)resultType,            \
+             (int)executionType, 0);                                                                                   \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasAsumEx##V(cublasHandle_t h, IT n, const void *x, cudaDataType xType, IT incx,      \
+                                              void *result, cudaDataType resultType, cudaDataType executiontype) {     \
+        CALL("norm_ex", "(KLKiLKiii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(result), (int)resultType,            \
+             (int)executiontype, 1);                                                                                   \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasScalEx##V(cublasHandle_t h, IT n, const void *alpha, cudaDataType alphaType,       \
+                                              void *x, cudaDataType xType, IT incx, cudaDataType executionType) {      \
+        CALL("scal_ex", "(KLKiKiLi)", H(h), L_(n), P(alpha), (int)alphaType, P(x), (int)xType, L_(incx),               \
+             (int)executionType);                                                                                      \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasRotEx##V(cublasHandle_t h, IT n, void *x, cudaDataType xType, IT incx, void *y,    \
+                                             cudaDataType yType, IT incy, const void *c, const void *s,                \
+                                             cudaDataType csType, cudaDataType executiontype) {                        \
+        CALL("rot_ex", "(KLKiLKiLKKii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(y), (int)yType, L_(incy), P(c),    \
+             P(s), (int)csType, (int)executiontype);                                                                   \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasRotmEx##V(cublasHandle_t h, IT n, void *x, cudaDataType xType, IT incx, void *y,   \
+                                              cudaDataType yType, IT incy, const void *param, cudaDataType paramType,  \
+                                              cudaDataType executiontype) {                                            \
+        CALL("rotm_ex", "(KLKiLKiLKii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(y), (int)yType, L_(incy),          \
+             P(param), (int)paramType, (int)executiontype);                                                            \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasIamaxEx##V(cublasHandle_t h, IT n, const void *x, cudaDataType xType, IT incx,     \
+                                               IT *result) {                                                           \
+        CALL("iamax_ex", "(KLKiLKii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(result), 0, (int)sizeof(IT));        \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasIaminEx##V(cublasHandle_t h, IT n, const void *x, cudaDataType xType, IT incx,     \
+                                               IT *result) {                                                           \
+        CALL("iamax_ex", "(KLKiLKii)", H(h), L_(n), P(x), (int)xType, L_(incx), P(result), 1, (int)sizeof(IT));        \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCopyEx##V(cublasHandle_t h, IT n, const void *x, cudaDataType xType, IT incx,      \
+                                              void *y, cudaDataType yType, IT incy) {                                  \
+        CALL("copy_ex", "(KLKiLKiLi)", H(h), L_(n), P(x), (int)xType, L_(incx), P(y), (int)yType, L_(incy), 0);        \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasSwapEx##V(cublasHandle_t h, IT n, void *x, cudaDataType xType, IT incx, void *y,   \
+                                              cudaDataType yType, IT incy) {                                           \
+        CALL("copy_ex", "(KLKiLKiLi)", H(h), L_(n), P(x), (int)xType, L_(incx), P(y), (int)yType, L_(incy), 1);        \
+    }
+DEFINE_L1EX(int, )
+DEFINE_L1EX(int64_t, _64)
+CML_EXPORT cublasStatus_t cublasRotgEx(cublasHandle_t h, void *a, void *b, cudaDataType abType, void *c, void *s,
+                                       cudaDataType csType, cudaDataType executiontype) {
+    CALL("rotg_ex", "(KKKiKKii)", H(h), P(a), P(b), (int)abType, P(c), P(s), (int)csType, (int)executiontype);
+}
+CML_EXPORT cublasStatus_t cublasRotmgEx(cublasHandle_t h, void *d1, cudaDataType d1Type, void *d2, cudaDataType d2Type,
+                                        void *x1, cudaDataType x1Type, const void *y1, cudaDataType y1Type,
+                                        void *param, cudaDataType paramType, cudaDataType executiontype) {
+    CALL("rotmg_ex", "(KKiKiKiKiKii)", H(h), P(d1), (int)d1Type, P(d2), (int)d2Type, P(x1), (int)x1Type, P(y1),
+         (int)y1Type, P(param), (int)paramType, (int)executiontype);
+}

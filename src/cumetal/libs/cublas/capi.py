@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import band, blas, gemmex, grouped, handle, kernels, lu, xt
+from cumetal.libs.cublas import band, blas, gemmex, grouped, handle, kernels, level1ex, lu, xt
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
 
@@ -244,6 +244,16 @@ trmm = _blas(blas.trmm, "cublasXtrmm")
 trsm_batched = _blas(blas.trsm_batched, "cublasXtrsmBatched")
 gemv_batched = _blas(blas.gemv_batched, "cublasXgemv(Strided)Batched")
 tpttr = _blas(band.tpttr, "cublasXtpttr/trttp")
+axpy_ex = _blas(level1ex.axpy_ex, "cublasAxpyEx")
+dot_ex = _blas(level1ex.dot_ex, "cublasDot(c)Ex")
+norm_ex = _blas(level1ex.norm_ex, "cublasNrm2Ex/AsumEx")
+scal_ex = _blas(level1ex.scal_ex, "cublasScalEx")
+rot_ex = _blas(level1ex.rot_ex, "cublasRotEx")
+rotm_ex = _blas(level1ex.rotm_ex, "cublasRotmEx")
+iamax_ex = _blas(level1ex.iamax_ex, "cublasIamax/IaminEx")
+copy_ex = _blas(level1ex.copy_ex, "cublasCopy/SwapEx")
+rotg_ex = _blas(level1ex.rotg_ex, "cublasRotgEx")
+rotmg_ex = _blas(level1ex.rotmg_ex, "cublasRotmgEx")
 geam = _blas(blas.geam, "cublasXgeam")
 dgmm = _blas(blas.dgmm, "cublasXdgmm")
 rot = _blas(blas.rot, "cublasXrot")
