@@ -36,13 +36,20 @@ THRUST_CHECKS = [
     "replace / replace_if", "reverse", "shuffle (a permutation)", "max_element / min_element with a comparator",
     "generate / generate_n", "uninitialized_fill / uninitialized_copy", "transform_iterator",
     "permutation_iterator", "constant_iterator", "discard_iterator (reduce_by_key keys dropped)",
-    "reverse_iterator (copy, inclusive_scan over rbegin)", "universal_vector (managed memory)",
+    "reverse_iterator (copy, inclusive_scan over rbegin)", "sort over a zip_iterator (tuple keys)",
+    "stable_sort_by_key with thrust::pair values", "copy_n / fill_n / sequence with a step / for_each_n",
+    "transform_if + in-place inclusive_scan (device lambda)", "reduce_by_key with a user predicate and max",
+    "unique_count", "universal_vector (managed memory)",
     "bad allocation throws std::bad_alloc; thrust::system_error", "par_nosync.on(stream) + thrust::device policy",
 ]
 CUB_BLOCK_CHECKS = [  # once per run
     "BlockShuffle::Offset / Up", "BlockAdjacentDifference::SubtractLeft", "BlockMergeSort (descending)",
     "WarpLoad (transpose, 16-thread logical warps)", "WarpExchange::BlockedToStriped",
     "WarpMergeSort + WarpStore (transpose)",
+    "BlockLoad vectorize / warp transpose, BlockStore striped",
+    "BlockReduce raking-commutative Sum / warp-reductions max",
+    "BlockScan warp-scans ExclusiveSum / raking-memoize max", "BlockRadixSort SortDescendingBlockedToStriped (pairs)",
+    "BlockHistogram atomic Composite",
     "cuda::barrier + cuda::memcpy_async (cooperative_groups block) + cuda::pipeline",
     "cuda::std::atomic / cuda::atomic (fetch_add, CAS loop, fetch_max, fetch_or)", "cuda::std::bit_cast and <bit>",
     "cuda::std::numeric_limits", "cuda::std::pair / tuple", "cuda::std::mdspan (layout_right dextents, layout_left)",
@@ -54,7 +61,10 @@ CUB_DEVICE_CHECKS = [  # once per size
     "DevicePartition::If", "DeviceRadixSort::SortKeysDescending (bits 4..20)", "DeviceSegmentedSort::SortKeys",
     "DeviceSegmentedSort::StableSortPairsDescending", "DeviceHistogram::HistogramRange",
     "DeviceAdjacentDifference::SubtractLeftCopy", "DeviceFor::Bulk / ForEachN",
-    "DeviceTransform::Transform (two inputs)", "DeviceMemcpy::Batched / DeviceCopy::Batched",
+    "DeviceTransform::Transform (two inputs)", "DeviceRadixSort::SortPairs with cub::DoubleBuffer",
+    "DeviceReduce::ReduceByKey (max)", "DeviceRunLengthEncode::NonTrivialRuns", "DeviceSelect::UniqueByKey",
+    "DeviceMerge::MergeKeys", "cuda::counting_iterator / transform_iterator (device lambda) as CUB inputs",
+    "DeviceMemcpy::Batched / DeviceCopy::Batched",
 ]
 
 

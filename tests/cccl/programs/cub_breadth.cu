@@ -8,6 +8,9 @@
 #include <cooperative_groups.h>  // CuMetal's, together with CCCL's <cuda/barrier> and <cuda/pipeline>
 #include <cuda/atomic>
 #include <cuda/barrier>
+#if CCCL_MAJOR_VERSION >= 3
+#include <cuda/iterator>
+#endif
 #include <cuda/pipeline>
 #include <cuda/std/atomic>
 #include <cuda/std/bit>
@@ -190,6 +193,60 @@ __global__ void barrier_pipeline(const int *in, int *out) {
   pipe.consumer_release();
 }
 
+// the other algorithm choices of the block primitives
+__global__ void block_variants(const int *in, int *out) {
+  using LoadV = cub::BlockLoad<int, BT, IPT, cub::BLOCK_LOAD_VECTORIZE>;
+  using LoadW = cub::BlockLoad<int, BT, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using StoreS = cub::BlockStore<int, BT, IPT, cub::BLOCK_STORE_STRIPED>;
+  using RedC = cub::BlockReduce<int, BT, cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY>;
+  using RedW = cub::BlockReduce<int, BT, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
+  using ScanW = cub::BlockScan<int, BT, cub::BLOCK_SCAN_WARP_SCANS>;
+  using ScanM = cub::BlockScan<int, BT, cub::BLOCK_SCAN_RAKING_MEMOIZE>;
+  using Sort = cub::BlockRadixSort<int, BT, IPT, int>;
+  using Hist = cub::BlockHistogram<unsigned char, BT, IPT, 32, cub::BLOCK_HISTO_ATOMIC>;
+  __shared__ union {
+    typename LoadW::TempStorage lw; typename StoreS::TempStorage ss; typename RedC::TempStorage rc;
+    typename RedW::TempStorage rw; typename ScanW::TempStorage sw; typename ScanM::TempStorage sm;
+    typename Sort::TempStorage so; typename Hist::TempStorage hi;
+  } t;
+  __shared__ unsigned hist[32];
+  const int tid = threadIdx.x, N = BT * IPT;
+  int a[IPT], b[IPT], v[IPT];
+  LoadV().Load(in, a);        // blocked, vector loads where aligned
+  LoadW(t.lw).Load(in, b);    // blocked, through a warp transpose
+  __syncthreads();
+  bool same = true;
+  for (int i = 0; i < IPT; ++i) same &= a[i] == in[tid * IPT + i] && b[i] == a[i];
+  out[tid] = same;
+  StoreS(t.ss).Store(out + BT, a);  // striped store of blocked items: out[BT + i * BT + tid] = a[i]
+  __syncthreads();
+  int s1 = RedC(t.rc).Sum(a);
+  __syncthreads();
+  int m1 = RedW(t.rw).Reduce(a, cuda::maximum<int>());
+  __syncthreads();
+  if (tid == 0) { out[BT + N] = s1; out[BT + N + 1] = m1; }
+  int aggregate;
+  ScanW(t.sw).ExclusiveSum(a, v, aggregate);
+  for (int i = 0; i < IPT; ++i) out[BT + N + 2 + tid * IPT + i] = v[i];
+  if (tid == 0) out[BT + 2 * N + 2] = aggregate;
+  __syncthreads();
+  ScanM(t.sm).InclusiveScan(a, v, cuda::maximum<int>());
+  for (int i = 0; i < IPT; ++i) out[BT + 2 * N + 3 + tid * IPT + i] = v[i];
+  __syncthreads();
+  int k[IPT], val[IPT];
+  for (int i = 0; i < IPT; ++i) { k[i] = a[i]; val[i] = tid * IPT + i; }
+  Sort(t.so).SortDescendingBlockedToStriped(k, val);  // thread tid holds ranks tid, tid + BT, ...
+  for (int i = 0; i < IPT; ++i) { out[BT + 3 * N + 3 + i * BT + tid] = k[i]; out[BT + 4 * N + 3 + i * BT + tid] = val[i]; }
+  __syncthreads();
+  if (tid < 32) hist[tid] = 0;
+  __syncthreads();
+  unsigned char c[IPT];
+  for (int i = 0; i < IPT; ++i) c[i] = (unsigned char)(a[i] & 31);
+  Hist(t.hi).Composite(c, hist);
+  __syncthreads();
+  if (tid < 32) out[BT + 5 * N + 3 + tid] = hist[tid];
+}
+
 static void block_warp_checks() {
   std::vector<int> h(BT * IPT);
   unsigned s = 99;
@@ -228,6 +285,37 @@ static void block_warp_checks() {
   CHECK(striped, "WarpExchange::BlockedToStriped");
   CHECK(sorted, "WarpMergeSort + WarpStore (transpose)");
 
+  {
+    const int N = BT * IPT;
+    dev<int> vout(BT + 5 * N + 3 + 32);
+    block_variants<<<1, BT>>>(din.p, vout.p);
+    CK(cudaGetLastError());
+    std::vector<int> v = vout.get();
+    bool loads = true, striped = true, scan = true, mscan = true, sorted = true, hist = true;
+    for (int t = 0; t < BT; ++t) loads &= v[t] == 1;
+    for (int t = 0; t < BT; ++t)
+      for (int i = 0; i < IPT; ++i) striped &= v[BT + i * BT + t] == h[t * IPT + i];
+    int acc = 0, mx = INT_MIN;
+    for (int j = 0; j < N; ++j) {
+      scan &= v[BT + N + 2 + j] == acc;
+      acc += h[j];
+      mx = std::max(mx, h[j]);
+      mscan &= v[BT + 2 * N + 3 + j] == mx;
+    }
+    std::vector<int> idx(N);
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), [&](int x, int y) { return h[x] > h[y]; });
+    for (int r = 0; r < N; ++r) sorted &= v[BT + 3 * N + 3 + r] == h[idx[r]] && v[BT + 4 * N + 3 + r] == idx[r];
+    std::vector<int> eh(32, 0);
+    for (int x : h) eh[x & 31]++;
+    for (int b = 0; b < 32; ++b) hist &= v[BT + 5 * N + 3 + b] == eh[b];
+    CHECK(loads && striped, "BlockLoad vectorize / warp transpose, BlockStore striped");
+    CHECK(v[BT + N] == std::accumulate(h.begin(), h.end(), 0) && v[BT + N + 1] == mx,
+          "BlockReduce raking-commutative Sum / warp-reductions max");
+    CHECK(scan && v[BT + 2 * N + 2] == acc && mscan, "BlockScan warp-scans ExclusiveSum / raking-memoize max");
+    CHECK(sorted, "BlockRadixSort SortDescendingBlockedToStriped (pairs)");
+    CHECK(hist, "BlockHistogram atomic Composite");
+  }
   dev<int> bout(2 * BT);
   barrier_pipeline<<<1, BT>>>(din.p, bout.p);
   CK(cudaGetLastError());
@@ -385,6 +473,81 @@ static void device_checks(int n) {
     std::vector<float> ef(n);
     for (int i = 0; i < n; ++i) ef[i] = fma_op()(fh[i], h[i]);
     CHECK(fo.get() == ef, "DeviceTransform::Transform (two inputs)");
+  }
+  // ---- DoubleBuffer radix sort, ReduceByKey, NonTrivialRuns, UniqueByKey, MergeKeys, fancy inputs
+  {
+    std::vector<int> hk(n);
+    for (int i = 0; i < n; ++i) hk[i] = h[i] / 50;  // many equal keys
+    dev<int> k1(hk), k2(n), v1(n), v2(n);
+    std::vector<int> iv(n);
+    std::iota(iv.begin(), iv.end(), 0);
+    CK(cudaMemcpy(v1.p, iv.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    cub::DoubleBuffer<int> dkeys(k1.p, k2.p), dvals(v1.p, v2.p);
+    TWO_PHASE(cub::DeviceRadixSort::SortPairs(d_temp_storage, temp_storage_bytes, dkeys, dvals, n));
+    std::vector<int> ks(n), vs(n), idx = iv;
+    CK(cudaMemcpy(ks.data(), dkeys.Current(), n * sizeof(int), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(vs.data(), dvals.Current(), n * sizeof(int), cudaMemcpyDeviceToHost));
+    std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return hk[a] < hk[b]; });
+    bool ok = vs == idx;
+    for (int i = 0; i < n; ++i) ok &= ks[i] == hk[idx[i]];
+    CHECK(ok, "DeviceRadixSort::SortPairs with cub::DoubleBuffer");
+    // the sorted keys have runs: reduce the original values by them
+    dev<int> sk(ks), sv(n), uk(n), rv(n), num(1);
+    std::vector<int> hv(n);
+    for (int i = 0; i < n; ++i) hv[i] = h[idx[i]];
+    CK(cudaMemcpy(sv.p, hv.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    TWO_PHASE(cub::DeviceReduce::ReduceByKey(d_temp_storage, temp_storage_bytes, sk.p, uk.p, sv.p, rv.p, num.p,
+                                             cuda::maximum<int>(), n));
+    std::vector<int> ek, ev;
+    for (int i = 0; i < n; ++i) {
+      if (i == 0 || ks[i] != ks[i - 1]) { ek.push_back(ks[i]); ev.push_back(hv[i]); }
+      else ev.back() = std::max(ev.back(), hv[i]);
+    }
+    int m = num.one();
+    CHECK(uk.get(m) == ek && rv.get(m) == ev, "DeviceReduce::ReduceByKey (max)");
+    dev<int> offs(n), lens(n);
+    TWO_PHASE(cub::DeviceRunLengthEncode::NonTrivialRuns(d_temp_storage, temp_storage_bytes, sk.p, offs.p, lens.p, num.p, n));
+    std::vector<int> eo, el;
+    for (int i = 0; i < n;) {
+      int j = i;
+      while (j < n && ks[j] == ks[i]) ++j;
+      if (j - i > 1) { eo.push_back(i); el.push_back(j - i); }
+      i = j;
+    }
+    m = num.one();
+    CHECK(offs.get(m) == eo && lens.get(m) == el, "DeviceRunLengthEncode::NonTrivialRuns");
+    TWO_PHASE(cub::DeviceSelect::UniqueByKey(d_temp_storage, temp_storage_bytes, sk.p, sv.p, uk.p, rv.p, num.p, n));
+    std::vector<int> uv;
+    for (int i = 0; i < n; ++i) if (i == 0 || ks[i] != ks[i - 1]) uv.push_back(hv[i]);
+    m = num.one();
+    CHECK(uk.get(m) == ek && rv.get(m) == uv, "DeviceSelect::UniqueByKey");
+    const int n2 = n / 3;
+    std::vector<int> other(n2);
+    for (int i = 0; i < n2; ++i) other[i] = i * 7 % 401 - 200;
+    std::sort(other.begin(), other.end());
+    dev<int> d2(other), merged(n + n2);
+    TWO_PHASE(cub::DeviceMerge::MergeKeys(d_temp_storage, temp_storage_bytes, sk.p, n, d2.p, n2, merged.p,
+                                          cuda::std::less<int>()));
+    std::vector<int> em(n + n2);
+    std::merge(ks.begin(), ks.end(), other.begin(), other.end(), em.begin());
+    CHECK(merged.get() == em, "DeviceMerge::MergeKeys");
+    dev<long long> total(1);
+    auto square_mod = [] __device__(int x) { return x * x % 1000; };
+#if CCCL_MAJOR_VERSION >= 3
+    auto cin = cuda::counting_iterator<long long>(5);
+    auto tin = cuda::make_transform_iterator(din.p, square_mod);
+#else  // CCCL 2: CUB's own iterators (removed in CCCL 3)
+    auto cin = cub::CountingInputIterator<long long>(5);
+    auto tin = cub::TransformInputIterator<int, decltype(square_mod), int *>(din.p, square_mod);
+#endif
+    TWO_PHASE(cub::DeviceReduce::Sum(d_temp_storage, temp_storage_bytes, cin, total.p, n));
+    dev<int> sq(n);
+    TWO_PHASE(cub::DeviceScan::InclusiveSum(d_temp_storage, temp_storage_bytes, tin, sq.p, n));
+    std::vector<int> es(n);
+    int a = 0;
+    for (int i = 0; i < n; ++i) es[i] = a += h[i] * h[i] % 1000;
+    CHECK(total.one() == (long long)n * (n - 1) / 2 + 5LL * n && sq.get() == es,
+          "cuda::counting_iterator / transform_iterator (device lambda) as CUB inputs");
   }
   // ---- batched copies: buffers of 0 .. ~n/4 ints, gathered from din into one packed output
   {

@@ -24,6 +24,9 @@
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/reverse_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/pair.h>
+#include <thrust/tuple.h>
 #include <thrust/logical.h>
 #include <thrust/mismatch.h>
 #include <thrust/partition.h>
@@ -393,6 +396,78 @@ static void run(int n) {
         std::vector<int> er(ref.rbegin(), ref.rend()), ers(n);
         std::partial_sum(er.begin(), er.end(), ers.begin());
         CHECK(to_std(rv) == er && to_std(rs) == ers, "reverse_iterator (copy, inclusive_scan over rbegin)");
+    }
+    // ---- more idioms: zip keys, _n forms, transform_if, by-key with a predicate, unique_count
+    {
+        std::vector<int> ha(n), hb(n);
+        for (int i = 0; i < n; ++i) {
+            ha[i] = ref[i] % 7;
+            hb[i] = ref[(i * 13) % n];
+        }
+        thrust::device_vector<int> a(ha.begin(), ha.end()), b(hb.begin(), hb.end());
+        auto zb = thrust::make_zip_iterator(thrust::make_tuple(a.begin(), b.begin()));
+        thrust::sort(zb, zb + n);  // tuples compare lexicographically
+        std::vector<std::pair<int, int>> e(n);
+        for (int i = 0; i < n; ++i) e[i] = {ha[i], hb[i]};
+        std::sort(e.begin(), e.end());
+        std::vector<int> oa = to_std(a), ob = to_std(b);
+        bool ok = true;
+        for (int i = 0; i < n; ++i) ok = ok && oa[i] == e[i].first && ob[i] == e[i].second;
+        CHECK(ok, "sort over a zip_iterator (tuple keys)");
+        thrust::device_vector<thrust::pair<int, short>> pv(n);
+        thrust::device_vector<int> k = d;
+        thrust::transform(thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(n), pv.begin(),
+                          [] __device__(int i) { return thrust::make_pair(i, (short)(i % 5)); });
+        thrust::stable_sort_by_key(k.begin(), k.end(), pv.begin());
+        std::vector<int> idx(n);
+        std::iota(idx.begin(), idx.end(), 0);
+        std::stable_sort(idx.begin(), idx.end(), [&](int x, int y) { return ref[x] < ref[y]; });
+        thrust::host_vector<thrust::pair<int, short>> hp = pv;
+        ok = true;
+        for (int i = 0; i < n; ++i) ok = ok && hp[i].first == idx[i] && hp[i].second == idx[i] % 5;
+        CHECK(ok, "stable_sort_by_key with thrust::pair values");
+    }
+    {
+        thrust::device_vector<int> o(n, -1);
+        thrust::copy_n(d.begin(), n / 2, o.begin());
+        thrust::fill_n(o.begin() + n / 2, n / 4, 8);
+        thrust::sequence(o.begin() + n / 2 + n / 4, o.end(), 100, 3);
+        thrust::for_each_n(o.begin(), n / 3, [] __device__(int &x) { x = -x; });
+        std::vector<int> e(n, -1);
+        std::copy_n(ref.begin(), n / 2, e.begin());
+        std::fill_n(e.begin() + n / 2, n / 4, 8);
+        for (int i = n / 2 + n / 4, v = 100; i < n; ++i, v += 3) e[i] = v;
+        for (int i = 0; i < n / 3; ++i) e[i] = -e[i];
+        CHECK(to_std(o) == e, "copy_n / fill_n / sequence with a step / for_each_n");
+        thrust::device_vector<int> t(n, 0);
+        thrust::transform_if(d.begin(), d.end(), t.begin(), absval(), is_negative());
+        std::vector<int> et(n, 0);
+        for (int i = 0; i < n; ++i) if (ref[i] < 0) et[i] = -ref[i];
+        thrust::inclusive_scan(t.begin(), t.end(), t.begin(), [] __device__(int x, int y) { return x > y ? x : y; });
+        for (int i = 1; i < n; ++i) et[i] = std::max(et[i], et[i - 1]);
+        CHECK(to_std(t) == et, "transform_if + in-place inclusive_scan (device lambda)");
+        // runs of "same sign" under a user predicate, reduced with max
+        thrust::device_vector<int> rk(n), rv(n);
+        auto same_sign = [] __host__ __device__(int x, int y) { return (x < 0) == (y < 0); };
+        auto r = thrust::reduce_by_key(d.begin(), d.end(), d.begin(), rk.begin(), rv.begin(), same_sign,
+                                       cuda::maximum<int>());
+        // the key written for a run is its last one: CUB's reduce-by-key scatters the key before each
+        // head flag (the same as Thrust's documented "first" when the predicate is true equality)
+        std::vector<int> ek, ev;
+        for (int i = 0; i < n; ++i) {
+            if (i == 0 || !same_sign(ref[i], ref[i - 1])) {
+                ek.push_back(ref[i]);
+                ev.push_back(ref[i]);
+            } else {
+                ek.back() = ref[i];
+                ev.back() = std::max(ev.back(), ref[i]);
+            }
+        }
+        CHECK(to_std(rk, r.first - rk.begin()) == ek && to_std(rv, r.second - rv.begin()) == ev,
+              "reduce_by_key with a user predicate and max");
+        std::vector<int> eu = sorted_ref;
+        long long uc = std::unique(eu.begin(), eu.end()) - eu.begin();
+        CHECK(thrust::unique_count(sorted.begin(), sorted.end()) == uc, "unique_count");
     }
     // ---- memory and policies
     {
