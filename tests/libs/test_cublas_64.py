@@ -508,3 +508,47 @@ def test_gemm_grouped_batched(h: int, t: str, wide: bool) -> None:
             S.INVALID_VALUE
         for d, b in zip(Cs, before, strict=True):
             np.testing.assert_array_equal(d.get(), b)
+
+
+@pytest.mark.parametrize("wide", W)
+def test_complex_single_extensions(h: int, wide: bool) -> None:
+    """CgemmEx/Cgemm3mEx, Cgemm3mBatched/StridedBatched, Csyrk(3m)Ex and Cherk(3m)Ex (CUDA_C_32F operands)."""
+    t, m, n, k, hs = "C", 3, 4, 2, Host()
+    A, B, C = rand((m, k), t), rand((k, n), t), rand((m, n), t)
+    al, be = hs.ptr(1 - 1j, DT[t]), hs.ptr(0.5, DT[t])
+    ref = (1 - 1j) * c128(A) @ c128(B) + 0.5 * c128(C)
+    for name in ("cublasCgemmEx", "cublasCgemm3mEx"):
+        dC = _keep(Dev(C))
+        assert fn(name, "peennnppenpenppen", wide, v2=False)(h, N_, N_, m, n, k, al, _keep(Dev(A)).ptr, S.C_32F, m,
+                                                             _keep(Dev(B)).ptr, S.C_32F, k, be, dC.ptr, S.C_32F,
+                                                             m) == 0
+        close(dC.get(), ref, t)
+    assert fn("cublasCgemmEx", "peennnppenpenppen", wide, v2=False)(h, N_, N_, m, n, k, al, dC.ptr, S.C_8I, m,
+                                                                     dC.ptr, S.C_8I, k, be, dC.ptr, S.C_32F, m) == \
+        S.NOT_SUPPORTED
+    batch = 2
+    dA = _keep(Dev(np.concatenate([A.ravel(order="F")] * batch)))
+    dB = _keep(Dev(np.concatenate([B.ravel(order="F")] * batch)))
+    dCs = _keep(Dev(np.concatenate([C.ravel(order="F")] * batch)))
+    assert fn("cublasCgemm3mStridedBatched", "peennnppnlpnlppnln", wide, v2=False)(
+        h, N_, N_, m, n, k, al, dA.ptr, m, m * k, dB.ptr, k, k * n, be, dCs.ptr, m, m * n, batch) == 0
+    for i in range(batch):
+        close(dCs.get()[i * m * n:(i + 1) * m * n].reshape(n, m).T, ref, t)
+    dC2 = _keep(Dev(C))
+    pa, pb, pc = (_keep(Dev(np.array([d.ptr], np.uint64))) for d in (dA, dB, dC2))
+    assert fn("cublasCgemm3mBatched", "peennnppnpnppnn", wide, v2=False)(h, N_, N_, m, n, k, al, pa.ptr, m, pb.ptr, k,
+                                                                         be, pc.ptr, m, 1) == 0
+    close(dC2.get(), ref, t)
+    S4 = rand((n, n), t)
+    for name, herm in (("cublasCsyrkEx", False), ("cublasCsyrk3mEx", False), ("cublasCherkEx", True),
+                       ("cublasCherk3mEx", True)):
+        dS = _keep(Dev(S4))
+        a_ = hs.ptr(0.5, np.float32 if herm else DT[t])
+        b_ = hs.ptr(2.0, np.float32 if herm else DT[t])
+        assert fn(name, "peennppenppen", wide, v2=False)(h, U_, C_ if herm else T_, n, k, a_, dB.ptr, S.C_32F, k, b_,
+                                                         dS.ptr, S.C_32F, n) == 0
+        opb = c128(B).conj().T if herm else c128(B).T
+        r = 0.5 * opb @ (c128(B) if herm else c128(B)) + 2 * c128(S4)
+        if herm:
+            np.fill_diagonal(r, np.diagonal(r).real)
+        close(np.triu(dS.get()), np.triu(r), t)

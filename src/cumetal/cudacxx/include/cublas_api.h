@@ -454,6 +454,39 @@ cublasStatus_t cublasRotmgEx(cublasHandle_t handle, void *d1, cudaDataType d1Typ
                              void *x1, cudaDataType x1Type, const void *y1, cudaDataType y1Type, void *param,
                              cudaDataType paramType, cudaDataType executiontype);
 
+/* complex single extensions: CgemmEx/Cgemm3mEx, Cgemm3mBatched/StridedBatched, Csyrk(3m)Ex, Cherk(3m)Ex */
+#define CUMETAL_CUBLAS_DECL_CEXT(IT, V)                                                                                \
+    cublasStatus_t cublasCgemmEx##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m,   \
+                                    IT n, IT k, const cuComplex *alpha, const void *A, cudaDataType Atype, IT lda,     \
+                                    const void *B, cudaDataType Btype, IT ldb, const cuComplex *beta, void *C,         \
+                                    cudaDataType Ctype, IT ldc);                                                       \
+    cublasStatus_t cublasCgemm3mEx##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, \
+                                      IT n, IT k, const cuComplex *alpha, const void *A, cudaDataType Atype, IT lda,   \
+                                      const void *B, cudaDataType Btype, IT ldb, const cuComplex *beta, void *C,       \
+                                      cudaDataType Ctype, IT ldc);                                                     \
+    cublasStatus_t cublasCgemm3mBatched##V(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,  \
+                                           IT m, IT n, IT k, const cuComplex *alpha, const cuComplex *const Aarray[],  \
+                                           IT lda, const cuComplex *const Barray[], IT ldb, const cuComplex *beta,     \
+                                           cuComplex *const Carray[], IT ldc, IT batchCount);                          \
+    cublasStatus_t cublasCgemm3mStridedBatched##V(                                                                     \
+        cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, IT m, IT n, IT k,                   \
+        const cuComplex *alpha, const cuComplex *A, IT lda, long long int strideA, const cuComplex *B, IT ldb,         \
+        long long int strideB, const cuComplex *beta, cuComplex *C, IT ldc, long long int strideC, IT batchCount);     \
+    cublasStatus_t cublasCsyrkEx##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n, IT k, \
+                                    const cuComplex *alpha, const void *A, cudaDataType Atype, IT lda,                 \
+                                    const cuComplex *beta, void *C, cudaDataType Ctype, IT ldc);                       \
+    cublasStatus_t cublasCsyrk3mEx##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,     \
+                                      IT k, const cuComplex *alpha, const void *A, cudaDataType Atype, IT lda,         \
+                                      const cuComplex *beta, void *C, cudaDataType Ctype, IT ldc);                     \
+    cublasStatus_t cublasCherkEx##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n, IT k, \
+                                    const float *alpha, const void *A, cudaDataType Atype, IT lda, const float *beta,  \
+                                    void *C, cudaDataType Ctype, IT ldc);                                              \
+    cublasStatus_t cublasCherk3mEx##V(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, IT n,     \
+                                      IT k, const float *alpha, const void *A, cudaDataType Atype, IT lda,             \
+                                      const float *beta, void *C, cudaDataType Ctype, IT ldc);
+CUMETAL_CUBLAS_DECL_CEXT(int, )
+CUMETAL_CUBLAS_DECL_CEXT(int64_t, _64)
+
 /* half-precision GEMM: cuda_fp16.h's __half (a struct, declared here so that C and plain C++ need no fp16 header) */
 struct __half;
 #define CUMETAL_CUBLAS_DECL_GEMMX(IT, V)                                                                               \

@@ -687,3 +687,61 @@ CML_EXPORT cublasStatus_t cublasRotmgEx(cublasHandle_t h, void *d1, cudaDataType
     CALL("rotmg_ex", "(KKiKiKiKiKii)", H(h), P(d1), (int)d1Type, P(d2), (int)d2Type, P(x1), (int)x1Type, P(y1),
          (int)y1Type, P(param), (int)paramType, (int)executiontype);
 }
+
+/* complex single extensions: CgemmEx/Cgemm3mEx (typed operands), Cgemm3mBatched/StridedBatched, Csyrk(3m)Ex, Cherk(3m)Ex */
+#define DEFINE_CEXT(IT, V)                                                                                             \
+    CML_EXPORT cublasStatus_t cublasCgemmEx##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m,     \
+                                               IT n, IT k, const cuComplex *alpha, const void *A, cudaDataType Atype,  \
+                                               IT lda, const void *B, cudaDataType Btype, IT ldb,                      \
+                                               const cuComplex *beta, void *C, cudaDataType Ctype, IT ldc) {           \
+        CALL("cgemm_ex", "(KiiLLLKKiLKiLKKiL)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A),           \
+             (int)Atype, L_(lda), P(B), (int)Btype, L_(ldb), P(beta), P(C), (int)Ctype, L_(ldc));                      \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCgemm3mEx##V(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m,   \
+                                                 IT n, IT k, const cuComplex *alpha, const void *A,                    \
+                                                 cudaDataType Atype, IT lda, const void *B, cudaDataType Btype,        \
+                                                 IT ldb, const cuComplex *beta, void *C, cudaDataType Ctype, IT ldc) { \
+        CALL("cgemm_ex", "(KiiLLLKKiLKiLKKiL)", H(h), (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A),           \
+             (int)Atype, L_(lda), P(B), (int)Btype, L_(ldb), P(beta), P(C), (int)Ctype, L_(ldc));                      \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCgemm3mBatched##V(                                                                 \
+        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n, IT k, const cuComplex *alpha,        \
+        const cuComplex *const A[], IT lda, const cuComplex *const B[], IT ldb, const cuComplex *beta,                 \
+        cuComplex *const C[], IT ldc, IT batch) {                                                                      \
+        CALL("gemm_batched", "(KsiiLLLKKLKLKKLL)", H(h), "C", (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha), P(A),   \
+             L_(lda), P(B), L_(ldb), P(beta), P(C), L_(ldc), L_(batch));                                               \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCgemm3mStridedBatched##V(                                                          \
+        cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n, IT k, const cuComplex *alpha,        \
+        const cuComplex *A, IT lda, long long int sa, const cuComplex *B, IT ldb, long long int sb,                    \
+        const cuComplex *beta, cuComplex *C, IT ldc, long long int sc, IT batch) {                                     \
+        CALL("gemm_strided", "(KsiiLLLKKLLKLLKKLLL)", H(h), "C", (int)ta, (int)tb, L_(m), L_(n), L_(k), P(alpha),      \
+             P(A), L_(lda), sa, P(B), L_(ldb), sb, P(beta), P(C), L_(ldc), sc, L_(batch));                             \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCsyrkEx##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, IT n, \
+                                               IT k, const cuComplex *alpha, const void *A, cudaDataType Atype,        \
+                                               IT lda, const cuComplex *beta, void *C, cudaDataType Ctype, IT ldc) {   \
+        CALL("csyrk_ex", "(KiiLLKKiLKKiLi)", H(h), (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), (int)Atype,    \
+             L_(lda), P(beta), P(C), (int)Ctype, L_(ldc), 0);                                                          \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCsyrk3mEx##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,     \
+                                                 IT n, IT k, const cuComplex *alpha, const void *A,                    \
+                                                 cudaDataType Atype, IT lda, const cuComplex *beta, void *C,           \
+                                                 cudaDataType Ctype, IT ldc) {                                         \
+        CALL("csyrk_ex", "(KiiLLKKiLKKiLi)", H(h), (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), (int)Atype,    \
+             L_(lda), P(beta), P(C), (int)Ctype, L_(ldc), 0);                                                          \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCherkEx##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, IT n, \
+                                               IT k, const float *alpha, const void *A, cudaDataType Atype, IT lda,    \
+                                               const float *beta, void *C, cudaDataType Ctype, IT ldc) {               \
+        CALL("csyrk_ex", "(KiiLLKKiLKKiLi)", H(h), (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), (int)Atype,    \
+             L_(lda), P(beta), P(C), (int)Ctype, L_(ldc), 1);                                                          \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublasCherk3mEx##V(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans,     \
+                                                 IT n, IT k, const float *alpha, const void *A, cudaDataType Atype,    \
+                                                 IT lda, const float *beta, void *C, cudaDataType Ctype, IT ldc) {     \
+        CALL("csyrk_ex", "(KiiLLKKiLKKiLi)", H(h), (int)uplo, (int)trans, L_(n), L_(k), P(alpha), P(A), (int)Atype,    \
+             L_(lda), P(beta), P(C), (int)Ctype, L_(ldc), 1);                                                          \
+    }
+DEFINE_CEXT(int, )
+DEFINE_CEXT(int64_t, _64)

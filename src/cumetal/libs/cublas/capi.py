@@ -343,6 +343,32 @@ def gemm_grouped(h: handle.Handle, t: str, ta_arr: int, tb_arr: int, m_arr: int,
                          ldc_arr, groups, size_arr, width, atype, btype, ctype, compute)
 
 
+def _complex_types(*pairs: tuple[int, str]) -> None:
+    for code, what in pairs:
+        if code != S.C_32F:
+            raise LibError(S.NOT_SUPPORTED, f"{what}={code}: CuMetal takes CUDA_C_32F here (CUDA_C_8I inputs are "
+                                            "not supported)")
+
+
+@entry("cublasCgemm(3m)Ex")
+def cgemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, at: int, lda: int,
+             B: int, bt: int, ldb: int, beta: int, C: int, ct: int, ldc: int) -> None:
+    """cublasCgemmEx / Cgemm3mEx: complex single GEMM with typed operands (C_32F throughout)."""
+    _complex_types((at, "Atype"), (bt, "Btype"), (ct, "Ctype"))
+    blas.gemm(h, "C", ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
+
+
+@entry("cublasCsyrk(3m)Ex/Cherk(3m)Ex")
+def csyrk_ex(h: handle.Handle, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, at: int, lda: int,
+             beta: int, C: int, ct: int, ldc: int, hermitian: int) -> None:
+    """cublasCsyrkEx / Csyrk3mEx (complex alpha, beta) and CherkEx / Cherk3mEx (real alpha, beta)."""
+    _complex_types((at, "Atype"), (ct, "Ctype"))
+    if hermitian:
+        blas.syr2k(h, "C", uplo, trans, n, k, alpha, A, lda, 0, lda, beta, C, ldc, "herk")
+    else:
+        blas.syrk(h, "C", uplo, trans, n, k, alpha, A, lda, beta, C, ldc)
+
+
 # ---------------------------------------------------------------- batched LU (lu.py)
 @entry("cublasXgetrfBatched")
 def getrf_batched(h: handle.Handle, t: str, n: int, A: int, lda: int, piv: int, info: int, batch: int) -> None:
