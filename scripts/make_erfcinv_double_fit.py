@@ -30,7 +30,13 @@ general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the mo
    log without its compensation 97.30 %; log1p(-x^2) 89.8 %; log(c) + log(2 - c) 71 %. Every remaining
    mismatch turns into a match for some w 1-6 ulp off (mostly below): NVIDIA's log inside erfinv is
    ~0.8 ulp less accurate than its standalone log (1003 inputs pin it: errors -0.82 ... +0.82 ulp of w,
-   mean -0.15); its algorithm was not identified.
+   mean -0.15). Scoring variants of the standalone log's last steps by how many recorded results a w
+   consistent with them explains: fma(e, RN(ln 2), (w + w_lo) + w v P(v)) 98.51 %, and
+   fma(e, RN(ln 2), fma(w, v P(v), w + w_lo)) 98.92 % (h100_erfcinv.log): 99.98-100 % where the
+   exponent e of c(2 - c) is even, 95-98 % where it is odd, in erfinv's recordings alike. Not found
+   for odd e: ln 2 split in two parts (hi of 32-53 bits), (e -/+ 1) ln 2 with r -/+ ln 2, other
+   reduction thresholds (0.75, 1.5, [1, 2), [1/2, 1)), the ln 2 term added last; the odd-e mismatches
+   are one ulp either way, half of them far from a rounding tie.
 4. c > 1 is -erfcinv(2 - c) (97.56 % of the recorded c > 1 identical); 64-bit Sobol draws reflect the
    word (~x) before forming u, as the float normals do.
 5. Tails (w >= 6.25): the paper's sqrt(w) - 3.25 and sqrt(w) - 5 branches give 24.1 % / 18.2 %
@@ -41,10 +47,10 @@ general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the mo
    polynomials (degree 18) in sqrt(w), w, sqrt(-log c), 1/sqrt(-log c) or 1/sqrt(w), with or without
    the factor (1 - c), reach only 31.7-34.9 % on held-out inputs (a rational form's extra rounding
    would do that): not modelled (0.1 % of cuRAND's draws); the tails keep CuMetal's own erfcinv.
-6. The sweep (``sweep``): grid inputs of every binade 91.3 % identical where modelled (95-97 % for
-   c >= 1/8, 86-92 % for c in [2^-10, 1/8)); general doubles uniform in (0, 2) 97.4 % (c < 1) and
-   97.3 % (c > 1, 2 - c inexact: the reflection holds there too), random-exponent doubles 92.8 %;
-   erfinv 96.9 % of 287,192 inputs with w < 6.25. normcdfinv is not -sqrt2 * erfcinv(2p) (its math
+6. The sweep (``sweep``): grid inputs of every binade 97.9 % identical where modelled (100 % in the
+   binades where c(2 - c) has an even exponent, 94-97 % in the others); general doubles 98.8 % (c > 1
+   with 2 - c inexact too: the reflection holds there); erfinv 98.7 % of 287,192 inputs with w < 6.25
+   (with the standalone log: 91.3 %, 97.2 %, 96.9 %). normcdfinv is not -sqrt2 * erfcinv(2p) (its math
    goldens: 54 %; NVIDIA's |z| is smaller by about half an ulp: other products, sqrt2 as a pair or
    scaled coefficients all agree less often): not modelled.
 """

@@ -28,13 +28,13 @@ def _c() -> np.ndarray:
 
 def test_model_matches_recorded_h100() -> None:
     """5120 recorded inputs (4096 spread like cuRAND's 2u over (0, 2), 512 of the smallest, 512 around 1):
-    the model's range (w < 6.25) holds 4606, of which 4507 give NVIDIA's bits (a correctly rounded
+    the model's range (w < 6.25) holds 4606, of which 4546 give NVIDIA's bits (a correctly rounded
     erfcinv: 37 % of the first 4096); the rest one or two ulp off. Exact counts: a change of the model shows."""
     c, y = _c(), REC["y"]
     got, central = M.erfcinv(c)
     assert int(central.sum()) == 4606
-    assert int((got == y)[central].sum()) == 4507
-    assert int((got == y)[:4096][central[:4096]].sum()) == 3995
+    assert int((got == y)[central].sum()) == 4546
+    assert int((got == y)[:4096][central[:4096]].sum()) == 4034
     ulp = np.spacing(np.abs(y))
     assert np.abs(got - y)[central].max() <= 2 * ulp[central].max()
     assert not central[4096:4608].any()  # the 512 smallest inputs: the tail
@@ -46,14 +46,14 @@ def test_model_matches_recorded_h100() -> None:
 
 def test_model_matches_recorded_general_inputs() -> None:
     """Off cuRAND's grid (the recordings' sweep: doubles uniform in (0, 2) or with random exponents, and
-    erfinv of doubles in (-1, 1) and near +-1): erfcinv 994 of the 1026 inputs in range identical,
-    erfinv 1403 of 1449; the rest one or two ulp off."""
+    erfinv of doubles in (-1, 1) and near +-1): erfcinv 1009 of the 1026 inputs in range identical,
+    erfinv 1436 of 1449; the rest one or two ulp off."""
     with np.errstate(all="ignore"):
         got, central = M.erfcinv(REC["gen_c"])
-        assert (int(central.sum()), int((got == REC["gen_y"])[central].sum())) == (1026, 994)
+        assert (int(central.sum()), int((got == REC["gen_y"])[central].sum())) == (1026, 1009)
         assert np.all(np.abs(got - REC["gen_y"])[central] <= 2 * np.spacing(np.abs(REC["gen_y"]))[central])
         got, central = M.erfinv(REC["inv_x"])
-        assert (int(central.sum()), int((got == REC["inv_y"])[central].sum())) == (1449, 1403)
+        assert (int(central.sum()), int((got == REC["inv_y"])[central].sum())) == (1449, 1436)
         assert np.all(np.abs(got - REC["inv_y"])[central] <= 2 * np.spacing(np.abs(REC["inv_y"]))[central])
 
 
@@ -74,8 +74,8 @@ def test_libdevice_header_constants_are_the_models() -> None:
 
 def test_model_matches_h100_math_goldens() -> None:
     """The H100's math goldens (tests/math/golden, inputs of tests/math/math_cases.py), in the model's
-    range: erfcinv 2607 of 2679 identical (CuMetal's own erfcinv: 52 % of all inputs), erfinv
-    3311 of 3379."""
+    range: erfcinv 2644 of 2679 identical (CuMetal's own erfcinv: 52 % of all inputs), erfinv
+    3353 of 3379."""
     import sys
 
     for sub in ("tests/math", "benchmarks", "scripts"):
@@ -86,7 +86,7 @@ def test_model_matches_h100_math_goldens() -> None:
     from make_math_goldens import SIZES
 
     gold = ma.load_goldens()["f8"]
-    for name, fn, want in (("erfcinv", M.erfcinv, (2679, 2607)), ("erfinv", M.erfinv, (3379, 3311))):
+    for name, fn, want in (("erfcinv", M.erfcinv, (2679, 2644)), ("erfinv", M.erfinv, (3379, 3353))):
         case = next(c for c in mc.all_cases() if c.name == name)
         x = mc.make_inputs(case, SIZES[case.dtype])[0].astype(np.float64)
         with np.errstate(all="ignore"):
@@ -103,13 +103,13 @@ def test_host_double_normals_match_recorded() -> None:
     from cumetal.libs.curand import host as H
 
     gold = np.load(HERE / "golden" / "curand_host_goldens.npz")
-    for name, key, args, want in (("MT19937", "normal64", (0.0, 1.0), 3997), ("MT19937", "lognormal64", (0.5, 0.75), 2002),
-                                  ("MTGP32", "normal64", (0.0, 1.0), 4002), ("MTGP32", "lognormal64", (0.5, 0.75), 2010)):
+    for name, key, args, want in (("MT19937", "normal64", (0.0, 1.0), 4051), ("MT19937", "lognormal64", (0.5, 0.75), 2028),
+                                  ("MTGP32", "normal64", (0.0, 1.0), 4057), ("MTGP32", "lognormal64", (0.5, 0.75), 2032)):
         ref = gold[f"{name}/{key}/seed1234"]
         got = H.values(H.Generator(getattr(H, name), False, seed=1234), key.replace("64", "_double"), ref.size, *args)
         assert np.all(np.abs(got - ref) <= 1e-14 * np.maximum(np.abs(ref), 1)), (name, key)
         assert int((got == ref).sum()) == want, (name, key)
-    for name, want in (("SOBOL32", 1488), ("SCRAMBLED_SOBOL32", 1499), ("SOBOL64", 1467), ("SCRAMBLED_SOBOL64", 1508)):
+    for name, want in (("SOBOL32", 1515), ("SCRAMBLED_SOBOL32", 1521), ("SOBOL64", 1512), ("SCRAMBLED_SOBOL64", 1520)):
         ref = gold[f"{name}/normal64/dims3"]
         got = H.values(H.Generator(getattr(H, name), False, dims=3), "normal_double", ref.size)
         assert int((got == ref).sum()) == want, name

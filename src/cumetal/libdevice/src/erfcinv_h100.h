@@ -2,18 +2,34 @@
 // normals), the same steps as cumetal/libs/curand/h100_erfcinv.py (which says how they were found,
 // black-box from recordings: scripts/make_erfcinv_double_fit.py): Giles' double-precision form
 // (GPU Computing Gems Jade, 2011; the paper's published coefficients), w = -log(c (2 - c)) with the
-// H100's log (f64_h100.h), q = P(w - 3.125) for w < 6.25, erfcinv(c) = fma(q, -c, q),
+// H100's erfinv-internal log (below), q = P(w - 3.125) for w < 6.25, erfcinv(c) = fma(q, -c, q),
 // erfinv(y) = RN(q y) with w = -log(fma(-|y|, |y|, 1)). Included by special.cu after erfcinv_T /
 // erfinv_T, which serve the tails (w >= 6.25) and the special inputs.
 #pragma once
 
 __attribute__((device)) static const double H100_ERFINV_P[23] = {-0x1.135d2e746e627p-68, -0x1.8ddf93324d327p-63, 0x1.7b83eef0b7c9fp-60, 0x1.9ba72cd589b91p-57, -0x1.33689090a6b96p-53, 0x1.82e11898132e0p-56, 0x1.de4acfd9e26bap-48, -0x1.6d33eed66c487p-45, -0x1.6f2167040d8e2p-44, 0x1.72a22c2d77e20p-39, -0x1.c8859c4e5c0afp-37, -0x1.dc583d118a561p-35, 0x1.20f47ccf46b3cp-30, -0x1.1a9e38dc84d60p-28, -0x1.f36cd6d3d46a9p-26, 0x1.c6b4f5d03b787p-22, -0x1.6e8a5434ae8a2p-20, -0x1.d1d1f7b8736f6p-17, 0x1.879c2a212f024p-13, -0x1.845769484fca8p-11, -0x1.8b6c33114f909p-8, 0x1.ebd80d9b13e28p-3, 0x1.a755e7c99ae86p+0};
 
+// log x for positive normal x as the H100's erfinv computes it: log_h100's steps (f64_h100.h) summed
+// as fma(e, RN(ln 2), fma(w, RN(v P(v)), w + w_lo)) (no ln 2 pair)
+NV_INL double erfinv_log_h100(double x) {
+  int ei;
+  double m = frexp1(x, &ei);  // [1, 2)
+  if (m >= H100_SQRT2) { m = mul_rn(m, 0.5); ei += 1; }
+  double e = (double)ei;
+  double f = m - 1.0;
+  double g = 1.0 / (m + 1.0);
+  double w = mul_rn(2.0 * f, g);
+  double w_lo = mul_rn(g, fmaT(-w, f, 2.0 * (f - w)));
+  double v = mul_rn(w, w);
+  double r = fmaT(w, mul_rn(v, horner(v, H100_LOG_P)), w + w_lo);
+  return fmaT(e, 0x1.62e42fefa39efp-1, r);
+}
+
 NV_INL double erfcinv_h100(double c) {
   if (!(c > 0.0 && c < 2.0) || c == 1.0) return erfcinv_T(c);
   bool upper = c > 1.0;
   double cc = upper ? 2.0 - c : c;
-  double w = -log_h100(mul_rn(cc, 2.0 - cc));
+  double w = -erfinv_log_h100(mul_rn(cc, 2.0 - cc));
   if (!(w < 6.25)) return erfcinv_T(c);
   double q = horner(w - 3.125, H100_ERFINV_P);
   double y = fmaT(q, -cc, q);
@@ -23,7 +39,9 @@ NV_INL double erfcinv_h100(double c) {
 NV_INL double erfinv_h100(double y) {
   double a = absT(y);
   if (!(a < 1.0) || a == 0.0) return erfinv_T(y);
-  double w = -log_h100(fmaT(-a, a, 1.0));
+  double t = fmaT(-a, a, 1.0);
+  if (!(t > 0.0)) return erfinv_T(y);
+  double w = -erfinv_log_h100(t);
   if (!(w < 6.25)) return erfinv_T(y);
   return mul_rn(horner(w - 3.125, H100_ERFINV_P), y);
 }

@@ -7,19 +7,20 @@ Found black-box from the H100's recorded erfcinv (``scripts/make_erfcinv_recordi
 655,360 doubles at cuRAND's inputs (2x + 1) 2^-32, CUDA 13.0) by ``scripts/make_erfcinv_fit.py
 double``; no NVIDIA code. The central range is Giles' double-precision form (M. Giles,
 "Approximating the erfinv function", GPU Computing Gems Jade Edition, 2011): for c in (0, 1),
-w = -log(RN(c * RN(2 - c))) with the H100's double ``log`` (:func:`cumetal.libs.curand.h100_f64.log`),
+w = -log(RN(c * RN(2 - c))) with the log of the H100's erfinv (:func:`log`: its standalone ``log``'s steps,
+summed as fma(e, RN(ln 2), log m) without the ln 2 pair),
 and where w < 6.25, q = P(w - 3.125) with P the paper's published degree-22 polynomial (Horner, fma),
 erfcinv(c) = fma(q, -c, q). c in (1, 2) is -erfcinv(2 - c); erfinv(y) = RN(P(w - 3.125) * y) with
 w = -log(fma(-|y|, |y|, 1)). What the recordings showed:
 
 * a least-squares polynomial in w fits the recorded q = y / (1 - c) to rounding noise only, and of the
   centres tried 3.125 (the paper's) leaves the fewest mismatches once rounded to doubles;
-* with the paper's coefficients 97.60 % of the 589,311 recorded inputs with w < 6.25 are identical
-  (99.6 % for w < 0.25, ~85-90 % for w in [3, 6.25)); one ulp more or less in any of the five
-  leading coefficients loses 1-50 % of them, so those are NVIDIA's constants; every mismatch is
-  explained by w one to a few ulp below CuMetal's log (NVIDIA's erfinv uses a log ~0.8 ulp less
-  accurate than its standalone one, not identified: without the log's compensation term, a plain
-  ln2 sum, log2(x) ln2, log1p, or other products of c all agree less often);
+* with the paper's coefficients and the standalone H100 ``log`` 97.60 % of the 589,311 recorded
+  inputs with w < 6.25 are identical; one ulp more or less in any of the five leading coefficients
+  loses 1-94 % of them, so those are NVIDIA's constants; every mismatch is explained by a w one to a
+  few ulp off, and summing the log as fma(e, RN(ln 2), fma(w, v P(v), w + w_lo)) (:func:`log`)
+  brings it to 98.92 %: 99.98-100 % where the exponent e of c(2 - c) is even, 95-98 % where it is
+  odd (the same in the erfinv recordings; the odd-e rounding was not found);
 * below (w >= 6.25, c < ~9.7e-4: 0.1 % of cuRAND's draws) the paper's sqrt(w) branches agree on only
   24 % / 18 % (a correctly rounded erfcinv: 32 %): not modelled; :func:`erfcinv` returns NaN there for
   the caller to fill.
@@ -42,6 +43,25 @@ P_CENTRAL = tuple(float.fromhex(h) for h in (
     "-0x1.6e8a5434ae8a2p-20", "-0x1.d1d1f7b8736f6p-17", "0x1.879c2a212f024p-13", "-0x1.845769484fca8p-11",
     "-0x1.8b6c33114f909p-8", "0x1.ebd80d9b13e28p-3", "0x1.a755e7c99ae86p+0"))
 SQRT2 = float(np.sqrt(2.0))
+LN2 = float.fromhex("0x1.62e42fefa39efp-1")  # RN(ln 2)
+
+
+def log(u: np.ndarray) -> np.ndarray:
+    """log u as the H100's erfinv / erfcinv compute it for positive normal u: the steps of its standalone
+    ``log`` (:func:`cumetal.libs.curand.h100_f64.log`: u = 2^e m, m in [sqrt(1/2), sqrt(2)), f = m - 1,
+    g = RN(1/(m + 1)), w = RN(2f g), w_lo, v = RN(w^2), P) but summed as
+    fma(e, RN(ln 2), fma(w, RN(v P(v)), w + w_lo)) — no ln 2 pair."""
+    mant, ex = np.frexp(u)
+    small = mant < h100_f64.SQRT_HALF
+    m = np.where(small, 2.0 * mant, mant)
+    e = np.where(small, ex - 1, ex).astype(np.float64)
+    f = m - 1.0
+    g = 1.0 / (m + 1.0)
+    w = (2.0 * f) * g
+    w_lo = g * h100_f64.fma(-w, f, 2.0 * (f - w))
+    v = w * w
+    r = h100_f64.fma(w, v * h100_f64.horner(h100_f64.LOG_P, v), w + w_lo)
+    return h100_f64.fma(e, np.full_like(e, LN2), r)
 
 
 def _q(w: np.ndarray) -> np.ndarray:
@@ -60,7 +80,7 @@ def erfcinv(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cc = np.where(upper, 2.0 - c, c)
     ok = (cc > 0.0) & (cc < 1.0)
     cs = np.where(ok, cc, 0.5)
-    w = -h100_f64.log(cs * (2.0 - cs))
+    w = -log(cs * (2.0 - cs))
     central = ok & (w < SPLIT_W)
     q = _q(np.where(central, w, CENTRE))
     y = h100_f64.fma(q, -cs, q)
@@ -76,7 +96,8 @@ def erfinv(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a = np.abs(y)
     ok = a < 1.0
     a2 = np.where(ok, a, 0.0)
-    w = -h100_f64.log(h100_f64.fma(-a2, a2, np.ones_like(a2)))
+    central0 = ok & (h100_f64.fma(-a2, a2, np.ones_like(a2)) > 0.0)
+    w = -log(np.where(central0, h100_f64.fma(-a2, a2, np.ones_like(a2)), 0.5))
     central = ok & (w < SPLIT_W)
     r = _q(np.where(central, w, CENTRE)) * np.where(central, y, 0.0)
     return np.where(central, r, np.nan), central

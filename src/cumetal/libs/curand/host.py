@@ -307,7 +307,7 @@ def quasi_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nd
         z = scale_f32(icdf_f32(single.astype(np.uint32)), p1, p2)
         return expf(z) if kind == "lognormal" else z
     if kind in ("normal_double", "lognormal_double"):
-        # the H100's form (icdf_f64): 1488-1508 of the 1536 recorded normals of each Sobol variant
+        # the H100's form (icdf_f64): 1512-1521 of the 1536 recorded normals of each Sobol variant
         return scale_f64(icdf_f64(x, bits), p1, p2, kind == "lognormal_double")
     if bits == 64:
         return poisson.draws("SOBOL64", single, p1, x64=x)
