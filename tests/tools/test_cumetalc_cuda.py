@@ -277,3 +277,19 @@ def test_floating_point_flags_give_the_instructions_nvcc_gives(tmp_path):
         code, out, err = run(str(src), *flags.split(), "-ptx", "-o", "-")
         assert code == 0, err
         assert _fp_ops(out) == _fp_ops((tmp_path / "nv.ptx").read_text()), flags
+
+
+def test_openmp_host_code_builds_serially(tmp_path):
+    """nvcc programs pass -Xcompiler -fopenmp and include <omp.h>: CuMetal's host compiler has no
+    OpenMP runtime, so cumetalc says so once, drops the flag and the program runs on one thread
+    (a serial omp.h from the fallback include directory)."""
+    exe = tmp_path / "openmp_host"
+    code, _, err = run(str(INPUTS / "openmp_host.cu"), "-Xcompiler", "-fopenmp", "-O2", "-o", str(exe))
+    assert code == 0, err
+    assert [line for line in err.splitlines() if "warning" in line] == [
+        "cumetalc: warning: '-fopenmp': CuMetal's host compiler has no OpenMP runtime; '#pragma omp' is "
+        "ignored and <omp.h> is a serial one (one thread)"]
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
+    want = sum((i - 500) ** 2 for i in range(1000))
+    assert proc.returncode == 0 and proc.stdout.strip() == \
+        f"threads=1 max=1 seen=1000 sum={want} busy=0 wtime_ok=1", proc.stdout + proc.stderr

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from cumetal.capi import blob
 from cumetal.capi.library import LibraryBuildError, library_path
-from cumetal.cudacxx import include_dir
+from cumetal.cudacxx import fallback_include_dir, include_dir
 from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
 from cumetal.cudacxx.options import CudaOptions, OptionError, normalize_arch
 
@@ -109,7 +109,7 @@ def _common_args(options: CudaOptions) -> list[str]:
     args += ["-U" + u for u in options.undefines]
     for inc in options.include_dirs:
         args += ["-I", inc]
-    args += ["-I", str(include_dir())]
+    args += ["-I", str(include_dir()), "-idirafter", str(fallback_include_dir())]
     return ours_before_toolkit_dirs(args)
 
 

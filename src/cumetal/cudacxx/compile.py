@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cumetal.cudacxx import cache as _cache
-from cumetal.cudacxx import include_dir
+from cumetal.cudacxx import fallback_include_dir, include_dir
 from cumetal.cudacxx.cluster_dims import MARKER as CLUSTER_MARKER
 from cumetal.cudacxx.cluster_dims import add_cluster_directives, cluster_dims_from_ir, uses_cluster_dims
 from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
@@ -141,7 +141,7 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
         args += bundled_stdlib_args(find_clang())
     if header_root is not None:
         args += ["-I", str(header_root)]
-    args += ["-I", str(include_dir())]
+    args += ["-I", str(include_dir()), "-idirafter", str(fallback_include_dir())]
     if options.force_cuda_runtime and (include_dir() / "cuda_runtime.h").is_file():
         args += ["-include", str(include_dir() / "cuda_runtime.h")]  # never a -I directory's copy
     for inc in options.pre_includes:

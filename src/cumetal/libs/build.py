@@ -26,7 +26,7 @@ LIB_STEM = "cumetal_libs"
 LIB_NAME = f"lib{LIB_STEM}.dylib" if sys.platform == "darwin" else f"lib{LIB_STEM}.so"
 # the -l names of NVIDIA's libraries this library stands for
 LINK_NAMES = frozenset({"cublas", "cublasLt", "cublas_static", "cublasLt_static", "curand", "curand_static"})
-PUBLIC_HEADERS = ("cublas_api.h", "cublas_v2.h", "cublasLt.h", "curand.h", "cuComplex.h", "library_types.h",
+PUBLIC_HEADERS = ("cublas_api.h", "cublas_v2.h", "cublas.h", "cublasXt.h", "cublasLt.h", "curand.h", "cuComplex.h", "library_types.h",
                   "driver_types.h", "cuda_runtime_api.h", "vector_types.h")
 
 

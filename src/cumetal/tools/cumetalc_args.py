@@ -341,7 +341,12 @@ def _apply(s: Settings, kind: str, name: str, value: str | None, archs: list[str
         case "rdc":
             o.rdc = _value_bool(name, value)
         case "Xcompiler":
-            o.host_args.extend(_words(value))
+            for word in _words(value):
+                if word == "-fopenmp" or word.startswith(("-fopenmp=", "-fopenmp-")):
+                    s.warnings.append(f"'{word}': CuMetal's host compiler has no OpenMP runtime; '#pragma omp' "
+                                      "is ignored and <omp.h> is a serial one (one thread)")
+                else:
+                    o.host_args.append(word)
         case "Xlinker":
             s.linker_args.extend(_words(value))
         case "Xclang":
