@@ -44,6 +44,7 @@ PROGRAMS = {
     "driver_exports": ["driver_exports.c"],
     "spin_clock": ["spin_clock.cu"],
     "host_headers": ["host_headers/main.cu", "host_headers/fp16.cpp", "host_headers/plain.c"],
+    "std_kernel_names": ["std_kernel_names.cu"],
 }
 
 EXTRA_LIBRARIES = {"host_headers": ["cublas"]}

@@ -230,7 +230,7 @@ class RuntimeState:
         if k.function and isinstance(DRIVER.objects.get(k.function), FunctionRec):
             return k.function
         try:
-            (fn,) = raw(dmod.cuModuleGetFunction)(mod, k.name)
+            (fn,) = raw(dmod.cuModuleGetFunction)(mod, self._device_name(mod, k.name))
         except Exception as e:
             code = getattr(e, "code", None)
             if code is not None and int(code) in (500, 801):  # not found / not compilable
@@ -238,6 +238,20 @@ class RuntimeState:
             raise
         k.function = int(fn)
         return k.function
+
+    @staticmethod
+    def _device_name(mod: int, name: str) -> str:
+        """``name`` as the module spells it: a kernel registered by host code built against another
+        C++ standard library than the device code (std::__1:: vs std::) is found by its meaning."""
+        image = DRIVER.module(mod).image
+        if not name.startswith("_Z") or image.kernel(name) is not None:
+            return name
+        from cumetal.runtime.std_names import TupleByValue, same_kernel  # noqa: PLC0415
+
+        try:
+            return same_kernel(name, image.kernel_names()) or name
+        except TupleByValue as e:
+            raise RtError(E.cudaErrorInvalidDeviceFunction, str(e)) from None
 
     def variable_address(self, var: VarRec) -> tuple[int, int]:
         mod = self.load_library(var.library)
