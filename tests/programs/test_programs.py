@@ -45,6 +45,7 @@ PROGRAMS = {
     "spin_clock": ["spin_clock.cu"],
     "host_headers": ["host_headers/main.cu", "host_headers/fp16.cpp", "host_headers/plain.c"],
     "std_kernel_names": ["std_kernel_names.cu"],
+    "stub_without_config": ["stub_without_config.cu"],
 }
 
 EXTRA_LIBRARIES = {"host_headers": ["cublas"]}

@@ -20,6 +20,10 @@
  * and the reason is printed once on stderr. */
 long long cm_call(const char *name, const char *fmt, ...);
 
+/* 1 once after __cudaPopCallConfiguration found no configuration (a kernel stub called without <<<>>>),
+ * then 0 again (cm_register.c). */
+int cm_take_unconfigured_call(void);
+
 /* Pointer -> the unsigned 64-bit integer passed to Python ("K" in a format). */
 #define CM_P(p) ((unsigned long long)(uintptr_t)(p))
 

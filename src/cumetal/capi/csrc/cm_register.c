@@ -113,9 +113,30 @@ CM_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size
     return 0;
 }
 
+static __thread int cm_unconfigured_call;
+
+int cm_take_unconfigured_call(void) {
+    int was = cm_unconfigured_call;
+    cm_unconfigured_call = 0;
+    return was;
+}
+
 CM_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream) {
-    if (cm_config_depth <= 0)
+    if (cm_config_depth <= 0) {
+        /* a kernel's host stub called as a plain function (a __global__ function through a pointer,
+         * no <<<>>>): nvcc's stub returns here without launching; clang's goes on to cudaLaunchKernel,
+         * which sees this mark and zero dimensions and launches nothing either */
+        if (gridDim)
+            *gridDim = (dim3){0, 0, 0};
+        if (blockDim)
+            *blockDim = (dim3){0, 0, 0};
+        if (sharedMem)
+            *sharedMem = 0;
+        if (stream)
+            *(void **)stream = NULL;
+        cm_unconfigured_call = 1;
         return cudaErrorMissingConfiguration;
+    }
     struct cm_launch_config *c = &cm_configs[--cm_config_depth];
     if (gridDim)
         *gridDim = c->grid;

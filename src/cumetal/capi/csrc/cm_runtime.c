@@ -4,6 +4,8 @@
  * given; NULL checks and error codes live there too, so this file stays a list of signatures,
  * checked against cuda_runtime_api.h by the compiler. */
 #include "cuda_runtime_api.h"
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cm_core.h"
 #include "cm_native_launch.h"
@@ -156,6 +158,14 @@ CM_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
                                        cudaStream_t stream) {
     /* a launch Python has validated and compiled before is enqueued without Python (cm_native_launch.c) */
     const unsigned int g[3] = {gridDim.x, gridDim.y, gridDim.z}, b[3] = {blockDim.x, blockDim.y, blockDim.z};
+    if (cm_take_unconfigured_call() && g[0] == 0 && b[0] == 0) {
+        static int said;
+        const char *quiet = getenv("CUMETAL_QUIET");
+        if (!said++ && !(quiet && *quiet && *quiet != '0'))
+            fprintf(stderr, "cumetal: a __global__ function was called without <<<...>>> (through a function "
+                            "pointer?): nothing launched, as with nvcc\n");
+        return cudaSuccess;
+    }
     if (cm_native_launch(func, g, b, args, sharedMem, stream))
         return cudaSuccess;
     CALL("cudaLaunchKernelPlanned", "(K" DIM3 DIM3 "KKKK)", CM_P(func), D3(gridDim), D3(blockDim), CM_P(args),
