@@ -80,6 +80,48 @@ def library_path() -> Path:
     return lib
 
 
+HOST_CSRC = CSRC / "curand_host"  # not globbed into libcumetal_libs: a dependency-free library of its own
+HOST_LIB_NAME = "libcumetal_curand_host.dylib" if sys.platform == "darwin" else "libcumetal_curand_host.so"
+
+
+@functools.cache
+def curand_host_path() -> Path:
+    """libcumetal_curand_host (cuRAND's host-side models and inner loops, csrc/curand_host/), built
+    first if needed; no link to libcumetal or libpython (raises LibraryBuildError on failure)."""
+    compiler = capi_library.c_compiler()
+    h = hashlib.sha256()
+    for path in sorted(HOST_CSRC.glob("*.[ch]")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    h.update(" ".join(compiler).encode())
+    root = capi_library.cache_root()
+    final_dir = root / f"curand-host-{h.hexdigest()[:20]}"
+    lib = final_dir / HOST_LIB_NAME
+    if lib.is_file():
+        return lib
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="build-curand-host-", dir=root))
+    try:
+        # no contraction, no fast-math: the models' roundings are the numpy twins' (fma() is one rounding)
+        cmd = [*compiler, "-shared", "-fPIC", "-O2", "-std=gnu11", "-ffp-contract=off", "-fvisibility=hidden",
+               "-Wall", "-o", str(tmp / HOST_LIB_NAME), *[str(s) for s in sorted(HOST_CSRC.glob("*.c"))], "-lm"]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False)
+        except OSError as e:
+            raise capi_library.LibraryBuildError(f"cannot run the C compiler {compiler[0]!r}: {e}") from None
+        if proc.returncode != 0 or not (tmp / HOST_LIB_NAME).is_file():
+            raise capi_library.LibraryBuildError(
+                f"building {HOST_LIB_NAME} failed ({' '.join(compiler)}):\n{proc.stderr.strip()}")
+        try:
+            os.rename(tmp, final_dir)
+        except OSError:
+            if not lib.is_file():
+                raise capi_library.LibraryBuildError(f"cannot publish {final_dir}") from None
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return lib
+
+
 def link_args(libraries: list[str] | tuple[str, ...]) -> list[str]:
     """Linker arguments for the CuMetal libraries named among ``-l`` names (empty when none is)."""
     if not any(name in LINK_NAMES for name in libraries):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cumetal.libs.curand import h100_f64
+from cumetal.libs.curand import fast, h100_f64
 
 SPLIT_W = 6.25
 CENTRE = 3.125
@@ -74,7 +74,14 @@ def _q(w: np.ndarray) -> np.ndarray:
 
 def erfcinv(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(erfcinv(c), central mask) for doubles c: where the mask is False (w >= 6.25: the tails, 0, 1
-    and 2 excepted below; NaN, out of range) the value is NaN."""
+    and 2 excepted below; NaN, out of range) the value is NaN. The C twin
+    (:mod:`cumetal.libs.curand.fast`) or :func:`erfcinv_numpy`."""
+    if fast.on():
+        return fast.erfcinv(c)
+    return erfcinv_numpy(c)
+
+
+def erfcinv_numpy(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     c = np.asarray(c, dtype=np.float64).reshape(-1)
     upper = c > 1.0
     cc = np.where(upper, 2.0 - c, c)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.ir.semantics import floats
+from cumetal.libs.curand import fast
 
 U64 = np.uint64
 PI_HI = float.fromhex("0x1.921fb54442d18p+1")
@@ -54,7 +55,14 @@ EXP_P = tuple(float.fromhex(h) for h in (
 
 
 def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """a·b + c rounded once (float64 arrays)."""
+    """a·b + c rounded once (float64 arrays): C's fma (:mod:`cumetal.libs.curand.fast`) or
+    :func:`fma_numpy`."""
+    if fast.on():
+        return fast.fma_f64(a, b, c)
+    return fma_numpy(a, b, c)
+
+
+def fma_numpy(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     a, b, c = (np.ascontiguousarray(v, dtype=np.float64) for v in np.broadcast_arrays(a, b, c))
     return floats.fma(a.view(U64), b.view(U64), c.view(U64), "f64", "rn").view(np.float64)
 
@@ -67,7 +75,14 @@ def horner(c: tuple[float, ...] | list[float], z: np.ndarray) -> np.ndarray:
 
 
 def sincospi(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """sin(πv), cos(πv) as the H100 returns them (finite v; |v| < 2^52)."""
+    """sin(πv), cos(πv) as the H100 returns them (finite v; |v| < 2^52): the C twin
+    (:mod:`cumetal.libs.curand.fast`) or :func:`sincospi_numpy`."""
+    if fast.on():
+        return fast.sincospi(v)
+    return sincospi_numpy(v)
+
+
+def sincospi_numpy(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     v = np.asarray(v, dtype=np.float64)
     j = np.rint(2.0 * v)
     t = v - 0.5 * j
@@ -91,7 +106,14 @@ def exp_reduce(x: np.ndarray, j: np.ndarray) -> np.ndarray:
 
 
 def exp(x: np.ndarray) -> np.ndarray:
-    """e^x as the H100 returns it, for |x| <= 708 (numpy's beyond: overflow, underflow, subnormals)."""
+    """e^x as the H100 returns it, for |x| <= 708 (numpy's beyond: overflow, underflow, subnormals):
+    the C twin or :func:`exp_numpy`."""
+    if fast.on():
+        return fast.exp(x)
+    return exp_numpy(x)
+
+
+def exp_numpy(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     inside = np.abs(x) <= 708.0
     xi = np.where(inside, x, 0.0)
@@ -103,7 +125,14 @@ def exp(x: np.ndarray) -> np.ndarray:
 
 
 def log(u: np.ndarray, p: tuple[float, ...] | list[float] = LOG_P) -> np.ndarray:
-    """log u as the H100 returns it (numpy's for u <= 0, inf and NaN); p: the polynomial (fits)."""
+    """log u as the H100 returns it (numpy's for u <= 0, inf and NaN); p: the polynomial (fits).
+    The C twin for the model's own polynomial, else :func:`log_numpy`."""
+    if p is LOG_P and fast.on():
+        return fast.log(u)
+    return log_numpy(u, p)
+
+
+def log_numpy(u: np.ndarray, p: tuple[float, ...] | list[float] = LOG_P) -> np.ndarray:
     u = np.asarray(u, dtype=np.float64)
     ok = np.isfinite(u) & (u > 0)
     uu = np.where(ok, u, 1.0)

@@ -25,6 +25,8 @@ import sys
 
 import numpy as np
 
+from cumetal.libs.curand import fast
+
 DATA = pathlib.Path(__file__).with_name("data") / "mt19937_jumps.npz"
 N, M, MATRIX_A, UPPER, LOWER = 624, 397, np.uint32(0x9908B0DF), np.uint32(0x80000000), np.uint32(0x7FFFFFFF)
 DEGREE = 19937
@@ -85,23 +87,10 @@ def _add(dst: np.ndarray, dptr: int, src: np.ndarray, sptr: int) -> None:
         dst[:, :shift] ^= src[:, N - shift:]
 
 
-def jump(states: np.ndarray, poly: int) -> np.ndarray:
-    """poly(F) applied to every row of ``states`` (ptr 0), F the one-word transition; result ptr 0."""
-    batch = states.shape[0]
-    # table[d] = (x^WINDOW + d(x))(F) states for the WINDOW-bit digits d (all with ptr WINDOW)
-    powers = [states.copy()]
-    for k in range(WINDOW):
-        nxt = powers[-1].copy()
-        _steps(nxt, k, 1)
-        powers.append(nxt)          # powers[k] = F^k(states), ptr k
-    table = np.empty((1 << WINDOW, batch, N), np.uint32)
-    for d in range(1 << WINDOW):
-        acc = powers[WINDOW].copy()
-        for b in range(WINDOW):     # bit b of the digit is the coefficient of x^b
-            if (d >> b) & 1:
-                _add(acc, WINDOW, powers[b], b)
-        table[d] = acc
-    # Horner's rule as runs of steps between additions: (steps, table digit or -1 for the states)
+@functools.lru_cache(maxsize=16)
+def jump_schedule(poly: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Horner's rule for poly(F) with a WINDOW-bit sliding window, as runs of steps between additions:
+    ((steps, table digit or -1 for the states), ...) and the steps after the last addition."""
     schedule: list[tuple[int, int]] = []
     steps = 0
     i = poly.bit_length() - 1
@@ -119,6 +108,36 @@ def jump(states: np.ndarray, poly: int) -> np.ndarray:
             schedule.append((steps, -1))
             steps = 0
         i -= 1
+    return tuple(schedule), steps
+
+
+def jump(states: np.ndarray, poly: int) -> np.ndarray:
+    """poly(F) applied to every row of ``states`` (ptr 0), F the one-word transition; result ptr 0:
+    in C (:mod:`cumetal.libs.curand.fast`, one state at a time) or :func:`jump_numpy`."""
+    if fast.on():
+        schedule, tail = jump_schedule(poly)
+        return fast.mt_jump(states, list(schedule), tail)
+    return np.concatenate([jump_numpy(states[i:i + JUMP_BATCH], poly) for i in range(0, len(states), JUMP_BATCH)]
+                          or [states.copy()])
+
+
+def jump_numpy(states: np.ndarray, poly: int) -> np.ndarray:
+    """:func:`jump` in numpy for a batch of states (the window table holds 2^WINDOW states per row)."""
+    batch = states.shape[0]
+    # table[d] = (x^WINDOW + d(x))(F) states for the WINDOW-bit digits d (all with ptr WINDOW)
+    powers = [states.copy()]
+    for k in range(WINDOW):
+        nxt = powers[-1].copy()
+        _steps(nxt, k, 1)
+        powers.append(nxt)          # powers[k] = F^k(states), ptr k
+    table = np.empty((1 << WINDOW, batch, N), np.uint32)
+    for d in range(1 << WINDOW):
+        acc = powers[WINDOW].copy()
+        for b in range(WINDOW):     # bit b of the digit is the coefficient of x^b
+            if (d >> b) & 1:
+                _add(acc, WINDOW, powers[b], b)
+        table[d] = acc
+    schedule, steps = jump_schedule(poly)
     acc = np.zeros_like(states)
     ptr = 0
     for k, digit in schedule:
@@ -152,9 +171,7 @@ def generator_states(seed: int, count: int = GENERATORS) -> np.ndarray:
         level = have.bit_length() - 1          # generator s in [2^level, 2^(level+1)) is s - 2^level
         top = min(count, 2 << level)           # jumped 2^(2048+level)
         src = states[have - (1 << level): top - (1 << level)]
-        jumped = [jump(src[i:i + JUMP_BATCH], _jumps()[level])
-                  for i in range(0, len(src), JUMP_BATCH)]  # slices: the window table holds 2^WINDOW states per row
-        states = np.concatenate([states, *jumped])
+        states = np.concatenate([states, jump(src, _jumps()[level])])
     while len(_STATES) >= 2:
         _STATES.pop(next(iter(_STATES)))
     _STATES[seed] = states

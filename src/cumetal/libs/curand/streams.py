@@ -14,7 +14,7 @@ import functools
 
 import numpy as np
 
-from cumetal.libs.curand import philox, xorwow
+from cumetal.libs.curand import fast, philox, xorwow
 
 XORWOW_SUBSEQUENCES = 4096
 
@@ -140,6 +140,8 @@ def _mrg_base_states(seed: int, count: int) -> np.ndarray:
     s1, s2 = R.init(seed)
     j1 = R.mat_pow(R.A1, 1 << R.SUBSEQUENCE_LOG2, R.M1)
     j2 = R.mat_pow(R.A2, 1 << R.SUBSEQUENCE_LOG2, R.M2)
+    if fast.on():  # the same chain in C (cumetal.libs.curand.fast)
+        return fast.mrg_chain(s1 + s2, j1, j2, count)
     out = np.empty((count, 6), np.int64)
     for s in range(count):
         out[s, :3], out[s, 3:] = s1, s2
@@ -151,7 +153,19 @@ def mrg_positions(seed: int, first: int, count: int, subsequences: int) -> np.nd
     """(count, subsequences) values in (0, m1] (float64) at positions first .. first + count - 1."""
     from cumetal.libs.curand import mrg32k3a as R  # noqa: PLC0415
 
-    st = _mrg_base_states(seed, subsequences).copy()
+    st = _mrg_base_states(seed, subsequences)
+    if fast.on():  # the same loops in C (cumetal.libs.curand.fast)
+        if first:
+            return fast.mrg_positions(st, R.mat_pow(R.A1, first, R.M1), R.mat_pow(R.A2, first, R.M2), count)
+        return fast.mrg_positions(st, None, None, count)
+    return mrg_positions_numpy(st, first, count, subsequences)
+
+
+def mrg_positions_numpy(st: np.ndarray, first: int, count: int, subsequences: int) -> np.ndarray:
+    """:func:`mrg_positions` from the subsequences' base states in numpy (no C compiler)."""
+    from cumetal.libs.curand import mrg32k3a as R  # noqa: PLC0415
+
+    st = st.copy()
     if first:
         a1, a2 = R.mat_pow(R.A1, first, R.M1), R.mat_pow(R.A2, first, R.M2)
         for s in range(subsequences):
