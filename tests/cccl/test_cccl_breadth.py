@@ -52,7 +52,9 @@ CUB_BLOCK_CHECKS = [  # once per run
     "BlockHistogram atomic Composite",
     "cuda::barrier + cuda::memcpy_async (cooperative_groups block) + cuda::pipeline",
     "cuda::std::atomic / cuda::atomic (fetch_add, CAS loop, fetch_max, fetch_or)", "cuda::std::bit_cast and <bit>",
-    "cuda::std::numeric_limits", "cuda::std::pair / tuple", "cuda::std::mdspan (layout_right dextents, layout_left)",
+    "cuda::std::numeric_limits", "atomic_ref<float/double> fetch_add/fetch_max, cuda::latch, cuda::counting_semaphore",
+    "cuda::std::variant, expected, inplace_vector, algorithms, chrono, cmath", "cuda::std::pair / tuple",
+    "cuda::std::mdspan (layout_right dextents, layout_left)",
 ]
 CUB_DEVICE_CHECKS = [  # once per size
     "DeviceReduce::ArgMax / ArgMin (first extremum)", "DeviceReduce::Max / Min",

@@ -12,7 +12,21 @@
 #include <cuda/iterator>
 #endif
 #include <cuda/pipeline>
+#include <cuda/latch>
+#include <cuda/semaphore>
+#if __has_include(<cuda/std/algorithm>)
+#include <cuda/std/algorithm>
+#else  // CCCL 2.8 has the pieces only
+#include <cuda/std/__algorithm/max_element.h>
+#include <cuda/std/__algorithm/reverse.h>
+#endif
 #include <cuda/std/atomic>
+#include <cuda/std/chrono>
+#include <cuda/std/cmath>
+#include <cuda/std/expected>
+#include <cuda/std/inplace_vector>
+#include <cuda/std/numeric>
+#include <cuda/std/variant>
 #include <cuda/std/bit>
 #include <cuda/std/limits>
 #include <cuda/std/mdspan>
@@ -247,6 +261,34 @@ __global__ void block_variants(const int *in, int *out) {
   if (tid < 32) out[BT + 5 * N + 3 + tid] = hist[tid];
 }
 
+// more of libcu++: vocabulary types, algorithms, chrono, cmath, a latch and a counting semaphore in
+// managed memory (constructed on the host with placement new), atomic_ref on float and double
+using dev_latch = cuda::latch<cuda::thread_scope_device>;
+using dev_semaphore = cuda::counting_semaphore<cuda::thread_scope_device, 4>;
+__global__ void libcudacxx_more(float *f, double *d, int *out, dev_latch *l, dev_semaphore *sem) {
+  cuda::atomic_ref<float, cuda::thread_scope_device>(f[0]).fetch_add(0.5f);
+  cuda::std::atomic_ref<double>(d[0]).fetch_add(0.25);
+  cuda::atomic_ref<float, cuda::thread_scope_device>(f[1]).fetch_max((float)threadIdx.x);
+  sem->acquire();
+  atomicAdd(&out[5], 1);
+  sem->release();
+  l->count_down();
+  if (threadIdx.x == 0) {
+    cuda::std::variant<int, float> v = 2.5f;
+    out[0] = cuda::std::holds_alternative<float>(v) ? (int)(cuda::std::get<float>(v) * 2) : -1;
+    cuda::std::expected<int, short> e = cuda::std::unexpected<short>(7);
+    out[1] = e.has_value() ? -1 : e.error();
+    cuda::std::inplace_vector<int, 8> iv;
+    iv.push_back(3); iv.push_back(1); iv.push_back(2);
+    cuda::std::reverse(iv.begin(), iv.end());
+    out[2] = iv[0] * 100 + iv[1] * 10 + iv[2] + 1000 * (int)iv.size();
+    int a[5] = {5, 3, 9, 1, 7};
+    out[3] = *cuda::std::max_element(a, a + 5) * 10 + cuda::std::accumulate(a, a + 5, 0) % 10;
+    out[4] = (int)cuda::std::chrono::duration_cast<cuda::std::chrono::microseconds>(cuda::std::chrono::nanoseconds(1500)).count();
+    out[6] = (int)(cuda::std::sqrt(2.0f) * 1000) + (cuda::std::isnan(cuda::std::nanf("")) ? 10000 : 0);
+  }
+}
+
 static void block_warp_checks() {
   std::vector<int> h(BT * IPT);
   unsigned s = 99;
@@ -351,6 +393,23 @@ static void libcudacxx_checks() {
   CHECK(l[0] == INT_MAX && l[1] == INT_MIN && l[2] == USHRT_MAX && l[3] == LLONG_MIN && l[4] == ieps &&
         l[5] == iinf && l[6] == idmax && l[7] == DBL_MANT_DIG * 1000 + FLT_DIG && l[8] == idm,
         "cuda::std::numeric_limits");
+  {
+    float *f; double *d; int *o; dev_latch *lt; dev_semaphore *sem;
+    CK(cudaMallocManaged(&f, 2 * sizeof(float))); CK(cudaMallocManaged(&d, sizeof(double)));
+    CK(cudaMallocManaged(&o, 8 * sizeof(int))); CK(cudaMallocManaged(&lt, sizeof(dev_latch)));
+    CK(cudaMallocManaged(&sem, sizeof(dev_semaphore)));
+    f[0] = 0; f[1] = -1; d[0] = 0;
+    for (int i = 0; i < 8; ++i) o[i] = 0;
+    new (lt) dev_latch(64);
+    new (sem) dev_semaphore(4);
+    libcudacxx_more<<<1, 64>>>(f, d, o, lt, sem);
+    CK(cudaDeviceSynchronize());
+    CHECK(f[0] == 32.0f && f[1] == 63.0f && d[0] == 16.0 && o[5] == 64 && lt->try_wait(),
+          "atomic_ref<float/double> fetch_add/fetch_max, cuda::latch, cuda::counting_semaphore");
+    CHECK(o[0] == 5 && o[1] == 7 && o[2] == 3213 && o[3] == 95 && o[4] == 1 && o[6] == (int)(std::sqrt(2.0f) * 1000) + 10000,
+          "cuda::std::variant, expected, inplace_vector, algorithms, chrono, cmath");
+    cudaFree(f); cudaFree(d); cudaFree(o); cudaFree(lt); cudaFree(sem);
+  }
   std::vector<int> m = misc.get();
   CHECK(m[0] == 94 && m[1] == 7125 && m[2] == 1 + 2 + 7 + 400 + 3000 && m[3] == 1, "cuda::std::pair / tuple");
   bool md = m[4] == 4 * cols + 1000 * 4;
