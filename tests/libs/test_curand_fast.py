@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cumetal.libs.curand import fast, h100_erfcinv, h100_f64, mrg32k3a, mt19937, streams
+from cumetal.ir.semantics import expf, logf, mufu
+from cumetal.libs.curand import fast, h100_erfcinv, h100_erfcinvf, h100_f64, mrg32k3a, mt19937, streams
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="no C compiler for libcumetal_curand_host")
 N = 1 << 20
@@ -88,6 +89,51 @@ def test_erfcinv():
     same_bits(cy, ny)
 
 
+def f32_inputs(seed: int) -> np.ndarray:
+    """2^20 f32 bit patterns: half random patterns (every exponent, subnormals, NaNs), half in [-20, 20]
+    and [0, 2], plus the edge cases (0, subnormals, +-inf, NaN, 1, 2, erfcinvf's split 0.0034 and its
+    neighbours, expf's arguments whose ex2 argument falls below -126)."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 2 ** 32, N, dtype=np.uint64).astype(np.uint32)
+    x[N // 2: 3 * N // 4] = (rng.random(N // 4, np.float32) * 40 - 20).view(np.uint32)
+    x[3 * N // 4:] = (rng.random(N // 4, np.float32) * 2).view(np.uint32)
+    split = h100_erfcinvf.SPLIT
+    edges = np.array([0, 0x80000000, 1, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F800000, 0xFF800000, 0x7FC00000,
+                      0xFFC00000, 0x7F800001, 0x3F800000, 0xBF800000, 0x40000000, 0x3F000000, 0x7F7FFFFF,
+                      split - 1, split, split + 1, *(np.array([2 - 0.0034, -87.5, -100.0, -103.9, 88.7, 89.0],
+                                                               np.float32).view(np.uint32))], np.uint32)
+    return np.concatenate([edges, x])
+
+
+def same_f32_bits(a: np.ndarray, b: np.ndarray) -> None:
+    a, b = np.asarray(a, np.uint32), np.asarray(b, np.uint32)
+    nan = np.isnan(a.view(np.float32)) & np.isnan(b.view(np.float32))
+    diff = (a != b) & ~nan
+    assert not diff.any(), f"{int(diff.sum())} differ: {a[diff][:3]} vs {b[diff][:3]}"
+
+
+def test_mufu_sincos():
+    x = f32_inputs(11)
+    s, c = fast.sincos_bits(x)
+    same_f32_bits(s, mufu.sincos_bits("sin", x))
+    same_f32_bits(c, mufu.sincos_bits("cos", x))
+
+
+@pytest.mark.parametrize("name", ["logf", "expf", "lg2"])
+def test_f32_unary(name):
+    x = f32_inputs(12)
+    twin = {"logf": logf.logf_bits, "expf": expf.expf_bits, "lg2": mufu.lg2_bits}[name]
+    same_f32_bits(getattr(fast, f"{name}_bits")(x), twin(x))
+
+
+def test_erfcinvf():
+    x = f32_inputs(13)
+    got, gcen = fast.erfcinvf_bits(x)
+    ref, rcen = h100_erfcinvf.erfcinvf_bits_numpy(x)
+    assert np.array_equal(gcen, rcen)
+    same_f32_bits(got, ref)
+
+
 def test_mrg_loops():
     j1 = mrg32k3a.mat_pow(mrg32k3a.A1, 1 << mrg32k3a.SUBSEQUENCE_LOG2, mrg32k3a.M1)
     j2 = mrg32k3a.mat_pow(mrg32k3a.A2, 1 << mrg32k3a.SUBSEQUENCE_LOG2, mrg32k3a.M2)
@@ -121,3 +167,16 @@ def test_mt19937_jump():
     stream = bg.random_raw(1000 + mt19937.N).astype(np.uint32)
     bg.state = {"bit_generator": "MT19937", "state": {"key": got[0], "pos": mt19937.N}}
     assert np.array_equal(stream[1000:1010], bg.random_raw(10).astype(np.uint32))
+
+
+def test_mt19937_outputs():
+    states = mt19937.generator_states(4242, 64)
+    got = fast.mt_outputs(states, 1500)
+    bg = np.random.MT19937()
+    for g in (0, 1, 63):  # numpy's own MT19937 from the same state
+        bg.state = {"bit_generator": "MT19937", "state": {"key": states[g], "pos": mt19937.N}}
+        assert np.array_equal(bg.random_raw(1500).astype(np.uint32), got[g])
+    rng = np.random.default_rng(14)  # host outputs of generators 0..63 at random places: C == numpy loop
+    idx = rng.integers(0, 200, 4000) * mt19937.CHUNK + rng.integers(0, 64 * mt19937.THREADS, 4000)
+    c = mt19937.outputs_at(4242, idx)
+    assert np.array_equal(c, numpy_twin(mt19937.outputs_at, 4242, idx))

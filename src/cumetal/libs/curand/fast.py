@@ -4,7 +4,9 @@ buffers.
 
 Each function here has a numpy twin that stays the fallback (no C compiler, or
 ``CUMETAL_CURAND_NUMPY=1``) and gives the same bits: ``h100_f64.sincospi/exp/log/fma``,
-``h100_erfcinv.erfcinv``, the MRG32k3a loops of ``streams``, ``mt19937.jump``
+``h100_erfcinv.erfcinv``, ``h100_erfcinvf.erfcinvf_bits``, the MUFU sine/cosine/lg2/ex2 of
+``cumetal.ir.semantics.mufu`` with ``logf`` and ``expf`` of ``cumetal.ir.semantics``, the MRG32k3a
+loops of ``streams``, ``mt19937.jump``
 (tests/libs/test_curand_fast.py compares the two on a million inputs per model). The C side holds no
 constants of its own: :func:`_load` hands it the numpy modules' polynomials and scalars.
 """
@@ -44,7 +46,8 @@ def _load() -> ctypes.CDLL | None:
     except (LibraryBuildError, OSError):
         return None  # no C compiler: the numpy twins
     for name in ("cmh_set_f64", "cmh_fma_f64", "cmh_sincospi", "cmh_exp", "cmh_log", "cmh_erfcinv",
-                 "cmh_mrg_chain", "cmh_mrg_positions", "cmh_mt_jump"):
+                 "cmh_mrg_chain", "cmh_mrg_positions", "cmh_mt_jump", "cmh_mt_outputs", "cmh_set_f32", "cmh_sincos_bits",
+                 "cmh_logf_bits", "cmh_expf_bits", "cmh_lg2_bits", "cmh_erfcinvf_bits"):
         getattr(lib, name).restype = None
     f = h100_f64
 
@@ -55,7 +58,31 @@ def _load() -> ctypes.CDLL | None:
               arr((f.PI_HI, f.PI_LO, f.LOG_LN2_HI, f.LOG_LN2_LO, f.SQRT_HALF, f.LOG2E, f.LN2_HI, f.LN2_LO,
                    h100_erfcinv.LN2, h100_erfcinv.SPLIT_W, h100_erfcinv.CENTRE))]
     lib.cmh_set_f64(*[c.ctypes.data_as(_P) for c in consts])
+    _set_f32(lib)
     return lib
+
+
+def _set_f32(lib: ctypes.CDLL) -> None:
+    from cumetal.ir.semantics import expf, logf, mufu  # noqa: PLC0415
+    from cumetal.libs.curand import h100_erfcinvf  # noqa: PLC0415
+
+    def table(spec: mufu.Interp) -> tuple[np.ndarray, np.ndarray]:
+        if spec.words2:
+            raise ValueError("two-word MUFU tables are not used by cuRAND")
+        desc = [v for f in (spec.c0, spec.c1, spec.c2) for v in (f.pos, f.bits, f.shift, f.bias)]
+        return (np.ascontiguousarray(spec.words, np.uint64),
+                np.ascontiguousarray([*desc, spec.c2_sign, spec.xl_bits, len(spec.words)], np.int64))
+
+    keep = [*table(mufu.SIN), *table(mufu.EX2), *table(mufu.LG2)]
+    if (mufu.EX2_SCALE, mufu.LG2_SCALE, mufu.SCALE_EXP, mufu.SQ_DROP) != (39, 38, 37, 19):
+        raise ValueError("the MUFU scales changed: update curand_host.c")
+    terms = np.ascontiguousarray(mufu.truncated_square_terms(), np.int64)
+    scalars = np.ascontiguousarray([mufu.TURN, logf.REDUCE, logf.LN2, expf.SPLIT, expf.L2E, expf.L2E_LO, expf.MAGIC,
+                                    expf.UNBIAS, h100_erfcinvf.SPLIT], np.uint32)
+    lc = np.ascontiguousarray(logf.COEFFS, np.uint32)
+    ec = np.ascontiguousarray(h100_erfcinvf.COEFFS, np.uint32)
+    keep += [terms, scalars, lc, ec]
+    lib.cmh_set_f32(*[_ptr(a) for a in keep[:6]], _ptr(terms), _N(len(terms)), _ptr(scalars), _ptr(lc), _ptr(ec))
 
 
 def available() -> bool:
@@ -152,3 +179,50 @@ def mt_jump(states: np.ndarray, schedule: list[tuple[int, int]], tail: int) -> n
     _load().cmh_mt_jump(_ptr(st), _N(st.shape[0]), _ptr(steps), _ptr(digits), _N(len(schedule)), _N(tail),
                         _ptr(out))
     return out
+
+
+def mt_outputs(states: np.ndarray, length: int) -> np.ndarray:
+    """(count, length): the first ``length`` outputs of MT19937 from each initial state (as numpy's
+    MT19937 with the state as key and pos 624)."""
+    st = np.ascontiguousarray(states, np.uint32)
+    out = np.empty((st.shape[0], length), np.uint32)
+    _load().cmh_mt_outputs(_ptr(st), _N(st.shape[0]), _N(length), _ptr(out))
+    return out
+
+
+def _u32(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, dtype=np.uint32)
+
+
+def sincos_bits(x_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sin.approx, cos.approx) bits of f32 bit patterns (mufu.sincos_bits)."""
+    x = _u32(x_bits)
+    s, c = np.empty(x.shape, np.uint32), np.empty(x.shape, np.uint32)
+    _load().cmh_sincos_bits(_ptr(x), _N(x.size), _ptr(s), _ptr(c))
+    return s, c
+
+
+def _unary(name: str, x_bits: np.ndarray) -> np.ndarray:
+    x = _u32(x_bits)
+    out = np.empty(x.shape, np.uint32)
+    getattr(_load(), name)(_ptr(x), _N(x.size), _ptr(out))
+    return out
+
+
+def logf_bits(x_bits: np.ndarray) -> np.ndarray:
+    return _unary("cmh_logf_bits", x_bits)
+
+
+def expf_bits(x_bits: np.ndarray) -> np.ndarray:
+    return _unary("cmh_expf_bits", x_bits)
+
+
+def lg2_bits(x_bits: np.ndarray) -> np.ndarray:
+    return _unary("cmh_lg2_bits", x_bits)
+
+
+def erfcinvf_bits(c_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = _u32(c_bits)
+    out, central = np.empty(c.shape, np.uint32), np.empty(c.shape, np.uint8)
+    _load().cmh_erfcinvf_bits(_ptr(c), _N(c.size), _ptr(out), _ptr(central))
+    return out, central.view(bool)

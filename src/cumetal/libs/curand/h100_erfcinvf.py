@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from cumetal.ir.semantics import floats, mufu
+from cumetal.libs.curand import fast
 
 U32 = np.uint32
 SPLIT = 0x3B5ED289  # f32(0.0034): min(c, 2 - c) below it is the tail
@@ -56,7 +57,15 @@ def _q(w: np.ndarray) -> np.ndarray:
 
 def erfcinvf_bits(c_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(result bits, central mask) for float32 bit patterns: where the mask is False (the tail, 0, 2,
-    NaN, out of range) the result is undefined."""
+    NaN, out of range) the result is undefined. The C twin (:mod:`cumetal.libs.curand.fast`) or
+    :func:`erfcinvf_bits_numpy`."""
+    if fast.on():
+        out, central = fast.erfcinvf_bits(np.asarray(c_bits, dtype=U32).reshape(-1))
+        return out.reshape(np.shape(c_bits)), central.reshape(np.shape(c_bits))
+    return erfcinvf_bits_numpy(c_bits)
+
+
+def erfcinvf_bits_numpy(c_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     b = np.ascontiguousarray(c_bits, dtype=U32).reshape(-1)
     c = b.view(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cumetal.ir.semantics import expf as expf_model
+from cumetal.ir.semantics import logf as logf_model
 from cumetal.ir.semantics import mufu
-from cumetal.ir.semantics.expf import expf
-from cumetal.ir.semantics.logf import logf
-from cumetal.libs.curand import h100_erfcinv, h100_erfcinvf, h100_f64, poisson, sobol, streams
+from cumetal.libs.curand import fast, h100_erfcinv, h100_erfcinvf, h100_f64, poisson, sobol, streams
 
 SUCCESS, NOT_INITIALIZED, TYPE_ERROR, OUT_OF_RANGE, LENGTH_NOT_MULTIPLE = 0, 101, 103, 104, 105
 LAUNCH_FAILURE, INTERNAL_ERROR = 201, 999
@@ -153,9 +153,27 @@ def scale_f32(z: np.ndarray, mean: float, stddev: float) -> np.ndarray:
     return (z64 * np.float64(np.float32(stddev)) + np.float64(np.float32(mean))).astype(np.float32)
 
 
+def logf(x: np.ndarray) -> np.ndarray:
+    """The H100's logf (cumetal.ir.semantics.logf) of float32 values: its C twin when built."""
+    if fast.on():
+        return fast.logf_bits(np.asarray(x, dtype=np.float32).view(np.uint32)).view(np.float32)
+    return logf_model.logf(x)
+
+
+def expf(x: np.ndarray) -> np.ndarray:
+    """The H100's expf (cumetal.ir.semantics.expf) of float32 values: its C twin when built."""
+    if fast.on():
+        return fast.expf_bits(np.asarray(x, dtype=np.float32).view(np.uint32)).view(np.float32)
+    return expf_model.expf(x)
+
+
 def fast_sincos(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """__sincosf(v) as NVIDIA's GPU returns it (sin.approx/cos.approx: the MUFU, bit for bit)."""
+    """__sincosf(v) as NVIDIA's GPU returns it (sin.approx/cos.approx: the MUFU, bit for bit; the C
+    twin of cumetal.ir.semantics.mufu when built)."""
     bits = np.asarray(v, dtype=np.float32).view(np.uint32)
+    if fast.on():
+        s, c = fast.sincos_bits(bits)
+        return s.view(np.float32), c.view(np.float32)
     return mufu.sincos_bits("sin", bits).view(np.float32), mufu.sincos_bits("cos", bits).view(np.float32)
 
 
@@ -241,9 +259,10 @@ def icdf_f32(x: np.ndarray) -> np.ndarray:
     upper = x >= np.uint32(0x80000000)
     j = np.where(upper, ~x, x).astype(np.uint32)
     p = (j.astype(np.float32).astype(np.float64) * 2.0 ** -32 + 2.0 ** -33).astype(np.float32)
-    q = inverse_normal(p.astype(np.float64)).astype(np.float32)
     e, central = h100_erfcinvf.erfcinvf_bits((p + p).astype(np.float32).view(np.uint32))
-    q = np.where(central, -(np.float32(1.41421356) * e.view(np.float32)).astype(np.float32), q)
+    q = np.where(central, -(np.float32(1.41421356) * e.view(np.float32)).astype(np.float32), np.float32(0))
+    tail = ~central  # the quantile per value (Python) only where the model does not reach
+    q[tail] = inverse_normal(p[tail].astype(np.float64)).astype(np.float32)
     return np.where(upper, -q, q).astype(np.float32)
 
 

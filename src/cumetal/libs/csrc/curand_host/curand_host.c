@@ -236,3 +236,239 @@ void cmh_mt_jump(const uint32_t *states, int64_t count, const int64_t *sched_ste
   free(powers);
   free(table);
 }
+
+/* ---- float models: MUFU sin/cos/ex2/lg2 (ir/semantics/mufu.py), logf (logf.py), expf (expf.py),
+ * erfcinvf (h100_erfcinvf.py); integer steps in int64 as the numpy models ---------------------- */
+
+typedef struct {
+  const uint64_t *words;
+  int64_t pos[3], bits[3], shift[3], bias[3];
+  int64_t c2_sign, xl_bits;
+} Interp;
+
+static Interp SIN_T, EX2_T, LG2_T;
+static int64_t SQ_J[32], SQ_SQUARE[32], SQ_MASK[32];
+static int SQ_N;
+static uint32_t TURN, LOGF_REDUCE, LOGF_LN2, EXPF_SPLIT, EXPF_L2E, EXPF_L2E_LO, EXPF_MAGIC, EXPF_UNBIAS, ERFCINVF_SPLIT;
+static uint32_t LOGF_C[8], ERFCINVF_C[11];
+static uint64_t *WORDS_COPY[3];
+
+static void set_interp(Interp *t, const uint64_t *words, const int64_t *d, int which) {
+  free(WORDS_COPY[which]);
+  WORDS_COPY[which] = malloc(sizeof(uint64_t) * (size_t)d[14]);
+  memcpy(WORDS_COPY[which], words, sizeof(uint64_t) * (size_t)d[14]);
+  t->words = WORDS_COPY[which];
+  for (int f = 0; f < 3; f++) {
+    t->pos[f] = d[4 * f];
+    t->bits[f] = d[4 * f + 1];
+    t->shift[f] = d[4 * f + 2];
+    t->bias[f] = d[4 * f + 3];
+  }
+  t->c2_sign = d[12];
+  t->xl_bits = d[13];
+}
+
+void cmh_set_f32(const uint64_t *sin_words, const int64_t *sin_desc, const uint64_t *ex2_words,
+                 const int64_t *ex2_desc, const uint64_t *lg2_words, const int64_t *lg2_desc,
+                 const int64_t *sq_terms, int64_t nterms, const uint32_t *sc,
+                 const uint32_t *logf_coeffs, const uint32_t *erfcinvf_coeffs) {
+  set_interp(&SIN_T, sin_words, sin_desc, 0);
+  set_interp(&EX2_T, ex2_words, ex2_desc, 1);
+  set_interp(&LG2_T, lg2_words, lg2_desc, 2);
+  SQ_N = (int)nterms;
+  for (int i = 0; i < SQ_N && i < 32; i++) {
+    SQ_J[i] = sq_terms[3 * i];
+    SQ_SQUARE[i] = sq_terms[3 * i + 1];
+    SQ_MASK[i] = sq_terms[3 * i + 2];
+  }
+  TURN = sc[0]; LOGF_REDUCE = sc[1]; LOGF_LN2 = sc[2]; EXPF_SPLIT = sc[3]; EXPF_L2E = sc[4];
+  EXPF_L2E_LO = sc[5]; EXPF_MAGIC = sc[6]; EXPF_UNBIAS = sc[7]; ERFCINVF_SPLIT = sc[8];
+  memcpy(LOGF_C, logf_coeffs, sizeof LOGF_C);
+  memcpy(ERFCINVF_C, erfcinvf_coeffs, sizeof ERFCINVF_C);
+}
+
+static inline float f_of(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static inline uint32_t b_of(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+
+/* R = C0 + C1 xl + sign C2 (tsq(xl) >> 19), segment r >> xl_bits (mufu.interpolate) */
+static inline int64_t interpolate(const Interp *t, int64_t r) {
+  int64_t seg = r >> t->xl_bits;
+  uint64_t w = t->words[seg];
+  int64_t xl = r & ((1LL << t->xl_bits) - 1);
+  int64_t xs = xl << (17 - t->xl_bits);
+  int64_t tsq = 0;
+  for (int i = 0; i < SQ_N; i++)
+    if ((xs >> SQ_J[i]) & 1) tsq += SQ_SQUARE[i] + ((xs & SQ_MASK[i]) << (SQ_J[i] + 1));
+  int64_t c[3];
+  for (int f = 0; f < 3; f++)
+    c[f] = ((int64_t)((w >> t->pos[f]) & ((1ULL << t->bits[f]) - 1)) << t->shift[f]) + t->bias[f];
+  return c[0] + c[1] * xl + t->c2_sign * c[2] * (tsq >> 19);
+}
+
+/* f32 bits of v >= 0 rounded toward zero (mufu._int_to_f32_rz; v = 0 gives (127 << 23)) */
+static inline int64_t int_to_f32_rz(int64_t v) {
+  int64_t nb = v > 0 ? 63 - __builtin_clzll((uint64_t)v) : 0;
+  int64_t mant = nb > 23 ? v >> (nb - 23) : v << (23 - nb);
+  return ((nb + 127) << 23) | (mant & 0x7FFFFF);
+}
+
+static inline int64_t turn_index(uint32_t bits) {
+  int64_t a = bits & 0x7FFFFFFF, e = a >> 23;
+  if (e == 0) return 0;
+  int64_t mant = (a & 0x7FFFFF) | 0x800000;
+  int64_t p = mant * (int64_t)((TURN & 0x7FFFFF) | 0x800000);
+  int drop = p >= (1LL << 47) ? 24 : 23;
+  uint64_t pw = (uint64_t)((p >> drop) << drop);
+  int64_t sh = e - 151;
+  uint64_t k;
+  if (sh >= 0) k = sh >= 40 ? 0 : pw << sh;
+  else k = -sh > 63 ? 0 : pw >> (-sh);
+  return (int64_t)(k & ((1ULL << 25) - 1));
+}
+
+static inline uint32_t quadrant_value(int64_t k) {
+  int64_t q = k >> 23, r = k & 0x7FFFFF;
+  if (q & 1) r ^= 0x7FFFFF;
+  int64_t big = interpolate(&SIN_T, r);
+  int64_t bits = big == 0 ? 0 : int_to_f32_rz(big) - (37LL << 23);
+  return (uint32_t)(bits | (q >= 2 ? 0x80000000LL : 0));
+}
+
+void cmh_sincos_bits(const uint32_t *x, int64_t n, uint32_t *so, uint32_t *co) {
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t b = x[i];
+    if ((b & 0x7F800000u) == 0x7F800000u) { so[i] = co[i] = 0x7FFFFFFFu; continue; }
+    int64_t k = turn_index(b);
+    so[i] = quadrant_value(k) ^ (b & 0x80000000u);
+    co[i] = quadrant_value((k + (1LL << 23)) & ((1LL << 25) - 1));
+  }
+}
+
+static inline uint32_t mufu_ex2(uint32_t xb) {
+  int64_t bits = xb, a = bits & 0x7FFFFFFF, e = a >> 23;
+  int64_t mant = (a & 0x7FFFFF) | 0x800000;
+  int big_arg = e >= 127 + 8;
+  int64_t fixed = e >= 127 ? mant << (e - 127 > 7 ? 7 : e - 127) : mant >> (127 - e > 63 ? 63 : 127 - e);
+  if (e == 0) fixed = 0;
+  int64_t ipart = fixed >> 23, frac = fixed & 0x7FFFFF;
+  int neg = (bits >> 31) != 0;
+  int64_t expo = neg ? (frac == 0 ? -ipart : -ipart - 1) : ipart;
+  if (neg && frac != 0) frac ^= 0x7FFFFF;
+  int64_t mbits = (interpolate(&EX2_T, frac) >> (39 - 23)) & 0x7FFFFF;
+  int64_t r = ((expo + 127) << 23) | mbits;
+  r = expo > 127 ? 0x7F800000 : expo < -126 ? 0 : r;
+  if (big_arg) r = neg ? 0 : 0x7F800000;
+  if (isnan(f_of(xb))) r = 0x7FFFFFFF;
+  return (uint32_t)r;
+}
+
+static inline uint32_t ex2_bits(uint32_t xb) {
+  float x = f_of(xb);
+  if (x < -126.0f) {
+    float r = f_of(mufu_ex2(b_of(x * 0.5f)));
+    return b_of(r * r);
+  }
+  return mufu_ex2(xb);
+}
+
+void cmh_expf_bits(const uint32_t *xs, int64_t n, uint32_t *out) {
+  for (int64_t i = 0; i < n; i++) {
+    float x = f_of(xs[i]);
+    float t = fmaf(x, f_of(EXPF_SPLIT), 0.5f);
+    t = t > 0 ? (t < 1 ? t : 1.0f) : 0.0f;
+    /* fma.rm(t, 252, 1.5 2^23 + 1): the exact sum rounded down, ulp 1 there, so floor(252 t) + magic */
+    float j = (float)(floor(252.0 * (double)t) + (double)f_of(EXPF_MAGIC));
+    float k = j + f_of(EXPF_UNBIAS);
+    float r = fmaf(x, f_of(EXPF_L2E), -k);
+    r = fmaf(x, f_of(EXPF_L2E_LO), r);
+    out[i] = b_of(f_of(ex2_bits(b_of(r))) * f_of(b_of(j) << 23));
+  }
+}
+
+void cmh_logf_bits(const uint32_t *xs, int64_t n, uint32_t *out) {
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t b = xs[i];
+    float x = f_of(b);
+    if (x == 0) { out[i] = 0xFF800000u; continue; }
+    if (b == 0x7F800000u) { out[i] = 0x7F800000u; continue; }
+    if (!(x > 0 && x < INFINITY)) { out[i] = 0x7FFFFFFFu; continue; }
+    int sub = x < 0x1p-126f;
+    float xsc = sub ? x * 0x1p23f : x;
+    uint32_t xb = b_of(xsc);
+    uint32_t e = (xb - LOGF_REDUCE) & 0xFF800000u;
+    float m = f_of(xb - e);
+    float fi = (float)((int32_t)e >> 23) - (sub ? 23.0f : 0.0f);
+    float f = m - 1.0f;
+    float q = f_of(LOGF_C[7]);
+    for (int c = 6; c >= 0; c--) q = fmaf(q, f, f_of(LOGF_C[c]));
+    q = fmaf(q, f, -0.5f);
+    float t = q * f;
+    float r = fmaf(t, f, f);
+    out[i] = b_of(fmaf(fi, f_of(LOGF_LN2), r));
+  }
+}
+
+static inline uint32_t mufu_lg2(int64_t b) {
+  int64_t e = ((b >> 23) & 0xFF) - 127;
+  int64_t rq = (e * (1LL << 38) + interpolate(&LG2_T, b & 0x7FFFFF)) >> 2;
+  int64_t mag = rq < 0 ? ~rq : rq;
+  int64_t fb = mag == 0 ? 0 : int_to_f32_rz(mag) - (36LL << 23);
+  int64_t o = fb | (rq < 0 ? 0x80000000LL : 0);
+  return b == 0x3F800000 ? 0 : (uint32_t)o;
+}
+
+static inline uint32_t lg2_one(uint32_t u) {
+  int64_t b = u, a = b & 0x7FFFFFFF;
+  int sub = a < 0x00800000;
+  int64_t arg = (sub ? (int64_t)b_of(f_of(u) * 0x1p24f) : b) & 0x7FFFFFFF;
+  uint32_t r = mufu_lg2(arg == 0 ? 0x3F800000 : arg);
+  if (sub) r = b_of(f_of(r) + -24.0f);
+  if (a == 0) r = 0xFF800000u;
+  if (a == 0x7F800000) r = 0x7F800000u;
+  if ((b >> 31) != 0 && a != 0) r = 0x7FFFFFFFu;
+  if (a > 0x7F800000) r = 0x7FFFFFFFu;
+  return r;
+}
+
+void cmh_lg2_bits(const uint32_t *x, int64_t n, uint32_t *out) {
+  for (int64_t i = 0; i < n; i++) out[i] = lg2_one(x[i]);
+}
+
+void cmh_erfcinvf_bits(const uint32_t *cb, int64_t n, uint32_t *out, uint8_t *central) {
+  float split = f_of(ERFCINVF_SPLIT);
+  for (int64_t i = 0; i < n; i++) {
+    float c = f_of(cb[i]);
+    float two_minus = 2.0f - c;
+    float mn = c < two_minus ? c : two_minus;
+    int cen = c > 0 && c < 2 && mn >= split;
+    float cc = cen ? c : 0.5f;
+    float t = 2.0f - cc;
+    float p = cc * t;
+    float w = f_of(lg2_one(b_of(p)) ^ 0x80000000u);
+    float q = f_of(ERFCINVF_C[0]);
+    for (int k = 1; k < 11; k++) q = fmaf(q, w, f_of(ERFCINVF_C[k]));
+    out[i] = b_of(fmaf(q, -cc, q));
+    central[i] = (uint8_t)cen;
+  }
+}
+
+/* MT19937 outputs: out[g * len + i] = the (i+1)-th tempered word genrand_int32 returns from the
+ * initial state g (mt19937.outputs_at, numpy's MT19937 with pos = N) */
+void cmh_mt_outputs(const uint32_t *states, int64_t count, int64_t len, uint32_t *out) {
+  uint32_t mt[MT_N];
+  for (int64_t g = 0; g < count; g++) {
+    memcpy(mt, states + (size_t)g * MT_N, sizeof mt);
+    uint32_t *o = out + (size_t)g * len;
+    for (int64_t base = 0; base < len; base += MT_N) {
+      mt_run(mt, 0, MT_N);  /* one twist: the block's 624 words, ptr back at 0 */
+      int64_t m = len - base < MT_N ? len - base : MT_N;
+      for (int64_t i = 0; i < m; i++) {
+        uint32_t y = mt[i];
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680u;
+        y ^= (y << 15) & 0xefc60000u;
+        o[base + i] = y ^ (y >> 18);
+      }
+    }
+  }
+}

@@ -19,8 +19,12 @@ CMH_API void cmh_exp(const double *x, int64_t n, double *out);
 CMH_API void cmh_log(const double *u, int64_t n, double *out);
 CMH_API void cmh_erfcinv(const double *c, int64_t n, double *out, uint8_t *central);
 
-/* MUFU (sin/cos/ex2/lg2) tables and the float models (logf, expf, erfcinvf) */
-CMH_API void cmh_set_f32(const uint64_t *sin_words, const uint64_t *ex2_words, const uint64_t *lg2_words,
+/* MUFU tables (cumetal.ir.semantics.mufu.Interp: words, then per coefficient pos, bits, shift, bias, then
+ * c2_sign, xl_bits) for sin, ex2, lg2; the truncated squarer's terms (j, square, mask); the float
+ * scalars (see fast._load) and the logf / erfcinvf coefficients */
+CMH_API void cmh_set_f32(const uint64_t *sin_words, const int64_t *sin_desc, const uint64_t *ex2_words,
+                         const int64_t *ex2_desc, const uint64_t *lg2_words, const int64_t *lg2_desc,
+                         const int64_t *sq_terms, int64_t nterms, const uint32_t *scalars,
                          const uint32_t *logf_coeffs, const uint32_t *erfcinvf_coeffs);
 CMH_API void cmh_sincos_bits(const uint32_t *x, int64_t n, uint32_t *s, uint32_t *c);
 CMH_API void cmh_logf_bits(const uint32_t *x, int64_t n, uint32_t *out);
@@ -36,3 +40,5 @@ CMH_API void cmh_mrg_positions(const int64_t *states, int64_t t, const int64_t *
 /* MT19937: states jumped by a polynomial given as its Horner schedule (steps, digit) */
 CMH_API void cmh_mt_jump(const uint32_t *states, int64_t count, const int64_t *sched_steps,
                          const int64_t *sched_digit, int64_t nsched, int64_t tail_steps, uint32_t *out);
+/* MT19937: the first len outputs (tempered) of each of count states */
+CMH_API void cmh_mt_outputs(const uint32_t *states, int64_t count, int64_t len, uint32_t *out);
