@@ -115,14 +115,11 @@ def philox_double_items(seed: int, start: int, n: int, width: int) -> np.ndarray
     """Double items: each subsequence s gives two blocks (counters 0 and 1). width 2 (uniform
     doubles): item i is words 2 (i % 2), +1 of block (i // 2) % 2 of subsequence i // 4; width 4
     (double normal pairs): pair p is block p % 2 of subsequence p // 2."""
-    idx = np.arange(start, start + n, dtype=np.uint64)
     per_block = 4 // width
-    block = idx // np.uint64(per_block)
-    words = philox.blocks(seed, block % np.uint64(2), block // np.uint64(2))
-    if width == 4:
-        return words
-    lane = (idx % np.uint64(2)).astype(np.int64)
-    return np.stack([words[np.arange(n), 2 * lane], words[np.arange(n), 2 * lane + 1]], axis=1)
+    b0, b1 = start // per_block, (start + n - 1) // per_block if n > 0 else start // per_block - 1
+    block = np.arange(b0, b1 + 1, dtype=np.uint64)  # each block once: item i is words width*i.. of the run
+    words = philox.blocks(seed, block % np.uint64(2), block // np.uint64(2)).reshape(-1, width)
+    return words[start - per_block * b0: start - per_block * b0 + n]
 
 
 # MRG32k3a: LEGACY ordering uses 4096 subsequences like XORWOW; the default (= BEST = DYNAMIC on the
