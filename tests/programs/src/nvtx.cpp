@@ -1,6 +1,8 @@
 // NVTX annotations compile, link and answer as NVTX does with no tool attached (push/pop report the
 // nesting depth; a pop without a push is -1).
 #include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCuda.h>
+#include <nvtx3/nvToolsExtCudaRt.h>
 #include <stdio.h>
 #include "check.h"
 
@@ -21,6 +23,16 @@ int main() {
     nvtxDomainHandle_t domain = nvtxDomainCreateA("cumetal");
     nvtxDomainMarkEx(domain, &attr);
     nvtxDomainDestroy(domain);
+    CHECK(nvtxRangePush("unsuffixed") == 3); /* nvtxRangePushA unless UNICODE is defined */
+    CHECK(nvtxRangePop() == 3);
+    nvtxMark("mark");
+    nvtxNameOsThread(1, "main");
+    cudaStream_t stream;
+    CHECK(cudaStreamCreate(&stream) == cudaSuccess);
+    nvtxNameCudaStreamA(stream, "main stream"); /* naming CUDA objects: accepted, nothing to report to */
+    nvtxNameCudaDeviceA(0, "device 0");
+    nvtxNameCuStreamA((CUstream)stream, "as a driver stream");
+    CHECK(cudaStreamDestroy(stream) == cudaSuccess);
     CHECK(nvtxRangePop() == 2);
     CHECK(nvtxRangePop() == 1);
     CHECK(nvtxRangePop() == 0);

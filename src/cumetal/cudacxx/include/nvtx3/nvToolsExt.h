@@ -120,5 +120,29 @@ static inline nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t do
 static inline void nvtxDomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const char *name) {
     (void)domain; (void)category; (void)name;
 }
+static inline void nvtxDomainNameCategoryW(nvtxDomainHandle_t domain, uint32_t category, const wchar_t *name) {
+    (void)domain; (void)category; (void)name;
+}
+
+/* the names without A/W: the character type the program's UNICODE setting picks, as in NVTX */
+#if defined(UNICODE)
+#define nvtxMark nvtxMarkW
+#define nvtxRangeStart nvtxRangeStartW
+#define nvtxRangePush nvtxRangePushW
+#define nvtxNameCategory nvtxNameCategoryW
+#define nvtxNameOsThread nvtxNameOsThreadW
+#define nvtxDomainCreate nvtxDomainCreateW
+#define nvtxDomainRegisterString nvtxDomainRegisterStringW
+#define nvtxDomainNameCategory nvtxDomainNameCategoryW
+#else
+#define nvtxMark nvtxMarkA
+#define nvtxRangeStart nvtxRangeStartA
+#define nvtxRangePush nvtxRangePushA
+#define nvtxNameCategory nvtxNameCategoryA
+#define nvtxNameOsThread nvtxNameOsThreadA
+#define nvtxDomainCreate nvtxDomainCreateA
+#define nvtxDomainRegisterString nvtxDomainRegisterStringA
+#define nvtxDomainNameCategory nvtxDomainNameCategoryA
+#endif
 
 #endif
