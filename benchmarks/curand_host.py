@@ -51,7 +51,7 @@ def main() -> None:
     kinds = args.kinds.split(",")
     print(f"# load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}, CPUs {os.cpu_count()}, "
           f"models: {'numpy' if args.numpy_models or fast is None or not fast.available() else 'C'}", flush=True)
-    print("| generator | values | first " + " | ".join(kinds) + " |", flush=True)
+    print("| generator | values | first | " + " | ".join(kinds) + " |", flush=True)
     for k in (int(s) for s in args.sizes.split(",")):
         n = 1 << k
         rng = np.random.default_rng(1)
