@@ -180,3 +180,27 @@ def test_mt19937_outputs():
     idx = rng.integers(0, 200, 4000) * mt19937.CHUNK + rng.integers(0, 64 * mt19937.THREADS, 4000)
     c = mt19937.outputs_at(4242, idx)
     assert np.array_equal(c, numpy_twin(mt19937.outputs_at, 4242, idx))
+
+
+def test_no_compiler_falls_back(monkeypatch):
+    """Without a C compiler the library is not built and the host API takes the numpy twins (same values)."""
+    from cumetal.capi.library import LibraryBuildError
+    from cumetal.libs import build
+    from cumetal.libs.curand import host
+
+    def fail():
+        raise LibraryBuildError("no C compiler (test)")
+
+    h = host.create(host.MRG32K3A, True)
+    want = host.values(host.get(h), "normal_double", 64)
+    monkeypatch.setattr(build, "curand_host_path", fail)
+    fast._load.cache_clear()
+    try:
+        assert not fast.available() and not fast.on()
+        host.get(h).offset = 0
+        assert np.array_equal(host.values(host.get(h), "normal_double", 64), want)
+    finally:
+        monkeypatch.undo()
+        fast._load.cache_clear()
+        host.destroy(h)
+    assert fast.on()
