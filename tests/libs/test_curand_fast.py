@@ -9,7 +9,16 @@ import numpy as np
 import pytest
 
 from cumetal.ir.semantics import expf, logf, mufu
-from cumetal.libs.curand import fast, h100_erfcinv, h100_erfcinvf, h100_f64, mrg32k3a, mt19937, streams
+from cumetal.libs.curand import (
+    fast,
+    h100_erfcinv,
+    h100_erfcinvf,
+    h100_f64,
+    mrg32k3a,
+    mt19937,
+    mtgp32,
+    streams,
+)
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="no C compiler for libcumetal_curand_host")
 N = 1 << 20
@@ -204,3 +213,12 @@ def test_no_compiler_falls_back(monkeypatch):
         fast._load.cache_clear()
         host.destroy(h)
     assert fast.on()
+
+
+def test_mtgp32_sequences_and_layout():
+    sets = np.arange(mtgp32.SETS)
+    states = mtgp32.init_states((np.arange(mtgp32.SETS, dtype=np.uint64) + 77) & mtgp32.M32, sets)
+    assert np.array_equal(mtgp32.sequences(states, sets, 5), numpy_twin(mtgp32.sequences_numpy, states, sets, 5))
+    for seed, start, n in ((0, 0, 51200), (1234, 3, 3 * 51200 + 17), (2 ** 40 + 9, 100000, 200000)):
+        # whole rounds side by side == output by output (the recorded layout, test_curand_host.py)
+        assert np.array_equal(mtgp32.host_u32(seed, start, n), mtgp32.host_u32_at(seed, start, n))

@@ -46,7 +46,7 @@ def _load() -> ctypes.CDLL | None:
     except (LibraryBuildError, OSError):
         return None  # no C compiler: the numpy twins
     for name in ("cmh_set_f64", "cmh_fma_f64", "cmh_sincospi", "cmh_exp", "cmh_log", "cmh_erfcinv",
-                 "cmh_mrg_chain", "cmh_mrg_positions", "cmh_mt_jump", "cmh_mt_outputs", "cmh_set_f32", "cmh_sincos_bits",
+                 "cmh_mrg_chain", "cmh_mrg_positions", "cmh_mt_jump", "cmh_mt_outputs", "cmh_mtgp_sequences", "cmh_set_f32", "cmh_sincos_bits",
                  "cmh_logf_bits", "cmh_expf_bits", "cmh_lg2_bits", "cmh_erfcinvf_bits"):
         getattr(lib, name).restype = None
     f = h100_f64
@@ -187,6 +187,19 @@ def mt_outputs(states: np.ndarray, length: int) -> np.ndarray:
     st = np.ascontiguousarray(states, np.uint32)
     out = np.empty((st.shape[0], length), np.uint32)
     _load().cmh_mt_outputs(_ptr(st), _N(st.shape[0]), _N(length), _ptr(out))
+    return out
+
+
+def mtgp_sequences(states: np.ndarray, pos: np.ndarray, sh1: np.ndarray, sh2: np.ndarray, tbl: np.ndarray,
+                   tmp: np.ndarray, mask: int, length: int) -> np.ndarray:
+    """(count, length) MTGP32 outputs of each state with its parameter rows (mtgp32.sequences)."""
+    st = np.ascontiguousarray(states, np.uint32)
+    args = [np.ascontiguousarray(pos, np.int64), np.ascontiguousarray(sh1, np.uint32),
+            np.ascontiguousarray(sh2, np.uint32), np.ascontiguousarray(tbl, np.uint32),
+            np.ascontiguousarray(tmp, np.uint32)]
+    out = np.empty((st.shape[0], length), np.uint32)
+    _load().cmh_mtgp_sequences(_ptr(st), _N(st.shape[0]), *[_ptr(a) for a in args], ctypes.c_uint32(int(mask)),
+                               _N(length), _ptr(out))
     return out
 
 

@@ -59,7 +59,19 @@ def init_states(seeds: np.ndarray, sets: np.ndarray) -> np.ndarray:
 
 
 def sequences(states: np.ndarray, sets: np.ndarray, rounds: int) -> np.ndarray:
-    """The first ``rounds * 256`` outputs of each state: [len(states), rounds * 256] uint32."""
+    """The first ``rounds * 256`` outputs of each state: [len(states), rounds * 256] uint32; in C
+    (:mod:`cumetal.libs.curand.fast`, one value after another) or :func:`sequences_numpy`."""
+    from cumetal.libs.curand import fast  # noqa: PLC0415
+
+    if fast.on():
+        p = params()
+        return fast.mtgp_sequences(states, p["pos"][sets], p["sh1"][sets], p["sh2"][sets], p["tbl"][sets],
+                                   p["tmp_tbl"][sets], int(p["mask"]), rounds * BLOCK)
+    return sequences_numpy(states, sets, rounds)
+
+
+def sequences_numpy(states: np.ndarray, sets: np.ndarray, rounds: int) -> np.ndarray:
+    """:func:`sequences` in numpy: 256 values of every state at once (pos <= 95 keeps them independent)."""
     p = params()
     pos = p["pos"][sets].astype(np.int64)[:, None]
     sh1 = p["sh1"][sets].astype(np.uint32)[:, None]
@@ -96,6 +108,17 @@ def host_u32(seed: int, start: int, n: int) -> np.ndarray:
     """Outputs ``start .. start + n`` of cuRAND's host MTGP32 generator (module docstring)."""
     if n <= 0:
         return np.zeros(0, np.uint32)
+    if n >= BLOCK * SETS:  # every block: the outputs are the sequences' rounds laid side by side
+        rounds = (start + n - 1) // (BLOCK * SETS) + 1
+        every = np.arange(SETS)
+        seeds = (np.uint64(fold_seed(seed)) + every.astype(np.uint64) + np.uint64(1)) & M32
+        seqs = sequences(init_states(seeds, every), every, rounds)
+        return seqs.reshape(SETS, rounds, BLOCK).transpose(1, 0, 2).reshape(-1)[start:start + n]
+    return host_u32_at(seed, start, n)
+
+
+def host_u32_at(seed: int, start: int, n: int) -> np.ndarray:
+    """:func:`host_u32` output by output (the blocks in use only)."""
     idx = np.arange(start, start + n, dtype=np.int64)
     rnd, rem = np.divmod(idx, BLOCK * SETS)
     blk, thr = np.divmod(rem, BLOCK)

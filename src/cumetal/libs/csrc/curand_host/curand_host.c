@@ -472,3 +472,34 @@ void cmh_mt_outputs(const uint32_t *states, int64_t count, int64_t len, uint32_t
     }
   }
 }
+
+/* ---- MTGP32 (mtgp32.py: sequences) ------------------------------------------------------------ */
+
+#define MTGP_N 351
+
+/* out[s * len + j], len = rounds * 256: the recursion's outputs for state s with its parameter set's
+ * pos, sh1, sh2, tbl[16], tmp_tbl[16] (row s of each), one value after another */
+void cmh_mtgp_sequences(const uint32_t *states, int64_t count, const int64_t *pos, const uint32_t *sh1,
+                        const uint32_t *sh2, const uint32_t *tbl, const uint32_t *tmp, uint32_t mask,
+                        int64_t len, uint32_t *out) {
+  uint32_t *x = malloc(sizeof(uint32_t) * (size_t)(MTGP_N + len));
+  for (int64_t s = 0; s < count; s++) {
+    memcpy(x, states + (size_t)s * MTGP_N, sizeof(uint32_t) * MTGP_N);
+    const uint32_t *tb = tbl + 16 * s, *tm = tmp + 16 * s;
+    int64_t p = pos[s];
+    uint32_t a1 = sh1[s], a2 = sh2[s];
+    uint32_t *o = out + (size_t)s * len;
+    for (int64_t j = 0; j < len; j++) {
+      uint32_t v = (x[j] & mask) ^ x[j + 1];
+      v ^= v << a1;
+      uint32_t y = v ^ (x[j + p] >> a2);
+      y ^= tb[y & 15];
+      x[MTGP_N + j] = y;
+      uint32_t u = x[j + p - 1];
+      u ^= u >> 16;
+      u ^= u >> 8;
+      o[j] = y ^ tm[u & 15];
+    }
+  }
+  free(x);
+}

@@ -40,5 +40,9 @@ CMH_API void cmh_mrg_positions(const int64_t *states, int64_t t, const int64_t *
 /* MT19937: states jumped by a polynomial given as its Horner schedule (steps, digit) */
 CMH_API void cmh_mt_jump(const uint32_t *states, int64_t count, const int64_t *sched_steps,
                          const int64_t *sched_digit, int64_t nsched, int64_t tail_steps, uint32_t *out);
+/* MTGP32: len outputs of each of count states (mtgp32.sequences; per-state parameter rows) */
+CMH_API void cmh_mtgp_sequences(const uint32_t *states, int64_t count, const int64_t *pos, const uint32_t *sh1,
+                                const uint32_t *sh2, const uint32_t *tbl, const uint32_t *tmp, uint32_t mask,
+                                int64_t len, uint32_t *out);
 /* MT19937: the first len outputs (tempered) of each of count states */
 CMH_API void cmh_mt_outputs(const uint32_t *states, int64_t count, int64_t len, uint32_t *out);
