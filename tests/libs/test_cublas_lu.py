@@ -80,9 +80,23 @@ def test_singular_and_no_pivoting_and_matinv(h: int) -> None:  # noqa: F811
     assert capi.matinv_batched(h, "D", 33, src_arr.ptr, 33, inv_arr.ptr, 33, info.ptr, 2) != 0  # n <= 32
 
 
-def test_getrs_reports_the_bad_argument(h: int) -> None:  # noqa: F811
-    status = np.array([0], np.int32)
-    d = Dev(np.zeros((2, 2)))
-    arr = Dev(np.array([d.ptr], np.uint64))
-    assert capi.getrs_batched(h, "D", 0, 2, 1, arr.ptr, 1, 0, arr.ptr, 2, status.ctypes.data, 1) != 0
-    assert status[0] == -6  # lda < n
+# (trans, n, nrhs, lda, ldb, batch) -> (status, info) as cublasSgetrsBatched answered on an H100
+# (CUDA 13; scripts/probe_cublas_getrs_info.cu): LAPACK's argument positions, the handle not counted
+GETRS_INFO_H100 = [
+    ((0, 4, 1, 4, 4, 1), (0, 0)), ((7, 4, 1, 4, 4, 1), (7, -1)), ((0, -1, 1, 4, 4, 1), (7, -2)),
+    ((0, 4, -1, 4, 4, 1), (7, -3)), ((0, 4, 1, 2, 4, 1), (7, -5)), ((0, 4, 1, 4, 2, 1), (7, -8)),
+    ((0, 4, 1, 4, 4, -1), (13, 0)), ((0, -1, 1, 0, 4, 1), (7, -2)),
+]
+
+
+@pytest.mark.parametrize("args,want", GETRS_INFO_H100)
+def test_getrs_reports_the_bad_argument_as_the_h100(h: int, args: tuple, want: tuple) -> None:  # noqa: F811
+    trans, n, nrhs, lda, ldb, batch = args
+    info = np.array([12345], np.int32)
+    a = Dev(np.eye(4) * 2.0)
+    b = Dev(np.ones((4, 1)))
+    piv = Dev(np.arange(1, 5, dtype=np.int32))
+    a_arr, b_arr = Dev(np.array([a.ptr], np.uint64)), Dev(np.array([b.ptr], np.uint64))
+    status = capi.getrs_batched(h, "D", trans, n, nrhs, a_arr.ptr, lda, piv.ptr, b_arr.ptr, ldb,
+                                info.ctypes.data, batch)
+    assert (status, int(info[0])) == want

@@ -16,7 +16,7 @@ import numpy as np
 
 from cumetal.libs import devmem
 from cumetal.libs.cublas import status as S
-from cumetal.libs.cublas.common import mat, need, op_code, run, run_now
+from cumetal.libs.cublas.common import mat, need, run, run_now
 from cumetal.libs.cublas.handle import Handle
 
 DTYPES = {"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}
@@ -105,24 +105,27 @@ def getrf_batched(h: Handle, t: str, n: int, arr: int, lda: int, piv: int, info:
 
 def getrs_batched(h: Handle, t: str, trans: int, n: int, nrhs: int, arr: int, lda: int, piv: int, barr: int, ldb: int,
                   info: int, batch: int) -> None:
-    if not info:
+    if not info:  # (NVIDIA's library crashes here; CuMetal answers)
         raise devmem.LibError(S.INVALID_VALUE, "info is NULL")
+    # info = -(LAPACK's position of the bad argument: the handle not counted), and a negative batch
+    # count is EXECUTION_FAILED with info 0, as the H100's cuBLAS 13 answered
+    # (scripts/probe_cublas_getrs_info.cu)
     bad = 0
-    if op_code(trans, "trans") not in (0, 1, 2):
+    if trans not in (S.OP_N, S.OP_T, S.OP_C):
         bad = -1
     elif n < 0:
         bad = -2
     elif nrhs < 0:
         bad = -3
     elif lda < max(1, n):
-        bad = -6
+        bad = -5
     elif ldb < max(1, n):
-        bad = -9
-    elif batch < 0:
-        bad = -11
+        bad = -8
     devmem.write_host(info, np.array([bad], np.int32))
     if bad:
         raise devmem.LibError(S.INVALID_VALUE, f"argument {-bad} is invalid")
+    if batch < 0:
+        raise devmem.LibError(S.EXECUTION_FAILED, f"batchSize={batch} is negative")
     if n == 0 or nrhs == 0 or batch == 0:
         return
     dtype = np.dtype(DTYPES[t])
