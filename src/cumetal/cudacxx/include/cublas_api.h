@@ -194,6 +194,13 @@ CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL64)
     cublasStatus_t cublas##P##matinvBatched(cublasHandle_t handle, int n, const T *const A[], int lda,                 \
                                             T *const Ainv[], int lda_inv, int *info, int batchSize);
 CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_LU)
+#define CUMETAL_CUBLAS_DECL_QR(P, T, R)                                                                                \
+    cublasStatus_t cublas##P##geqrfBatched(cublasHandle_t handle, int m, int n, T *const Aarray[], int lda,            \
+                                           T *const TauArray[], int *info, int batchSize);                             \
+    cublasStatus_t cublas##P##gelsBatched(cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs,      \
+                                          T *const Aarray[], int lda, T *const Carray[], int ldc, int *info,           \
+                                          int *devInfoArray, int batchSize);
+CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_QR)
 
 /* real-only and complex-only level 1/2 functions, rotations */
 #define CUMETAL_CUBLAS_REDUCE(NAME, T, R, IT, V2)                                                                      \

@@ -199,6 +199,20 @@ CUMETAL_CUBLAS_TYPES(DEFINE_TYPED64)
 #define DEFINE_LU32(PF, T, R) DEFINE_LU(PF, T, R, int)
 CUMETAL_CUBLAS_TYPES(DEFINE_LU32)
 
+/* batched QR and least squares (no _64 forms in cuBLAS) */
+#define DEFINE_QR(PF, T, R)                                                                                            \
+    CML_EXPORT cublasStatus_t cublas##PF##geqrfBatched(cublasHandle_t h, int m, int n, T *const A[], int lda,          \
+                                                       T *const tau[], int *info, int batch) {                         \
+        CALL("geqrf_batched", "(KsLLKLKKL)", H(h), #PF, L_(m), L_(n), P(A), L_(lda), P(tau), P(info), L_(batch));      \
+    }                                                                                                                  \
+    CML_EXPORT cublasStatus_t cublas##PF##gelsBatched(cublasHandle_t h, cublasOperation_t trans, int m, int n,         \
+                                                      int nrhs, T *const A[], int lda, T *const C[], int ldc,          \
+                                                      int *info, int *devInfo, int batch) {                            \
+        CALL("gels_batched", "(KsiLLLKLKLKKL)", H(h), #PF, (int)trans, L_(m), L_(n), L_(nrhs), P(A), L_(lda), P(C),   \
+             L_(ldc), P(info), P(devInfo), L_(batch));                                                                  \
+    }
+CUMETAL_CUBLAS_TYPES(DEFINE_QR)
+
 /* ---- symmetric / triangular level 2 and syr2k (S, D, C, Z) */
 #define DEFINE_TYPED_MORE(PF, T, R, IT, V2, V)                                                                         \
     CML_EXPORT cublasStatus_t cublas##PF##symv##V2(cublasHandle_t h, cublasFillMode_t uplo, IT n, const T *alpha,      \

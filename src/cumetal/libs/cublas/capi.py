@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import band, blas, gemmex, grouped, handle, kernels, level1ex, lu, xt
+from cumetal.libs.cublas import band, blas, gemmex, grouped, handle, kernels, level1ex, lu, qr, xt
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
 
@@ -385,6 +385,17 @@ def getrs_batched(h: handle.Handle, t: str, trans: int, n: int, nrhs: int, A: in
 def getri_batched(h: handle.Handle, t: str, n: int, A: int, lda: int, piv: int, C: int, ldc: int, info: int,
                   batch: int) -> None:
     lu.getri_batched(h, t, n, A, lda, piv, C, ldc, info, batch)
+
+
+@entry("cublasXgeqrfBatched")
+def geqrf_batched(h: handle.Handle, t: str, m: int, n: int, A: int, lda: int, tau: int, info: int, batch: int) -> None:
+    qr.geqrf_batched(h, t, m, n, A, lda, tau, info, batch)
+
+
+@entry("cublasXgelsBatched")
+def gels_batched(h: handle.Handle, t: str, trans: int, m: int, n: int, nrhs: int, A: int, lda: int, C: int, ldc: int,
+                 info: int, dev_info: int, batch: int) -> None:
+    qr.gels_batched(h, t, trans, m, n, nrhs, A, lda, C, ldc, info, dev_info, batch)
 
 
 @entry("cublasXmatinvBatched")

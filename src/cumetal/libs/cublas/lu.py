@@ -22,8 +22,12 @@ from cumetal.libs.cublas.handle import Handle
 DTYPES = {"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}
 
 
-def _pointers(arr: int, batch: int, what: str) -> list[int]:
+def pointer_array(arr: int, batch: int, what: str) -> list[int]:
+    """The ``batch`` device pointers of a device array of pointers (checked to lie in an allocation)."""
     return [int(p) for p in devmem.vector(arr, np.uint64, batch, 1, what, S.INVALID_VALUE)]
+
+
+_pointers = pointer_array
 
 
 def _ints(ptr: int, count: int, what: str) -> np.ndarray:

@@ -6,11 +6,25 @@
 
 #include "cumetal/config.h"
 
+#if defined(__CUDA__) || defined(__cplusplus)
+#undef __host__ /* a header included earlier (cuComplex.h) may have defined them empty */
+#undef __device__
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
+#else /* a plain C file: the execution spaces mean nothing there (NVIDIA's headers do the same) */
+#ifndef __host__
+#define __host__
+#endif
+#ifndef __device__
+#define __device__
+#endif
+#define __global__
+#define __shared__
+#define __constant__
+#endif
 /* clang accepts the managed attribute only for HIP; in CUDA mode a __managed__ variable is a
  * __device__ variable whose host shadow the host code reads and writes directly. The host side
  * puts those shadows in a section of their own, whose bounds each translation unit hands to
