@@ -16,6 +16,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from cumetal.capi import library as capi_library
@@ -41,34 +42,23 @@ def _key(compiler: list[str], cumetal_lib: Path) -> str:
     return h.hexdigest()[:20]
 
 
-@functools.cache
-def library_path() -> Path:
-    """The path of libcumetal_libs, built first if needed (raises LibraryBuildError on failure)."""
-    cumetal_lib = capi_library.library_path()
-    compiler = capi_library.c_compiler()
-    root = capi_library.cache_root()
-    final_dir = root / f"libs-{_key(compiler, cumetal_lib)}"
-    lib = final_dir / LIB_NAME
+def _build_once(final_dir: Path, lib_name: str, compiler: list[str], command: Callable[[Path], list[str]]) -> Path:
+    """``final_dir/lib_name``, compiled first if absent: ``command(out)`` runs in a temporary directory
+    that is then renamed into place (atomic; another process that won the race is fine)."""
+    lib = final_dir / lib_name
     if lib.is_file():
         return lib
-    root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix="build-libs-", dir=root))
+    final_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="build-", dir=final_dir.parent))
     try:
-        libdir = str(cumetal_lib.parent)
-        cmd = [*compiler, "-shared", "-fPIC", "-O2", "-std=gnu11", "-fvisibility=hidden", "-Wall",
-               "-Wno-unused-parameter", "-I", str(CSRC), "-I", str(include_dir()),
-               "-I", sysconfig.get_paths()["include"], "-o", str(tmp / LIB_NAME),
-               *[str(s) for s in sorted(CSRC.glob("*.c"))], "-L" + libdir, "-lcumetal", f"-Wl,-rpath,{libdir}"]
-        if sys.platform == "darwin":
-            cmd += ["-install_name", f"@rpath/{LIB_NAME}"]
-        cmd += capi_library._python_link_args() + ["-lpthread", "-lm"]  # noqa: SLF001 - same interpreter facts
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False)
+            proc = subprocess.run(command(tmp / lib_name), capture_output=True, text=True, errors="replace",
+                                  check=False)
         except OSError as e:
             raise capi_library.LibraryBuildError(f"cannot run the C compiler {compiler[0]!r}: {e}") from None
-        if proc.returncode != 0 or not (tmp / LIB_NAME).is_file():
+        if proc.returncode != 0 or not (tmp / lib_name).is_file():
             raise capi_library.LibraryBuildError(
-                f"building {LIB_NAME} failed ({' '.join(compiler)}):\n{proc.stderr.strip()}")
+                f"building {lib_name} failed ({' '.join(compiler)}):\n{proc.stderr.strip()}")
         try:
             os.rename(tmp, final_dir)
         except OSError:
@@ -78,6 +68,25 @@ def library_path() -> Path:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return lib
+
+
+@functools.cache
+def library_path() -> Path:
+    """The path of libcumetal_libs, built first if needed (raises LibraryBuildError on failure)."""
+    cumetal_lib = capi_library.library_path()
+    compiler = capi_library.c_compiler()
+    libdir = str(cumetal_lib.parent)
+
+    def command(out: Path) -> list[str]:
+        cmd = [*compiler, "-shared", "-fPIC", "-O2", "-std=gnu11", "-fvisibility=hidden", "-Wall",
+               "-Wno-unused-parameter", "-I", str(CSRC), "-I", str(include_dir()),
+               "-I", sysconfig.get_paths()["include"], "-o", str(out),
+               *[str(s) for s in sorted(CSRC.glob("*.c"))], "-L" + libdir, "-lcumetal", f"-Wl,-rpath,{libdir}"]
+        if sys.platform == "darwin":
+            cmd += ["-install_name", f"@rpath/{LIB_NAME}"]
+        return cmd + capi_library._python_link_args() + ["-lpthread", "-lm"]  # noqa: SLF001 - same interpreter
+
+    return _build_once(capi_library.cache_root() / f"libs-{_key(compiler, cumetal_lib)}", LIB_NAME, compiler, command)
 
 
 HOST_CSRC = CSRC / "curand_host"  # not globbed into libcumetal_libs: a dependency-free library of its own
@@ -93,33 +102,14 @@ def curand_host_path() -> Path:
     for path in sorted(HOST_CSRC.glob("*.[ch]")):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     h.update(" ".join(compiler).encode())
-    root = capi_library.cache_root()
-    final_dir = root / f"curand-host-{h.hexdigest()[:20]}"
-    lib = final_dir / HOST_LIB_NAME
-    if lib.is_file():
-        return lib
-    root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix="build-curand-host-", dir=root))
-    try:
+
+    def command(out: Path) -> list[str]:
         # no contraction, no fast-math: the models' roundings are the numpy twins' (fma() is one rounding)
-        cmd = [*compiler, "-shared", "-fPIC", "-O3", "-std=gnu11", "-ffp-contract=off", "-fvisibility=hidden",
-               "-Wall", "-o", str(tmp / HOST_LIB_NAME), *[str(s) for s in sorted(HOST_CSRC.glob("*.c"))], "-lm"]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", check=False)
-        except OSError as e:
-            raise capi_library.LibraryBuildError(f"cannot run the C compiler {compiler[0]!r}: {e}") from None
-        if proc.returncode != 0 or not (tmp / HOST_LIB_NAME).is_file():
-            raise capi_library.LibraryBuildError(
-                f"building {HOST_LIB_NAME} failed ({' '.join(compiler)}):\n{proc.stderr.strip()}")
-        try:
-            os.rename(tmp, final_dir)
-        except OSError:
-            if not lib.is_file():
-                raise capi_library.LibraryBuildError(f"cannot publish {final_dir}") from None
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return lib
+        return [*compiler, "-shared", "-fPIC", "-O3", "-std=gnu11", "-ffp-contract=off", "-fvisibility=hidden",
+                "-Wall", "-o", str(out), *[str(s) for s in sorted(HOST_CSRC.glob("*.c"))], "-lm"]
+
+    return _build_once(capi_library.cache_root() / f"curand-host-{h.hexdigest()[:20]}", HOST_LIB_NAME, compiler,
+                       command)
 
 
 def link_args(libraries: list[str] | tuple[str, ...]) -> list[str]:
