@@ -14,15 +14,12 @@ decoupled look-back scans, onesweep radix sort): loading the module costs more t
 
 from __future__ import annotations
 
-import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
-from tests.cccl.cccl_install import SKIP_REASON, cccl_include, cccl_version
+from tests.cccl import cccl_build
+from tests.cccl.cccl_install import SKIP_REASON, cccl_include
 
-PROGRAMS = pathlib.Path(__file__).parent / "programs"
 CCCL = cccl_include()
 pytestmark = pytest.mark.skipif(CCCL is None, reason=SKIP_REASON)
 
@@ -72,34 +69,12 @@ CUB_DEVICE_CHECKS = [  # once per size
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pathlib.Path]:
-    out = tmp_path_factory.mktemp("cccl_breadth")
-    exes = {}
-    for name in ("thrust_breadth", "cub_breadth"):
-        exe = out / name
-        env = dict(os.environ, CUMETAL_CUDACXX_CACHE_DIR=str(out / "cache"))
-        proc = subprocess.run([sys.executable, "-m", "cumetal.tools.cumetalc", f"-I{CCCL}",
-                               str(PROGRAMS / f"{name}.cu"), "-o", str(exe)],
-                              capture_output=True, text=True, timeout=900, check=False, env=env)
-        assert proc.returncode == 0, f"cumetalc failed for {name} (CCCL {cccl_version(CCCL)}):\n" + \
-            proc.stderr[-6000:]
-        noisy = [ln for ln in proc.stderr.splitlines() if "warning" in ln and str(CCCL) in ln]
-        assert not noisy, "\n".join(noisy[:10])
-        exes[name] = exe
-    return exes
-
-
-def _run(exe: pathlib.Path, sizes: list[int]) -> list[str]:
-    env = dict(os.environ, CUMETAL_BACKEND="cpu", CUMETAL_QUIET="1")
-    proc = subprocess.run([str(exe), *map(str, sizes)], capture_output=True, text=True, env=env, timeout=600,
-                          check=False)
-    lines = proc.stdout.splitlines()
-    assert proc.returncode == 0 and lines[-1:] == ["PASSED"], proc.stdout + proc.stderr[-3000:]
-    return [ln.removeprefix("ok ") for ln in lines[:-1]]
+    return cccl_build.build(CCCL, ('thrust_breadth', 'cub_breadth'), tmp_path_factory.mktemp("cccl_breadth"), timeout=900)
 
 
 def test_thrust_breadth(built: dict[str, pathlib.Path]) -> None:
-    assert _run(built["thrust_breadth"], [300, 20000]) == THRUST_CHECKS * 2
+    assert cccl_build.run(built["thrust_breadth"], [300, 20000]) == THRUST_CHECKS * 2
 
 
 def test_cub_and_libcudacxx_breadth(built: dict[str, pathlib.Path]) -> None:
-    assert _run(built["cub_breadth"], [1000, 20000]) == CUB_BLOCK_CHECKS + CUB_DEVICE_CHECKS * 2
+    assert cccl_build.run(built["cub_breadth"], [1000, 20000]) == CUB_BLOCK_CHECKS + CUB_DEVICE_CHECKS * 2

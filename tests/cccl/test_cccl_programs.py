@@ -9,15 +9,12 @@ radix sort). Skipped, with the pin to install, when no CCCL is installed (tests/
 
 from __future__ import annotations
 
-import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
-from tests.cccl.cccl_install import SKIP_REASON, cccl_include, cccl_version
+from tests.cccl import cccl_build
+from tests.cccl.cccl_install import SKIP_REASON, cccl_include
 
-PROGRAMS = pathlib.Path(__file__).parent / "programs"
 CCCL = cccl_include()
 pytestmark = pytest.mark.skipif(CCCL is None, reason=SKIP_REASON)
 
@@ -45,45 +42,21 @@ CUB_CHECKS = [
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pathlib.Path]:
-    out = tmp_path_factory.mktemp("cccl")
-    exes = {}
-    for name in ("thrust_algorithms", "cub_algorithms"):
-        exe = out / name
-        # a private compile cache: the diagnostics checked below are those of this front end
-        env = dict(os.environ, CUMETAL_CUDACXX_CACHE_DIR=str(out / "cache"))
-        proc = subprocess.run([sys.executable, "-m", "cumetal.tools.cumetalc", f"-I{CCCL}",
-                               str(PROGRAMS / f"{name}.cu"), "-o", str(exe)],
-                              capture_output=True, text=True, timeout=600, check=False, env=env)
-        assert proc.returncode == 0, f"cumetalc failed for {name} (CCCL {cccl_version(CCCL)}):\n" + \
-            proc.stderr[-6000:]
-        # nvcc is quiet on CCCL's headers; so must the front end be
-        noisy = [ln for ln in proc.stderr.splitlines() if "warning" in ln and str(CCCL) in ln]
-        assert not noisy, "\n".join(noisy[:10])
-        exes[name] = exe
-    return exes
-
-
-def _run(exe: pathlib.Path, args: list[int], backend: str = "cpu") -> list[str]:
-    env = dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1")
-    proc = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True, env=env, timeout=300,
-                          check=False)
-    lines = proc.stdout.splitlines()
-    assert proc.returncode == 0 and lines[-1:] == ["PASSED"], proc.stdout + proc.stderr[-3000:]
-    return [ln.removeprefix("ok ") for ln in lines[:-1]]
+    return cccl_build.build(CCCL, ('thrust_algorithms', 'cub_algorithms'), tmp_path_factory.mktemp("cccl"), timeout=600)
 
 
 def test_thrust_algorithms(built: dict[str, pathlib.Path]) -> None:
     """300 elements, then 20,000, in one process (loading the module costs more than the checks)."""
-    assert _run(built["thrust_algorithms"], [300, 20000]) == THRUST_CHECKS * 2
+    assert cccl_build.run(built["thrust_algorithms"], [300, 20000]) == THRUST_CHECKS * 2
 
 
 def test_cub_algorithms(built: dict[str, pathlib.Path]) -> None:
     """3 blocks of 512 items, then 40 (multi-block scans, onesweep radix sort), in one process."""
-    assert _run(built["cub_algorithms"], [3, 40]) == CUB_CHECKS * 2
+    assert cccl_build.run(built["cub_algorithms"], [3, 40]) == CUB_CHECKS * 2
 
 
 def test_cub_algorithms_on_air_sim(built: dict[str, pathlib.Path]) -> None:
     """An Apple GPU's 32 KiB of threadgroup memory: CUB's radix-sort kernels (33,856 bytes of static
     shared memory, DeviceRadixSort and DeviceSegmentedRadixSort) run with their shared memory in device
     memory (backends/apple/shared_spill.py); every other check as on the cpu device."""
-    assert _run(built["cub_algorithms"], [3], "air-sim") == CUB_CHECKS
+    assert cccl_build.run(built["cub_algorithms"], [3], "air-sim") == CUB_CHECKS
