@@ -216,6 +216,13 @@ class _TieredBatch(Batch):
         self._deadline = value
 
 
+def _deadline(watchdog_s: float | None) -> float | None:
+    """The watchdog's deadline for the next batch: it measures the time since the launch last
+    finished a batch of CTAs, so a long kernel that keeps finishing CTAs runs to its end (CUDA's
+    GPUs without a display set no limit) and a runaway loop stops after ``watchdog_s``."""
+    return time.perf_counter() + watchdog_s if watchdog_s else None
+
+
 def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
            block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
            *, watchdog_s: float | None = None, cluster: tuple[int, int, int] | None = None,
@@ -271,7 +278,6 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
         if cooperative:  # the grid-barrier word of NVIDIA's grid_group::sync() (%envreg1:%envreg2)
             workspace = memory.alloc(16)
             memory.write(workspace, bytes(16))
-        deadline = time.perf_counter() + watchdog_s if watchdog_s else None
         # Raised once and left raised: CPython 3.11's Py_SetRecursionLimit walks the thread-state list
         # without its lock, so setting it on every launch while stream worker threads exit crashed the
         # process (a segfault in Py_SetRecursionLimit seen under the full test suite).
@@ -283,6 +289,7 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
             if tier is None:
                 for c0 in range(first_cta, total, ctas_per_batch):
                     nctas = min(ctas_per_batch, total - c0)
+                    deadline = _deadline(watchdog_s)  # the time without a finished batch is limited
                     batch = Batch(memory, module, kernel, grid, block, c0, nctas, symbols, param_base,
                                   shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
                     set_grouping(batch, None if order is None else order[c0:c0 + nctas], cluster, explicit,
@@ -290,7 +297,7 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
                     run(_root_ctx(batch, code))
                 return LaunchOutcome(None, printf)
             return _tiered(kernel, module, memory, grid, block, symbols, param_base, shared_size, dynamic_shared,
-                           local, deadline, watchdog_s, printf, code, tier, first_cta, total, ctas_per_batch)
+                           local, watchdog_s, printf, code, tier, first_cta, total, ctas_per_batch)
     except Fault as f:
         return LaunchOutcome(KernelFault(f.code, f.message), printf)
     except RecursionError:
@@ -307,7 +314,7 @@ def launch(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
 
 
 def _tiered(kernel, module, memory, grid, block, symbols, param_base, shared_size, dynamic_shared, local,
-            deadline, watchdog_s, printf, code, tier: TierHooks, first_cta: int, total: int,
+            watchdog_s, printf, code, tier: TierHooks, first_cta: int, total: int,
             per_batch: int) -> LaunchOutcome:
     """The batch loop of a tiered launch (no clusters): compiled code takes the remaining CTAs over
     once it is ready — at a batch boundary, or inside a batch whose writes are then undone (its
@@ -316,10 +323,11 @@ def _tiered(kernel, module, memory, grid, block, symbols, param_base, shared_siz
     c0 = first_cta
     while c0 < total:
         if tier.poll(c0):
-            left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+            left = watchdog_s or None  # a batch just finished: the compiled code's watchdog starts afresh
             native = tier.run_native(c0, left)
             return LaunchOutcome(native.fault, printf + list(native.printf))
         nctas = min(per_batch, total - c0)
+        deadline = _deadline(watchdog_s)
         batch = _TieredBatch(undo, module, kernel, grid, block, c0, nctas, symbols, param_base,
                              shared_size, dynamic_shared, local, deadline, watchdog_s, printf)
         batch._tier, batch._undo = tier, undo

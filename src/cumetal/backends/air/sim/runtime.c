@@ -274,6 +274,16 @@ static void fault(int code, uint64_t addr, const char *what) {
     abandon();
 }
 
+/* The watchdog measures the time since the launch last finished a threadgroup, not the launch's
+ * length: a long kernel that keeps finishing threadgroups runs to its end (CUDA's GPUs without a
+ * display have no limit), while a runaway loop or a wait nothing will end stops after timeout_s. */
+static void watchdog_progress(void) {
+    if (L->timeout_s > 0) {
+        double d = coarse_now() + L->timeout_s;
+        __atomic_store(&deadline, &d, __ATOMIC_RELAXED);
+    }
+}
+
 static void watchdog(void) {
     if (deadline > 0 && now() > deadline) fault(F_TIMEOUT, 0, "watchdog timeout");
     /* a lower threadgroup faulted on another worker: this one's result no longer matters */
@@ -1018,7 +1028,8 @@ static void *worker(void *argp) {
                 vec += g - blk;
                 range_stalls = g == blk ? range_stalls + 1 : 0;
                 if (range_stalls >= 2) ranges = 0;
-                if (deadline > 0 && coarse_now() > deadline) {
+                if (g > blk) watchdog_progress();
+                else if (deadline > 0 && coarse_now() > deadline) {
                     record_fault(F_TIMEOUT, 0, "watchdog timeout");
                     break;
                 }
@@ -1051,10 +1062,7 @@ static void *worker(void *argp) {
             if (stop) break;
         }
         run++;
-        if (deadline > 0 && coarse_now() > deadline) {
-            record_fault(F_TIMEOUT, 0, "watchdog timeout");
-            break;
-        }
+        watchdog_progress();
     }
 out:
     __atomic_fetch_add(&L->blocks_run, run, __ATOMIC_RELAXED);

@@ -469,11 +469,14 @@ inline void worker_main(Launch* L, int index, std::atomic<long>* next, void (*th
     w.ctaid = {uint(b % L->grid[0]), uint((b / L->grid[0]) % L->grid[1]), uint(b / (long(L->grid[0]) * L->grid[1]))};
     std::memset(w.shared, 0, L->shared_bytes);
     run_block(&w);
-    if (std::chrono::steady_clock::now() > w.deadline && !g_abort.load()) {
+    auto finished = std::chrono::steady_clock::now();
+    if (finished > w.deadline && !g_abort.load()) {
       int expected = 0;
       __atomic_compare_exchange_n(&L->fault_code, &expected, CM_FAULT_TIMEOUT, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
       g_abort.store(1);
     }
+    // the watchdog limits the time without a finished threadgroup, not the launch (as air-sim's)
+    w.deadline = finished + std::chrono::microseconds((long)(L->timeout_s * 1e6));
   }
   sigaltstack(&prev_ss, nullptr);
   tw = nullptr;
