@@ -405,6 +405,8 @@ CUMETAL_CURAND_FN uint4 __cm_philox4x32_10(uint4 c, uint2 k) {
     }
     return c;
 }
+/* the Philox4x32-10 block function itself (public in cuRAND as curand_Philox4x32_10) */
+CUMETAL_CURAND_FN uint4 curand_Philox4x32_10(uint4 c, uint2 k) { return __cm_philox4x32_10(c, k); }
 
 /* the 128-bit counter: low 64 bits count blocks of four outputs, high 64 bits are the subsequence */
 CUMETAL_CURAND_FN void __cm_philox_add(curandStatePhilox4_32_10_t *s, unsigned long long n) {
@@ -554,6 +556,10 @@ CUMETAL_CURAND_PAIRS(curandStatePhilox4_32_10_t)
     CUMETAL_CURAND_FN double curand_log_normal_double(STATE *state, double mean, double stddev) {                      \
         return exp(mean + stddev * curand_normal_double(state));                                                       \
     }                                                                                                                  \
+    CUMETAL_CURAND_FN double2 curand_log_normal2_double(STATE *state, double mean, double stddev) {                    \
+        double2 v = curand_normal2_double(state);                                                                      \
+        return make_double2(exp(mean + stddev * v.x), exp(mean + stddev * v.y));                                       \
+    }                                                                                                                  \
     CUMETAL_CURAND_FN unsigned int curand_poisson(STATE *state, double lambda) {                                       \
         return __cm_poisson_pseudo(state, lambda);                                                                     \
     }
@@ -568,6 +574,21 @@ CUMETAL_CURAND_FN float4 curand_uniform4(curandStatePhilox4_32_10_t *state) {
 CUMETAL_CURAND_FN double2 curand_uniform2_double(curandStatePhilox4_32_10_t *state) {
     uint4 x = curand4(state);
     return make_double2(__cm_uniform_double(x.x, x.y), __cm_uniform_double(x.z, x.w));
+}
+/* the four-wide doubles take two curand4 calls: two words per double, in order */
+CUMETAL_CURAND_FN double4 curand_uniform4_double(curandStatePhilox4_32_10_t *state) {
+    double2 a = curand_uniform2_double(state), b = curand_uniform2_double(state);
+    return make_double4(a.x, a.y, b.x, b.y);
+}
+CUMETAL_CURAND_FN double4 curand_normal4_double(curandStatePhilox4_32_10_t *state) {
+    uint4 x = curand4(state), y = curand4(state);
+    double2 a = __cm_box_muller_double(x.x, x.y, x.z, x.w), b = __cm_box_muller_double(y.x, y.y, y.z, y.w);
+    return make_double4(a.x, a.y, b.x, b.y);
+}
+CUMETAL_CURAND_FN double4 curand_log_normal4_double(curandStatePhilox4_32_10_t *state, double mean, double stddev) {
+    double4 v = curand_normal4_double(state);
+    return make_double4(exp(mean + stddev * v.x), exp(mean + stddev * v.y), exp(mean + stddev * v.z),
+                        exp(mean + stddev * v.w));
 }
 CUMETAL_CURAND_FN float4 curand_normal4(curandStatePhilox4_32_10_t *state) {
     uint4 x = curand4(state);
