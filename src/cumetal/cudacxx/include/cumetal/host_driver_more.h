@@ -78,6 +78,7 @@ typedef enum CUpointer_attribute_enum {
 /* memory pools */
 typedef enum CUmemLocationType_enum {
     CU_MEM_LOCATION_TYPE_INVALID = 0,
+    CU_MEM_LOCATION_TYPE_NONE = 0, /* CUDA 13: a managed pool with no preferred location */
     CU_MEM_LOCATION_TYPE_DEVICE = 1,
     CU_MEM_LOCATION_TYPE_HOST = 2,
     CU_MEM_LOCATION_TYPE_HOST_NUMA = 3,
@@ -85,7 +86,8 @@ typedef enum CUmemLocationType_enum {
 } CUmemLocationType;
 typedef enum CUmemAllocationType_enum {
     CU_MEM_ALLOCATION_TYPE_INVALID = 0,
-    CU_MEM_ALLOCATION_TYPE_PINNED = 1
+    CU_MEM_ALLOCATION_TYPE_PINNED = 1,
+    CU_MEM_ALLOCATION_TYPE_MANAGED = 2 /* CUDA 13 */
 } CUmemAllocationType;
 typedef enum CUmemAllocationHandleType_enum {
     CU_MEM_HANDLE_TYPE_NONE = 0,
@@ -107,7 +109,12 @@ typedef enum CUmemPool_attribute_enum {
     CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,
     CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,
     CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,
-    CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8
+    CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8,
+    CU_MEMPOOL_ATTR_ALLOCATION_TYPE = 9, /* CUDA 13 */
+    CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES = 10,
+    CU_MEMPOOL_ATTR_LOCATION_ID = 11,
+    CU_MEMPOOL_ATTR_LOCATION_TYPE = 12,
+    CU_MEMPOOL_ATTR_MAX_POOL_SIZE = 13
 } CUmemPool_attribute;
 typedef struct CUmemLocation_st {
     CUmemLocationType type;
