@@ -523,8 +523,9 @@ def test_complex_single_extensions(h: int, wide: bool) -> None:
                                                              _keep(Dev(B)).ptr, S.C_32F, k, be, dC.ptr, S.C_32F,
                                                              m) == 0
         close(dC.get(), ref, t)
+    # CUDA_C_8I A needs a CUDA_C_8I B (both C_8I with a C_32F C is GemmEx's table: test_cublaslt_fp8.py)
     assert fn("cublasCgemmEx", "peennnppenpenppen", wide, v2=False)(h, N_, N_, m, n, k, al, dC.ptr, S.C_8I, m,
-                                                                     dC.ptr, S.C_8I, k, be, dC.ptr, S.C_32F, m) == \
+                                                                     dC.ptr, S.C_32F, k, be, dC.ptr, S.C_32F, m) == \
         S.NOT_SUPPORTED
     batch = 2
     dA = _keep(Dev(np.concatenate([A.ravel(order="F")] * batch)))

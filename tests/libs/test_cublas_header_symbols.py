@@ -32,9 +32,18 @@ def declared(header: str) -> set[str]:
     return set(re.findall(r"\b(cublas(?:Xt)?[A-Za-z0-9_]+)\s*\(", proc.stdout)) - {"cublasLt"}
 
 
-@pytest.mark.parametrize("header,minimum", [("cublas_v2.h", 450), ("cublas.h", 150), ("cublasXt.h", 50)])
+# cublasLt.h's static inline wrappers of the exported *_internal functions (as in NVIDIA's header)
+LT_INLINE = {"cublasLtMatmulDescInit", "cublasLtMatrixLayoutInit", "cublasLtMatmulPreferenceInit",
+             "cublasLtMatrixTransformDescInit"}
+
+
+@pytest.mark.parametrize("header,minimum", [("cublas_v2.h", 450), ("cublas.h", 150), ("cublasXt.h", 50),
+                                            ("cublasLt.h", 45)])
 def test_declared_functions_are_exported(exported: set[str], header: str, minimum: int) -> None:
-    names = {n for n in declared(header) if not n.startswith("cublasLt")}
+    if header == "cublasLt.h":
+        names = {n for n in declared(header) if n.startswith("cublasLt")} - LT_INLINE
+    else:
+        names = {n for n in declared(header) if not n.startswith("cublasLt")}
     assert len(names) >= minimum, len(names)
     missing = sorted(names - exported)
     assert not missing, missing

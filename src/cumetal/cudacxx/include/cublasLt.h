@@ -2,12 +2,13 @@
  * matmul descriptors, matrix layouts, preferences, heuristics, cublasLtMatmul). Written from the
  * cuBLAS documentation; the enumerators' values are CUDA 13's ABI (names and numbers recorded from
  * NVIDIA's header by scripts/make_curand_goldens.py, checked by tests/libs/test_headers.py).
- * Descriptors are opaque handles: the stack-allocated *Init forms are not provided. */
+ * Descriptors are opaque handles; the stack-allocated *Init forms register the struct's address. */
 #ifndef CUBLASLT_H_
 #define CUBLASLT_H_
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cublas_api.h"
 
@@ -20,6 +21,21 @@ typedef struct cublasLtContext *cublasLtHandle_t;
 typedef struct cublasLtMatmulDescOpaque_st *cublasLtMatmulDesc_t;
 typedef struct cublasLtMatrixLayoutOpaque_st *cublasLtMatrixLayout_t;
 typedef struct cublasLtMatmulPreferenceOpaque_st *cublasLtMatmulPreference_t;
+typedef struct cublasLtMatrixTransformDescOpaque_st *cublasLtMatrixTransformDesc_t;
+
+/* storage for the stack-allocated forms (cublasLtMatmulDescInit, …) */
+typedef struct {
+    uint64_t data[32];
+} cublasLtMatmulDescOpaque_t;
+typedef struct {
+    uint64_t data[8];
+} cublasLtMatrixLayoutOpaque_t;
+typedef struct {
+    uint64_t data[8];
+} cublasLtMatmulPreferenceOpaque_t;
+typedef struct {
+    uint64_t data[8];
+} cublasLtMatrixTransformDescOpaque_t;
 
 typedef struct {
     uint64_t data[8];
@@ -81,6 +97,79 @@ typedef enum {
     CUBLASLT_MATRIX_LAYOUT_BATCH_MODE = 8
 } cublasLtMatrixLayoutAttribute_t;
 
+typedef enum { CUBLASLT_BATCH_MODE_STRIDED = 0, CUBLASLT_BATCH_MODE_POINTER_ARRAY = 1 } cublasLtBatchMode_t;
+
+typedef enum {
+    CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F = 0,
+    CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3 = 1,
+    CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0 = 2,
+    CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F = 3,
+    CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F = 4,
+    CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F = 5,
+    CUBLASLT_MATMUL_MATRIX_SCALE_END = 6
+} cublasLtMatmulMatrixScale_t;
+
+typedef enum {
+    CUBLASLT_MATRIX_TRANSFORM_DESC_SCALE_TYPE = 0,
+    CUBLASLT_MATRIX_TRANSFORM_DESC_POINTER_MODE = 1,
+    CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA = 2,
+    CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB = 3
+} cublasLtMatrixTransformDescAttributes_t;
+
+typedef enum {
+    CUBLASLT_SEARCH_BEST_FIT = 0,
+    CUBLASLT_SEARCH_LIMITED_BY_ALGO_ID = 1
+} cublasLtMatmulSearch_t;
+
+typedef enum {
+    CUBLASLT_REDUCTION_SCHEME_NONE = 0,
+    CUBLASLT_REDUCTION_SCHEME_INPLACE = 1,
+    CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE = 2,
+    CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE = 4,
+    CUBLASLT_REDUCTION_SCHEME_MASK = 7
+} cublasLtReductionScheme_t;
+
+typedef enum {
+    CUBLASLT_ALGO_CAP_SPLITK_SUPPORT = 0,
+    CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK = 1,
+    CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT = 2,
+    CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT = 3,
+    CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT = 4,
+    CUBLASLT_ALGO_CAP_UPLO_SUPPORT = 5,
+    CUBLASLT_ALGO_CAP_TILE_IDS = 6,
+    CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX = 7,
+    CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER = 10,
+    CUBLASLT_ALGO_CAP_POINTER_MODE_MASK = 11,
+    CUBLASLT_ALGO_CAP_EPILOGUE_MASK = 12,
+    CUBLASLT_ALGO_CAP_STAGES_IDS = 13,
+    CUBLASLT_ALGO_CAP_LD_NEGATIVE = 14,
+    CUBLASLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS = 15,
+    CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES = 16,
+    CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES = 17,
+    CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES = 18,
+    CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES = 19,
+    CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT = 21,
+    CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT = 22
+} cublasLtMatmulAlgoCapAttributes_t;
+
+typedef enum {
+    CUBLASLT_ALGO_CONFIG_ID = 0,
+    CUBLASLT_ALGO_CONFIG_TILE_ID = 1,
+    CUBLASLT_ALGO_CONFIG_SPLITK_NUM = 2,
+    CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME = 3,
+    CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING = 4,
+    CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION = 5,
+    CUBLASLT_ALGO_CONFIG_STAGES_ID = 6,
+    CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID = 7,
+    CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID = 8
+} cublasLtMatmulAlgoConfigAttributes_t;
+
+/* the one tile / stages / shape value CuMetal's algorithm reports (the full lists are NVIDIA's tuning space) */
+typedef enum { CUBLASLT_MATMUL_TILE_UNDEFINED = 0 } cublasLtMatmulTile_t;
+typedef enum { CUBLASLT_MATMUL_STAGES_UNDEFINED = 0 } cublasLtMatmulStages_t;
+typedef enum { CUBLASLT_MATMUL_INNER_SHAPE_UNDEFINED = 0 } cublasLtMatmulInnerShape_t;
+typedef enum { CUBLASLT_CLUSTER_SHAPE_AUTO = 0 } cublasLtClusterShape_t;
+
 typedef enum {
     CUBLASLT_MATMUL_PREF_SEARCH_MODE = 0,
     CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,
@@ -134,6 +223,8 @@ typedef enum {
     CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST = 4
 } cublasLtPointerMode_t;
 
+typedef void (*cublasLtLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
+
 cublasStatus_t cublasLtCreate(cublasLtHandle_t *lightHandle);
 cublasStatus_t cublasLtDestroy(cublasLtHandle_t lightHandle);
 size_t cublasLtGetVersion(void);
@@ -181,6 +272,75 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t
                               const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D,
                               cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace,
                               size_t workspaceSizeInBytes, cudaStream_t stream);
+
+cublasStatus_t cublasLtMatmulAlgoGetIds(cublasLtHandle_t lightHandle, cublasComputeType_t computeType,
+                                         cudaDataType scaleType, cudaDataType Atype, cudaDataType Btype,
+                                         cudaDataType Ctype, cudaDataType Dtype, int requestedAlgoCount,
+                                         int algoIdsArray[], int *returnAlgoCount);
+cublasStatus_t cublasLtMatmulAlgoInit(cublasLtHandle_t lightHandle, cublasComputeType_t computeType,
+                                      cudaDataType scaleType, cudaDataType Atype, cudaDataType Btype,
+                                      cudaDataType Ctype, cudaDataType Dtype, int algoId,
+                                      cublasLtMatmulAlgo_t *algo);
+cublasStatus_t cublasLtMatmulAlgoCheck(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc,
+                                       cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc,
+                                       cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc,
+                                       const cublasLtMatmulAlgo_t *algo, cublasLtMatmulHeuristicResult_t *result);
+cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoCapAttributes_t attr,
+                                                 void *buf, size_t sizeInBytes, size_t *sizeWritten);
+cublasStatus_t cublasLtMatmulAlgoConfigSetAttribute(cublasLtMatmulAlgo_t *algo,
+                                                    cublasLtMatmulAlgoConfigAttributes_t attr, const void *buf,
+                                                    size_t sizeInBytes);
+cublasStatus_t cublasLtMatmulAlgoConfigGetAttribute(const cublasLtMatmulAlgo_t *algo,
+                                                    cublasLtMatmulAlgoConfigAttributes_t attr, void *buf,
+                                                    size_t sizeInBytes, size_t *sizeWritten);
+
+cublasStatus_t cublasLtMatrixTransformDescCreate(cublasLtMatrixTransformDesc_t *transformDesc, cudaDataType scaleType);
+cublasStatus_t cublasLtMatrixTransformDescDestroy(cublasLtMatrixTransformDesc_t transformDesc);
+cublasStatus_t cublasLtMatrixTransformDescSetAttribute(cublasLtMatrixTransformDesc_t transformDesc,
+                                                       cublasLtMatrixTransformDescAttributes_t attr, const void *buf,
+                                                       size_t sizeInBytes);
+cublasStatus_t cublasLtMatrixTransformDescGetAttribute(cublasLtMatrixTransformDesc_t transformDesc,
+                                                       cublasLtMatrixTransformDescAttributes_t attr, void *buf,
+                                                       size_t sizeInBytes, size_t *sizeWritten);
+cublasStatus_t cublasLtMatrixTransform(cublasLtHandle_t lightHandle, cublasLtMatrixTransformDesc_t transformDesc,
+                                       const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc,
+                                       const void *beta, const void *B, cublasLtMatrixLayout_t Bdesc, void *C,
+                                       cublasLtMatrixLayout_t Cdesc, cudaStream_t stream);
+
+cublasStatus_t cublasLtMatmulDescInit_internal(cublasLtMatmulDesc_t matmulDesc, size_t size,
+                                               cublasComputeType_t computeType, cudaDataType scaleType);
+cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type,
+                                                 uint64_t rows, uint64_t cols, int64_t ld);
+cublasStatus_t cublasLtMatmulPreferenceInit_internal(cublasLtMatmulPreference_t pref, size_t size);
+cublasStatus_t cublasLtMatrixTransformDescInit_internal(cublasLtMatrixTransformDesc_t transformDesc, size_t size,
+                                                        cudaDataType scaleType);
+static inline cublasStatus_t cublasLtMatmulDescInit(cublasLtMatmulDesc_t matmulDesc, cublasComputeType_t computeType,
+                                                    cudaDataType scaleType) {
+    return cublasLtMatmulDescInit_internal(matmulDesc, sizeof(cublasLtMatmulDescOpaque_t), computeType, scaleType);
+}
+static inline cublasStatus_t cublasLtMatrixLayoutInit(cublasLtMatrixLayout_t matLayout, cudaDataType type,
+                                                      uint64_t rows, uint64_t cols, int64_t ld) {
+    return cublasLtMatrixLayoutInit_internal(matLayout, sizeof(cublasLtMatrixLayoutOpaque_t), type, rows, cols, ld);
+}
+static inline cublasStatus_t cublasLtMatmulPreferenceInit(cublasLtMatmulPreference_t pref) {
+    return cublasLtMatmulPreferenceInit_internal(pref, sizeof(cublasLtMatmulPreferenceOpaque_t));
+}
+static inline cublasStatus_t cublasLtMatrixTransformDescInit(cublasLtMatrixTransformDesc_t transformDesc,
+                                                             cudaDataType scaleType) {
+    return cublasLtMatrixTransformDescInit_internal(transformDesc, sizeof(cublasLtMatrixTransformDescOpaque_t),
+                                                    scaleType);
+}
+
+cublasStatus_t cublasLtHeuristicsCacheGetCapacity(size_t *capacity);
+cublasStatus_t cublasLtHeuristicsCacheSetCapacity(size_t capacity);
+unsigned cublasLtDisableCpuInstructionsSetMask(unsigned mask);
+
+cublasStatus_t cublasLtLoggerSetCallback(cublasLtLoggerCallback_t callback);
+cublasStatus_t cublasLtLoggerSetFile(FILE *file);
+cublasStatus_t cublasLtLoggerOpenFile(const char *logFile);
+cublasStatus_t cublasLtLoggerSetLevel(int level);
+cublasStatus_t cublasLtLoggerSetMask(int mask);
+cublasStatus_t cublasLtLoggerForceDisable(void);
 
 #ifdef __cplusplus
 }

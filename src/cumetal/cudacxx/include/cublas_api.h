@@ -119,6 +119,11 @@ cublasStatus_t cublasGetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t *
 cublasStatus_t cublasSetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t mode);
 cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode);
 cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode);
+/* logging: the callback receives one message per API call while logging is on (CuMetal's text) */
+typedef void (*cublasLogCallback)(const char *msg);
+cublasStatus_t cublasLoggerConfigure(int logIsOn, int logToStdOut, int logToStdErr, const char *logFileName);
+cublasStatus_t cublasSetLoggerCallback(cublasLogCallback userCallback);
+cublasStatus_t cublasGetLoggerCallback(cublasLogCallback *userCallback);
 const char *cublasGetStatusName(cublasStatus_t status);
 const char *cublasGetStatusString(cublasStatus_t status);
 /* Every function from here on is declared in two integer widths, as cuBLAS 12's 64-bit interface has them:

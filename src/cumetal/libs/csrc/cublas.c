@@ -24,6 +24,15 @@ CML_EXPORT cublasStatus_t cublasGetProperty(libraryPropertyType type, int *value
     CALL("get_property", "(iK)", (int)type, P(value));
 }
 CML_EXPORT size_t cublasGetCudartVersion(void) { return 13000; }
+CML_EXPORT cublasStatus_t cublasLoggerConfigure(int on, int to_stdout, int to_stderr, const char *file_name) {
+    CALL("logger_configure", "(iiiK)", on, to_stdout, to_stderr, P(file_name));
+}
+CML_EXPORT cublasStatus_t cublasSetLoggerCallback(cublasLogCallback callback) {
+    CALL("set_logger_callback", "(K)", P(callback));
+}
+CML_EXPORT cublasStatus_t cublasGetLoggerCallback(cublasLogCallback *callback) {
+    CALL("get_logger_callback", "(K)", P(callback));
+}
 CML_EXPORT cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace, size_t size) {
     CALL("set_workspace", "(KKK)", H(handle), P(workspace), (unsigned long long)size);
 }

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cumetal.libs.cublas import band, blas, gemmex, grouped, handle, kernels, level1ex, lu, qr, xt
+from cumetal.libs.cublas import band, blas, gemmex, grouped, handle, kernels, level1ex, logger, lu, qr, xt
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError, say
 
@@ -25,11 +25,21 @@ _INT32 = range(-(2 ** 31), 2 ** 31)
 
 def entry(name: str | None = None, with_handle: bool = True) -> Callable[[Callable[..., Any]], Callable[..., int]]:
     def wrap(fn: Callable[..., Any]) -> Callable[..., int]:
-        dims = [i for i, p in enumerate(inspect.signature(fn).parameters) if p in _DIMS]
+        params = list(inspect.signature(fn).parameters)
+        dims = [i for i, p in enumerate(params) if p in _DIMS]
+        quiet = (name or "").startswith(("cublasLoggerConfigure", "cublasSetLoggerCallback",
+                                         "cublasGetLoggerCallback", "cublasLtLogger"))
+
+        def display(label: str, args: tuple[Any, ...]) -> str:
+            if len(args) > 1 and isinstance(args[1], str):
+                return label.replace("?", args[1], 1) if "?" in label else label.replace("X", args[1], 1)
+            return label
 
         @functools.wraps(fn)
         def call(*args: Any) -> int:
             label = name or fn.__name__
+            if logger.active() and not quiet:
+                logger.api_call(display(label, args), params, args)
             # a _64 call with a dimension beyond int32: numpy only (CuMetal's kernels take int dimensions)
             wide = any(i < len(args) and isinstance(args[i], int) and args[i] not in _INT32 for i in dims)
             kernels.NUMPY_ONLY.active = wide
@@ -39,9 +49,10 @@ def entry(name: str | None = None, with_handle: bool = True) -> Callable[[Callab
                 res = fn(*args)
                 return S.SUCCESS if res is None else int(res)
             except LibError as e:
-                if len(args) > 1 and isinstance(args[1], str):
-                    label = label.replace("?", args[1], 1) if "?" in label else label.replace("X", args[1], 1)
+                label = display(label, args)
                 say(f"{label}: {S.STATUS_NAMES.get(e.status, ('?',))[0]}: {e}")
+                if logger.active():
+                    logger.api_error(label, str(e))
                 return e.status
             except Exception as e:  # noqa: BLE001 - nothing may escape into C
                 say(f"{label}: internal error: {e!r}")
@@ -343,18 +354,25 @@ def gemm_grouped(h: handle.Handle, t: str, ta_arr: int, tb_arr: int, m_arr: int,
                          ldc_arr, groups, size_arr, width, atype, btype, ctype, compute)
 
 
-def _complex_types(*pairs: tuple[int, str]) -> None:
+def _complex_types(*pairs: tuple[int, str], c8i: bool = False) -> None:
+    """CUDA_C_32F operands; ``c8i``: A and B may also be CUDA_C_8I (both, as cuBLAS's table lists)."""
     for code, what in pairs:
-        if code != S.C_32F:
-            raise LibError(S.NOT_SUPPORTED, f"{what}={code}: CuMetal takes CUDA_C_32F here (CUDA_C_8I inputs are "
-                                            "not supported)")
+        if code != S.C_32F and not (c8i and code == S.C_8I and what != "Ctype"):
+            raise LibError(S.NOT_SUPPORTED, f"{what}={code}: CuMetal takes CUDA_C_32F here"
+                                            + (" (CUDA_C_8I for A and B)" if c8i else ""))
+    if c8i and (pairs[0][0] == S.C_8I) != (pairs[1][0] == S.C_8I):
+        raise LibError(S.NOT_SUPPORTED, "A and B must both be CUDA_C_8I or both CUDA_C_32F")
 
 
 @entry("cublasCgemm(3m)Ex")
 def cgemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: int, at: int, lda: int,
              B: int, bt: int, ldb: int, beta: int, C: int, ct: int, ldc: int) -> None:
-    """cublasCgemmEx / Cgemm3mEx: complex single GEMM with typed operands (C_32F throughout)."""
-    _complex_types((at, "Atype"), (bt, "Btype"), (ct, "Ctype"))
+    """cublasCgemmEx / Cgemm3mEx: complex single GEMM with C_32F C and C_32F or C_8I A and B."""
+    _complex_types((at, "Atype"), (bt, "Btype"), (ct, "Ctype"), c8i=True)
+    if at == S.C_8I:
+        gemmex.gemm_ex(h, ta, tb, m, n, k, alpha, A, at, lda, B, bt, ldb, beta, C, ct, ldc, S.COMPUTE_32F,
+                       name="cublasCgemmEx")
+        return
     blas.gemm(h, "C", ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
 
 
@@ -505,3 +523,38 @@ def xt_trmm(h: int, t: str, side: int, uplo: int, trans: int, diag: int, m: int,
 def xt_spmm(h: int, t: str, side: int, uplo: int, m: int, n: int, alpha: int, AP: int, B: int, ldb: int, beta: int,
             C: int, ldc: int) -> None:
     xt.spmm(xt.get(h), t, side, uplo, m, n, alpha, AP, B, ldb, beta, C, ldc)
+
+
+# ---------------------------------------------------------------- logger
+
+
+def _read_c_string(ptr: int) -> str:
+    return ctypes.string_at(ptr).decode(errors="replace") if ptr else ""
+
+
+@entry("cublasLoggerConfigure", with_handle=False)
+def logger_configure(on: int, to_stdout: int, to_stderr: int, filename: int) -> None:
+    """cublasLoggerConfigure(logIsOn, logToStdOut, logToStdErr, logFileName)."""
+    state = logger.BLAS
+    state.on, state.to_stdout, state.to_stderr = bool(on), bool(to_stdout), bool(to_stderr)
+    name = _read_c_string(filename)
+    if name:
+        f = logger._open(name)
+        if f is None:
+            raise LibError(S.INVALID_VALUE, f"logFileName {name!r} cannot be opened for writing")
+        state.file = f
+    else:
+        state.file = None
+
+
+@entry("cublasSetLoggerCallback", with_handle=False)
+def set_logger_callback(callback: int) -> None:
+    """A callback turns logging on (cuBLAS's documented behaviour); NULL removes it."""
+    logger.BLAS.callback = callback
+    if callback:
+        logger.BLAS.on = True
+
+
+@entry("cublasGetLoggerCallback", with_handle=False)
+def get_logger_callback(out: int) -> None:
+    _out(out, ctypes.c_void_p, logger.BLAS.callback or None)

@@ -23,14 +23,15 @@ from cumetal.libs.devmem import LibError
 # storage dtype per cudaDataType_t (bf16 is read as its uint16 bits)
 STORAGE = {S.R_16F: np.dtype(np.float16), S.R_16BF: np.dtype(np.uint16), S.R_32F: np.dtype(np.float32),
            S.R_64F: np.dtype(np.float64), S.C_32F: np.dtype(np.complex64), S.C_64F: np.dtype(np.complex128),
-           S.R_8I: np.dtype(np.int8), S.R_8U: np.dtype(np.uint8), S.R_32I: np.dtype(np.int32)}
+           S.R_8I: np.dtype(np.int8), S.R_8U: np.dtype(np.uint8), S.R_32I: np.dtype(np.int32),
+           S.C_8I: np.dtype(np.int16)}  # C_8I: a (re, im) pair of int8, read as one 16-bit unit
 # f64 and complex GEMMs with their exact compute type run as cublas_blas.cu's kernels on Apple devices
 _BLAS_LETTER = {(S.R_64F, S.COMPUTE_64F): "D", (S.R_64F, S.COMPUTE_64F_PEDANTIC): "D",
                 (S.C_32F, S.COMPUTE_32F): "C", (S.C_32F, S.COMPUTE_32F_PEDANTIC): "C",
                 (S.C_64F, S.COMPUTE_64F): "Z", (S.C_64F, S.COMPUTE_64F_PEDANTIC): "Z"}
 TYPE_NAMES = {S.R_16F: "CUDA_R_16F", S.R_16BF: "CUDA_R_16BF", S.R_32F: "CUDA_R_32F", S.R_64F: "CUDA_R_64F",
               S.C_32F: "CUDA_C_32F", S.C_64F: "CUDA_C_64F", S.R_8I: "CUDA_R_8I", S.R_8U: "CUDA_R_8U",
-              S.R_32I: "CUDA_R_32I"}
+              S.R_32I: "CUDA_R_32I", S.C_8I: "CUDA_C_8I"}
 
 
 def bf16_to_f32(bits: np.ndarray) -> np.ndarray:
@@ -58,7 +59,10 @@ def round_mantissa(x: np.ndarray, bits: int) -> np.ndarray:
 
 
 def load(m: np.ndarray, dtype_code: int) -> np.ndarray:
-    """A storage matrix as a computable array (bf16 → float32)."""
+    """A storage matrix as a computable array (bf16 → float32, C_8I → complex64)."""
+    if dtype_code == S.C_8I:
+        pairs = np.ascontiguousarray(m).view(np.int8).reshape(*m.shape, 2).astype(np.float32)
+        return pairs[..., 0] + 1j * pairs[..., 1]
     return bf16_to_f32(m) if dtype_code == S.R_16BF else m
 
 
@@ -141,6 +145,14 @@ def storage(code: int, what: str) -> np.dtype:
     return dt
 
 
+def check_c8i(atype: int, btype: int, ctype: int, compute: int) -> None:
+    """cublasGemmEx's table: CUDA_C_8I A and B with a CUDA_C_32F C, COMPUTE_32F(_PEDANTIC) only."""
+    if S.C_8I in (atype, btype, ctype) and not (atype == btype == S.C_8I and ctype == S.C_32F
+                                                and compute in (S.COMPUTE_32F, S.COMPUTE_32F_PEDANTIC)):
+        raise LibError(S.NOT_SUPPORTED, f"CUDA_C_8I: A and B CUDA_C_8I with C CUDA_C_32F and COMPUTE_32F(_PEDANTIC) "
+                                        f"(got Atype={atype}, Btype={btype}, Ctype={ctype}, computeType={compute})")
+
+
 def effective_compute(h: Handle, compute: int, atype: int) -> int:
     """CUBLAS_TF32_TENSOR_OP_MATH lets float32 GEMMs use TF32 (as cuBLAS may)."""
     if compute == S.COMPUTE_32F and h.math_mode & 0xF == S.TF32_TENSOR_OP_MATH and atype == S.R_32F:
@@ -179,6 +191,7 @@ def gemm_ex(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: 
     check_gemm(ta, tb, m, n, k, lda, ldb, ldc)
     need(batch >= 0, f"batchCount={batch} must be >= 0")
     adt, bdt, cdt = storage(atype, "Atype"), storage(btype, "Btype"), storage(ctype, "Ctype")
+    check_c8i(atype, btype, ctype, compute)
     compute = effective_compute(h, compute, atype)
     compute_dtype(compute, ctype)
     if m == 0 or n == 0 or batch == 0:

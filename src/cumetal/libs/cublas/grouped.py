@@ -44,6 +44,7 @@ def gemm_grouped(h: Handle, t: str, ta_arr: int, tb_arr: int, m_arr: int, n_arr:
         adt = bdt = cdt = sdt = DTYPES[t]
     else:
         adt, bdt, cdt = (gemmex.storage(c, w) for c, w in ((atype, "Atype"), (btype, "Btype"), (ctype, "Ctype")))
+        gemmex.check_c8i(atype, btype, ctype, compute)
         sdt = gemmex.scale_dtype(gemmex.effective_compute(h, compute, atype), ctype)
     need(alpha_arr != 0 and beta_arr != 0, "alpha_array or beta_array is NULL")
     total = int(sizes.sum())

@@ -6,6 +6,11 @@ DGELU with their bias gradients, BGRADA, BGRADB). D = epilogue(alpha * op(A) op(
 the order of the given stream; the arithmetic is cublasGemmEx's (:mod:`cumetal.libs.cublas.gemmex`).
 The aux layouts and the gradients were checked against an H100 (tests/libs/test_cublaslt_epilogues.py,
 scripts/make_llmc_cublaslt_goldens.py).
+
+Also: FP8 (E4M3/E5M2) A and B with scale pointers and AMAX_D (PyTorch's ``_scaled_mm``), the
+alpha-vector pointer mode, ROW and COL32 orders, cublasLtMatrixTransform, the algorithm queries
+(one algorithm, id 0) and the rules NVIDIA's library applied on the H100 to these
+(tests/libs/golden/cublaslt_fp8.npz, scripts/make_cublaslt_fp8_goldens.py).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cumetal.libs import devmem, streams
-from cumetal.libs.cublas import gemmex, kernels
+from cumetal.libs.cublas import fp8, gemmex, kernels
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError
 
@@ -26,16 +31,22 @@ DESC_ATTRS = {0: (4, np.int32), 1: (4, np.int32), 2: (4, np.int32), 3: (4, np.in
               5: (4, np.int32), 6: (4, np.int32), 7: (4, np.uint32), 8: (8, np.uint64), 10: (8, np.int64),
               11: (8, np.uint64), 12: (8, np.int64), 13: (8, np.int64), 14: (8, np.int64), 15: (4, np.int32),
               17: (8, np.uint64), 18: (8, np.uint64), 19: (8, np.uint64), 20: (8, np.uint64), 21: (8, np.uint64),
-              22: (4, np.int32), 23: (8, np.uint64), 24: (8, np.uint64), 25: (1, np.int8), 26: (4, np.int32)}
+              22: (4, np.int32), 23: (8, np.uint64), 24: (8, np.uint64), 25: (1, np.int8), 26: (4, np.int32),
+              31: (4, np.int32), 32: (4, np.int32), 33: (4, np.int32), 34: (4, np.int32), 35: (4, np.int32),
+              36: (8, np.uint64), 37: (4, np.int32), 38: (8, np.uint64)}
 LAYOUT_ATTRS = {0: (4, np.uint32), 1: (4, np.int32), 2: (8, np.uint64), 3: (8, np.uint64), 4: (8, np.int64),
-                5: (4, np.int32), 6: (8, np.int64), 7: (8, np.int64)}
+                5: (4, np.int32), 6: (8, np.int64), 7: (8, np.int64), 8: (4, np.int32)}
+TRANSFORM_ATTRS = {0: (4, np.int32), 1: (4, np.int32), 2: (4, np.int32), 3: (4, np.int32)}
 PREF_ATTRS = {0: (4, np.uint32), 1: (8, np.uint64), 3: (4, np.uint32), 5: (4, np.uint32), 6: (4, np.uint32),
               7: (4, np.uint32), 8: (4, np.uint32), 9: (4, np.float32), 12: (8, np.uint64)}
 
 D_COMPUTE, D_SCALE, D_POINTER_MODE, D_TRANSA, D_TRANSB, D_EPILOGUE, D_BIAS, D_BIAS_STRIDE = 0, 1, 2, 3, 4, 7, 8, 10
-D_AUX, D_AUX_LD, D_AUX_STRIDE, D_BIAS_TYPE = 11, 12, 13, 26
-L_TYPE, L_ORDER, L_ROWS, L_COLS, L_LD, L_BATCH, L_STRIDE = 0, 1, 2, 3, 4, 5, 6
-ORDER_COL, ORDER_ROW = 0, 1
+D_AUX, D_AUX_LD, D_AUX_STRIDE, D_ALPHA_STRIDE, D_BIAS_TYPE = 11, 12, 13, 14, 26
+D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE, D_AMAX_D, D_AUX_SCALE, D_AUX_AMAX = 17, 18, 19, 20, 21, 23, 24
+D_SCALE_MODES, D_OUT_SCALE, D_EMULATION = (31, 32, 33, 34, 35, 37), 36, 38
+L_TYPE, L_ORDER, L_ROWS, L_COLS, L_LD, L_BATCH, L_STRIDE, L_PLANE, L_BATCH_MODE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+ORDER_COL, ORDER_ROW, ORDER_COL32 = 0, 1, 2
+PM_HOST, PM_DEVICE, PM_DEVICE_VECTOR, PM_ALPHA_VEC_BETA_ZERO, PM_ALPHA_VEC_BETA_HOST = 0, 1, 2, 3, 4
 EPI_DEFAULT, EPI_RELU, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU, EPI_GELU_BIAS = 1, 2, 4, 6, 32, 36
 EPI_RELU_AUX, EPI_RELU_AUX_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS = 130, 134, 160, 164
 EPI_DRELU, EPI_DRELU_BGRAD, EPI_DGELU, EPI_DGELU_BGRAD, EPI_BGRADA, EPI_BGRADB = 136, 152, 192, 208, 256, 512
@@ -76,6 +87,18 @@ def get(h: int, kind: str) -> Obj:
     return obj
 
 
+def register(h: int, kind: str, attrs: dict[int, int | float]) -> None:
+    """An object at a caller-chosen address (the stack-allocated ``*Init`` forms)."""
+    with _lock:
+        _objects[h] = Obj(kind, dict(attrs))
+
+
+def _objects_attrs(h: int) -> dict[int, int | float]:
+    """The attributes of a just-created object, which is then dropped (its address is not used)."""
+    with _lock:
+        return _objects.pop(h).attrs
+
+
 def destroy(h: int, kind: str) -> None:
     get(h, kind)
     with _lock:
@@ -83,7 +106,8 @@ def destroy(h: int, kind: str) -> None:
 
 
 def _table(kind: str) -> dict[int, tuple[int, type]]:
-    return {"matmul descriptor": DESC_ATTRS, "matrix layout": LAYOUT_ATTRS, "preference": PREF_ATTRS}[kind]
+    return {"matmul descriptor": DESC_ATTRS, "matrix layout": LAYOUT_ATTRS, "preference": PREF_ATTRS,
+            "transform descriptor": TRANSFORM_ATTRS}[kind]
 
 
 def set_attribute(h: int, kind: str, attr: int, buf: int, size: int) -> None:
@@ -124,19 +148,94 @@ def desc_create(compute: int, scale_type: int) -> int:
 
 
 def layout_create(dtype: int, rows: int, cols: int, ld: int) -> int:
-    gemmex.storage(dtype, "type")
+    storage(dtype, "type")
     return new("matrix layout", {L_TYPE: dtype, L_ORDER: ORDER_COL, L_ROWS: rows, L_COLS: cols, L_LD: ld,
                                  L_BATCH: 1, L_STRIDE: 0})
 
 
-def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray:
-    """The ``batch``-th matrix of a layout as a (rows × cols) array (column- or row-major)."""
+def storage(code: int, what: str) -> np.dtype:
+    """cuBLAS's storage types plus FP8 (bytes)."""
+    return np.dtype(np.uint8) if code in fp8.TYPES else gemmex.storage(code, what)
+
+
+def load(m: np.ndarray, code: int) -> np.ndarray:
+    return fp8.decode(m, code) if code in fp8.TYPES else gemmex.load(m, code)
+
+
+def store(dst: np.ndarray, value: np.ndarray, code: int) -> None:
+    """Round once to the storage type: FP8 to nearest even with saturation; integers from a float
+    result to nearest even with saturation (as the H100 rounded int8 D with a float scale)."""
+    if code in fp8.TYPES:
+        dst[...] = fp8.encode(value, code)
+    elif code in (S.R_8I, S.R_8U, S.R_32I) and np.asarray(value).dtype.kind == "f":
+        info = np.iinfo(dst.dtype)
+        dst[...] = np.clip(np.rint(np.asarray(value, np.float64)), info.min, info.max).astype(dst.dtype)
+    else:
+        gemmex.store(dst, value, code)
+
+
+class Col32:
+    """A rows × cols matrix in CUBLASLT_ORDER_COL32: tiles of 32 columns, each tile row-major with
+    rows of 32 elements; tile t starts at t·ld (ld ≥ 32·rows). Element (r, c) is at
+    (c / 32)·ld + 32·r + c mod 32. Writing zero-fills the unused columns of a last, partial tile
+    (as NVIDIA's cublasLtMatrixTransform did)."""
+
+    def __init__(self, ptr: int, dt: np.dtype, rows: int, cols: int, ld: int, what: str) -> None:
+        if ld < 32 * rows:
+            raise LibError(S.INVALID_VALUE, f"{what}: ld={ld} < 32 * rows={32 * rows} (ORDER_COL32)")
+        tiles = (cols + 31) // 32
+        count = (tiles - 1) * ld + 32 * rows if rows and cols else 0
+        devmem.check_range(ptr, count * dt.itemsize, what, S.INVALID_VALUE)
+        self.flat = devmem._flat(ptr, dt, count) if count else np.zeros(0, dt)
+        r, c = np.arange(rows)[:, None], np.arange(cols)[None, :]
+        self.idx = (c // 32) * ld + 32 * r + c % 32
+        pad = np.arange(cols % 32, 32)[None, :] if cols % 32 else np.zeros((1, 0), np.int64)
+        self.pad = ((tiles - 1) * ld + 32 * r + pad) if cols % 32 else None
+        self.shape, self.dtype = (rows, cols), dt
+
+    def read(self) -> np.ndarray:
+        return self.flat[self.idx]
+
+    def write(self, v: np.ndarray) -> None:
+        self.flat[self.idx] = v
+        if self.pad is not None:
+            self.flat[self.pad] = 0
+
+
+def _get(m: np.ndarray | Col32 | None) -> np.ndarray | None:
+    return m.read() if isinstance(m, Col32) else m
+
+
+def _put(m: np.ndarray | Col32, value: np.ndarray, code: int) -> None:
+    if isinstance(m, Col32):
+        tmp = np.empty(m.shape, m.dtype)
+        store(tmp, value, code)
+        m.write(tmp)
+    else:
+        store(m, value, code)
+
+
+def _check_order(lay: Obj, what: str) -> None:
+    order = lay.attrs.get(L_ORDER, ORDER_COL)
+    if order not in (ORDER_COL, ORDER_ROW, ORDER_COL32):
+        raise LibError(S.NOT_SUPPORTED, f"{what}: matrix order {order} (COL, ROW and COL32 are supported; "
+                                        "COL4_4R2_8C and COL32_2R_4R4 are not)")
+    if int(lay.attrs.get(L_BATCH_MODE, 0)) != 0:
+        raise LibError(S.NOT_SUPPORTED, f"{what}: CUBLASLT_BATCH_MODE_POINTER_ARRAY is not supported (strided is)")
+    if int(lay.attrs.get(L_PLANE, 0)) != 0:
+        raise LibError(S.NOT_SUPPORTED, f"{what}: PLANE_OFFSET (planar complex) is not supported")
+
+
+def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray | Col32:
+    """The ``batch``-th matrix of a layout as a (rows × cols) array (column- or row-major) or a
+    :class:`Col32` (ORDER_COL32)."""
     rows, cols, ld = int(lay.attrs[L_ROWS]), int(lay.attrs[L_COLS]), int(lay.attrs[L_LD])
     order = lay.attrs.get(L_ORDER, ORDER_COL)
-    dt = gemmex.storage(int(lay.attrs[L_TYPE]), what)
-    if order not in (ORDER_COL, ORDER_ROW):
-        raise LibError(S.NOT_SUPPORTED, f"{what}: matrix order {order} (only COL and ROW are supported)")
+    dt = storage(int(lay.attrs[L_TYPE]), what)
+    _check_order(lay, what)
     base = ptr + batch * int(lay.attrs.get(L_STRIDE, 0)) * dt.itemsize
+    if order == ORDER_COL32:
+        return Col32(base, dt, rows, cols, ld, what)
     if order == ORDER_COL:
         if ld < max(1, rows):
             raise LibError(S.INVALID_VALUE, f"{what}: ld={ld} < rows={rows}")
@@ -183,9 +282,77 @@ def _kernel_path(epi: int, layouts: tuple[Obj, ...], atype: int, btype: int, cty
             and kernels.wanted())
 
 
-def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc: int, beta: int, C: int, cdesc: int,
-           D: int, ddesc: int, stream: int) -> None:
-    get(handle, "handle")
+FP8_D_TYPES = {fp8.E4M3, fp8.E5M2}
+FP8_C_FOR_FP8_D = {S.R_16BF, S.R_16F}
+FP8_PLAIN_D = {S.R_32F, S.R_16BF, S.R_16F}
+
+
+@dataclass
+class Plan:
+    """What one cublasLtMatmul computes, validated (shared by matmul, the heuristic and AlgoCheck)."""
+    m: int
+    n: int
+    k: int
+    ta: int
+    tb: int
+    epi: int
+    compute: int
+    scale_type: int
+    sdt: np.dtype
+    atype: int
+    btype: int
+    ctype: int
+    dtype_d: int
+    batch: int
+    mode: int
+    is_fp8: bool
+    bias_type: int
+
+
+def _check_fp8(d: dict[int, int | float], atype: int, btype: int, ctype: int, dtype_d: int, ta: int, tb: int,
+               compute: int, scale_type: int) -> bool:
+    """FP8 and the scale/amax pointers, with the rules NVIDIA's cuBLASLt applied on the H100
+    (scripts/make_cublaslt_fp8_goldens.py). Returns whether this is an FP8 matmul."""
+    a8, b8 = atype in fp8.TYPES, btype in fp8.TYPES
+    if any(int(d.get(attr, 0)) for attr in D_SCALE_MODES):
+        raise LibError(S.NOT_SUPPORTED, "scale modes other than CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F "
+                                        "(block and vector scaling) are not supported by CuMetal")
+    for attr, what in ((D_OUT_SCALE, "D_OUT_SCALE_POINTER"), (D_AUX_SCALE, "EPILOGUE_AUX_SCALE_POINTER"),
+                       (D_AUX_AMAX, "EPILOGUE_AUX_AMAX_POINTER"), (D_EMULATION, "EMULATION_DESCRIPTOR")):
+        if int(d.get(attr, 0)):
+            raise LibError(S.NOT_SUPPORTED, f"CUBLASLT_MATMUL_DESC_{what} is not supported by CuMetal")
+    if not (a8 or b8):
+        for attr, what in ((D_A_SCALE, "A"), (D_B_SCALE, "B"), (D_C_SCALE, "C"), (D_D_SCALE, "D"),
+                           (D_AMAX_D, "AMAX_D")):
+            if int(d.get(attr, 0)):
+                raise LibError(S.INVALID_VALUE, f"a {what} scale/amax pointer needs FP8 A and B (types "
+                                                f"{atype}, {btype})")
+        if ctype in fp8.TYPES or dtype_d in fp8.TYPES:
+            raise LibError(S.NOT_SUPPORTED, "FP8 C or D needs FP8 A and B")
+        return False
+    if not (a8 and b8) or atype == btype == fp8.E5M2:
+        raise LibError(S.NOT_SUPPORTED, f"FP8 A and B must be E4M3 x E4M3, E4M3 x E5M2 or E5M2 x E4M3 (got "
+                                        f"{atype}, {btype})")
+    if (ta, tb) != (S.OP_T, S.OP_N):
+        raise LibError(S.NOT_SUPPORTED, f"FP8 matmuls take only the TN layout (transa = T, transb = N), got "
+                                        f"transa={ta}, transb={tb}")
+    if compute not in (S.COMPUTE_32F, S.COMPUTE_32F_PEDANTIC) or scale_type != S.R_32F:
+        raise LibError(S.NOT_SUPPORTED, "FP8 matmuls compute in CUBLAS_COMPUTE_32F with CUDA_R_32F scales")
+    if dtype_d in fp8.TYPES:
+        if ctype not in FP8_C_FOR_FP8_D or (dtype_d == fp8.E5M2 and fp8.E5M2 not in (atype, btype)):
+            raise LibError(S.NOT_SUPPORTED, f"FP8 D type {dtype_d} with C type {ctype} and A/B {atype}/{btype}: "
+                                            "C must be bf16 or f16, an E5M2 D needs an E5M2 input")
+    else:
+        if dtype_d not in FP8_PLAIN_D or ctype != dtype_d:
+            raise LibError(S.NOT_SUPPORTED, f"FP8 matmul with C type {ctype} and D type {dtype_d}: C and D must "
+                                            "be the same, f32, bf16 or f16 (or D FP8 with bf16/f16 C)")
+        for attr, what in ((D_D_SCALE, "D_SCALE_POINTER"), (D_AMAX_D, "AMAX_D_POINTER")):
+            if int(d.get(attr, 0)):
+                raise LibError(S.INVALID_VALUE, f"CUBLASLT_MATMUL_DESC_{what} needs an FP8 D (D type {dtype_d})")
+    return True
+
+
+def _plan(desc: int, adesc: int, bdesc: int, cdesc: int, ddesc: int) -> tuple[Plan, dict, tuple[Obj, ...]]:
     d = get(desc, "matmul descriptor").attrs
     la, lb = get(adesc, "matrix layout"), get(bdesc, "matrix layout")
     lc, ld_ = get(cdesc, "matrix layout"), get(ddesc, "matrix layout")
@@ -196,6 +363,8 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                                         "AUX forms and their gradients are)")
     if ta not in (S.OP_N, S.OP_T, S.OP_C) or tb not in (S.OP_N, S.OP_T, S.OP_C):
         raise LibError(S.INVALID_VALUE, f"transa={ta}, transb={tb}")
+    for lay, what in ((la, "A"), (lb, "B"), (lc, "C"), (ld_, "D")):
+        _check_order(lay, what)
     ar, ac = int(la.attrs[L_ROWS]), int(la.attrs[L_COLS])
     br, bc = int(lb.attrs[L_ROWS]), int(lb.attrs[L_COLS])
     m, k = (ar, ac) if ta == S.OP_N else (ac, ar)
@@ -204,19 +373,66 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
             (int(lc.attrs[L_ROWS]), int(lc.attrs[L_COLS])) != (m, n):
         raise LibError(S.INVALID_VALUE, f"shapes disagree: op(A) {m}x{k}, op(B) {kb}x{n}, "
                                         f"C {lc.attrs[L_ROWS]}x{lc.attrs[L_COLS]}, D {ld_.attrs[L_ROWS]}x{ld_.attrs[L_COLS]}")
-    batch = int(ld_.attrs.get(L_BATCH, 1))
-    if d[D_POINTER_MODE] not in (0, 1):
-        raise LibError(S.NOT_SUPPORTED, f"pointer mode {d[D_POINTER_MODE]} (host and device are supported)")
-    sdt = gemmex.storage(scale_type, "scaleType")
+    atype, btype, ctype, dtype_d = (int(lay.attrs[L_TYPE]) for lay in (la, lb, lc, ld_))
+    if compute in (S.COMPUTE_32I, S.COMPUTE_32I_PEDANTIC) and dtype_d == S.R_32I and scale_type != S.R_32I:
+        raise LibError(S.INVALID_VALUE, f"scale type {scale_type} with an int32 D and COMPUTE_32I: the scale "
+                                        "type must be CUDA_R_32I")
+    mode = int(d[D_POINTER_MODE])
+    if mode not in (PM_HOST, PM_DEVICE, PM_DEVICE_VECTOR, PM_ALPHA_VEC_BETA_ZERO, PM_ALPHA_VEC_BETA_HOST):
+        raise LibError(S.INVALID_VALUE, f"pointer mode {mode} is not a cublasLtPointerMode_t")
+    if mode in (PM_DEVICE_VECTOR, PM_ALPHA_VEC_BETA_ZERO) or (
+            mode == PM_ALPHA_VEC_BETA_HOST and compute not in (S.COMPUTE_32I, S.COMPUTE_32I_PEDANTIC)):
+        raise LibError(S.NOT_SUPPORTED, f"pointer mode {mode}: CuMetal (like NVIDIA's cuBLASLt on the H100) "
+                                        "takes alpha vectors only as ALPHA_DEVICE_VECTOR_BETA_HOST with "
+                                        "CUBLAS_COMPUTE_32I")
+    is_fp8 = _check_fp8(d, atype, btype, ctype, dtype_d, ta, tb, compute, scale_type)
+    sdt = storage(scale_type, "scaleType")
     sdt = np.dtype(np.float32) if scale_type == S.R_16BF else sdt
-    device_scalars = d[D_POINTER_MODE] == 1
-    for p, what in ((alpha, "alpha"), (beta, "beta")):
-        if not p:
+    bias_type = int(d.get(D_BIAS_TYPE, -1))
+    if bias_type < 0:
+        bias_type = ctype if dtype_d in fp8.TYPES else dtype_d
+    batch = int(ld_.attrs.get(L_BATCH, 1))
+    plan = Plan(m, n, k, ta, tb, epi, compute, scale_type, sdt, atype, btype, ctype, dtype_d, batch, mode, is_fp8,
+                bias_type)
+    return plan, d, (la, lb, lc, ld_)
+
+
+def _product(Am: np.ndarray, Bm: np.ndarray, p: Plan) -> np.ndarray:
+    if p.is_fp8:  # FP8 products are exact in float64; sums are rounded once to float32
+        a, b = fp8.decode(Am, p.atype).astype(np.float64), fp8.decode(Bm, p.btype).astype(np.float64)
+        return (a.T if p.ta != S.OP_N else a) @ (b.T if p.tb != S.OP_N else b)
+    return gemmex.matmul(Am, Bm, p.ta, p.tb, p.atype, p.btype, p.compute, p.dtype_d)
+
+
+def _scale(ptr: int) -> float:
+    return float(devmem.read_host(ptr, np.float32)[0]) if ptr else 1.0
+
+
+def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc: int, beta: int, C: int, cdesc: int,
+           D: int, ddesc: int, stream: int) -> None:
+    get(handle, "handle")
+    p, d, (la, lb, lc, ld_) = _plan(desc, adesc, bdesc, cdesc, ddesc)
+    m, n, k, ta, tb, epi, compute, batch, sdt = p.m, p.n, p.k, p.ta, p.tb, p.epi, p.compute, p.batch, p.sdt
+    device_scalars = p.mode == PM_DEVICE
+    alpha_vector = p.mode == PM_ALPHA_VEC_BETA_HOST
+    alpha_stride = int(d.get(D_ALPHA_STRIDE, 0))
+    for ptr, what in ((alpha, "alpha"), (beta, "beta")):
+        if not ptr:
             raise LibError(S.INVALID_VALUE, f"{what} is NULL")
-        if device_scalars:
-            devmem.check_range(p, sdt.itemsize, what, S.INVALID_VALUE)
-    host_ab = None if device_scalars else (devmem.read_host(alpha, sdt)[0], devmem.read_host(beta, sdt)[0])
-    dtype_d = int(ld_.attrs[L_TYPE])
+    if device_scalars:
+        for ptr, what in ((alpha, "alpha"), (beta, "beta")):
+            devmem.check_range(ptr, sdt.itemsize, what, S.INVALID_VALUE)
+    if alpha_vector:
+        devmem.check_range(alpha, ((batch - 1) * alpha_stride + m) * sdt.itemsize if m else 0, "alpha (vector)",
+                           S.INVALID_VALUE)
+    host_ab = None if device_scalars or alpha_vector else (devmem.read_host(alpha, sdt)[0],
+                                                           devmem.read_host(beta, sdt)[0])
+    host_beta = devmem.read_host(beta, sdt)[0] if alpha_vector else None
+    scales = {attr: int(d.get(attr, 0)) for attr in (D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE, D_AMAX_D)}
+    for attr, ptr in scales.items():
+        if ptr:
+            devmem.check_range(ptr, 4, f"scale/amax pointer (attribute {attr})", S.INVALID_VALUE)
+    dtype_d, atype, btype, ctype = p.dtype_d, p.atype, p.btype, p.ctype
     views = []
     for i in range(batch):
         def bi(lay: Obj, i: int = i) -> int:  # a layout with a batch of one is shared by every batch
@@ -224,8 +440,7 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
         views.append((_view(A, la, bi(la), "A") if k else None, _view(B, lb, bi(lb), "B") if k else None,
                       _view(C, lc, bi(lc), "C") if C else None, _view(D, ld_, i, "D")))
     has_bias = epi in (EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_RELU_AUX_BIAS, EPI_GELU_AUX_BIAS)
-    bias_type = int(d.get(D_BIAS_TYPE, -1))
-    bias_type = dtype_d if bias_type < 0 else bias_type
+    bias_type = p.bias_type
     bias_dt = gemmex.storage(bias_type, "bias data type")
     bias = None
     if has_bias or epi in BIAS_GRADIENTS:
@@ -238,38 +453,56 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                               S.INVALID_VALUE) for i in range(batch)]
     aux = None
     aptr, ald, astride = int(d.get(D_AUX, 0)), int(d.get(D_AUX_LD, 0)), int(d.get(D_AUX_STRIDE, 0))
+    aux_dt = storage(dtype_d, "D") if dtype_d not in fp8.TYPES else np.dtype(np.float32)
     if epi in RELU_MASK_OUT + RELU_MASK_IN:
         if not aptr or ald < m or ald % 128:
             raise LibError(S.INVALID_VALUE, f"epilogue {epi} needs EPILOGUE_AUX_POINTER and EPILOGUE_AUX_LD (in bits) "
                                             f">= rows and a multiple of 128, got {ald}")
         aux = [_mask_bytes(aptr + i * astride // 8, ald, m, n) for i in range(batch)]
     elif epi in GELU_AUX_OUT + GELU_AUX_IN:
+        if p.is_fp8:
+            raise LibError(S.NOT_SUPPORTED, "GELU aux epilogues with FP8 inputs are not supported by CuMetal")
         if not aptr or ald < m:
             raise LibError(S.INVALID_VALUE, f"epilogue {epi} needs EPILOGUE_AUX_POINTER and EPILOGUE_AUX_LD >= rows")
-        aux = [devmem.matrix(aptr + i * astride * views[0][3].dtype.itemsize, views[0][3].dtype,
-                             m, n, ald, "aux", S.INVALID_VALUE) for i in range(batch)]
-    atype, btype, ctype = int(la.attrs[L_TYPE]), int(lb.attrs[L_TYPE]), int(lc.attrs[L_TYPE])
+        aux = [devmem.matrix(aptr + i * astride * aux_dt.itemsize, aux_dt, m, n, ald, "aux", S.INVALID_VALUE)
+               for i in range(batch)]
     dt, _ = gemmex.compute_dtype(compute, dtype_d)
-    if _kernel_path(epi, (la, lb, lc, ld_), atype, btype, ctype, dtype_d, compute, sdt, bias_type, C):
+    if p.is_fp8 or (dt.kind == "i" and sdt.kind == "f"):
+        dt = np.dtype(np.float32)  # FP8, or int8 products scaled by a float: the epilogue runs in float
+    if p.mode in (PM_HOST, PM_DEVICE) and not p.is_fp8 and \
+            _kernel_path(epi, (la, lb, lc, ld_), atype, btype, ctype, dtype_d, compute, sdt, bias_type, C):
         def stride(lay: Obj) -> int:  # a layout with a batch of one is shared by every batch
             return int(lay.attrs.get(L_STRIDE, 0)) if int(lay.attrs.get(L_BATCH, 1)) > 1 else 0
 
         out = kernels.Output(D, int(ld_.attrs[L_LD]), stride(ld_), int(d.get(D_BIAS, 0)) if has_bias else 0, bias_type,
                              int(d.get(D_BIAS_STRIDE, 0)), _KERNEL_EPILOGUE[epi])
-        scalars = [(0.0, p, sdt) if device_scalars else (host_ab[j], 0, sdt) for j, p in enumerate((alpha, beta))]
+        scalars = [(0.0, ptr, sdt) if device_scalars else (host_ab[j], 0, sdt) for j, ptr in enumerate((alpha, beta))]
         kernels.launch(stream, ta, tb, m, n, k, scalars[0], scalars[1], A, int(la.attrs[L_LD]), B,
                        int(lb.attrs[L_LD]), C, int(lc.attrs[L_LD]), atype, ctype, compute, batch, stride(la),
                        stride(lb), stride(lc), output=out)
         return
 
     def go() -> None:
-        av, bv = host_ab if host_ab is not None else (devmem.read_host(alpha, sdt)[0], devmem.read_host(beta, sdt)[0])
+        if alpha_vector:
+            bv = host_beta
+        else:
+            av, bv = host_ab if host_ab is not None else (devmem.read_host(alpha, sdt)[0],
+                                                          devmem.read_host(beta, sdt)[0])
+        sa, sb, sc, sd = (_scale(scales[a]) for a in (D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE))
+        amax = 0.0
         for i, (Am, Bm, Cm, Dm) in enumerate(views):
+            Am, Bm, Cm = _get(Am), _get(Bm), _get(Cm)
+            if alpha_vector:
+                av_i = devmem.read_host(alpha + i * alpha_stride * sdt.itemsize, sdt, m).astype(dt)[:, None]
+                use_product = bool(np.any(av_i != 0))
+            else:
+                av_i = dt.type(av) * dt.type(sa * sb) if p.is_fp8 else dt.type(av)
+                use_product = av != 0
             acc = np.zeros((m, n), dt)
-            if av != 0 and k:
-                acc += dt.type(av) * gemmex.matmul(Am, Bm, ta, tb, atype, btype, compute, dtype_d).astype(dt)
+            if use_product and k:
+                acc += av_i * np.asarray(_product(Am, Bm, p), np.float64 if p.is_fp8 else None).astype(dt)
             if bv != 0 and Cm is not None:
-                acc += dt.type(bv) * np.asarray(gemmex.load(Cm, ctype), dt)
+                acc += dt.type(bv) * dt.type(sc) * np.asarray(load(Cm, ctype), dt)
             if has_bias:
                 acc += np.asarray(gemmex.load(bias[i], bias_type), dt)[:, None]
             if epi in RELU_MASK_OUT:
@@ -289,31 +522,237 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
             if epi in (EPI_DRELU_BGRAD, EPI_DGELU_BGRAD):
                 gemmex.store(bias[i], acc.sum(axis=1, dtype=np.float64), bias_type)
             elif epi == EPI_BGRADA:
-                opa = np.asarray(gemmex.load(Am, atype), np.float64) if k else np.zeros((m, 0))
+                opa = np.asarray(load(Am, atype), np.float64) if k else np.zeros((m, 0))
                 gemmex.store(bias[i], (opa if ta == S.OP_N else opa.T).sum(axis=1), bias_type)
             elif epi == EPI_BGRADB:
-                opb = np.asarray(gemmex.load(Bm, btype), np.float64) if k else np.zeros((0, n))
+                opb = np.asarray(load(Bm, btype), np.float64) if k else np.zeros((0, n))
                 gemmex.store(bias[i], (opb if tb == S.OP_N else opb.T).sum(axis=0), bias_type)
             if compute in (S.COMPUTE_16F, S.COMPUTE_16F_PEDANTIC):
                 acc = acc.astype(np.float16)
-            gemmex.store(Dm, acc, dtype_d)
+            if scales[D_AMAX_D] and acc.size:
+                amax = max(amax, float(np.nanmax(np.abs(acc))))
+            _put(Dm, acc * dt.type(sd) if p.is_fp8 and sd != 1.0 else acc, dtype_d)
+        if scales[D_AMAX_D]:
+            devmem.write_host(scales[D_AMAX_D], np.array([amax], np.float32))
     streams.submit(stream, go, "cublasLtMatmul", S.EXECUTION_FAILED)
+
+
+def _write_result(results: int, algo: bytes | None = None) -> None:
+    record = np.zeros(HEURISTIC_RESULT_SIZE, np.uint8)
+    if algo is not None:
+        record[:64] = np.frombuffer(algo, np.uint8)
+    record[72:76] = np.frombuffer(np.int32(S.SUCCESS).tobytes(), np.uint8)      # state
+    record[76:80] = np.frombuffer(np.float32(1.0).tobytes(), np.uint8)          # wavesCount
+    devmem.write_host(results, record)                                          # no workspace
 
 
 def heuristic(handle: int, desc: int, adesc: int, bdesc: int, cdesc: int, ddesc: int, pref: int, requested: int,
               results: int, count: int) -> None:
     get(handle, "handle")
-    d = get(desc, "matmul descriptor").attrs
-    for h in (adesc, bdesc, cdesc, ddesc):
-        get(h, "matrix layout")
     get(pref, "preference")
     if requested <= 0 or not results or not count:
         raise LibError(S.INVALID_VALUE, "requestedAlgoCount must be > 0 and the result pointers non-NULL")
-    if int(d[D_EPILOGUE]) not in SUPPORTED_EPILOGUES:
+    try:
+        _plan(desc, adesc, bdesc, cdesc, ddesc)
+    except LibError:
         devmem.write_host(count, np.array([0], np.int32))
-        raise LibError(S.NOT_SUPPORTED, f"no algorithm for epilogue {d[D_EPILOGUE]}")
-    record = np.zeros(HEURISTIC_RESULT_SIZE, np.uint8)
-    record[72:76] = np.frombuffer(np.int32(S.SUCCESS).tobytes(), np.uint8)      # state
-    record[76:80] = np.frombuffer(np.float32(1.0).tobytes(), np.uint8)          # wavesCount
-    devmem.write_host(results, record)                                          # one algorithm, no workspace
+        raise
+    _write_result(results)                                                      # one algorithm: id 0
     devmem.write_host(count, np.array([1], np.int32))
+
+
+# ---------------------------------------------------------------- algorithms (one: id 0)
+
+ALGO_IDS = (0,)
+# cublasLtMatmulAlgoConfigAttributes_t -> dtype; stored as uint32 slot ``attr`` of cublasLtMatmulAlgo_t
+ALGO_CONFIG = {0: np.int32, 1: np.uint32, 2: np.uint32, 3: np.uint32, 4: np.uint32, 5: np.uint32, 6: np.uint32,
+               7: np.uint16, 8: np.uint16}
+ALGO_CONFIG_OK = {0: (0,), 1: (0,), 2: (0, 1), 3: (0,), 4: (0,), 5: (0,), 6: (0,), 7: (0,), 8: (0,)}
+_EPILOGUE_MASK = 0
+for _e in SUPPORTED_EPILOGUES:
+    _EPILOGUE_MASK |= _e
+# cublasLtMatmulAlgoCapAttributes_t -> (dtype, values)
+ALGO_CAPS = {0: (np.int32, [0]), 1: (np.uint32, [0]), 2: (np.uint32, [0]), 3: (np.int32, [1]), 4: (np.int32, [1]),
+             5: (np.int32, [0]), 6: (np.uint32, [0]), 7: (np.int32, [0]), 10: (np.int32, [1]),
+             11: (np.uint32, [1 | 2 | 16]), 12: (np.uint32, [_EPILOGUE_MASK]), 13: (np.uint32, [0]),
+             14: (np.int32, [0]), 15: (np.uint64, [1]), 16: (np.uint32, [1]), 17: (np.uint32, [1]),
+             18: (np.uint32, [1]), 19: (np.uint32, [1]), 21: (np.int32, [0]), 22: (np.int32, [0])}
+
+
+def _algo_slots(algo: int) -> np.ndarray:
+    if not algo:
+        raise LibError(S.INVALID_VALUE, "algo is NULL")
+    return devmem.read_host(algo, np.uint32, 16)
+
+
+def _check_algo(algo: int) -> None:
+    slots = _algo_slots(algo)
+    for attr, dtype in ALGO_CONFIG.items():
+        value = int(np.array(slots[attr]).astype(dtype))
+        if value not in ALGO_CONFIG_OK[attr]:
+            raise LibError(S.INVALID_VALUE, f"algorithm configuration attribute {attr} = {value} is not supported "
+                                            f"by CuMetal's one algorithm (allowed: {ALGO_CONFIG_OK[attr]})")
+
+
+def algo_get_ids(handle: int, compute: int, scale: int, atype: int, btype: int, ctype: int, dtype: int,
+                 requested: int, ids: int, count: int) -> None:
+    get(handle, "handle")
+    gemmex.compute_dtype(compute, ctype)
+    for code, what in ((scale, "scaleType"), (atype, "Atype"), (btype, "Btype"), (ctype, "Ctype"), (dtype, "Dtype")):
+        storage(code, what)
+    if requested <= 0 or not ids or not count:
+        raise LibError(S.INVALID_VALUE, "requestedAlgoCount must be > 0 and algoIdsArray, returnAlgoCount non-NULL")
+    found = list(ALGO_IDS)[:requested]
+    devmem.write_host(ids, np.array(found, np.int32))
+    devmem.write_host(count, np.array([len(found)], np.int32))
+
+
+def algo_init(handle: int, compute: int, scale: int, atype: int, btype: int, ctype: int, dtype: int, algo_id: int,
+              algo: int) -> None:
+    get(handle, "handle")
+    gemmex.compute_dtype(compute, ctype)
+    for code, what in ((scale, "scaleType"), (atype, "Atype"), (btype, "Btype"), (ctype, "Ctype"), (dtype, "Dtype")):
+        storage(code, what)
+    if not algo:
+        raise LibError(S.INVALID_VALUE, "algo is NULL")
+    if algo_id not in ALGO_IDS:
+        raise LibError(S.INVALID_VALUE, f"algoId={algo_id}: CuMetal has one algorithm, id 0")
+    slots = np.zeros(16, np.uint32)
+    slots[0] = algo_id
+    devmem.write_host(algo, slots)
+
+
+def algo_check(handle: int, desc: int, adesc: int, bdesc: int, cdesc: int, ddesc: int, algo: int, result: int) -> None:
+    get(handle, "handle")
+    _check_algo(algo)
+    _plan(desc, adesc, bdesc, cdesc, ddesc)
+    if not result:
+        raise LibError(S.INVALID_VALUE, "result is NULL")
+    _write_result(result, devmem.read_host(algo, np.uint8, 64).tobytes())
+
+
+def _write_attr(values: np.ndarray, buf: int, size: int, written: int, what: str) -> None:
+    nbytes = values.nbytes
+    if size == 0 and not buf:
+        if not written:
+            raise LibError(S.INVALID_VALUE, "sizeWritten is NULL")
+        devmem.write_host(written, np.array([nbytes], np.uint64))
+        return
+    if not buf or size < nbytes:
+        raise LibError(S.INVALID_VALUE, f"{what} needs {nbytes} bytes, got {size}")
+    devmem.write_host(buf, values)
+    if written:
+        devmem.write_host(written, np.array([nbytes], np.uint64))
+
+
+def algo_cap_get(algo: int, attr: int, buf: int, size: int, written: int) -> None:
+    _check_algo(algo)
+    spec = ALGO_CAPS.get(attr)
+    if spec is None:
+        raise LibError(S.INVALID_VALUE, f"algorithm capability {attr} is not a cublasLtMatmulAlgoCapAttributes_t "
+                                        "CuMetal knows")
+    _write_attr(np.array(spec[1], spec[0]), buf, size, written, f"capability {attr}")
+
+
+def algo_config_set(algo: int, attr: int, buf: int, size: int) -> None:
+    slots = _algo_slots(algo)
+    dtype = ALGO_CONFIG.get(attr)
+    if dtype is None:
+        raise LibError(S.INVALID_VALUE, f"algorithm configuration attribute {attr} is unknown")
+    if not buf or size != np.dtype(dtype).itemsize:
+        raise LibError(S.INVALID_VALUE, f"configuration attribute {attr} takes {np.dtype(dtype).itemsize} bytes, "
+                                        f"got {size}")
+    slots[attr] = np.uint32(int(devmem.read_host(buf, dtype)[0]) & 0xFFFFFFFF)
+    devmem.write_host(algo, slots)
+
+
+def algo_config_get(algo: int, attr: int, buf: int, size: int, written: int) -> None:
+    slots = _algo_slots(algo)
+    dtype = ALGO_CONFIG.get(attr)
+    if dtype is None:
+        raise LibError(S.INVALID_VALUE, f"algorithm configuration attribute {attr} is unknown")
+    _write_attr(np.array([slots[attr]]).astype(dtype), buf, size, written, f"configuration attribute {attr}")
+
+
+# ---------------------------------------------------------------- cublasLtMatrixTransform
+
+T_SCALE, T_POINTER_MODE, T_TRANSA, T_TRANSB = 0, 1, 2, 3
+
+
+def transform_desc_create(scale_type: int) -> int:
+    if scale_type not in (S.R_32F, S.R_64F, S.R_16F, S.C_32F, S.C_64F):
+        raise LibError(S.NOT_SUPPORTED, f"scaleType={scale_type} (CUDA_R_32F, R_64F, R_16F, C_32F, C_64F are supported)")
+    return new("transform descriptor", {T_SCALE: scale_type, T_POINTER_MODE: 0, T_TRANSA: 0, T_TRANSB: 0})
+
+
+def transform(handle: int, desc: int, alpha: int, A: int, adesc: int, beta: int, B: int, bdesc: int, C: int,
+              cdesc: int, stream: int) -> None:
+    """C = alpha op(A) + beta op(B), each matrix in its layout's order (COL, ROW, COL32), computed in
+    the scale type and rounded once to C's type (integers to nearest even, saturated)."""
+    get(handle, "handle")
+    t = get(desc, "transform descriptor").attrs
+    lc = get(cdesc, "matrix layout")
+    sdt = storage(int(t[T_SCALE]), "scaleType")
+    mode, ta, tb = int(t[T_POINTER_MODE]), int(t[T_TRANSA]), int(t[T_TRANSB])
+    if mode not in (PM_HOST, PM_DEVICE):
+        raise LibError(S.NOT_SUPPORTED, f"pointer mode {mode} (host and device are supported)")
+    if ta not in (S.OP_N, S.OP_T) or tb not in (S.OP_N, S.OP_T):
+        raise LibError(S.INVALID_VALUE, f"transa={ta}, transb={tb} (N or T)")
+    if not alpha or not beta:
+        raise LibError(S.INVALID_VALUE, "alpha and beta must not be NULL")
+    rows, cols = int(lc.attrs[L_ROWS]), int(lc.attrs[L_COLS])
+    ctype = int(lc.attrs[L_TYPE])
+    batch = int(lc.attrs.get(L_BATCH, 1))
+    operands = []
+    for ptr, h, op, what in ((A, adesc, ta, "A"), (B, bdesc, tb, "B")):
+        if not h:
+            operands.append(None)
+            continue
+        lay = get(h, "matrix layout")
+        r, c = int(lay.attrs[L_ROWS]), int(lay.attrs[L_COLS])
+        shape = (c, r) if op == S.OP_T else (r, c)
+        if shape != (rows, cols):
+            raise LibError(S.INVALID_VALUE, f"op({what}) is {shape[0]}x{shape[1]}, C is {rows}x{cols}")
+        if int(lay.attrs[L_TYPE]) != ctype:
+            raise LibError(S.NOT_SUPPORTED, f"{what} type {lay.attrs[L_TYPE]} differs from C type {ctype}")
+        operands.append((ptr, lay, op, what))
+    device_scalars = mode == PM_DEVICE
+    if device_scalars:
+        for ptr, what in ((alpha, "alpha"), (beta, "beta")):
+            devmem.check_range(ptr, sdt.itemsize, what, S.INVALID_VALUE)
+    host = None if device_scalars else (devmem.read_host(alpha, sdt)[0], devmem.read_host(beta, sdt)[0])
+    plan = []
+    for i in range(batch):
+        mats = []
+        for j, operand in enumerate(operands):
+            if operand is None:
+                mats.append(None)
+                continue
+            ptr, lay, op, what = operand
+            scalar_zero = host is not None and host[j] == 0
+            if not ptr:
+                if scalar_zero:
+                    mats.append(None)
+                    continue
+                raise LibError(S.INVALID_VALUE, f"{what} is NULL but its scale is not 0")
+            mats.append(_view(ptr, lay, i if int(lay.attrs.get(L_BATCH, 1)) > 1 else 0, what))
+        plan.append((mats, _view(C, lc, i, "C")))
+    if host is not None and host[0] != 0 and operands[0] is None:
+        raise LibError(S.INVALID_VALUE, "Adesc is NULL but alpha is not 0")
+    if host is not None and host[1] != 0 and operands[1] is None:
+        raise LibError(S.INVALID_VALUE, "Bdesc is NULL but beta is not 0")
+    work = np.dtype(np.float64) if sdt.kind == "f" else np.dtype(np.complex128)
+
+    def go() -> None:
+        scal = host if host is not None else (devmem.read_host(alpha, sdt)[0], devmem.read_host(beta, sdt)[0])
+        for mats, Cm in plan:
+            acc = np.zeros((rows, cols), work)
+            for s_, mat, operand in zip(scal, mats, operands, strict=True):
+                if mat is None or s_ == 0:
+                    continue
+                x = np.asarray(load(_get(mat), ctype), work)
+                acc += work.type(s_) * (x.T if operand[2] == S.OP_T else x)
+            if sdt.itemsize <= 4 and sdt.kind == "f":
+                acc = acc.astype(np.float32)
+            _put(Cm, acc, ctype)
+    streams.submit(stream, go, "cublasLtMatrixTransform", S.EXECUTION_FAILED)
