@@ -25,15 +25,30 @@ NV_INL double erfinv_log_h100(double x) {
   return fmaT(e, 0x1.62e42fefa39efp-1, r);
 }
 
-NV_INL double erfcinv_h100(double c) {
-  if (!(c > 0.0 && c < 2.0) || c == 1.0) return erfcinv_T(c);
+// the central form into *y; false where it does not apply (w >= 6.25, c outside (0, 2), c = 1)
+NV_INL bool erfcinv_h100_central(double c, double *y) {
+  if (!(c > 0.0 && c < 2.0) || c == 1.0) return false;
   bool upper = c > 1.0;
   double cc = upper ? 2.0 - c : c;
   double w = -erfinv_log_h100(mul_rn(cc, 2.0 - cc));
-  if (!(w < 6.25)) return erfcinv_T(c);
+  if (!(w < 6.25)) return false;
   double q = horner(w - 3.125, H100_ERFINV_P);
-  double y = fmaT(q, -cc, q);
-  return upper ? -y : y;
+  double r = fmaT(q, -cc, q);
+  *y = upper ? -r : r;
+  return true;
+}
+
+NV_INL double erfcinv_h100(double c) {
+  double y;
+  return erfcinv_h100_central(c, &y) ? y : erfcinv_T(c);
+}
+
+// normcdfinv(p) = -sqrt2 erfcinv(2p) with sqrt2 as a pair, rounded once: fma(-hi, e, RN(-lo e))
+// (h100_erfcinv.normcdfinv); normcdfinv_T outside erfcinv's central range (and at p = 1/2: +0)
+NV_INL double normcdfinv_h100(double p) {
+  double e;
+  if (!erfcinv_h100_central(p + p, &e)) return normcdfinv_T(p);
+  return fmaT(-0x1.6a09e667f3bcdp+0, e, mul_rn(0x1.bdd3413b26456p-54, e));
 }
 
 NV_INL double erfinv_h100(double y) {

@@ -230,7 +230,6 @@ NV_INL float erfcinvf_h100_lg2(float x) { float r; asm("lg2.approx.ftz.f32 %0, %
 #define ERFINVF_H100_TAIL(y) erfinv_T(y)
 #define ERFCINVF_H100_FN NV_INL
 #include "erfcinvf_h100.h"
-#include "erfcinv_h100.h"  // double erfcinv / erfinv: the H100's in their central range
 
 template <class F> NV_INL F normcdfinv_T(F p) {
   if (isnanT(p)) return p + p;
@@ -242,6 +241,8 @@ template <class F> NV_INL F normcdfinv_T(F p) {
   Pair<F> r = two_prod(x, SpecC<F>::SQRT2_HI);
   return -(r.hi + fmaT(x, SpecC<F>::SQRT2_LO, r.lo));
 }
+
+#include "erfcinv_h100.h"  // double erfcinv / erfinv / normcdfinv: the H100's in erfcinv's central range
 
 // lgamma(c + t) = t (c1 + t G(t)) near the zeros c = 1, 2 (|t| <= 0.2), as a pair.
 template <class F, int N> NV_INL Pair<F> lgamma_near_zero(F t, F c1_hi, F c1_lo, const F (&g)[N]) {
@@ -360,7 +361,7 @@ NV_INL float normcdfinvf_h100(float p) {
   return normcdfinv_T(p);
 }
 NV_API float __nv_normcdfinvf(float x) { return ftzf(normcdfinvf_h100(ftzf(x))); }
-NV_API double __nv_normcdfinv(double x) { return normcdfinv_T(x); }
+NV_API double __nv_normcdfinv(double x) { return normcdfinv_h100(x); }
 NV_API float __nv_lgammaf(float x) { return ftzf(lgamma_T(ftzf(x))); }
 NV_API double __nv_lgamma(double x) { return lgamma_T(x); }
 NV_API float __nv_tgammaf(float x) { return ftzf(tgamma_T(ftzf(x))); }
