@@ -142,6 +142,15 @@ int main() {
     CHECK_CUDA(cudaMemAdvise(m, 4096, cudaMemAdviseSetReadMostly, cudaMemLocation{cudaMemLocationTypeDevice, 0}));
     CHECK_CUDA(cudaMemRangeGetAttributes(data, data_sizes, which, 2, m, 4096));
     CHECK(read_mostly == 1);
+    // the CUDA 8-12 forms (a device ordinal; cudaCpuDeviceId for the host), still common in published code
+    int preferred = -5;
+    CHECK_CUDA(cudaMemAdvise(m, 4096, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId));
+    CHECK_CUDA(cudaMemRangeGetAttribute(&preferred, 4, cudaMemRangeAttributePreferredLocation, m, 4096));
+    CHECK(preferred == cudaCpuDeviceId);
+    CHECK_CUDA(cudaMemPrefetchAsync(m, 4096, 0, s));
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    CHECK_CUDA(cudaMemRangeGetAttribute(&last_prefetch, 4, cudaMemRangeAttributeLastPrefetchLocation, m, 4096));
+    CHECK(last_prefetch == 0);
 
     // ---- the error log sees a failure; dumps advance the iterator
     cudaLogsCallbackHandle cb;

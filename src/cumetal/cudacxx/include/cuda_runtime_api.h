@@ -275,6 +275,7 @@ static __device__ __inline__ void cudaGraphSetConditional(cudaGraphConditionalHa
 #if defined(__cplusplus) && !defined(__CUMETAL_NO_RUNTIME_TEMPLATES)
 #include "cumetal/host_runtime_templates.h"
 #include "cumetal/host_graph_legacy.h"
+#include "cumetal/host_memory_legacy.h"
 #include "cumetal/host_launch_templates.h"
 #endif
 
