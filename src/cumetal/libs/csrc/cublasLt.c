@@ -145,6 +145,6 @@ CML_EXPORT cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_
                                          cublasLtMatrixLayout_t cdesc, void *D, cublasLtMatrixLayout_t ddesc,
                                          const cublasLtMatmulAlgo_t *algo, void *workspace, size_t workspace_size,
                                          cudaStream_t stream) {
-    LT("matmul", "(KKKKKKKKKKKKK)", P(h), P(desc), P(alpha), P(A), P(adesc), P(B), P(bdesc), P(beta), P(C), P(cdesc),
-       P(D), P(ddesc), P(stream));
+    LT("matmul", "(KKKKKKKKKKKKKK)", P(h), P(desc), P(alpha), P(A), P(adesc), P(B), P(bdesc), P(beta), P(C), P(cdesc),
+       P(D), P(ddesc), P(stream), P(algo));
 }

@@ -95,6 +95,13 @@ def _format_args(names: list[str], args: tuple[Any, ...]) -> list[tuple[str, str
 def _lt_emit(level: int, function: str, message: str) -> None:
     if LT.disabled or not LT.mask & (1 << (level - 1)):
         return
+    try:
+        _lt_write(level, function, message)
+    except Exception as e:  # noqa: BLE001 - logging never fails the call it reports
+        sys.stderr.write(f"cumetal: cuBLASLt logger: {e!r}\n")
+
+
+def _lt_write(level: int, function: str, message: str) -> None:
     if LT.callback:
         LT_CALLBACK(LT.callback)(level, function.encode(), message.encode())
     line = (f"[{time.strftime('%Y-%m-%d %H:%M:%S')}][cublasLt][{os.getpid()}][{LT_CATEGORIES[level]}]"
@@ -105,11 +112,18 @@ def _lt_emit(level: int, function: str, message: str) -> None:
         libc.fflush(ctypes.c_void_p(LT.cfile))
     else:
         f = LT.file or sys.stdout
-        f.write(line)
+        f.write(line.encode("ascii", "replace").decode())
         f.flush()
 
 
 def _blas_emit(function: str, pairs: list[tuple[str, str]]) -> None:
+    try:
+        _blas_write(function, pairs)
+    except Exception as e:  # noqa: BLE001 - logging never fails the call it reports
+        sys.stderr.write(f"cumetal: cuBLAS logger: {e!r}\n")
+
+
+def _blas_write(function: str, pairs: list[tuple[str, str]]) -> None:
     text = f"I! cuBLAS (CuMetal) function {function} called:\n" + "".join(f"i!  {n}: val={v}\n" for n, v in pairs)
     if BLAS.callback:
         BLAS_CALLBACK(BLAS.callback)(text.encode())

@@ -409,8 +409,10 @@ def _scale(ptr: int) -> float:
 
 
 def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc: int, beta: int, C: int, cdesc: int,
-           D: int, ddesc: int, stream: int) -> None:
+           D: int, ddesc: int, stream: int, algo: int = 0) -> None:
     get(handle, "handle")
+    if algo:
+        _check_algo(algo)
     p, d, (la, lb, lc, ld_) = _plan(desc, adesc, bdesc, cdesc, ddesc)
     m, n, k, ta, tb, epi, compute, batch, sdt = p.m, p.n, p.k, p.ta, p.tb, p.epi, p.compute, p.batch, p.sdt
     device_scalars = p.mode == PM_DEVICE

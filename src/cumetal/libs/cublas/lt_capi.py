@@ -170,14 +170,14 @@ def logger_open_file(path: int) -> None:
 @entry("cublasLtLoggerSetLevel", with_handle=False)
 def logger_set_level(level: int) -> None:
     if not 0 <= level <= 5:
-        raise LibError(S.INVALID_VALUE, f"level={level} (0 … 5)")
+        raise LibError(S.INVALID_VALUE, f"level={level} (0 to 5)")
     logger.LT.mask = (1 << level) - 1
 
 
 @entry("cublasLtLoggerSetMask", with_handle=False)
 def logger_set_mask(mask: int) -> None:
     if not 0 <= mask <= 31:
-        raise LibError(S.INVALID_VALUE, f"mask={mask} (bits 0 … 4: error, trace, hints, info, API trace)")
+        raise LibError(S.INVALID_VALUE, f"mask={mask} (bits 0 to 4: error, trace, hints, info, API trace)")
     logger.LT.mask = mask
 
 
