@@ -54,3 +54,13 @@ def test_cublaslt_api_program(tmp_path: pathlib.Path) -> None:
     created, sgemm, same = (int(v) for v in out["blas_log"].split())
     assert created == 2 and sgemm == 1 and same == 1  # cublasCreate, cublasSgemm: one message each
     assert out["blas_log_off"] == "0"
+    # the environment variables: CUBLAS_LOGINFO_DBG / CUBLAS_LOGDEST_DBG and CUBLASLT_LOG_LEVEL / _FILE
+    blas_log, lt_log = tmp_path / "blas.log", tmp_path / "lt_env.log"
+    env.update(CUBLAS_LOGINFO_DBG="1", CUBLAS_LOGDEST_DBG=str(blas_log), CUBLASLT_LOG_LEVEL="5",
+               CUBLASLT_LOG_FILE=str(lt_log))
+    proc = subprocess.run([str(exe), str(log)], capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    blas_text = blas_log.read_text()
+    assert "function cublasCreate called" in blas_text and "function cublasSgemm called" in blas_text
+    assert "i!  m: val=8" in blas_text
+    assert "[Api][cublasLtCreate] out=0x" in lt_log.read_text()

@@ -268,3 +268,27 @@ def test_heuristics_cache_capacity_default_is_nvidias() -> None:
     cap = ctypes.c_size_t()
     assert lt_capi.heuristics_cache(1, ctypes.addressof(cap)) == 0
     assert [0, cap.value] == list(GOLDEN["heuristics_cache"])
+
+
+def test_row_and_col32_orders_in_a_matmul() -> None:
+    """A row-major A, a COL32 D (and C): D = A B as numpy computes it, the COL32 padding zero-filled."""
+    m, n, k = 5, 40, 7
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
+    dA, dB = Dev(np.ascontiguousarray(a).ravel()), Dev(b)
+    dD = Dev(np.full(2 * 32 * m, np.nan, np.float32))
+    desc = _new(lt_capi.desc_create, 68, F32)
+    la = _layout(F32, m, k, k, order=ctypes.c_int32(1))
+    lb, lcd = _layout(F32, k, n, k), _layout(F32, m, n, 32 * m, order=ctypes.c_int32(2))
+    one, zero = ctypes.c_float(1.0), ctypes.c_float(0.0)
+    assert lt_capi.matmul(HANDLE, desc, ctypes.addressof(one), dA.ptr, la, dB.ptr, lb, ctypes.addressof(zero), dD.ptr,
+                          lcd, dD.ptr, lcd, 0) == 0
+    out = dD.get()
+    ref = a.astype(np.float64) @ b
+    got = np.array([[out[(c // 32) * 32 * m + 32 * r + c % 32] for c in range(n)] for r in range(m)])
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+    assert np.all(out[32 * m:].reshape(m, 32)[:, n - 32:] == 0)
+    # COL4_4R2_8C is refused, as the other orders CuMetal does not implement
+    l_other = _layout(F32, m, n, 32 * m, order=ctypes.c_int32(3))
+    assert lt_capi.matmul(HANDLE, desc, ctypes.addressof(one), dA.ptr, la, dB.ptr, lb, ctypes.addressof(zero), dD.ptr,
+                          l_other, dD.ptr, l_other, 0) == 15
