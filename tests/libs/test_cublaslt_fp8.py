@@ -292,3 +292,39 @@ def test_row_and_col32_orders_in_a_matmul() -> None:
     l_other = _layout(F32, m, n, 32 * m, order=ctypes.c_int32(3))
     assert lt_capi.matmul(HANDLE, desc, ctypes.addressof(one), dA.ptr, la, dB.ptr, lb, ctypes.addressof(zero), dD.ptr,
                           l_other, dD.ptr, l_other, 0) == 15
+
+
+@pytest.mark.parametrize("hermitian", [0, 1])
+@pytest.mark.parametrize("uplo,trans", [(0, 0), (1, 1)])
+def test_c8i_syrk_herk_against_numpy(hermitian: int, uplo: int, trans: int) -> None:
+    """cublasCsyrkEx / CherkEx with a CUDA_C_8I A (cuBLAS's documented types): the uplo triangle of
+    alpha op(A) op(A)^T (or ^H, real alpha/beta and a real diagonal) + beta C, the other one untouched."""
+    h = ctypes.c_void_p()
+    assert capi.create(ctypes.addressof(h)) == 0
+    n, k = 5, 3
+    op = (2 if hermitian else 1) if trans else 0
+    rng = np.random.default_rng(11)
+    pairs = rng.integers(-9, 9, (n, k, 2) if op == 0 else (k, n, 2)).astype(np.int8)
+    a = np.ascontiguousarray(pairs.transpose(1, 0, 2)).view(np.int16)[..., 0].T
+    x = pairs[..., 0] + 1j * pairs[..., 1]
+    c0 = (rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))).astype(np.complex64)
+    dA, dC = Dev(a), Dev(c0)
+    if hermitian:
+        al, be = ctypes.c_float(0.5), ctypes.c_float(2.0)
+        opx = x if op == 0 else x.conj().T
+        full = 0.5 * opx @ opx.conj().T + 2.0 * c0.astype(np.complex128)
+        np.fill_diagonal(full, full.diagonal().real)
+    else:
+        al, be = (ctypes.c_float * 2)(0.5, -1.0), (ctypes.c_float * 2)(2.0, 0.0)
+        opx = x if op == 0 else x.T
+        full = (0.5 - 1j) * opx @ opx.T + 2.0 * c0.astype(np.complex128)
+    st = capi.csyrk_ex(h.value, uplo, op, n, k, ctypes.addressof(al), dA.ptr, 7, a.shape[0], ctypes.addressof(be),
+                       dC.ptr, 4, n, hermitian)
+    assert st == 0
+    got = dC.get()
+    tri = np.tril(np.ones((n, n), bool)) if uplo == 0 else np.triu(np.ones((n, n), bool))
+    np.testing.assert_allclose(got[tri], full[tri], rtol=1e-6, atol=1e-5)
+    assert np.array_equal(got[~tri], c0[~tri])
+    wrong = 1 if hermitian else 2  # herk takes N/C, syrk N/T
+    assert capi.csyrk_ex(h.value, uplo, wrong, n, k, ctypes.addressof(al), dA.ptr, 7, n, ctypes.addressof(be),
+                         dC.ptr, 4, n, hermitian) == 7

@@ -379,7 +379,12 @@ def cgemm_ex(h: handle.Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: 
 @entry("cublasCsyrk(3m)Ex/Cherk(3m)Ex")
 def csyrk_ex(h: handle.Handle, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, at: int, lda: int,
              beta: int, C: int, ct: int, ldc: int, hermitian: int) -> None:
-    """cublasCsyrkEx / Csyrk3mEx (complex alpha, beta) and CherkEx / Cherk3mEx (real alpha, beta)."""
+    """cublasCsyrkEx / Csyrk3mEx (complex alpha, beta) and CherkEx / Cherk3mEx (real alpha, beta);
+    A CUDA_C_32F or CUDA_C_8I, C CUDA_C_32F."""
+    if at == S.C_8I:
+        _complex_types((ct, "Ctype"))
+        gemmex.rank_k_c8i(h, uplo, trans, n, k, alpha, A, lda, beta, C, ldc, bool(hermitian))
+        return
     _complex_types((at, "Atype"), (ct, "Ctype"))
     if hermitian:
         blas.syr2k(h, "C", uplo, trans, n, k, alpha, A, lda, 0, lda, beta, C, ldc, "herk")

@@ -16,7 +16,7 @@ import numpy as np
 from cumetal.libs import devmem
 from cumetal.libs.cublas import blas_kernels, kernels
 from cumetal.libs.cublas import status as S
-from cumetal.libs.cublas.common import Scalar, apply_op, mat, need, op_code, run, scale_into
+from cumetal.libs.cublas.common import Scalar, apply_op, fill_code, mat, need, op_code, run, scale_into
 from cumetal.libs.cublas.handle import Handle
 from cumetal.libs.devmem import LibError
 
@@ -225,3 +225,38 @@ def gemm_ex(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: 
             prod = matmul(Am, Bm, ta, tb, atype, btype, compute, ctype) if (av != 0 and k > 0) else None
             finish(Cm, prod, av, bv, ctype, compute)
     run(h, go, name)
+
+
+def rank_k_c8i(h: Handle, uplo: int, trans: int, n: int, k: int, alpha: int, A: int, lda: int, beta: int, C: int,
+               ldc: int, hermitian: bool) -> None:
+    """cublasCsyrkEx / CherkEx (and the 3m forms) with a CUDA_C_8I A: C = alpha op(A) op(A)^T (syrk,
+    complex alpha and beta) or alpha op(A) op(A)^H (herk, real alpha and beta, diagonal kept real) +
+    beta C in complex64, only the uplo triangle of C written."""
+    fill_code(uplo)
+    ok = (S.OP_N, S.OP_C) if hermitian else (S.OP_N, S.OP_T)
+    need(trans in ok, f"trans={trans} is not valid for {'herk' if hermitian else 'syrk'}")
+    need(n >= 0 and k >= 0, f"n={n}, k={k} must be >= 0")
+    rows = n if trans == S.OP_N else k
+    need(lda >= max(1, rows), f"lda={lda} < max(1, {rows})")
+    need(ldc >= max(1, n), f"ldc={ldc} < max(1, n={n})")
+    if n == 0:
+        return
+    sdt = np.dtype(np.float32 if hermitian else np.complex64)
+    a, b = Scalar(h, alpha, sdt, "alpha"), Scalar(h, beta, sdt, "beta")
+    Am = mat(A, STORAGE[S.C_8I], rows, k if trans == S.OP_N else n, lda, "A") if k > 0 else None
+    Cm = mat(C, np.complex64, n, n, ldc, "C")
+
+    def go() -> None:
+        av, bv = a.value(), b.value()
+        new = np.zeros((n, n), np.complex64)
+        if av != 0 and Am is not None:
+            x = load(Am, S.C_8I)
+            opA = x if trans == S.OP_N else (x.conj().T if hermitian else x.T)
+            new += np.complex64(av) * (opA @ (opA.conj().T if hermitian else opA.T))
+        if bv != 0:
+            new += np.complex64(bv) * Cm
+        if hermitian:
+            np.fill_diagonal(new, new.diagonal().real)
+        mask = np.tril(np.ones((n, n), bool)) if uplo == S.FILL_LOWER else np.triu(np.ones((n, n), bool))
+        Cm[mask] = new[mask]
+    run(h, go, "cublasCherkEx" if hermitian else "cublasCsyrkEx")
