@@ -56,6 +56,7 @@ from cumetal.backends.air.sim.instrument import InstrumentError, thread_argument
 from cumetal.backends.common.codes import SimArgKind
 
 WR = "__sim_wr"
+WRM = "__sim_rm"  # a merged kernel's body (_merged)
 REACHES_STEP = "__sim_wi_rs"  # [nres x i8]: 1 when region k may reach a SIMD-group step (workitem.c)
 EXCHANGE_OPS = "__sim_wi_xop"  # [nres x i8]: the operation of the exchange resume point k ends (0: none)
 EXCHANGE_OFFSET = "__sim_wi_xoff"  # i64: where the exchange slots start in the context (per thread: 16 bytes)
@@ -67,6 +68,7 @@ EXCHANGES = {"air.simd_shuffle.u.i32": 1, "air.simd_shuffle.u.v2i32": 2, "air.si
 _XCALL = re.compile(r"^\s*(%[\w.$-]+|%\"[^\"]+\") = (?:tail )?call (i32|<2 x i32>) @\"?(air\.simd_[\w.]+?)\"?\("
                     r"(i32|<2 x i32>) ([^,()]+?)(?:, (i16|i32) ([^,()]+?))?\)(?: #\d+)?\s*$")
 EXCHANGE_MAX_LINES = 40_000  # the largest region text of a kernel with exchanges (compile time)
+MERGED_MAX_LINES = 400_000  # the largest merged text (_merged: one body copy, a switch over the resume points)
 _XV, _XA = "%__wx.wp", "%__wxa.wp"  # this thread's exchange slot (value/result, argument): region headers
 S_BAR, S_STEP, S_DONE = 1, 2, 3  # exit codes: kind | resume id << 2 (runtime.c S_BAR/S_SIMD/S_DONE)
 _K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
@@ -116,6 +118,10 @@ def _uses(line: str, labels: set[str], types: set[str]) -> list[str]:
 
 class _Unsupported(Exception):
     """The kernel has a shape the work-item transform does not handle (coroutine mode then)."""
+
+
+class _TooLarge(_Unsupported):
+    """The region copies would pass EXCHANGE_MAX_LINES (workitem_kernel then tries _merged)."""
 
 
 def _split(body: list[str]) -> tuple[list[_Piece], dict[int, str], int]:
@@ -265,12 +271,17 @@ def workitem_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[in
     if not eligible(text, kernel):
         return None
     try:
-        wk = _transform(text, kernel, arg_types, kinds, ops, plain)
+        try:
+            wk = _transform(text, kernel, arg_types, kinds, ops, plain)
+        except _TooLarge:
+            wk = None
         # each exchange is a cut, and each cut a region copy of what follows it: a kernel with many
         # warp operations (a random warp program's dozens) made modules LLVM took minutes and GBs
-        # to compile; those keep fibers, as before exchanges (the jacobi kernel: 27k lines)
-        if ops and wk.text.count("\n") > EXCHANGE_MAX_LINES:
-            return None
+        # to compile (the jacobi kernel: 27k lines); those get one copy of the body (_merged)
+        if ops and (wk is None or wk.text.count("\n") > EXCHANGE_MAX_LINES):
+            wk = _transform(text, kernel, arg_types, kinds, ops, plain, merged=True)
+            if wk.text.count("\n") > MERGED_MAX_LINES:
+                return None
         return wk
     except (_Unsupported, InstrumentError, KeyError):
         return None
@@ -315,9 +326,9 @@ def _exchanges(text: str, kernel: str) -> tuple[str, dict[int, int]]:
 
 
 def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
-               ops: dict[int, int] | None = None, plain: str | None = None) -> WorkItemKernel:
+               ops: dict[int, int] | None = None, plain: str | None = None, merged: bool = False) -> WorkItemKernel:
     """``plain``: the module before _exchanges (LLVM reads the values' types there: the exchanges'
-    own values never live across a cut)."""
+    own values never live across a cut). ``merged``: one copy of the body for all regions."""
     lines = text.splitlines()
     types = {m.group(1) for ln in lines if (m := _TYPE_DEF.match(ln))}
     for start, end in _functions(lines):
@@ -374,10 +385,10 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
             remat[d.group(1)] = line
             known.add(d.group(1))
     reach = {rid: _reach(by_name, start) for rid, start in starts.items()}
-    if ops and sum(len(by_name[n].lines) for seen in reach.values() for n in seen) > EXCHANGE_MAX_LINES:
+    if not merged and ops and sum(len(by_name[n].lines) for seen in reach.values() for n in seen) > EXCHANGE_MAX_LINES:
         # every region copies the lines of the pieces it reaches: the text would exceed the limit
-        # workitem_kernel refuses, so it is refused before the analyses
-        raise _Unsupported("the region copies would exceed EXCHANGE_MAX_LINES")
+        # workitem_kernel takes, so it is refused before the analyses (a merged body then)
+        raise _TooLarge("the region copies would exceed EXCHANGE_MAX_LINES")
     live = _liveness(pieces, _ssa_gen_kill(pieces, labels, types))
     across: set[str] = set()
     for rid, name in starts.items():
@@ -389,7 +400,7 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
     purity = _Purity(pieces, promotable, args, remat, allocas, labels, types)
     home = {name: p.name for p in pieces for line in p.lines if (d := _DEF.match(line)) for name in [d.group(1)]}
     recomputed: dict[str, str] = {}
-    for v in sorted(across):
+    for v in [] if merged else sorted(across):  # merged: no region start to recompute them at
         if purity.pure("%" + v)[0] and not any(v in live[starts[r]] and home.get(v) in reach[r] for r in starts if r):
             ld = _LOAD_OF.match(purity.defs[v][2]) if v in purity.defs else None
             recomputed[v] = ld.group(2).strip() if ld else ""
@@ -401,7 +412,7 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
             allocas[_wd(name)] = (tys[name], _size(tys[name]), 16)
         promotable |= {_wd(name) for name in demote}
     alive = _liveness(pieces, _alloca_gen_kill(promotable))
-    fixed = _fixed_allocas(pieces, allocas, promotable, args, remat, starts, alive, labels, types)
+    fixed = {} if merged else _fixed_allocas(pieces, allocas, promotable, args, remat, starts, alive, labels, types)
     saved = promotable - set(fixed)
 
     # context layout: one array of n elements per saved alloca and per escaping alloca
@@ -412,6 +423,9 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
         off = -(-off // max(align, 1)) * max(align, 1)
         offsets[name] = off
         off += -(-size // max(align, 1)) * max(align, 1)
+    if merged:  # one record per thread, its size a multiple of every register's alignment (≤ 64: wi_alloc's)
+        unit = max([16] + [min(max(allocas[name][2], 1), 64) for name in offsets])
+        off = -(-off // unit) * unit
     xoff = -(-off // 16) * 16 if ops else -1  # the exchange slots: value/result (8 bytes), argument (8)
     ctx_bytes = -(-off // 16) * 16 + (16 if ops else 0)
 
@@ -424,11 +438,18 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
             continue
         seen = reach[rid]
         reach_step.append(int(any(by_name[n].exit and by_name[n].exit[0] == S_STEP for n in seen)))
+        if merged:
+            continue
         out += _region(rid, start, seen, pieces, params, entry, allocas, escaping, saved, remat,
                        offsets, alive, starts, fixed, sorted(live[start] & set(recomputed)), recomputed, purity, xoff)
         if ops and len(out) > EXCHANGE_MAX_LINES:  # refused by workitem_kernel: stop building (CCCL's
-            raise _Unsupported("regions over EXCHANGE_MAX_LINES")  # set-operation kernels: 0.4-1.2M lines)
-    out += _wr(nres, starts, arg_types, kinds)
+            raise _TooLarge("regions over EXCHANGE_MAX_LINES")  # set-operation kernels: 0.4-1.2M lines)
+    if merged:
+        out += _merged(pieces, params, entry, allocas, escaping, saved, remat, offsets, alive, starts, xoff,
+                       -(-off // 16) * 16, reach)
+        out += _wr_merged(arg_types, kinds)
+    else:
+        out += _wr(nres, starts, arg_types, kinds)
     if not re.search(r"(?m)^declare .*@llvm\.assume\(", text):
         out.append("declare void @llvm.assume(i1 noundef)")
     out.append(f"@{REACHES_STEP} = constant [{nres} x i8] [{', '.join(f'i8 {r}' for r in reach_step)}]")
@@ -853,6 +874,88 @@ def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promota
     return out
 
 
+def _merged(pieces, params, entry, allocas, escaping, saved, remat, offsets, alive, starts, xoff: int,
+            record: int, reach: dict[int, set[str]]) -> list[str]:
+    """``__sim_rm``: the kernel's body once, entered at resume point ``%__wi_r`` by a switch (for
+    kernels whose per-region copies would be too large: hundreds of warp operations, CUB's onesweep
+    radix sort). Values live across a cut are all in allocas here (demoted, none recomputed); each
+    resume point's block reloads the registers live there, each exit saves those live where the
+    thread resumes, as the region copies do. The context is one record of ``record`` bytes per
+    thread (the registers at ``offsets`` in it: each access is the record's address plus a
+    constant, with nothing computed per register at the start), then the exchange slots at
+    ``xoff`` = ``record`` (16 bytes per thread, workitem.c wi_exchange's layout).
+
+    A register that one run from a resume point to the next cut (``reach``) neither reads nor
+    writes keeps its context value, as in the region copies: an exit saves the registers live where
+    the thread resumes that some run reaching it writes (``keep``), and a resume point reloads the
+    live registers its run reads or writes or that an exit it reaches saves (a stored register
+    must hold the thread's value: loaded, or written on the way)."""
+    rw: dict[str, tuple[set[str], set[str]]] = {}
+    for p in pieces:
+        read, written = set(), set()
+        for line in p.lines:
+            ld, st = _LOAD_OF.match(line), _STORE_TO.match(line)
+            if ld:
+                read.add(ld.group(3))
+            if st:
+                written.add(st.group(3))
+        rw[p.name] = (read, written)
+    writes_reaching: dict[str, set[str]] = {p.name: set() for p in pieces}
+    for r, seen in reach.items():
+        if r in starts:
+            w = set().union(*(rw[n][1] for n in seen)) & saved
+            for n in seen:
+                writes_reaching[n] |= w
+    keep = {p.name: alive[starts[p.exit[1]]] & writes_reaching[p.name] for p in pieces if p.exit}
+    out = [f"define internal i32 @{WRM}({params}, ptr noalias %__wi_ctx, i64 %__wi_n, i64 %__wi_t, i32 %__wi_r) {{",
+           "__wi_h:"]
+    for name, (ty, _nbytes, align) in allocas.items():
+        if name not in escaping:
+            out.append(f"  %{name} = alloca {ty}, align {align}")
+    out += [f"  %__wi_ro = mul i64 %__wi_t, {record}", "  %__wi_rec = getelementptr inbounds i8, ptr %__wi_ctx, i64 %__wi_ro"]
+    for name in sorted(offsets):
+        out.append(f"  {_derived(name, 'wp')} = getelementptr inbounds i8, ptr %__wi_rec, i64 {offsets[name]}")
+    for name in sorted(escaping):
+        out.append(f"  %{name} = getelementptr inbounds i8, ptr {_derived(name, 'wp')}, i64 0")
+    if xoff >= 0:
+        out += [f"  %__wx.o = mul i64 %__wi_n, {xoff}", "  %__wx.t = mul i64 %__wi_t, 16",
+                "  %__wx.x = add i64 %__wx.o, %__wx.t", f"  {_XV} = getelementptr inbounds i8, ptr %__wi_ctx, i64 %__wx.x",
+                f"  {_XA} = getelementptr inbounds i8, ptr {_XV}, i64 8"]
+    if _TICK in allocas:
+        out.append(f"  store i64 0, ptr %{_TICK}, align 8")
+    hoisted = []
+    for i, line in enumerate(entry.lines):  # the entry block's pure values, for every resume point
+        d = _DEF.match(line)
+        if (d and d.group(1) in remat) or _SIM_LOCAL.match(line):
+            out.append(line)
+            hoisted.append(i)
+    cases = " ".join(f"i32 {r}, label %__wi_p{r}" for r in sorted(starts) if r)
+    out.append(f"  switch i32 %__wi_r, label %{entry.name} [ {cases} ]")
+    for r in sorted(starts):
+        if not r:
+            continue
+        out.append(f"__wi_p{r}:")
+        seen = reach[r]
+        used = set().union(*(rw[n][0] | rw[n][1] | keep.get(n, set()) for n in seen))
+        for name in sorted(alive[starts[r]] & saved & used):
+            ty, _s, align = allocas[name]
+            v = _derived(name, f"wl{r}")
+            out.append(f"  {v} = load {ty}, ptr {_derived(name, 'wp')}, align {align}")
+            out.append(f"  store {ty} {v}, ptr %{name}, align {align}")
+        out.append(f"  br label %{starts[r]}")
+    skip = set(hoisted)
+    for p in pieces:
+        out.append(f"{p.name}:")
+        for i, line in enumerate(p.lines):
+            if p is entry and (i in skip or _ALLOCA.match(line) or line.strip().startswith(f"store i64 0, ptr %{_TICK},")):
+                continue
+            out.append("  ret i32 3" if _RET.match(line) else line)
+        if p.exit:
+            out += _exit(p, starts, alive, keep[p.name], allocas)
+    out.append("}")
+    return out
+
+
 def _exit(p: _Piece, starts, alive, promotable, allocas) -> list[str]:
     """Leave at the barrier/step that ends ``p``: save the allocas live where the thread resumes."""
     kind, rid = p.exit
@@ -933,6 +1036,20 @@ def thread_loop_tail(R: str, exit_label: str, loop_md: str = "") -> list[str]:
             f"  %{R}.wy = icmp eq i32 %{R}.y1, %ny", f"  %{R}.yn = select i1 %{R}.wy, i32 0, i32 %{R}.y1",
             f"  %{R}.zi = zext i1 %{R}.wy to i32", f"  %{R}.zn = add i32 %{R}.z, %{R}.zi",
             f"  %{R}.co = icmp ult i32 %{R}.tn, %t1", f"  br i1 %{R}.co, label %{R}.o, label %{exit_label}"]
+
+
+def _wr_merged(arg_types: list[str], kinds: list[int]) -> list[str]:
+    """``__sim_wr`` of a merged kernel (_merged): one loop over the threads, each entering the body
+    at resume point r."""
+    entry, uniform = loop_entry(arg_types, kinds)
+    head, call = thread_loop("R", [("s", "i32", "-2")], arg_types, kinds, uniform)
+    return [f"define i32 @{WR}(ptr %slots, ptr %ctx, i32 %r, i32 %t0, i32 %t1, ptr %st) {{", "entry:", *entry,
+            "  br label %R", "R:", *head,
+            f"  %R.c = call i32 @{WRM}({', '.join(call + ['i32 %r'])})",
+            "  %R.sp = getelementptr inbounds i32, ptr %st, i64 %R.t64", "  store i32 %R.c, ptr %R.sp, align 4",
+            "  %R.s0 = icmp eq i32 %R.s, -2", "  %R.s1 = icmp eq i32 %R.s, %R.c", "  %R.s2 = or i1 %R.s0, %R.s1",
+            "  %R.sn = select i1 %R.s2, i32 %R.c, i32 -1", *thread_loop_tail("R", "done"),
+            "done:", "  ret i32 %R.sn", "}"]
 
 
 def _wr(nres: int, starts: dict[int, str], arg_types: list[str], kinds: list[int]) -> list[str]:
