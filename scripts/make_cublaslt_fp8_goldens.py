@@ -25,6 +25,7 @@ M, N, K = 32, 16, 32
 E4M3, E5M2, F32, F16, BF16, I8, C8I, C32F = 28, 29, 0, 2, 14, 3, 7, 4
 D_SCALE_TYPE, D_POINTER_MODE, D_TRANSA, D_TRANSB, D_EPILOGUE, D_BIAS = 1, 2, 3, 4, 7, 8
 D_ALPHA_VEC_STRIDE, D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE, D_AMAX_D, D_BIAS_TYPE = 14, 17, 18, 19, 20, 21, 26
+D_A_SCALE_MODE, D_B_SCALE_MODE, OUTER_VEC_32F = 31, 32, 3
 L_ORDER, L_BATCH, L_STRIDE = 1, 5, 6
 
 
@@ -66,6 +67,8 @@ def inputs() -> dict[str, np.ndarray]:
     out["A_i8"] = rng.integers(-8, 8, (K, M)).astype(np.int8)          # stored k x m (TN, as IMMA wants)
     out["B_i8"] = rng.integers(-8, 8, (K, N)).astype(np.int8)
     out["C_i8"] = rng.integers(-100, 100, (M, N)).astype(np.int8)
+    out["scale_a_vec"] = rng.uniform(0.25, 2, M).astype(np.float32)    # OUTER_VEC_32F: one per row of D
+    out["scale_b_vec"] = rng.uniform(0.25, 2, N).astype(np.float32)    # … and one per column
     return out
 
 
@@ -99,6 +102,11 @@ FP8_CASES = {
     "e4m3_relu_bias_f32": (E4M3, E4M3, F32, F32, 1, {"epilogue": 6, "bias_type": BF16}),
     "e4m3_gelu_bf16": (E4M3, E4M3, BF16, BF16, 1, {"epilogue": 32}),
     "e4m3_NN": (E4M3, E4M3, F32, F32, 0, {}),
+    "e4m3_outer_bf16": (E4M3, E4M3, BF16, BF16, 1, {"outer": (1, 1)}),
+    "e4m3_outer_f32": (E4M3, E4M3, F32, F32, 1, {"outer": (1, 1), "alpha": 0.5}),
+    "e5m2xe4m3_outer_bf16_bias": (E5M2, E4M3, BF16, BF16, 1, {"outer": (1, 1), "epilogue": 4, "bias_type": BF16}),
+    "e4m3_outer_a_only": (E4M3, E4M3, BF16, BF16, 1, {"outer": (1, 0), "scales": (0, 2.0, 0, 0)}),
+    "e4m3_outer_to_e4m3": (E4M3, E4M3, BF16, E4M3, 1, {"outer": (1, 1), "scales": (0, 0, 0, 0.5), "amax": 1}),
     "f32_ascale": (F32, F32, F32, F32, 0, {"scales": (2.0, 0, 0, 0)}),
     "f32_amax": (F32, F32, F32, F32, 0, {"amax": 1}),
     "bf16_dscale": (BF16, BF16, BF16, BF16, 0, {"scales": (0, 0, 0, 2.0)}),
@@ -180,6 +188,12 @@ def main() -> int:  # noqa: C901, PLR0915 - one recording script, case by case
                 buf = cp.asarray(np.array([s], np.float32))
                 keep.append(buf)
                 dset(desc, (D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE)[i], ctypes.c_uint64(buf.data.ptr), name)
+        for i, on in enumerate(extra.get("outer", ())):
+            if on:
+                buf = cp.asarray(x["scale_a_vec" if i == 0 else "scale_b_vec"])
+                keep.append(buf)
+                dset(desc, (D_A_SCALE, D_B_SCALE)[i], ctypes.c_uint64(buf.data.ptr), name)
+                dset(desc, (D_A_SCALE_MODE, D_B_SCALE_MODE)[i], ctypes.c_int32(OUTER_VEC_32F), name)
         amax = cp.full(1, -1.0, cp.float32)
         if extra.get("amax"):
             dset(desc, D_AMAX_D, ctypes.c_uint64(amax.data.ptr), name)

@@ -44,6 +44,7 @@ D_COMPUTE, D_SCALE, D_POINTER_MODE, D_TRANSA, D_TRANSB, D_EPILOGUE, D_BIAS, D_BI
 D_AUX, D_AUX_LD, D_AUX_STRIDE, D_ALPHA_STRIDE, D_BIAS_TYPE = 11, 12, 13, 14, 26
 D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE, D_AMAX_D, D_AUX_SCALE, D_AUX_AMAX = 17, 18, 19, 20, 21, 23, 24
 D_SCALE_MODES, D_OUT_SCALE, D_EMULATION = (31, 32, 33, 34, 35, 37), 36, 38
+SCALE_SCALAR, SCALE_OUTER_VEC = 0, 3  # cublasLtMatmulMatrixScale_t
 L_TYPE, L_ORDER, L_ROWS, L_COLS, L_LD, L_BATCH, L_STRIDE, L_PLANE, L_BATCH_MODE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 ORDER_COL, ORDER_ROW, ORDER_COL32 = 0, 1, 2
 PM_HOST, PM_DEVICE, PM_DEVICE_VECTOR, PM_ALPHA_VEC_BETA_ZERO, PM_ALPHA_VEC_BETA_HOST = 0, 1, 2, 3, 4
@@ -314,9 +315,16 @@ def _check_fp8(d: dict[int, int | float], atype: int, btype: int, ctype: int, dt
     """FP8 and the scale/amax pointers, with the rules NVIDIA's cuBLASLt applied on the H100
     (scripts/make_cublaslt_fp8_goldens.py). Returns whether this is an FP8 matmul."""
     a8, b8 = atype in fp8.TYPES, btype in fp8.TYPES
-    if any(int(d.get(attr, 0)) for attr in D_SCALE_MODES):
-        raise LibError(S.NOT_SUPPORTED, "scale modes other than CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F "
-                                        "(block and vector scaling) are not supported by CuMetal")
+    modes = {attr: int(d.get(attr, 0)) for attr in D_SCALE_MODES}
+    a_mode, b_mode = modes.pop(31), modes.pop(32)
+    if any(modes.values()) or a_mode not in (SCALE_SCALAR, SCALE_OUTER_VEC) or \
+            b_mode not in (SCALE_SCALAR, SCALE_OUTER_VEC):
+        raise LibError(S.NOT_SUPPORTED, "scale modes other than SCALAR_32F (and OUTER_VEC_32F for A and B) — block "
+                                        "and 16/32/128-element vector scaling — are not supported by CuMetal")
+    if SCALE_OUTER_VEC in (a_mode, b_mode) and (a_mode != b_mode or not (atype in fp8.TYPES and btype in fp8.TYPES)
+                                                 or dtype_d in fp8.TYPES):
+        raise LibError(S.INVALID_VALUE, "OUTER_VEC_32F scaling needs A and B both in that mode, FP8 A and B and a "
+                                        "non-FP8 D (as NVIDIA's library answered on the H100)")
     for attr, what in ((D_OUT_SCALE, "D_OUT_SCALE_POINTER"), (D_AUX_SCALE, "EPILOGUE_AUX_SCALE_POINTER"),
                        (D_AUX_AMAX, "EPILOGUE_AUX_AMAX_POINTER"), (D_EMULATION, "EMULATION_DESCRIPTOR")):
         if int(d.get(attr, 0)):
@@ -431,9 +439,13 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                                                            devmem.read_host(beta, sdt)[0])
     host_beta = devmem.read_host(beta, sdt)[0] if alpha_vector else None
     scales = {attr: int(d.get(attr, 0)) for attr in (D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE, D_AMAX_D)}
+    outer = int(d.get(31, 0)) == SCALE_OUTER_VEC  # A scales per row of D, B scales per column
     for attr, ptr in scales.items():
         if ptr:
-            devmem.check_range(ptr, 4, f"scale/amax pointer (attribute {attr})", S.INVALID_VALUE)
+            count = {D_A_SCALE: m, D_B_SCALE: n}.get(attr, 1) if outer else 1
+            devmem.check_range(ptr, 4 * count, f"scale/amax pointer (attribute {attr})", S.INVALID_VALUE)
+    if outer and not (scales[D_A_SCALE] and scales[D_B_SCALE]):
+        raise LibError(S.INVALID_VALUE, "OUTER_VEC_32F scaling needs the A and B scale pointers")
     dtype_d, atype, btype, ctype = p.dtype_d, p.atype, p.btype, p.ctype
     views = []
     for i in range(batch):
@@ -490,7 +502,12 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
         else:
             av, bv = host_ab if host_ab is not None else (devmem.read_host(alpha, sdt)[0],
                                                           devmem.read_host(beta, sdt)[0])
-        sa, sb, sc, sd = (_scale(scales[a]) for a in (D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE))
+        sc, sd = _scale(scales[D_C_SCALE]), _scale(scales[D_D_SCALE])
+        if outer:  # alpha · a[i] · b[j] for element (i, j)
+            sab = (devmem.read_host(scales[D_A_SCALE], np.float32, m)[:, None]
+                   * devmem.read_host(scales[D_B_SCALE], np.float32, n)[None, :])
+        else:
+            sab = np.float32(_scale(scales[D_A_SCALE]) * _scale(scales[D_B_SCALE]))
         amax = 0.0
         for i, (Am, Bm, Cm, Dm) in enumerate(views):
             Am, Bm, Cm = _get(Am), _get(Bm), _get(Cm)
@@ -498,7 +515,7 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                 av_i = devmem.read_host(alpha + i * alpha_stride * sdt.itemsize, sdt, m).astype(dt)[:, None]
                 use_product = bool(np.any(av_i != 0))
             else:
-                av_i = dt.type(av) * dt.type(sa * sb) if p.is_fp8 else dt.type(av)
+                av_i = dt.type(av) * sab.astype(dt) if p.is_fp8 else dt.type(av)
                 use_product = av != 0
             acc = np.zeros((m, n), dt)
             if use_product and k:
