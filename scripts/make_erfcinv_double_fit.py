@@ -36,7 +36,17 @@ general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the mo
    exponent e of c(2 - c) is even, 95-98 % where it is odd, in erfinv's recordings alike. Not found
    for odd e: ln 2 split in two parts (hi of 32-53 bits), (e -/+ 1) ln 2 with r -/+ ln 2, other
    reduction thresholds (0.75, 1.5, [1, 2), [1/2, 1)), the ln 2 term added last; the odd-e mismatches
-   are one ulp either way, half of them far from a rounding tie.
+   are one ulp either way, half of them far from a rounding tie. A designed recording
+   (``make_erfcinv_recordings.py oddeven``: the same 16,382 m at every e = 0 ... -9, c chosen so that
+   RN(c RN(2 - c)) = 2^e m exactly) shows the pattern per exponent, not per m or w: odd e 95.8-98.1 %
+   identical (e = -1, -3, -5: 95.8-96.5 %; -7, -9: 97.7 / 98.1 %), even e 99.95-99.98 %; the jump
+   sits exactly at c(2 - c) = 2^k sqrt2. In about 80 % of the odd-e mismatches the H100's log(c(2 - c))
+   lies nearer e ln 2 than the model's (|log m| smaller: 87 % at e = -1, 78 % at e = -3). Also
+   not matching (this second attempt): per-e shifts of ln 2 by k * 1.16e-17, a -sign(log m) shift by a
+   constant (0-12 x 2^-56) or by k ulp, directed (toward-zero) rounding of the inner steps, the
+   exponent moved to the even e -/+ 1 with log m +/- ln 2 formed first in every order of summing
+   w, w_lo, w v P(v), +/-RN(ln 2) or a 42-bit ln 2 pair (all 2-5 term trees, fma fused, four sign
+   conventions): best 97.3 % of odd-e inputs (the model: 96.7 %); the log of the exact c(2 - c): worse.
 4. c > 1 is -erfcinv(2 - c) (97.56 % of the recorded c > 1 identical); 64-bit Sobol draws reflect the
    word (~x) before forming u, as the float normals do.
 5. Tails (w >= 6.25): the paper's sqrt(w) - 3.25 and sqrt(w) - 5 branches give 24.1 % / 18.2 %

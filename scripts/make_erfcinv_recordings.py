@@ -38,6 +38,7 @@ writes ``erfinvf_top.npz``: erfinvf of every float in [0.99, 1) (``ERFINV_TOP``,
 H100's erfinvf leaves the central form.
 
     python3 scripts/make_erfcinv_recordings.py double OUTDIR
+    python3 scripts/make_erfcinv_recordings.py oddeven OUTDIR   # erfcinv_oddeven.npz (:func:`odd_even`)
 
 writes ``erfcinv_sweep.npz`` (:func:`double_sweep`): the double erfcinv on windows of every binade
 of cuRAND's inputs and on general doubles, erfinv and normcdfinv (for
@@ -206,6 +207,34 @@ def double_sweep(out: pathlib.Path, exe: pathlib.Path) -> None:
     print("erfcinv_sweep.npz", (out / "erfcinv_sweep.npz").stat().st_size, flush=True)
 
 
+def odd_even(out: pathlib.Path, exe: pathlib.Path) -> None:
+    """erfcinv_oddeven.npz: the double erfcinv at c with RN(c RN(2 - c)) = 2^e m exactly for the same
+    16,382 random m in [sqrt(1/2), sqrt(2)) at every e = 0 ... -9 (150,906 inputs, ``c``, ``y``, ``e``):
+    whether the H100's odd-e deviation (scripts/make_erfcinv_double_fit.py, step 3) depends on m or e."""
+    rng = np.random.default_rng(77)
+    m = np.sqrt(0.5) + rng.random(1 << 14) * (np.sqrt(2) - np.sqrt(0.5))
+    m = m[(m >= float.fromhex("0x1.6a09e667f3bcdp-1")) & (m < np.sqrt(2))]
+    cs, es = [], []
+    for e in range(0, -10, -1):
+        t = np.ldexp(m, e)
+        t = t[t < 1]
+        c0 = t / (1 + np.sqrt(1 - t))
+        found = np.full(len(t), np.nan)
+        for k in range(-4, 5):
+            c = c0.copy()
+            for _ in range(abs(k)):
+                c = np.nextafter(c, np.inf if k > 0 else -np.inf)
+            ok = (c * (2 - c) == t) & np.isnan(found)
+            found[ok] = c[ok]
+        keep = ~np.isnan(found)
+        cs.append(found[keep])
+        es.append(np.full(int(keep.sum()), e))
+    c = np.concatenate(cs)
+    y = np.frombuffer(_probe(exe, ["dlist", str(len(c))], c.tobytes()), np.float64)
+    np.savez_compressed(out / "erfcinv_oddeven.npz", c=c, y=y, e=np.concatenate(es))
+    print("erfcinv_oddeven.npz", len(c), flush=True)
+
+
 def main() -> None:
     mode, out = sys.argv[1], pathlib.Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
@@ -214,6 +243,8 @@ def main() -> None:
             record(out, build(pathlib.Path(tmp)))
         elif mode == "double":
             double_sweep(out, build(pathlib.Path(tmp)))
+        elif mode == "oddeven":
+            odd_even(out, build(pathlib.Path(tmp)))
         elif mode == "erfinv":
             erfinv(out, build(pathlib.Path(tmp)))
         elif mode == "verify":
