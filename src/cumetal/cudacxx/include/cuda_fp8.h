@@ -17,6 +17,10 @@
 
 #include "cuda_fp16.h"
 #include "cuda_bf16.h"
+/* make_float2 and cudaRoundMode (the e8m0 conversions) in host .cpp files too, where no
+ * cuda_runtime.h is included first (CCCL 3.5 includes this header from every Thrust program) */
+#include "vector_functions.h"
+#include "driver_types.h"
 
 #define __CUDA_FP8_TYPES_EXIST__ 1
 
