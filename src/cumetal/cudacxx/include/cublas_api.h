@@ -405,6 +405,28 @@ CUMETAL_CUBLAS_TYPES(CUMETAL_CUBLAS_DECL_TPTTR)
 cublasStatus_t cublasSetSmCountTarget(cublasHandle_t handle, int smCountTarget);
 cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smCountTarget);
 
+/* floating-point emulation (CUDA 13): settings kept on the handle; CuMetal computes natively */
+typedef enum {
+    CUBLAS_EMULATION_STRATEGY_DEFAULT = 0,
+    CUBLAS_EMULATION_STRATEGY_PERFORMANT = 1,
+    CUBLAS_EMULATION_STRATEGY_EAGER = 2
+} cublasEmulationStrategy_t;
+cublasStatus_t cublasSetEmulationStrategy(cublasHandle_t handle, cublasEmulationStrategy_t emulationStrategy);
+cublasStatus_t cublasGetEmulationStrategy(cublasHandle_t handle, cublasEmulationStrategy_t *emulationStrategy);
+cublasStatus_t cublasSetEmulationSpecialValuesSupport(cublasHandle_t handle, enum cudaEmulationSpecialValuesSupport mask);
+cublasStatus_t cublasGetEmulationSpecialValuesSupport(cublasHandle_t handle,
+                                                      enum cudaEmulationSpecialValuesSupport *mask);
+cublasStatus_t cublasSetFixedPointEmulationMantissaControl(cublasHandle_t handle,
+                                                           enum cudaEmulationMantissaControl mantissaControl);
+cublasStatus_t cublasGetFixedPointEmulationMantissaControl(cublasHandle_t handle,
+                                                           enum cudaEmulationMantissaControl *mantissaControl);
+cublasStatus_t cublasSetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int maxMantissaBitCount);
+cublasStatus_t cublasGetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int *maxMantissaBitCount);
+cublasStatus_t cublasSetFixedPointEmulationMantissaBitOffset(cublasHandle_t handle, int mantissaBitOffset);
+cublasStatus_t cublasGetFixedPointEmulationMantissaBitOffset(cublasHandle_t handle, int *mantissaBitOffset);
+cublasStatus_t cublasSetFixedPointEmulationMantissaBitCountPointer(cublasHandle_t handle, int *mantissaBitCount);
+cublasStatus_t cublasGetFixedPointEmulationMantissaBitCountPointer(cublasHandle_t handle, int **mantissaBitCount);
+
 /* grouped batched GEMMs (group_count groups of group_size[i] problems sharing sizes, operations and scalars) */
 #define CUMETAL_CUBLAS_DECL_GROUPED(P, T, IT, V)                                                                       \
     cublasStatus_t cublas##P##gemmGroupedBatched##V(                                                                   \

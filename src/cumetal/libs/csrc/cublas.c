@@ -604,6 +604,48 @@ CML_EXPORT cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int *smC
     CALL("get_sm_count_target", "(KK)", H(handle), P(smCountTarget));
 }
 
+/* floating-point emulation settings (CUDA 13): stored on the handle; CuMetal computes natively */
+CML_EXPORT cublasStatus_t cublasSetEmulationStrategy(cublasHandle_t handle, cublasEmulationStrategy_t strategy) {
+    CALL("set_emulation_strategy", "(Ki)", H(handle), (int)strategy);
+}
+CML_EXPORT cublasStatus_t cublasSetEmulationSpecialValuesSupport(cublasHandle_t handle,
+                                                                 enum cudaEmulationSpecialValuesSupport mask) {
+    CALL("set_emulation_special_values", "(Ki)", H(handle), (int)mask);
+}
+CML_EXPORT cublasStatus_t cublasSetFixedPointEmulationMantissaControl(cublasHandle_t handle,
+                                                                      enum cudaEmulationMantissaControl control) {
+    CALL("set_mantissa_control", "(Ki)", H(handle), (int)control);
+}
+CML_EXPORT cublasStatus_t cublasSetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int count) {
+    CALL("set_max_mantissa_bits", "(Ki)", H(handle), count);
+}
+CML_EXPORT cublasStatus_t cublasSetFixedPointEmulationMantissaBitOffset(cublasHandle_t handle, int offset) {
+    CALL("set_mantissa_bit_offset", "(Ki)", H(handle), offset);
+}
+CML_EXPORT cublasStatus_t cublasSetFixedPointEmulationMantissaBitCountPointer(cublasHandle_t handle, int *count) {
+    CALL("set_mantissa_bit_count_ptr", "(KK)", H(handle), P(count));
+}
+CML_EXPORT cublasStatus_t cublasGetEmulationStrategy(cublasHandle_t handle, cublasEmulationStrategy_t *strategy) {
+    CALL("get_emulation", "(KiK)", H(handle), 0, P(strategy));
+}
+CML_EXPORT cublasStatus_t cublasGetEmulationSpecialValuesSupport(cublasHandle_t handle,
+                                                                 enum cudaEmulationSpecialValuesSupport *mask) {
+    CALL("get_emulation", "(KiK)", H(handle), 1, P(mask));
+}
+CML_EXPORT cublasStatus_t cublasGetFixedPointEmulationMantissaControl(cublasHandle_t handle,
+                                                                      enum cudaEmulationMantissaControl *control) {
+    CALL("get_emulation", "(KiK)", H(handle), 2, P(control));
+}
+CML_EXPORT cublasStatus_t cublasGetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int *count) {
+    CALL("get_emulation", "(KiK)", H(handle), 3, P(count));
+}
+CML_EXPORT cublasStatus_t cublasGetFixedPointEmulationMantissaBitOffset(cublasHandle_t handle, int *offset) {
+    CALL("get_emulation", "(KiK)", H(handle), 4, P(offset));
+}
+CML_EXPORT cublasStatus_t cublasGetFixedPointEmulationMantissaBitCountPointer(cublasHandle_t handle, int **count) {
+    CALL("get_emulation", "(KiK)", H(handle), 5, P(count));
+}
+
 /* grouped batched GEMMs: per-group host arrays (IT elements), one pointer per problem in Aarray/Barray/Carray */
 #define DEFINE_GROUPED(PF, T, IT, V)                                                                                   \
     CML_EXPORT cublasStatus_t cublas##PF##gemmGroupedBatched##V(                                                       \

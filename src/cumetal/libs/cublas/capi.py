@@ -127,7 +127,8 @@ def get_pointer_mode(h: handle.Handle, out: int) -> None:
 
 @entry("cublasSetMathMode")
 def set_math_mode(h: handle.Handle, mode: int) -> None:
-    if mode & 0xF not in (S.DEFAULT_MATH, S.TENSOR_OP_MATH, S.PEDANTIC_MATH, S.TF32_TENSOR_OP_MATH) or \
+    if mode & 0xF not in (S.DEFAULT_MATH, S.TENSOR_OP_MATH, S.PEDANTIC_MATH, S.TF32_TENSOR_OP_MATH,
+                          S.FP32_EMULATED_BF16X9_MATH, S.FP64_EMULATED_FIXEDPOINT_MATH) or \
             mode & ~0x1F:
         raise LibError(S.INVALID_VALUE, f"mode={mode} is not a cublasMath_t")
     h.math_mode = mode
@@ -160,6 +161,56 @@ def set_sm_count_target(h: handle.Handle, count: int) -> None:
 @entry("cublasGetSmCountTarget")
 def get_sm_count_target(h: handle.Handle, out: int) -> None:
     _out(out, ctypes.c_int, h.sm_count_target)
+
+
+@entry("cublasSetEmulationStrategy")
+def set_emulation_strategy(h: handle.Handle, value: int) -> None:
+    if value not in (0, 1, 2):
+        raise LibError(S.INVALID_VALUE, f"emulationStrategy={value} is not a cublasEmulationStrategy_t")
+    h.emulation_strategy = value
+
+
+@entry("cublasSetEmulationSpecialValuesSupport")
+def set_emulation_special_values(h: handle.Handle, value: int) -> None:
+    if not 0 <= value <= 0xFFFF:
+        raise LibError(S.INVALID_VALUE, f"mask={value} is not a cudaEmulationSpecialValuesSupport mask")
+    h.special_values = value
+
+
+@entry("cublasSetFixedPointEmulationMantissaControl")
+def set_mantissa_control(h: handle.Handle, value: int) -> None:
+    if value not in (0, 1):
+        raise LibError(S.INVALID_VALUE, f"mantissaControl={value} is not a cudaEmulationMantissaControl")
+    h.mantissa_control = value
+
+
+@entry("cublasSetFixedPointEmulationMaxMantissaBitCount")
+def set_max_mantissa_bits(h: handle.Handle, value: int) -> None:
+    if value < 0:
+        raise LibError(S.INVALID_VALUE, f"maxMantissaBitCount={value} must be >= 0")
+    h.max_mantissa_bits = value
+
+
+@entry("cublasSetFixedPointEmulationMantissaBitOffset")
+def set_mantissa_bit_offset(h: handle.Handle, value: int) -> None:
+    h.mantissa_bit_offset = value
+
+
+@entry("cublasSetFixedPointEmulationMantissaBitCountPointer")
+def set_mantissa_bit_count_ptr(h: handle.Handle, value: int) -> None:
+    h.mantissa_bit_count_ptr = value
+
+
+@entry("cublasGet*Emulation*")
+def get_emulation(h: handle.Handle, which: int, out: int) -> None:
+    """which: 0 strategy, 1 special values, 2 mantissa control, 3 max mantissa bits, 4 bit offset,
+    5 the bit-count pointer."""
+    if which == 5:
+        _out(out, ctypes.c_void_p, h.mantissa_bit_count_ptr or None)
+        return
+    max_bits = h.max_mantissa_bits if h.max_mantissa_bits is not None else (79 if h.mantissa_control == 0 else 55)
+    values = (h.emulation_strategy, h.special_values, h.mantissa_control, max_bits, h.mantissa_bit_offset)
+    _out(out, ctypes.c_int, values[which])
 
 
 @entry("cublasSetWorkspace")

@@ -82,6 +82,7 @@ def compute_dtype(compute: int, ctype: int) -> tuple[np.dtype, str]:
             S.COMPUTE_32F_PEDANTIC: np.float32, S.COMPUTE_32F_FAST_16F: np.float32,
             S.COMPUTE_32F_FAST_16BF: np.float32, S.COMPUTE_32F_FAST_TF32: np.float32,
             S.COMPUTE_64F: np.float64, S.COMPUTE_64F_PEDANTIC: np.float64,
+            S.COMPUTE_32F_EMULATED_16BFX9: np.float32, S.COMPUTE_64F_EMULATED_FIXEDPOINT: np.float64,
             S.COMPUTE_32I: np.int64, S.COMPUTE_32I_PEDANTIC: np.int64}.get(compute)
     if base is None:
         raise LibError(S.INVALID_VALUE, f"computeType={compute} is not a cublasComputeType_t")
@@ -102,7 +103,7 @@ def scale_dtype(compute: int, ctype: int) -> np.dtype:
         return np.dtype(np.float16)
     if compute in (S.COMPUTE_32I, S.COMPUTE_32I_PEDANTIC):
         return np.dtype(np.int32)
-    if compute in (S.COMPUTE_64F, S.COMPUTE_64F_PEDANTIC):
+    if compute in (S.COMPUTE_64F, S.COMPUTE_64F_PEDANTIC, S.COMPUTE_64F_EMULATED_FIXEDPOINT):
         return np.dtype(np.complex128 if ctype == S.C_64F else np.float64)
     return np.dtype(np.complex64 if ctype == S.C_32F else np.float32)
 
@@ -153,11 +154,23 @@ def check_c8i(atype: int, btype: int, ctype: int, compute: int) -> None:
                                         f"(got Atype={atype}, Btype={btype}, Ctype={ctype}, computeType={compute})")
 
 
+def check_emulated(atype: int, btype: int, ctype: int, compute: int) -> None:
+    """The emulated compute types take cublasGemmEx's FP32 / FP64 rows: A, B, C all R_32F or C_32F
+    (BF16x9), all R_64F or C_64F (fixed point)."""
+    want = {S.COMPUTE_32F_EMULATED_16BFX9: (S.R_32F, S.C_32F),
+            S.COMPUTE_64F_EMULATED_FIXEDPOINT: (S.R_64F, S.C_64F)}.get(compute)
+    if want is not None and not (atype == btype == ctype and atype in want):
+        raise LibError(S.NOT_SUPPORTED, f"computeType={compute} takes A, B, C all of one of the types {want} "
+                                        f"(got {atype}, {btype}, {ctype})")
+
+
 def effective_compute(h: Handle, compute: int, atype: int) -> int:
-    """CUBLAS_TF32_TENSOR_OP_MATH lets float32 GEMMs use TF32 (as cuBLAS may)."""
+    """CUBLAS_TF32_TENSOR_OP_MATH lets float32 GEMMs use TF32 (as cuBLAS may). The emulated compute
+    types run natively (FP32 / FP64: cuBLAS's behaviour where it has no emulated algorithm)."""
     if compute == S.COMPUTE_32F and h.math_mode & 0xF == S.TF32_TENSOR_OP_MATH and atype == S.R_32F:
         return S.COMPUTE_32F_FAST_TF32
-    return compute
+    return {S.COMPUTE_32F_EMULATED_16BFX9: S.COMPUTE_32F,
+            S.COMPUTE_64F_EMULATED_FIXEDPOINT: S.COMPUTE_64F}.get(compute, compute)
 
 
 def matmul(Am: np.ndarray, Bm: np.ndarray, ta: int, tb: int, atype: int, btype: int, compute: int,
@@ -192,6 +205,13 @@ def gemm_ex(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: 
     need(batch >= 0, f"batchCount={batch} must be >= 0")
     adt, bdt, cdt = storage(atype, "Atype"), storage(btype, "Btype"), storage(ctype, "Ctype")
     check_c8i(atype, btype, ctype, compute)
+    check_emulated(atype, btype, ctype, compute)
+    emulable = compute == S.COMPUTE_64F_EMULATED_FIXEDPOINT or (
+        compute == S.COMPUTE_64F and h.math_mode & 0xF == S.FP64_EMULATED_FIXEDPOINT_MATH)
+    if emulable and h.mantissa_bit_count_ptr:  # no fixed-point emulation ran: -1, as cuBLAS reports a fallback
+        devmem.check_range(h.mantissa_bit_count_ptr, 4, "the mantissa bit count pointer", S.INVALID_VALUE)
+        ptr = h.mantissa_bit_count_ptr
+        run(h, lambda: devmem.write_host(ptr, np.array([-1], np.int32)), name)
     compute = effective_compute(h, compute, atype)
     compute_dtype(compute, ctype)
     if m == 0 or n == 0 or batch == 0:

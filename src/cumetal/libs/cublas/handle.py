@@ -19,6 +19,14 @@ class Handle:
     workspace: int = 0
     workspace_size: int = 0
     sm_count_target: int = 0  # cublasSetSmCountTarget: stored (CuMetal does not partition the device)
+    # floating-point emulation settings (stored: CuMetal computes natively, as cuBLAS does where no
+    # emulated algorithm exists); the defaults are the documented ones
+    emulation_strategy: int = 0
+    special_values: int = 0xFFFF
+    mantissa_control: int = 0
+    max_mantissa_bits: int | None = None  # unset: 79 with DYNAMIC control, 55 with FIXED
+    mantissa_bit_offset: int = 0
+    mantissa_bit_count_ptr: int = 0
 
 
 _handles: dict[int, Handle] = {}
