@@ -17,6 +17,7 @@ tree (its src/catch2 headers; nothing of Catch2 is linked or run), configured he
         --cccl-include /tmp/cccl-headers --jobs 16 --json h100.json
     # per example: built / ran (exit status 0 on both) / stdout equal to the reference's
     python scripts/run_cccl_examples.py --compare cumetal.json h100.json
+    # (the H100 run of docs/libraries.md is tests/cccl/golden/cccl_examples_h100.json: stdout and exit status)
 
 The H100 reference of docs/libraries.md was made so (CUDA 13.0's nvcc, CCCL 3.5.0 headers from
 nvidia-cuda-cccl==13.3.5.0.6 carried there, since CUDA 13.0 ships CCCL 3.0.1): 78 examples built with
