@@ -90,3 +90,46 @@ def test_emulated_compute_types_run_natively(h: int, code: int, compute: int, dt
     half = Dev(np.zeros((m, n), np.float16))
     assert capi.gemm_ex(h, 0, 0, m, n, k, al.ctypes.data, half.ptr, S.R_16F, m, half.ptr, S.R_16F, k,
                         be.ctypes.data, half.ptr, S.R_16F, m, compute, -1) == S.NOT_SUPPORTED
+
+
+def test_cublaslt_emulation_descriptor() -> None:
+    """cublasLtEmulationDesc*: documented defaults, settings kept, attached to an FP64 matmul that runs
+    natively (the result is numpy's) and reports -1 through the bit-count pointer."""
+    from cumetal.libs.cublas import lt_capi  # noqa: PLC0415
+
+    def new(fn, *args: int) -> int:  # noqa: ANN001
+        out = ctypes.c_void_p()
+        assert fn(ctypes.addressof(out), *args) == 0
+        return out.value
+
+    e = new(lt_capi.emulation_desc_create)
+    got = []
+    for attr in range(5):
+        v, w = ctypes.c_int32(-9), ctypes.c_size_t()
+        assert lt_capi.obj_get(4, e, attr, ctypes.addressof(v), 4, ctypes.addressof(w)) == 0 and w.value == 4
+        got.append(v.value)
+    assert got == [0, 0xFFFF, 0, 0, 0]
+    bits = Dev(np.array([123], np.int32))
+    for attr, value in ((0, ctypes.c_int32(2)), (3, ctypes.c_int32(40)), (5, ctypes.c_uint64(bits.ptr))):
+        assert lt_capi.obj_set(4, e, attr, ctypes.addressof(value), ctypes.sizeof(value)) == 0
+    v = ctypes.c_int32()
+    assert lt_capi.obj_get(4, e, 3, ctypes.addressof(v), 4, 0) == 0 and v.value == 40
+    assert lt_capi.obj_set(4, e, 0, ctypes.addressof(v), 8) == S.INVALID_VALUE  # wrong size
+    m, n, k = 6, 4, 5
+    rng = np.random.default_rng(8)
+    a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+    dA, dB, dD = Dev(a), Dev(b), Dev(np.full((m, n), np.nan))
+    h = new(lt_capi.create)
+    desc = new(lt_capi.desc_create, S.COMPUTE_64F_EMULATED_FIXEDPOINT, S.R_64F)
+    ev = ctypes.c_uint64(e)
+    assert lt_capi.obj_set(0, desc, 38, ctypes.addressof(ev), 8) == 0
+    la, lb, ld = (new(lt_capi.layout_create, S.R_64F, r, c, r) for r, c in ((m, k), (k, n), (m, n)))
+    one, zero = ctypes.c_double(1.0), ctypes.c_double(0.0)
+    assert lt_capi.matmul(h, desc, ctypes.addressof(one), dA.ptr, la, dB.ptr, lb, ctypes.addressof(zero), dD.ptr, ld,
+                          dD.ptr, ld, 0) == 0
+    np.testing.assert_allclose(dD.get(), a @ b, rtol=1e-13, atol=1e-13)
+    assert bits.get()[0] == -1
+    bad = ctypes.c_uint64(0xBAD0)
+    assert lt_capi.obj_set(0, desc, 38, ctypes.addressof(bad), 8) == 0
+    assert lt_capi.matmul(h, desc, ctypes.addressof(one), dA.ptr, la, dB.ptr, lb, ctypes.addressof(zero), dD.ptr, ld,
+                          dD.ptr, ld, 0) == S.INVALID_VALUE

@@ -22,6 +22,7 @@ typedef struct cublasLtMatmulDescOpaque_st *cublasLtMatmulDesc_t;
 typedef struct cublasLtMatrixLayoutOpaque_st *cublasLtMatrixLayout_t;
 typedef struct cublasLtMatmulPreferenceOpaque_st *cublasLtMatmulPreference_t;
 typedef struct cublasLtMatrixTransformDescOpaque_st *cublasLtMatrixTransformDesc_t;
+typedef struct cublasLtEmulationDescOpaque_st *cublasLtEmulationDesc_t;
 
 /* storage for the stack-allocated forms (cublasLtMatmulDescInit, …) */
 typedef struct {
@@ -36,6 +37,20 @@ typedef struct {
 typedef struct {
     uint64_t data[8];
 } cublasLtMatrixTransformDescOpaque_t;
+typedef struct {
+    uint64_t data[8];
+} cublasLtEmulationDescOpaque_t;
+
+/* floating-point emulation settings of a matmul (CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR); kept,
+ * CuMetal computes natively */
+typedef enum {
+    CUBLASLT_EMULATION_DESC_STRATEGY = 0,
+    CUBLASLT_EMULATION_DESC_SPECIAL_VALUES_SUPPORT = 1,
+    CUBLASLT_EMULATION_DESC_FIXEDPOINT_MANTISSA_CONTROL = 2,
+    CUBLASLT_EMULATION_DESC_FIXEDPOINT_MAX_MANTISSA_BIT_COUNT = 3,
+    CUBLASLT_EMULATION_DESC_FIXEDPOINT_MANTISSA_BIT_OFFSET = 4,
+    CUBLASLT_EMULATION_DESC_FIXEDPOINT_MANTISSA_BIT_COUNT_POINTER = 5
+} cublasLtEmulationDescAttributes_t;
 
 typedef struct {
     uint64_t data[8];
@@ -329,6 +344,19 @@ static inline cublasStatus_t cublasLtMatrixTransformDescInit(cublasLtMatrixTrans
                                                              cudaDataType scaleType) {
     return cublasLtMatrixTransformDescInit_internal(transformDesc, sizeof(cublasLtMatrixTransformDescOpaque_t),
                                                     scaleType);
+}
+
+cublasStatus_t cublasLtEmulationDescCreate(cublasLtEmulationDesc_t *emulationDesc);
+cublasStatus_t cublasLtEmulationDescDestroy(cublasLtEmulationDesc_t emulationDesc);
+cublasStatus_t cublasLtEmulationDescSetAttribute(cublasLtEmulationDesc_t emulationDesc,
+                                                 cublasLtEmulationDescAttributes_t attr, const void *buf,
+                                                 size_t sizeInBytes);
+cublasStatus_t cublasLtEmulationDescGetAttribute(cublasLtEmulationDesc_t emulationDesc,
+                                                 cublasLtEmulationDescAttributes_t attr, void *buf, size_t sizeInBytes,
+                                                 size_t *sizeWritten);
+cublasStatus_t cublasLtEmulationDescInit_internal(cublasLtEmulationDesc_t emulationDesc, size_t size);
+static inline cublasStatus_t cublasLtEmulationDescInit(cublasLtEmulationDesc_t emulationDesc) {
+    return cublasLtEmulationDescInit_internal(emulationDesc, sizeof(cublasLtEmulationDescOpaque_t));
 }
 
 cublasStatus_t cublasLtHeuristicsCacheGetCapacity(size_t *capacity);

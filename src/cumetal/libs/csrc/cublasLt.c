@@ -46,6 +46,14 @@ OBJECT_FUNCS(0, MatmulDesc, cublasLtMatmulDesc_t, cublasLtMatmulDescAttributes_t
 OBJECT_FUNCS(1, MatrixLayout, cublasLtMatrixLayout_t, cublasLtMatrixLayoutAttribute_t)
 OBJECT_FUNCS(2, MatmulPreference, cublasLtMatmulPreference_t, cublasLtMatmulPreferenceAttributes_t)
 OBJECT_FUNCS(3, MatrixTransformDesc, cublasLtMatrixTransformDesc_t, cublasLtMatrixTransformDescAttributes_t)
+OBJECT_FUNCS(4, EmulationDesc, cublasLtEmulationDesc_t, cublasLtEmulationDescAttributes_t)
+
+CML_EXPORT cublasStatus_t cublasLtEmulationDescCreate(cublasLtEmulationDesc_t *d) {
+    LT("emulation_desc_create", "(K)", P(d));
+}
+CML_EXPORT cublasStatus_t cublasLtEmulationDescInit_internal(cublasLtEmulationDesc_t d, size_t size) {
+    LT("obj_init", "(iKKLLLL)", 4, P(d), U(size), 0LL, 0LL, 0LL, 0LL);
+}
 
 CML_EXPORT cublasStatus_t cublasLtMatrixTransformDescCreate(cublasLtMatrixTransformDesc_t *d, cudaDataType scale) {
     LT("transform_desc_create", "(Ki)", P(d), (int)scale);

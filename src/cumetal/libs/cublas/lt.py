@@ -37,6 +37,10 @@ DESC_ATTRS = {0: (4, np.int32), 1: (4, np.int32), 2: (4, np.int32), 3: (4, np.in
 LAYOUT_ATTRS = {0: (4, np.uint32), 1: (4, np.int32), 2: (8, np.uint64), 3: (8, np.uint64), 4: (8, np.int64),
                 5: (4, np.int32), 6: (8, np.int64), 7: (8, np.int64), 8: (4, np.int32)}
 TRANSFORM_ATTRS = {0: (4, np.int32), 1: (4, np.int32), 2: (4, np.int32), 3: (4, np.int32)}
+EMULATION_ATTRS = {0: (4, np.int32), 1: (4, np.int32), 2: (4, np.int32), 3: (4, np.int32), 4: (4, np.int32),
+                   5: (8, np.uint64)}
+EMULATION_DEFAULTS = {0: 0, 1: 0xFFFF, 2: 0, 3: 0, 4: 0, 5: 0}  # cuBLASLt's documented defaults
+E_BIT_COUNT_POINTER = 5
 PREF_ATTRS = {0: (4, np.uint32), 1: (8, np.uint64), 3: (4, np.uint32), 5: (4, np.uint32), 6: (4, np.uint32),
               7: (4, np.uint32), 8: (4, np.uint32), 9: (4, np.float32), 12: (8, np.uint64)}
 
@@ -108,7 +112,7 @@ def destroy(h: int, kind: str) -> None:
 
 def _table(kind: str) -> dict[int, tuple[int, type]]:
     return {"matmul descriptor": DESC_ATTRS, "matrix layout": LAYOUT_ATTRS, "preference": PREF_ATTRS,
-            "transform descriptor": TRANSFORM_ATTRS}[kind]
+            "transform descriptor": TRANSFORM_ATTRS, "emulation descriptor": EMULATION_ATTRS}[kind]
 
 
 def set_attribute(h: int, kind: str, attr: int, buf: int, size: int) -> None:
@@ -326,7 +330,7 @@ def _check_fp8(d: dict[int, int | float], atype: int, btype: int, ctype: int, dt
         raise LibError(S.INVALID_VALUE, "OUTER_VEC_32F scaling needs A and B both in that mode, FP8 A and B and a "
                                         "non-FP8 D (as NVIDIA's library answered on the H100)")
     for attr, what in ((D_OUT_SCALE, "D_OUT_SCALE_POINTER"), (D_AUX_SCALE, "EPILOGUE_AUX_SCALE_POINTER"),
-                       (D_AUX_AMAX, "EPILOGUE_AUX_AMAX_POINTER"), (D_EMULATION, "EMULATION_DESCRIPTOR")):
+                       (D_AUX_AMAX, "EPILOGUE_AUX_AMAX_POINTER")):
         if int(d.get(attr, 0)):
             raise LibError(S.NOT_SUPPORTED, f"CUBLASLT_MATMUL_DESC_{what} is not supported by CuMetal")
     if not (a8 or b8):
@@ -423,6 +427,10 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
         _check_algo(algo)
     p, d, (la, lb, lc, ld_) = _plan(desc, adesc, bdesc, cdesc, ddesc)
     m, n, k, ta, tb, epi, compute, batch, sdt = p.m, p.n, p.k, p.ta, p.tb, p.epi, p.compute, p.batch, p.sdt
+    bits_ptr = _emulation_pointer(d, compute)
+    if bits_ptr:  # no fixed-point emulation runs: -1, in stream order
+        streams.submit(stream, lambda: devmem.write_host(bits_ptr, np.array([-1], np.int32)), "cublasLtMatmul",
+                       S.EXECUTION_FAILED)
     device_scalars = p.mode == PM_DEVICE
     alpha_vector = p.mode == PM_ALPHA_VEC_BETA_HOST
     alpha_stride = int(d.get(D_ALPHA_STRIDE, 0))
@@ -696,6 +704,24 @@ def algo_config_get(algo: int, attr: int, buf: int, size: int, written: int) -> 
 # ---------------------------------------------------------------- cublasLtMatrixTransform
 
 T_SCALE, T_POINTER_MODE, T_TRANSA, T_TRANSB = 0, 1, 2, 3
+
+
+def emulation_desc_create() -> int:
+    """An emulation descriptor: its settings are kept; CuMetal computes natively (as cuBLASLt does
+    where it has no emulated algorithm), so a set bit-count pointer receives -1."""
+    return new("emulation descriptor", EMULATION_DEFAULTS)
+
+
+def _emulation_pointer(d: dict[int, int | float], compute: int) -> int:
+    """The bit-count pointer of the matmul's emulation descriptor, if this is an FP64 matmul."""
+    e = int(d.get(D_EMULATION, 0))
+    if not e:
+        return 0
+    ptr = int(get(e, "emulation descriptor").attrs.get(E_BIT_COUNT_POINTER, 0))
+    if ptr and compute in (S.COMPUTE_64F, S.COMPUTE_64F_PEDANTIC, S.COMPUTE_64F_EMULATED_FIXEDPOINT):
+        devmem.check_range(ptr, 4, "the emulation descriptor's bit-count pointer", S.INVALID_VALUE)
+        return ptr
+    return 0
 
 
 def transform_desc_create(scale_type: int) -> int:

@@ -42,7 +42,8 @@ def pref_create(out: int) -> None:
     _out_handle(out, lt.new("preference"))
 
 
-_KINDS = {0: "matmul descriptor", 1: "matrix layout", 2: "preference", 3: "transform descriptor"}
+_KINDS = {0: "matmul descriptor", 1: "matrix layout", 2: "preference", 3: "transform descriptor",
+          4: "emulation descriptor"}
 
 
 @entry("cublasLt*Destroy", with_handle=False)
@@ -110,7 +111,7 @@ def transform(*args: int) -> None:
     lt.transform(*args)
 
 
-_INIT_SIZES = {0: 32 * 8, 1: 8 * 8, 2: 8 * 8, 3: 8 * 8}  # the opaque structs' sizes (uint64_t data[...])
+_INIT_SIZES = {0: 32 * 8, 1: 8 * 8, 2: 8 * 8, 3: 8 * 8, 4: 8 * 8}  # the opaque structs' sizes (uint64_t data[...])
 
 
 @entry("cublasLt*Init", with_handle=False)
@@ -127,8 +128,15 @@ def obj_init(kind: int, ptr: int, size: int, a: int, b: int, c: int, d: int) -> 
         lt.register(ptr, "matrix layout", lt._objects_attrs(lt.layout_create(a, b, c, d)))
     elif kind == 2:
         lt.register(ptr, "preference", {})
-    else:
+    elif kind == 3:
         lt.register(ptr, "transform descriptor", lt._objects_attrs(lt.transform_desc_create(a)))
+    else:
+        lt.register(ptr, "emulation descriptor", lt._objects_attrs(lt.emulation_desc_create()))
+
+
+@entry("cublasLtEmulationDescCreate", with_handle=False)
+def emulation_desc_create(out: int) -> None:
+    _out_handle(out, lt.emulation_desc_create())
 
 
 
