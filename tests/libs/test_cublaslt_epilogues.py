@@ -128,3 +128,40 @@ def test_bias_gradients_of_the_inputs() -> None:
     assert st == 0
     np.testing.assert_allclose(bias.get()[:N], X["B"].astype(np.float64).sum(axis=0), rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(bias.get()[N:], -7.0)  # one value per column of D, nothing more
+
+
+@pytest.mark.parametrize("aux_type", [None, 0])
+def test_gelu_aux_data_type(aux_type: int | None) -> None:
+    """EPILOGUE_AUX_DATA_TYPE: a bf16 matmul keeps the GELU input in bf16 by default (D's type) or in
+    float32 when the attribute says CUDA_R_32F; D is GELU of it, rounded once to bf16."""
+    from cumetal.libs.cublas import gemmex  # noqa: PLC0415
+
+    h = ctypes.c_void_p()
+    assert lt_capi.create(ctypes.addressof(h)) == 0
+    desc = _handle()
+    a16, b16 = gemmex.f32_to_bf16(X["A"]), gemmex.f32_to_bf16(X["B"])
+    a, b = gemmex.bf16_to_f32(a16).astype(np.float64), gemmex.bf16_to_f32(b16).astype(np.float64)
+    dA, dB, dD = Dev(a16), Dev(b16), Dev(np.zeros((M, N), np.uint16))
+    dAux = Dev(np.zeros((M, N), np.float32 if aux_type == 0 else np.uint16))
+    settings = [(gen.D_EPILOGUE, ctypes.c_int32(160)), (gen.D_AUX, ctypes.c_uint64(dAux.ptr)),
+                (gen.D_AUX_LD, ctypes.c_int64(M))]
+    if aux_type is not None:
+        settings.append((22, ctypes.c_int32(aux_type)))
+    for attr, value in settings:
+        assert lt_capi.obj_set(0, desc, attr, ctypes.addressof(value), ctypes.sizeof(value)) == 0
+    layouts = []
+    for rows, cols in ((M, K), (K, N), (M, N)):
+        out = ctypes.c_void_p()
+        assert lt_capi.layout_create(ctypes.addressof(out), 14, rows, cols, rows) == 0
+        layouts.append(out.value)
+    alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
+    assert lt_capi.matmul(h.value, desc, ctypes.addressof(alpha), dA.ptr, layouts[0], dB.ptr, layouts[1],
+                          ctypes.addressof(beta), dD.ptr, layouts[2], dD.ptr, layouts[2], 0) == 0
+    pre = a @ b
+    aux = dAux.get()
+    aux = aux.astype(np.float64) if aux_type == 0 else gemmex.bf16_to_f32(aux).astype(np.float64)
+    np.testing.assert_allclose(aux, pre, rtol=1e-5 if aux_type == 0 else 8e-3, atol=1e-5)
+    if aux_type == 0:
+        assert not np.array_equal(aux, gemmex.bf16_to_f32(gemmex.f32_to_bf16(aux.astype(np.float32))))
+    gelu = 0.5 * pre * (1 + np.tanh(0.7978845608028654 * (pre + 0.044715 * pre ** 3)))
+    np.testing.assert_allclose(gemmex.bf16_to_f32(dD.get()), gelu, rtol=8e-3, atol=1e-2)

@@ -45,7 +45,7 @@ PREF_ATTRS = {0: (4, np.uint32), 1: (8, np.uint64), 3: (4, np.uint32), 5: (4, np
               7: (4, np.uint32), 8: (4, np.uint32), 9: (4, np.float32), 12: (8, np.uint64)}
 
 D_COMPUTE, D_SCALE, D_POINTER_MODE, D_TRANSA, D_TRANSB, D_EPILOGUE, D_BIAS, D_BIAS_STRIDE = 0, 1, 2, 3, 4, 7, 8, 10
-D_AUX, D_AUX_LD, D_AUX_STRIDE, D_ALPHA_STRIDE, D_BIAS_TYPE = 11, 12, 13, 14, 26
+D_AUX, D_AUX_LD, D_AUX_STRIDE, D_ALPHA_STRIDE, D_AUX_TYPE, D_BIAS_TYPE = 11, 12, 13, 14, 22, 26
 D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE, D_AMAX_D, D_AUX_SCALE, D_AUX_AMAX = 17, 18, 19, 20, 21, 23, 24
 D_SCALE_MODES, D_OUT_SCALE, D_EMULATION = (31, 32, 33, 34, 35, 37), 36, 38
 SCALE_SCALAR, SCALE_OUTER_VEC = 0, 3  # cublasLtMatmulMatrixScale_t
@@ -475,7 +475,11 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                               S.INVALID_VALUE) for i in range(batch)]
     aux = None
     aptr, ald, astride = int(d.get(D_AUX, 0)), int(d.get(D_AUX_LD, 0)), int(d.get(D_AUX_STRIDE, 0))
-    aux_dt = storage(dtype_d, "D") if dtype_d not in fp8.TYPES else np.dtype(np.float32)
+    aux_type = int(d[D_AUX_TYPE]) if D_AUX_TYPE in d else dtype_d  # EPILOGUE_AUX_DATA_TYPE, default D's type
+    if epi in GELU_AUX_OUT + GELU_AUX_IN and aux_type not in (S.R_32F, S.R_16F, S.R_16BF, S.R_64F):
+        raise LibError(S.NOT_SUPPORTED, f"EPILOGUE_AUX_DATA_TYPE {aux_type} for the GELU input (f32, f16, bf16 or "
+                                        "f64 are supported)")
+    aux_dt = gemmex.storage(aux_type, "EPILOGUE_AUX_DATA_TYPE") if epi in GELU_AUX_OUT + GELU_AUX_IN else None
     if epi in RELU_MASK_OUT + RELU_MASK_IN:
         if not aptr or ald < m or ald % 128:
             raise LibError(S.INVALID_VALUE, f"epilogue {epi} needs EPILOGUE_AUX_POINTER and EPILOGUE_AUX_LD (in bits) "
@@ -537,7 +541,7 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                 bits[:m] = acc > 0
                 aux[i][...] = np.packbits(bits, axis=0, bitorder="little")
             elif epi in GELU_AUX_OUT:
-                gemmex.store(aux[i], acc, dtype_d)
+                gemmex.store(aux[i], acc, aux_type)
             if epi in (EPI_RELU, EPI_RELU_BIAS, EPI_RELU_AUX, EPI_RELU_AUX_BIAS):
                 acc = np.maximum(acc, 0)
             elif epi in (EPI_GELU, EPI_GELU_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS):
@@ -545,7 +549,7 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
             elif epi in RELU_MASK_IN:
                 acc = acc * np.unpackbits(np.ascontiguousarray(aux[i]), axis=0, bitorder="little")[:m].astype(dt)
             elif epi in GELU_AUX_IN:
-                acc = acc * _gelu_grad(np.asarray(gemmex.load(aux[i], dtype_d), dt))
+                acc = acc * _gelu_grad(np.asarray(gemmex.load(aux[i], aux_type), dt))
             if epi in (EPI_DRELU_BGRAD, EPI_DGELU_BGRAD):
                 gemmex.store(bias[i], acc.sum(axis=1, dtype=np.float64), bias_type)
             elif epi == EPI_BGRADA:
