@@ -179,6 +179,13 @@ def _compile_host(src: Path, obj: Path, options: CudaOptions, lang: str) -> str:
     cmd = [*_clang_prefix(), "-x", lang, "-Wno-ignored-attributes"]
     if lang == "c++":
         cmd.append(f"-std={options.std}")
+    try:
+        arch = normalize_arch(options.arch)
+    except OptionError as e:
+        raise BuildError(str(e)) from None
+    # nvcc defines __CUDA_ARCH_LIST__ for .c/.cpp inputs too, as clang does for the .cu's host half:
+    # Thrust's ABI namespace spells it, so both halves of a program must agree (sm_90a -> 900)
+    cmd.append(f"-D__CUDA_ARCH_LIST__={int(arch[3:5]) * 10}")
     cmd += [*_common_args(options), *options.host_args, "-c", "-o", str(obj), str(src)]
     return _run(cmd, f"{src}: compilation")
 

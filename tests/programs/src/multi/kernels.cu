@@ -17,3 +17,5 @@ int run_axpb(int *host, int n, int a, int b) {
     cudaFree(d);
     return e == cudaSuccess ? 0 : -1;
 }
+
+int cu_arch_list() { return __CUDA_ARCH_LIST__; }
