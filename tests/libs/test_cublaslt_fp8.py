@@ -336,3 +336,39 @@ def test_c8i_syrk_herk_against_numpy(hermitian: int, uplo: int, trans: int) -> N
     wrong = 1 if hermitian else 2  # herk takes N/C, syrk N/T
     assert capi.csyrk_ex(h.value, uplo, wrong, n, k, ctypes.addressof(al), dA.ptr, 7, n, ctypes.addressof(be),
                          dC.ptr, 4, n, hermitian) == 7
+
+
+def test_pointer_array_batches() -> None:
+    """CUBLASLT_BATCH_MODE_POINTER_ARRAY: A and D given as device arrays of per-batch pointers (read at
+    the call), B strided and C shared (batch count 1): each D_i = A_i B_i + C, as numpy computes."""
+    m, n, k, nb = 4, 3, 5, 3
+    rng = np.random.default_rng(9)
+    As = [rng.standard_normal((m, k)).astype(np.float32) for _ in range(nb)]
+    Bs = rng.standard_normal((nb, n, k)).astype(np.float32)  # column-major k x n each, stride k*n
+    c = rng.standard_normal((m, n)).astype(np.float32)
+    dAs = [Dev(a) for a in As]
+    dDs = [Dev(np.full((m, n), np.nan, np.float32)) for _ in range(nb)]
+    pa, pd = Dev(np.array([d.ptr for d in dAs], np.uint64)), Dev(np.array([d.ptr for d in dDs], np.uint64))
+    dB, dC = Dev(Bs.ravel()), Dev(c)
+    mode = ctypes.c_int32(1)
+
+    def layout(rows: int, cols: int, batch: int, stride: int = 0, pointers: bool = False) -> int:
+        lay = _layout(F32, rows, cols, rows, batch=ctypes.c_int32(batch), stride=ctypes.c_int64(stride))
+        if pointers:
+            assert lt_capi.obj_set(1, lay, 8, ctypes.addressof(mode), 4) == 0
+        return lay
+
+    la, lb = layout(m, k, nb, pointers=True), layout(k, n, nb, k * n)
+    lc, ld = layout(m, n, 1), layout(m, n, nb, pointers=True)
+    desc = _new(lt_capi.desc_create, 68, F32)
+    one = ctypes.c_float(1.0)
+    assert lt_capi.matmul(HANDLE, desc, ctypes.addressof(one), pa.ptr, la, dB.ptr, lb, ctypes.addressof(one), dC.ptr,
+                          lc, pd.ptr, ld, 0) == 0
+    for i in range(nb):
+        ref = As[i].astype(np.float64) @ Bs[i].T.astype(np.float64) + c
+        np.testing.assert_allclose(dDs[i].get(), ref, rtol=1e-5, atol=1e-5)
+    bad = Dev(np.array([dDs[0].ptr, 0, dDs[2].ptr], np.uint64))  # a NULL entry: INVALID_VALUE, nothing written
+    before = [d.get() for d in dDs]
+    assert lt_capi.matmul(HANDLE, desc, ctypes.addressof(one), pa.ptr, la, dB.ptr, lb, ctypes.addressof(one), dC.ptr,
+                          lc, bad.ptr, ld, 0) == 7
+    assert all(np.array_equal(d.get(), b, equal_nan=True) for d, b in zip(dDs, before, strict=True))

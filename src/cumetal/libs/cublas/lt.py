@@ -225,8 +225,8 @@ def _check_order(lay: Obj, what: str) -> None:
     if order not in (ORDER_COL, ORDER_ROW, ORDER_COL32):
         raise LibError(S.NOT_SUPPORTED, f"{what}: matrix order {order} (COL, ROW and COL32 are supported; "
                                         "COL4_4R2_8C and COL32_2R_4R4 are not)")
-    if int(lay.attrs.get(L_BATCH_MODE, 0)) != 0:
-        raise LibError(S.NOT_SUPPORTED, f"{what}: CUBLASLT_BATCH_MODE_POINTER_ARRAY is not supported (strided is)")
+    if int(lay.attrs.get(L_BATCH_MODE, 0)) not in (0, 1):
+        raise LibError(S.INVALID_VALUE, f"{what}: batch mode {lay.attrs[L_BATCH_MODE]} is not a cublasLtBatchMode_t")
     if int(lay.attrs.get(L_PLANE, 0)) != 0:
         raise LibError(S.NOT_SUPPORTED, f"{what}: PLANE_OFFSET (planar complex) is not supported")
 
@@ -238,7 +238,13 @@ def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray | Col32:
     order = lay.attrs.get(L_ORDER, ORDER_COL)
     dt = storage(int(lay.attrs[L_TYPE]), what)
     _check_order(lay, what)
-    base = ptr + batch * int(lay.attrs.get(L_STRIDE, 0)) * dt.itemsize
+    if int(lay.attrs.get(L_BATCH_MODE, 0)) == 1:  # POINTER_ARRAY: ptr is a device array of batch pointers
+        count = int(lay.attrs.get(L_BATCH, 1))
+        base = int(devmem.vector(ptr, np.uint64, count, 1, f"{what} (pointer array)", S.INVALID_VALUE)[batch])
+        if not base:
+            raise LibError(S.INVALID_VALUE, f"{what}: pointer {batch} of the pointer array is NULL")
+    else:
+        base = ptr + batch * int(lay.attrs.get(L_STRIDE, 0)) * dt.itemsize
     if order == ORDER_COL32:
         return Col32(base, dt, rows, cols, ld, what)
     if order == ORDER_COL:
@@ -280,7 +286,8 @@ def _kernel_path(epi: int, layouts: tuple[Obj, ...], atype: int, btype: int, cty
     """Whether this matmul runs as CuMetal's GEMM kernel: an Apple device, column-major layouts, the
     kernel's types, no AUX or gradient epilogue (those stay on numpy)."""
     return (epi in _KERNEL_EPILOGUE and bool(C) and ctype == dtype_d
-            and all(lay.attrs.get(L_ORDER, ORDER_COL) == ORDER_COL for lay in layouts)
+            and all(lay.attrs.get(L_ORDER, ORDER_COL) == ORDER_COL and not lay.attrs.get(L_BATCH_MODE, 0)
+                    for lay in layouts)
             and kernels.supported(atype, btype, ctype, compute, sdt)
             and (epi not in (EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS) or kernels.supported(bias_type, bias_type, ctype,
                                                                                          compute, sdt))
@@ -607,7 +614,7 @@ ALGO_CAPS = {0: (np.int32, [0]), 1: (np.uint32, [0]), 2: (np.uint32, [0]), 3: (n
              5: (np.int32, [0]), 6: (np.uint32, [0]), 7: (np.int32, [0]), 10: (np.int32, [1]),
              11: (np.uint32, [1 | 2 | 16]), 12: (np.uint32, [_EPILOGUE_MASK]), 13: (np.uint32, [0]),
              14: (np.int32, [0]), 15: (np.uint64, [1]), 16: (np.uint32, [1]), 17: (np.uint32, [1]),
-             18: (np.uint32, [1]), 19: (np.uint32, [1]), 21: (np.int32, [0]), 22: (np.int32, [0])}
+             18: (np.uint32, [1]), 19: (np.uint32, [1]), 21: (np.int32, [1]), 22: (np.int32, [0])}
 
 
 def _algo_slots(algo: int) -> np.ndarray:
