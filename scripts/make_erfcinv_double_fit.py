@@ -41,7 +41,10 @@ general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the mo
    RN(c RN(2 - c)) = 2^e m exactly) shows the pattern per exponent, not per m or w: odd e 95.8-98.1 %
    identical (e = -1, -3, -5: 95.8-96.5 %; -7, -9: 97.7 / 98.1 %), even e 99.95-99.98 %; the jump
    sits exactly at c(2 - c) = 2^k sqrt2. In about 80 % of the odd-e mismatches the H100's log(c(2 - c))
-   lies nearer e ln 2 than the model's (|log m| smaller: 87 % at e = -1, 78 % at e = -3). Also
+   lies nearer e ln 2 than the model's (|log m| smaller: 87 % at e = -1, 78 % at e = -3). Mismatches
+   occur only near rounding ties for e <= -3 (none where e RN(ln 2) + r is a double), but at e = -1,
+   m > 1 (r and the result share one ulp) 3.2 % of those exact sums still differ: on the odd path the
+   H100's log m itself is not r (one ulp of r off, nearer the true log m in 80 % of them). Also
    not matching (this second attempt): per-e shifts of ln 2 by k * 1.16e-17, a -sign(log m) shift by a
    constant (0-12 x 2^-56) or by k ulp, directed (toward-zero) rounding of the inner steps, the
    exponent moved to the even e -/+ 1 with log m +/- ln 2 formed first in every order of summing
