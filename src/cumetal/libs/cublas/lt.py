@@ -294,7 +294,6 @@ def _kernel_path(epi: int, layouts: tuple[Obj, ...], atype: int, btype: int, cty
             and kernels.wanted())
 
 
-FP8_D_TYPES = {fp8.E4M3, fp8.E5M2}
 FP8_C_FOR_FP8_D = {S.R_16BF, S.R_16F}
 FP8_PLAIN_D = {S.R_32F, S.R_16BF, S.R_16F}
 
@@ -435,9 +434,6 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
     p, d, (la, lb, lc, ld_) = _plan(desc, adesc, bdesc, cdesc, ddesc)
     m, n, k, ta, tb, epi, compute, batch, sdt = p.m, p.n, p.k, p.ta, p.tb, p.epi, p.compute, p.batch, p.sdt
     bits_ptr = _emulation_pointer(d, compute)
-    if bits_ptr:  # no fixed-point emulation runs: -1, in stream order
-        streams.submit(stream, lambda: devmem.write_host(bits_ptr, np.array([-1], np.int32)), "cublasLtMatmul",
-                       S.EXECUTION_FAILED)
     device_scalars = p.mode == PM_DEVICE
     alpha_vector = p.mode == PM_ALPHA_VEC_BETA_HOST
     alpha_stride = int(d.get(D_ALPHA_STRIDE, 0))
@@ -502,6 +498,9 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
     dt, _ = gemmex.compute_dtype(compute, dtype_d)
     if p.is_fp8 or (dt.kind == "i" and sdt.kind == "f"):
         dt = np.dtype(np.float32)  # FP8, or int8 products scaled by a float: the epilogue runs in float
+    if bits_ptr:  # every check passed; no fixed-point emulation runs: -1, in stream order
+        streams.submit(stream, lambda: devmem.write_host(bits_ptr, np.array([-1], np.int32)), "cublasLtMatmul",
+                       S.EXECUTION_FAILED)
     if p.mode in (PM_HOST, PM_DEVICE) and not p.is_fp8 and \
             _kernel_path(epi, (la, lb, lc, ld_), atype, btype, ctype, dtype_d, compute, sdt, bias_type, C):
         def stride(lay: Obj) -> int:  # a layout with a batch of one is shared by every batch
