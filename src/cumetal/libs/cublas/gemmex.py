@@ -208,10 +208,9 @@ def gemm_ex(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: 
     check_emulated(atype, btype, ctype, compute)
     emulable = compute == S.COMPUTE_64F_EMULATED_FIXEDPOINT or (
         compute == S.COMPUTE_64F and h.math_mode & 0xF == S.FP64_EMULATED_FIXEDPOINT_MATH)
-    if emulable and h.mantissa_bit_count_ptr:  # no fixed-point emulation ran: -1, as cuBLAS reports a fallback
-        devmem.check_range(h.mantissa_bit_count_ptr, 4, "the mantissa bit count pointer", S.INVALID_VALUE)
-        ptr = h.mantissa_bit_count_ptr
-        run(h, lambda: devmem.write_host(ptr, np.array([-1], np.int32)), name)
+    bits_ptr = h.mantissa_bit_count_ptr if emulable else 0
+    if bits_ptr:
+        devmem.check_range(bits_ptr, 4, "the mantissa bit count pointer", S.INVALID_VALUE)
     compute = effective_compute(h, compute, atype)
     compute_dtype(compute, ctype)
     if m == 0 or n == 0 or batch == 0:
@@ -229,6 +228,8 @@ def gemm_ex(h: Handle, ta: int, tb: int, m: int, n: int, k: int, alpha: int, A: 
                 for i in range(batch)]
     views = [gemm_views(ta, tb, m, n, k, pa_, lda, pb_, ldb, pc_, ldc, adt, bdt, cdt)
              for pa_, pb_, pc_ in ptrs]
+    if bits_ptr:  # every check passed; no fixed-point emulation runs: -1, as cuBLAS reports a fallback
+        run(h, lambda: devmem.write_host(bits_ptr, np.array([-1], np.int32)), name)
     if kernels.supported(atype, btype, ctype, compute, sdt) and kernels.wanted():  # an Apple device: its GPU
         kernels.launch(h, ta, tb, m, n, k, a, b, A, lda, B, ldb, C, ldc, atype, ctype, compute, batch,
                        stride_a, stride_b, stride_c, arrays)
