@@ -27,8 +27,14 @@ NVRTC_HEADER = "cumetal/host_nvrtc_types.h"
 # Python enum class -> (C enum tag, typedef name or None). Most runtime enums are used in C++ by tag.
 _ENUM_TAGS = {
     "cudaError_t": ("cudaError", "cudaError_t"),
-    "cudaDataType": ("cudaDataType_t", "cudaDataType"),
-    "libraryPropertyType": ("libraryPropertyType_t", "libraryPropertyType"),
+    # library_types.h: the tag with _t, typedef'd both with and without it (as CUDA 13's header)
+    "cudaDataType": ("cudaDataType_t", ("cudaDataType", "cudaDataType_t")),
+    "libraryPropertyType": ("libraryPropertyType_t", ("libraryPropertyType", "libraryPropertyType_t")),
+    "cudaEmulationStrategy": ("cudaEmulationStrategy_t", ("cudaEmulationStrategy", "cudaEmulationStrategy_t")),
+    "cudaEmulationMantissaControl": ("cudaEmulationMantissaControl_t",
+                                     ("cudaEmulationMantissaControl", "cudaEmulationMantissaControl_t")),
+    "cudaEmulationSpecialValuesSupport": ("cudaEmulationSpecialValuesSupport_t",
+                                          ("cudaEmulationSpecialValuesSupport", "cudaEmulationSpecialValuesSupport_t")),
     "CUresult": ("cudaError_enum", "CUresult"),
     "CUdevice_attribute": ("CUdevice_attribute_enum", "CUdevice_attribute"),
     "CUfunction_attribute": ("CUfunction_attribute_enum", "CUfunction_attribute"),
@@ -98,7 +104,8 @@ def _enum_c(cls: type[enum.IntEnum], seen: dict[str, str]) -> str:
         lines.append(f"    {cls.__name__}__cumetal_empty = 0,")
     lines.append("};")
     if typedef:
-        lines.append(f"typedef enum {tag} {typedef};")
+        for name in (typedef,) if isinstance(typedef, str) else typedef:
+            lines.append(f"typedef enum {tag} {name};")
     elif tag != cls.__name__:
         lines.append(f"typedef enum {tag} {cls.__name__};")
     return "\n".join(lines)

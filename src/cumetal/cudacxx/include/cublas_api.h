@@ -413,13 +413,13 @@ typedef enum {
 } cublasEmulationStrategy_t;
 cublasStatus_t cublasSetEmulationStrategy(cublasHandle_t handle, cublasEmulationStrategy_t emulationStrategy);
 cublasStatus_t cublasGetEmulationStrategy(cublasHandle_t handle, cublasEmulationStrategy_t *emulationStrategy);
-cublasStatus_t cublasSetEmulationSpecialValuesSupport(cublasHandle_t handle, enum cudaEmulationSpecialValuesSupport mask);
+cublasStatus_t cublasSetEmulationSpecialValuesSupport(cublasHandle_t handle, cudaEmulationSpecialValuesSupport mask);
 cublasStatus_t cublasGetEmulationSpecialValuesSupport(cublasHandle_t handle,
-                                                      enum cudaEmulationSpecialValuesSupport *mask);
+                                                      cudaEmulationSpecialValuesSupport *mask);
 cublasStatus_t cublasSetFixedPointEmulationMantissaControl(cublasHandle_t handle,
-                                                           enum cudaEmulationMantissaControl mantissaControl);
+                                                           cudaEmulationMantissaControl mantissaControl);
 cublasStatus_t cublasGetFixedPointEmulationMantissaControl(cublasHandle_t handle,
-                                                           enum cudaEmulationMantissaControl *mantissaControl);
+                                                           cudaEmulationMantissaControl *mantissaControl);
 cublasStatus_t cublasSetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int maxMantissaBitCount);
 cublasStatus_t cublasGetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int *maxMantissaBitCount);
 cublasStatus_t cublasSetFixedPointEmulationMantissaBitOffset(cublasHandle_t handle, int mantissaBitOffset);

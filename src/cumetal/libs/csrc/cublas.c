@@ -609,11 +609,11 @@ CML_EXPORT cublasStatus_t cublasSetEmulationStrategy(cublasHandle_t handle, cubl
     CALL("set_emulation_strategy", "(Ki)", H(handle), (int)strategy);
 }
 CML_EXPORT cublasStatus_t cublasSetEmulationSpecialValuesSupport(cublasHandle_t handle,
-                                                                 enum cudaEmulationSpecialValuesSupport mask) {
+                                                                 cudaEmulationSpecialValuesSupport mask) {
     CALL("set_emulation_special_values", "(Ki)", H(handle), (int)mask);
 }
 CML_EXPORT cublasStatus_t cublasSetFixedPointEmulationMantissaControl(cublasHandle_t handle,
-                                                                      enum cudaEmulationMantissaControl control) {
+                                                                      cudaEmulationMantissaControl control) {
     CALL("set_mantissa_control", "(Ki)", H(handle), (int)control);
 }
 CML_EXPORT cublasStatus_t cublasSetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int count) {
@@ -629,11 +629,11 @@ CML_EXPORT cublasStatus_t cublasGetEmulationStrategy(cublasHandle_t handle, cubl
     CALL("get_emulation", "(KiK)", H(handle), 0, P(strategy));
 }
 CML_EXPORT cublasStatus_t cublasGetEmulationSpecialValuesSupport(cublasHandle_t handle,
-                                                                 enum cudaEmulationSpecialValuesSupport *mask) {
+                                                                 cudaEmulationSpecialValuesSupport *mask) {
     CALL("get_emulation", "(KiK)", H(handle), 1, P(mask));
 }
 CML_EXPORT cublasStatus_t cublasGetFixedPointEmulationMantissaControl(cublasHandle_t handle,
-                                                                      enum cudaEmulationMantissaControl *control) {
+                                                                      cudaEmulationMantissaControl *control) {
     CALL("get_emulation", "(KiK)", H(handle), 2, P(control));
 }
 CML_EXPORT cublasStatus_t cublasGetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle, int *count) {

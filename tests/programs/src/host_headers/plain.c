@@ -10,6 +10,22 @@ int plain_c_cublas_handle(void) {
     cublasHandle_t handle;
     if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
         return 1;
+    /* library_types.h's enums under both typedef names, as C code spells them */
+    cudaDataType_t t1 = CUDA_R_32F;
+    cudaDataType t2 = t1;
+    libraryPropertyType_t major = MAJOR_VERSION;
+    cudaEmulationStrategy_t strategy = CUDA_EMULATION_STRATEGY_EAGER;
+    cudaEmulationSpecialValuesSupport_t mask = CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN;
+    cudaEmulationSpecialValuesSupport mask_read;
+    cudaEmulationMantissaControl control = CUDA_EMULATION_MANTISSA_CONTROL_FIXED;
+    cudaEmulationMantissaControl_t control_read;
+    if (t2 != CUDA_R_32F || major != MAJOR_VERSION || strategy != CUDA_EMULATION_STRATEGY_EAGER ||
+        cublasSetEmulationSpecialValuesSupport(handle, mask) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetEmulationSpecialValuesSupport(handle, &mask_read) != CUBLAS_STATUS_SUCCESS || mask_read != mask ||
+        cublasSetFixedPointEmulationMantissaControl(handle, control) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetFixedPointEmulationMantissaControl(handle, &control_read) != CUBLAS_STATUS_SUCCESS ||
+        control_read != control)
+        return 5;
     /* min ||A x - b||: A's columns (1,1,1,1) and (0,1,2,3), b = (1,3,5,8): x = (0.8, 2.3) */
     double a[8] = {1, 1, 1, 1, 0, 1, 2, 3}, b[4] = {1, 3, 5, 8}, x[4];
     double *da, *db, **pa, **pb;

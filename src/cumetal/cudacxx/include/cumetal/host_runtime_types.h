@@ -171,6 +171,7 @@ enum cudaDataType_t {
     CUDA_R_8F_UE5M3 = 34,
 };
 typedef enum cudaDataType_t cudaDataType;
+typedef enum cudaDataType_t cudaDataType_t;
 
 enum cudaDevResourceType {
     cudaDevResourceTypeInvalid = 0,
@@ -488,23 +489,29 @@ enum cudaEglResourceLocationFlags {
     cudaEglResourceLocationVidmem = 1,
 };
 
-enum cudaEmulationMantissaControl {
+enum cudaEmulationMantissaControl_t {
     CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC = 0,
     CUDA_EMULATION_MANTISSA_CONTROL_FIXED = 1,
 };
+typedef enum cudaEmulationMantissaControl_t cudaEmulationMantissaControl;
+typedef enum cudaEmulationMantissaControl_t cudaEmulationMantissaControl_t;
 
-enum cudaEmulationSpecialValuesSupport {
+enum cudaEmulationSpecialValuesSupport_t {
     CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE = 0,
     CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY = 1,
     CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN = 2,
     CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT = 65535,
 };
+typedef enum cudaEmulationSpecialValuesSupport_t cudaEmulationSpecialValuesSupport;
+typedef enum cudaEmulationSpecialValuesSupport_t cudaEmulationSpecialValuesSupport_t;
 
-enum cudaEmulationStrategy {
+enum cudaEmulationStrategy_t {
     CUDA_EMULATION_STRATEGY_DEFAULT = 0,
     CUDA_EMULATION_STRATEGY_PERFORMANT = 1,
     CUDA_EMULATION_STRATEGY_EAGER = 2,
 };
+typedef enum cudaEmulationStrategy_t cudaEmulationStrategy;
+typedef enum cudaEmulationStrategy_t cudaEmulationStrategy_t;
 
 enum cudaError {
     cudaSuccess = 0,
@@ -1211,6 +1218,7 @@ enum libraryPropertyType_t {
     PATCH_LEVEL = 2,
 };
 typedef enum libraryPropertyType_t libraryPropertyType;
+typedef enum libraryPropertyType_t libraryPropertyType_t;
 
 /* #define constants */
 #define CUDA_EGL_MAX_PLANES 3
