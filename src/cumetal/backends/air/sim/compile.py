@@ -216,7 +216,8 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes, vectors: bool = Tru
     wi = None
     wiv_text = False
     if not direct and not _fibers_only() and _workitems_off() != "noworkitems":
-        wk = workitem.workitem_kernel(text, kernel.name, arg_types, [k for k, _ in kinds])
+        wk = workitem.workitem_kernel(text, kernel.name, arg_types, [k for k, _ in kinds],
+                                      merged=not _merged_off())
         if wk is not None:
             try:  # a shape the transform got wrong must not stop the kernel: coroutines then
                 host = llvm.parse_assembly(text + wk.text, context=ctx)
@@ -406,7 +407,7 @@ def compile_kernel(kernel: N.Function, module: N.Module, vectors: bool = True) -
     from cumetal.backends.air.fp64_check import fp64_mode
 
     # CUMETAL_FP64 picks the lowering (native/emulated f64); CUMETAL_JIT_FIBERS/CHECKS the instrumentation
-    full = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off())
+    full = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off(), _merged_off())
     idents = (full,) if vectors else (full, full + ("novectors",))
     with _lock:
         for ident in idents:
@@ -436,7 +437,7 @@ def cached_kernel(kernel: N.Function, module: N.Module) -> CompiledKernel | None
     (cpu-jit's tiering asks before choosing between the numpy engine and a compile)."""
     from cumetal.backends.air.fp64_check import fp64_mode
 
-    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off())
+    ident = (id(kernel), id(module), fp64_mode(), _fibers_only(), _checks_off(), _workitems_off(), _merged_off())
     hit = _by_function.get(ident)
     if hit is not None and hit[0] is kernel and hit[1] is module:
         return hit[2]
@@ -482,8 +483,8 @@ def _ir_key(kernel: N.Function, module: N.Module) -> str:
     tm = _tm()
     h = hashlib.sha256()
     for part in (_digest(), _lowering_sources_digest(), tm.triple, str(tm.target_data), _host_cpu(),
-                 _fibers_only(), _checks_off(), _workitems_off(), fp64_mode(), kernel.name, repr(getattr(kernel, "reqntid", None)),
-                 repr(getattr(kernel, "maxntid", None))):
+                 _fibers_only(), _checks_off(), _workitems_off(), _merged_off(), fp64_mode(), kernel.name,
+                 repr(getattr(kernel, "reqntid", None)), repr(getattr(kernel, "maxntid", None))):
         h.update(part.encode() + b"\0")
     for g in module.globals.values():
         h.update(f"global {g.space} {g.name} size={g.size} align={g.align}\n".encode())
@@ -521,6 +522,12 @@ def _workitems_off() -> str:
     if os.environ.get("CUMETAL_JIT_WORKITEMS", "").strip() == "0":
         return "noworkitems"
     return "nowivector" if os.environ.get("CUMETAL_JIT_WIVECTOR", "").strip() == "0" else "wivector"
+
+
+def _merged_off() -> str:
+    """``CUMETAL_JIT_MERGED=0``: a kernel whose work-item regions would be too large keeps fibers
+    (workitem._merged off: the path such kernels took before, to compare)."""
+    return "nomerged" if os.environ.get("CUMETAL_JIT_MERGED", "").strip() == "0" else ""
 
 
 def _ranges_on() -> bool:

@@ -64,9 +64,29 @@ static void wi_exchange(const uint32_t *st, int a, int b, uint32_t at, int all) 
     int op = E->wxop && (int64_t)(at >> 2) < E->wnres ? E->wxop[at >> 2] : 0;
     if (!op || E->wxoff < 0) return;
     uint64_t *slot = (uint64_t *)(wi_ctx + (size_t)nfib * (size_t)E->wxoff); /* thread t: slot[2t], slot[2t + 1] */
+    int n = b - a;
+    if (all && op >= OP_SUM && op <= OP_XOR) { /* every lane takes part in a reduction: simd_result's
+                                                   * value, without the gathers (the ballots of CUB) */
+        uint64_t *s = slot + 2 * (size_t)a;
+        uint32_t acc = (uint32_t)s[0];
+        for (int l = 1; l < n; l++) {
+            uint32_t v = (uint32_t)s[2 * l];
+            switch (op) {
+            case OP_SUM: acc += v; break;
+            case OP_MIN_S: acc = (int32_t)v < (int32_t)acc ? v : acc; break;
+            case OP_MAX_S: acc = (int32_t)v > (int32_t)acc ? v : acc; break;
+            case OP_MIN_U: acc = v < acc ? v : acc; break;
+            case OP_MAX_U: acc = v > acc ? v : acc; break;
+            case OP_AND: acc &= v; break;
+            case OP_OR: acc |= v; break;
+            default: acc ^= v; break;
+            }
+        }
+        for (int l = 0; l < n; l++) s[2 * l] = acc;
+        return;
+    }
     uint8_t in[32];
     uint64_t val[32], arg[32], res[32];
-    int n = b - a;
     for (int l = 0; l < n; l++) {
         in[l] = all || st[a + l] == at;
         val[l] = slot[2 * (a + l)];

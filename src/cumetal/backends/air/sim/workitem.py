@@ -263,9 +263,11 @@ class WorkItemKernel:
     steps: bool  # the kernel has SIMD-group steps (the scheduler runs it warp by warp)
 
 
-def workitem_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[int]) -> WorkItemKernel | None:
+def workitem_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[int],
+                    merged: bool = True) -> WorkItemKernel | None:
     """The kernel (instrumented module text) as region functions and ``__sim_wr``; None when it
-    cannot be (not coroutine-eligible, or a shape this transform does not handle)."""
+    cannot be (not coroutine-eligible, or a shape this transform does not handle). ``merged=False``:
+    None instead of one body copy (_merged) when the region copies would be too large."""
     plain = text
     text, ops = _exchanges(text, kernel)
     if not eligible(text, kernel):
@@ -279,6 +281,8 @@ def workitem_kernel(text: str, kernel: str, arg_types: list[str], kinds: list[in
         # warp operations (a random warp program's dozens) made modules LLVM took minutes and GBs
         # to compile (the jacobi kernel: 27k lines); those get one copy of the body (_merged)
         if ops and (wk is None or wk.text.count("\n") > EXCHANGE_MAX_LINES):
+            if not merged:
+                return None
             wk = _transform(text, kernel, arg_types, kinds, ops, plain, merged=True)
             if wk.text.count("\n") > MERGED_MAX_LINES:
                 return None
