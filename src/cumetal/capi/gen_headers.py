@@ -146,6 +146,16 @@ def _field_c(owner: str, name: str, ctype: type, tags: dict[type, str], enums: d
     return f"    {tname}{sep}{name}{dims};"
 
 
+def _legacy_device_prop_union(reserved: str) -> str:
+    """cudaDeviceProp's `reserved` words with CUDA 12's removed fields laid over their start
+    (runtime/types.py LEGACY_DEVICE_PROP_FIELDS)."""
+    from cumetal.runtime.types import LEGACY_DEVICE_PROP_FIELDS  # noqa: PLC0415
+
+    fields = "\n".join(f"            int {name};" for name, _ in LEGACY_DEVICE_PROP_FIELDS)
+    return ("    /* CUDA 12's fields that CUDA 13 removed, over the first reserved words (same size and offsets) */\n"
+            f"    union {{\n    {reserved.strip()}\n        struct {{\n{fields}\n        }};\n    }};")
+
+
 def _structs_c() -> str:
     from cumetal.runtime import types as T  # noqa: PLC0415
 
@@ -158,6 +168,8 @@ def _structs_c() -> str:
         tags[layout] = tag
         enums = getattr(cls, "_enums_", {})
         body = [_field_c(pyname, n, t, tags, enums) for n, t, *_ in layout._fields_]
+        if pyname == "cudaDeviceProp":
+            body[-1] = _legacy_device_prop_union(body[-1])
         guard = pyname == "cudaUUID_t"  # cuda.h defines struct CUuuid_st too
         if guard:
             out.append("#ifndef CUMETAL_CUUUID_ST_DEFINED\n#define CUMETAL_CUUUID_ST_DEFINED")

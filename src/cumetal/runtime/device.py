@@ -154,6 +154,11 @@ def device_properties() -> cudaDeviceProp:
     p.concurrentManagedAccess = a(A.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)
     p.canUseHostPointerForRegisteredMem = a(A.CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM)
     p.cooperativeLaunch = a(A.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)  # devices that co-schedule blocks
+    from cumetal.runtime.types import LEGACY_DEVICE_PROP_FIELDS  # noqa: PLC0415
+
+    # CUDA 12's removed fields, where the C header lays them over reserved[0..7]
+    for i, (_, attr) in enumerate(LEGACY_DEVICE_PROP_FIELDS):
+        p._c.reserved[i] = a(getattr(A, attr))
     p.clusterLaunch = a(A.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)
     p.sharedMemPerBlockOptin = a(A.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
     p.directManagedMemAccessFromHost = a(A.CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST)

@@ -227,6 +227,21 @@ _DEVICE_PROP_FIELDS: list[tuple[str, Any]] = [
     ("hostNumaMultinodeIpcSupported", c_int), ("reserved", c_int * 56),
 ]
 
+# CUDA 12's cudaDeviceProp fields that CUDA 13 removed, with the device attribute each reported. Programs
+# written for CUDA <= 12 still read them (prop.clockRate, prop.memoryClockRate, prop.deviceOverlap), so
+# the C header lays them over the first words of `reserved` (an anonymous union: CUDA 13's size and
+# offsets unchanged) and cudaGetDeviceProperties fills them there.
+LEGACY_DEVICE_PROP_FIELDS: tuple[tuple[str, str], ...] = (
+    ("clockRate", "CU_DEVICE_ATTRIBUTE_CLOCK_RATE"),
+    ("deviceOverlap", "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP"),
+    ("kernelExecTimeoutEnabled", "CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT"),
+    ("computeMode", "CU_DEVICE_ATTRIBUTE_COMPUTE_MODE"),
+    ("maxTexture1DLinear", "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH"),
+    ("memoryClockRate", "CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE"),
+    ("singleToDoublePrecisionPerfRatio", "CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO"),
+    ("cooperativeMultiDeviceLaunch", "CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH"),
+)
+
 
 class _CudaDeviceProp(ctypes.Structure):
     _fields_ = _DEVICE_PROP_FIELDS

@@ -28,6 +28,18 @@ int main() {
     CHECK(v == prop.maxThreadsPerBlock);
     CHECK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0));
     CHECK(v == prop.multiProcessorCount);
+    // CUDA 12's fields that CUDA 13 removed (still read by older programs): the attributes' values
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0));
+    CHECK(v > 0 && v == prop.clockRate);
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, 0));
+    CHECK(v == prop.memoryClockRate);
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrKernelExecTimeout, 0));
+    CHECK(v == prop.kernelExecTimeoutEnabled);
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMaxTexture1DLinearWidth, 0));
+    CHECK(v > 0 && v == prop.maxTexture1DLinear);
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrComputeMode, 0));
+    CHECK(v == prop.computeMode && prop.computeMode == cudaComputeModeDefault);
+    CHECK(prop.reserved[0] == prop.clockRate && sizeof(prop) == 1008);
     int drv = 0, rtv = 0;
     CHECK_CUDA(cudaDriverGetVersion(&drv));
     CHECK_CUDA(cudaRuntimeGetVersion(&rtv));

@@ -1530,7 +1530,20 @@ struct cudaDeviceProp {
     unsigned int gpuPciDeviceID;
     unsigned int gpuPciSubsystemID;
     int hostNumaMultinodeIpcSupported;
+    /* CUDA 12's fields that CUDA 13 removed, over the first reserved words (same size and offsets) */
+    union {
     int reserved[56];
+        struct {
+            int clockRate;
+            int deviceOverlap;
+            int kernelExecTimeoutEnabled;
+            int computeMode;
+            int maxTexture1DLinear;
+            int memoryClockRate;
+            int singleToDoublePrecisionPerfRatio;
+            int cooperativeMultiDeviceLaunch;
+        };
+    };
 };
 
 typedef struct cudaDeviceProp cudaDeviceProp;
