@@ -49,9 +49,12 @@ TIMED = {"thrust/examples/discrete_voronoi.cu", "thrust/examples/sorting_aos_vs_
 UNORDERED = {"cub/examples/device/example_device_decoupled_look_back.cu"}
 
 
-def examples(src: pathlib.Path) -> list[tuple[str, list[pathlib.Path]]]:
-    """(name, sources) for each example; the name is its path in the CCCL tree."""
+def examples(src: pathlib.Path, suite: str = "examples") -> list[tuple[str, list[pathlib.Path]]]:
+    """(name, sources) for each example (or Thrust unit test); the name is its path in the CCCL tree."""
     out = []
+    if suite == "thrust-tests":  # Thrust's own unit-test framework; the Catch2 ones need Catch2's library
+        return [(str(p.relative_to(src)), [p]) for p in sorted(src.glob("thrust/testing/*.cu"))
+                if not p.name.startswith("catch2_")]
     for pattern in ("thrust/examples/*.cu", "thrust/examples/cuda/*.cu", "cub/examples/block/*.cu",
                     "cub/examples/device/*.cu"):
         out += [(str(p.relative_to(src)), [p]) for p in sorted(src.glob(pattern))]
@@ -73,9 +76,16 @@ def configure_catch2(catch2: pathlib.Path, build: pathlib.Path) -> pathlib.Path:
     return inc
 
 
-def compile_cmd(args, name: str, sources: list[pathlib.Path], exe: pathlib.Path, extra_inc: list[pathlib.Path]):
+def compile_cmd(args, name: str, sources: list[pathlib.Path], exe: pathlib.Path, extra_inc: list[pathlib.Path],
+                compile_only: bool = False):
     incs = [f"-I{args.cccl_include}"] if args.cccl_include else []
     incs += [f"-I{d}" for d in extra_inc]
+    if name.startswith("thrust/testing/"):  # as thrust/testing/CMakeLists.txt compiles them
+        incs += [f"-I{args.src / 'thrust/testing'}", "-DCCCL_ENABLE_ASSERTIONS"]
+        incs += ["-DTHRUST_TEST_DEVICE_SIDE"] if args.compiler == "nvcc" else []
+        sources = [*sources, *args.framework_objects] if not compile_only else sources
+    if compile_only:
+        incs = ["-c", *incs]
     if name.startswith("cub/"):
         incs += ["-DCATCH_CONFIG_PREFIX_ALL"]  # c2h's public define (its CMakeLists)
         incs += [f"-I{args.src / 'cub/examples'}", f"-I{args.src / 'cub'}", f"-I{args.src / 'c2h/include'}",
@@ -96,7 +106,17 @@ def run_all(args) -> dict:
     results = {}
     if args.json and args.json.is_file():
         results = json.loads(args.json.read_text()).get("examples", {})
-    todo = [(n, s) for n, s in examples(args.src) if not args.only or re.search(args.only, n)]
+    args.framework_objects = []
+    if args.suite == "thrust-tests":  # the framework's two sources, compiled once
+        for rel in ("thrust/testing/unittest/testframework.cu", "thrust/testing/unittest/cuda/testframework.cu"):
+            obj = build / (rel.replace("/", "__").removesuffix(".cu") + ".o")
+            if not obj.is_file():
+                p = subprocess.run(compile_cmd(args, rel, [args.src / rel], obj, extra_inc, compile_only=True),
+                                   capture_output=True, text=True, env=env, check=False)
+                if p.returncode != 0:
+                    sys.exit(f"building {rel} failed:\n{p.stderr[-3000:]}")
+            args.framework_objects.append(obj)
+    todo = [(n, s) for n, s in examples(args.src, args.suite) if not args.only or re.search(args.only, n)]
 
     def build_one(item):
         name, sources = item
@@ -135,8 +155,10 @@ def run_all(args) -> dict:
                 r.update(run_rc="timeout", stdout=out[-20000:], stderr="")
             r["run_s"] = round(time.time() - t, 1)
         results[name] = r
+        totals = re.search(r"Totals: .*", r.get("stdout", ""))  # Thrust's unit-test framework
         print(f"{name}: build {r['build_rc']} ({r['build_s']} s)" +
-              (f", run {r['run_rc']} ({r['run_s']} s)" if "run_rc" in r else ""), flush=True)
+              (f", run {r['run_rc']} ({r['run_s']} s)" if "run_rc" in r else "") +
+              (f": {totals.group(0)}" if totals else ""), flush=True)
         if args.json:
             args.json.write_text(json.dumps({"compiler": args.compiler, "examples": results}, indent=1))
 
@@ -198,6 +220,8 @@ def main() -> int:
     ap.add_argument("--catch2", type=pathlib.Path, help="Catch2 v3 source tree (for cub/test/test_util.h)")
     ap.add_argument("--cccl-include", type=pathlib.Path, help="CCCL headers (default: the installed "
                     "nvidia-cuda-cccl, as tests/cccl finds it)")
+    ap.add_argument("--suite", choices=("examples", "thrust-tests"), default="examples",
+                    help="thrust-tests: Thrust's unit tests (thrust/testing, its own framework; self-checking)")
     ap.add_argument("--compiler", choices=("cumetalc", "nvcc"), default="cumetalc")
     ap.add_argument("--arch", default="sm_90", help="nvcc's -arch")
     ap.add_argument("--backend", default="cpu", help="CUMETAL_BACKEND for the runs")
