@@ -153,15 +153,35 @@ def scale_f32(z: np.ndarray, mean: float, stddev: float) -> np.ndarray:
     return (z64 * np.float64(np.float32(stddev)) + np.float64(np.float32(mean))).astype(np.float32)
 
 
+# Host generators (curandCreateGeneratorHost) run NVIDIA's library on the CPU, with the CPU's math: the
+# Box-Muller generators' (XORWOW, Philox4_32_10, MRG32k3a) float normals and log-normals take log, exp,
+# sin and cos correctly rounded to float, not the GPU's approximations. Seen on an H100 machine in
+# NVIDIA's CUDALibrarySamples (cuRAND/Host, tests/libs/golden/cuda_library_samples_h100.json): their
+# host sections differ from the device sections in the last printed digit, and all 60 host values
+# match this. The inverse-CDF generators' host normals keep the GPU model (their CPU quantile is not
+# known: 12 of 100 printed host values differ in the last digit).
+_cpu_math = threading.local()
+
+
+def _precise() -> bool:
+    return getattr(_cpu_math, "on", False)
+
+
 def logf(x: np.ndarray) -> np.ndarray:
-    """The H100's logf (cumetal.ir.semantics.logf) of float32 values: its C twin when built."""
+    """The H100's logf (cumetal.ir.semantics.logf) of float32 values: its C twin when built (a host
+    generator's: log correctly rounded to float)."""
+    if _precise():
+        return np.log(np.asarray(x, dtype=np.float32).astype(np.float64)).astype(np.float32)
     if fast.on():
         return fast.logf_bits(np.asarray(x, dtype=np.float32).view(np.uint32)).view(np.float32)
     return logf_model.logf(x)
 
 
 def expf(x: np.ndarray) -> np.ndarray:
-    """The H100's expf (cumetal.ir.semantics.expf) of float32 values: its C twin when built."""
+    """The H100's expf (cumetal.ir.semantics.expf) of float32 values: its C twin when built (a host
+    generator's: exp correctly rounded to float)."""
+    if _precise():
+        return np.exp(np.asarray(x, dtype=np.float32).astype(np.float64)).astype(np.float32)
     if fast.on():
         return fast.expf_bits(np.asarray(x, dtype=np.float32).view(np.uint32)).view(np.float32)
     return expf_model.expf(x)
@@ -169,7 +189,10 @@ def expf(x: np.ndarray) -> np.ndarray:
 
 def fast_sincos(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """__sincosf(v) as NVIDIA's GPU returns it (sin.approx/cos.approx: the MUFU, bit for bit; the C
-    twin of cumetal.ir.semantics.mufu when built)."""
+    twin of cumetal.ir.semantics.mufu when built; a host generator's: sin/cos correctly rounded to float)."""
+    if _precise():
+        w = np.asarray(v, dtype=np.float32).astype(np.float64)
+        return np.sin(w).astype(np.float32), np.cos(w).astype(np.float32)
     bits = np.asarray(v, dtype=np.float32).view(np.uint32)
     if fast.on():
         s, c = fast.sincos_bits(bits)
@@ -415,7 +438,16 @@ def mtgp_values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.nda
 
 
 def values(g: Generator, kind: str, n: int, p1: float = 0.0, p2: float = 1.0) -> np.ndarray:
-    """The next ``n`` outputs of a distribution; advances the generator's offset as cuRAND does."""
+    """The next ``n`` outputs of a distribution; advances the generator's offset as cuRAND does (a host
+    generator's float normals and log-normals with the CPU's math, see ``_cpu_math``)."""
+    _cpu_math.on = g.host and kind in ("normal", "lognormal") and g.rng in (XORWOW, PHILOX, MRG32K3A)
+    try:
+        return _values(g, kind, n, p1, p2)
+    finally:
+        _cpu_math.on = False
+
+
+def _values(g: Generator, kind: str, n: int, p1: float, p2: float) -> np.ndarray:
     if g.rng in QUASI:
         return quasi_values(g, kind, n, p1, p2)
     if kind == "u64":
