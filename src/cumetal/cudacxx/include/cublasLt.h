@@ -24,20 +24,21 @@ typedef struct cublasLtMatmulPreferenceOpaque_st *cublasLtMatmulPreference_t;
 typedef struct cublasLtMatrixTransformDescOpaque_st *cublasLtMatrixTransformDesc_t;
 typedef struct cublasLtEmulationDescOpaque_st *cublasLtEmulationDesc_t;
 
-/* storage for the stack-allocated forms (cublasLtMatmulDescInit, …) */
-typedef struct {
+/* storage for the stack-allocated forms (cublasLtMatmulDescInit, …): the structs the handles point to,
+ * so that &desc is a cublasLtMatmulDesc_t as in CUDA's header (NVIDIA's samples pass &opaque) */
+typedef struct cublasLtMatmulDescOpaque_st {
     uint64_t data[32];
 } cublasLtMatmulDescOpaque_t;
-typedef struct {
+typedef struct cublasLtMatrixLayoutOpaque_st {
     uint64_t data[8];
 } cublasLtMatrixLayoutOpaque_t;
-typedef struct {
+typedef struct cublasLtMatmulPreferenceOpaque_st {
     uint64_t data[8];
 } cublasLtMatmulPreferenceOpaque_t;
-typedef struct {
+typedef struct cublasLtMatrixTransformDescOpaque_st {
     uint64_t data[8];
 } cublasLtMatrixTransformDescOpaque_t;
-typedef struct {
+typedef struct cublasLtEmulationDescOpaque_st {
     uint64_t data[8];
 } cublasLtEmulationDescOpaque_t;
 
@@ -179,11 +180,45 @@ typedef enum {
     CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID = 8
 } cublasLtMatmulAlgoConfigAttributes_t;
 
-/* the one tile / stages / shape value CuMetal's algorithm reports (the full lists are NVIDIA's tuning space) */
-typedef enum { CUBLASLT_MATMUL_TILE_UNDEFINED = 0 } cublasLtMatmulTile_t;
+/* CuMetal's one algorithm reports UNDEFINED tile / stages / shapes and accepts only those; the named
+ * tiles and cluster shapes are there for programs that name them (CUDA's values) */
+typedef enum {
+    CUBLASLT_MATMUL_TILE_UNDEFINED = 0,
+    CUBLASLT_MATMUL_TILE_8x8 = 1, CUBLASLT_MATMUL_TILE_8x16 = 2, CUBLASLT_MATMUL_TILE_16x8 = 3,
+    CUBLASLT_MATMUL_TILE_8x32 = 4, CUBLASLT_MATMUL_TILE_16x16 = 5, CUBLASLT_MATMUL_TILE_32x8 = 6,
+    CUBLASLT_MATMUL_TILE_8x64 = 7, CUBLASLT_MATMUL_TILE_16x32 = 8, CUBLASLT_MATMUL_TILE_32x16 = 9,
+    CUBLASLT_MATMUL_TILE_64x8 = 10, CUBLASLT_MATMUL_TILE_32x32 = 11, CUBLASLT_MATMUL_TILE_32x64 = 12,
+    CUBLASLT_MATMUL_TILE_64x32 = 13, CUBLASLT_MATMUL_TILE_32x128 = 14, CUBLASLT_MATMUL_TILE_64x64 = 15,
+    CUBLASLT_MATMUL_TILE_128x32 = 16, CUBLASLT_MATMUL_TILE_64x128 = 17, CUBLASLT_MATMUL_TILE_128x64 = 18,
+    CUBLASLT_MATMUL_TILE_64x256 = 19, CUBLASLT_MATMUL_TILE_128x128 = 20, CUBLASLT_MATMUL_TILE_256x64 = 21,
+    CUBLASLT_MATMUL_TILE_64x512 = 22, CUBLASLT_MATMUL_TILE_128x256 = 23, CUBLASLT_MATMUL_TILE_256x128 = 24,
+    CUBLASLT_MATMUL_TILE_512x64 = 25, CUBLASLT_MATMUL_TILE_64x96 = 26, CUBLASLT_MATMUL_TILE_96x64 = 27,
+    CUBLASLT_MATMUL_TILE_96x128 = 28, CUBLASLT_MATMUL_TILE_128x160 = 29, CUBLASLT_MATMUL_TILE_160x128 = 30,
+    CUBLASLT_MATMUL_TILE_192x128 = 31
+} cublasLtMatmulTile_t;
 typedef enum { CUBLASLT_MATMUL_STAGES_UNDEFINED = 0 } cublasLtMatmulStages_t;
 typedef enum { CUBLASLT_MATMUL_INNER_SHAPE_UNDEFINED = 0 } cublasLtMatmulInnerShape_t;
-typedef enum { CUBLASLT_CLUSTER_SHAPE_AUTO = 0 } cublasLtClusterShape_t;
+typedef enum {
+    CUBLASLT_CLUSTER_SHAPE_AUTO = 0,
+    CUBLASLT_CLUSTER_SHAPE_1x1x1 = 2, CUBLASLT_CLUSTER_SHAPE_2x1x1 = 3, CUBLASLT_CLUSTER_SHAPE_4x1x1 = 4,
+    CUBLASLT_CLUSTER_SHAPE_1x2x1 = 5, CUBLASLT_CLUSTER_SHAPE_2x2x1 = 6, CUBLASLT_CLUSTER_SHAPE_4x2x1 = 7,
+    CUBLASLT_CLUSTER_SHAPE_1x4x1 = 8, CUBLASLT_CLUSTER_SHAPE_2x4x1 = 9, CUBLASLT_CLUSTER_SHAPE_4x4x1 = 10,
+    CUBLASLT_CLUSTER_SHAPE_8x1x1 = 11, CUBLASLT_CLUSTER_SHAPE_1x8x1 = 12, CUBLASLT_CLUSTER_SHAPE_8x2x1 = 13,
+    CUBLASLT_CLUSTER_SHAPE_2x8x1 = 14, CUBLASLT_CLUSTER_SHAPE_16x1x1 = 15, CUBLASLT_CLUSTER_SHAPE_1x16x1 = 16,
+    CUBLASLT_CLUSTER_SHAPE_3x1x1 = 17, CUBLASLT_CLUSTER_SHAPE_5x1x1 = 18, CUBLASLT_CLUSTER_SHAPE_6x1x1 = 19,
+    CUBLASLT_CLUSTER_SHAPE_7x1x1 = 20, CUBLASLT_CLUSTER_SHAPE_9x1x1 = 21, CUBLASLT_CLUSTER_SHAPE_10x1x1 = 22,
+    CUBLASLT_CLUSTER_SHAPE_11x1x1 = 23, CUBLASLT_CLUSTER_SHAPE_12x1x1 = 24, CUBLASLT_CLUSTER_SHAPE_13x1x1 = 25,
+    CUBLASLT_CLUSTER_SHAPE_14x1x1 = 26, CUBLASLT_CLUSTER_SHAPE_15x1x1 = 27, CUBLASLT_CLUSTER_SHAPE_3x2x1 = 28,
+    CUBLASLT_CLUSTER_SHAPE_5x2x1 = 29, CUBLASLT_CLUSTER_SHAPE_6x2x1 = 30, CUBLASLT_CLUSTER_SHAPE_7x2x1 = 31,
+    CUBLASLT_CLUSTER_SHAPE_1x3x1 = 32, CUBLASLT_CLUSTER_SHAPE_2x3x1 = 33, CUBLASLT_CLUSTER_SHAPE_3x3x1 = 34,
+    CUBLASLT_CLUSTER_SHAPE_4x3x1 = 35, CUBLASLT_CLUSTER_SHAPE_5x3x1 = 36, CUBLASLT_CLUSTER_SHAPE_3x4x1 = 37,
+    CUBLASLT_CLUSTER_SHAPE_1x5x1 = 38, CUBLASLT_CLUSTER_SHAPE_2x5x1 = 39, CUBLASLT_CLUSTER_SHAPE_3x5x1 = 40,
+    CUBLASLT_CLUSTER_SHAPE_1x6x1 = 41, CUBLASLT_CLUSTER_SHAPE_2x6x1 = 42, CUBLASLT_CLUSTER_SHAPE_1x7x1 = 43,
+    CUBLASLT_CLUSTER_SHAPE_2x7x1 = 44, CUBLASLT_CLUSTER_SHAPE_1x9x1 = 45, CUBLASLT_CLUSTER_SHAPE_1x10x1 = 46,
+    CUBLASLT_CLUSTER_SHAPE_1x11x1 = 47, CUBLASLT_CLUSTER_SHAPE_1x12x1 = 48, CUBLASLT_CLUSTER_SHAPE_1x13x1 = 49,
+    CUBLASLT_CLUSTER_SHAPE_1x14x1 = 50, CUBLASLT_CLUSTER_SHAPE_1x15x1 = 51,
+    CUBLASLT_CLUSTER_SHAPE_END
+} cublasLtClusterShape_t;
 
 typedef enum {
     CUBLASLT_MATMUL_PREF_SEARCH_MODE = 0,
