@@ -22,7 +22,15 @@ needing a host BLAS and arguments) is left out.
 The H100 reference (tests/libs/golden/cuda_library_samples_h100.json: stdout and exit status per
 sample, and the commit of the samples) was made by this script with CUDA 13.0's nvcc on one H100
 (--compiler nvcc --jobs 16). What legitimately differs between machines is masked before comparing
-(normalise()): pointer values (numbered by first appearance) and timing figures.
+(normalise()): pointer values (numbered by first appearance) and timing figures; the samples listing
+cuBLASLt's algorithms (ALGO_LISTING) are compared by exit status only.
+
+The H100 reference took cuBLAS/ and cuRAND/ at 34377293 (2026-08-19) and cuBLASLt/ at 64eecf05
+(2025-12-02): later cuBLASLt trees need CUDA 13.1's cublasLt.h (CUBLASLT_MATMUL_MATRIX_SCALE_PER_BATCH_
+SCALAR_32F, grouped GEMM) and the H100 machine has CUDA 13.0. So:
+
+    git -C CUDALibrarySamples archive 34377293 cuBLAS cuRAND | tar -x -C /tmp/cls
+    git -C CUDALibrarySamples archive 64eecf05 cuBLASLt | tar -x -C /tmp/cls
 """
 
 from __future__ import annotations
@@ -41,6 +49,9 @@ import time
 REPO = pathlib.Path(__file__).resolve().parent.parent
 LIBS = ["-lcublas", "-lcublasLt", "-lcurand"]
 SKIP = {"cuBLAS/Emulation/gemm_grading"}
+# Samples that print the algorithms cuBLASLt's heuristics or a search over NVIDIA's algorithm space found
+# (ids, tiles, timings of the H100's kernels; CuMetal has one algorithm): only the exit status is compared.
+ALGO_LISTING = {"cuBLASLt/LtSgemmCustomFind", "cuBLASLt/LtFp8CustomFind", "cuBLASLt/LtSgemmSimpleAutoTuning"}
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)"
 
 
@@ -72,7 +83,7 @@ def compile_cmd(args, sources, incs, libs, exe: pathlib.Path) -> list[str]:
 def run_all(args) -> dict:
     build = args.out.resolve()
     build.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, CUMETAL_BACKEND=args.backend, CUMETAL_QUIET="1")
+    env = dict(os.environ, CUMETAL_BACKEND=args.backend)  # CuMetal's diagnostics go to stderr (kept, not compared)
     results = {}
     if args.json and args.json.is_file():
         results = json.loads(args.json.read_text()).get("samples", {})
@@ -159,7 +170,7 @@ def close(a: str, b: str, rtol: float) -> bool:
 def compare(ours: pathlib.Path, ref: pathlib.Path, rtol: float = 1e-3, verbose: bool = False) -> int:
     a = json.loads(ours.read_text())["samples"]
     b = json.loads(ref.read_text())["samples"]
-    counts = {"samples": 0, "built": 0, "ran": 0, "identical": 0, "close": 0}
+    counts = {"samples": 0, "built": 0, "ran": 0, "identical": 0, "close": 0, "algo listing": 0}
     for name in sorted(set(a) | set(b)):
         x, y = a.get(name, {}), b.get(name, {})
         if not x:
@@ -167,6 +178,14 @@ def compare(ours: pathlib.Path, ref: pathlib.Path, rtol: float = 1e-3, verbose: 
         counts["samples"] += 1
         built = x.get("build_rc") == 0
         ran = built and x.get("run_rc") == y.get("run_rc")
+        if name in ALGO_LISTING and built:
+            ok = x.get("run_rc") == 0 and y.get("run_rc") in (0, "timeout")
+            counts["ran"] += ok
+            counts["algo listing"] += ok
+            print(("ALGO " if ok else "FAIL ") + f"{name}: run rc {x.get('run_rc')} (reference {y.get('run_rc')}); "
+                  "its algorithm listing is not compared")
+            counts["built"] += 1
+            continue
         sx, sy = normalise(x.get("stdout", "")), normalise(y.get("stdout", ""))
         same = ran and sx == sy
         near = ran and not same and close(sx, sy, rtol)
@@ -187,7 +206,7 @@ def compare(ours: pathlib.Path, ref: pathlib.Path, rtol: float = 1e-3, verbose: 
                 print("\n".join(difflib.unified_diff(sy.splitlines(), sx.splitlines(), "H100", "ours",
                                                      lineterm="", n=1)))
     print(" ".join(f"{k}={v}" for k, v in counts.items()))
-    return 0 if counts["identical"] + counts["close"] == counts["samples"] else 1
+    return 0 if counts["identical"] + counts["close"] + counts["algo listing"] == counts["samples"] else 1
 
 
 def main() -> int:
