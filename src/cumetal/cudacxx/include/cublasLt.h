@@ -181,7 +181,8 @@ typedef enum {
 } cublasLtMatmulAlgoConfigAttributes_t;
 
 /* CuMetal's one algorithm reports UNDEFINED tile / stages / shapes and accepts only those; the named
- * tiles and cluster shapes are there for programs that name them (CUDA's values) */
+ * tiles and cluster shapes are there for programs that name them (CUDA 13's values; the tile list
+ * stops at 31, CUDA's goes on to 634) */
 typedef enum {
     CUBLASLT_MATMUL_TILE_UNDEFINED = 0,
     CUBLASLT_MATMUL_TILE_8x8 = 1, CUBLASLT_MATMUL_TILE_8x16 = 2, CUBLASLT_MATMUL_TILE_16x8 = 3,
