@@ -158,12 +158,22 @@ def layout_create(dtype: int, rows: int, cols: int, ld: int) -> int:
                                  L_BATCH: 1, L_STRIDE: 0})
 
 
+# CUDA_C_16F (complex half): a (re, im) pair of halves; computed as complex64
+C16F = np.dtype([("re", np.float16), ("im", np.float16)])
+# the element type of each plane of a planar complex matrix (CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET)
+PLANE_DTYPE = {S.C_16F: np.dtype(np.float16), S.C_32F: np.dtype(np.float32), S.C_64F: np.dtype(np.float64)}
+
+
 def storage(code: int, what: str) -> np.dtype:
-    """cuBLAS's storage types plus FP8 (bytes)."""
+    """cuBLAS's storage types plus FP8 (bytes) and CUDA_C_16F."""
+    if code == S.C_16F:
+        return C16F
     return np.dtype(np.uint8) if code in fp8.TYPES else gemmex.storage(code, what)
 
 
 def load(m: np.ndarray, code: int) -> np.ndarray:
+    if code == S.C_16F:
+        return (m["re"].astype(np.float32) + np.complex64(1j) * m["im"].astype(np.float32)).astype(np.complex64)
     return fp8.decode(m, code) if code in fp8.TYPES else gemmex.load(m, code)
 
 
@@ -172,6 +182,10 @@ def store(dst: np.ndarray, value: np.ndarray, code: int) -> None:
     result to nearest even with saturation (as the H100 rounded int8 D with a float scale)."""
     if code in fp8.TYPES:
         dst[...] = fp8.encode(value, code)
+    elif code == S.C_16F:
+        v = np.asarray(value)
+        with np.errstate(over="ignore"):
+            dst["re"], dst["im"] = v.real.astype(np.float16), v.imag.astype(np.float16)
     elif code in (S.R_8I, S.R_8U, S.R_32I) and np.asarray(value).dtype.kind == "f":
         info = np.iinfo(dst.dtype)
         dst[...] = np.clip(np.rint(np.asarray(value, np.float64)), info.min, info.max).astype(dst.dtype)
@@ -207,12 +221,42 @@ class Col32:
             self.flat[self.pad] = 0
 
 
-def _get(m: np.ndarray | Col32 | None) -> np.ndarray | None:
-    return m.read() if isinstance(m, Col32) else m
+class Planar:
+    """A complex rows × cols matrix stored as two planes (CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET): the real
+    parts as a real matrix at ptr, the imaginary parts as one at ptr + plane_offset bytes (any sign),
+    both with the layout's ld (column-major, or row-major when ``row_major``)."""
+
+    def __init__(self, ptr: int, code: int, rows: int, cols: int, ld: int, offset: int, row_major: bool,
+                 what: str) -> None:
+        pdt = PLANE_DTYPE[code]
+        r, c = (cols, rows) if row_major else (rows, cols)
+        self.re = devmem.matrix(ptr, pdt, r, c, ld, f"{what} (real plane)", S.INVALID_VALUE)
+        self.im = devmem.matrix(ptr + offset, pdt, r, c, ld, f"{what} (imaginary plane)", S.INVALID_VALUE)
+        if row_major:
+            self.re, self.im = self.re.T, self.im.T
+        self.shape, self.dtype = (rows, cols), storage(code, what)
+
+    def read(self) -> np.ndarray:
+        out = np.empty(self.shape, self.dtype)
+        if self.dtype == C16F:
+            out["re"], out["im"] = self.re, self.im
+        else:
+            out.real, out.imag = self.re, self.im
+        return out
+
+    def write(self, v: np.ndarray) -> None:
+        if self.dtype == C16F:
+            self.re[...], self.im[...] = v["re"], v["im"]
+        else:
+            self.re[...], self.im[...] = v.real, v.imag
 
 
-def _put(m: np.ndarray | Col32, value: np.ndarray, code: int) -> None:
-    if isinstance(m, Col32):
+def _get(m: np.ndarray | Col32 | Planar | None) -> np.ndarray | None:
+    return m.read() if isinstance(m, Col32 | Planar) else m
+
+
+def _put(m: np.ndarray | Col32 | Planar, value: np.ndarray, code: int) -> None:
+    if isinstance(m, Col32 | Planar):
         tmp = np.empty(m.shape, m.dtype)
         store(tmp, value, code)
         m.write(tmp)
@@ -228,10 +272,15 @@ def _check_order(lay: Obj, what: str) -> None:
     if int(lay.attrs.get(L_BATCH_MODE, 0)) not in (0, 1):
         raise LibError(S.INVALID_VALUE, f"{what}: batch mode {lay.attrs[L_BATCH_MODE]} is not a cublasLtBatchMode_t")
     if int(lay.attrs.get(L_PLANE, 0)) != 0:
-        raise LibError(S.NOT_SUPPORTED, f"{what}: PLANE_OFFSET (planar complex) is not supported")
+        if int(lay.attrs[L_TYPE]) not in PLANE_DTYPE:
+            raise LibError(S.INVALID_VALUE, f"{what}: PLANE_OFFSET (planar complex) with the real type "
+                                            f"{lay.attrs[L_TYPE]}")
+        if order not in (ORDER_COL, ORDER_ROW):
+            raise LibError(S.NOT_SUPPORTED, f"{what}: PLANE_OFFSET (planar complex) with matrix order {order} "
+                                            "(COL and ROW are supported)")
 
 
-def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray | Col32:
+def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray | Col32 | Planar:
     """The ``batch``-th matrix of a layout as a (rows × cols) array (column- or row-major) or a
     :class:`Col32` (ORDER_COL32)."""
     rows, cols, ld = int(lay.attrs[L_ROWS]), int(lay.attrs[L_COLS]), int(lay.attrs[L_LD])
@@ -244,7 +293,13 @@ def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray | Col32:
         if not base:
             raise LibError(S.INVALID_VALUE, f"{what}: pointer {batch} of the pointer array is NULL")
     else:
-        base = ptr + batch * int(lay.attrs.get(L_STRIDE, 0)) * dt.itemsize
+        plane = int(lay.attrs.get(L_PLANE, 0))
+        base = ptr + batch * int(lay.attrs.get(L_STRIDE, 0)) * (PLANE_DTYPE[int(lay.attrs[L_TYPE])].itemsize
+                                                               if plane else dt.itemsize)
+    if int(lay.attrs.get(L_PLANE, 0)):
+        if ld < max(1, cols if order == ORDER_ROW else rows):
+            raise LibError(S.INVALID_VALUE, f"{what}: ld={ld} too small for a {rows}x{cols} plane")
+        return Planar(base, int(lay.attrs[L_TYPE]), rows, cols, ld, int(lay.attrs[L_PLANE]), order == ORDER_ROW, what)
     if order == ORDER_COL32:
         return Col32(base, dt, rows, cols, ld, what)
     if order == ORDER_COL:
@@ -287,7 +342,7 @@ def _kernel_path(epi: int, layouts: tuple[Obj, ...], atype: int, btype: int, cty
     kernel's types, no AUX or gradient epilogue (those stay on numpy)."""
     return (epi in _KERNEL_EPILOGUE and bool(C) and ctype == dtype_d
             and all(lay.attrs.get(L_ORDER, ORDER_COL) == ORDER_COL and not lay.attrs.get(L_BATCH_MODE, 0)
-                    for lay in layouts)
+                    and not lay.attrs.get(L_PLANE, 0) for lay in layouts)
             and kernels.supported(atype, btype, ctype, compute, sdt)
             and (epi not in (EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS) or kernels.supported(bias_type, bias_type, ctype,
                                                                                          compute, sdt))
@@ -419,6 +474,10 @@ def _product(Am: np.ndarray, Bm: np.ndarray, p: Plan) -> np.ndarray:
     if p.is_fp8:  # FP8 products are exact in float64; sums are rounded once to float32
         a, b = fp8.decode(Am, p.atype).astype(np.float64), fp8.decode(Bm, p.btype).astype(np.float64)
         return (a.T if p.ta != S.OP_N else a) @ (b.T if p.tb != S.OP_N else b)
+    if S.C_16F in (p.atype, p.btype):  # complex halves: widened exactly to complex64 first
+        Am, atype = (load(Am, S.C_16F), S.C_32F) if p.atype == S.C_16F else (Am, p.atype)
+        Bm, btype = (load(Bm, S.C_16F), S.C_32F) if p.btype == S.C_16F else (Bm, p.btype)
+        return gemmex.matmul(Am, Bm, p.ta, p.tb, atype, btype, p.compute, p.dtype_d)
     return gemmex.matmul(Am, Bm, p.ta, p.tb, p.atype, p.btype, p.compute, p.dtype_d)
 
 
@@ -466,9 +525,9 @@ def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc
                       _view(C, lc, bi(lc), "C") if C else None, _view(D, ld_, i, "D")))
     has_bias = epi in (EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_RELU_AUX_BIAS, EPI_GELU_AUX_BIAS)
     bias_type = p.bias_type
-    bias_dt = gemmex.storage(bias_type, "bias data type")
     bias = None
     if has_bias or epi in BIAS_GRADIENTS:
+        bias_dt = gemmex.storage(bias_type, "bias data type")
         bptr = int(d.get(D_BIAS, 0))
         if not bptr:
             raise LibError(S.INVALID_VALUE, f"epilogue {epi} {'writes a bias gradient' if epi in BIAS_GRADIENTS else 'adds a bias'}"
