@@ -1,4 +1,5 @@
-"""cuBLASLt CUDA_C_16F matmuls, planar (PLANE_OFFSET, either plane first) and interleaved, against
+"""cuBLASLt CUDA_C_16F matmuls, planar (PLANE_OFFSET, either plane first) and interleaved, and a planar
+CUDA_C_32F one, against
 numpy: D = alpha op(A) B + beta C in complex float, rounded to half (NVIDIA's LtPlanarComplex sample
 builds such a matmul)."""
 
@@ -36,3 +37,5 @@ def test_c16f_planar_and_interleaved(tmp_path: pathlib.Path) -> None:
         got = np.array([float(v) for v in lines[layout]]).reshape(-1, 2)
         half = np.stack([want.real, want.imag], axis=1).astype(np.float16).astype(np.float64)
         np.testing.assert_array_equal(got, half, err_msg=layout)  # small exact inputs: one rounding to half
+    got = np.array([float(v) for v in lines["planar32"]]).reshape(-1, 2)  # CUDA_C_32F planes
+    np.testing.assert_allclose(got, np.stack([want.real, want.imag], axis=1), rtol=1e-6, atol=1e-6)

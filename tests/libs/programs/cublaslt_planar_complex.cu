@@ -70,6 +70,25 @@ int main(void) {
         cublasLtMatrixLayoutDestroy(lb);
         cublasLtMatrixLayoutDestroy(lc);
     }
+    // CUDA_C_32F, planar: float planes, real after imaginary for every operand
+    float *f = (float *)(buf + 1024);
+    float *fa_im = f, *fa_re = f + 32, *fb_im = f + 64, *fb_re = f + 96, *fc_im = f + 128, *fc_re = f + 160;
+    for (int i = 0; i < K * M; i++) { fa_re[i] = are(i); fa_im[i] = aim(i); }
+    for (int i = 0; i < K * N; i++) { fb_re[i] = bre(i); fb_im[i] = bim(i); }
+    for (int i = 0; i < M * N; i++) { fc_re[i] = cre(i); fc_im[i] = cim(i); }
+    cublasLtMatrixLayout_t fla, flb, flc;
+    CHECK(cublasLtMatrixLayoutCreate(&fla, CUDA_C_32F, K, M, K));
+    CHECK(cublasLtMatrixLayoutCreate(&flb, CUDA_C_32F, K, N, K));
+    CHECK(cublasLtMatrixLayoutCreate(&flc, CUDA_C_32F, M, N, M));
+    int64_t off = -32 * (int64_t)sizeof(float);
+    CHECK(cublasLtMatrixLayoutSetAttribute(fla, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, &off, sizeof off));
+    CHECK(cublasLtMatrixLayoutSetAttribute(flb, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, &off, sizeof off));
+    CHECK(cublasLtMatrixLayoutSetAttribute(flc, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, &off, sizeof off));
+    CHECK(cublasLtMatmul(lt, op, &alpha, fa_re, fla, fb_re, flb, &beta, fc_re, flc, fc_re, flc, NULL, NULL, 0, 0));
+    cudaDeviceSynchronize();
+    printf("planar32");
+    for (int i = 0; i < M * N; i++) printf(" %.9g %.9g", fc_re[i], fc_im[i]);
+    printf("\n");
     printf("done 1\n");
     return 0;
 }
