@@ -1,7 +1,6 @@
 """cuBLASLt CUDA_C_16F matmuls, planar (PLANE_OFFSET, either plane first) and interleaved, and a planar
-CUDA_C_32F one, against
-numpy: D = alpha op(A) B + beta C in complex float, rounded to half (NVIDIA's LtPlanarComplex sample
-builds such a matmul)."""
+CUDA_C_32F one, against numpy: D = alpha op(A) B + beta C in complex float, rounded once to D's type
+(NVIDIA's LtPlanarComplex sample builds such a matmul)."""
 
 from __future__ import annotations
 
