@@ -122,6 +122,26 @@ static void cm_promote_libpython(void) {
         (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
 }
 
+/* Whether the process's locale settings (LC_ALL, else LC_CTYPE, else LANG: the first set one decides)
+ * ask for UTF-8. The isolated configuration leaves Python's stdio ASCII (LC_CTYPE stays "C" in the
+ * host program, whose locale libcumetal must not change), which printed CuMetal's messages' em dashes
+ * and >= signs as \u escapes. */
+static int cm_env_wants_utf8(void) {
+    const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v == NULL || *v == '\0')
+            continue;
+        char low[64];
+        size_t n = 0;
+        for (; v[n] != '\0' && n + 1 < sizeof low; n++)
+            low[n] = (char)((v[n] >= 'A' && v[n] <= 'Z') ? v[n] - 'A' + 'a' : v[n]);
+        low[n] = '\0';
+        return strstr(low, "utf-8") != NULL || strstr(low, "utf8") != NULL;
+    }
+    return 0;
+}
+
 static void cm_init(void) {
     int created = 0;
     PyGILState_STATE gil = PyGILState_UNLOCKED;
@@ -134,6 +154,8 @@ static void cm_init(void) {
         config.parse_argv = 0;
         config.site_import = 1;
         PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, CM_PY_EXECUTABLE);
+        if (!PyStatus_Exception(st) && cm_env_wants_utf8())
+            st = PyConfig_SetString(&config, &config.stdio_encoding, L"utf-8");
         if (!PyStatus_Exception(st))
             st = Py_InitializeFromConfig(&config);
         PyConfig_Clear(&config);
