@@ -152,3 +152,10 @@ def test_dense_switch(gpu, mod):
     d_x, d_y = gpu.to_device(x), gpu.zeros(x.size, np.int32)
     gpu.run(gpu.function(mod, "dense_switch"), (1,), (32,), [(d_x, None), (d_y, None), (x.size, I32)])
     assert gpu.from_device(d_y, x.size, np.int32).tolist() == [table[v] if 0 <= v < 8 else 2 * v for v in x]
+
+
+def test_type_punning_through_word_stores(gpu, mod):
+    words = np.array([1, 2, 3, 0, 0x89ABCDEF, 0x01234567], np.uint32)
+    d_w, d_out = gpu.to_device(words), gpu.zeros(2, np.int64)
+    gpu.run(gpu.function(mod, "type_punning"), (1,), (1,), [(d_w, None), (d_out, None)])
+    assert gpu.from_device(d_out, 2, np.int64).tolist() == [0x0123456789ABCDEF, 3]

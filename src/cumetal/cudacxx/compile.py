@@ -33,7 +33,11 @@ BASE_FLAGS = ("-x", "cuda", "-nocudainc", "-nocudalib", "-Xclang", "-target-sdk-
               # dense switches become brx.idx jump tables, which the PTX front end does not run
               "-fno-jump-tables",
               # `#pragma unroll` the optimiser cannot honour is silent, as with nvcc (CUB has many)
-              "-Wno-pass-failed")
+              "-Wno-pass-failed",
+              # CUDA code type-puns freely (CUB's shuffles write a T through unsigned int words, then
+              # read its members) and nvcc's optimiser does not break that: with type-based alias
+              # analysis clang forwarded a tuple member's default value past those stores
+              "-fno-strict-aliasing")
 
 
 class CudaCompileError(Exception):

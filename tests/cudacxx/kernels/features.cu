@@ -152,3 +152,18 @@ extern "C" __global__ void dense_switch(const int *in, int *out, int n) {
   }
   out[i] = r;
 }
+
+// Type punning as CUB's warp shuffles do it (a T written through unsigned int words, then read as
+// its members): nvcc keeps it working, and so must CuMetal (device code is compiled without
+// type-based alias analysis; with it clang forwarded idx's initial value past the word stores).
+struct punned {
+    int v[3];
+    long long idx = 7;
+};
+extern "C" __global__ void type_punning(const unsigned int *words, long long *out) {
+    punned p;
+    unsigned int *alias = reinterpret_cast<unsigned int *>(&p);
+    for (int i = 0; i < (int)(sizeof(punned) / sizeof(unsigned int)); i++) alias[i] = words[i];
+    out[0] = p.idx;
+    out[1] = p.v[2];
+}

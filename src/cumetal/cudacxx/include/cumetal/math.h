@@ -717,4 +717,8 @@ __CM_MATH__ long abs(long a) { return a < 0 ? -a : a; }
 __CM_MATH__ long long abs(long long a) { return a < 0 ? -a : a; }
 #endif
 
+#if defined(__cplusplus) /* both passes: the device pass checks host code's calls too */
+#include "cumetal/host_inverse_erf.h" /* erfinv/erfcinv/normcdfinv from host code, as CUDA allows */
+#endif
+
 #endif  /* CUMETAL_MATH_H */
