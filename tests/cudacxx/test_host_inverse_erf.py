@@ -12,7 +12,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-SRC = Path(__file__).with_name("programs") / "host_inverse_erf.cu"
+SRC = Path(__file__).with_name("host_math") / "host_inverse_erf.cu"
 
 
 def test_host_inverse_erf_functions(tmp_path: Path) -> None:
