@@ -44,6 +44,8 @@ HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", 
            "sim_enter", "sim_leave",
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
 CACHE_FORMAT = "7"  # bump when the cached object's contract with runtime.c changes
+SLP_MAX_LINES = 50_000  # IR lines above which the SLP vectorizer is off (CUB onesweep: 24.6k, compiles with it)
+
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
                                                   "runtime.c", "vectorize.py", "workitem.py", "workitem.c",
                                                   "wivector.py")]
@@ -256,7 +258,9 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes, vectors: bool = Tru
     _register_symbols(HELPERS)
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
-    pto.slp_vectorization = True
+    # LLVM's SLP vectorizer never finished (15+ min) on CUB's DeviceHistogram::HistogramRange sweep
+    # kernel once the work-item transform had made it 94k lines of IR; the largest kernels skip it
+    pto.slp_vectorization = text.count("\n") <= SLP_MAX_LINES
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(host, pb)
     host = vectorize.after_optimization(host, ctx)  # the main path's non-temporal stores (no-op for most kernels)
