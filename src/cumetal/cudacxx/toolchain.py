@@ -101,6 +101,13 @@ _LIBCXX_CONFIG = (
 )
 
 
+@functools.cache
+def _host_is_glibc() -> bool:
+    import platform  # noqa: PLC0415
+
+    return platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+
+
 def bundled_stdlib_args(clang: Clang) -> list[str]:
     """Standard C/C++ headers from the ziglang wheel (libc++ and musl) instead of the system's, so
     that ``<cstdio>``, ``<cstdint>``, ``<cmath>``… need no SDK (a Mac without Xcode or its Command
@@ -112,6 +119,8 @@ def bundled_stdlib_args(clang: Clang) -> list[str]:
     if lib is None or not (lib / "libcxx" / "include").is_dir():
         return []
     args = ["-target", "x86_64-unknown-linux-musl", "-nostdlibinc", "-nostdinc++"]
+    if _host_is_glibc():  # the fast integer types as the program's host compile has them (long)
+        args += ["-isystem", str(Path(__file__).with_name("include") / "cumetal" / "stdint_glibc")]
     for d in ("libcxx/include", "libcxxabi/include", "libc/include/x86_64-linux-musl", "libc/include/generic-musl",
               "libc/include/x86-linux-any", "libc/include/any-linux-any"):
         args += ["-isystem", str(lib / d)]
