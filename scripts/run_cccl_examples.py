@@ -31,7 +31,6 @@ printed by concurrently running blocks (UNORDERED).
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import json
 import os
 import pathlib
@@ -39,7 +38,9 @@ import re
 import shutil
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # scripts/program_runs.py
+import program_runs  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -118,59 +119,20 @@ def run_all(args) -> dict:
             args.framework_objects.append(obj)
     todo = [(n, s) for n, s in examples(args.src, args.suite) if not args.only or re.search(args.only, n)]
 
-    def build_one(item):
+    def job(item) -> program_runs.Job:
         name, sources = item
         exe = build / name.replace("/", "__").removesuffix(".cu")
-        cmd = compile_cmd(args, name, sources, exe, extra_inc)
-        r = {"sources": [str(s.relative_to(args.src)) for s in sources]}
-        stamp = exe.with_suffix(".cmd")
-        fresh = exe.is_file() and stamp.is_file() and stamp.read_text() == " ".join(cmd) and \
-            all(exe.stat().st_mtime > s.stat().st_mtime for s in sources)
-        if fresh:  # built by this command line before: reuse (e.g. the same build run on another --backend)
-            old = results.get(name, {})
-            r.update(build_rc=0, build_s=old.get("build_s", 0.0), build_err=old.get("build_err", "(cached)"))
-        else:
-            t = time.time()
-            try:
-                p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=args.build_timeout,
-                                   check=False)
-                rc, err = p.returncode, p.stderr
-            except subprocess.TimeoutExpired:
-                rc, err = "timeout", ""
-            errors = "\n".join([ln for ln in err.splitlines() if "error" in ln][:40])
-            r.update(build_rc=rc, build_s=round(time.time() - t, 1), build_err=(errors + "\n...\n" + err[-1500:]).strip())
-            if rc == 0:
-                stamp.write_text(" ".join(cmd))
-        return name, exe, r
+        return program_runs.Job(name, exe, compile_cmd(args, name, sources, exe, extra_inc), list(sources),
+                                {"sources": [str(s.relative_to(args.src)) for s in sources]})
 
-    def run_one(name, exe, r):
-        if r["build_rc"] == 0:
-            t = time.time()
-            try:
-                p = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=args.run_timeout,
-                                   check=False, cwd=build, errors="replace")
-                r.update(run_rc=p.returncode, stdout=p.stdout[-20000:], stderr=p.stderr[-4000:])
-            except subprocess.TimeoutExpired as e:
-                out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-                r.update(run_rc="timeout", stdout=out[-20000:], stderr="")
-            r["run_s"] = round(time.time() - t, 1)
-        results[name] = r
-        totals = re.search(r"Totals: .*", r.get("stdout", ""))  # Thrust's unit-test framework
-        print(f"{name}: build {r['build_rc']} ({r['build_s']} s)" +
-              (f", run {r['run_rc']} ({r['run_s']} s)" if "run_rc" in r else "") +
-              (f": {totals.group(0)}" if totals else ""), flush=True)
-        if args.json:
-            args.json.write_text(json.dumps({"compiler": args.compiler, "examples": results}, indent=1))
+    def totals(r: dict) -> str:  # Thrust's unit-test framework
+        m = re.search(r"Totals: .*", r.get("stdout", ""))
+        return f": {m.group(0)}" if m else ""
 
-    if args.jobs > 1:  # builds in parallel, then the runs one at a time (they may time themselves)
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            built = list(pool.map(build_one, todo))
-        for b in built:
-            run_one(*b)
-    else:
-        for item in todo:
-            run_one(*build_one(item))
-    return results
+    settings = program_runs.Settings(build, env, args.build_timeout, args.run_timeout, json_path=args.json,
+                                     json_head={"compiler": args.compiler}, json_key="examples", jobs=args.jobs,
+                                     summary=totals)
+    return program_runs.build_and_run(map(job, todo), settings, results)
 
 
 def normalise(name: str, text: str) -> str:

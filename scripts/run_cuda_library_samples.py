@@ -36,15 +36,15 @@ SCALAR_32F, grouped GEMM) and the H100 machine has CUDA 13.0. So:
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import json
 import os
 import pathlib
 import re
 import shutil
-import subprocess
 import sys
-import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # scripts/program_runs.py
+import program_runs  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 LIBS = ["-lcublas", "-lcublasLt", "-lcurand"]
@@ -89,58 +89,15 @@ def run_all(args) -> dict:
         results = json.loads(args.json.read_text()).get("samples", {})
     todo = [s for s in samples(args.src) if not args.only or re.search(args.only, s[0])]
 
-    def build_one(item):
+    def job(item) -> program_runs.Job:
         name, sources, incs, libs = item
         exe = build / name.replace("/", "__").rsplit(".", 1)[0]
-        cmd = compile_cmd(args, sources, incs, libs, exe)
-        r = {}
-        stamp = exe.with_suffix(".cmd")
-        fresh = exe.is_file() and stamp.is_file() and stamp.read_text() == " ".join(cmd) and \
-            all(exe.stat().st_mtime > s.stat().st_mtime for s in sources)
-        if fresh and not args.rebuild:
-            old = results.get(name, {})
-            r.update(build_rc=0, build_s=old.get("build_s", 0.0), build_err=old.get("build_err", "(cached)"))
-        else:
-            t = time.time()
-            try:
-                p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=args.build_timeout,
-                                   check=False, errors="replace")
-                rc, err = p.returncode, p.stderr
-            except subprocess.TimeoutExpired:
-                rc, err = "timeout", ""
-            errors = "\n".join([ln for ln in err.splitlines() if "error" in ln][:20])
-            r.update(build_rc=rc, build_s=round(time.time() - t, 1),
-                     build_err=(errors + "\n...\n" + err[-1500:]).strip() if rc else "")
-            if rc == 0:
-                stamp.write_text(" ".join(cmd))
-        return name, exe, r
+        return program_runs.Job(name, exe, compile_cmd(args, sources, incs, libs, exe), list(sources), {})
 
-    def run_one(name, exe, r):
-        if r["build_rc"] == 0:
-            t = time.time()
-            try:
-                p = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=args.run_timeout,
-                                   check=False, cwd=build, errors="replace")
-                r.update(run_rc=p.returncode, stdout=p.stdout[-20000:], stderr=p.stderr[-3000:])
-            except subprocess.TimeoutExpired as e:
-                out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-                r.update(run_rc="timeout", stdout=out[-20000:], stderr="")
-            r["run_s"] = round(time.time() - t, 1)
-        results[name] = r
-        print(f"{name}: build {r['build_rc']} ({r['build_s']} s)" +
-              (f", run {r['run_rc']} ({r['run_s']} s)" if "run_rc" in r else ""), flush=True)
-        if args.json:
-            args.json.write_text(json.dumps({"compiler": args.compiler, "samples": results}, indent=1))
-
-    if args.jobs > 1:  # builds in parallel, then the runs one at a time
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            built = list(pool.map(build_one, todo))
-        for b in built:
-            run_one(*b)
-    else:
-        for item in todo:
-            run_one(*build_one(item))
-    return results
+    settings = program_runs.Settings(build, env, args.build_timeout, args.run_timeout, rebuild=args.rebuild,
+                                     error_lines=20, stderr_tail=3000, json_path=args.json,
+                                     json_head={"compiler": args.compiler}, json_key="samples", jobs=args.jobs)
+    return program_runs.build_and_run(map(job, todo), settings, results)
 
 
 def normalise(text: str) -> str:
