@@ -10,24 +10,10 @@ import ctypes
 
 import numpy as np
 import pytest
+from tests.libs.device_array import Dev
 
-from cumetal import runtime as rt
 from cumetal.libs.cublas import capi
 from cumetal.libs.cublas import status as S
-
-
-class Dev:
-    def __init__(self, a: np.ndarray) -> None:
-        self.host = np.asfortranarray(a)
-        err, self.ptr = rt.cudaMalloc(max(self.host.nbytes, 1))
-        assert int(err) == 0
-        rt.cudaMemcpy(self.ptr, self.host, self.host.nbytes, rt.cudaMemcpyKind.cudaMemcpyHostToDevice)
-
-    def get(self) -> np.ndarray:
-        rt.cudaDeviceSynchronize()
-        out = np.empty_like(self.host, order="F")
-        rt.cudaMemcpy(out, self.ptr, out.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost)
-        return out
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import ctypes
 
 import numpy as np
 import pytest
+from tests.libs.device_array import Dev
 
 from cumetal import runtime as rt
 from cumetal.libs.cublas import capi
@@ -18,22 +19,6 @@ from cumetal.libs.cublas.gemmex import bf16_to_f32, f32_to_bf16, round_mantissa
 RNG = np.random.default_rng(7)
 DT = {"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}
 TOL = {"S": 2e-5, "D": 1e-12, "C": 2e-5, "Z": 1e-12}
-
-
-class Dev:
-    """A device copy of a column-major array (kept alive with its allocation)."""
-
-    def __init__(self, a: np.ndarray) -> None:
-        self.host = np.asfortranarray(a)
-        err, self.ptr = rt.cudaMalloc(max(self.host.nbytes, 1))
-        assert int(err) == 0
-        rt.cudaMemcpy(self.ptr, self.host, self.host.nbytes, rt.cudaMemcpyKind.cudaMemcpyHostToDevice)
-
-    def get(self) -> np.ndarray:
-        rt.cudaDeviceSynchronize()
-        out = np.empty_like(self.host, order="F")
-        rt.cudaMemcpy(out, self.ptr, out.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost)
-        return out
 
 
 def rand(shape: tuple[int, ...], t: str) -> np.ndarray:

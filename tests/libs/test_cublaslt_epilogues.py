@@ -13,6 +13,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from tests.libs.device_array import Dev
 
 from cumetal import runtime as rt
 from cumetal.libs.cublas import lt_capi
@@ -24,20 +25,6 @@ gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen)  # type: ignore[union-attr]
 M, N, K, AUX_LD = gen.M, gen.N, gen.K, gen.AUX_LD
 X = gen.inputs()
-
-
-class Dev:
-    def __init__(self, a: np.ndarray) -> None:
-        self.host = np.asfortranarray(a)
-        err, self.ptr = rt.cudaMalloc(max(self.host.nbytes, 1))
-        assert int(err) == 0
-        rt.cudaMemcpy(self.ptr, self.host, self.host.nbytes, rt.cudaMemcpyKind.cudaMemcpyHostToDevice)
-
-    def get(self) -> np.ndarray:
-        rt.cudaDeviceSynchronize()
-        out = np.empty_like(self.host, order="F")
-        rt.cudaMemcpy(out, self.ptr, out.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost)
-        return out
 
 
 def _handle() -> int:

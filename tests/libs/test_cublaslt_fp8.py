@@ -12,6 +12,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from tests.libs.device_array import Dev
 
 from cumetal import runtime as rt
 from cumetal.libs.cublas import capi, fp8, lt_capi
@@ -26,20 +27,6 @@ X = gen.inputs()
 F32, F16, BF16, I8, E4M3, E5M2 = gen.F32, gen.F16, gen.BF16, gen.I8, gen.E4M3, gen.E5M2
 NP = {F32: np.float32, F16: np.float16, BF16: np.uint16, E4M3: np.uint8, E5M2: np.uint8, I8: np.int8,
       10: np.int32}
-
-
-class Dev:
-    def __init__(self, a: np.ndarray) -> None:
-        self.host = np.asfortranarray(a)
-        err, self.ptr = rt.cudaMalloc(max(self.host.nbytes, 1))
-        assert int(err) == 0
-        rt.cudaMemcpy(self.ptr, self.host, self.host.nbytes, rt.cudaMemcpyKind.cudaMemcpyHostToDevice)
-
-    def get(self) -> np.ndarray:
-        rt.cudaDeviceSynchronize()
-        out = np.empty_like(self.host, order="F")
-        rt.cudaMemcpy(out, self.ptr, out.nbytes, rt.cudaMemcpyKind.cudaMemcpyDeviceToHost)
-        return out
 
 
 def _new(fn, *args: int) -> int:  # noqa: ANN001
