@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cumetal import __version__
+from cumetal.cudacxx import toolchain
 from cumetal.cudacxx.toolchain import find_clang
 
 if TYPE_CHECKING:
@@ -55,7 +56,8 @@ def _sha(data: bytes) -> str:
 
 # the modules whose code decides the clang command line (BASE_FLAGS, option translation, the bundled
 # standard library's flags) and what is done with clang's output
-_FRONT_END = ("compile.py", "options.py", "toolchain.py", "inline_asm.py", "cluster_dims.py", "cache.py")
+_FRONT_END = ("compile.py", "options.py", "toolchain.py", "inline_asm.py", "cluster_dims.py", "cache.py",
+              "shared_init.py")
 _front_end_digest: str | None = None
 
 
@@ -78,7 +80,9 @@ def front_end_digest() -> str:
 def make_key(kind: str, source: str, filename: str, options: CudaOptions,
              headers: dict[str, str] | None) -> str:
     h = hashlib.sha256()
-    for part in (f"cumetal-cudacxx/{FORMAT}", __version__, front_end_digest(), find_clang().identity, kind, filename,
+    # host_libc: the integer types laid over the bundled C headers (a cache shared by a Mac and Linux)
+    for part in (f"cumetal-cudacxx/{FORMAT}", __version__, front_end_digest(), find_clang().identity, toolchain.host_libc(),
+                 kind, filename,
                  os.path.abspath(os.path.dirname(filename) or "."), options.cache_key_text(),
                  repr(sorted((headers or {}).items())), source):
         h.update(part.encode("utf-8", "surrogatepass"))
@@ -130,9 +134,9 @@ def lookup(key: str) -> CompileResult | None:
                 return None
         if meta["kind"] == "bc":
             return CompileResult(log=meta["log"], dependencies=meta["dependencies"], bitcode=payload,
-                                 cached=True)
+                                 cached=True, source=meta.get("source", ""))
         return CompileResult(ptx=payload.decode(), log=meta["log"], dependencies=meta["dependencies"],
-                             cached=True)
+                             cached=True, source=meta.get("source", ""))
     except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
         return None
 
@@ -149,6 +153,8 @@ def store(key: str, result: CompileResult, extra_deps: list[str] = ()) -> None:
     payload = result.bitcode if result.bitcode else result.ptx.encode()
     meta = {"format": FORMAT, "kind": "bc" if result.bitcode else "ptx", "log": result.log,
             "dependencies": result.dependencies, "files": files, "payload_sha256": _sha(payload)}
+    if result.source:
+        meta["source"] = result.source
     try:
         publish_bytes(_entry_path(key), json.dumps(meta).encode() + b"\n" + payload)
     except OSError:

@@ -101,11 +101,24 @@ _LIBCXX_CONFIG = (
 )
 
 
+def host_libc() -> str:
+    """``glibc``, ``darwin`` or ``other``: whose integer types the program's host compile sees."""
+    return _detect_host_libc()
+
+
 @functools.cache
-def _host_is_glibc() -> bool:
+def _detect_host_libc() -> str:
     import platform  # noqa: PLC0415
 
-    return platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    system = platform.system()
+    if system == "Darwin":
+        return "darwin"
+    return "glibc" if system == "Linux" and platform.libc_ver()[0] == "glibc" else "other"
+
+
+# Headers laid over the bundled musl ones so that device code sees the host's integer types: the
+# same names for kernels templated on them on both sides of a program, the same struct layouts.
+_HOST_INT_HEADERS = {"glibc": "stdint_glibc", "darwin": "stdint_darwin"}
 
 
 def bundled_stdlib_args(clang: Clang) -> list[str]:
@@ -114,13 +127,15 @@ def bundled_stdlib_args(clang: Clang) -> list[str]:
     Line Tools), and the same source gives the same PTX on every machine. The host side of the
     compile is parsed for x86_64-linux-musl on every machine: it is the host nvcc users compile on,
     and host properties leak into device code (``char`` is signed there and on macOS, unsigned on
-    aarch64 Linux). [] where the wheel lacks the headers (another clang)."""
+    aarch64 Linux), with the host C library's integer types laid over musl's (glibc's fast types,
+    Darwin's ``long long`` int64_t). [] where the wheel lacks the headers (another clang)."""
     lib = clang.resource_dir
     if lib is None or not (lib / "libcxx" / "include").is_dir():
         return []
     args = ["-target", "x86_64-unknown-linux-musl", "-nostdlibinc", "-nostdinc++"]
-    if _host_is_glibc():  # the fast integer types as the program's host compile has them (long)
-        args += ["-isystem", str(Path(__file__).with_name("include") / "cumetal" / "stdint_glibc")]
+    overlay = _HOST_INT_HEADERS.get(host_libc())
+    if overlay:
+        args += ["-isystem", str(Path(__file__).with_name("include") / "cumetal" / overlay)]
     for d in ("libcxx/include", "libcxxabi/include", "libc/include/x86_64-linux-musl", "libc/include/generic-musl",
               "libc/include/x86-linux-any", "libc/include/any-linux-any"):
         args += ["-isystem", str(lib / d)]
