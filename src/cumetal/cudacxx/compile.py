@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cumetal.cudacxx import cache as _cache
-from cumetal.cudacxx import fallback_include_dir, include_dir
+from cumetal.cudacxx import fallback_include_dir, include_dir, shared_init
 from cumetal.cudacxx.cluster_dims import MARKER as CLUSTER_MARKER
 from cumetal.cudacxx.cluster_dims import add_cluster_directives, cluster_dims_from_ir, uses_cluster_dims
 from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
@@ -60,6 +60,8 @@ class CompileResult:
     dependencies: list[str] = field(default_factory=list)
     bitcode: bytes = b""
     cached: bool = False
+    # the source as compiled when the front end rewrote it (shared_init.py), for the host pass; else ""
+    source: str = ""
 
 
 def libdevice_sources() -> list[Path]:
@@ -160,6 +162,23 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
 
 def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,
                bitcode: bool | str) -> CompileResult:
+    try:
+        return _run_clang_once(source, filename, options, headers, bitcode)
+    except CudaCompileError as e:
+        if shared_init.ERROR not in e.log:
+            raise
+        positions = shared_init.error_positions(e.log, filename)
+        new, warning = shared_init.rewrite(source, positions, filename)
+        if new == source:
+            raise
+    result = _run_clang_once(new, filename, options, headers, bitcode)
+    result.log = warning + result.log
+    result.source = new
+    return result
+
+
+def _run_clang_once(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,
+                    bitcode: bool | str) -> CompileResult:
     with tempfile.TemporaryDirectory(prefix="cumetal-cu-") as tmp:
         t = Path(tmp)
         header_root = None
