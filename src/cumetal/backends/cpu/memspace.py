@@ -133,9 +133,24 @@ def _as_addr(addr, count: int) -> np.ndarray:
     return np.full(count, a, dtype=np.uint64) if a.ndim == 0 else a
 
 
+def _check_vector_align(ctx: Ctx, m: np.ndarray | None, a: np.ndarray, k: int, space: str, inst: Inst) -> None:
+    """A .v2/.v4/.b128 access is one access of its whole size: the lowering gives its first element
+    ``align`` = that size, and NVIDIA faults when the address is not a multiple of it, even where
+    every element is aligned to its own size (checked here; the elements check their own)."""
+    align = inst.attrs.get("align") or 0
+    if align <= k or not a.size:
+        return
+    mis = np.atleast_1d(a) & np.uint64(align - 1)
+    if mis.any():
+        i = int(np.flatnonzero(mis)[0])
+        raise _fault(ctx, "misaligned_address", int(np.atleast_1d(a)[i]), m if a.ndim else None,
+                     i if a.ndim else 0, inst, space, f"{align}-byte access must be {align}-byte aligned")
+
+
 def load(ctx: Ctx, m: np.ndarray | None, addr, space: str, dt: np.dtype, inst: Inst) -> np.ndarray:
     count = ctx.n if m is None else len(m)
     a = np.asarray(addr, dtype=np.uint64)
+    _check_vector_align(ctx, m, a, dt.itemsize, space, inst)
     if a.ndim == 0 and space not in ("shared", "local") and count:
         top = int(a) >> 56
         if space != "generic" or top not in (_TOP_SHARED, _TOP_LOCAL):
@@ -176,6 +191,7 @@ def _load(ctx: Ctx, m, addr: np.ndarray, space: str, dt: np.dtype, inst: Inst, s
 def store(ctx: Ctx, m: np.ndarray | None, addr, val, space: str, dt: np.dtype, inst: Inst) -> None:
     count = ctx.n if m is None else len(m)
     addr = _as_addr(addr, count)
+    _check_vector_align(ctx, m, addr, dt.itemsize, space, inst)
     val = np.asarray(val)
     if val.dtype != dt:
         val = val.astype(dt)

@@ -30,6 +30,13 @@ def _mem_type(em: FnEmitter, t: str) -> str:
     return em.ty(t)
 
 
+def _vector_align(i: Inst, t: str) -> int:
+    """The whole access's size when this is the first element of a .v2/.v4/.b128 access (the
+    lowering's ``align`` attribute; NVIDIA faults unless the address is a multiple of it), else 0."""
+    align = i.attrs.get("align") or 0
+    return align if align > (1 if t == "i1" else T.bytes_of(t)) else 0
+
+
 def load(em: FnEmitter, i: Inst) -> str:
     d = i.dsts[0].type
     mt = _mem_type(em, d)
@@ -40,7 +47,10 @@ def load(em: FnEmitter, i: Inst) -> str:
         expr = f"*(device {mt}*)(cm.params + {p.offset + addr.offset})"
     else:
         kind = "ldv" if i.attrs.get("volatile") else "ld"
-        expr = f"cm_{kind}_{_ACCESS[space]}<{mt}>(cm, {em.v(addr)})"
+        a = em.v(addr)
+        expr = f"cm_{kind}_{_ACCESS[space]}<{mt}>(cm, {a})"
+        if align := _vector_align(i, d):
+            expr = f"(CM_CHECK_ALIGN(cm, {a}, {align}), {expr})"
     if d == "i1":
         return f"({expr} != 0)"
     return expr
@@ -53,7 +63,9 @@ def store(em: FnEmitter, i: Inst) -> list[str]:
     if val.type == "i1":
         v = f"uchar({v} ? 1 : 0)"
     kind = "stv" if i.attrs.get("volatile") else "st"
-    return [f"cm_{kind}_{_ACCESS[i.attrs['space']]}<{mt}>(cm, {em.v(addr)}, {v});"]
+    a = em.v(addr)
+    check = [f"CM_CHECK_ALIGN(cm, {a}, {align});"] if (align := _vector_align(i, val.type)) else []
+    return [*check, f"cm_{kind}_{_ACCESS[i.attrs['space']]}<{mt}>(cm, {a}, {v});"]
 
 
 def atomic(em: FnEmitter, i: Inst) -> str:

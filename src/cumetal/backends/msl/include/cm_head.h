@@ -12,6 +12,7 @@ using namespace metal;
 #define CM_CHECK_GLOBAL(cm, a, n)
 #define CM_CHECK_SHARED(cm, a, n)
 #define CM_CHECK_LOCAL(cm, a, n)
+#define CM_CHECK_ALIGN(cm, a, n) ((void)0)
 #define CM_LOOP_HOOK(cm)
 #define CM_LOOP_TOP(cm)
 #define CM_LOOP_EXIT(cm)

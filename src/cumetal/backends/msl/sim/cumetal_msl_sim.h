@@ -198,6 +198,10 @@ inline void check_global(ulong a, uint n) {
   }
   if (lo == 0 || a + n > L->allocs[lo - 1].end) fault(CM_FAULT_ILLEGAL_ADDRESS, a);
 }
+// a .v2/.v4/.b128 access is one access of its whole size n (its first element's check)
+inline void check_align(ulong a, uint n) {
+  if (a & (n - 1)) fault(CM_FAULT_MISALIGNED_ADDRESS, a);
+}
 inline void check_window(ulong a, uint n, ulong size, ulong window) {
   if (n > 1 && (a & (n - 1))) fault(CM_FAULT_MISALIGNED_ADDRESS, a + window);
   if (a + n > size || a + n < a) fault(CM_FAULT_ILLEGAL_ADDRESS, a + window);
@@ -654,6 +658,7 @@ template <typename T> inline T cm_sim_add(T a, T b) { return T(a + b); }
 #define CM_CHECK_GLOBAL(cm, a, n) ::cm_sim::check_global((a), (n))
 #define CM_CHECK_SHARED(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->shared_bytes, CM_SHARED_WINDOW)
 #define CM_CHECK_LOCAL(cm, a, n) ::cm_sim::check_window((a), (n), ::cm_sim::tw->L->local_bytes, CM_LOCAL_WINDOW)
+#define CM_CHECK_ALIGN(cm, a, n) ::cm_sim::check_align((a), (n))
 #define CM_LOOP_HOOK(cm) ::cm_sim::loop_tick()
 #define CM_LOOP_TOP(cm) ::cm_sim::loop_top(__LINE__)
 #define CM_LOOP_EXIT(cm) ::cm_sim::loop_exit()
