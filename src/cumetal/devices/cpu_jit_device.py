@@ -9,8 +9,9 @@ run launches on their worker thread while Python goes on.
 
 A kernel the compiled path refuses (an operation with no lowering yet), a kernel of more than
 ``CUMETAL_JIT_MAX_INSTS`` IR instructions (default 8000: compile time) and a cluster or
-cooperative launch (blocks that must run together) run on the numpy engine instead,
-with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
+cooperative launch (blocks that must run together; but a cooperative grid of a work-item kernel
+whose grid barriers are in its own body runs compiled, ``_cooperative``) run on the numpy engine
+instead, with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
 refused kernels on stderr. An illegal or misaligned address or an illegal instruction found by the
 compiled code is reported as the numpy engine reports it (kernel, block, thread, PTX instruction,
 address, what is refused): the launch is rerun there for the report.
@@ -407,6 +408,7 @@ class CpuJitDevice(CpuDevice):
         self._tiers: dict[tuple[int, int], _KernelTier] = {}
         self._launch_cache: tuple | None = None  # (_launcher and numpy launch it was built from, launch)
         self._plans: dict[tuple, tuple] = {}  # _run's fast path: (kernel name, grid, block, shared) -> plan
+        self._coop: dict[tuple[int, int], tuple] = {}  # _cooperative: kernel -> (kernel, module, copy or None)
 
     PLANS_MAX = 256
 
@@ -632,8 +634,14 @@ class CpuJitDevice(CpuDevice):
                     and "cooperative" not in kwargs and getattr(kernel, "cluster_dims", None) is None):
                 self.launches += 1
                 return native_launch(kernel, module, t.compiled, *args, **kwargs)
+            if (kwargs.get("cooperative") and not kwargs.get("cluster")
+                    and getattr(kernel, "cluster_dims", None) is None):
+                out = self._cooperative(kernel, module, numpy_launch, args, kwargs)
+                if out is not None:
+                    return out
             if kwargs.get("cluster") or kwargs.get("cooperative") or getattr(kernel, "cluster_dims", None) is not None:
                 # clusters and cooperative grids need their blocks co-scheduled: the numpy engine's
+                # (cooperative grids of work-item kernels with grid barriers run compiled: _cooperative)
                 self.fallbacks += 1
                 return numpy_launch(kernel, module, *args, **kwargs)
             kwargs.pop("cluster", None)
@@ -660,6 +668,48 @@ class CpuJitDevice(CpuDevice):
         # device-side malloc/free: the Apple targets' allocator (backends/apple/heap.ptx) is linked in
         # before either engine runs the kernel, so compiled and numpy launches share one heap
         return with_device_heap(launch)
+
+    def _cooperative(self, kernel, module, numpy_launch, args, kwargs):
+        """A cooperative launch on compiled code, or None (the numpy engine's then): a kernel whose
+        grid barriers (``grid_group::sync()``) are all in its own body is compiled from a copy of its
+        module with those barriers kept (``sim.grid.cooperative_module``) and, when it becomes a
+        work-item kernel, runs on one worker with its threadgroups taking turns at the grid barriers
+        (workitem.c ``run_grid``). Tiering as for plain launches (small launches on the numpy
+        engine, which then runs the original kernel cooperatively). A cooperative kernel without a
+        grid barrier (blocks that may wait for each other through memory) keeps the numpy engine."""
+        from cumetal.backends.air.sim import launch_air
+        from cumetal.backends.air.sim.grid import cooperative_module, grid_barrier_places
+
+        hit = self._coop.get((id(kernel), id(module)))
+        if hit is None or hit[0] is not kernel or hit[1] is not module:
+            body, callee = grid_barrier_places(kernel, module)
+            hit = (kernel, module, cooperative_module(kernel, module) if body and not callee else None)
+            if len(self._coop) > 256:
+                self._coop.clear()
+            self._coop[(id(kernel), id(module))] = hit
+        if hit[2] is None:
+            return None
+        k2, m2 = hit[2]
+        grid, block = _shape3(args[1]), _shape3(args[2])
+        if grid is None or block is None:
+            return None
+
+        def numpy_coop(_k, _m, *a, **kw):  # the tiering's numpy launches: the original kernel
+            return numpy_launch(kernel, module, *a, **kw)
+
+        compiled, outcome = self._compiled(k2, m2, grid, block, numpy_coop, args, kwargs)
+        if compiled is None:
+            return outcome
+        if isinstance(compiled, str) or compiled.wi is None:
+            return None
+        kw = {k: v for k, v in kwargs.items() if k not in ("cluster", "cooperative", "tier")}
+        self.launches += 1
+        out = launch_air(k2, m2, *args, workers=1, compiled=compiled, cooperative=True, **kw)
+        if out.fault is not None and out.fault.code in RERUN_FOR_REPORT:  # as native_launch
+            ref = numpy_launch(kernel, module, *args, **kwargs)
+            if same_fault(out.fault, ref.fault):
+                return type(out)(ref.fault, out.printf)
+        return out
 
     def supports_grouped_launch(self) -> bool:
         """Cluster and cooperative launches run on the numpy engine (see ``_launcher``)."""

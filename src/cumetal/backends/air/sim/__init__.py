@@ -180,7 +180,7 @@ def _check_launch(kernel: Function, module: Module, grid, block, dynamic_shared:
 def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, int],
                block: tuple[int, int, int], dynamic_shared: int, params: bytes, symbols: dict[str, int],
                *, watchdog_s: float | None = None, workers: int = 1, compiled=None,
-               first_block: int = 0) -> LaunchOutcome:
+               first_block: int = 0, cooperative: bool = False) -> LaunchOutcome:
     """Run ``kernel`` over the grid on the air-sim; faults come back in the outcome.
 
     ``workers`` > 1 runs threadgroups concurrently on that many threads (kernels with printf use
@@ -188,15 +188,20 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     lowest-numbered faulting threadgroup either way. ``compiled``: the kernel's ``compile_or_refusal``
     result when the caller already has it (saves the cache lookup). ``first_block``: run only the
     threadgroups from this linear id on (the rest of a launch whose first ones ran on the numpy
-    engine: cpu-jit's tiering)."""
+    engine: cpu-jit's tiering). ``cooperative``: a cooperative launch of a kernel compiled from
+    ``grid.cooperative_module`` (its grid barriers): one worker runs the whole grid, the
+    threadgroups taking turns at the grid barriers (workitem.c ``run_grid``)."""
     global _scratch
+    if cooperative:
+        workers = 1
     ck = compiled
     if ck is None:
         ck = compile_or_refusal(kernel, module, vectors_for_launch(_threads(grid, block)))
         if isinstance(ck, str):
             return LaunchOutcome(KernelFault("illegal_instruction", ck))
     # the common case first: the same kernel, shape and symbols as a previous launch
-    prep_key = (grid, block, dynamic_shared, workers)
+    coop = ("cooperative",) if cooperative else ()  # (devices/native_launch.py looks plain ones up)
+    prep_key = (grid, block, dynamic_shared, workers) + coop
     cache = ck.__dict__.setdefault("_prepared", {})
     try:
         prep = cache.get(prep_key)
@@ -226,7 +231,8 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
                                 1 if has_printf else workers, scratch)
                 if len(cache) > 64:
                     cache.clear()
-                cache[(grid_t, block_t, dynamic_shared, workers)] = prep
+                prep.launch.coop = int(cooperative)
+                cache[(grid_t, block_t, dynamic_shared, workers) + coop] = prep
             launch = prep.launch
             if params:
                 ctypes.memmove(scratch.base + scratch.PARAMS, bytes(params), len(params))

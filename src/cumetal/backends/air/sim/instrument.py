@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from cumetal.backends.air.sim.grid import instrument_grid_barriers
 from cumetal.backends.air.sim.order import block_order, loop_latches
 from cumetal.backends.common.codes import SimArgKind, WaitKind
 
@@ -605,7 +606,8 @@ def instrument(text: str, triple: str, datalayout: str, kernel: str | None = Non
     accesses are not checked at all (no bounds, no alignment); an out-of-bounds access then touches
     whatever host memory lies there or kills the process."""
     intrinsic_decls = _intrinsic_declarations(text)
-    src = [ln for ln in map(_intrinsic_line, host_clocks(text.splitlines())) if ln is not None]
+    src = [ln for ln in map(_intrinsic_line, host_clocks(instrument_grid_barriers(text.splitlines())))
+           if ln is not None]
     sites = _Sites()
     sites.sync_fns = sync_functions("\n".join(src))
     out: list[str] = []

@@ -46,6 +46,7 @@ enum { W_MBARRIER = CM_WAIT_MBARRIER, W_NAMED = CM_WAIT_NAMED, W_OTHER = CM_WAIT
        (codes.py WaitKind, passed by instrument.py's sim_wait_point calls) */
 enum { OP_SHUF32 = 1, OP_SHUF64, OP_SUM, OP_MIN_S, OP_MIN_U, OP_MAX_S, OP_MAX_U, OP_AND, OP_OR, OP_XOR,
        OP_SGBAR, OP_SUM_F32, OP_MIN_F32, OP_MAX_F32 };
+enum { OP_GRID = 32 }; /* work-item mode: the resume point after a grid barrier (workitem.py OP_GRID) */
 
 #define MAX_ARGS 32
 #define MAX_AS3 8
@@ -103,6 +104,9 @@ typedef struct {
     /* input, last so that the fields above keep their offsets: the first threadgroup to run (a
      * launch whose first threadgroups ran on the numpy engine: cpu_jit_device.py tiering) */
     uint64_t first_block;
+    /* input: a cooperative launch (grid barriers; work-item kernels only): one worker runs every
+     * threadgroup, taking turns at the grid barriers (workitem.c run_grid) */
+    int32_t coop;
 } sim_launch;
 
 typedef struct {
@@ -987,6 +991,16 @@ static void *worker(void *argp) {
         record_fault(F_INTERNAL, 0, "air-sim: cannot allocate the threadgroup's fibers");
         goto out;
     }
+    if (L->coop) {
+        if (!L->direct && E->wr) {
+            int64_t g = run_grid(slots);
+            if (g > 0) run += (uint64_t)g;
+        } else {
+            W_block = 0;
+            record_fault(F_INTERNAL, 0, "air-sim: a cooperative launch needs a work-item kernel");
+        }
+        goto out;
+    }
     uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], blk = 0, chunk_end = 0;
     /* ranges of threadgroups per call of the vectorized loop (E->wgvn, set only for kernels that
      * touch no threadgroup memory, which is zeroed per threadgroup below); off for the rest of a
@@ -1167,6 +1181,7 @@ int sim_run(sim_launch *launch) {
     uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     nblocks = L->first_block < nblocks ? nblocks - L->first_block : 0; /* the threadgroups left to run */
     if ((uint64_t)nw > nblocks) nw = nblocks ? (int)nblocks : 1;
+    if (L->coop) nw = 1; /* one worker runs the whole grid (workitem.c run_grid) */
     /* chunks of consecutive threadgroups: fewer atomic operations on the shared counter, while
      * every worker still gets several chunks to balance the load */
     chunk_blocks = nblocks / ((uint64_t)nw * 16);

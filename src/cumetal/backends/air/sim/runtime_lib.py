@@ -82,6 +82,7 @@ class SimLaunch(ctypes.Structure):
         ("blocks_run", ctypes.c_uint64),
         ("message", ctypes.c_char * 256),
         ("first_block", ctypes.c_uint64),  # the first threadgroup to run (cpu_jit_device tiering)
+        ("coop", ctypes.c_int32),  # a cooperative launch: one worker, grid barriers (workitem.c run_grid)
     ]
 
 

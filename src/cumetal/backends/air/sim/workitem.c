@@ -135,42 +135,63 @@ static int wi_span(uint8_t *slots, uint32_t *st, uint32_t *sum, int a, int b, in
     }
 }
 
-static int run_wi(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32_t cz) {
-    fill_slots(slots, 0, cx, cy, cz);
-    put_u3(slots + 16 * L->nargs, L->block[0], L->block[1], L->block[2]);
+/* A cooperative launch (sim_launch.coop): is a thread of the threadgroup waiting at a grid barrier
+ * (grid_group::sync(): a barrier whose resume point workitem.py marks OP_GRID in the exchange table)? */
+static int wi_at_grid(const uint32_t *st, const uint32_t *sum, int n, int span, int nspan) {
+    for (int w = 0; w < nspan; w++) {
+        uint32_t s = sum[w];
+        if (s != WI_MIXED) {
+            if ((s & 3) == S_BAR && (int64_t)(s >> 2) < E->wnres && E->wxop[s >> 2] == OP_GRID) return 1;
+            continue;
+        }
+        int a = w * span, b = a + span < n ? a + span : n;
+        for (int t = a; t < b; t++)
+            if ((st[t] & 3) == S_BAR && (int64_t)(st[t] >> 2) < E->wnres && E->wxop[st[t] >> 2] == OP_GRID) return 1;
+    }
+    return 0;
+}
+
+/* The threadgroup's rounds from its current state (wi_state/wi_sum/wi_ctx): 1 when every thread is
+ * done, 0 on a fault or stop, 2 (cooperative launches only) when its threads wait at a grid barrier:
+ * run_grid lets the other threadgroups reach it and then calls again with `release` (the barrier
+ * releases first). */
+static int wi_loop(uint64_t blk, uint8_t *slots, int release) {
     uint32_t *st = wi_state, *sum = wi_sum;
     const int n = nfib, span = E->wsteps ? 32 : n, nspan = (n + span - 1) / span;
-    for (int w = 0; w < nspan; w++) sum[w] = 0; /* every thread starts at resume point 0 */
     cur = 0;
     if (_setjmp(direct_exit)) return 0; /* a fault (recorded) */
     for (;;) {
-        /* every warp runnable at one point whose region reaches no step: one call for them all
-         * (what running them warp by warp does: no warp stops at a step) */
-        uint32_t s0 = sum[0];
-        int whole = nspan > 1 && s0 != WI_MIXED && !(s0 & 3) && (int64_t)(s0 >> 2) < E->wnres && !E->wrs[s0 >> 2];
-        for (int w = 1; whole && w < nspan; w++) whole = sum[w] == s0;
-        if (whole) {
-            uint32_t c = E->wr(slots, wi_ctx, s0 >> 2, 0, (uint32_t)n, st);
-            for (int w = 0; w < nspan; w++) sum[w] = c;
-            if (c == WI_MIXED) /* state[] is exact: let each warp find its own summary */
-                for (int w = 0; w < nspan; w++) {
-                    int a = w * span, b = a + span < n ? a + span : n;
-                    sum[w] = wi_summary(st, a, b);
-                }
-        }
-        int stepped = 0;
-        for (int w = 0; w < nspan; w++) {
-            int a = w * span, b = a + span < n ? a + span : n;
-            stepped |= wi_span(slots, st, &sum[w], a, b, E->wxoff >= 0);
-        }
-        if (stop_now(blk + 1)) return 0;
-        if (stepped) { /* another round: no barrier releases while a warp is between steps */
-            if (deadline > 0 && coarse_now() > deadline) {
-                record_fault(F_TIMEOUT, 0, "watchdog timeout");
-                return 0;
+        if (!release) {
+            /* every warp runnable at one point whose region reaches no step: one call for them all
+             * (what running them warp by warp does: no warp stops at a step) */
+            uint32_t s0 = sum[0];
+            int whole = nspan > 1 && s0 != WI_MIXED && !(s0 & 3) && (int64_t)(s0 >> 2) < E->wnres && !E->wrs[s0 >> 2];
+            for (int w = 1; whole && w < nspan; w++) whole = sum[w] == s0;
+            if (whole) {
+                uint32_t c = E->wr(slots, wi_ctx, s0 >> 2, 0, (uint32_t)n, st);
+                for (int w = 0; w < nspan; w++) sum[w] = c;
+                if (c == WI_MIXED) /* state[] is exact: let each warp find its own summary */
+                    for (int w = 0; w < nspan; w++) {
+                        int a = w * span, b = a + span < n ? a + span : n;
+                        sum[w] = wi_summary(st, a, b);
+                    }
             }
-            continue;
+            int stepped = 0;
+            for (int w = 0; w < nspan; w++) {
+                int a = w * span, b = a + span < n ? a + span : n;
+                stepped |= wi_span(slots, st, &sum[w], a, b, E->wxoff >= 0);
+            }
+            if (stop_now(blk + 1)) return 0;
+            if (stepped) { /* another round: no barrier releases while a warp is between steps */
+                if (deadline > 0 && coarse_now() > deadline) {
+                    record_fault(F_TIMEOUT, 0, "watchdog timeout");
+                    return 0;
+                }
+                continue;
+            }
+            if (L->coop && wi_at_grid(st, sum, n, span, nspan)) return 2;
         }
+        release = 0;
         int alive = 0;
         for (int w = 0; w < nspan; w++) { /* release: every unfinished thread waits at a barrier */
             uint32_t s = sum[w];
@@ -192,4 +213,116 @@ static int run_wi(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32
             return 0;
         }
     }
+}
+
+static int run_wi(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32_t cz) {
+    fill_slots(slots, 0, cx, cy, cz);
+    put_u3(slots + 16 * L->nargs, L->block[0], L->block[1], L->block[2]);
+    const int n = nfib, span = E->wsteps ? 32 : n, nspan = (n + span - 1) / span;
+    for (int w = 0; w < nspan; w++) wi_sum[w] = 0; /* every thread starts at resume point 0 */
+    return wi_loop(blk, slots, 0);
+}
+
+/* A cooperative launch (cudaLaunchCooperativeKernel: every threadgroup resident at once, so that
+ * grid_group::sync() completes) on one worker: the threadgroups take turns, each running until it
+ * waits at a grid barrier or ends, with its own work-item state (resume points, warp summaries,
+ * context) and a copy of its threadgroup memory (static and dynamic shared memory are the worker's,
+ * saved and restored at each turn); once every threadgroup waits at the grid barrier (or ended) they
+ * all go on. A threadgroup that ends while another waits at a grid barrier is CUDA's deadlock: the
+ * launch reports it. Only work-item kernels (cpu_jit_device.py checks: other modes keep the numpy
+ * engine). Returns the threadgroups completed, or -1 on a fault. */
+static int64_t run_grid(uint8_t *slots) {
+    const uint64_t nb = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    const int n = nfib, span = E->wsteps ? 32 : n, nspan = (n + span - 1) / span;
+    size_t as3 = 0;
+    for (int i = 0; i < L->nas3; i++) as3 += E->as3_hi[i] - E->as3_lo[i];
+    const size_t mem = L->shared_size + as3;
+    const size_t ctxb = ((size_t)E->wctx * (size_t)n + 63) & ~(size_t)63;
+    uint32_t *st0 = wi_state, *sum0 = wi_sum;
+    uint8_t *ctx0 = wi_ctx;
+    uint32_t **sts = calloc(nb, sizeof *sts), **sums = calloc(nb, sizeof *sums);
+    uint8_t **ctxs = calloc(nb, sizeof *ctxs), **mems = calloc(nb, sizeof *mems), *phase = calloc(nb, 1);
+    int64_t done = 0, result = -1;
+    if (!sts || !sums || !ctxs || !mems || !phase) goto fail;
+    for (uint64_t g = 0; g < nb; g++) {
+        sts[g] = malloc(sizeof(uint32_t) * (size_t)n);
+        sums[g] = malloc(sizeof(uint32_t) * (size_t)(nspan + 2));
+        ctxs[g] = ctxb ? aligned_alloc(64, ctxb) : NULL;
+        mems[g] = mem ? calloc(mem, 1) : NULL; /* every threadgroup's memory starts at zero */
+        if (!sts[g] || !sums[g] || (ctxb && !ctxs[g]) || (mem && !mems[g])) goto fail;
+    }
+    for (;;) {
+        int waiting = 0, ended = 0;
+        for (uint64_t g = 0; g < nb; g++) {
+            if (phase[g] == 2) continue; /* done */
+            W_block = g;
+            wi_state = sts[g];
+            wi_sum = sums[g];
+            wi_ctx = ctxs[g];
+            uint8_t *m = mems[g];
+            if (L->shared_size) memcpy(W_shared, m, L->shared_size);
+            size_t o = L->shared_size;
+            for (int i = 0; i < L->nas3; i++) {
+                size_t k = E->as3_hi[i] - E->as3_lo[i];
+                memcpy((void *)(uintptr_t)E->as3_lo[i], m + o, k);
+                o += k;
+            }
+            uint32_t cx = (uint32_t)(g % L->grid[0]), cy = (uint32_t)((g / L->grid[0]) % L->grid[1]),
+                     cz = (uint32_t)(g / ((uint64_t)L->grid[0] * L->grid[1]));
+            int r;
+            if (phase[g] == 0) {
+                r = run_wi(g, slots, cx, cy, cz);
+            } else {
+                fill_slots(slots, 0, cx, cy, cz);
+                put_u3(slots + 16 * L->nargs, L->block[0], L->block[1], L->block[2]);
+                r = wi_loop(g, slots, 1);
+            }
+            if (r == 0) goto out; /* a fault, recorded */
+            if (r == 1) {
+                phase[g] = 2;
+                done++;
+                ended = 1;
+                watchdog_progress();
+                continue;
+            }
+            phase[g] = 1;
+            waiting = 1;
+            if (L->shared_size) memcpy(m, W_shared, L->shared_size);
+            o = L->shared_size;
+            for (int i = 0; i < L->nas3; i++) {
+                size_t k = E->as3_hi[i] - E->as3_lo[i];
+                memcpy(m + o, (void *)(uintptr_t)E->as3_lo[i], k);
+                o += k;
+            }
+        }
+        if (!waiting) {
+            result = done;
+            goto out;
+        }
+        if (ended) { /* some threadgroups wait at grid.sync() that others will never reach */
+            W_block = 0;
+            record_fault(F_TIMEOUT, 0, "deadlock: threads wait at a grid barrier (grid_group::sync()) that "
+                                       "threadgroups which have ended will never reach in kernel @KERNEL@");
+            goto out;
+        }
+        if (deadline > 0 && coarse_now() > deadline) {
+            record_fault(F_TIMEOUT, 0, "watchdog timeout");
+            goto out;
+        }
+    }
+fail:
+    W_block = 0;
+    record_fault(F_INTERNAL, 0, "air-sim: cannot allocate a cooperative grid's threadgroups");
+out:
+    for (uint64_t g = 0; sts && g < nb; g++) {
+        free(sts[g]);
+        free(sums[g]);
+        if (ctxs) free(ctxs[g]);
+        if (mems) free(mems[g]);
+    }
+    free(sts); free(sums); free(ctxs); free(mems); free(phase);
+    wi_state = st0;
+    wi_sum = sum0;
+    wi_ctx = ctx0;
+    return result;
 }

@@ -52,6 +52,7 @@ from cumetal.backends.air.sim.coroutine import (
     _functions,
     eligible,
 )
+from cumetal.backends.air.sim.grid import GRID_BARRIER
 from cumetal.backends.air.sim.instrument import InstrumentError, thread_arguments, type_bytes
 from cumetal.backends.common.codes import SimArgKind
 
@@ -70,6 +71,7 @@ _XCALL = re.compile(r"^\s*(%[\w.$-]+|%\"[^\"]+\") = (?:tail )?call (i32|<2 x i32
 EXCHANGE_MAX_LINES = 40_000  # the largest region text of a kernel with exchanges (compile time)
 MERGED_MAX_LINES = 400_000  # the largest merged text (_merged: one body copy, a switch over the resume points)
 _XV, _XA = "%__wx.wp", "%__wxa.wp"  # this thread's exchange slot (value/result, argument): region headers
+OP_GRID = 32  # EXCHANGE_OPS' mark of the resume point after a grid barrier (runtime.c OP_GRID)
 S_BAR, S_STEP, S_DONE = 1, 2, 3  # exit codes: kind | resume id << 2 (runtime.c S_BAR/S_SIMD/S_DONE)
 _K_TID, _K_TINDEX, _K_LANE, _K_WARP = (int(SimArgKind.TID), int(SimArgKind.TINDEX), int(SimArgKind.LANE),
                                     int(SimArgKind.WARP))  # codes.py
@@ -99,6 +101,7 @@ class _Piece:
     name: str
     lines: list[str]  # instructions (no label)
     exit: tuple[int, int] | None = None  # (kind, resume id) of the barrier/step that ends it
+    grid: bool = False  # the barrier that ends it is a grid barrier (grid.py: a cooperative launch's)
     succ: list[str] = field(default_factory=list)
 
 
@@ -166,6 +169,7 @@ def _split(body: list[str]) -> tuple[list[_Piece], dict[int, str], int]:
                 starts[cur.exit[1]] = cont.name
             else:
                 cur.exit = (S_BAR, -nsync)  # barriers are numbered after the steps (below)
+                cur.grid = GRID_BARRIER in line
                 starts[-nsync] = cont.name
             pieces.append(cont)
             last_piece[block] = cont.name
@@ -458,6 +462,9 @@ def _transform(text: str, kernel: str, arg_types: list[str], kinds: list[int],
         out.append("declare void @llvm.assume(i1 noundef)")
     out.append(f"@{REACHES_STEP} = constant [{nres} x i8] [{', '.join(f'i8 {r}' for r in reach_step)}]")
     xop = [(ops or {}).get(rid, 0) if rid in starts and rid > 0 else 0 for rid in range(nres)]
+    for p in pieces:  # a grid barrier's resume point: workitem.c run_grid lets the grid meet there
+        if p.grid and p.exit and p.exit[0] == S_BAR:
+            xop[p.exit[1]] = OP_GRID
     out.append(f"@{EXCHANGE_OPS} = constant [{nres} x i8] [{', '.join(f'i8 {o}' for o in xop)}]")
     out.append(f"@{EXCHANGE_OFFSET} = constant i64 {xoff}")
     steps = any(p.exit and p.exit[0] == S_STEP for p in pieces)
