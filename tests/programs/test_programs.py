@@ -46,6 +46,7 @@ PROGRAMS = {
     "host_headers": ["host_headers/main.cu", "host_headers/fp16.cpp", "host_headers/plain.c"],
     "std_kernel_names": ["std_kernel_names.cu"],
     "stub_without_config": ["stub_without_config.cu"],
+    "shared_nontrivial": ["shared_nontrivial.cu"],
 }
 
 EXTRA_LIBRARIES = {"host_headers": ["cublas"]}

@@ -144,8 +144,17 @@ def _compile_cu(src: Path, obj: Path, options: CudaOptions, tmp: Path) -> str:
         except CudaCompileError as e:
             raise BuildError(f"{src}: device compilation failed", e.log) from None
         entry = blob.BlobEntry(blob.KIND_BITCODE, src.name, bc.bitcode)
+        rewritten = bc.source
     else:
         entry = blob.BlobEntry(blob.KIND_PTX, src.name, res.ptx.encode())
+        rewritten = res.source
+    host_src = src
+    if rewritten:
+        # the front end rewrote __shared__ objects with constructors (cudacxx/shared_init.py): the
+        # host pass compiles the same text, named as the user's file, its quoted includes found there
+        host_src = tmp / f"host_{src.name}"
+        quoted = str(src).replace("\\", "\\\\").replace('"', '\\"')
+        host_src.write_text(f'#line 1 "{quoted}"\n{rewritten}')
     container = tmp / (src.name + ".cumetal-blob")
     container.write_bytes(blob.pack([entry]))
     try:
@@ -159,8 +168,10 @@ def _compile_cu(src: Path, obj: Path, options: CudaOptions, tmp: Path) -> str:
         cmd += ["-include", "cuda_runtime.h"]
     for inc in options.pre_includes:
         cmd += ["-include", inc]
-    cmd += ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(container),
-            *options.host_args, "-c", "-o", str(obj), str(src)]
+    cmd += ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(container), *options.host_args]
+    if rewritten:
+        cmd += ["-iquote", str(src.resolve().parent)]
+    cmd += ["-c", "-o", str(obj), str(host_src)]
     log = (res.log if res else "") + _run(cmd, f"{src}: host compilation")
     if options.rdc and blob.MAGIC not in obj.read_bytes():
         # clang embeds the device code only when the TU registers something (a kernel, a device
