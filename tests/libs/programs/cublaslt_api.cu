@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
     printf("disabled_messages %d\n", lt_messages - before);
     CHECK(cublasLtLoggerSetCallback(NULL));
 
-    /* ---- algorithms: one (id 0); its configuration and capabilities */
+    /* ---- algorithms: the H100's ids for f32; id 0's configuration and capabilities */
     int ids[8], nids = -1;
     CHECK(cublasLtMatmulAlgoGetIds(lt, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, 8,
                                    ids, &nids));

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cumetal.libs import devmem, streams
-from cumetal.libs.cublas import fp8, gemmex, kernels
+from cumetal.libs.cublas import fp8, gemmex, kernels, lt_algos
 from cumetal.libs.cublas import status as S
 from cumetal.libs.devmem import LibError
 
@@ -50,7 +50,7 @@ D_A_SCALE, D_B_SCALE, D_C_SCALE, D_D_SCALE, D_AMAX_D, D_AUX_SCALE, D_AUX_AMAX = 
 D_SCALE_MODES, D_OUT_SCALE, D_EMULATION = (31, 32, 33, 34, 35, 37), 36, 38
 SCALE_SCALAR, SCALE_OUTER_VEC = 0, 3  # cublasLtMatmulMatrixScale_t
 L_TYPE, L_ORDER, L_ROWS, L_COLS, L_LD, L_BATCH, L_STRIDE, L_PLANE, L_BATCH_MODE = 0, 1, 2, 3, 4, 5, 6, 7, 8
-ORDER_COL, ORDER_ROW, ORDER_COL32 = 0, 1, 2
+ORDER_COL, ORDER_ROW, ORDER_COL32, ORDER_COL4_4R2_8C, ORDER_COL32_2R_4R4 = 0, 1, 2, 3, 4
 PM_HOST, PM_DEVICE, PM_DEVICE_VECTOR, PM_ALPHA_VEC_BETA_ZERO, PM_ALPHA_VEC_BETA_HOST = 0, 1, 2, 3, 4
 EPI_DEFAULT, EPI_RELU, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU, EPI_GELU_BIAS = 1, 2, 4, 6, 32, 36
 EPI_RELU_AUX, EPI_RELU_AUX_BIAS, EPI_GELU_AUX, EPI_GELU_AUX_BIAS = 130, 134, 160, 164
@@ -193,32 +193,54 @@ def store(dst: np.ndarray, value: np.ndarray, code: int) -> None:
         gemmex.store(dst, value, code)
 
 
-class Col32:
-    """A rows × cols matrix in CUBLASLT_ORDER_COL32: tiles of 32 columns, each tile row-major with
-    rows of 32 elements; tile t starts at t·ld (ld ≥ 32·rows). Element (r, c) is at
-    (c / 32)·ld + 32·r + c mod 32. Writing zero-fills the unused columns of a last, partial tile
-    (as NVIDIA's cublasLtMatrixTransform did)."""
+def tiled_offsets(order: int, r: np.ndarray, c: np.ndarray, ld: int) -> np.ndarray:
+    """Element offsets of (r, c) in the tiled orders: 32-column groups, group t at t·ld, each group a
+    stack of row tiles. COL32: rows of 32 elements, (r, c) at 32·r + c mod 32. COL4_4R2_8C: tiles of
+    8 rows × 32 columns (256 elements), in each the even rows then the odd ones, each half by blocks
+    of 4 columns holding 4 rows of 4: (r, c) at 256·(r / 8) + 128·(r mod 2) + 16·(c mod 32 / 4)
+    + 4·(r mod 8 / 2) + c mod 4. COL32_2R_4R4: tiles of 32 × 32, row r of a tile stored as row
+    ((r mod 8 / 2)·4 + r / 8)·2 + r mod 2. Checked byte for byte against NVIDIA's cublasLtMatrixTransform
+    on the H100 (tests/libs/golden/cublaslt_algos_orders_h100.txt)."""
+    base, cc = (c // 32) * ld, c % 32
+    if order == ORDER_COL32:
+        return base + 32 * r + cc
+    if order == ORDER_COL4_4R2_8C:
+        rr = r % 8
+        return base + 256 * (r // 8) + 128 * (rr % 2) + 16 * (cc // 4) + 4 * (rr // 2) + cc % 4
+    rr = r % 32
+    return base + 1024 * (r // 32) + 32 * (((rr % 8) // 2 * 4 + rr // 8) * 2 + rr % 2) + cc
 
-    def __init__(self, ptr: int, dt: np.dtype, rows: int, cols: int, ld: int, what: str) -> None:
-        if ld < 32 * rows:
-            raise LibError(S.INVALID_VALUE, f"{what}: ld={ld} < 32 * rows={32 * rows} (ORDER_COL32)")
+
+TILE_ROWS = {2: 1, 3: 8, 4: 32}  # ORDER_COL32, COL4_4R2_8C, COL32_2R_4R4: rows are padded to a multiple of this
+ORDER_NAMES = {0: "COL", 1: "ROW", 2: "COL32", 3: "COL4_4R2_8C", 4: "COL32_2R_4R4"}
+
+
+class Tiled:
+    """A rows × cols matrix in CUBLASLT_ORDER_COL32, COL4_4R2_8C or COL32_2R_4R4 (:func:`tiled_offsets`);
+    each 32-column group spans 32 · (rows padded to the order's row tile) elements from its start, so
+    ld must be at least that. Writing zero-fills the unused places of each group (as NVIDIA's
+    cublasLtMatrixTransform did)."""
+
+    def __init__(self, ptr: int, dt: np.dtype, rows: int, cols: int, ld: int, order: int, what: str) -> None:
+        span = 32 * (-(-rows // TILE_ROWS[order]) * TILE_ROWS[order])
+        if ld < span:
+            raise LibError(S.INVALID_VALUE, f"{what}: ld={ld} < {span} (ORDER_{ORDER_NAMES[order]}: 32 x rows padded "
+                                            f"to a multiple of {TILE_ROWS[order]})")
         tiles = (cols + 31) // 32
-        count = (tiles - 1) * ld + 32 * rows if rows and cols else 0
+        count = (tiles - 1) * ld + span if rows and cols else 0
         devmem.check_range(ptr, count * dt.itemsize, what, S.INVALID_VALUE)
         self.flat = devmem._flat(ptr, dt, count) if count else np.zeros(0, dt)
-        r, c = np.arange(rows)[:, None], np.arange(cols)[None, :]
-        self.idx = (c // 32) * ld + 32 * r + c % 32
-        pad = np.arange(cols % 32, 32)[None, :] if cols % 32 else np.zeros((1, 0), np.int64)
-        self.pad = ((tiles - 1) * ld + 32 * r + pad) if cols % 32 else None
+        self.idx = tiled_offsets(order, np.arange(rows)[:, None], np.arange(cols)[None, :], ld)
+        self.spans = [slice(t * ld, t * ld + span) for t in range(tiles)] if rows and cols else []
         self.shape, self.dtype = (rows, cols), dt
 
     def read(self) -> np.ndarray:
         return self.flat[self.idx]
 
     def write(self, v: np.ndarray) -> None:
+        for sl in self.spans:
+            self.flat[sl] = 0
         self.flat[self.idx] = v
-        if self.pad is not None:
-            self.flat[self.pad] = 0
 
 
 class Planar:
@@ -251,12 +273,12 @@ class Planar:
             self.re[...], self.im[...] = v.real, v.imag
 
 
-def _get(m: np.ndarray | Col32 | Planar | None) -> np.ndarray | None:
-    return m.read() if isinstance(m, Col32 | Planar) else m
+def _get(m: np.ndarray | Tiled | Planar | None) -> np.ndarray | None:
+    return m.read() if isinstance(m, Tiled | Planar) else m
 
 
-def _put(m: np.ndarray | Col32 | Planar, value: np.ndarray, code: int) -> None:
-    if isinstance(m, Col32 | Planar):
+def _put(m: np.ndarray | Tiled | Planar, value: np.ndarray, code: int) -> None:
+    if isinstance(m, Tiled | Planar):
         tmp = np.empty(m.shape, m.dtype)
         store(tmp, value, code)
         m.write(tmp)
@@ -264,11 +286,16 @@ def _put(m: np.ndarray | Col32 | Planar, value: np.ndarray, code: int) -> None:
         store(m, value, code)
 
 
-def _check_order(lay: Obj, what: str) -> None:
+def _check_order(lay: Obj, what: str, transform: bool = False) -> None:
+    """The layout's order and batch mode. COL4_4R2_8C and COL32_2R_4R4 (Turing/Ampere IMMA layouts)
+    only in cublasLtMatrixTransform: NVIDIA's library on the H100 refused every matmul with them."""
     order = lay.attrs.get(L_ORDER, ORDER_COL)
-    if order not in (ORDER_COL, ORDER_ROW, ORDER_COL32):
-        raise LibError(S.NOT_SUPPORTED, f"{what}: matrix order {order} (COL, ROW and COL32 are supported; "
-                                        "COL4_4R2_8C and COL32_2R_4R4 are not)")
+    if order not in ORDER_NAMES:
+        raise LibError(S.NOT_SUPPORTED, f"{what}: matrix order {order} is not a cublasLtOrder_t")
+    if order in (ORDER_COL4_4R2_8C, ORDER_COL32_2R_4R4) and not transform:
+        raise LibError(S.NOT_SUPPORTED, f"{what}: matrix order {ORDER_NAMES[order]} in a matmul (an IMMA layout of "
+                                        "Turing/Ampere: NVIDIA's cuBLASLt on the H100 refused every int8 matmul with "
+                                        "it; cublasLtMatrixTransform writes it)")
     if int(lay.attrs.get(L_BATCH_MODE, 0)) not in (0, 1):
         raise LibError(S.INVALID_VALUE, f"{what}: batch mode {lay.attrs[L_BATCH_MODE]} is not a cublasLtBatchMode_t")
     if int(lay.attrs.get(L_PLANE, 0)) != 0:
@@ -280,13 +307,13 @@ def _check_order(lay: Obj, what: str) -> None:
                                             "(COL and ROW are supported)")
 
 
-def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray | Col32 | Planar:
-    """The ``batch``-th matrix of a layout as a (rows × cols) array (column- or row-major) or a
-    :class:`Col32` (ORDER_COL32)."""
+def _view(ptr: int, lay: Obj, batch: int, what: str, transform: bool = False) -> np.ndarray | Tiled | Planar:
+    """The ``batch``-th matrix of a layout as a (rows × cols) array (column- or row-major), a
+    :class:`Tiled` (COL32 and the IMMA orders) or a :class:`Planar` (planar complex)."""
     rows, cols, ld = int(lay.attrs[L_ROWS]), int(lay.attrs[L_COLS]), int(lay.attrs[L_LD])
     order = lay.attrs.get(L_ORDER, ORDER_COL)
     dt = storage(int(lay.attrs[L_TYPE]), what)
-    _check_order(lay, what)
+    _check_order(lay, what, transform)
     if int(lay.attrs.get(L_BATCH_MODE, 0)) == 1:  # POINTER_ARRAY: ptr is a device array of batch pointers
         count = int(lay.attrs.get(L_BATCH, 1))
         base = int(devmem.vector(ptr, np.uint64, count, 1, f"{what} (pointer array)", S.INVALID_VALUE)[batch])
@@ -300,8 +327,8 @@ def _view(ptr: int, lay: Obj, batch: int, what: str) -> np.ndarray | Col32 | Pla
         if ld < max(1, cols if order == ORDER_ROW else rows):
             raise LibError(S.INVALID_VALUE, f"{what}: ld={ld} too small for a {rows}x{cols} plane")
         return Planar(base, int(lay.attrs[L_TYPE]), rows, cols, ld, int(lay.attrs[L_PLANE]), order == ORDER_ROW, what)
-    if order == ORDER_COL32:
-        return Col32(base, dt, rows, cols, ld, what)
+    if order in TILE_ROWS:
+        return Tiled(base, dt, rows, cols, ld, order, what)
     if order == ORDER_COL:
         if ld < max(1, rows):
             raise LibError(S.INVALID_VALUE, f"{what}: ld={ld} < rows={rows}")
@@ -373,6 +400,11 @@ class Plan:
     mode: int
     is_fp8: bool
     bias_type: int
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """(compute, scale, A, B, C, D types): what the algorithm API is keyed on."""
+        return (self.compute, self.scale_type, self.atype, self.btype, self.ctype, self.dtype_d)
 
 
 def _check_fp8(d: dict[int, int | float], atype: int, btype: int, ctype: int, dtype_d: int, ta: int, tb: int,
@@ -488,9 +520,9 @@ def _scale(ptr: int) -> float:
 def matmul(handle: int, desc: int, alpha: int, A: int, adesc: int, B: int, bdesc: int, beta: int, C: int, cdesc: int,
            D: int, ddesc: int, stream: int, algo: int = 0) -> None:
     get(handle, "handle")
-    if algo:
-        _check_algo(algo)
     p, d, (la, lb, lc, ld_) = _plan(desc, adesc, bdesc, cdesc, ddesc)
+    if algo:
+        lt_algos.check(algo, p.key)
     m, n, k, ta, tb, epi, compute, batch, sdt = p.m, p.n, p.k, p.ta, p.tb, p.epi, p.compute, p.batch, p.sdt
     bits_ptr = _emulation_pointer(d, compute)
     device_scalars = p.mode == PM_DEVICE
@@ -649,125 +681,23 @@ def heuristic(handle: int, desc: int, adesc: int, bdesc: int, cdesc: int, ddesc:
     if requested <= 0 or not results or not count:
         raise LibError(S.INVALID_VALUE, "requestedAlgoCount must be > 0 and the result pointers non-NULL")
     try:
-        _plan(desc, adesc, bdesc, cdesc, ddesc)
+        plan = _plan(desc, adesc, bdesc, cdesc, ddesc)[0]
     except LibError:
         devmem.write_host(count, np.array([0], np.int32))
         raise
-    _write_result(results)                                                      # one algorithm: id 0
+    _write_result(results, lt_algos.heuristic_algo(plan.key))                   # one algorithm
     devmem.write_host(count, np.array([1], np.int32))
 
 
-# ---------------------------------------------------------------- algorithms (one: id 0)
-
-ALGO_IDS = (0,)
-# cublasLtMatmulAlgoConfigAttributes_t -> dtype; stored as uint32 slot ``attr`` of cublasLtMatmulAlgo_t
-ALGO_CONFIG = {0: np.int32, 1: np.uint32, 2: np.uint32, 3: np.uint32, 4: np.uint32, 5: np.uint32, 6: np.uint32,
-               7: np.uint16, 8: np.uint16}
-ALGO_CONFIG_OK = {0: (0,), 1: (0,), 2: (0, 1), 3: (0,), 4: (0,), 5: (0,), 6: (0,), 7: (0,), 8: (0,)}
-_EPILOGUE_MASK = 0
-for _e in SUPPORTED_EPILOGUES:
-    _EPILOGUE_MASK |= _e
-# cublasLtMatmulAlgoCapAttributes_t -> (dtype, values)
-ALGO_CAPS = {0: (np.int32, [0]), 1: (np.uint32, [0]), 2: (np.uint32, [0]), 3: (np.int32, [1]), 4: (np.int32, [1]),
-             5: (np.int32, [0]), 6: (np.uint32, [0]), 7: (np.int32, [0]), 10: (np.int32, [1]),
-             11: (np.uint32, [1 | 2 | 16]), 12: (np.uint32, [_EPILOGUE_MASK]), 13: (np.uint32, [0]),
-             14: (np.int32, [0]), 15: (np.uint64, [1]), 16: (np.uint32, [1]), 17: (np.uint32, [1]),
-             18: (np.uint32, [1]), 19: (np.uint32, [1]), 21: (np.int32, [1]), 22: (np.int32, [0])}
-
-
-def _algo_slots(algo: int) -> np.ndarray:
-    if not algo:
-        raise LibError(S.INVALID_VALUE, "algo is NULL")
-    return devmem.read_host(algo, np.uint32, 16)
-
-
-def _check_algo(algo: int) -> None:
-    slots = _algo_slots(algo)
-    for attr, dtype in ALGO_CONFIG.items():
-        value = int(np.array(slots[attr]).astype(dtype))
-        if value not in ALGO_CONFIG_OK[attr]:
-            raise LibError(S.INVALID_VALUE, f"algorithm configuration attribute {attr} = {value} is not supported "
-                                            f"by CuMetal's one algorithm (allowed: {ALGO_CONFIG_OK[attr]})")
-
-
-def algo_get_ids(handle: int, compute: int, scale: int, atype: int, btype: int, ctype: int, dtype: int,
-                 requested: int, ids: int, count: int) -> None:
-    get(handle, "handle")
-    gemmex.compute_dtype(compute, ctype)
-    for code, what in ((scale, "scaleType"), (atype, "Atype"), (btype, "Btype"), (ctype, "Ctype"), (dtype, "Dtype")):
-        storage(code, what)
-    if requested <= 0 or not ids or not count:
-        raise LibError(S.INVALID_VALUE, "requestedAlgoCount must be > 0 and algoIdsArray, returnAlgoCount non-NULL")
-    found = list(ALGO_IDS)[:requested]
-    devmem.write_host(ids, np.array(found, np.int32))
-    devmem.write_host(count, np.array([len(found)], np.int32))
-
-
-def algo_init(handle: int, compute: int, scale: int, atype: int, btype: int, ctype: int, dtype: int, algo_id: int,
-              algo: int) -> None:
-    get(handle, "handle")
-    gemmex.compute_dtype(compute, ctype)
-    for code, what in ((scale, "scaleType"), (atype, "Atype"), (btype, "Btype"), (ctype, "Ctype"), (dtype, "Dtype")):
-        storage(code, what)
-    if not algo:
-        raise LibError(S.INVALID_VALUE, "algo is NULL")
-    if algo_id not in ALGO_IDS:
-        raise LibError(S.INVALID_VALUE, f"algoId={algo_id}: CuMetal has one algorithm, id 0")
-    slots = np.zeros(16, np.uint32)
-    slots[0] = algo_id
-    devmem.write_host(algo, slots)
-
+# ---------------------------------------------------------------- algorithms (lt_algos.py)
 
 def algo_check(handle: int, desc: int, adesc: int, bdesc: int, cdesc: int, ddesc: int, algo: int, result: int) -> None:
     get(handle, "handle")
-    _check_algo(algo)
-    _plan(desc, adesc, bdesc, cdesc, ddesc)
+    p, _, _ = _plan(desc, adesc, bdesc, cdesc, ddesc)
+    lt_algos.check(algo, p.key)
     if not result:
         raise LibError(S.INVALID_VALUE, "result is NULL")
     _write_result(result, devmem.read_host(algo, np.uint8, 64).tobytes())
-
-
-def _write_attr(values: np.ndarray, buf: int, size: int, written: int, what: str) -> None:
-    nbytes = values.nbytes
-    if size == 0 and not buf:
-        if not written:
-            raise LibError(S.INVALID_VALUE, "sizeWritten is NULL")
-        devmem.write_host(written, np.array([nbytes], np.uint64))
-        return
-    if not buf or size < nbytes:
-        raise LibError(S.INVALID_VALUE, f"{what} needs {nbytes} bytes, got {size}")
-    devmem.write_host(buf, values)
-    if written:
-        devmem.write_host(written, np.array([nbytes], np.uint64))
-
-
-def algo_cap_get(algo: int, attr: int, buf: int, size: int, written: int) -> None:
-    _check_algo(algo)
-    spec = ALGO_CAPS.get(attr)
-    if spec is None:
-        raise LibError(S.INVALID_VALUE, f"algorithm capability {attr} is not a cublasLtMatmulAlgoCapAttributes_t "
-                                        "CuMetal knows")
-    _write_attr(np.array(spec[1], spec[0]), buf, size, written, f"capability {attr}")
-
-
-def algo_config_set(algo: int, attr: int, buf: int, size: int) -> None:
-    slots = _algo_slots(algo)
-    dtype = ALGO_CONFIG.get(attr)
-    if dtype is None:
-        raise LibError(S.INVALID_VALUE, f"algorithm configuration attribute {attr} is unknown")
-    if not buf or size != np.dtype(dtype).itemsize:
-        raise LibError(S.INVALID_VALUE, f"configuration attribute {attr} takes {np.dtype(dtype).itemsize} bytes, "
-                                        f"got {size}")
-    slots[attr] = np.uint32(int(devmem.read_host(buf, dtype)[0]) & 0xFFFFFFFF)
-    devmem.write_host(algo, slots)
-
-
-def algo_config_get(algo: int, attr: int, buf: int, size: int, written: int) -> None:
-    slots = _algo_slots(algo)
-    dtype = ALGO_CONFIG.get(attr)
-    if dtype is None:
-        raise LibError(S.INVALID_VALUE, f"algorithm configuration attribute {attr} is unknown")
-    _write_attr(np.array([slots[attr]]).astype(dtype), buf, size, written, f"configuration attribute {attr}")
 
 
 # ---------------------------------------------------------------- cublasLtMatrixTransform
@@ -791,6 +721,24 @@ def _emulation_pointer(d: dict[int, int | float], compute: int) -> int:
         devmem.check_range(ptr, 4, "the emulation descriptor's bit-count pointer", S.INVALID_VALUE)
         return ptr
     return 0
+
+
+_PLAIN = {(o, p) for o in (ORDER_COL, ORDER_ROW) for p in (ORDER_COL, ORDER_ROW)}
+# element type -> the (source order, C's order) pairs NVIDIA's cublasLtMatrixTransform took on the H100
+# (tests/libs/golden/cublaslt_algos_orders_h100.txt, transform_orders); other types: COL and ROW
+TRANSFORM_ORDERS = {
+    S.R_8I: _PLAIN | {(o, p) for o in (ORDER_COL, ORDER_ROW) for p in (2, 3, 4)} | {(2, 0), (2, 1)},
+    S.R_32I: _PLAIN | {(0, 2), (1, 2), (2, 0), (2, 1)},
+    S.R_32F: _PLAIN, S.R_16F: _PLAIN,
+    S.R_8U: {(0, 0), (1, 1)}, S.R_64F: {(0, 0), (1, 1)},
+}
+
+
+def _check_transform_orders(src: int, dst: int, ctype: int, what: str) -> None:
+    if (src, dst) not in TRANSFORM_ORDERS.get(ctype, _PLAIN):
+        raise LibError(S.NOT_SUPPORTED, f"cublasLtMatrixTransform of {what} from order {ORDER_NAMES.get(src, src)} to "
+                                        f"{ORDER_NAMES.get(dst, dst)} with data type {ctype} (NVIDIA's library on the "
+                                        "H100 refused it)")
 
 
 def transform_desc_create(scale_type: int) -> int:
@@ -829,6 +777,8 @@ def transform(handle: int, desc: int, alpha: int, A: int, adesc: int, beta: int,
             raise LibError(S.INVALID_VALUE, f"op({what}) is {shape[0]}x{shape[1]}, C is {rows}x{cols}")
         if int(lay.attrs[L_TYPE]) != ctype:
             raise LibError(S.NOT_SUPPORTED, f"{what} type {lay.attrs[L_TYPE]} differs from C type {ctype}")
+        _check_transform_orders(int(lay.attrs.get(L_ORDER, ORDER_COL)), int(lc.attrs.get(L_ORDER, ORDER_COL)), ctype,
+                                what)
         operands.append((ptr, lay, op, what))
     device_scalars = mode == PM_DEVICE
     if device_scalars:
@@ -849,8 +799,8 @@ def transform(handle: int, desc: int, alpha: int, A: int, adesc: int, beta: int,
                     mats.append(None)
                     continue
                 raise LibError(S.INVALID_VALUE, f"{what} is NULL but its scale is not 0")
-            mats.append(_view(ptr, lay, i if int(lay.attrs.get(L_BATCH, 1)) > 1 else 0, what))
-        plan.append((mats, _view(C, lc, i, "C")))
+            mats.append(_view(ptr, lay, i if int(lay.attrs.get(L_BATCH, 1)) > 1 else 0, what, True))
+        plan.append((mats, _view(C, lc, i, "C", True)))
     if host is not None and host[0] != 0 and operands[0] is None:
         raise LibError(S.INVALID_VALUE, "Adesc is NULL but alpha is not 0")
     if host is not None and host[1] != 0 and operands[1] is None:

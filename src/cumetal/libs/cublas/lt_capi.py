@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import os
 
-from cumetal.libs.cublas import logger, lt
+from cumetal.libs.cublas import logger, lt, lt_algos
 from cumetal.libs.cublas import status as S
 from cumetal.libs.cublas.capi import _out, entry, status_name, status_string  # noqa: F401 - re-exported for C
 from cumetal.libs.devmem import LibError
@@ -72,13 +72,18 @@ def matmul(*args: int) -> None:
 
 
 @entry("cublasLtMatmulAlgoGetIds", with_handle=False)
-def algo_get_ids(*args: int) -> None:
-    lt.algo_get_ids(*args)
+def algo_get_ids(handle: int, compute: int, scale: int, a: int, b: int, c: int, d: int, requested: int, ids: int,
+                 count: int) -> None:
+    lt.get(handle, "handle")
+    lt_algos.check_types(compute, scale, a, b, c, d)
+    lt_algos.get_ids(lt_algos.key_of(compute, scale, a, b, c, d), requested, ids, count)
 
 
 @entry("cublasLtMatmulAlgoInit", with_handle=False)
-def algo_init(*args: int) -> None:
-    lt.algo_init(*args)
+def algo_init(handle: int, compute: int, scale: int, a: int, b: int, c: int, d: int, algo_id: int, algo: int) -> None:
+    lt.get(handle, "handle")
+    lt_algos.check_types(compute, scale, a, b, c, d)
+    lt_algos.init(lt_algos.key_of(compute, scale, a, b, c, d), algo_id, algo)
 
 
 @entry("cublasLtMatmulAlgoCheck", with_handle=False)
@@ -88,17 +93,17 @@ def algo_check(*args: int) -> None:
 
 @entry("cublasLtMatmulAlgoCapGetAttribute", with_handle=False)
 def algo_cap_get(*args: int) -> None:
-    lt.algo_cap_get(*args)
+    lt_algos.cap_get(*args)
 
 
 @entry("cublasLtMatmulAlgoConfigSetAttribute", with_handle=False)
 def algo_config_set(*args: int) -> None:
-    lt.algo_config_set(*args)
+    lt_algos.config_set(*args)
 
 
 @entry("cublasLtMatmulAlgoConfigGetAttribute", with_handle=False)
 def algo_config_get(*args: int) -> None:
-    lt.algo_config_get(*args)
+    lt_algos.config_get(*args)
 
 
 @entry("cublasLtMatrixTransformDescCreate", with_handle=False)
