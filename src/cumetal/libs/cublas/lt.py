@@ -8,9 +8,10 @@ The aux layouts and the gradients were checked against an H100 (tests/libs/test_
 scripts/make_llmc_cublaslt_goldens.py).
 
 Also: FP8 (E4M3/E5M2) A and B with scale pointers and AMAX_D (PyTorch's ``_scaled_mm``), the
-alpha-vector pointer mode, ROW and COL32 orders, cublasLtMatrixTransform, the algorithm queries
-(one algorithm, id 0) and the rules NVIDIA's library applied on the H100 to these
-(tests/libs/golden/cublaslt_fp8.npz, scripts/make_cublaslt_fp8_goldens.py).
+alpha-vector pointer mode, ROW, COL32 and the IMMA orders' views, and the rules NVIDIA's library applied
+on the H100 to these (tests/libs/golden/cublaslt_fp8.npz, scripts/make_cublaslt_fp8_goldens.py;
+tests/libs/golden/cublaslt_algos_orders_h100.txt). The algorithm API is in :mod:`lt_algos`,
+cublasLtMatrixTransform in :mod:`lt_transform`.
 """
 
 from __future__ import annotations
@@ -700,9 +701,7 @@ def algo_check(handle: int, desc: int, adesc: int, bdesc: int, cdesc: int, ddesc
     _write_result(result, devmem.read_host(algo, np.uint8, 64).tobytes())
 
 
-# ---------------------------------------------------------------- cublasLtMatrixTransform
-
-T_SCALE, T_POINTER_MODE, T_TRANSA, T_TRANSB = 0, 1, 2, 3
+# ---------------------------------------------------------------- emulation descriptors
 
 
 def emulation_desc_create() -> int:
@@ -721,102 +720,3 @@ def _emulation_pointer(d: dict[int, int | float], compute: int) -> int:
         devmem.check_range(ptr, 4, "the emulation descriptor's bit-count pointer", S.INVALID_VALUE)
         return ptr
     return 0
-
-
-_PLAIN = {(o, p) for o in (ORDER_COL, ORDER_ROW) for p in (ORDER_COL, ORDER_ROW)}
-# element type -> the (source order, C's order) pairs NVIDIA's cublasLtMatrixTransform took on the H100
-# (tests/libs/golden/cublaslt_algos_orders_h100.txt, transform_orders); other types: COL and ROW
-TRANSFORM_ORDERS = {
-    S.R_8I: _PLAIN | {(o, p) for o in (ORDER_COL, ORDER_ROW) for p in (2, 3, 4)} | {(2, 0), (2, 1)},
-    S.R_32I: _PLAIN | {(0, 2), (1, 2), (2, 0), (2, 1)},
-    S.R_32F: _PLAIN, S.R_16F: _PLAIN,
-    S.R_8U: {(0, 0), (1, 1)}, S.R_64F: {(0, 0), (1, 1)},
-}
-
-
-def _check_transform_orders(src: int, dst: int, ctype: int, what: str) -> None:
-    if (src, dst) not in TRANSFORM_ORDERS.get(ctype, _PLAIN):
-        raise LibError(S.NOT_SUPPORTED, f"cublasLtMatrixTransform of {what} from order {ORDER_NAMES.get(src, src)} to "
-                                        f"{ORDER_NAMES.get(dst, dst)} with data type {ctype} (NVIDIA's library on the "
-                                        "H100 refused it)")
-
-
-def transform_desc_create(scale_type: int) -> int:
-    if scale_type not in (S.R_32F, S.R_64F, S.R_16F, S.C_32F, S.C_64F):
-        raise LibError(S.NOT_SUPPORTED, f"scaleType={scale_type} (CUDA_R_32F, R_64F, R_16F, C_32F, C_64F are supported)")
-    return new("transform descriptor", {T_SCALE: scale_type, T_POINTER_MODE: 0, T_TRANSA: 0, T_TRANSB: 0})
-
-
-def transform(handle: int, desc: int, alpha: int, A: int, adesc: int, beta: int, B: int, bdesc: int, C: int,
-              cdesc: int, stream: int) -> None:
-    """C = alpha op(A) + beta op(B), each matrix in its layout's order (COL, ROW, COL32), computed in
-    the scale type and rounded once to C's type (integers to nearest even, saturated)."""
-    get(handle, "handle")
-    t = get(desc, "transform descriptor").attrs
-    lc = get(cdesc, "matrix layout")
-    sdt = storage(int(t[T_SCALE]), "scaleType")
-    mode, ta, tb = int(t[T_POINTER_MODE]), int(t[T_TRANSA]), int(t[T_TRANSB])
-    if mode not in (PM_HOST, PM_DEVICE):
-        raise LibError(S.NOT_SUPPORTED, f"pointer mode {mode} (host and device are supported)")
-    if ta not in (S.OP_N, S.OP_T) or tb not in (S.OP_N, S.OP_T):
-        raise LibError(S.INVALID_VALUE, f"transa={ta}, transb={tb} (N or T)")
-    if not alpha or not beta:
-        raise LibError(S.INVALID_VALUE, "alpha and beta must not be NULL")
-    rows, cols = int(lc.attrs[L_ROWS]), int(lc.attrs[L_COLS])
-    ctype = int(lc.attrs[L_TYPE])
-    batch = int(lc.attrs.get(L_BATCH, 1))
-    operands = []
-    for ptr, h, op, what in ((A, adesc, ta, "A"), (B, bdesc, tb, "B")):
-        if not h:
-            operands.append(None)
-            continue
-        lay = get(h, "matrix layout")
-        r, c = int(lay.attrs[L_ROWS]), int(lay.attrs[L_COLS])
-        shape = (c, r) if op == S.OP_T else (r, c)
-        if shape != (rows, cols):
-            raise LibError(S.INVALID_VALUE, f"op({what}) is {shape[0]}x{shape[1]}, C is {rows}x{cols}")
-        if int(lay.attrs[L_TYPE]) != ctype:
-            raise LibError(S.NOT_SUPPORTED, f"{what} type {lay.attrs[L_TYPE]} differs from C type {ctype}")
-        _check_transform_orders(int(lay.attrs.get(L_ORDER, ORDER_COL)), int(lc.attrs.get(L_ORDER, ORDER_COL)), ctype,
-                                what)
-        operands.append((ptr, lay, op, what))
-    device_scalars = mode == PM_DEVICE
-    if device_scalars:
-        for ptr, what in ((alpha, "alpha"), (beta, "beta")):
-            devmem.check_range(ptr, sdt.itemsize, what, S.INVALID_VALUE)
-    host = None if device_scalars else (devmem.read_host(alpha, sdt)[0], devmem.read_host(beta, sdt)[0])
-    plan = []
-    for i in range(batch):
-        mats = []
-        for j, operand in enumerate(operands):
-            if operand is None:
-                mats.append(None)
-                continue
-            ptr, lay, op, what = operand
-            scalar_zero = host is not None and host[j] == 0
-            if not ptr:
-                if scalar_zero:
-                    mats.append(None)
-                    continue
-                raise LibError(S.INVALID_VALUE, f"{what} is NULL but its scale is not 0")
-            mats.append(_view(ptr, lay, i if int(lay.attrs.get(L_BATCH, 1)) > 1 else 0, what, True))
-        plan.append((mats, _view(C, lc, i, "C", True)))
-    if host is not None and host[0] != 0 and operands[0] is None:
-        raise LibError(S.INVALID_VALUE, "Adesc is NULL but alpha is not 0")
-    if host is not None and host[1] != 0 and operands[1] is None:
-        raise LibError(S.INVALID_VALUE, "Bdesc is NULL but beta is not 0")
-    work = np.dtype(np.float64) if sdt.kind == "f" else np.dtype(np.complex128)
-
-    def go() -> None:
-        scal = host if host is not None else (devmem.read_host(alpha, sdt)[0], devmem.read_host(beta, sdt)[0])
-        for mats, Cm in plan:
-            acc = np.zeros((rows, cols), work)
-            for s_, mat, operand in zip(scal, mats, operands, strict=True):
-                if mat is None or s_ == 0:
-                    continue
-                x = np.asarray(load(_get(mat), ctype), work)
-                acc += work.type(s_) * (x.T if operand[2] == S.OP_T else x)
-            if sdt.itemsize <= 4 and sdt.kind == "f":
-                acc = acc.astype(np.float32)
-            _put(Cm, acc, ctype)
-    streams.submit(stream, go, "cublasLtMatrixTransform", S.EXECUTION_FAILED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import os
 
-from cumetal.libs.cublas import logger, lt, lt_algos
+from cumetal.libs.cublas import logger, lt, lt_algos, lt_transform
 from cumetal.libs.cublas import status as S
 from cumetal.libs.cublas.capi import _out, entry, status_name, status_string  # noqa: F401 - re-exported for C
 from cumetal.libs.devmem import LibError
@@ -108,12 +108,12 @@ def algo_config_get(*args: int) -> None:
 
 @entry("cublasLtMatrixTransformDescCreate", with_handle=False)
 def transform_desc_create(out: int, scale: int) -> None:
-    _out_handle(out, lt.transform_desc_create(scale))
+    _out_handle(out, lt_transform.transform_desc_create(scale))
 
 
 @entry("cublasLtMatrixTransform", with_handle=False)
 def transform(*args: int) -> None:
-    lt.transform(*args)
+    lt_transform.transform(*args)
 
 
 _INIT_SIZES = {0: 32 * 8, 1: 8 * 8, 2: 8 * 8, 3: 8 * 8, 4: 8 * 8}  # the opaque structs' sizes (uint64_t data[...])
@@ -134,7 +134,7 @@ def obj_init(kind: int, ptr: int, size: int, a: int, b: int, c: int, d: int) -> 
     elif kind == 2:
         lt.register(ptr, "preference", {})
     elif kind == 3:
-        lt.register(ptr, "transform descriptor", lt._objects_attrs(lt.transform_desc_create(a)))
+        lt.register(ptr, "transform descriptor", lt._objects_attrs(lt_transform.transform_desc_create(a)))
     else:
         lt.register(ptr, "emulation descriptor", lt._objects_attrs(lt.emulation_desc_create()))
 
