@@ -6,6 +6,7 @@ Black-box modelling: only recorded input/output pairs are used (no NVIDIA code).
 
     python scripts/make_erfcinv_double_fit.py check REC        # the model against every recorded double
     python scripts/make_erfcinv_double_fit.py sweep REC        # the model against erfcinv_sweep.npz
+    python scripts/make_erfcinv_double_fit.py oddeven REC      # per exponent of c(2 - c): erfcinv_oddeven.npz
     python scripts/make_erfcinv_double_fit.py golden REC OUT   # OUT/curand_erfcinv_h100.npz (tests/libs/golden)
 
 REC holds erfcinv_d.npz (``make_erfcinv_recordings.py record``: erfcinv at (2x + 1) 2^-32 for 2^19
@@ -50,6 +51,20 @@ general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the mo
    exponent moved to the even e -/+ 1 with log m +/- ln 2 formed first in every order of summing
    w, w_lo, w v P(v), +/-RN(ln 2) or a 42-bit ln 2 pair (all 2-5 term trees, fma fused, four sign
    conventions): best 97.3 % of odd-e inputs (the model: 96.7 %); the log of the exact c(2 - c): worse.
+   Found (third attempt, on the oddeven recording): at e = -1 with m > 1 (where e RN(ln 2) + r is
+   exact) the H100's sum still differs in 3.9 % of inputs, uniformly over the rounding position of r
+   and of every step inside it, so on the odd path log m itself is another function of m; a single
+   double per m fits all odd e (|r| smaller by an ulp or more) and no constant or proportional shift
+   does (scans of RN(e RN(ln 2) + r + d): a sharp 100 % peak at d = 0 for even e, a flat 95-98 %
+   for odd e). Reducing to an even exponent, u = 4^k m with m in [1/2, 2) (odd e: m/2 or 2m,
+   2k = e +/- 1) and log m from the same compensated atanh steps, with P long enough for
+   |s| = |f/(m + 1)| <= 1/3 (atanh's series to v^19, or any fit as accurate; to v^13: 99.74 %),
+   gives odd e 99.81 %, even e unchanged (99.97 %), all recorded erfcinv 99.91 %. The rest grows with
+   |s| (m near 1/2 or 2, where m + 1 is inexact): the quotient as a correctly rounded 2f/(m + 1) of the
+   unrounded m + 1 gives 99.97 %, RN(2f g) refined once, fma(g, fma(-w0, f, 2(f - w0)), w0), 99.98 %
+   (h100_erfcinv.log: 589,192 of 589,311; w_lo dropped: 99.97 %); polynomials accurate beyond
+   that change nothing; t = w - 3.125 folded into the log's last steps: 84-99 %. Not checked for the
+   standalone log (no recording of it here).
 4. c > 1 is -erfcinv(2 - c) (97.56 % of the recorded c > 1 identical); 64-bit Sobol draws reflect the
    word (~x) before forming u, as the float normals do.
 5. Tails (w >= 6.25): the paper's sqrt(w) - 3.25 and sqrt(w) - 5 branches give 24.1 % / 18.2 %
@@ -60,14 +75,14 @@ general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the mo
    polynomials (degree 18) in sqrt(w), w, sqrt(-log c), 1/sqrt(-log c) or 1/sqrt(w), with or without
    the factor (1 - c), reach only 31.7-34.9 % on held-out inputs (a rational form's extra rounding
    would do that): not modelled (0.1 % of cuRAND's draws); the tails keep CuMetal's own erfcinv.
-6. The sweep (``sweep``): grid inputs of every binade 97.9 % identical where modelled (100 % in the
-   binades where c(2 - c) has an even exponent, 94-97 % in the others); general doubles 98.8 % (c > 1
-   with 2 - c inexact too: the reflection holds there); erfinv 98.7 % of 287,192 inputs with w < 6.25
+6. The sweep (``sweep``): grid inputs of every binade 99.97 % identical where modelled (the even-e-only
+   log: 97.9 %, 94-97 % in binades where c(2 - c) has an odd exponent); general doubles 99.97 % (c > 1
+   with 2 - c inexact too: the reflection holds there); erfinv 99.98 % of 287,192 inputs with w < 6.25
    (with the standalone log: 91.3 %, 97.2 %, 96.9 %).
 7. normcdfinv(p) is -sqrt2 * erfcinv(2p) with sqrt2 as a pair (hi = RN(sqrt2), lo = RN(sqrt2 - hi))
-   rounded once: fma(-hi, e, RN(-lo e)) (h100_erfcinv.normcdfinv): 98.88 % of the sweep's 263,204
-   p in erfcinv's range identical, 99.98 % where c(2 - c)'s exponent is even, 96.6 % where odd (the
-   erfcinv residue); -RN(hi e) 55 %, -(RN(hi e) + RN(lo e)) 58 %. Math goldens: 2604 of 2626 in range.
+   rounded once: fma(-hi, e, RN(-lo e)) (h100_erfcinv.normcdfinv): 99.97 % of the sweep's 263,204
+   p in erfcinv's range identical (98.88 % with the even-e-only log); -RN(hi e) 55 %,
+   -(RN(hi e) + RN(lo e)) 58 %. Math goldens: 2624 of 2626 in range.
 """
 
 from __future__ import annotations
@@ -123,6 +138,16 @@ def sweep(path: pathlib.Path) -> None:
         print(f"normcdfinv: {int(central.sum())} modelled, {eq[central].mean():.4%} identical")
 
 
+def odd_even(path: pathlib.Path) -> None:
+    """erfcinv_oddeven.npz (``make_erfcinv_recordings.py oddeven``): the same m at every exponent e of
+    c(2 - c) (m in [sqrt(1/2), sqrt(2))), identical share per e."""
+    d = np.load(path / "erfcinv_oddeven.npz")
+    got, central = M.erfcinv(d["c"])
+    eq = got == d["y"]
+    print(f"{int(central.sum())} modelled, {eq[central].mean():.4%} identical")
+    print("  per e:", " ".join(f"{e}:{eq[central & (d['e'] == e)].mean():.4f}" for e in range(0, -10, -1)))
+
+
 def golden(path: pathlib.Path, out: pathlib.Path) -> None:
     """4096 of the random inputs (cuRAND's distribution of 2u over (0, 2)), 512 of the smallest (the
     tail) and 512 around 1, with the H100's results; from the sweep, 2048 general c, 2048 erfinv and
@@ -148,10 +173,12 @@ def main() -> None:
         check(path)
     elif mode == "sweep":
         sweep(path)
+    elif mode == "oddeven":
+        odd_even(path)
     elif mode == "golden":
         golden(path, pathlib.Path(sys.argv[3]))
     else:
-        raise SystemExit(f"unknown mode {mode!r}: check | sweep | golden")
+        raise SystemExit(f"unknown mode {mode!r}: check | sweep | oddeven | golden")
 
 
 if __name__ == "__main__":

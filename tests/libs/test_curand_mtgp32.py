@@ -126,5 +126,6 @@ def test_device_api_program(tmp_path: pathlib.Path) -> None:
     # bit for bit but in erfcinvf's unmodelled tail (574 and 627 with the unreflected normcdfinvf)
     assert int((g[:, 2] == r[:, 2]).sum()) == 762 and int((g[:, 4] == r[:, 4]).sum()) == 768
     # double normals and log-normals in the reflected -/+sqrt2 erfcinv(2u) form with the H100's erfcinv
-    # modelled (cumetal/curand_poisson.h __cm_curand_normal_double; 283 and 524 with normcdfinv)
-    assert int((g[:, 3] == r[:, 3]).sum()) == 757 and int((g[:, 5] == r[:, 5]).sum()) == 763
+    # modelled (cumetal/curand_poisson.h __cm_curand_normal_double; 283 and 524 with normcdfinv, 757 and
+    # 763 with erfcinv's log reduced to m in [sqrt(1/2), sqrt(2)))
+    assert int((g[:, 3] == r[:, 3]).sum()) == 768 and int((g[:, 5] == r[:, 5]).sum()) == 766

@@ -55,6 +55,7 @@ def _load() -> ctypes.CDLL | None:
         return np.ascontiguousarray(vals, dtype=np.float64)
 
     consts = [arr(f.SIN_P), arr(f.COS_Q), arr(f.EXP_P), arr(f.LOG_P), arr(h100_erfcinv.P_CENTRAL),
+              arr(h100_erfcinv.LOG_P),
               arr((f.PI_HI, f.PI_LO, f.LOG_LN2_HI, f.LOG_LN2_LO, f.SQRT_HALF, f.LOG2E, f.LN2_HI, f.LN2_LO,
                    h100_erfcinv.LN2, h100_erfcinv.SPLIT_W, h100_erfcinv.CENTRE))]
     lib.cmh_set_f64(*[c.ctypes.data_as(_P) for c in consts])

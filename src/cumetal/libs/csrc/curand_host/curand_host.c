@@ -9,16 +9,17 @@
 
 /* ---- double models (h100_f64.py, h100_erfcinv.py) ---------------------------------------- */
 
-static double SIN_P[6], COS_Q[8], EXP_P[11], LOG_P[8], P_CENTRAL[23];
+static double SIN_P[6], COS_Q[8], EXP_P[11], LOG_P[8], P_CENTRAL[23], ERF_LOG_P[20];
 static double PI_HI, PI_LO, LOG_LN2_HI, LOG_LN2_LO, SQRT_HALF, LOG2E, LN2_HI, LN2_LO, ERF_LN2, SPLIT_W, CENTRE;
 
 void cmh_set_f64(const double *sin_p, const double *cos_q, const double *exp_p, const double *log_p,
-                 const double *p_central, const double *sc) {
+                 const double *p_central, const double *erf_log_p, const double *sc) {
   memcpy(SIN_P, sin_p, sizeof SIN_P);
   memcpy(COS_Q, cos_q, sizeof COS_Q);
   memcpy(EXP_P, exp_p, sizeof EXP_P);
   memcpy(LOG_P, log_p, sizeof LOG_P);
   memcpy(P_CENTRAL, p_central, sizeof P_CENTRAL);
+  memcpy(ERF_LOG_P, erf_log_p, sizeof ERF_LOG_P);
   PI_HI = sc[0]; PI_LO = sc[1]; LOG_LN2_HI = sc[2]; LOG_LN2_LO = sc[3]; SQRT_HALF = sc[4];
   LOG2E = sc[5]; LN2_HI = sc[6]; LN2_LO = sc[7]; ERF_LN2 = sc[8]; SPLIT_W = sc[9]; CENTRE = sc[10];
 }
@@ -89,20 +90,21 @@ void cmh_log(const double *u, int64_t n, double *out) {
   }
 }
 
-/* h100_erfcinv.log: the same steps summed as fma(e, RN(ln2), fma(w, RN(v P(v)), w + w_lo)) */
+/* h100_erfcinv.log: u = 4^k m, m in [1/2, 2); the quotient 2f/(m+1) refined once; fma(2k, RN(ln2), r) */
 static inline double erf_log(double u) {
   int ex;
-  double mant = frexp(u, &ex);
-  int small = mant < SQRT_HALF;
-  double m = small ? 2.0 * mant : mant;
-  double e = (double)(small ? ex - 1 : ex);
+  double mant = frexp(u, &ex);  /* [1/2, 1) */
+  int odd = ((ex - 1) & 1) != 0;
+  double m = odd ? mant : 2.0 * mant;
+  double k2 = (double)(odd ? ex : ex - 1);
   double f = m - 1.0;
   double g = 1.0 / (m + 1.0);
-  double w = (2.0 * f) * g;
+  double w0 = (2.0 * f) * g;
+  double w = fma(g, fma(-w0, f, 2.0 * (f - w0)), w0);
   double w_lo = g * fma(-w, f, 2.0 * (f - w));
   double v = w * w;
-  double r = fma(w, v * horner(LOG_P, 8, v), w + w_lo);
-  return fma(e, ERF_LN2, r);
+  double r = fma(w, v * horner(ERF_LOG_P, 20, v), w + w_lo);
+  return fma(k2, ERF_LN2, r);
 }
 
 void cmh_erfcinv(const double *c, int64_t n, double *out, uint8_t *central) {

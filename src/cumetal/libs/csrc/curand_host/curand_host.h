@@ -12,7 +12,7 @@
 
 /* h100_f64 / h100_erfcinv constants: the polynomials (lowest order first) and the scalars */
 CMH_API void cmh_set_f64(const double *sin_p, const double *cos_q, const double *exp_p, const double *log_p,
-                         const double *p_central, const double *scalars);
+                         const double *p_central, const double *erf_log_p, const double *scalars);
 CMH_API void cmh_fma_f64(const double *a, const double *b, const double *c, int64_t n, double *out);
 CMH_API void cmh_sincospi(const double *v, int64_t n, double *s, double *c);
 CMH_API void cmh_exp(const double *x, int64_t n, double *out);
