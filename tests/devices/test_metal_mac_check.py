@@ -70,6 +70,11 @@ def test_linux_parts_of_the_report(report):
     for case in results["faults"]["details"].values():
         assert case["result"]["fault_sync"] != "CUDA_SUCCESS" and case["result"]["later_result_correct"]
     assert results["timings"]["details"]["cpu"]["HtoD 64 MiB GB/s"] > 0
+    programs = results["programs"]
+    assert programs["status"] == "ok" and "CPU device only" in programs["note"]
+    assert "PASSED" in programs["details"]["vector_add_cpu"]["stdout"]
+    built = programs["details"]["programs_cpu"]["tests"]
+    assert built and all(r == "passed" for r in built.values()) and len(built) >= 8, built
 
 
 def test_a_crashing_section_is_a_finding_not_the_end(tmp_path, monkeypatch):

@@ -17,8 +17,11 @@ may ignore the process's later GPU work):
 6. ``functional``: tests/functional on the CPU device (the reference) and, with Metal's API
    validation on (``MTL_DEBUG_LAYER=1``), on Metal through both library paths; a test that passes
    on the CPU and fails on Metal is a finding. ``--sweep`` adds the PTX sweep (NVIDIA goldens).
-7. ``timings``: launch latency and copy bandwidth on Metal (and on the CPU device, for scale).
-8. ``faults``: a trap, an out-of-bounds access and work submitted after them, each in a fresh
+7. ``programs``: CUDA C++ built into executables on this machine (``cumetalc examples/vector_add.cu
+   -o …``, run on the CPU device and on Metal; tests/programs' host+device programs and the
+   host/device integer-type agreement), i.e. the host compiler, the SDK and libcumetal of this Mac.
+8. ``timings``: launch latency and copy bandwidth on Metal (and on the CPU device, for scale).
+9. ``faults``: a trap, an out-of-bounds access and work submitted after them, each in a fresh
    process.
 
 On Linux every section that needs Metal is skipped with the reason, and the rest runs.
@@ -45,7 +48,8 @@ TESTS = REPO / "tests"
 CONSTRUCTS = Path(__file__).resolve().parents[1] / "backends" / "msl" / "check" / "constructs"
 FUNCTIONAL_PTX = TESTS / "functional" / "kernels"
 DRIVER_PTX = TESTS / "driver" / "data" / "kernels.ptx"
-SECTIONS = ("environment", "device", "compile_options", "constructs", "emitted", "functional", "timings", "faults")
+SECTIONS = ("environment", "device", "compile_options", "constructs", "emitted", "functional", "programs", "timings",
+            "faults")
 METAL_SECTIONS = {"device", "compile_options"}  # the others run on Linux too (saying what they skip)
 SECTION_TIMEOUT_S = 1800
 
@@ -346,6 +350,43 @@ def section_functional(out: Path, sweep: bool = False) -> dict[str, Any]:
             "skipped_runs": skipped, "details": runs}
 
 
+# tests/programs' programs that exercise the host side most (several files, C/C++ host code, headers,
+# __shared__ rewrite, kernel names from the C++ standard library) and the integer-type agreement
+PROGRAM_TESTS = ["tests/programs/test_programs.py", "-k",
+                 "test_program and (launch or memory or multi_file or host_headers or std_kernel_names "
+                 "or shared_nontrivial) and not simulators or types_agree or darwin_integer_types",
+                 "tests/cudacxx/test_host_device_types.py"]
+
+
+def section_programs(out: Path) -> dict[str, Any]:
+    folder = out / "programs"
+    folder.mkdir(exist_ok=True)
+    exe = folder / "vector_add"
+    build = subprocess.run([sys.executable, "-m", "cumetal.tools.cumetalc", str(REPO / "examples" / "vector_add.cu"),
+                            "-o", str(exe)], capture_output=True, text=True, timeout=900)
+    details: dict[str, Any] = {"vector_add_build": {"returncode": build.returncode,
+                                                    "log": (build.stdout + build.stderr)[-3000:]}}
+    backends = ["cpu"] + ([] if metal_missing() else ["metal"])
+    for backend in backends if build.returncode == 0 else []:
+        env = {**os.environ, "CUMETAL_BACKEND": backend, "MTL_DEBUG_LAYER": "1"}
+        try:
+            run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300, env=env)
+            details[f"vector_add_{backend}"] = {"returncode": run.returncode, "stdout": run.stdout[-2000:],
+                                                "stderr": run.stderr[-2000:]}
+        except subprocess.TimeoutExpired:
+            details[f"vector_add_{backend}"] = {"returncode": None, "stderr": "timed out after 300 s"}
+    if (TESTS / "programs").is_dir():
+        details["programs_cpu"] = _pytest(folder, "programs_cpu", PROGRAM_TESTS, {"CUMETAL_BACKEND": "cpu"}, 1800)
+    failed = build.returncode != 0 or any(
+        d.get("returncode") != 0 or (k.startswith("vector_add_") and k != "vector_add_build"
+                                     and "PASSED" not in d.get("stdout", ""))
+        for k, d in details.items() if k != "vector_add_build")
+    result: dict[str, Any] = {"status": "failed" if failed else "ok", "details": details}
+    if "metal" not in backends:
+        result["note"] = f"vector_add ran on the CPU device only: {metal_missing()}"
+    return result
+
+
 def metallib_missing() -> str | None:
     """Why the .metallib path cannot run on this Mac (its deployment target), or None."""
     from cumetal.backends.air.lower import DEFAULT_VERSIONS
@@ -471,7 +512,7 @@ def section_faults(out: Path) -> dict[str, Any]:
 RUNNERS: dict[str, Callable[..., dict[str, Any]]] = {
     "environment": section_environment, "device": section_device, "compile_options": section_compile_options,
     "constructs": section_constructs, "emitted": section_emitted, "functional": section_functional,
-    "timings": section_timings, "faults": section_faults,
+    "programs": section_programs, "timings": section_timings, "faults": section_faults,
 }
 
 
