@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 import pytest
+from tests.cccl import cccl_build
 from tests.cccl.cccl_install import SKIP_REASON, cccl_include
 from tests.cudacxx.cudacxx_harness import Gpu, ok  # puts the functional harness on sys.path
 
@@ -106,36 +107,9 @@ def test_rewrite_forms():
     assert shared_init.rewrite(src, [(1, 10)], "f.cu") == (src, "")  # not at a declared name
 
 
-BARRIER = r"""
-#include <cuda/barrier>
-#pragma nv_diag_suppress static_var_with_dynamic_init
-// sum of each 256-element tile, staged through shared memory by cuda::memcpy_async
-extern "C" __global__ void tile_sums(const int *in, int *out) {
-    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
-    __shared__ int tile[256];
-    if (threadIdx.x == 0) init(&bar, blockDim.x);
-    __syncthreads();
-    cuda::memcpy_async(tile + threadIdx.x * 4, in + blockIdx.x * 256 + threadIdx.x * 4,
-                       cuda::aligned_size_t<16>(16), bar);
-    bar.arrive_and_wait();
-    int s = 0;
-    for (int i = threadIdx.x; i < 256; i += blockDim.x) s += tile[i] * (i + 1);
-    atomicAdd(&out[blockIdx.x], s);
-    bar.arrive_and_wait();  // the barrier is reused: phase 2
-    if (threadIdx.x == 0) atomicAdd(&out[blockIdx.x], tile[255]);
-}
-"""
-
-
 @pytest.mark.skipif(cccl_include() is None, reason=SKIP_REASON)
-def test_cccl_barrier_memcpy_async(gpu):
-    res = compile_to_ptx(BARRIER, "bar.cu", CudaOptions(include_dirs=[str(cccl_include())]))
-    assert "warning" not in res.log  # silenced by the pragma, as with nvcc
-    rng = np.random.default_rng(5)
-    x = rng.integers(-1000, 1000, 5 * 256).astype(np.int32)
-    d_in, d_out = gpu.to_device(x), gpu.zeros(5, np.int32)
-    fn = ok(cu.cuModuleGetFunction(_load(gpu, res.ptx), b"tile_sums"))
-    gpu.run(fn, (5,), (64,), [(d_in, None), (d_out, None)])
-    t = x.reshape(5, 256).astype(np.int64)
-    want = (t * np.arange(1, 257)).sum(axis=1) + t[:, 255]
-    assert gpu.from_device(d_out, 5, np.int32).tolist() == want.tolist()
+def test_cccl_barrier_and_pipeline_program(tmp_path):
+    """cumetalc -I<CCCL> programs/shared_barrier.cu -o ...: both passes take the rewrite (the host pass
+    refuses the original too); the kernels' results are checked against the host's in the program."""
+    exe = cccl_build.build(cccl_include(), ("shared_barrier",), tmp_path)["shared_barrier"]
+    assert cccl_build.run(exe, []) == ["barrier_memcpy_async", "pipeline_shared_state"]
