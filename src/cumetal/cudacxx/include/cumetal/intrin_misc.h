@@ -127,5 +127,13 @@ __CM_DEV__ void *__cvta_local_to_generic(size_t a) {
     asm("cvta.local.u64 %0, %1;" : "=l"(r) : "l"(a));
     return r;
 }
+/* __nv_associate_access_property(ptr, policy), nvcc's built-in behind cuda::annotated_ptr and
+ * cuda::associate_access_property (CCCL calls it from sm_80 on): ties an L2 cache policy (a
+ * createpolicy descriptor) to later accesses through the pointer. Apple GPUs expose no cache
+ * policy, so the pointer comes back unchanged and the accesses are plain ones. */
+__CM_DEV__ void *__nv_associate_access_property(const void *p, unsigned long long policy) {
+    (void)policy;
+    return (void *)p;
+}
 
 #endif /* CUMETAL_INTRIN_MISC_H */
