@@ -1,9 +1,10 @@
 """Cooperative launches (``grid_group::sync()``) on compiled CPU code (docs/cpu-backend.md,
 "Cooperative grids"): a kernel whose grid barriers are in its own body runs compiled, its
-threadgroups taking turns at the grid barriers on one worker (workitem.c ``run_grid``), with each
-threadgroup's shared memory (static and dynamic) and registers kept across them; results checked
-against numpy. A threadgroup that ends while others wait at the grid barrier is reported as a
-deadlock; a grid barrier inside a called function keeps the numpy engine."""
+threadgroups taking turns on each worker and the workers meeting at the grid barriers (workitem.c
+``run_grid``), with each threadgroup's shared memory (static and dynamic) and registers kept across
+them; results checked against numpy, on 1 and 2 workers. A threadgroup that ends while others wait at the grid barrier is reported as a
+deadlock, a fault before a grid barrier stops every worker, and a grid barrier inside a called
+function keeps the numpy engine."""
 
 from __future__ import annotations
 
@@ -68,6 +69,13 @@ extern "C" __global__ void leaves(int *out) {
   out[blockIdx.x] = 1;
 }
 
+// block 1 stores out of bounds before the grid barrier
+extern "C" __global__ void oob(int *out, int bad) {
+  if (blockIdx.x == 1 && threadIdx.x == 3) out[bad] = 1;
+  cg::this_grid().sync();
+  out[blockIdx.x] = 2;
+}
+
 __device__ __noinline__ void sync_in_call() { cg::this_grid().sync(); }
 
 extern "C" __global__ void in_call(int *out) {
@@ -85,8 +93,9 @@ def module():
 
 
 class _Dev:
-    def __init__(self, module) -> None:
+    def __init__(self, module, workers: int = 2) -> None:
         self.dev = CpuJitDevice(tiered=False)
+        self.dev.workers = workers
         self.image = self.dev.load_module(module)
         self.stream = self.dev.create_stream()
 
@@ -105,8 +114,9 @@ class _Dev:
         return fault or (sync[0] if sync else None)
 
 
-def test_stencil_rounds_across_grid_barriers_run_compiled(module):
-    d = _Dev(module)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_stencil_rounds_across_grid_barriers_run_compiled(module, workers):
+    d = _Dev(module, workers)
     n, blocks, rounds = 64 * 8, 8, 3
     a0 = ((np.arange(n) * 37) % 101).astype(np.float32)
     pa, pb = d.put(a0), d.put(np.zeros(n, np.float32))
@@ -119,9 +129,9 @@ def test_stencil_rounds_across_grid_barriers_run_compiled(module):
     assert np.array_equal(d.get(pb, n, np.float32), a)  # three rounds: the last wrote b
 
 
-@pytest.mark.parametrize("blocks, n", [(2, 5000), (5, 40961)])
-def test_shuffle_sums_and_dynamic_shared_memory_across_the_grid_barrier(module, blocks, n):
-    d = _Dev(module)
+@pytest.mark.parametrize("blocks, n, workers", [(2, 5000, 2), (5, 40961, 2), (5, 40961, 1)])
+def test_shuffle_sums_and_dynamic_shared_memory_across_the_grid_barrier(module, blocks, n, workers):
+    d = _Dev(module, workers)
     x = np.random.default_rng(n).integers(0, 1 << 20, n, dtype=np.uint32)
     threads, warps = 256, 8
     px, part = d.put(x), d.put(np.zeros(blocks, np.uint32))
@@ -144,6 +154,15 @@ def test_a_block_that_leaves_before_the_grid_barrier_is_a_deadlock(module):
     fault = d.launch("leaves", 4, 32, 0, struct.pack("<Q", out))
     assert fault is not None and "deadlock" in str(fault) and "grid barrier" in str(fault), fault
     assert (d.dev.launches, d.dev.fallbacks) == (1, 0)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_fault_before_the_grid_barrier_stops_every_worker(module, workers):
+    d = _Dev(module, workers)
+    out = d.put(np.zeros(4, np.int32))
+    fault = d.launch("oob", 4, 32, 0, struct.pack("<Qi", out, 1 << 26))
+    assert fault is not None and "illegal" in str(fault).lower(), fault  # reported, no hang
+    assert d.dev.launches == 1
 
 
 def test_a_grid_barrier_in_a_called_function_keeps_the_numpy_engine(module):

@@ -673,8 +673,8 @@ class CpuJitDevice(CpuDevice):
         """A cooperative launch on compiled code, or None (the numpy engine's then): a kernel whose
         grid barriers (``grid_group::sync()``) are all in its own body is compiled from a copy of its
         module with those barriers kept (``sim.grid.cooperative_module``) and, when it becomes a
-        work-item kernel, runs on one worker with its threadgroups taking turns at the grid barriers
-        (workitem.c ``run_grid``). Tiering as for plain launches (small launches on the numpy
+        work-item kernel, runs with each worker's threadgroups taking turns and the workers meeting at
+        the grid barriers (workitem.c ``run_grid``). Tiering as for plain launches (small launches on the numpy
         engine, which then runs the original kernel cooperatively). A cooperative kernel without a
         grid barrier (blocks that may wait for each other through memory) keeps the numpy engine."""
         from cumetal.backends.air.sim import launch_air
@@ -704,7 +704,7 @@ class CpuJitDevice(CpuDevice):
             return None
         kw = {k: v for k, v in kwargs.items() if k not in ("cluster", "cooperative", "tier")}
         self.launches += 1
-        out = launch_air(k2, m2, *args, workers=1, compiled=compiled, cooperative=True, **kw)
+        out = launch_air(k2, m2, *args, workers=self.workers, compiled=compiled, cooperative=True, **kw)
         if out.fault is not None and out.fault.code in RERUN_FOR_REPORT:  # as native_launch
             ref = numpy_launch(kernel, module, *args, **kwargs)
             if same_fault(out.fault, ref.fault):

@@ -189,11 +189,9 @@ def launch_air(kernel: Function, module: Module, memory, grid: tuple[int, int, i
     result when the caller already has it (saves the cache lookup). ``first_block``: run only the
     threadgroups from this linear id on (the rest of a launch whose first ones ran on the numpy
     engine: cpu-jit's tiering). ``cooperative``: a cooperative launch of a kernel compiled from
-    ``grid.cooperative_module`` (its grid barriers): one worker runs the whole grid, the
-    threadgroups taking turns at the grid barriers (workitem.c ``run_grid``)."""
+    ``grid.cooperative_module`` (its grid barriers): each worker runs its share of the grid's
+    threadgroups in turns, and the workers meet at the grid barriers (workitem.c ``run_grid``)."""
     global _scratch
-    if cooperative:
-        workers = 1
     ck = compiled
     if ck is None:
         ck = compile_or_refusal(kernel, module, vectors_for_launch(_threads(grid, block)))

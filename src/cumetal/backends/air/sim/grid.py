@@ -9,9 +9,9 @@ so that the lowering declares ``air.wg.barrier`` and the kernel is a barrier ker
 ``instrument_grid_barriers`` (instrument.py, on the AIR text) replaces each call by
 ``GRID_BARRIER``, a threadgroup barrier with a scope no lowering emits, and drops the function.
 workitem.py cuts there like at any barrier and marks the resume point after it ``OP_GRID``; the
-runtime (workitem.c ``run_grid``) runs every threadgroup of the grid on one worker, taking turns at
-those barriers. Kernels whose grid barrier sits in a called function, or that do not become
-work-item kernels, keep the numpy engine (the device checks).
+runtime (workitem.c ``run_grid``) gives each worker a share of the grid's threadgroups, which take
+turns on it, and the workers meet at those barriers. Kernels whose grid barrier sits in a called
+function, or that do not become work-item kernels, keep the numpy engine (the device checks).
 """
 
 from __future__ import annotations

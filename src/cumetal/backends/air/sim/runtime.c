@@ -989,15 +989,17 @@ static void *worker(void *argp) {
     if (!F || !slots || stacks == MAP_FAILED || !group || (L->shared_size && !W_shared)) {
         W_block = 0;
         record_fault(F_INTERNAL, 0, "air-sim: cannot allocate the threadgroup's fibers");
+        if (L->coop) grid_meet(G_FAULT); /* (the other workers must not wait for this one) */
         goto out;
     }
     if (L->coop) {
         if (!L->direct && E->wr) {
-            int64_t g = run_grid(slots);
+            int64_t g = run_grid(slots, wa->index);
             if (g > 0) run += (uint64_t)g;
         } else {
             W_block = 0;
             record_fault(F_INTERNAL, 0, "air-sim: a cooperative launch needs a work-item kernel");
+            grid_meet(G_FAULT); /* (the others must not wait for this worker) */
         }
         goto out;
     }
@@ -1157,6 +1159,7 @@ static void pool_run(int n) {
     }
     if (n - 1 > pool_threads) n = pool_threads + 1; /* fewer threads than asked: the rest still run */
     pool_want = n;
+    grid_workers = n; /* (fewer threads than asked: a cooperative launch's meetings wait for these) */
     pool_pending = n - 1;
     if (n > 1) {
         __atomic_store_n(&pool_gen, pool_gen + 1, __ATOMIC_RELEASE);
@@ -1181,7 +1184,7 @@ int sim_run(sim_launch *launch) {
     uint64_t nblocks = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
     nblocks = L->first_block < nblocks ? nblocks - L->first_block : 0; /* the threadgroups left to run */
     if ((uint64_t)nw > nblocks) nw = nblocks ? (int)nblocks : 1;
-    if (L->coop) nw = 1; /* one worker runs the whole grid (workitem.c run_grid) */
+    grid_workers = nw; /* a cooperative launch's workers meet at its grid barriers (workitem.c run_grid) */
     /* chunks of consecutive threadgroups: fewer atomic operations on the shared counter, while
      * every worker still gets several chunks to balance the load */
     chunk_blocks = nblocks / ((uint64_t)nw * 16);

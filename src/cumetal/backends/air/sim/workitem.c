@@ -224,15 +224,49 @@ static int run_wi(uint64_t blk, uint8_t *slots, uint32_t cx, uint32_t cy, uint32
 }
 
 /* A cooperative launch (cudaLaunchCooperativeKernel: every threadgroup resident at once, so that
- * grid_group::sync() completes) on one worker: the threadgroups take turns, each running until it
- * waits at a grid barrier or ends, with its own work-item state (resume points, warp summaries,
- * context) and a copy of its threadgroup memory (static and dynamic shared memory are the worker's,
- * saved and restored at each turn); once every threadgroup waits at the grid barrier (or ended) they
- * all go on. A threadgroup that ends while another waits at a grid barrier is CUDA's deadlock: the
- * launch reports it. Only work-item kernels (cpu_jit_device.py checks: other modes keep the numpy
- * engine). Returns the threadgroups completed, or -1 on a fault. */
-static int64_t run_grid(uint8_t *slots) {
-    const uint64_t nb = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+ * grid_group::sync() completes): worker w of the grid_workers runs threadgroups w, w + n, ... in
+ * turns, each until it waits at a grid barrier or ends, with its own work-item state (resume points,
+ * warp summaries, context) and a copy of its threadgroup memory (static and dynamic shared memory are
+ * the worker's, saved and restored at each turn); the workers then meet (grid_meet), and once every
+ * threadgroup waits at the grid barrier (or ended) they all go on. A threadgroup that ends while
+ * another waits at a grid barrier is CUDA's deadlock: the launch reports it. Only work-item kernels
+ * (cpu_jit_device.py checks: other modes keep the numpy engine). Returns the threadgroups this
+ * worker completed, or -1 on a fault or stop. */
+static int grid_workers;                 /* workers of the cooperative launch (sim_run) */
+static pthread_mutex_t grid_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t grid_cv = PTHREAD_COND_INITIALIZER;
+static int grid_arrived, grid_flags, grid_verdict;
+static uint64_t grid_gen;
+enum { G_WAIT = 1, G_ENDED = 2, G_FAULT = 4 };   /* what a worker saw in its turn (grid_flags) */
+enum { G_GO = 0, G_DONE, G_STOP };              /* what the workers do next (grid_verdict) */
+
+static int grid_meet(int flags) {
+    pthread_mutex_lock(&grid_mu);
+    grid_flags |= flags;
+    uint64_t gen = grid_gen;
+    if (++grid_arrived == grid_workers) {
+        int f = grid_flags;
+        grid_verdict = (f & G_FAULT) ? G_STOP : !(f & G_WAIT) ? G_DONE : (f & G_ENDED) ? G_STOP : G_GO;
+        if (!(f & G_FAULT) && (f & G_WAIT) && (f & G_ENDED)) { /* some wait at grid.sync() that others never reach */
+            W_block = 0;
+            record_fault(F_TIMEOUT, 0, "deadlock: threads wait at a grid barrier (grid_group::sync()) that "
+                                       "threadgroups which have ended will never reach in kernel @KERNEL@");
+        }
+        grid_arrived = 0;
+        grid_flags = 0;
+        grid_gen++;
+        pthread_cond_broadcast(&grid_cv);
+    } else {
+        while (grid_gen == gen) pthread_cond_wait(&grid_cv, &grid_mu);
+    }
+    int v = grid_verdict;
+    pthread_mutex_unlock(&grid_mu);
+    return v;
+}
+
+static int64_t run_grid(uint8_t *slots, int index) {
+    const uint64_t nb = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], step = (uint64_t)grid_workers;
+    const uint64_t mine = (uint64_t)index < nb ? (nb - (uint64_t)index + step - 1) / step : 0;
     const int n = nfib, span = E->wsteps ? 32 : n, nspan = (n + span - 1) / span;
     size_t as3 = 0;
     for (int i = 0; i < L->nas3; i++) as3 += E->as3_hi[i] - E->as3_lo[i];
@@ -240,85 +274,82 @@ static int64_t run_grid(uint8_t *slots) {
     const size_t ctxb = ((size_t)E->wctx * (size_t)n + 63) & ~(size_t)63;
     uint32_t *st0 = wi_state, *sum0 = wi_sum;
     uint8_t *ctx0 = wi_ctx;
-    uint32_t **sts = calloc(nb, sizeof *sts), **sums = calloc(nb, sizeof *sums);
-    uint8_t **ctxs = calloc(nb, sizeof *ctxs), **mems = calloc(nb, sizeof *mems), *phase = calloc(nb, 1);
+    uint32_t **sts = calloc(mine + 1, sizeof *sts), **sums = calloc(mine + 1, sizeof *sums);
+    uint8_t **ctxs = calloc(mine + 1, sizeof *ctxs), **mems = calloc(mine + 1, sizeof *mems), *phase = calloc(mine + 1, 1);
     int64_t done = 0, result = -1;
-    if (!sts || !sums || !ctxs || !mems || !phase) goto fail;
-    for (uint64_t g = 0; g < nb; g++) {
-        sts[g] = malloc(sizeof(uint32_t) * (size_t)n);
-        sums[g] = malloc(sizeof(uint32_t) * (size_t)(nspan + 2));
-        ctxs[g] = ctxb ? aligned_alloc(64, ctxb) : NULL;
-        mems[g] = mem ? calloc(mem, 1) : NULL; /* every threadgroup's memory starts at zero */
-        if (!sts[g] || !sums[g] || (ctxb && !ctxs[g]) || (mem && !mems[g])) goto fail;
+    int ok = sts && sums && ctxs && mems && phase;
+    for (uint64_t k = 0; ok && k < mine; k++) {
+        sts[k] = malloc(sizeof(uint32_t) * (size_t)n);
+        sums[k] = malloc(sizeof(uint32_t) * (size_t)(nspan + 2));
+        ctxs[k] = ctxb ? aligned_alloc(64, ctxb) : NULL;
+        mems[k] = mem ? calloc(mem, 1) : NULL; /* every threadgroup's memory starts at zero */
+        ok = sts[k] && sums[k] && (!ctxb || ctxs[k]) && (!mem || mems[k]);
+    }
+    if (!ok) {
+        W_block = (uint64_t)index;
+        record_fault(F_INTERNAL, 0, "air-sim: cannot allocate a cooperative grid's threadgroups");
     }
     for (;;) {
-        int waiting = 0, ended = 0;
-        for (uint64_t g = 0; g < nb; g++) {
-            if (phase[g] == 2) continue; /* done */
+        int flags = ok ? 0 : G_FAULT;
+        for (uint64_t k = 0; ok && k < mine; k++) {
+            if (phase[k] == 2) continue; /* done */
+            uint64_t g = (uint64_t)index + k * step;
             W_block = g;
-            wi_state = sts[g];
-            wi_sum = sums[g];
-            wi_ctx = ctxs[g];
-            uint8_t *m = mems[g];
+            wi_state = sts[k];
+            wi_sum = sums[k];
+            wi_ctx = ctxs[k];
+            uint8_t *m = mems[k];
             if (L->shared_size) memcpy(W_shared, m, L->shared_size);
             size_t o = L->shared_size;
             for (int i = 0; i < L->nas3; i++) {
-                size_t k = E->as3_hi[i] - E->as3_lo[i];
-                memcpy((void *)(uintptr_t)E->as3_lo[i], m + o, k);
-                o += k;
+                size_t c = E->as3_hi[i] - E->as3_lo[i];
+                memcpy((void *)(uintptr_t)E->as3_lo[i], m + o, c);
+                o += c;
             }
             uint32_t cx = (uint32_t)(g % L->grid[0]), cy = (uint32_t)((g / L->grid[0]) % L->grid[1]),
                      cz = (uint32_t)(g / ((uint64_t)L->grid[0] * L->grid[1]));
             int r;
-            if (phase[g] == 0) {
+            if (phase[k] == 0) {
                 r = run_wi(g, slots, cx, cy, cz);
             } else {
                 fill_slots(slots, 0, cx, cy, cz);
                 put_u3(slots + 16 * L->nargs, L->block[0], L->block[1], L->block[2]);
                 r = wi_loop(g, slots, 1);
             }
-            if (r == 0) goto out; /* a fault, recorded */
+            if (r == 0) { /* a fault (recorded) or another worker's: every worker stops at the meeting */
+                flags |= G_FAULT;
+                break;
+            }
             if (r == 1) {
-                phase[g] = 2;
+                phase[k] = 2;
                 done++;
-                ended = 1;
+                flags |= G_ENDED;
                 watchdog_progress();
                 continue;
             }
-            phase[g] = 1;
-            waiting = 1;
+            phase[k] = 1;
+            flags |= G_WAIT;
             if (L->shared_size) memcpy(m, W_shared, L->shared_size);
             o = L->shared_size;
             for (int i = 0; i < L->nas3; i++) {
-                size_t k = E->as3_hi[i] - E->as3_lo[i];
-                memcpy(m + o, (void *)(uintptr_t)E->as3_lo[i], k);
-                o += k;
+                size_t c = E->as3_hi[i] - E->as3_lo[i];
+                memcpy(m + o, (void *)(uintptr_t)E->as3_lo[i], c);
+                o += c;
             }
         }
-        if (!waiting) {
-            result = done;
-            goto out;
-        }
-        if (ended) { /* some threadgroups wait at grid.sync() that others will never reach */
-            W_block = 0;
-            record_fault(F_TIMEOUT, 0, "deadlock: threads wait at a grid barrier (grid_group::sync()) that "
-                                       "threadgroups which have ended will never reach in kernel @KERNEL@");
-            goto out;
-        }
-        if (deadline > 0 && coarse_now() > deadline) {
+        if (!(flags & G_FAULT) && deadline > 0 && coarse_now() > deadline) {
             record_fault(F_TIMEOUT, 0, "watchdog timeout");
-            goto out;
+            flags |= G_FAULT;
         }
+        int v = grid_meet(flags);
+        if (v == G_DONE) result = done;
+        if (v != G_GO) break;
     }
-fail:
-    W_block = 0;
-    record_fault(F_INTERNAL, 0, "air-sim: cannot allocate a cooperative grid's threadgroups");
-out:
-    for (uint64_t g = 0; sts && g < nb; g++) {
-        free(sts[g]);
-        free(sums[g]);
-        if (ctxs) free(ctxs[g]);
-        if (mems) free(mems[g]);
+    for (uint64_t k = 0; k < mine; k++) {
+        if (sts) free(sts[k]);
+        if (sums) free(sums[k]);
+        if (ctxs) free(ctxs[k]);
+        if (mems) free(mems[k]);
     }
     free(sts); free(sums); free(ctxs); free(mems); free(phase);
     wi_state = st0;
