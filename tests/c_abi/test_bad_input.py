@@ -28,11 +28,11 @@ CALLS_BACK = {"cudaLogsRegisterCallback", "cuLogsRegisterCallback", "cudaUserObj
 # success is a right answer to these whatever the arguments (queries of the last error, versions,
 # error strings, profiler control, teardown)
 ALWAYS_OK = {"cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorName", "cudaGetErrorString", "cudaProfilerStart",
-             "cudaProfilerStop", "cudaDeviceReset", "cudaDeviceSynchronize", "cudaThreadSynchronize",
+             "cudaProfilerStop", "cudaDeviceReset", "cudaDeviceSynchronize", "cudaThreadSynchronize", "cudaThreadExit",
              "cuProfilerStart", "cuProfilerStop", "cuCtxSynchronize", "cudaCtxResetPersistingL2Cache",
              "cudaFree", "cudaFreeHost", "cudaFreeArray", "cudaFreeMipmappedArray", "cuMemFree", "cuMemFreeHost",
              "cudaInitDevice", "cudaSetDevice", "cudaSetDeviceFlags", "cuInit", "cudaStreamQuery",
-             "cudaStreamSynchronize", "cudaDeviceSetCacheConfig", "cudaDeviceSetSharedMemConfig",
+             "cudaStreamSynchronize", "cudaDeviceSetCacheConfig", "cudaThreadSetCacheConfig", "cudaDeviceSetSharedMemConfig",
              "cudaSetValidDevices", "cudaStreamBeginCapture", "cudaStreamEndCapture", "cudaEventRecord",
              "cudaStreamWaitEvent", "cudaFreeAsync", "cudaMemsetAsync", "cudaMemset", "cudaMemcpy",
              "cudaMemcpyAsync", "cudaMemset2D", "cudaMemset2DAsync",
@@ -74,7 +74,7 @@ def test_every_export_survives_null_and_garbage_arguments():
 # All-zero arguments that are a valid call: the NULL (default) stream, device 0, limit 0 = stack size,
 # empty batches and zero-byte copies, optional output pointers.
 NULL_OK = {"cuStreamQuery", "cuStreamSynchronize", "cudaDeviceGetStreamPriorityRange", "cudaDeviceGraphMemTrim",
-           "cudaDeviceSetLimit", "cudaMemDiscardAndPrefetchBatchAsync", "cudaMemDiscardBatchAsync",
+           "cudaDeviceSetLimit", "cudaThreadSetLimit", "cudaMemDiscardAndPrefetchBatchAsync", "cudaMemDiscardBatchAsync",
            "cudaMemPrefetchBatchAsync", "cudaMemcpy2D", "cudaMemcpy2DAsync", "cudaMemcpyPeer", "cudaMemcpyPeerAsync",
            "cudaStreamCopyAttributes",
            # zero semaphores on the legacy stream: nothing to signal or wait for
@@ -82,7 +82,7 @@ NULL_OK = {"cuStreamQuery", "cuStreamSynchronize", "cudaDeviceGetStreamPriorityR
 # Every argument the scratch buffer's address: valid where the arguments are all output pointers (or
 # a zeroed struct that is a valid input), e.g. cudaStreamCreate, cudaMemGetInfo; an unregistered
 # pointer is a valid cudaPointerGetAttributes query.
-GARBAGE_OK = {"cuDriverGetVersion", "cudaChooseDevice", "cudaDeviceGetCacheConfig", "cudaDeviceGetSharedMemConfig",
+GARBAGE_OK = {"cuDriverGetVersion", "cudaChooseDevice", "cudaDeviceGetCacheConfig", "cudaThreadGetCacheConfig", "cudaDeviceGetSharedMemConfig",
               "cudaDeviceGetStreamPriorityRange", "cudaDriverGetVersion", "cudaEventCreate", "cudaGetDevice",
               "cudaGetDeviceCount", "cudaGetDeviceFlags", "cudaMemGetInfo", "cudaPointerGetAttributes",
               "cudaRuntimeGetVersion", "cudaStreamCreate", "cudaThreadExchangeStreamCaptureMode"}

@@ -47,6 +47,7 @@ PROGRAMS = {
     "std_kernel_names": ["std_kernel_names.cu"],
     "stub_without_config": ["stub_without_config.cu"],
     "shared_nontrivial": ["shared_nontrivial.cu"],
+    "old_style": ["old_style/main.cu", "old_style/helpers.c"],
 }
 
 EXTRA_LIBRARIES = {"host_headers": ["cublas"]}

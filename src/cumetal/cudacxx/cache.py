@@ -57,7 +57,7 @@ def _sha(data: bytes) -> str:
 # the modules whose code decides the clang command line (BASE_FLAGS, option translation, the bundled
 # standard library's flags) and what is done with clang's output
 _FRONT_END = ("compile.py", "options.py", "toolchain.py", "inline_asm.py", "cluster_dims.py", "cache.py",
-              "shared_init.py")
+              "shared_init.py", "launch_chevrons.py")
 _front_end_digest: str | None = None
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cumetal.cudacxx import cache as _cache
-from cumetal.cudacxx import fallback_include_dir, include_dir, shared_init
+from cumetal.cudacxx import fallback_include_dir, include_dir, launch_chevrons, shared_init
 from cumetal.cudacxx.cluster_dims import MARKER as CLUSTER_MARKER
 from cumetal.cudacxx.cluster_dims import add_cluster_directives, cluster_dims_from_ir, uses_cluster_dims
 from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
@@ -60,7 +60,8 @@ class CompileResult:
     dependencies: list[str] = field(default_factory=list)
     bitcode: bytes = b""
     cached: bool = False
-    # the source as compiled when the front end rewrote it (shared_init.py), for the host pass; else ""
+    # the source as compiled when the front end rewrote it (shared_init.py, launch_chevrons.py), for the
+    # host pass; else ""
     source: str = ""
 
 
@@ -162,6 +163,15 @@ def clang_command(options: CudaOptions, src: Path, output: Path, *, bitcode: boo
 
 def _run_clang(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,
                bitcode: bool | str) -> CompileResult:
+    normalized = launch_chevrons.normalize(source)  # `k << < g, b >> > ()`, which nvcc accepts
+    result = _run_clang_rewriting(normalized, filename, options, headers, bitcode)
+    if normalized != source and not result.source:
+        result.source = normalized  # the host pass compiles the same text
+    return result
+
+
+def _run_clang_rewriting(source: str, filename: str, options: CudaOptions, headers: dict[str, str] | None,
+                         bitcode: bool | str) -> CompileResult:
     try:
         return _run_clang_once(source, filename, options, headers, bitcode)
     except CudaCompileError as e:

@@ -272,6 +272,8 @@ static __device__ __inline__ void cudaGraphSetConditional(cudaGraphConditionalHa
 }
 #endif
 
+#include "cumetal/host_runtime_legacy.h"
+
 #if defined(__cplusplus) && !defined(__CUMETAL_NO_RUNTIME_TEMPLATES)
 #include "cumetal/host_runtime_templates.h"
 #include "cumetal/host_graph_legacy.h"
