@@ -3,7 +3,8 @@
 // function's outputs are used: every float c in [LO, HI) (bit patterns) is scored by whether
 //     p = c * (2 - c),  w = -lg2.approx(p)  [WMODE 1: w = w * f32(ln 2); WMODE 2: w = w - $SHIFT],
 //     q = Horner(coefficients, w) with fma,  fma(q, -c, q)
-// equals erfcinvf(c). A greedy search moves one coefficient by +-2^k ulps at a time (all of them
+// equals erfcinvf(c); WMODE 3, the tail's form (make_erfcinv_fit.py step 7): z = -lg2.approx(c),
+//     r = rsqrt.approx(z),  q = Horner(coefficients, r),  RN(RN(z r) q). A greedy search moves one coefficient by +-2^k ulps at a time (all of them
 // scored in one launch), then random moves of two or three coefficients when that stalls.
 //
 // With ERFINV_LO / ERFINV_HI set (bit patterns of y), erfinvf(y) on [LO, HI) is scored too, as
@@ -37,6 +38,12 @@ __device__ __forceinline__ float lg2a(float x) {
     return r;
 }
 
+__device__ __forceinline__ float rsqa(float x) {
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
 __global__ void k_ref(uint32_t lo, uint32_t n, float *r, float *w, int wmode, float shift) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -45,7 +52,15 @@ __global__ void k_ref(uint32_t lo, uint32_t n, float *r, float *w, int wmode, fl
     float ww = -lg2a(__fmul_rn(c, __fadd_rn(2.0f, -c)));
     if (wmode == 1) ww = __fmul_rn(ww, 0x1.62e430p-1f);
     if (wmode == 2) ww = __fadd_rn(ww, -shift);
+    if (wmode == 3) ww = rsqa(-lg2a(c));
     w[i] = ww;
+}
+
+__global__ void k_ab_tail(uint32_t lo, uint32_t n, const float *w, float *a, float *b) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    a[i] = __fmul_rn(-lg2a(__uint_as_float(lo + i)), w[i]);
+    b[i] = 0.0f;
 }
 
 __global__ void k_ref_inv(uint32_t lo, uint32_t n, float *r, float *w, float *a, float *b) {
@@ -137,7 +152,8 @@ int main(int argc, char **argv) {
     CHECK(cudaMalloc(&ds, MAXK * 8));
     const char *sh = getenv("SHIFT");
     k_ref<<<(n1 + 255) / 256, 256>>>(lo, n1, r, w, wmode, sh ? (float)atof(sh) : 0.0f);
-    k_ab<<<(n1 + 255) / 256, 256>>>(lo, n1, fa, fb);
+    if (wmode == 3) k_ab_tail<<<(n1 + 255) / 256, 256>>>(lo, n1, w, fa, fb);
+    else k_ab<<<(n1 + 255) / 256, 256>>>(lo, n1, fa, fb);
     if (n2) k_ref_inv<<<(n2 + 255) / 256, 256>>>(ilo, n2, r + n1, w + n1, fa + n1, fb + n1);
     auto eval = [&](const std::vector<std::vector<float>> &cands) {
         std::vector<float> flat;
