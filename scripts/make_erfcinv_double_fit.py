@@ -75,6 +75,12 @@ general doubles, erfinv, normcdfinv; one ``run`` on the H100, ~10 s). How the mo
    polynomials (degree 18) in sqrt(w), w, sqrt(-log c), 1/sqrt(-log c) or 1/sqrt(w), with or without
    the factor (1 - c), reach only 31.7-34.9 % on held-out inputs (a rational form's extra rounding
    would do that): not modelled (0.1 % of cuRAND's draws); the tails keep CuMetal's own erfcinv.
+   With the log of step 3's third attempt the paper's branch still gives 28.6 % (204,062 recorded
+   inputs with w in [6.25, 16)); least squares (degree 18-24, refined in long double, held out) of
+   y against sqrt(w) of the exact or the model's w, sqrt(-log c), or as RN(w r) P(r) or P(r) / r
+   with r = 1/sqrt(w), leave 1.09-1.13 ulp rms (max ~5) in every form, against ~0.4 for a smooth
+   function rounded a few times: the tail's results carry ~1 ulp of noise from an inexact step
+   (an approximate root or quotient, an iteration), which none of these forms has.
 6. The sweep (``sweep``): grid inputs of every binade 99.97 % identical where modelled (the even-e-only
    log: 97.9 %, 94-97 % in binades where c(2 - c) has an odd exponent); general doubles 99.97 % (c > 1
    with 2 - c inexact too: the reflection holds there); erfinv 99.98 % of 287,192 inputs with w < 6.25
