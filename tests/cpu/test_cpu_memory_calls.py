@@ -328,3 +328,21 @@ def test_runaway_recursion_faults_instead_of_crashing() -> None:
     b.ret()
     r = run(b.done(), 1, 32, module=mod)
     assert r.fault is not None and r.fault.code == "illegal_address" and "stack overflow" in r.fault.message
+
+
+def test_illegal_address_names_the_nearest_allocation() -> None:
+    """A halo read before an array's start or past its end (NVIDIA often lets it through silently
+    when other memory is mapped there) is reported with where it lies against the nearest allocation."""
+    from cumetal.backends.cpu.memory import MemoryFault
+
+    mem = DeviceMemory(1 << 24)
+    a = mem.alloc(16384)
+    b = mem.alloc(4096)
+    addrs = np.array([a, a - 256], dtype=np.uint64)
+    with pytest.raises(MemoryFault) as e:
+        mem.gather(addrs, np.float32)
+    assert e.value.lane == 1 and e.value.detail == f"256 bytes before the start of the 16384-byte allocation at 0x{a:x}"
+    last = max((a, 16384), (b, 4096))  # the allocation with the highest address: nothing lies after it
+    with pytest.raises(MemoryFault) as e:
+        mem.gather(np.array([last[0] + last[1] + 8], dtype=np.uint64), np.float32)
+    assert e.value.detail == f"8 bytes past the end of the {last[1]}-byte allocation at 0x{last[0]:x}"

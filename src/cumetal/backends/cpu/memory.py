@@ -27,6 +27,24 @@ ALIGNMENT = 256
 PAGE = mmap.PAGESIZE
 
 
+def _nearest_allocation(addr: int, itemsize: int, allocs: list[Allocation]) -> str:
+    """Where a faulting address lies relative to the nearest live allocation: kernels that index a
+    row or a halo past an array's end (or before its start) are the usual cause, and NVIDIA GPUs
+    often let such a read through silently when other memory is mapped there."""
+    best: tuple[int, str] | None = None
+    for a in allocs:
+        if addr < a.base:
+            dist, where = a.base - addr, f"{a.base - addr} bytes before the start"
+        elif addr + itemsize > a.end:
+            dist, where = addr + itemsize - a.end, f"{addr - a.end} bytes past the end" if addr >= a.end else \
+                f"{itemsize}-byte access overlapping the end"
+        else:
+            continue
+        if best is None or dist < best[0]:
+            best = (dist, f"{where} of the {a.size}-byte allocation at 0x{a.base:x}")
+    return best[1] if best is not None else "no live allocations"
+
+
 class MemoryFault(Exception):
     """A kernel access that the hardware would reject."""
 
@@ -34,6 +52,7 @@ class MemoryFault(Exception):
         self.kind = kind  # 'illegal_address' | 'misaligned_address'
         self.address = int(address)
         self.lane = lane
+        self.detail = detail
         what = "misaligned" if kind == "misaligned_address" else "illegal"
         msg = f"{what} address 0x{self.address:x}"
         if lane is not None:
@@ -253,7 +272,8 @@ class DeviceMemory:
         valid &= (lim >= item) & (off <= lim - np.minimum(lim, item))
         if not valid.all():
             lane = int(np.flatnonzero(~valid)[0])
-            raise MemoryFault("illegal_address", int(addrs[lane]), lane, "outside every live allocation")
+            raise MemoryFault("illegal_address", int(addrs[lane]), lane,
+                              _nearest_allocation(int(addrs[lane]), itemsize, allocs))
         return allocs, idx
 
     @staticmethod

@@ -185,7 +185,7 @@ def _load(ctx: Ctx, m, addr: np.ndarray, space: str, dt: np.dtype, inst: Inst, s
     try:
         return ctx.batch.mem.gather(addr, dt)
     except MemoryFault as e:
-        raise _fault(ctx, e.kind, e.address, m, e.lane, inst, space) from None
+        raise _fault(ctx, e.kind, e.address, m, e.lane, inst, space, e.detail) from None
 
 
 def store(ctx: Ctx, m: np.ndarray | None, addr, val, space: str, dt: np.dtype, inst: Inst) -> None:
@@ -218,7 +218,7 @@ def _store(ctx: Ctx, m, addr: np.ndarray, val: np.ndarray, space: str, inst: Ins
     try:
         ctx.batch.mem.scatter(addr, val)
     except MemoryFault as e:
-        raise _fault(ctx, e.kind, e.address, m, e.lane, inst, space) from None
+        raise _fault(ctx, e.kind, e.address, m, e.lane, inst, space, e.detail) from None
 
 
 # ----------------------------------------------------------------------------- atomics
@@ -282,7 +282,7 @@ def atomic(ctx: Ctx, m: np.ndarray | None, addr, val, cmp, space: str, aop: str,
             try:
                 old = ctx.batch.mem.atomic(op, raw, vv, compare=cc, dtype=opdt, combine=combine)
             except MemoryFault as e:
-                raise _fault(ctx, e.kind, e.address, mm, e.lane, inst, sp) from None
+                raise _fault(ctx, e.kind, e.address, mm, e.lane, inst, sp, e.detail) from None
         if sel is None:
             out = old
         else:
@@ -349,7 +349,7 @@ def _atomic_bf16(ctx: Ctx, m, addr: np.ndarray, val, space: str, aop: str, inst:
             try:
                 mem.gather(keys, np.dtype(np.uint16))  # checks every lane before anything is written
             except MemoryFault as e:
-                raise _fault(ctx, e.kind, e.address, mm, e.lane, inst, sp) from None
+                raise _fault(ctx, e.kind, e.address, mm, e.lane, inst, sp, e.detail) from None
         vv = v if sel is None else v[sel]
         order = np.argsort(keys, kind="stable")
         sk, sv = keys[order], vv[order]
