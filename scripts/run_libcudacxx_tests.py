@@ -100,6 +100,8 @@ def verdict_before_running(text: str, feats: set[str]) -> str:
 def outcome(r: dict) -> str:
     if r.get("skip"):
         return r["skip"]
+    if "build_rc" not in r:
+        return "not run"
     if r.get("build_rc") != 0:
         return "not built"
     ok = r.get("run_rc") == 0
@@ -117,7 +119,7 @@ def summary(results: dict, depth: int = 2) -> str:
     for name, r in sorted(results.items()):
         c = rows.setdefault(folder_of(name, depth), {})
         c[outcome(r)] = c.get(outcome(r), 0) + 1
-    kinds = ["pass", "fail", "not built", "xfail", "xpass", "unsupported"]
+    kinds = ["pass", "fail", "not built", "xfail", "xpass", "unsupported", "not run"]
     lines = ["| folder | " + " | ".join(kinds) + " |", "|---" * (len(kinds) + 1) + "|"]
     total = {k: 0 for k in kinds}
     for folder, c in rows.items():
@@ -153,7 +155,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--errors", action="store_true", help="with --summary: the first error of each failure")
     a = ap.parse_args(argv)
     if a.summary:
-        results = json.loads(a.summary.read_text())["tests"]
+        data = json.loads(a.summary.read_text())
+        results = data["tests"]
+        if a.src:  # the lit directives again (the features may have changed since the run)
+            feats = features(data.get("arch", a.arch), data.get("std", a.std))
+            for name, r in results.items():
+                p = a.src / "libcudacxx" / "test" / "libcudacxx" / name
+                if p.is_file():
+                    v = verdict_before_running(p.read_text(errors="replace"), feats)
+                    r["skip"] = "unsupported" if v == "unsupported" else ""
+                    r["xfail"] = v == "xfail"
+        if a.folders:
+            results = {k: v for k, v in results.items() if any(k.startswith(f) for f in a.folders)}
         print(summary(results))
         if a.errors:
             for name, r in sorted(results.items()):
@@ -189,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         if v == "unsupported":
             results[name] = {"skip": "unsupported"}
             continue
-        exe = a.build / name.replace("/", "__").removesuffix(".pass.cpp")
+        # no dots: program_runs keeps the build command beside it as <exe>.cmd (with_suffix)
+        exe = a.build / name.removesuffix(".pass.cpp").replace("/", "__").replace(".", "_")
         cmd = [sys.executable, "-m", "cumetal.tools.cumetalc", "-x", "cu", f"-std={a.std}", f"-arch=sm_{a.arch}",
                "--extended-lambda", "-w", "-I", str(test_root / "support"), "-I", str(cccl),
                "-include", str(tests_dir / "force_include.h"), str(p), "-o", str(exe)]

@@ -15,7 +15,21 @@ from cumetal import driver as cu
 from cumetal.cudacxx.compile import compile_to_ptx
 from cumetal.cudacxx.options import CudaOptions
 
-pytestmark = pytest.mark.skipif(cccl_include() is None, reason=SKIP_REASON)
+needs_cccl = pytest.mark.skipif(cccl_include() is None, reason=SKIP_REASON)
+
+
+def _run(source: str, name: str, grid: int, block: int, x: np.ndarray, n_out: int, **options) -> np.ndarray:
+    res = compile_to_ptx(source, f"{name}.cu", CudaOptions(**options))
+    g = Gpu()
+    try:
+        m = ok(cu.cuModuleLoadData(res.ptx.encode()))
+        g.modules[name] = m
+        d_in, d_out = g.to_device(x), g.zeros(n_out, np.int32)
+        g.run(ok(cu.cuModuleGetFunction(m, name.encode())), (grid,), (block,),
+              [(d_in, None), (d_out, None), (len(x), ctypes.c_int)])
+        return g.from_device(d_out, n_out, np.int32)
+    finally:
+        g.close()
 
 ANNOTATED = r"""
 #include <cuda/annotated_ptr>
@@ -30,17 +44,41 @@ extern "C" __global__ void scaled(const int *in, int *out, int n) {
 """
 
 
+@needs_cccl
 def test_annotated_ptr_and_associate_access_property():
-    res = compile_to_ptx(ANNOTATED, "annotated.cu", CudaOptions(arch="sm_90", include_dirs=[str(cccl_include())]))
-    g = Gpu()
-    try:
-        m = ok(cu.cuModuleLoadData(res.ptx.encode()))
-        g.modules["annotated"] = m
-        n = 1000
-        x = np.random.default_rng(9).integers(-10**6, 10**6, n).astype(np.int32)
-        d_in, d_out = g.to_device(x), g.zeros(n, np.int32)
-        g.run(ok(cu.cuModuleGetFunction(m, b"scaled")), (4,), (256,),
-              [(d_in, None), (d_out, None), (n, ctypes.c_int)])
-        assert np.array_equal(g.from_device(d_out, n, np.int32), 3 * x + 1)
-    finally:
-        g.close()
+    n = 1000
+    x = np.random.default_rng(9).integers(-10**6, 10**6, n).astype(np.int32)
+    got = _run(ANNOTATED, "scaled", 4, 256, x, n, arch="sm_90", include_dirs=[str(cccl_include())])
+    assert np.array_equal(got, 3 * x + 1)
+
+
+PIPELINE = r"""
+#include <cuda_pipeline.h>
+// <cuda_pipeline.h>'s C++ form (libcu++'s pipeline_arrive_on test uses it): per block, 64 int4 and a
+// 6-int array (first 4 copied, 2 zero-filled) staged through shared memory, then summed per thread
+extern "C" __global__ void staged(const int *in, int *out, int n) {
+    __shared__ int4 tile[64];
+    __shared__ int arr[64][6];
+    nvcuda::experimental::pipeline pipe;
+    const int4 *src = reinterpret_cast<const int4 *>(in) + blockIdx.x * 64;
+    nvcuda::experimental::memcpy_async(tile[threadIdx.x], src[threadIdx.x], pipe);
+    const int (*src4)[4] = reinterpret_cast<const int (*)[4]>(in + blockIdx.x * 256 + threadIdx.x * 4);
+    nvcuda::experimental::memcpy_async(&arr[threadIdx.x], src4, pipe);
+    pipe.commit();
+    pipe.wait_prior<0>();
+    __syncthreads();
+    int4 v = tile[63 - threadIdx.x];
+    int s = 0;
+    for (int k = 0; k < 6; ++k) s += arr[63 - threadIdx.x][k] * (k + 1);
+    out[blockIdx.x * 64 + threadIdx.x] = v.x - v.y + 2 * v.z + 3 * v.w + 1000 * (s % 1000);
+}
+"""
+
+
+def test_cuda_pipeline_cxx_api():
+    x = np.random.default_rng(4).integers(-1000, 1000, 3 * 256).astype(np.int32)
+    got = _run(PIPELINE, "staged", 3, 64, x, 3 * 64)
+    q = x.reshape(3, 64, 4)[:, ::-1, :].astype(np.int64)  # the element read by each thread
+    s = (q * np.arange(1, 5)).sum(axis=2)
+    want = q[..., 0] - q[..., 1] + 2 * q[..., 2] + 3 * q[..., 3] + 1000 * np.fmod(s, 1000)
+    assert got.tolist() == want.reshape(-1).tolist()
