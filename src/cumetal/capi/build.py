@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cumetal.capi import blob
-from cumetal.capi.library import LibraryBuildError, library_path
+from cumetal.capi.library import LibraryBuildError, host_compiler_from_env, library_path
 from cumetal.cudacxx import fallback_include_dir, include_dir
 from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
 from cumetal.cudacxx.options import CudaOptions, OptionError, normalize_arch
@@ -88,9 +88,9 @@ def _clang_prefix() -> list[str]:
 
 
 def linker() -> list[str]:
-    cxx = os.environ.get("CXX")
+    cxx = host_compiler_from_env("CXX")
     if cxx:
-        return cxx.split()
+        return cxx
     for name in ("c++", "g++", "clang++"):
         found = shutil.which(name)
         if found:

@@ -43,12 +43,25 @@ def cache_root() -> Path:
     return Path(root) / "capi"
 
 
+# CUDA compiler drivers: `make CC=cumetalc` (HeCBench's Makefiles, many others) exports CC to every
+# recipe, but libcumetal and the final link need a host C/C++ compiler, not cumetalc or nvcc
+_CUDA_DRIVERS = {"cumetalc", "nvcc"}
+
+
+def host_compiler_from_env(var: str) -> list[str] | None:
+    """``$CC``/``$CXX`` split into a command, or None when unset or naming a CUDA driver."""
+    value = os.environ.get(var, "").split()
+    if not value or os.path.basename(value[0]) in _CUDA_DRIVERS:
+        return None
+    return value
+
+
 @functools.cache
 def c_compiler() -> list[str]:
     """The C compiler command: ``$CC``, the system ``cc``, or ``zig cc`` from the ziglang wheel."""
-    cc = os.environ.get("CC")
+    cc = host_compiler_from_env("CC")
     if cc:
-        return cc.split()
+        return cc
     for name in ("cc", "clang", "gcc"):
         found = shutil.which(name)
         if found:
