@@ -33,6 +33,7 @@
 #include <sys/mman.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <sched.h>
 
 #include "cumetal_codes.h"  /* the numbers shared with Python (generated from backends/common/codes.py) */
 
@@ -1189,6 +1190,12 @@ int sim_run(sim_launch *launch) {
      * every worker still gets several chunks to balance the load */
     chunk_blocks = nblocks / ((uint64_t)nw * 16);
     chunk_blocks = nw == 1 ? 64 : (chunk_blocks < 1 ? 1 : (chunk_blocks > 64 ? 64 : chunk_blocks));
+    /* a work-item kernel with exchanges may wait for earlier threadgroups through memory (CUB's
+     * decoupled look-back spins on its predecessors' tile status with a ballot per trip): with chunks
+     * the second worker's first threadgroup waited for the whole first chunk of the other worker,
+     * spinning (Thrust inclusive_scan 2^22 took 0.32-0.38 s on two workers, 0.15-0.17 s on one);
+     * one threadgroup at a time keeps the workers' threadgroups next to each other */
+    if (nw > 1 && !L->direct && L->engines[0].wr && L->engines[0].wxoff >= 0) chunk_blocks = 1;
     for (int w = 0; w < nw; w++) /* the check-site caches start empty: allocations change between launches */
         for (int64_t i = 0; i < L->engines[w].nsites; i++) {
             L->engines[w].sites[2 * i] = ~(uint64_t)0;

@@ -158,6 +158,7 @@ static int wi_at_grid(const uint32_t *st, const uint32_t *sum, int n, int span, 
 static int wi_loop(uint64_t blk, uint8_t *slots, int release) {
     uint32_t *st = wi_state, *sum = wi_sum;
     const int n = nfib, span = E->wsteps ? 32 : n, nspan = (n + span - 1) / span;
+    uint32_t rounds = 0;
     cur = 0;
     if (_setjmp(direct_exit)) return 0; /* a fault (recorded) */
     for (;;) {
@@ -187,6 +188,10 @@ static int wi_loop(uint64_t blk, uint8_t *slots, int release) {
                     record_fault(F_TIMEOUT, 0, "watchdog timeout");
                     return 0;
                 }
+                /* a long run of rounds may be a spin on what another worker's threadgroup writes (a
+                 * look-back): let that worker have the core when the machine has more threads than
+                 * cores (a no-op otherwise) */
+                if ((++rounds & 255) == 0 && L->nworkers > 1) sched_yield();
                 continue;
             }
             if (L->coop && wi_at_grid(st, sum, n, span, nspan)) return 2;

@@ -854,9 +854,10 @@ def _region(rid, start, reach, pieces, params, entry, allocas, escaping, promota
         if entry.exit:
             out += _exit(entry, starts, alive, saved_here, allocas)
     else:
+        checks_local = _checks_local(pieces, reach)
         for line in entry.lines:  # what a region may need of the entry block: recomputed
             d = _DEF.match(line)
-            if (d and d.group(1) in remat) or _SIM_LOCAL.match(line):
+            if (d and d.group(1) in remat) or (_SIM_LOCAL.match(line) and checks_local):
                 out.append(line)
         for name in sorted(alive[start] & promotable & (read | written)):
             ty, _s, align = allocas[name]
@@ -935,11 +936,14 @@ def _merged(pieces, params, entry, allocas, escaping, saved, remat, offsets, ali
     if _TICK in allocas:
         out.append(f"  store i64 0, ptr %{_TICK}, align 8")
     hoisted = []
+    local = []  # the local-memory registration: at the resume points whose run checks local memory
     for i, line in enumerate(entry.lines):  # the entry block's pure values, for every resume point
         d = _DEF.match(line)
-        if (d and d.group(1) in remat) or _SIM_LOCAL.match(line):
+        if d and d.group(1) in remat:
             out.append(line)
             hoisted.append(i)
+        elif _SIM_LOCAL.match(line):
+            local.append(line)
     cases = " ".join(f"i32 {r}, label %__wi_p{r}" for r in sorted(starts) if r)
     out.append(f"  switch i32 %__wi_r, label %{entry.name} [ {cases} ]")
     for r in sorted(starts):
@@ -947,6 +951,8 @@ def _merged(pieces, params, entry, allocas, escaping, saved, remat, offsets, ali
             continue
         out.append(f"__wi_p{r}:")
         seen = reach[r]
+        if local and _checks_local(pieces, seen):
+            out += local
         used = set().union(*(rw[n][0] | rw[n][1] | keep.get(n, set()) for n in seen))
         for name in sorted(alive[starts[r]] & saved & used):
             ty, _s, align = allocas[name]
@@ -965,6 +971,18 @@ def _merged(pieces, params, entry, allocas, escaping, saved, remat, offsets, ali
             out += _exit(p, starts, alive, keep[p.name], allocas)
     out.append("}")
     return out
+
+
+def _checks_local(pieces: list[_Piece], reach: set[str]) -> bool:
+    """A run through the pieces ``reach`` may check a private access (``sim_check0``, here or in a
+    called device function, reads the bounds that the entry block's ``sim_local`` registers). Only
+    such runs register them again: the
+    call per thread and resume point was 28 % of Thrust inclusive_scan's kernel time (CUB's
+    look-back scan resumes each thread at ~100 exchanges)."""
+    return any(any(k in line for k in _LOCAL_USERS) for p in pieces if p.name in reach for line in p.lines)
+
+
+_LOCAL_USERS = ("@sim_check0(", " fastcc ", "@cm.", '@"cm.')  # a check, or a call of a device function
 
 
 def _exit(p: _Piece, starts, alive, promotable, allocas) -> list[str]:
