@@ -48,6 +48,7 @@ PROGRAMS = {
     "stub_without_config": ["stub_without_config.cu"],
     "shared_nontrivial": ["shared_nontrivial.cu"],
     "old_style": ["old_style/main.cu", "old_style/helpers.c"],
+    "nvcc_builtins": ["nvcc_builtins.cu"],
 }
 
 EXTRA_LIBRARIES = {"host_headers": ["cublas"]}

@@ -116,9 +116,10 @@ def _detect_host_libc() -> str:
     return "glibc" if system == "Linux" and platform.libc_ver()[0] == "glibc" else "other"
 
 
-# Headers laid over the bundled musl ones so that device code sees the host's integer types: the
-# same names for kernels templated on them on both sides of a program, the same struct layouts.
-_HOST_INT_HEADERS = {"glibc": "stdint_glibc", "darwin": "stdint_darwin"}
+# Headers laid over the bundled musl ones so that device code sees the host C library's types and
+# transitive includes: the same names for kernels templated on them on both sides of a program, the
+# same struct layouts, the same names in scope (glibc's <stdlib.h> brings `uint`).
+_HOST_LIBC_OVERLAYS = {"glibc": "libc_glibc", "darwin": "libc_darwin"}
 
 
 def bundled_stdlib_args(clang: Clang) -> list[str]:
@@ -133,7 +134,7 @@ def bundled_stdlib_args(clang: Clang) -> list[str]:
     if lib is None or not (lib / "libcxx" / "include").is_dir():
         return []
     args = ["-target", "x86_64-unknown-linux-musl", "-nostdlibinc", "-nostdinc++"]
-    overlay = _HOST_INT_HEADERS.get(host_libc())
+    overlay = _HOST_LIBC_OVERLAYS.get(host_libc())
     if overlay:
         args += ["-isystem", str(Path(__file__).with_name("include") / "cumetal" / overlay)]
     for d in ("libcxx/include", "libcxxabi/include", "libc/include/x86_64-linux-musl", "libc/include/generic-musl",

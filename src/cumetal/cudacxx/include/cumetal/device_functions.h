@@ -8,5 +8,6 @@
 #include "cumetal/intrin_memory.h"
 #include "cumetal/intrin_warp.h"
 #include "cumetal/intrin_atomic.h"
+#include "cumetal/intrin_nv_atomic.h"
 #include "cumetal/intrin_misc.h"
 #endif

@@ -1,5 +1,5 @@
 /* CuMetal: the pointer-sized limits of musl's x86_64 <bits/stdint.h>, which the host-libc overlays
- * (stdint_glibc/, stdint_darwin/) replace along with the fast types: LP64 on every host. */
+ * (libc_glibc/, libc_darwin/) replace along with the fast types: LP64 on every host. */
 #define INTPTR_MIN      INT64_MIN
 #define INTPTR_MAX      INT64_MAX
 #define UINTPTR_MAX     UINT64_MAX
