@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cumetal.cudacxx import cache as _cache
-from cumetal.cudacxx import fallback_include_dir, include_dir, launch_chevrons, shared_init
+from cumetal.cudacxx import fallback_include_dir, include_dir, launch_chevrons, missing_headers, shared_init
 from cumetal.cudacxx.cluster_dims import MARKER as CLUSTER_MARKER
 from cumetal.cudacxx.cluster_dims import add_cluster_directives, cluster_dims_from_ir, uses_cluster_dims
 from cumetal.cudacxx.include_order import ours_before_toolkit_dirs
@@ -216,7 +216,8 @@ def _run_clang_once(source: str, filename: str, options: CudaOptions, headers: d
         log = note + _clean_log(proc.stderr, src, filename)
         if proc.returncode != 0 or not out.is_file():
             m = re.search(r"(\d+) errors? generated", log)
-            raise CudaCompileError(f"{filename}: compilation failed ({m.group(1) if m else 1} error(s))", log)
+            raise CudaCompileError(f"{filename}: compilation failed ({m.group(1) if m else 1} error(s))",
+                                   log + missing_headers.note_for(log))
         deps = []
         if dep.is_file():
             # the temp copy and in-memory headers (part of the cache key); /tmp may be a symlink
