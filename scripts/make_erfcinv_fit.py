@@ -6,6 +6,7 @@ Black-box modelling: only recorded input/output pairs are used (no NVIDIA code).
     python scripts/make_erfcinv_fit.py check REC        # the model against every recorded float
     python scripts/make_erfcinv_fit.py golden REC OUT   # OUT/curand_erfcinvf_h100.npz (tests/libs/golden)
     python scripts/make_erfcinv_fit.py tail REC         # the tail's form (step 7) against the recordings
+    python scripts/make_erfcinv_fit.py golden-tail REC OUT  # OUT/curand_erfcinvf_tail_h100.npz
 
 REC holds erfcinvf_hi.npz / erfcinvf_win.npz (``make_erfcinv_recordings.py record``) and
 erfcinvf_mid.npz (``... verify``). How the model (cumetal.libs.curand.h100_erfcinvf,
@@ -43,7 +44,7 @@ libdevice/src/erfcinvf_h100.h) was found:
    fma or separate multiply-add, either last step) 42-48 % identical; an even/odd split
    fma(odd(w^2), w, even(w^2)) of least-squares fits 74-79 % against Horner's 82-94 % for the same
    coefficients (degree 9-11).
-7. The tail (c < 0.0034, not modelled yet; ``tail``): on all 18,272,905 recorded floats of
+7. The tail (c < 0.0034; ``tail``): on all 18,272,905 recorded floats of
    [2^-32, 0.0034) the result is a function of z = -lg2.approx(c) alone (each of the 2,004,776 z
    reached by several c has one result; no factor 1 - c seen), and of the forms tried only
    RN(s P(r)) with r = rsqrt.approx(z) (MUFU), s = RN(z r) has consistent intervals: grouping by r,
@@ -53,9 +54,10 @@ libdevice/src/erfcinvf_h100.h) was found:
    moves of +-2^k ulps on 300,000 of the z (degree 6/7/8: 90.8/92.9/92.6 % of the distinct z), then
    make_erfcinv_search.cu (WMODE 3, ~2 min each on the H100 against its own erfcinvf on all
    199,152,265 floats of [2^-32, 0.0034)): degree 7 95.08 -> 95.22 %, degree 8 95.28 %
-   (:data:`TAIL_TRY`: 93.15 % of the distinct z; the rest 1-2 ulp off, more towards z = 8); a
-   correctly rounded erfcinvf: 49.0 % of the z. Both degrees stall at the same share: the form's
-   last detail or NVIDIA's constants not recovered; not put in the model.
+   (h100_erfcinvf.TAIL_COEFFS: 93.15 % of the distinct z; the rest 1-2 ulp off, more towards z = 8);
+   a correctly rounded erfcinvf: 49.0 % of the z. Both degrees stall at the same share: the form's
+   last detail or NVIDIA's constants not recovered. The model takes it for min(c, 2 - c) in
+   [2^-32, 0.0034) (h100_erfcinvf.tail_bits; ``golden-tail`` writes the tests' sample).
 """
 
 from __future__ import annotations
@@ -117,29 +119,29 @@ def golden(path: pathlib.Path, out: pathlib.Path) -> None:
     print("golden:", len(xs), "central", int(central.sum()), "identical", int((got == ys)[central].sum()))
 
 
-# step 7: the best degree-8 tail polynomial found so far (f32, highest degree first; make_erfcinv_search.cu
-# WMODE 3): 95.28 % of the floats of [2^-32, 0.0034), 93.15 % of the distinct z
-TAIL_TRY = tuple(float.fromhex(h) for h in (
-    "-0x1.ed88400000000p+0", "-0x1.0daee60000000p-2", "0x1.b251be0000000p+0", "0x1.9c620e0000000p-1", "-0x1.68e9f00000000p+1", "0x1.5073560000000p+1", "-0x1.59edf80000000p+0", "-0x1.088a2e0000000p-4", "0x1.aaf9840000000p-1"))
-
-
 def tail(path: pathlib.Path) -> None:
-    """Step 7: the tail's results against RN(s P(r)), r = rsqrt.approx(z), s = RN(z r), z = -lg2.approx(c)."""
+    """Step 7: the tail's results against the model's RN(RN(z r) P(r)), r = rsqrt.approx(z),
+    z = -lg2.approx(c) (h100_erfcinvf.tail_bits, TAIL_COEFFS), per distinct z and per float."""
     from cumetal.ir.semantics import floats, mufu  # noqa: PLC0415
 
     x, y = _dense(path)
-    c = x.view(np.float32)
-    m = (c > 0) & (x < model.SPLIT)
-    z = floats.fneg(mufu.lg2_bits(x[m]), "f32")
-    z, first = np.unique(z, return_index=True)
-    y = y[m][first]
-    r = mufu.root_bits("rsqrt", z)
-    s = floats.fmul(z, r, "f32", "rn")
-    p = np.full(len(z), np.float32(TAIL_TRY[0])).view(np.uint32)
-    for k in TAIL_TRY[1:]:
-        p = floats.fma(p, r, np.full(len(z), np.float32(k)).view(np.uint32), "f32", "rn")
-    got = floats.fmul(s, p, "f32", "rn")
-    print(f"{int(m.sum())} tail floats, {len(z)} distinct z: {(got == y).mean():.4%} identical with TAIL_TRY")
+    m = (x >= model.TAIL_LO) & (x < model.SPLIT)
+    x, y = x[m], y[m]
+    ok = model.tail_bits(x) == y
+    z = floats.fneg(mufu.lg2_bits(x), "f32")
+    _, first = np.unique(z, return_index=True)
+    print(f"{len(x)} tail floats: {ok.mean():.4%} identical; {len(first)} distinct z: {ok[first].mean():.4%}")
+
+
+def golden_tail(path: pathlib.Path, out: pathlib.Path) -> None:
+    """4096 recorded inputs of the tail, uniform over the recorded bit patterns of [2^-32, 0.0034), with
+    the H100's erfcinvf."""
+    x, y = _dense(path)
+    keep = (x >= model.TAIL_LO) & (x < model.SPLIT)
+    pick = np.sort(np.random.default_rng(SEED).choice(np.flatnonzero(keep), 4096, replace=False))
+    np.savez_compressed(out / "curand_erfcinvf_tail_h100.npz", x=x[pick], y=y[pick])
+    got, central = model.erfcinvf_bits(x[pick])
+    print("golden-tail:", len(pick), "modelled", int(central.sum()), "identical", int((got == y[pick]).sum()))
 
 
 def main() -> None:
@@ -150,6 +152,8 @@ def main() -> None:
         golden(path, pathlib.Path(sys.argv[3]))
     elif mode == "tail":
         tail(path)
+    elif mode == "golden-tail":
+        golden_tail(path, pathlib.Path(sys.argv[3]))
     else:
         raise SystemExit(f"unknown mode {mode}")
 

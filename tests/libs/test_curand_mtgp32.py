@@ -48,17 +48,17 @@ def test_uniforms_bit_exact() -> None:
 
 def test_normals_close() -> None:
     """Float normals are MT19937's form (reflected -/+f32(sqrt2) erfcinvf(2p), the H100's erfcinvf
-    modelled in its central range): 4081 of 4096 identical (was 1627 with the double inverse CDF),
-    log-normals 2043 of 2048; doubles: the double inverse CDF rounded once (within 1e-14)."""
+    modelled, its tail too): 4087 of 4096 identical (was 1627 with the double inverse CDF, 4081 with
+    the tail unmodelled), log-normals 2045 of 2048 (2043); doubles: the double inverse CDF rounded once (within 1e-14)."""
     def close(got: np.ndarray, ref: np.ndarray, tol: float) -> None:
         assert got.shape == ref.shape and got.dtype == ref.dtype
         assert np.all(np.abs(got - ref) <= tol * np.maximum(np.abs(ref), 1)), np.abs(got - ref).max()
 
     got = H.values(_gen(), "normal", 4096)
     close(got, GOLDEN["MTGP32/normal/seed1234"], 1e-6)
-    assert int((got == GOLDEN["MTGP32/normal/seed1234"]).sum()) == 4081
+    assert int((got == GOLDEN["MTGP32/normal/seed1234"]).sum()) == 4087
     got = H.values(_gen(), "lognormal", 2048, 0.5, 0.75)
-    assert int((got == GOLDEN["MTGP32/lognormal/seed1234"]).sum()) == 2043
+    assert int((got == GOLDEN["MTGP32/lognormal/seed1234"]).sum()) == 2045
     close(H.values(_gen(), "normal_double", 4096), GOLDEN["MTGP32/normal64/seed1234"], 1e-14)
     close(H.values(_gen(), "lognormal", 2048, 0.5, 0.75), GOLDEN["MTGP32/lognormal/seed1234"], 1e-5)
     close(H.values(_gen(), "lognormal_double", 2048, 0.5, 0.75), GOLDEN["MTGP32/lognormal64/seed1234"], 1e-14)
@@ -123,8 +123,9 @@ def test_device_api_program(tmp_path: pathlib.Path) -> None:
         rv = (r[:, col].astype(np.uint32).view(np.float32) if dtype == np.float32 else r[:, col].view(np.float64))
         assert np.all(np.abs(gv - rv) <= tol * np.maximum(np.abs(rv), 1)), (col, np.abs(gv - rv).max())
     # float normals in NVIDIA's reflected erfcinvf form (cumetal/curand_poisson.h __cm_curand_icdf):
-    # bit for bit but in erfcinvf's unmodelled tail (574 and 627 with the unreflected normcdfinvf)
-    assert int((g[:, 2] == r[:, 2]).sum()) == 762 and int((g[:, 4] == r[:, 4]).sum()) == 768
+    # bit for bit but where erfcinvf's model is one or two ulp off (574 and 627 with the unreflected
+    # normcdfinvf, 762 with erfcinvf's tail unmodelled)
+    assert int((g[:, 2] == r[:, 2]).sum()) == 764 and int((g[:, 4] == r[:, 4]).sum()) == 768
     # double normals and log-normals in the reflected -/+sqrt2 erfcinv(2u) form with the H100's erfcinv
     # modelled (cumetal/curand_poisson.h __cm_curand_normal_double; 283 and 524 with normcdfinv, 757 and
     # 763 with erfcinv's log reduced to m in [sqrt(1/2), sqrt(2)))

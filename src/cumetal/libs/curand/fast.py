@@ -239,4 +239,6 @@ def erfcinvf_bits(c_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     c = _u32(c_bits)
     out, central = np.empty(c.shape, np.uint32), np.empty(c.shape, np.uint8)
     _load().cmh_erfcinvf_bits(_ptr(c), _N(c.size), _ptr(out), _ptr(central))
-    return out, central.view(bool)
+    from cumetal.libs.curand import h100_erfcinvf  # noqa: PLC0415
+
+    return h100_erfcinvf.with_tail(c, out, central.view(bool))  # the tail (MUFU rsqrt) in numpy

@@ -16,11 +16,16 @@ NVIDIA code. What the recordings showed:
   the GPU's own erfcinvf on all 69,283,191 floats of [0.0034, 1): 98.62 % identical, the rest one or
   two ulp off, mostly for w in [4, 7.2) (c below 0.03) — NVIDIA's exact constants were not recovered.
 
-Below 0.0034 (the tail, also zero, NaN and out-of-range inputs) :func:`erfcinvf` returns NaN for the
-caller to fill (the host uses the correctly rounded quantile there, kernels CuMetal's own erfcinv).
-In the tail the recordings' q is (nearly) a function of -lg2.approx(c) instead (grouped by it, 9,831
-of 2,004,776 groups of recorded c below 0.0034 disagree, most of them below 2^-8; by sqrt, rsqrt or
-reciprocals of it: 30-60 %); not modelled.
+In the tail, min(c, 2 - c) in [2^-32, 0.0034), the result is a function of z = -lg2.approx(c) alone
+(each of the 2,004,776 z that several recorded c share has one result) of the form RN(RN(z r) P(r))
+with r = rsqrt.approx(z) (MUFU; grouped by r the intervals of y / RN(z r) agree for all 722,124
+shared r, other forms tried do not): P is a degree-8 Horner polynomial in r whose constants
+(:data:`TAIL_COEFFS`) ``scripts/make_erfcinv_search.cu`` searched on the GPU against its own
+erfcinvf on all 199,152,265 floats of [2^-32, 0.0034): 95.28 % identical (a correctly rounded
+erfcinvf: 49 %), the rest one or two ulp off (``scripts/make_erfcinv_fit.py`` step 7). Below 2^-32
+(not recorded; cuRAND's 2p never is), zero, NaN and out-of-range inputs :func:`erfcinvf` returns
+NaN for the caller to fill (the host uses the correctly rounded quantile there, kernels CuMetal's
+own erfcinv).
 
 ``erfinvf(y)`` is the same q with w = -lg2.approx(fma(-y, y, 1)), RN(q |y|) with y's sign; the H100
 keeps that form out to w ~ 8.4 (every float of [0.99, 1) recorded: ``make_erfcinv_recordings.py
@@ -42,6 +47,10 @@ ERFINV_SPLIT = 0x3B1D4952  # f32(0.0024): erfinvf's model range, 1 - |y| >= it
 # C10 ... C0 as f32 bit patterns (Horner from the top)
 COEFFS = (0x29738622, 0xAF8B0E63, 0x3222174F, 0xB4016805, 0x3468525F, 0x370750CB, 0xB804E4B4, 0xBA4AFDD7,
           0x3BB5C019, 0x3E24AE0F, 0x3F62DFC4)
+TAIL_LO = 0x2F800000  # 2^-32: the tail's model range is [TAIL_LO, SPLIT)
+# the tail's P8 ... P0 (f32 bit patterns, Horner in r = rsqrt.approx(z) from the top)
+TAIL_COEFFS = (0xBFF6C420, 0xBE86D773, 0x3FD928DF, 0x3F4E3107, 0xC03474F8, 0x402839AB, 0xBFACF6FC, 0xBD844517,
+               0x3F557CC2)
 
 
 def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -55,9 +64,36 @@ def _q(w: np.ndarray) -> np.ndarray:
     return q
 
 
+def tail_bits(c_bits: np.ndarray) -> np.ndarray:
+    """The tail's form for float32 bit patterns c in [2^-32, 0.0034): RN(RN(z r) P(r)),
+    z = -lg2.approx(c), r = rsqrt.approx(z)."""
+    z = floats.fneg(mufu.lg2_bits(np.asarray(c_bits, dtype=U32)), "f32")
+    r = mufu.root_bits("rsqrt", z)
+    p = np.full(z.shape, TAIL_COEFFS[0], U32)
+    for k in TAIL_COEFFS[1:]:
+        p = _fma(p, r, np.full(z.shape, k, U32))
+    return floats.fmul(floats.fmul(z, r, "f32", "rn"), p, "f32", "rn")
+
+
+def with_tail(b: np.ndarray, out: np.ndarray, central: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Fills the tail (min(c, 2 - c) in [2^-32, 0.0034), 2 - c exact there) into the central form's
+    (out, central) for flat float32 bit patterns b: erfcinvf(2 - c) = -erfcinvf(c)."""
+    c = b.view(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        t = (np.float32(2.0) - c).astype(np.float32)
+        m = np.minimum(c, t)
+        tail = ~central & (c > 0) & (c < 2) & (m >= U32(TAIL_LO).view(np.float32)) & (m < U32(SPLIT).view(np.float32))
+    if tail.any():
+        v = tail_bits(m[tail].astype(np.float32).view(U32))
+        out, central = out.copy(), central.copy()
+        out[tail] = np.where(c[tail] > 1, v | U32(0x80000000), v)
+        central[tail] = True
+    return out, central
+
+
 def erfcinvf_bits(c_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(result bits, central mask) for float32 bit patterns: where the mask is False (the tail, 0, 2,
-    NaN, out of range) the result is undefined. The C twin (:mod:`cumetal.libs.curand.fast`) or
+    """(result bits, modelled mask) for float32 bit patterns: where the mask is False (below 2^-32, 0,
+    2, NaN, out of range) the result is undefined. The C twin (:mod:`cumetal.libs.curand.fast`) or
     :func:`erfcinvf_bits_numpy`."""
     if fast.on():
         out, central = fast.erfcinvf_bits(np.asarray(c_bits, dtype=U32).reshape(-1))
@@ -75,12 +111,12 @@ def erfcinvf_bits_numpy(c_bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         t = (np.float32(2.0) - cc).astype(np.float32)
         p = floats.fmul(cc.view(U32), t.view(U32), "f32", "rn")
     q = _q(floats.fneg(mufu.lg2_bits(p), "f32"))
-    out = _fma(q, floats.fneg(cc.view(U32), "f32"), q)
+    out, central = with_tail(b, _fma(q, floats.fneg(cc.view(U32), "f32"), q), central)
     return out.reshape(np.shape(c_bits)), central.reshape(np.shape(c_bits))
 
 
 def erfcinvf(c: np.ndarray) -> np.ndarray:
-    """erfcinvf of float32 values where the model covers them (NaN in the tail: see the module)."""
+    """erfcinvf of float32 values where the model covers them (NaN below 2^-32: see the module)."""
     bits, central = erfcinvf_bits(np.asarray(c, dtype=np.float32).view(U32))
     return np.where(central, bits.view(np.float32), np.float32(np.nan))
 
