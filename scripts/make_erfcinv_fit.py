@@ -53,7 +53,9 @@ libdevice/src/erfcinvf_h100.h) was found:
    to 0.39 ulp rms (1.23 max: rounding noise). Constants: least squares, greedy one-coefficient
    moves of +-2^k ulps on 300,000 of the z (degree 6/7/8: 90.8/92.9/92.6 % of the distinct z), then
    make_erfcinv_search.cu (WMODE 3, ~2 min each on the H100 against its own erfcinvf on all
-   199,152,265 floats of [2^-32, 0.0034)): degree 7 95.08 -> 95.22 %, degree 8 95.28 %
+   199,152,265 floats of [2^-32, 0.0034)): degree 7 95.08 -> 95.22 %, degree 8 95.28 %, degree 10
+   (least-squares start 94.68 %) 95.29 %; the other product orders RN(r RN(z P)), RN(z RN(r P)) start
+   at 65-66 % from least squares against 91 %
    (h100_erfcinvf.TAIL_COEFFS: 93.15 % of the distinct z; the rest 1-2 ulp off, more towards z = 8);
    a correctly rounded erfcinvf: 49.0 % of the z. Both degrees stall at the same share: the form's
    last detail or NVIDIA's constants not recovered. The model takes it for min(c, 2 - c) in
