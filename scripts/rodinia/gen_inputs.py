@@ -29,10 +29,14 @@ def main(out: Path) -> None:
     (out / "graph4096.txt").write_text("\n".join(lines) + "\n")
     rng = random.Random(8)
     names = ["ALBERTO", "BERYL", "CHRIS", "DEBBY", "ERNESTO"]
-    recs = ["%4d %2d %2d %2d %2d %-9s %5.1f %5.1f %4d %4d" % (
-        rng.randint(1950, 2005), rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 99),
-        rng.choice(names), rng.uniform(7, 70), rng.uniform(0, 359), rng.randint(0, 160), rng.randint(0, 900))
-        for _ in range(3000)]
+    recs = []
+    for _ in range(3000):  # the fixed-width layout of Rodinia's hurricane_gen (latitude at column 28)
+        year, month, day, hour, num = (rng.randint(1950, 2005), rng.randint(1, 12), rng.randint(1, 28),
+                                       rng.randint(0, 23), rng.randint(0, 99))
+        name, lat, lon, speed, press = (rng.choice(names), rng.uniform(7, 70), rng.uniform(0, 359),
+                                        rng.randint(0, 160), rng.randint(0, 900))
+        recs.append(f"{year:4d} {month:2d} {day:2d} {hour:2d} {num:2d} {name:<9s} {lat:5.1f} {lon:5.1f} "
+                    f"{speed:4d} {press:4d}")
     (out / "cane.db").write_text("\n".join(recs) + "\n")
     (out / "filelist").write_text("../gen/cane.db\n")
 
