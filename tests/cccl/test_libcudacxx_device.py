@@ -5,6 +5,7 @@ through ``cumetal.driver``, checked against numpy."""
 from __future__ import annotations
 
 import ctypes
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -82,3 +83,36 @@ def test_cuda_pipeline_cxx_api():
     s = (q * np.arange(1, 5)).sum(axis=2)
     want = q[..., 0] - q[..., 1] + 2 * q[..., 2] + 3 * q[..., 3] + 1000 * np.fmod(s, 1000)
     assert got.tolist() == want.reshape(-1).tolist()
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "passes" / "data" / "createpolicy_h100.txt"
+
+
+def test_createpolicy_range_matches_the_h100():
+    """createpolicy.range's block descriptor (libcu++'s cuda::access_property over a range): the 8
+    range policies the H100 returned (recorded by scripts/make_createpolicy_goldens.cu, entries 20-27,
+    at the recorded cudaMalloc base; createpolicy does not dereference it)."""
+    rows = dict(ln.split() for ln in GOLDEN.read_text().splitlines() if ln.strip())
+    base = int(rows["base"], 16)
+    sizes = [(4096, 65536), (65536, 65536), (128, 1 << 20), (1 << 20, 1 << 22)]
+    body = []
+    for i, (prim, total) in enumerate(sizes):
+        body += [f"createpolicy.range.global.L2::evict_last.L2::evict_first.b64 %rd3, [%rd2], {prim}, {total};",
+                 f"st.global.u64 [%rd1+{16 * i}], %rd3;",
+                 f"add.s64 %rd4, %rd2, {4096 * i};",
+                 f"mov.u32 %r1, {prim};", f"mov.u32 %r2, {total};",
+                 "createpolicy.range.L2::evict_normal.b64 %rd3, [%rd4], %r1, %r2;",
+                 f"st.global.u64 [%rd1+{16 * i + 8}], %rd3;"]
+    ptx = (".version 8.0\n.target sm_90\n.address_size 64\n"
+           ".visible .entry k(.param .u64 out, .param .u64 base)\n{\n.reg .b64 %rd<5>;\n.reg .b32 %r<3>;\n"
+           "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [base];\n" + "\n".join(body) + "\nret;\n}\n")
+    g = Gpu()
+    try:
+        m = ok(cu.cuModuleLoadData(ptx.encode()))
+        g.modules["range"] = m
+        out = g.zeros(8, np.uint64)
+        g.run(ok(cu.cuModuleGetFunction(m, b"k")), (1,), (1,), [(out, None), (base, ctypes.c_uint64)])
+        got = g.from_device(out, 8, np.uint64).tolist()
+    finally:
+        g.close()
+    assert [hex(v) for v in got] == [hex(int(rows[str(20 + i)], 16)) for i in range(8)]
