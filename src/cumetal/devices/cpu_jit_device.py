@@ -8,7 +8,7 @@ the GIL released. Memory, modules, streams and events are the CPU device's; asyn
 run launches on their worker thread while Python goes on.
 
 A kernel the compiled path refuses (an operation with no lowering yet), a kernel of more than
-``CUMETAL_JIT_MAX_INSTS`` IR instructions (default 8000: compile time) and a cluster or
+``CUMETAL_JIT_MAX_INSTS`` IR instructions (default 40000, 8000 with a barrier: compile time) and a cluster or
 cooperative launch (blocks that must run together; but a cooperative grid of a work-item kernel
 whose grid barriers are in its own body runs compiled, ``_cooperative``) run on the numpy engine
 instead, with the same semantics; ``fallbacks`` counts such launches and ``CUMETAL_DEBUG=1`` names the
@@ -43,14 +43,18 @@ from cumetal.devices.cpu_device import CpuDevice, watchdog_seconds
 from cumetal.devices.fault_report import RERUN_FOR_REPORT, same_fault
 from cumetal.devices.protocol import DeviceFault, log_fault
 
-DEFAULT_MAX_INSTS = 8000  # LLVM's O3 + code generation time grows faster than linearly past this
+DEFAULT_MAX_INSTS = 40_000  # kernels without a barrier: compiled cheaply past compile.LARGE_LINES
+DEFAULT_MAX_SYNC_INSTS = 8000  # kernels with a barrier: the work-item transform's regions grow with them
+SYNC_OPS = frozenset({"barrier", "barrier_red", "mbarrier", "mbarrier_wait"})
 
 
-def max_insts() -> int:
+def max_insts(sync: bool = False) -> int:
     """``CUMETAL_JIT_MAX_INSTS``: kernels with more IR instructions (over every function they may
-    call) run on the numpy engine instead of being compiled; 0 = no limit. Default 8000: on this
-    project's 2-core machine a kernel of 11,650 instructions (a wgmma n64 sweep case) took 25-60 s
-    to compile and one of 22,146 more than 10 minutes, while the numpy engine runs them at once."""
+    call) run on the numpy engine instead of being compiled; 0 = no limit. Default 40000, 8000 for a
+    kernel with a barrier (``sync``). Measured on this project's 2-core machine (load 4-6, CPU
+    seconds of the compile; docs/cpu-backend.md "Compile time of large kernels"): a straight-line
+    kernel of 16k instructions took 62 s before the cheap path for large kernels, 3.5 s with it, one
+    of 40k 13 s; a kernel of 9.2k instructions with 400 barriers still takes 115 s."""
     raw = os.environ.get("CUMETAL_JIT_MAX_INSTS", "").strip()
     if raw:
         try:
@@ -59,9 +63,9 @@ def max_insts() -> int:
                 return n
         except ValueError:
             pass
-        print(f"cumetal: CUMETAL_JIT_MAX_INSTS={raw!r} is not a count; using {DEFAULT_MAX_INSTS}",
+        print(f"cumetal: CUMETAL_JIT_MAX_INSTS={raw!r} is not a count; using the default",
               file=sys.stderr, flush=True)
-    return DEFAULT_MAX_INSTS
+    return DEFAULT_MAX_SYNC_INSTS if sync else DEFAULT_MAX_INSTS
 
 
 _shapes: dict[tuple[int, int], tuple] = {}
@@ -86,6 +90,24 @@ def kernel_shape(kernel, module) -> tuple[int, bool]:
         _shapes.clear()
     _shapes[key] = (kernel, module, (size, loops))
     return size, loops
+
+
+_barriers: dict[tuple[int, int], tuple] = {}
+
+
+def has_barrier(kernel, module) -> bool:
+    """Whether ``kernel`` or a function it may call has a barrier (``max_insts``). Cached per kernel."""
+    key = (id(kernel), id(module))
+    hit = _barriers.get(key)
+    if hit is not None and hit[0] is kernel and hit[1] is module:
+        return hit[2]
+    from cumetal.ir.analysis import reachable_functions
+
+    found = any(i.op in SYNC_OPS for f in reachable_functions(kernel, module) for b in f.blocks for i in b.insts)
+    if len(_barriers) > 1024:
+        _barriers.clear()
+    _barriers[key] = (kernel, module, found)
+    return found
 
 
 def system_atomics(kernel, module) -> bool:
@@ -543,8 +565,8 @@ class CpuJitDevice(CpuDevice):
             t.compiled = _result(t.pending)
             t.pending = None
             return t.compiled, None
-        limit = max_insts()
         size, loops = kernel_shape(kernel, module)
+        limit = max_insts(size > DEFAULT_MAX_SYNC_INSTS and has_barrier(kernel, module))
         if limit and size > limit:
             t.compiled = (f"{size} IR instructions exceed CUMETAL_JIT_MAX_INSTS={limit} (compile time; "
                           f"0 = no limit)")

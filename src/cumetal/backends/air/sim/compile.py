@@ -45,6 +45,15 @@ HELPERS = ("sim_check0", "sim_slow1", "sim_slow3", "sim_local", "sim_watchdog", 
            "__extendhfsf2", "__truncsfhf2", "__truncdfhf2") + coroutine.RUNTIME_SYMBOLS
 CACHE_FORMAT = "7"  # bump when the cached object's contract with runtime.c changes
 SLP_MAX_LINES = 50_000  # IR lines above which the SLP vectorizer is off (CUB onesweep: 24.6k, compiles with it)
+# A kernel whose instrumented module (before the work-item transform and the vectorized copies) has
+# more lines than LARGE_LINES compiles cheaply (docs/cpu-backend.md "Compile time of large kernels"):
+# without the vectorized copies (each is another copy of the body: they were 5.6x a kernel's compile
+# time) and with the greedy register allocator's region growth capped at LARGE_SPLIT_BUDGET (LLVM's
+# default 10000: its live-range splitting was most of the code generation of a 21k-line body), and
+# without inlining the kernel into the threadgroup's thread loop (__sim_wg: a second copy of the body)
+LARGE_LINES = 6000
+LARGE_SPLIT_BUDGET = 100
+_SPLIT_BUDGET_DEFAULT = 10_000  # LLVM's -grow-region-complexity-budget
 
 _SOURCES = [Path(__file__).with_name(n) for n in ("instrument.py", "order.py", "coroutine.py", "compile.py",
                                                   "runtime.c", "vectorize.py", "workitem.py", "workitem.c",
@@ -71,6 +80,7 @@ class CompiledKernel:
     from_disk: bool = False
     ranges: bool = False  # vector, and no threadgroup access: __sim_wgvn may run threadgroups in ranges
     wiv: bool = False  # work-item regions with vectorized copies (__sim_wrv; off with CUMETAL_JIT_WIVECTOR=0)
+    large: bool = False  # over LARGE_LINES: compiled without vectorized copies, with cheaper register allocation
     engines: list = field(default_factory=list)  # per worker: (engine, module, SimEngine)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -201,6 +211,8 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes, vectors: bool = Tru
     text, nsites = instrument(air_text, tm.triple, str(tm.target_data), kernel.name, read_only,
                               checks=not _checks_off())
     text += entry_wrapper(kernel.name, arg_types)
+    large = text.count("\n") > LARGE_LINES
+    vectors = vectors and not large
     convergent = ("air.wg.barrier", "air.simdgroup.barrier", "air.simd_")
     declared = [ln.split("@", 1)[1].split("(", 1)[0].strip('"') for ln in air_text.splitlines()
                 if ln.startswith("declare ")]
@@ -209,7 +221,10 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes, vectors: bool = Tru
     coro = False
     vec = None
     if direct:
-        text += workgroup_function(kernel.name, arg_types, [k for k, _ in kinds], len(kinds))
+        wg = workgroup_function(kernel.name, arg_types, [k for k, _ in kinds], len(kinds))
+        if large:  # the body once, called per thread: not a second copy inlined in the thread loop
+            wg = wg.replace(") alwaysinline\n", ") noinline\n")
+        text += wg
         deref = {i: (kernel.param_size if role == "params" else 4 * max(b for _, b in info_words))
                  for i, (k, role) in enumerate(kinds) if k == K_PTR and role in ("params", "launch_info")}
         vec = vectorize.vector_functions(text, kernel.name, arg_types, [k for k, _ in kinds], len(kinds),
@@ -262,6 +277,7 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes, vectors: bool = Tru
     # kernel once the work-item transform had made it 94k lines of IR; the largest kernels skip it
     pto.slp_vectorization = text.count("\n") <= SLP_MAX_LINES
     pb = llvm.create_pass_builder(tm, pto)
+    _dump(kernel.name, text, None)  # before the pipeline too: a compile that takes too long can be profiled
     pb.getModulePassManager().run(host, pb)
     host = vectorize.after_optimization(host, ctx)  # the main path's non-temporal stores (no-op for most kernels)
     _dump(kernel.name, text, host)
@@ -275,11 +291,25 @@ def _build(kernel: N.Function, module: N.Module, raw: bytes, vectors: bool = Tru
     if len(as3) > runtime_lib.MAX_AS3:  # CuMetal emits one (static shared memory); Apple's may have more
         raise SimCompileError(f"kernel {kernel.name}: {len(as3)} threadgroup globals, air-sim handles "
                               f"{runtime_lib.MAX_AS3}")
-    obj = tm.emit_object(host)
+    obj = _emit(tm, host, large)
     for hook in AFTER_LLVM_USE:
         hook()
     return CompiledKernel(kernel.name, obj, sorted(set(externals) | set(HELPERS)), kinds, as3, nsites, direct,
-                          coro, vector, wi, time.perf_counter() - t0, ranges=ranges, wiv=wiv)
+                          coro, vector, wi, time.perf_counter() - t0, ranges=ranges, wiv=wiv, large=large)
+
+
+def _emit(tm, module, large: bool) -> bytes:
+    """The native object; a large kernel's with the register allocator's region growth capped (an
+    LLVM option read at each allocation, so set around this one code generation: under ``_lock``)."""
+    import llvmlite.binding as llvm
+
+    if not large:
+        return tm.emit_object(module)
+    llvm.set_option("", f"-grow-region-complexity-budget={LARGE_SPLIT_BUDGET}")
+    try:
+        return tm.emit_object(module)
+    finally:
+        llvm.set_option("", f"-grow-region-complexity-budget={_SPLIT_BUDGET_DEFAULT}")
 
 
 def _dump(name: str, before: str, after) -> None:
@@ -289,8 +319,10 @@ def _dump(name: str, before: str, after) -> None:
         d = Path(where)
         d.mkdir(parents=True, exist_ok=True)
         safe = re.sub(r"[^\w.-]", "_", name)[:120]
-        (d / f"{safe}.in.ll").write_text(before)
-        (d / f"{safe}.opt.ll").write_text(str(after))
+        if after is None:
+            (d / f"{safe}.in.ll").write_text(before)
+        else:
+            (d / f"{safe}.opt.ll").write_text(str(after))
 
 
 def _load(ck: CompiledKernel) -> tuple:
@@ -361,7 +393,8 @@ def _disk_get(key: str) -> CompiledKernel | None:
                               [tuple(g) for g in meta["as3_globals"]], meta["nsites"], meta["direct"],
                               meta["coro"], meta.get("vector", False),
                               tuple(meta["wi"]) if meta.get("wi") else None, from_disk=True,
-                              ranges=meta.get("ranges", False), wiv=meta.get("wiv", False))
+                              ranges=meta.get("ranges", False), wiv=meta.get("wiv", False),
+                              large=meta.get("large", False))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -372,7 +405,7 @@ def _disk_put(key: str, ck: CompiledKernel) -> None:
         d.mkdir(parents=True, exist_ok=True)
         meta = {"name": ck.name, "externals": ck.externals, "arg_kinds": ck.arg_kinds,
                 "as3_globals": ck.as3_globals, "nsites": ck.nsites, "direct": ck.direct, "coro": ck.coro, "vector": ck.vector,
-                "ranges": ck.ranges, "wiv": ck.wiv, "wi": list(ck.wi) if ck.wi else None,
+                "ranges": ck.ranges, "wiv": ck.wiv, "large": ck.large, "wi": list(ck.wi) if ck.wi else None,
                 "obj_sha256": hashlib.sha256(ck.obj).hexdigest()}
         for suffix, data in ((".o", ck.obj), (".json", json.dumps(meta).encode())):
             tmp = d / f"{key}{suffix}.{os.getpid()}.{threading.get_ident()}.tmp"
