@@ -148,7 +148,7 @@ def _load_store_b128(ctx: Ctx, ins: ast.Instruction, space: str, store: bool) ->
     """ld/st .b128 of one 128-bit register: two 8-byte accesses (PTX: one access of 16 aligned bytes;
     nothing but another thread's racing store could tell the halves apart). The first carries
     align=16, which the engines check as for .v2/.v4 accesses: a 16-byte access at an 8-aligned
-    address is MISALIGNED_ADDRESS, as on NVIDIA (tests/functional/test_vector_alignment.py)."""
+    address is MISALIGNED_ADDRESS, as on NVIDIA (tests/devices/test_vector_alignment.py)."""
     if _vec_count(ins) != 1:
         raise LoweringError(f"ld/st .v{_vec_count(ins)}.b128 is not supported yet")
     addr_op, val_op = (ins.operands[0], ins.operands[1]) if store else (ins.operands[1], ins.operands[0])

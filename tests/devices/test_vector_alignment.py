@@ -1,10 +1,16 @@
 """A .v2/.v4/.b128 access is one access of its whole size: at an address aligned for its elements but
 not for the whole (ld.global.v4.f32 at 8 mod 16), NVIDIA's load/store unit gives
 CUDA_ERROR_MISALIGNED_ADDRESS (PTX ISA, "Vectors": vector accesses are aligned to their total size).
-Every CPU engine checks that now; before, only each element's own alignment was checked on the
-numpy engine and the access went through."""
+Every CPU engine and both Apple simulators check that now; before, only each element's own alignment
+was checked on the numpy engine and msl-sim and the access went through. (Not in tests/functional:
+Metal itself has no alignment fault to report.)"""
 
 from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -81,3 +87,13 @@ def test_vector_access_must_be_aligned_to_its_whole_size(ctx, access, size, monk
         assert out[0] == 3.0
     elif access == "st.shared.v4.f32":
         assert out[0] == 2.0
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("g++") is None, reason="the simulators need gcc/g++")
+@pytest.mark.parametrize("backend", ["cpu-jit", "air-sim", "msl-sim"])
+def test_the_same_on_the_compiled_backend_and_the_simulators(backend: str) -> None:
+    """The tests above in a process of their own on each other engine (the backend is chosen at cuInit)."""
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__, "-k",
+                           "whole_size"], capture_output=True, text=True, timeout=900, check=False,
+                          env=dict(os.environ, CUMETAL_BACKEND=backend, CUMETAL_QUIET="1"))
+    assert proc.returncode == 0 and f"{len(BODIES)} passed" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-2000:]
